@@ -1,0 +1,79 @@
+/**
+ * The 7×7 grid (R-BOARD-1..8): cell names, zones, directions and rotation.
+ * Cells are numbered 0..48, row-major: index = row * 7 + col.
+ */
+
+export const SIZE = 7;
+export const COLUMNS = ['X', 'A', 'B', 'C', 'D', 'E', 'Y'] as const;
+export const CELL_COUNT = SIZE * SIZE;
+
+/** A cell name such as `C3` (column letter + row number, R-BOARD-2/3). */
+export type CellName = string;
+
+export const CELL_NAMES: readonly CellName[] = Array.from(
+  { length: CELL_COUNT },
+  (_, i) => `${COLUMNS[i % SIZE]}${Math.floor(i / SIZE)}`,
+);
+
+const INDEX_BY_NAME = new Map<string, number>(CELL_NAMES.map((n, i) => [n, i]));
+
+export function cellIndex(name: string): number | undefined {
+  return INDEX_BY_NAME.get(name);
+}
+
+export function cellName(index: number): CellName {
+  const name = CELL_NAMES[index];
+  if (name === undefined) throw new RangeError(`no cell ${index}`);
+  return name;
+}
+
+export const colOf = (i: number): number => i % SIZE;
+export const rowOf = (i: number): number => Math.floor(i / SIZE);
+
+/** R-BOARD-4: columns A–E × rows 1–5. */
+export function isMainZone(i: number): boolean {
+  const c = colOf(i);
+  const r = rowOf(i);
+  return c >= 1 && c <= 5 && r >= 1 && r <= 5;
+}
+
+export const MAIN_ZONE: readonly number[] = Array.from({ length: CELL_COUNT }, (_, i) => i).filter(isMainZone);
+
+/** The eight directions (R-CARD-7). N on the board points toward row 0. */
+export const DIRECTIONS = ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'] as const;
+export type Direction = (typeof DIRECTIONS)[number];
+
+const DELTA: Record<Direction, readonly [number, number]> = {
+  N: [0, -1],
+  NE: [1, -1],
+  E: [1, 0],
+  SE: [1, 1],
+  S: [0, 1],
+  SW: [-1, 1],
+  W: [-1, 0],
+  NW: [-1, -1],
+};
+
+/** Turns a direction 180° (R-ARROW-3, R-FLIP-3). */
+export function opposite(d: Direction): Direction {
+  return DIRECTIONS[(DIRECTIONS.indexOf(d) + 4) % 8] as Direction;
+}
+
+/** The neighbouring cell in a direction, or null past the grid edge (R-BOARD-8). */
+export function step(i: number, d: Direction): number | null {
+  const [dc, dr] = DELTA[d];
+  const c = colOf(i) + dc;
+  const r = rowOf(i) + dr;
+  if (c < 0 || c >= SIZE || r < 0 || r >= SIZE) return null;
+  return r * SIZE + c;
+}
+
+/** Orthogonal neighbours (R-BOARD-7). */
+export function orthogonalNeighbours(i: number): number[] {
+  const out: number[] = [];
+  for (const d of ['N', 'E', 'S', 'W'] as const) {
+    const n = step(i, d);
+    if (n !== null) out.push(n);
+  }
+  return out;
+}

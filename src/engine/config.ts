@@ -1,0 +1,58 @@
+/**
+ * RulesConfig: every [R:OQ-n] reading of the spec under the name the spec gives it, with the
+ * recommended default, plus the [T] (testing) rules, off by default. A match records the config
+ * it was created with and never changes it.
+ */
+import { z } from 'zod';
+
+export const RulesConfigSchema = z.strictObject({
+  /** R-ARROW-5..7 (OQ-2): LINE scans to the first occupied cell; ADJACENT sees the neighbour only. */
+  arrowReach: z.enum(['LINE', 'ADJACENT']).default('LINE'),
+  /** R-FACE-12 (OQ-4): what an arrow does to a standard covered opponent card in the Flip step. */
+  coveredHitByArrow: z.enum(['DESTROY', 'FLIP_OWNERSHIP', 'IGNORE']).default('DESTROY'),
+  /** R-FACE-7 (OQ-6): whether Growth-placed cards are revealed (free) at step 3. */
+  growthAutoReveal: z.boolean().default(false),
+  /** R-FACE-4 (OQ-7): a covered card whose cost cannot be paid when it is revealed. */
+  unpaidCoverBehaviour: z.enum(['STAY_COVERED', 'DESTROY']).default('STAY_COVERED'),
+  /** R-PLAY-5 (OQ-9): whether Block cards may be played from hand as the turn's card. */
+  allowDirectBlockPlay: z.boolean().default(false),
+  /** R-HAND-4 (OQ-10): cards dealt to each player before turn 1. */
+  startingHandSize: z.number().int().min(0).max(20).default(5),
+  /** R-HAND-4 (OQ-10): who takes turn 1. RANDOM uses the match's seeded generator. */
+  firstPlayer: z.enum(['RANDOM', 'p1', 'p2']).default('RANDOM'),
+  /** R-HAND-4 (OQ-10): no mulligan rule is sourced; NONE is the only value for now. */
+  mulligan: z.enum(['NONE']).default('NONE'),
+  /** R-HAND-5 (OQ-11): drawing from an empty deck: SKIP (no penalty) or LOSE (that player loses). */
+  emptyDeckDraw: z.enum(['SKIP', 'LOSE']).default('SKIP'),
+  /** R-HAND-2: hand limit checked at step 8. */
+  handLimit: z.number().int().min(1).max(60).default(8),
+  /** R-CRED-1/2: starting credits and the per-turn gain. */
+  startingCredits: z.number().int().min(0).default(50),
+  creditsPerTurn: z.number().int().min(0).default(5),
+  /** R-END-4 (OQ-12): equal scores at the end. DRAW is the only sourced-compatible reading. */
+  tieBreak: z.enum(['DRAW']).default('DRAW'),
+  /**
+   * R-END-5 (OQ-13): engine safeguard, not a rule. The game ends (scored) after this many
+   * consecutive turns in which the active player passed with an empty deck and no legal play.
+   */
+  stalemateTurns: z.number().int().min(2).max(1000).default(6),
+  /** R-BONUS-4 (OQ-22): the Cell Bonus system; its 6 options are unsourced, so it is a disabled hook. */
+  cellBonus: z.enum(['DISABLED']).default('DISABLED'),
+  /** R-SYN-1 [T]: Color Synergy (testing rule, off by default). */
+  colorSynergy: z.boolean().default(false),
+  /** R-AB-MAG-11 [T] (OQ-31): Magnetism may pull the activating card itself. */
+  magnetismSelfPull: z.boolean().default(false),
+});
+
+export type RulesConfig = z.infer<typeof RulesConfigSchema>;
+export type RulesConfigInput = z.input<typeof RulesConfigSchema>;
+
+export const DEFAULT_CONFIG: RulesConfig = RulesConfigSchema.parse({});
+
+export type ConfigResult = { ok: true; config: RulesConfig } | { ok: false; errors: string[] };
+
+export function parseConfig(input: unknown = {}): ConfigResult {
+  const r = RulesConfigSchema.safeParse(input ?? {});
+  if (r.success) return { ok: true, config: r.data };
+  return { ok: false, errors: r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`) };
+}

@@ -1,0 +1,21 @@
+/** Pure hashing helpers: canonical JSON and SHA-256 (no I/O; node:crypto is a pure function here). */
+import { createHash } from 'node:crypto';
+
+/** JSON with object keys sorted, so equal data always hashes the same. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value));
+}
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v).sort()) out[k] = sortKeys((v as Record<string, unknown>)[k]);
+    return out;
+  }
+  return v;
+}
+
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}

@@ -1,0 +1,91 @@
+/**
+ * The game state. Plain data (JSON-serialisable but for the shared card set), changed only by
+ * `evolve` (events.ts → evolve.ts), so replaying the events gives the same state.
+ */
+import type { CardSet } from './cards.js';
+import type { RulesConfig } from './config.js';
+
+export type Seat = 'p1' | 'p2';
+export const SEATS: readonly Seat[] = ['p1', 'p2'];
+export const other = (s: Seat): Seat => (s === 'p1' ? 'p2' : 'p1');
+
+/** Static facts of a card instance: which definition, whose deck (R-GY-2). */
+export interface CardInstance {
+  readonly def: string;
+  readonly owner: Seat;
+}
+
+/** A card on a cell (R-CARD-8). */
+export interface BoardCard {
+  id: string;
+  /** The player the card faces: its controller for scoring and conflicts (R-FACE-14). */
+  facing: Seat;
+  covered: boolean;
+  /** Growth-placed (R-FACE-6, R-FACE-13). */
+  growth: boolean;
+  /** Damage taken this turn (R-CONF-10, cleared at step 9, R-TURN-7). */
+  damage: number;
+  /** Moved to another cell this turn (for R-ACT-11b, moved then flipped). */
+  moved: boolean;
+}
+
+export type Phase = 'ability1' | 'conflicts' | 'flip' | 'ability2';
+
+/** One card's Activation Sequence on the chain stack (R-ACT-1, R-CHAIN-2). */
+export interface Frame {
+  card: string;
+  kind: 'activation' | 'reactivation';
+  phase: Phase;
+  /** Indexes of ability arrows used in this activation (R-ACT-6). */
+  used: number[];
+  /** Total cost revived by Resurrection in this activation (R-AB-RES-4). */
+  revivedCost: number;
+  /** Defenders fixed at the start of the Conflict step, not yet resolved (R-ACT-8); null before. */
+  conflicts: string[] | null;
+}
+
+export type Step = 'reveal' | 'play' | 'activate' | 'discard' | 'over';
+
+export type EndReason = 'main-zone-full' | 'stalemate' | 'resignation' | 'deck-out';
+
+export interface GameResult {
+  reason: EndReason;
+  winner: Seat | null;
+  scores: Record<Seat, number>;
+}
+
+export interface GameState {
+  readonly cardSet: CardSet;
+  readonly config: RulesConfig;
+  /** Match-scoped opaque instance id → static card facts. */
+  readonly cards: Readonly<Record<string, CardInstance>>;
+  /** Kept server-side only; never in a view until the game ends (then published as an event). */
+  readonly seed: string;
+  readonly seedCommitment: string;
+  /** Seat that took turn 1; sits on the row-6 side (R-BOARD-9). */
+  readonly first: Seat;
+  /** 49 cells, row-major (board.ts). */
+  board: (BoardCard | null)[];
+  /** Top of deck first. */
+  decks: Record<Seat, string[]>;
+  hands: Record<Seat, string[]>;
+  graveyards: Record<Seat, string[]>;
+  /** Removed from the game (R-AB-SHK-5), in order. */
+  removed: string[];
+  credits: Record<Seat, number>;
+  /** Game turn number: 1 = first player's first turn (R-CRED-2). 0 before the game starts. */
+  turn: number;
+  active: Seat;
+  step: Step;
+  /** Covered cards still to reveal in this step 3 (fixed when the step starts). */
+  revealDue: string[];
+  /** Whether the turn's one card has been played (R-TURN-3). */
+  played: boolean;
+  /** Chain stack; the last frame resolves first. */
+  stack: Frame[];
+  /** Cards triggered to (re)activate, waiting for the active player to order them (R-ACT-17). */
+  triggers: string[];
+  /** Consecutive stalled passes (R-END-5). */
+  stalled: number;
+  result: GameResult | null;
+}

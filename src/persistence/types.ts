@@ -1,0 +1,105 @@
+/**
+ * The match store: what the service needs from the database. Implemented with Prisma over
+ * PGlite (embedded) or PostgreSQL (production). The database is the only source of truth.
+ */
+
+export type SeatName = 'p1' | 'p2';
+export type MatchStatus = 'waiting' | 'active' | 'finished';
+/** Who may read an event: everyone, one seat, or the server only (seed, deck lists). */
+export type EventVisibility = 'public' | 'p1' | 'p2' | 'server';
+
+export interface SeatRecord {
+  seat: SeatName;
+  /** sha256 of the seat token; the token itself is never stored. Null while the seat is open. */
+  tokenHash: string | null;
+  handle: string | null;
+}
+
+export interface NewMatch {
+  id: string;
+  engineVersion: string;
+  rulesHash: string;
+  config: unknown;
+  cardSetId: string;
+  cardSetHash: string;
+  /** Kept server-side; published only when the game ends. */
+  seed: string;
+  seedCommitment: string;
+  status: MatchStatus;
+  seats: SeatRecord[];
+}
+
+export interface MatchRow extends NewMatch {
+  version: number;
+  createdAt: Date;
+  updatedAt: Date;
+  winner: SeatName | null;
+}
+
+export interface NewEvent {
+  type: string;
+  payload: unknown;
+  visibility: EventVisibility;
+  actingSeat: SeatName | null;
+}
+
+export interface StoredEvent extends NewEvent {
+  seq: number;
+  createdAt: Date;
+}
+
+export interface IdempotencyRecord {
+  key: string;
+  seat: SeatName;
+  requestHash: string;
+  statusCode: number;
+  response: unknown;
+}
+
+export interface AppendOptions {
+  /** New match status/winner to set in the same transaction. */
+  status?: MatchStatus;
+  winner?: SeatName | null;
+  /** Stored in the same transaction, so a retried request gets the same answer. */
+  idempotency?: IdempotencyRecord;
+}
+
+/** Thrown when the expected version is stale (a lost race): the HTTP layer answers 409. */
+export class VersionConflictError extends Error {
+  constructor(readonly currentVersion: number) {
+    super(`match is at version ${currentVersion}`);
+    this.name = 'VersionConflictError';
+  }
+}
+
+export interface MatchListFilter {
+  handle?: string;
+  status?: MatchStatus;
+  tokenHash?: string;
+}
+
+export interface MatchPage {
+  matches: MatchRow[];
+  /** Opaque; pass back to get the next (older) page. Null on the last page. */
+  nextCursor: string | null;
+}
+
+export interface MatchStore {
+  /** Creates the match row and its first events (seq 1..n) in one transaction. */
+  createMatch(match: NewMatch, events: NewEvent[]): Promise<MatchRow>;
+  getMatch(id: string): Promise<MatchRow | null>;
+  /** Events with seq > afterSeq, ascending, at most `limit` (all when omitted). */
+  loadEvents(id: string, opts?: { afterSeq?: number; limit?: number }): Promise<StoredEvent[]>;
+  /**
+   * Appends events at expectedVersion + 1 … in one transaction; throws VersionConflictError when
+   * the match is no longer at expectedVersion (decided by the database: UNIQUE (match_id, seq)
+   * and a conditional version update). Returns the new version.
+   */
+  appendEvents(id: string, expectedVersion: number, events: NewEvent[], opts?: AppendOptions): Promise<number>;
+  findIdempotency(matchId: string, key: string): Promise<IdempotencyRecord | null>;
+  /** Takes an open seat (conditional update); false if it was taken meanwhile. */
+  claimSeat(matchId: string, seat: SeatName, tokenHash: string, handle: string | null, status: MatchStatus): Promise<boolean>;
+  /** Newest first, cursor-paginated. */
+  listMatches(filter: MatchListFilter, opts: { cursor?: string | null; limit: number }): Promise<MatchPage>;
+  close(): Promise<void>;
+}
