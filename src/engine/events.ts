@@ -22,7 +22,16 @@ export type GameEvent =
       first: Seat;
     }
   /** Server-only: a sandbox match that starts from a position (position.ts). */
-  | { type: 'PositionLoaded'; engineVersion: string; rulesHash: string; cardSetId: string; cardSetHash: string; position: PositionData }
+  | {
+      type: 'PositionLoaded';
+      engineVersion: string;
+      rulesHash: string;
+      cardSetId: string;
+      cardSetHash: string;
+      seed: string;
+      seedCommitment: string;
+      position: PositionData;
+    }
   | { type: 'TurnStarted'; turn: number; seat: Seat }
   | { type: 'CreditsGained'; seat: Seat; amount: number; total: number }
   /** Private to `seat`; the public form drops the card. */
@@ -44,7 +53,7 @@ export type GameEvent =
   | { type: 'CardRevived'; seat: Seat; card: string; defId: string; cell: CellName; cost: number }
   | { type: 'CardMoved'; card: string; from: CellName; to: CellName; cause: 'Shockwave' | 'Magnetism' | 'Swap' }
   | { type: 'CardsSwapped'; card: string; other: string; from: CellName; to: CellName }
-  | { type: 'FirestormDamage'; card: string; cell: CellName; amount: number; def: number }
+  | { type: 'FirestormDamage'; card: string; cell: CellName; amount: number; def?: number }
   | { type: 'ConflictsFixed'; card: string; defenders: string[] }
   | {
       type: 'ConflictResolved';
@@ -61,6 +70,8 @@ export type GameEvent =
   | { type: 'CardRemovedFromGame'; card: string; defId: string; owner: Seat; cell: CellName }
   | { type: 'CardFlipped'; card: string; cell: CellName; to: Seat; covered: boolean }
   | { type: 'TriggersQueued'; cards: string[] }
+  /** A queued trigger whose card left the board or its controller before its turn came. */
+  | { type: 'TriggerDropped'; card: string }
   | { type: 'ActivationEnded'; card: string; reason: 'completed' | 'destroyed' | 'left-board' }
   | { type: 'CardDiscarded'; seat: Seat; card: string; defId: string }
   | { type: 'TurnEnded'; turn: number; seat: Seat }

@@ -44,7 +44,12 @@ export interface Frame {
   conflicts: string[] | null;
 }
 
-export type Step = 'reveal' | 'play' | 'activate' | 'discard' | 'over';
+/**
+ * Where the turn is (R-TURN-1). `setup` deals the opening hands; `start` covers steps 1–2;
+ * `reveal` step 3; `play` the pass point and step 4; `activate` steps 5–6; `discard` steps 7–8;
+ * `end` step 9; `over` once the game has ended.
+ */
+export type Step = 'setup' | 'start' | 'reveal' | 'play' | 'activate' | 'discard' | 'end' | 'over';
 
 export type EndReason = 'main-zone-full' | 'stalemate' | 'resignation' | 'deck-out';
 

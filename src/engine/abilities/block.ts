@@ -1,0 +1,27 @@
+/**
+ * Block (any element), R-AB-BLK-1..10: on an empty target place a Block card from hand (face-up,
+ * free); on a Block card remove it to its owner's graveyard; on a monster it does nothing, so it
+ * is not offered there (R-ACT-7).
+ */
+import { cellName } from '../board.js';
+import { destroyAt } from './effects.js';
+import type { AbilityOption, AbilityResolver } from './types.js';
+
+export const block: AbilityResolver = {
+  options({ s, reach, seat }) {
+    const blocks = s.hands[seat].filter((id) => s.cardSet.byId.get(s.cards[id]!.def)?.kind === 'block');
+    const out: AbilityOption[] = reach.passed.flatMap((target) => blocks.map((card) => ({ target, card })));
+    if (reach.hit !== null) {
+      const bc = s.board[reach.hit]!;
+      if (s.cardSet.byId.get(s.cards[bc.id]!.def)?.kind === 'block') out.push({ target: reach.hit });
+    }
+    return out;
+  },
+  resolve(tx, { seat }, { target, card }) {
+    if (card === undefined) {
+      destroyAt(tx, target, 'block-ability');
+      return;
+    }
+    tx.emit({ type: 'BlockPlaced', seat, card, defId: tx.s.cards[card]!.def, cell: cellName(target) });
+  },
+};

@@ -1,0 +1,22 @@
+/** Effects shared by several abilities: destruction to the owner's graveyard, moves that trigger reactivation. */
+import { cellName } from '../board.js';
+import type { DestroyCause } from '../events.js';
+import type { Tx } from '../tx.js';
+
+export function destroyAt(tx: Tx, cell: number, cause: DestroyCause): void {
+  const bc = tx.s.board[cell];
+  if (!bc) return;
+  const inst = tx.s.cards[bc.id]!;
+  tx.emit({ type: 'CardDestroyed', card: bc.id, defId: inst.def, owner: inst.owner, cell: cellName(cell), cause });
+}
+
+/**
+ * R-ACT-11a: one of the active player's face-up cards moved during their turn reactivates.
+ * `except` is the activating card of a Swap (R-ACT-13) or a Magnetism self-pull (R-AB-MAG-11).
+ */
+export function queueReactivationIfOwn(tx: Tx, cell: number, except?: string): void {
+  const bc = tx.s.board[cell];
+  if (!bc || bc.covered || bc.facing !== tx.s.active || bc.id === except) return;
+  if (tx.s.cardSet.byId.get(tx.s.cards[bc.id]!.def)?.kind !== 'monster') return;
+  tx.emit({ type: 'TriggersQueued', cards: [bc.id] });
+}

@@ -1,0 +1,30 @@
+/**
+ * Shockwave (Earth), R-AB-SHK-1..9: push the card the arrow points at one cell further in the
+ * arrow's direction. The landing cell's occupant is destroyed whatever it is; a push off the
+ * grid (only possible from the out zone) removes the card from the game (OQ-32).
+ */
+import { cellName, step } from '../board.js';
+import { destroyAt, queueReactivationIfOwn } from './effects.js';
+import type { AbilityResolver } from './types.js';
+
+export const shockwave: AbilityResolver = {
+  options({ s, reach }) {
+    if (reach.hit === null) return [];
+    const bc = s.board[reach.hit]!;
+    if (s.cardSet.byId.get(s.cards[bc.id]!.def)?.kind === 'block') return [];
+    return [{ target: reach.hit }];
+  },
+  resolve(tx, { dir }, { target }) {
+    const s = tx.s;
+    const pushed = s.board[target]!;
+    const landing = step(target, dir);
+    if (landing === null) {
+      const inst = s.cards[pushed.id]!;
+      tx.emit({ type: 'CardRemovedFromGame', card: pushed.id, defId: inst.def, owner: inst.owner, cell: cellName(target) });
+      return;
+    }
+    if (s.board[landing]) destroyAt(tx, landing, 'shockwave-landing');
+    tx.emit({ type: 'CardMoved', card: pushed.id, from: cellName(target), to: cellName(landing), cause: 'Shockwave' });
+    queueReactivationIfOwn(tx, landing);
+  },
+};

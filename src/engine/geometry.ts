@@ -1,0 +1,58 @@
+/**
+ * Arrows on the board: board directions from facing (R-ARROW-3, R-BOARD-9) and reach
+ * (R-ARROW-5..7, OQ-2): LINE scans to the first occupied cell, ADJACENT looks one cell only.
+ */
+import { opposite, step, type Direction } from './board.js';
+import type { Arrow } from './cards.js';
+import type { BoardCard, GameState, Seat } from './state.js';
+
+/** A card facing the first player shows its printed up toward row 0; the other seat's is turned 180°. */
+export function boardDirection(dir: Direction, facing: Seat, first: Seat): Direction {
+  return facing === first ? dir : opposite(dir);
+}
+
+export interface Reach {
+  /** Empty cells the arrow passes over, nearest first (targets for placement abilities). */
+  passed: number[];
+  /** The first occupied cell: what the arrow points at. */
+  hit: number | null;
+}
+
+export function reach(board: readonly (BoardCard | null)[], from: number, dir: Direction, mode: 'LINE' | 'ADJACENT'): Reach {
+  const passed: number[] = [];
+  let cur = step(from, dir);
+  while (cur !== null) {
+    if (board[cur]) return { passed, hit: cur };
+    passed.push(cur);
+    if (mode === 'ADJACENT') break;
+    cur = step(cur, dir);
+  }
+  return { passed, hit: null };
+}
+
+/** The arrows of the monster on `cell`, turned to the board (empty for covered cards, R-FACE-11). */
+export function arrowsOnBoard(s: GameState, cell: number): { index: number; arrow: Arrow; dir: Direction }[] {
+  const bc = s.board[cell];
+  if (!bc || bc.covered) return [];
+  const def = s.cardSet.byId.get(s.cards[bc.id]!.def);
+  if (!def || def.kind !== 'monster') return [];
+  return def.arrows.map((arrow, index) => ({ index, arrow, dir: boardDirection(arrow.dir, bc.facing, s.first) }));
+}
+
+/** The cell each arrow of the card on `cell` points at (R-ARROW-5). */
+export function pointedCells(s: GameState, cell: number): number[] {
+  const out: number[] = [];
+  for (const a of arrowsOnBoard(s, cell)) {
+    const r = reach(s.board, cell, a.dir, s.config.arrowReach);
+    if (r.hit !== null) out.push(r.hit);
+  }
+  return out;
+}
+
+/** True when a card on `from` has an arrow pointing at `to`. */
+export function pointsAt(s: GameState, from: number, to: number): boolean {
+  for (const a of arrowsOnBoard(s, from)) {
+    if (reach(s.board, from, a.dir, s.config.arrowReach).hit === to) return true;
+  }
+  return false;
+}

@@ -1,0 +1,156 @@
+/**
+ * legalActions: the complete list of what a seat may do now (R-TURN, R-ACT, R-CONF, R-HAND),
+ * and `check`, which validates one action with a specific reason. Both read the same rules.
+ */
+import { cellIndex, cellName, CELL_COUNT } from './board.js';
+import type { Action } from './actions.js';
+import type { Decision } from './decisions.js';
+import { err, type RuleError } from './errors.js';
+import { pendingDecision } from './flow.js';
+import { abilityChoices, abilityContext, frameCell } from './sequence.js';
+import { arrowsOnBoard } from './geometry.js';
+import type { GameState, Seat } from './state.js';
+import { monsterOf, defOf } from './stats.js';
+import { canPlayFromHand } from './turn.js';
+
+/** Every legal action for `seat` now; empty when the decision is not theirs. Resign is always allowed and not listed. */
+export function legalActions(s: GameState, seat: Seat): Action[] {
+  const d = pendingDecision(s);
+  if (!d || d.seat !== seat) return [];
+  return actionsFor(s, d);
+}
+
+function actionsFor(s: GameState, d: Decision): Action[] {
+  switch (d.kind) {
+    case 'reveal-order':
+      return d.cards.map((card) => ({ type: 'reveal', card }));
+    case 'trigger-order':
+      return d.cards.map((card) => ({ type: 'activate', card }));
+    case 'conflict-order':
+      return d.defenders.map((defender) => ({ type: 'conflict', defender }));
+    case 'discard':
+      return s.hands[d.seat].map((card) => ({ type: 'discard', card }));
+    case 'play':
+      return playActions(s, d.seat);
+    case 'ability': {
+      const f = s.stack[s.stack.length - 1]!;
+      const out: Action[] = abilityChoices(s, f, frameCell(s, f)).map(({ arrow, option }) => ({
+        type: 'ability',
+        arrow,
+        target: cellName(option.target),
+        ...(option.card !== undefined ? { card: option.card } : {}),
+        ...(option.pull !== undefined ? { pull: cellName(option.pull) } : {}),
+      }));
+      out.push({ type: 'end-phase' });
+      return out;
+    }
+  }
+}
+
+function playActions(s: GameState, seat: Seat): Action[] {
+  const out: Action[] = [{ type: 'pass' }];
+  const empty: string[] = [];
+  for (let i = 0; i < CELL_COUNT; i++) if (!s.board[i]) empty.push(cellName(i));
+  for (const card of s.hands[seat]) {
+    if (!canPlayFromHand(s, card)) continue;
+    const m = monsterOf(s, card);
+    // Block cards (only with allowDirectBlockPlay) are placed face-up, like the Block ability does.
+    const faceUp = m ? s.credits[seat] >= m.cost : true;
+    for (const cell of empty) {
+      if (m) out.push({ type: 'play', card, cell, covered: true });
+      if (faceUp) out.push({ type: 'play', card, cell, covered: false });
+    }
+  }
+  return out;
+}
+
+const EXPECTED: Record<Decision['kind'], Action['type'][]> = {
+  'reveal-order': ['reveal'],
+  play: ['play', 'pass'],
+  ability: ['ability', 'end-phase'],
+  'conflict-order': ['conflict'],
+  'trigger-order': ['activate'],
+  discard: ['discard'],
+};
+
+/** Validates `action` for `seat`; null when legal. Resign is handled by apply. */
+export function check(s: GameState, seat: Seat, action: Action): RuleError | null {
+  if (s.result) return err('GAME_OVER', 'the game is over');
+  const d = pendingDecision(s);
+  if (!d) return err('GAME_OVER', 'the game is over');
+  if (d.seat !== seat) return err('NOT_YOUR_DECISION', `it is ${d.seat}'s decision (${d.kind}), not ${seat}'s`);
+  if (!EXPECTED[d.kind].includes(action.type)) {
+    return err('WRONG_DECISION', `the pending decision is ${d.kind}; expected ${EXPECTED[d.kind].join(' or ')}, got ${action.type}`);
+  }
+  switch (action.type) {
+    case 'reveal':
+    case 'activate': {
+      const cands = d.kind === 'reveal-order' || d.kind === 'trigger-order' ? d.cards : [];
+      return cands.includes(action.card) ? null : err('NOT_A_CANDIDATE', `${action.card} is not one of ${cands.join(', ')}`);
+    }
+    case 'conflict': {
+      const cands = d.kind === 'conflict-order' ? d.defenders : [];
+      return cands.includes(action.defender) ? null : err('NOT_A_CANDIDATE', `${action.defender} is not defending; defenders: ${cands.join(', ')}`);
+    }
+    case 'discard':
+      return s.hands[seat].includes(action.card) ? null : err('CARD_NOT_IN_HAND', `${action.card} is not in your hand`);
+    case 'pass':
+    case 'end-phase':
+      return null;
+    case 'play':
+      return checkPlay(s, seat, action);
+    case 'ability':
+      return checkAbility(s, action);
+    case 'resign':
+      return null;
+  }
+}
+
+function checkPlay(s: GameState, seat: Seat, a: Extract<Action, { type: 'play' }>): RuleError | null {
+  if (!s.hands[seat].includes(a.card)) return err('CARD_NOT_IN_HAND', `${a.card} is not in your hand`);
+  const cell = cellIndex(a.cell);
+  if (cell === undefined) return err('UNKNOWN_CELL', `${a.cell} is not a cell of the 7×7 board`);
+  if (s.board[cell]) return err('CELL_OCCUPIED', `${a.cell} is occupied (R-BOARD-6)`);
+  const def = defOf(s, a.card);
+  if (def.kind === 'block') {
+    if (!s.config.allowDirectBlockPlay) return err('BLOCK_PLAY_NOT_ALLOWED', 'Block cards enter the board only through the Block ability (R-PLAY-5, allowDirectBlockPlay = false)');
+    if (a.covered) return err('INVALID_CHOICE', 'Block cards are placed face-up');
+    return null;
+  }
+  if (!a.covered && s.credits[seat] < def.cost) {
+    return err('INSUFFICIENT_CREDITS', `${def.name} costs ${def.cost} credits; you have ${s.credits[seat]} (R-CRED-7). It can be played covered.`);
+  }
+  return null;
+}
+
+function checkAbility(s: GameState, a: Extract<Action, { type: 'ability' }>): RuleError | null {
+  const f = s.stack[s.stack.length - 1]!;
+  const cell = frameCell(s, f);
+  const arrow = arrowsOnBoard(s, cell).find((x) => x.index === a.arrow);
+  if (!arrow) return err('INVALID_CHOICE', `the activating card has no arrow ${a.arrow}`);
+  if (arrow.arrow.type === 'Normal') return err('NOT_AN_ABILITY_ARROW', `arrow ${a.arrow} is a Normal arrow: it has no ability (R-AB-NORM-1)`);
+  if (f.used.includes(a.arrow)) return err('ARROW_ALREADY_USED', `arrow ${a.arrow} was already used in this activation (R-ACT-6)`);
+  const ctx = abilityContext(s, f, cell, a.arrow)!;
+  const target = cellIndex(a.target);
+  const pull = a.pull === undefined ? undefined : cellIndex(a.pull);
+  const matching = abilityChoices(s, f, cell).filter((c) => c.arrow === a.arrow);
+  const same = matching.filter((c) => c.option.target === target);
+  if (same.length === 0) {
+    if (arrow.arrow.type === 'Resurrection' && a.card !== undefined && s.graveyards[s.active].includes(a.card)) {
+      const m = monsterOf(s, a.card);
+      const budget = (monsterOf(s, f.card)?.cost ?? 0) - f.revivedCost;
+      if (m && m.cost > budget && ctx.reach.passed.includes(target ?? -1)) {
+        return err('RESURRECTION_COST_EXCEEDED', `${m.name} costs ${m.cost}; ${budget} of this activation's Resurrection budget is left (R-AB-RES-2/4)`);
+      }
+    }
+    return err('INVALID_TARGET', `${arrow.arrow.type} cannot target ${a.target} now`);
+  }
+  const exact = same.find((c) => c.option.card === a.card && c.option.pull === pull);
+  if (exact) return null;
+  if (arrow.arrow.type === 'Resurrection' && a.card !== undefined && s.graveyards[s.active].includes(a.card)) {
+    const m = monsterOf(s, a.card);
+    const budget = (monsterOf(s, f.card)?.cost ?? 0) - f.revivedCost;
+    if (m) return err('RESURRECTION_COST_EXCEEDED', `${m.name} costs ${m.cost}; ${budget} of this activation's Resurrection budget is left (R-AB-RES-2/4)`);
+  }
+  return err('INVALID_CHOICE', `that ${arrow.arrow.type} choice (card ${a.card ?? '-'}, pull ${a.pull ?? '-'}) is not available`);
+}

@@ -1,0 +1,24 @@
+/** replay: a match's state rebuilt from its events alone (how every match is loaded). */
+import type { CardSet } from './cards.js';
+import type { GameEvent } from './events.js';
+import { evolve } from './evolve.js';
+import { stateFromPosition } from './position.js';
+import { stateFromMatchCreated } from './setup.js';
+import type { GameState } from './state.js';
+
+export function replay(events: readonly GameEvent[], cardSet: CardSet): GameState {
+  const [first, ...rest] = events;
+  if (!first) throw new Error('a match starts with MatchCreated or PositionLoaded');
+  let s: GameState;
+  if (first.type === 'MatchCreated') s = stateFromMatchCreated(first, cardSet);
+  else if (first.type === 'PositionLoaded') {
+    const r = stateFromPosition(first.position, cardSet, first.seed);
+    if (!r.ok) throw new Error(`stored position is invalid: ${r.errors.join('; ')}`);
+    s = r.state;
+  } else throw new Error(`a match starts with MatchCreated or PositionLoaded, not ${first.type}`);
+  for (const e of rest) evolve(s, e);
+  return s;
+}
+
+/** Continues a state with more events (the service's cache catching up). Mutates a copy. */
+export { evolve };

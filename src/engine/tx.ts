@@ -1,0 +1,42 @@
+/**
+ * A transaction over a draft state: every event goes through `emit`, which applies it with
+ * evolve and records it. Once the game has ended, further events are dropped: nothing left on
+ * the chain resolves (R-END-2, R-CHAIN-5).
+ */
+import type { GameEvent } from './events.js';
+import { evolve } from './evolve.js';
+import type { GameState } from './state.js';
+import { mainZoneFull, scores, winnerOf } from './stats.js';
+
+export interface Tx {
+  readonly s: GameState;
+  readonly events: GameEvent[];
+  emit(e: GameEvent): void;
+}
+
+/** Event types that can put a card on a main-zone cell. */
+const PLACING = new Set<GameEvent['type']>(['CardPlayed', 'CardGrown', 'BlockPlaced', 'CardRevived', 'CardMoved', 'CardsSwapped']);
+
+export function openTx(s: GameState): Tx {
+  const events: GameEvent[] = [];
+  const tx: Tx = {
+    s,
+    events,
+    emit(e) {
+      if (s.result && e.type !== 'GameEnded' && e.type !== 'SeedRevealed') return;
+      evolve(s, e);
+      events.push(e);
+      if (PLACING.has(e.type) && !s.result && mainZoneFull(s)) {
+        endGame(tx, 'main-zone-full');
+      }
+    },
+  };
+  return tx;
+}
+
+/** R-END-1..4: the game ends now; scores are read from the board as it stands. */
+export function endGame(tx: Tx, reason: 'main-zone-full' | 'stalemate' | 'deck-out' | 'resignation', winner?: 'p1' | 'p2' | null): void {
+  const sc = scores(tx.s);
+  tx.emit({ type: 'GameEnded', reason, winner: winner === undefined ? winnerOf(sc) : winner, scores: sc });
+  tx.emit({ type: 'SeedRevealed', seed: tx.s.seed });
+}

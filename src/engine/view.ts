@@ -1,0 +1,147 @@
+/**
+ * Per-seat and spectator views: exactly what that party may know (R-HAND, R-FACE, R-SCORE).
+ * The only place game state is turned into something a client sees.
+ */
+import { CELL_COUNT, cellName, isMainZone, type CellName, type Direction } from './board.js';
+import type { ArrowType } from './cards.js';
+import type { RulesConfig } from './config.js';
+import type { Decision } from './decisions.js';
+import { pendingDecision } from './flow.js';
+import { boardDirection } from './geometry.js';
+import type { GameResult, GameState, Seat, Step } from './state.js';
+import { attackOf, currentDef, defOf, scores } from './stats.js';
+import type { Viewer } from './visibility.js';
+import { ENGINE_VERSION, rulesHash } from './version.js';
+
+export interface CardFaceView {
+  defId: string;
+  name: string;
+  kind: 'monster' | 'block';
+  element: string;
+  cost: number | null;
+  atk: number | null;
+  def: number | null;
+  /** Card-relative arrows as printed. */
+  arrows: { dir: Direction; type: ArrowType }[];
+}
+
+export interface BoardCardView {
+  id: string;
+  owner: Seat;
+  facing: Seat;
+  covered: boolean;
+  growthPlaced: boolean;
+  damage: number;
+  /** Null when the viewer may not know the card (a covered card they do not own). */
+  face: CardFaceView | null;
+  /** Arrows turned to the board, current ATK and DEF (face-up monsters only). */
+  boardArrows: { dir: Direction; type: ArrowType }[] | null;
+  atk: number | null;
+  currentDef: number | null;
+}
+
+export interface CellView {
+  cell: CellName;
+  zone: 'main' | 'out';
+  card: BoardCardView | null;
+}
+
+export interface HandCardView {
+  id: string;
+  face: CardFaceView;
+}
+
+export interface SeatView {
+  seat: Seat;
+  credits: number;
+  score: number;
+  handCount: number;
+  deckCount: number;
+  /** Only in the seat's own view. */
+  hand: HandCardView[] | null;
+  graveyard: HandCardView[];
+}
+
+export interface GameView {
+  viewer: Viewer;
+  engineVersion: string;
+  rulesHash: string;
+  cardSetId: string;
+  cardSetHash: string;
+  config: RulesConfig;
+  status: 'playing' | 'ended';
+  turn: number;
+  active: Seat;
+  first: Seat;
+  step: Step;
+  pending: Decision | null;
+  board: CellView[];
+  seats: Record<Seat, SeatView>;
+  removed: HandCardView[];
+  result: GameResult | null;
+  seedCommitment: string;
+  /** Published once the game has ended, so the deal can be verified by replay. */
+  seed: string | null;
+}
+
+export function faceOf(s: GameState, id: string): CardFaceView {
+  const d = defOf(s, id);
+  if (d.kind === 'block') return { defId: d.id, name: d.name, kind: 'block', element: d.element, cost: null, atk: null, def: null, arrows: [] };
+  return { defId: d.id, name: d.name, kind: 'monster', element: d.element, cost: d.cost, atk: d.atk, def: d.def, arrows: d.arrows.map((a) => ({ ...a })) };
+}
+
+function cardView(s: GameState, i: number, viewer: Viewer): BoardCardView | null {
+  const bc = s.board[i];
+  if (!bc) return null;
+  const owner = s.cards[bc.id]!.owner;
+  const known = !bc.covered || viewer === owner;
+  const face = known ? faceOf(s, bc.id) : null;
+  const live = !bc.covered && face?.kind === 'monster';
+  return {
+    id: bc.id,
+    owner,
+    facing: bc.facing,
+    covered: bc.covered,
+    growthPlaced: bc.growth,
+    damage: bc.damage,
+    face,
+    boardArrows: live ? face.arrows.map((a) => ({ dir: boardDirection(a.dir, bc.facing, s.first), type: a.type })) : null,
+    atk: live ? attackOf(s, i) : null,
+    currentDef: live ? currentDef(s, i) : null,
+  };
+}
+
+export function view(s: GameState, viewer: Viewer): GameView {
+  const sc = scores(s);
+  const board: CellView[] = [];
+  for (let i = 0; i < CELL_COUNT; i++) board.push({ cell: cellName(i), zone: isMainZone(i) ? 'main' : 'out', card: cardView(s, i, viewer) });
+  const seatView = (seat: Seat): SeatView => ({
+    seat,
+    credits: s.credits[seat],
+    score: sc[seat],
+    handCount: s.hands[seat].length,
+    deckCount: s.decks[seat].length,
+    hand: viewer === seat ? s.hands[seat].map((id) => ({ id, face: faceOf(s, id) })) : null,
+    graveyard: s.graveyards[seat].map((id) => ({ id, face: faceOf(s, id) })),
+  });
+  return {
+    viewer,
+    engineVersion: ENGINE_VERSION,
+    rulesHash: rulesHash(s.config, s.cardSet),
+    cardSetId: s.cardSet.id,
+    cardSetHash: s.cardSet.hash,
+    config: s.config,
+    status: s.result ? 'ended' : 'playing',
+    turn: s.turn,
+    active: s.active,
+    first: s.first,
+    step: s.step,
+    pending: pendingDecision(s),
+    board,
+    seats: { p1: seatView('p1'), p2: seatView('p2') },
+    removed: s.removed.map((id) => ({ id, face: faceOf(s, id) })),
+    result: s.result,
+    seedCommitment: s.seedCommitment,
+    seed: s.result ? s.seed : null,
+  };
+}
