@@ -1,89 +1,102 @@
 /**
  * What happens next: either a decision a player must make, or an automatic step the engine
- * takes. `advance` runs automatic steps until a decision is needed or the game is over.
+ * takes. `next(s)` names the decision; `next(s, tx)` also performs the automatic step, if that
+ * is what comes next. `advance` runs automatic steps until a decision is needed or the game ends.
+ * (One function for both, so "what is pending" and "what the engine does" cannot drift apart.)
  */
 import type { Decision } from './decisions.js';
 import { cellName } from './board.js';
-import { abilityChoices, defenders, flipStep, frameCell, resolveConflict, cellOf } from './sequence.js';
+import { abilityChoices, cellOf, defenders, flipStep, frameCell, resolveConflict } from './sequence.js';
 import { other, type GameState } from './state.js';
-import { discardCount, hasLegalPlay, pass, revealCard, startOfTurn, stillDue } from './turn.js';
+import { discardCount, drawCard, hasLegalPlay, pass, revealCard, startOfTurn, stillDue } from './turn.js';
 import type { Tx } from './tx.js';
-import { drawCard } from './turn.js';
 
-export type Point = { decision: Decision; auto?: undefined } | { auto: (tx: Tx) => void; decision?: undefined } | null;
+/** Returned by next() when it took (or, without a transaction, would take) an automatic step. */
+const AUTO = 'auto' as const;
 
-export function point(s: GameState): Point {
+function next(s: GameState, tx?: Tx): Decision | typeof AUTO | null {
   if (s.result) return null;
-  if (s.step === 'setup') return { auto: dealOpeningHands };
+  if (s.step === 'setup') {
+    if (tx) dealOpeningHands(tx);
+    return AUTO;
+  }
 
   // Triggered (re)activations start before the interrupted sequence goes on (R-ACT-4).
   if (s.triggers.length) {
     const stale = s.triggers.find((id) => !triggerValid(s, id));
-    if (stale) return { auto: (tx) => tx.emit({ type: 'TriggerDropped', card: stale }) };
-    if (s.triggers.length === 1) {
-      const card = s.triggers[0]!;
-      return { auto: (tx) => tx.emit({ type: 'ActivationStarted', card, cell: cellName(cellOf(s, card)), kind: 'reactivation' }) };
+    if (stale !== undefined) {
+      tx?.emit({ type: 'TriggerDropped', card: stale });
+      return AUTO;
     }
-    return { decision: { kind: 'trigger-order', seat: s.active, cards: [...s.triggers] } };
+    if (s.triggers.length > 1) return { kind: 'trigger-order', seat: s.active, cards: [...s.triggers] };
+    const card = s.triggers[0]!;
+    tx?.emit({ type: 'ActivationStarted', card, cell: cellName(cellOf(s, card)), kind: 'reactivation' });
+    return AUTO;
   }
 
   const f = s.stack[s.stack.length - 1];
   if (f) {
     const cell = frameCell(s, f);
-    if (cell < 0) return { auto: (tx) => tx.emit({ type: 'ActivationEnded', card: f.card, reason: 'left-board' }) };
+    if (cell < 0) {
+      tx?.emit({ type: 'ActivationEnded', card: f.card, reason: 'left-board' });
+      return AUTO;
+    }
     switch (f.phase) {
       case 'ability1':
-      case 'ability2': {
-        if (abilityChoices(s, f, cell).length > 0) {
-          return { decision: { kind: 'ability', seat: s.active, card: f.card, cell: cellName(cell), phase: f.phase === 'ability1' ? 1 : 2 } };
+      case 'ability2':
+        if (abilityChoices(s, f, cell, true).length > 0) {
+          return { kind: 'ability', seat: s.active, card: f.card, cell: cellName(cell), phase: f.phase === 'ability1' ? 1 : 2 };
         }
-        return { auto: (tx) => endPhase(tx) };
-      }
-      case 'conflicts': {
-        if (f.conflicts === null) return { auto: (tx) => tx.emit({ type: 'ConflictsFixed', card: f.card, defenders: defenders(s, cell) }) };
-        if (f.conflicts.length === 0) return { auto: (tx) => tx.emit({ type: 'PhaseStarted', card: f.card, phase: 'flip' }) };
-        if (f.conflicts.length === 1) {
-          const d = f.conflicts[0]!;
-          return { auto: (tx) => resolveConflict(tx, f, d) };
-        }
-        return { decision: { kind: 'conflict-order', seat: s.active, card: f.card, defenders: [...f.conflicts] } };
-      }
+        if (tx) endPhase(tx);
+        return AUTO;
+      case 'conflicts':
+        if (f.conflicts === null) tx?.emit({ type: 'ConflictsFixed', card: f.card, defenders: defenders(s, cell) });
+        else if (f.conflicts.length === 0) tx?.emit({ type: 'PhaseStarted', card: f.card, phase: 'flip' });
+        else if (f.conflicts.length === 1) {
+          if (tx) resolveConflict(tx, f, f.conflicts[0]!);
+        } else return { kind: 'conflict-order', seat: s.active, card: f.card, defenders: [...f.conflicts] };
+        return AUTO;
       case 'flip':
-        return { auto: (tx) => flipStep(tx, f, cell) };
+        if (tx) flipStep(tx, f, cell);
+        return AUTO;
     }
   }
 
   switch (s.step) {
     case 'start':
-      return { auto: startOfTurn };
+      if (tx) startOfTurn(tx);
+      return AUTO;
     case 'reveal': {
       const stale = s.revealDue.find((id) => !stillDue(s, id));
-      if (stale) return { auto: (tx) => tx.emit({ type: 'RevealDeferred', seat: s.active, card: stale, cell: cellName(Math.max(0, cellOf(s, stale))) }) };
-      if (s.revealDue.length === 0) return { auto: (tx) => tx.emit({ type: 'StepStarted', step: 'play' }) };
-      if (s.revealDue.length === 1) {
-        const id = s.revealDue[0]!;
-        return { auto: (tx) => revealCard(tx, id) };
-      }
-      return { decision: { kind: 'reveal-order', seat: s.active, cards: [...s.revealDue] } };
+      if (stale !== undefined) tx?.emit({ type: 'RevealDeferred', seat: s.active, card: stale, cell: cellName(Math.max(0, cellOf(s, stale))) });
+      else if (s.revealDue.length === 0) tx?.emit({ type: 'StepStarted', step: 'play' });
+      else if (s.revealDue.length === 1) {
+        if (tx) revealCard(tx, s.revealDue[0]!);
+      } else return { kind: 'reveal-order', seat: s.active, cards: [...s.revealDue] };
+      return AUTO;
     }
     case 'play':
-      if (hasLegalPlay(s, s.active)) return { decision: { kind: 'play', seat: s.active } };
-      return { auto: (tx) => pass(tx, true) };
+      if (hasLegalPlay(s, s.active)) return { kind: 'play', seat: s.active };
+      if (tx) pass(tx, true);
+      return AUTO;
     case 'activate':
-      return { auto: (tx) => tx.emit({ type: 'StepStarted', step: 'discard' }) };
+      tx?.emit({ type: 'StepStarted', step: 'discard' });
+      return AUTO;
     case 'discard': {
       const count = discardCount(s);
-      if (count > 0) return { decision: { kind: 'discard', seat: s.active, count } };
-      return { auto: (tx) => tx.emit({ type: 'TurnEnded', turn: s.turn, seat: s.active }) };
+      if (count > 0) return { kind: 'discard', seat: s.active, count };
+      tx?.emit({ type: 'TurnEnded', turn: s.turn, seat: s.active });
+      return AUTO;
     }
     case 'end':
-      return { auto: (tx) => tx.emit({ type: 'TurnStarted', turn: s.turn + 1, seat: other(s.active) }) };
+      tx?.emit({ type: 'TurnStarted', turn: s.turn + 1, seat: other(s.active) });
+      return AUTO;
     case 'over':
       return null;
   }
 }
 
-/** R-ACT-11 (b) and (a) both need the card face-up, on the board and facing the active player. */
+/** R-ACT-11 (a) and (b) both need the card face-up, on the board and facing the active player. */
 function triggerValid(s: GameState, id: string): boolean {
   const i = cellOf(s, id);
   if (i < 0) return false;
@@ -107,17 +120,17 @@ function dealOpeningHands(tx: Tx): void {
   tx.emit({ type: 'TurnStarted', turn: 1, seat: s.first });
 }
 
+/** The decision the game waits for; null when it is over. States handed out are always at one. */
 export function pendingDecision(s: GameState): Decision | null {
-  return point(s)?.decision ?? null;
+  const d = next(s);
+  return d === AUTO ? null : d;
 }
 
 const MAX_AUTO_STEPS = 1_000_000;
 
 export function advance(tx: Tx): void {
   for (let i = 0; i < MAX_AUTO_STEPS; i++) {
-    const p = point(tx.s);
-    if (!p || p.decision) return;
-    p.auto(tx);
+    if (next(tx.s, tx) !== AUTO) return;
   }
   throw new Error('engine did not reach a decision (internal error)');
 }

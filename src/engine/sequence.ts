@@ -34,13 +34,14 @@ export interface AbilityChoice {
   option: AbilityOption;
 }
 
-/** Every legal use of the frame's unused ability arrows right now (R-ACT-6/7). */
-export function abilityChoices(s: GameState, f: Frame, cell: number): AbilityChoice[] {
+/** Every legal use of the frame's unused ability arrows right now (R-ACT-6/7); `any` stops at the first arrow that has one. */
+export function abilityChoices(s: GameState, f: Frame, cell: number, any = false): AbilityChoice[] {
   const out: AbilityChoice[] = [];
   for (const a of arrowsOnBoard(s, cell)) {
     if (a.arrow.type === 'Normal' || f.used.includes(a.index)) continue;
     const ctx = abilityContext(s, f, cell, a.index)!;
     for (const option of RESOLVERS[a.arrow.type].options(ctx)) out.push({ arrow: a.index, option });
+    if (any && out.length) return out;
   }
   return out;
 }

@@ -68,9 +68,9 @@ export function emptyState(cardSet: CardSet, config: RulesConfig, seed: string, 
 }
 
 /** The state a MatchCreated event describes (before the opening hands are dealt). */
-export function stateFromMatchCreated(e: EventOf<'MatchCreated'>, cardSet: CardSet): GameState {
+export function stateFromMatchCreated(e: EventOf<'MatchCreated'>, cardSet: CardSet, dealt?: Deal): GameState {
   if (e.cardSetHash !== cardSet.hash) throw new Error(`match was created with card set ${e.cardSetId}@${e.cardSetHash.slice(0, 12)}, not ${cardSet.id}@${cardSet.hash.slice(0, 12)}`);
-  const d = deal(e.seed, e.decks, e.config);
+  const d = dealt ?? deal(e.seed, e.decks, e.config);
   const s = emptyState(cardSet, e.config, e.seed, d.cards, e.first);
   s.decks = d.decks;
   return s;
@@ -95,7 +95,8 @@ export function createGame(o: CreateGameOptions): CreateResult {
   }
   if (!o.seed) errors.push('seed: must not be empty');
   if (errors.length) return { ok: false, errors };
-  const first = deal(o.seed, o.decks, o.config).first;
+  const dealt = deal(o.seed, o.decks, o.config);
+  const first = dealt.first;
   const created: EventOf<'MatchCreated'> = {
     type: 'MatchCreated',
     engineVersion: ENGINE_VERSION,
@@ -108,7 +109,7 @@ export function createGame(o: CreateGameOptions): CreateResult {
     decks: { p1: [...o.decks.p1], p2: [...o.decks.p2] },
     first,
   };
-  const s = stateFromMatchCreated(created, o.cardSet);
+  const s = stateFromMatchCreated(created, o.cardSet, dealt);
   const tx = openTx(s);
   tx.events.push(created);
   advance(tx);

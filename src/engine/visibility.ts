@@ -44,14 +44,10 @@ export function redactEvent(e: GameEvent, viewer: Viewer): Record<string, unknow
       return { type: e.type, engineVersion: e.engineVersion, rulesHash: e.rulesHash, cardSetId: e.cardSetId, cardSetHash: e.cardSetHash, seedCommitment: e.seedCommitment };
     case 'CardDrawn':
       return { type: e.type, seat: e.seat };
-    case 'CardPlayed': {
-      const { defId: _hidden, ...rest } = e;
-      return rest;
-    }
-    case 'CardGrown': {
-      const { defId: _hidden, ...rest } = e;
-      return rest;
-    }
+    case 'CardPlayed':
+      return { type: e.type, seat: e.seat, card: e.card, cell: e.cell, covered: e.covered, paid: e.paid, total: e.total };
+    case 'CardGrown':
+      return { type: e.type, seat: e.seat, card: e.card, cell: e.cell };
     default:
       return null;
   }
