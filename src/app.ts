@@ -1,0 +1,106 @@
+/**
+ * Builds the Fastify application (no listening: see server.ts). Tests and scripts/openapi.ts call
+ * buildApp with their own store.
+ *
+ * Layout (after fastify/demo): external plugins (swagger, docs), app plugins (problems = the
+ * central error handler), then routes per resource under /v1, GraphQL at /graphql.
+ */
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { MatchStore } from './persistence/types.js';
+import { MatchService } from './service/match-service.js';
+import problems from './http/problems.js';
+import matchRoutes from './http/routes/matches.js';
+import catalogRoutes from './http/routes/catalog.js';
+import healthRoutes from './http/routes/health.js';
+import graphqlPlugin from './graphql/index.js';
+import { openapiInfo, finishOpenapi } from './http/openapi.js';
+
+/** Requests larger than this are refused with 413 before they are parsed. */
+export const BODY_LIMIT = 256 * 1024;
+
+export interface BuildAppOptions {
+  store: MatchStore;
+  /** Pino options or `false`; ignored when loggerInstance is given. */
+  logger?: FastifyServerOptions['logger'];
+  loggerInstance?: FastifyServerOptions['loggerInstance'];
+  /** States kept in the in-process LRU cache (default 500). */
+  matchCacheSize?: number;
+  graphiql?: boolean;
+}
+
+export type App = FastifyInstance & { service: MatchService };
+
+export async function buildApp(opts: BuildAppOptions): Promise<App> {
+  const app = Fastify({
+    ...(opts.loggerInstance ? { loggerInstance: opts.loggerInstance } : { logger: opts.logger ?? false }),
+    bodyLimit: BODY_LIMIT,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  const service = new MatchService({ store: opts.store, cacheSize: opts.matchCacheSize });
+  app.decorate('service', service);
+
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
+  await app.register(problems);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: openapiInfo,
+      tags: [
+        { name: 'matches', description: 'Create, join, view and play matches.' },
+        { name: 'history', description: 'Lists of matches by player handle.' },
+        { name: 'catalogue', description: 'Cards and starter decks.' },
+        { name: 'health', description: 'Probes.' },
+      ],
+      components: {
+        securitySchemes: {
+          seatToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'The seat token returned by create/join. Only its sha256 is stored.',
+          },
+        },
+      },
+    },
+    // Only the Zod-typed routes are documented; GraphQL and the docs UI carry plain JSON schemas.
+    transform: (input) =>
+      /^\/(graphql|graphiql|docs)(\/|$)/.test(input.url) ? { schema: { hide: true }, url: input.url } : jsonSchemaTransform(input),
+    transformObject: (input) => finishOpenapi(jsonSchemaTransformObject(input)),
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  // Zod validates and serialises in this scope only (Mercurius and the docs UI bring JSON schemas).
+  await app.register(async (api) => {
+    api.setValidatorCompiler(validatorCompiler);
+    api.setSerializerCompiler(serializerCompiler);
+    await api.register(healthRoutes, { store: opts.store });
+    await api.register(
+      async (v1) => {
+        await v1.register(matchRoutes, { service });
+        await v1.register(catalogRoutes, { service });
+      },
+      { prefix: '/v1' },
+    );
+  });
+  await app.register(graphqlPlugin, { service, graphiql: opts.graphiql ?? false });
+
+  return app as unknown as App;
+}

@@ -1,0 +1,72 @@
+/**
+ * Service configuration, read once from the environment and validated with Zod at start-up.
+ * A bad value stops the process with a message naming the variable (see docs/api.md for the table).
+ */
+import path from 'node:path';
+import { z } from 'zod';
+
+const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
+
+export const EnvSchema = z.object({
+  /** TCP port the HTTP server listens on. */
+  PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
+  /**
+   * Interface to bind. 127.0.0.1 by default so a developer machine does not expose the service;
+   * the Docker image sets 0.0.0.0.
+   */
+  HOST: z.preprocess(emptyToUndefined, z.string().min(1).default('127.0.0.1')),
+  /** Directory of the embedded PGlite database (used when DATABASE_URL is not set). */
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().min(1).default('./data')),
+  /** PostgreSQL connection string; when set, PostgreSQL is used instead of PGlite. */
+  DATABASE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+  ),
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+  NODE_ENV: z.preprocess(emptyToUndefined, z.enum(['development', 'production', 'test']).default('development')),
+  /** Number of match states kept in the in-process LRU cache. */
+  MATCH_CACHE_SIZE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(1_000_000).default(500)),
+  /** GraphiQL at /graphiql; defaults to on outside production. */
+  GRAPHIQL: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).optional()),
+});
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  logLevel: string;
+  production: boolean;
+  graphiql: boolean;
+  matchCacheSize: number;
+  database: { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string };
+}
+
+export type EnvResult = { ok: true; config: AppConfig } | { ok: false; errors: string[] };
+
+export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvResult {
+  const r = EnvSchema.safeParse(env);
+  if (!r.success) {
+    return { ok: false, errors: r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) };
+  }
+  const e = r.data;
+  const production = e.NODE_ENV === 'production';
+  return {
+    ok: true,
+    config: {
+      port: e.PORT,
+      host: e.HOST,
+      logLevel: e.LOG_LEVEL,
+      production,
+      graphiql: e.GRAPHIQL === undefined ? !production : e.GRAPHIQL === 'true',
+      matchCacheSize: e.MATCH_CACHE_SIZE,
+      database: e.DATABASE_URL
+        ? { kind: 'postgres', url: e.DATABASE_URL }
+        : { kind: 'pglite', dataDir: path.resolve(e.DATA_DIR) },
+    },
+  };
+}

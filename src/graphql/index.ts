@@ -1,0 +1,231 @@
+/**
+ * GraphQL at /graphql (Mercurius). Resolvers call the same MatchService as REST, so semantics and
+ * error codes are the same; errors carry extensions { code, status, version?, errors? }.
+ * A match is loaded (and replayed at most once) per request: the context memoises it by id.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import mercurius, { type IResolvers, type MercuriusContext } from 'mercurius';
+import { GraphQLScalarType, valueFromASTUntyped } from 'graphql';
+import { ActionSchema, type GameView, type Seat } from '../engine/index.js';
+import { ServiceError, problems } from '../service/errors.js';
+import type { ActionResult, EventDto, LoadedMatch, MatchService, MatchView } from '../service/match-service.js';
+import { bearerToken } from '../service/tokens.js';
+import { typeDefs } from './schema.js';
+
+interface GqlContext {
+  token: string | null | undefined;
+  /** Per-request memo: one load (and at most one replay) per match id. */
+  loads: Map<string, Promise<LoadedMatch>>;
+}
+
+/** The source object of a Match: the view, and the loaded match for fields that need state. */
+interface MatchSource {
+  mv: MatchView;
+  load: () => Promise<LoadedMatch>;
+}
+
+const MATCH_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+const JsonScalar = new GraphQLScalarType({
+  name: 'JSON',
+  serialize: (v) => v,
+  parseValue: (v) => v,
+  parseLiteral: (ast, variables) => valueFromASTUntyped(ast, variables ?? undefined),
+});
+
+function gqlError(e: unknown): Error {
+  if (e instanceof ServiceError) {
+    const ext: Record<string, unknown> = { code: e.code, status: e.status };
+    if (e.version !== undefined) ext.version = e.version;
+    if (e.errors !== undefined) ext.errors = e.errors;
+    return new mercurius.ErrorWithProps(e.detail ?? e.title, ext);
+  }
+  return e as Error;
+}
+
+async function guard<T>(fn: () => Promise<T> | T): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    throw gqlError(e);
+  }
+}
+
+function ctxOf(c: MercuriusContext): GqlContext {
+  return c as unknown as GqlContext;
+}
+
+function checkId(id: string): void {
+  if (!MATCH_ID.test(id)) throw problems.validation('id: not a match id', ['id: letters, digits, "_" and "-", at most 64']);
+}
+
+function clampLimit(limit: number | null | undefined, def: number, max: number): number {
+  const n = limit ?? def;
+  if (!Number.isInteger(n) || n < 1 || n > max) throw problems.validation(`limit must be 1..${max}`, [`limit: must be 1..${max}`]);
+  return n;
+}
+
+function eventOut(e: EventDto) {
+  const data = e.event as { type?: string };
+  return { seq: e.seq, actingSeat: e.actingSeat, type: data.type ?? 'unknown', data };
+}
+
+const game = (s: MatchSource): GameView | null => s.mv.game;
+
+export function buildResolvers(service: MatchService): IResolvers {
+  const loadMemo = (ctx: GqlContext, id: string): Promise<LoadedMatch> => {
+    let p = ctx.loads.get(id);
+    if (!p) {
+      p = service.load(id, ctx.token);
+      ctx.loads.set(id, p);
+    }
+    return p;
+  };
+
+  const sourceOf = (loaded: LoadedMatch): MatchSource => ({
+    mv: service.matchView(loaded),
+    load: async () => loaded,
+  });
+
+  return {
+    JSON: JsonScalar,
+    Query: {
+      match: (_root, args: { id: string }, c) =>
+        guard(async () => {
+          checkId(args.id);
+          return sourceOf(await loadMemo(ctxOf(c), args.id));
+        }),
+      matches: (_root, args: { handle?: string | null; status?: 'waiting' | 'active' | 'finished' | null; cursor?: string | null; limit?: number | null }) =>
+        guard(() =>
+          service.listMatches(
+            { handle: args.handle ?? undefined, status: args.status ?? undefined },
+            args.cursor ?? undefined,
+            clampLimit(args.limit, 20, 100),
+          ),
+        ),
+    },
+    Mutation: {
+      submitAction: (
+        _root,
+        args: { matchId: string; action?: unknown; input?: Record<string, unknown> | null; idempotencyKey?: string | null; expectedVersion?: number | null },
+        c,
+      ) =>
+        guard(async () => {
+          const ctx = ctxOf(c);
+          checkId(args.matchId);
+          if ((args.action == null) === (args.input == null)) {
+            throw problems.validation('Pass exactly one of action (JSON) and input (ActionInput).');
+          }
+          const raw =
+            args.action ?? Object.fromEntries(Object.entries(args.input ?? {}).filter(([, v]) => v !== null && v !== undefined));
+          const parsed = ActionSchema.safeParse(raw);
+          if (!parsed.success) {
+            throw problems.validation(
+              'The action does not match the schema.',
+              parsed.error.issues.map((i) => `action.${i.path.join('.') || '(root)'}: ${i.message}`.replace('.(root)', '')),
+            );
+          }
+          if (args.idempotencyKey != null && !/^[\x21-\x7e]{1,128}$/.test(args.idempotencyKey)) {
+            throw problems.validation('idempotencyKey: 1–128 visible ASCII characters.');
+          }
+          const out = await service.submitAction(args.matchId, ctx.token, parsed.data, {
+            idempotencyKey: args.idempotencyKey ?? undefined,
+            expectedVersion: args.expectedVersion ?? undefined,
+          });
+          const result = JSON.parse(out.body) as ActionResult;
+          // The new state is in the service cache at this version; a later field needing it reloads once.
+          ctx.loads.delete(args.matchId);
+          const source: MatchSource = { mv: result.match, load: () => loadMemo(ctx, args.matchId) };
+          return { version: result.version, events: result.events.map(eventOut), match: source, replayed: out.replayed };
+        }),
+    },
+    Match: {
+      id: (s: MatchSource) => s.mv.id,
+      version: (s: MatchSource) => s.mv.version,
+      status: (s: MatchSource) => s.mv.status,
+      winner: (s: MatchSource) => s.mv.winner,
+      seat: (s: MatchSource) => s.mv.seat,
+      seats: (s: MatchSource) => s.mv.seats,
+      sandbox: (s: MatchSource) => s.mv.sandbox,
+      createdAt: (s: MatchSource) => s.mv.createdAt,
+      turn: (s: MatchSource) => game(s)?.turn ?? null,
+      active: (s: MatchSource) => game(s)?.active ?? null,
+      first: (s: MatchSource) => game(s)?.first ?? null,
+      step: (s: MatchSource) => game(s)?.step ?? null,
+      pending: (s: MatchSource) => game(s)?.pending ?? null,
+      result: (s: MatchSource) => game(s)?.result ?? null,
+      credits: (s: MatchSource) => {
+        const g = game(s);
+        return g ? { p1: g.seats.p1.credits, p2: g.seats.p2.credits } : null;
+      },
+      scores: (s: MatchSource) => {
+        const g = game(s);
+        return g ? { p1: g.seats.p1.score, p2: g.seats.p2.score } : null;
+      },
+      board: (s: MatchSource) => (game(s)?.board ?? []).map((c) => ({ name: c.cell, zone: c.zone, card: c.card })),
+      graveyards: (s: MatchSource) => {
+        const g = game(s);
+        return { p1: g?.seats.p1.graveyard ?? [], p2: g?.seats.p2.graveyard ?? [] };
+      },
+      removed: (s: MatchSource) => game(s)?.removed ?? [],
+      hand: (s: MatchSource) => {
+        const g = game(s);
+        const seat = s.mv.seat as Seat | null;
+        return g && seat ? g.seats[seat].hand : null;
+      },
+      players: (s: MatchSource) => {
+        const g = game(s);
+        return (['p1', 'p2'] as const).map((seat) => {
+          const info = s.mv.seats.find((x) => x.seat === seat);
+          const sv = g?.seats[seat];
+          return {
+            seat,
+            handle: info?.handle ?? null,
+            credits: sv?.credits ?? 0,
+            score: sv?.score ?? 0,
+            handCount: sv?.handCount ?? 0,
+            deckCount: sv?.deckCount ?? 0,
+          };
+        });
+      },
+      config: (s: MatchSource) => game(s)?.config ?? null,
+      seedCommitment: (s: MatchSource) => game(s)?.seedCommitment ?? null,
+      seed: (s: MatchSource) => game(s)?.seed ?? null,
+      legalActions: (s: MatchSource) =>
+        guard(async () => {
+          const m = await s.load();
+          return service.legal(m).map((l) => ({ type: l.action.type, action: l.action, text: l.text }));
+        }),
+      events: (s: MatchSource, args: { after?: number | null; limit?: number | null }) =>
+        guard(async () => {
+          const after = args.after ?? 0;
+          if (!Number.isInteger(after) || after < 0) throw problems.validation('after must be ≥ 0', ['after: must be ≥ 0']);
+          const m = await s.load();
+          const page = await service.events(m, after, clampLimit(args.limit, 100, 500));
+          return { events: page.events.map(eventOut), next: page.next, hasMore: page.hasMore };
+        }),
+    },
+  } as IResolvers;
+}
+
+export interface GraphqlPluginOptions {
+  service: MatchService;
+  graphiql: boolean;
+}
+
+async function graphqlPlugin(app: FastifyInstance, opts: GraphqlPluginOptions) {
+  await app.register(mercurius, {
+    schema: typeDefs,
+    resolvers: buildResolvers(opts.service),
+    graphiql: opts.graphiql,
+    path: '/graphql',
+    queryDepth: 8,
+    context: (req: FastifyRequest, _reply: FastifyReply): GqlContext => ({
+      token: bearerToken(req.headers.authorization),
+      loads: new Map(),
+    }),
+  });
+}
+
+export default fp(graphqlPlugin, { name: 'graphql' });

@@ -1,0 +1,203 @@
+/** GraphQL schema (SDL). Same data and semantics as the REST API; see docs/api.md. */
+export const typeDefs = /* GraphQL */ `
+  "Arbitrary JSON (engine objects such as the pending decision, events and actions)."
+  scalar JSON
+
+  enum Seat {
+    p1
+    p2
+  }
+
+  enum MatchStatus {
+    waiting
+    active
+    finished
+  }
+
+  type Query {
+    "A match as the caller sees it (seat token in the Authorization header; none = spectator)."
+    match(id: ID!): Match!
+    "History, newest first. Handles are the labels chosen at create/join."
+    matches(handle: String, status: MatchStatus, cursor: String, limit: Int = 20): MatchPage!
+  }
+
+  type Mutation {
+    """
+    Submit one action for the seat of the token. Pass the action either as JSON (action) or as a typed input
+    (input). Same semantics and error codes as POST /v1/matches/{id}/actions: errors carry extensions.code
+    (and extensions.version for version-conflict / illegal actions).
+    """
+    submitAction(matchId: ID!, action: JSON, input: ActionInput, idempotencyKey: String, expectedVersion: Int): ActionResult!
+  }
+
+  "An action as a typed input; which fields apply depends on type (see the Action schema in /openapi.json)."
+  input ActionInput {
+    type: String!
+    card: String
+    cell: String
+    covered: Boolean
+    arrow: Int
+    target: String
+    pull: String
+    defender: String
+  }
+
+  type Match {
+    id: ID!
+    "Number of stored events."
+    version: Int!
+    status: MatchStatus!
+    winner: Seat
+    "The caller's seat; null for a spectator."
+    seat: Seat
+    seats: [SeatInfo!]!
+    sandbox: Boolean!
+    createdAt: String!
+    "Null while a seat is open (no game yet)."
+    turn: Int
+    active: Seat
+    first: Seat
+    step: String
+    "The decision the game waits for: { kind, seat, ... }."
+    pending: JSON
+    result: GameResult
+    credits: SeatNumbers
+    scores: SeatNumbers
+    "All 49 cells, row-major (X0 … Y6). Empty while a seat is open."
+    board: [Cell!]!
+    graveyards: Graveyards!
+    "Cards removed from the game, in order."
+    removed: [Card!]!
+    "The caller's own hand; null for a spectator."
+    hand: [Card!]
+    players: [Player!]!
+    config: JSON
+    seedCommitment: String
+    "Published once the game has ended."
+    seed: String
+    "What the caller may do now (empty when it is not their decision; resign is always accepted)."
+    legalActions: [LegalAction!]!
+    events(after: Int = 0, limit: Int = 100): EventPage!
+  }
+
+  type SeatInfo {
+    seat: Seat!
+    handle: String
+    joined: Boolean!
+  }
+
+  type Player {
+    seat: Seat!
+    handle: String
+    credits: Int!
+    score: Int!
+    handCount: Int!
+    deckCount: Int!
+  }
+
+  type SeatNumbers {
+    p1: Int!
+    p2: Int!
+  }
+
+  type GameResult {
+    reason: String!
+    winner: Seat
+    scores: SeatNumbers!
+  }
+
+  type Cell {
+    "Cell name such as C3."
+    name: String!
+    "main (A1–E5) or out."
+    zone: String!
+    card: BoardCard
+  }
+
+  type BoardCard {
+    id: ID!
+    owner: Seat!
+    facing: Seat!
+    covered: Boolean!
+    growthPlaced: Boolean!
+    damage: Int!
+    "Null when the caller may not know the card (a covered card they do not own)."
+    face: CardFace
+    "Current ATK and DEF (face-up monsters only)."
+    atk: Int
+    currentDef: Int
+    "Arrows turned to the board (face-up monsters only)."
+    boardArrows: [Arrow!]
+  }
+
+  type CardFace {
+    defId: String!
+    name: String!
+    kind: String!
+    element: String!
+    cost: Int
+    atk: Int
+    def: Int
+    arrows: [Arrow!]!
+  }
+
+  type Arrow {
+    dir: String!
+    type: String!
+  }
+
+  type Card {
+    id: ID!
+    face: CardFace!
+  }
+
+  type Graveyards {
+    p1: [Card!]!
+    p2: [Card!]!
+  }
+
+  type LegalAction {
+    type: String!
+    action: JSON!
+    text: String!
+  }
+
+  type Event {
+    seq: Int!
+    actingSeat: Seat
+    type: String!
+    "The event as the caller may see it."
+    data: JSON!
+  }
+
+  type EventPage {
+    events: [Event!]!
+    "Pass as after to continue."
+    next: Int!
+    hasMore: Boolean!
+  }
+
+  type ActionResult {
+    version: Int!
+    "The events the action produced, as the caller may see them."
+    events: [Event!]!
+    match: Match!
+    "True when this is the stored answer to an earlier request with the same idempotency key."
+    replayed: Boolean!
+  }
+
+  type MatchSummary {
+    id: ID!
+    status: MatchStatus!
+    winner: Seat
+    version: Int!
+    seats: [SeatInfo!]!
+    createdAt: String!
+    updatedAt: String!
+  }
+
+  type MatchPage {
+    matches: [MatchSummary!]!
+    nextCursor: String
+  }
+`;

@@ -1,0 +1,89 @@
+/**
+ * One error shape everywhere: application/problem+json (RFC 9457) with a stable `code`.
+ * Service errors keep their status; Fastify's own 4xx errors (bad JSON, body too large, schema
+ * validation, unsupported media type) are mapped to codes; anything else is a logged 500 that
+ * reveals nothing.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ServiceError, toProblem, type Problem, PROBLEM_TYPE_BASE } from '../service/errors.js';
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
+
+export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
+  if (problem.version !== undefined) reply.header('etag', `"${problem.version}"`);
+  return reply.code(problem.status).type(PROBLEM_CONTENT_TYPE).send(problem);
+}
+
+const FASTIFY_CODES: Record<string, { code: string; title: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid-json', title: 'Malformed JSON' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'invalid-json', title: 'Empty JSON body' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'body-too-large', title: 'Request body too large' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'unsupported-media-type', title: 'Unsupported media type' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'invalid-content-length', title: 'Invalid Content-Length' },
+  FST_ERR_VALIDATION: { code: 'validation-failed', title: 'Invalid request' },
+};
+
+export function problemFromError(err: unknown, req: FastifyRequest): Problem {
+  if (err instanceof ServiceError) return toProblem(err);
+  if (hasZodFastifySchemaValidationErrors(err)) {
+    const where = (err as { validationContext?: string }).validationContext ?? 'request';
+    const errors = err.validation.map((v) => {
+      const path = v.instancePath ? v.instancePath.replace(/^\//, '').replace(/\//g, '.') : '(root)';
+      return `${where}.${path}: ${v.message ?? 'invalid'}`.replace(/\.\(root\)/, '');
+    });
+    return {
+      type: PROBLEM_TYPE_BASE + 'validation-failed',
+      title: 'Invalid request',
+      status: 400,
+      code: 'validation-failed',
+      detail: `The ${where} does not match the schema.`,
+      errors,
+    };
+  }
+  const e = err as FastifyError;
+  const status = typeof e?.statusCode === 'number' ? e.statusCode : 500;
+  if (status >= 400 && status < 500) {
+    const known = e.code ? FASTIFY_CODES[e.code] : undefined;
+    let code = known?.code;
+    if (!code) {
+      if (status === 400 && e instanceof SyntaxError) code = 'invalid-json';
+      else code = status === 404 ? 'not-found' : status === 413 ? 'body-too-large' : status === 415 ? 'unsupported-media-type' : 'bad-request';
+    }
+    return {
+      type: PROBLEM_TYPE_BASE + code,
+      title: known?.title ?? 'Bad request',
+      status,
+      code,
+      detail: e.message,
+    };
+  }
+  req.log.error({ err }, 'unhandled error');
+  return {
+    type: PROBLEM_TYPE_BASE + 'internal',
+    title: 'Internal server error',
+    status: 500,
+    code: 'internal',
+    detail: `Something went wrong on our side (request ${req.id}).`,
+  };
+}
+
+async function problemsPlugin(app: FastifyInstance) {
+  app.setErrorHandler((err, req, reply) => {
+    const problem = problemFromError(err, req);
+    if (problem.status < 500) req.log.info({ code: problem.code, status: problem.status }, problem.title);
+    return sendProblem(reply, problem);
+  });
+  app.setNotFoundHandler((req, reply) =>
+    sendProblem(reply, {
+      type: PROBLEM_TYPE_BASE + 'not-found',
+      title: 'Not found',
+      status: 404,
+      code: 'not-found',
+      detail: `No route ${req.method} ${req.url.split('?')[0]}.`,
+    }),
+  );
+}
+
+export default fp(problemsPlugin, { name: 'problems' });

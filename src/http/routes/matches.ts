@@ -1,0 +1,210 @@
+/** /v1/matches…: create, join, view, legal actions, actions, events, history. */
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { MatchService } from '../../service/match-service.js';
+import { bearerToken } from '../../service/tokens.js';
+import { problems } from '../../service/errors.js';
+import {
+  ActionHeaders,
+  ActionResultSchema,
+  AuthHeaders,
+  CreateMatchBody,
+  CreateMatchResponse,
+  EventPageSchema,
+  EventsQuery,
+  JoinBody,
+  JoinResponse,
+  LegalActionsSchema,
+  ListQuery,
+  MatchIdParams,
+  MatchPageSchema,
+  MatchViewSchema,
+  MyMatchesQuery,
+  SubmitActionBody,
+  problemResponses,
+} from '../schemas.js';
+
+export interface MatchRoutesOptions {
+  service: MatchService;
+}
+
+/** Parses If-Match: `"12"`, `12` or `W/"12"`. */
+export function parseIfMatch(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const m = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(v);
+  if (!m) throw problems.validation('If-Match must be a match version such as "12".', [`headers.if-match: not a version: ${v}`]);
+  return Number(m[1]);
+}
+
+const etag = (reply: FastifyReply, version: number) => reply.header('etag', `"${version}"`);
+
+const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { service }) => {
+  app.post(
+    '/matches',
+    {
+      schema: {
+        tags: ['matches'],
+        summary: 'Create a match',
+        description:
+          'Creates a match from two decks (starter deck ids or explicit 60-card lists), rules settings and, for a ' +
+          'sandbox, a starting position. With openSeat the second seat stays open for POST /v1/matches/{id}/join and ' +
+          "only the creator's token is returned; without it both seat tokens are returned (hot-seat or bot play).",
+        body: CreateMatchBody,
+        response: { 201: CreateMatchResponse, ...problemResponses(400, 413, 415, 422) },
+      },
+    },
+    async (req, reply) => {
+      const r = await service.createMatch(req.body);
+      etag(reply, r.version);
+      reply.header('location', `/v1/matches/${r.id}`);
+      return reply.code(201).send({ ...r, token: r.tokens[r.seat] as string });
+    },
+  );
+
+  app.post(
+    '/matches/:id/join',
+    {
+      schema: {
+        tags: ['matches'],
+        summary: 'Take the open seat',
+        params: MatchIdParams,
+        body: JoinBody,
+        response: { 200: JoinResponse, ...problemResponses(400, 404, 409, 413, 415, 422) },
+      },
+    },
+    async (req, reply) => {
+      const r = await service.joinMatch(req.params.id, req.body);
+      etag(reply, r.version);
+      return r;
+    },
+  );
+
+  app.get(
+    '/matches/:id',
+    {
+      schema: {
+        tags: ['matches'],
+        summary: "The caller's view of a match",
+        description: 'With a seat token: that seat\'s view (own hand). Without: the spectator view. ETag = version.',
+        params: MatchIdParams,
+        headers: AuthHeaders,
+        response: { 200: MatchViewSchema, ...problemResponses(400, 401, 404) },
+      },
+    },
+    async (req, reply) => {
+      const m = await service.load(req.params.id, bearerToken(req.headers.authorization));
+      etag(reply, m.version);
+      return service.matchView(m);
+    },
+  );
+
+  app.get(
+    '/matches/:id/legal-actions',
+    {
+      schema: {
+        tags: ['matches'],
+        summary: 'Legal actions of the caller',
+        params: MatchIdParams,
+        headers: AuthHeaders,
+        response: { 200: LegalActionsSchema, ...problemResponses(400, 401, 404) },
+      },
+    },
+    async (req, reply) => {
+      const m = await service.load(req.params.id, bearerToken(req.headers.authorization));
+      etag(reply, m.version);
+      return {
+        version: m.version,
+        seat: m.seat,
+        actions: service.legal(m),
+        note: 'Empty when it is not your decision. "resign" is not listed but always accepted while the game runs.',
+      };
+    },
+  );
+
+  app.post(
+    '/matches/:id/actions',
+    {
+      schema: {
+        tags: ['matches'],
+        summary: 'Submit one action',
+        description:
+          'Applies one action for the seat of the token. Send If-Match with the version you saw (stale → 409 with ' +
+          'the current version) and an Idempotency-Key to make retries safe (same key + same body → the stored ' +
+          'response, byte for byte; same key + another body → 422). An illegal action is a 422 whose code is the ' +
+          "engine's reason. Resigning is an action ({\"type\":\"resign\"}).",
+        params: MatchIdParams,
+        headers: ActionHeaders,
+        body: SubmitActionBody,
+        response: { 200: ActionResultSchema, ...problemResponses(400, 401, 404, 409, 413, 415, 422) },
+      },
+    },
+    async (req, reply) => {
+      const expectedVersion = parseIfMatch(req.headers['if-match']);
+      const out = await service.submitAction(req.params.id, bearerToken(req.headers.authorization), req.body.action, {
+        idempotencyKey: req.headers['idempotency-key'],
+        expectedVersion,
+      });
+      etag(reply, out.version);
+      if (out.replayed) reply.header('idempotent-replayed', 'true');
+      // The body is already JSON text (stored as such for idempotent retries): send it unchanged.
+      return (reply as FastifyReply).code(out.statusCode).type('application/json; charset=utf-8').send(out.body);
+    },
+  );
+
+  app.get(
+    '/matches/:id/events',
+    {
+      schema: {
+        tags: ['matches'],
+        summary: 'Event log, redacted for the caller',
+        description: 'Events with seq > after, oldest first. Events the caller may not see are left out (seq has gaps).',
+        params: MatchIdParams,
+        headers: AuthHeaders,
+        querystring: EventsQuery,
+        response: { 200: EventPageSchema, ...problemResponses(400, 401, 404) },
+      },
+    },
+    async (req, reply) => {
+      const m = await service.load(req.params.id, bearerToken(req.headers.authorization));
+      etag(reply, m.version);
+      const page = await service.events(m, req.query.after, req.query.limit);
+      return { ...page, version: m.version };
+    },
+  );
+
+  app.get(
+    '/matches',
+    {
+      schema: {
+        tags: ['history'],
+        summary: 'Match history',
+        description:
+          'Newest first, cursor-paginated. Filter by player handle (the label chosen at create/join; handles are ' +
+          'not authenticated) and status.',
+        querystring: ListQuery,
+        response: { 200: MatchPageSchema, ...problemResponses(400) },
+      },
+    },
+    async (req) => service.listMatches({ handle: req.query.handle, status: req.query.status }, req.query.cursor, req.query.limit),
+  );
+
+  app.get(
+    '/me/matches',
+    {
+      schema: {
+        tags: ['history'],
+        summary: 'My matches',
+        description:
+          'With a seat token: every match of that seat\'s handle (or only that match when the seat has no handle). ' +
+          'Without a token, pass ?handle=. Newest first.',
+        headers: AuthHeaders,
+        querystring: MyMatchesQuery,
+        response: { 200: MatchPageSchema, ...problemResponses(400, 401) },
+      },
+    },
+    async (req) =>
+      service.myMatches(bearerToken(req.headers.authorization), req.query.handle, req.query.status, req.query.cursor, req.query.limit),
+  );
+};
+
+export default matchRoutes;

@@ -1,0 +1,71 @@
+/**
+ * Process entry point: read the environment, open the store (runs migrations), build the app,
+ * listen. SIGINT/SIGTERM: stop accepting requests, let in-flight requests (and their writes)
+ * finish, then close the store.
+ */
+import pino from 'pino';
+import { buildApp } from './app.js';
+import { loadEnv } from './config/env.js';
+import { openStore } from './persistence/index.js';
+
+const env = loadEnv();
+if (!env.ok) {
+  console.error(`Invalid configuration:\n  - ${env.errors.join('\n  - ')}`);
+  process.exit(1);
+}
+const config = env.config;
+
+const logger = pino({
+  level: config.logLevel,
+  base: { service: 'evons-match' },
+  redact: { paths: ['req.headers.authorization'], censor: '[redacted]' },
+});
+
+const dbLabel = config.database.kind === 'postgres' ? 'postgres' : `pglite:${config.database.dataDir}`;
+let opened;
+try {
+  opened = await openStore(config.database);
+} catch (err) {
+  logger.fatal({ err, database: dbLabel }, 'could not open the database');
+  process.exit(1);
+}
+const { store, close: closeStore } = opened;
+logger.info({ database: dbLabel }, 'database ready (migrations applied)');
+
+const app = await buildApp({
+  store,
+  loggerInstance: logger,
+  matchCacheSize: config.matchCacheSize,
+  graphiql: config.graphiql,
+});
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'shutting down: draining requests');
+  const timer = setTimeout(() => {
+    logger.error('shutdown took longer than 15 s; exiting');
+    process.exit(1);
+  }, 15_000);
+  timer.unref();
+  try {
+    await app.close(); // stops listening, waits for in-flight requests
+    await closeStore();
+    logger.info('bye');
+    process.exit(0);
+  } catch (err) {
+    logger.error({ err }, 'error during shutdown');
+    process.exit(1);
+  }
+}
+process.once('SIGINT', () => void shutdown('SIGINT'));
+process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+try {
+  await app.listen({ port: config.port, host: config.host });
+} catch (err) {
+  logger.fatal({ err }, 'could not listen');
+  await closeStore();
+  process.exit(1);
+}

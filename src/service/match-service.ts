@@ -1,0 +1,610 @@
+/**
+ * The match service: orchestrates the pure rules engine and the match store. Both the REST routes
+ * and the GraphQL resolvers call it, so the two APIs share one set of semantics and error codes.
+ *
+ * Move path (submitAction): read the match row (1 query), take the state from the in-process LRU
+ * cache when it is at the row's version (else replay the stored events through the engine), check
+ * the action with the engine's pure `apply`, then append the new events with the expected version,
+ * the status/winner and the idempotency record in ONE store transaction. The database decides
+ * lost races (VersionConflictError → 409), so an action is never applied twice.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  ENGINE_VERSION,
+  defaultCardSet,
+  parseConfig,
+  validateDeck,
+  expandDeckList,
+  createGame,
+  createFromPosition,
+  apply,
+  legalActions,
+  replay,
+  view,
+  redactEvent,
+  eventVisibility,
+  describeAction,
+  rulesHash,
+  seedCommitment,
+  type Action,
+  type CardSet,
+  type GameEvent,
+  type GameState,
+  type GameView,
+  type RulesConfig,
+  type Seat,
+  type Viewer,
+} from '../engine/index.js';
+import {
+  VersionConflictError,
+  type MatchRow,
+  type MatchStatus,
+  type MatchStore,
+  type NewEvent,
+  type StoredEvent,
+} from '../persistence/types.js';
+import { ServiceError, problems } from './errors.js';
+import { Lru } from './lru.js';
+import { hashToken, newMatchId, newSeatToken, sameHash, sha256Hex } from './tokens.js';
+import { canonicalJson } from './json.js';
+
+export type { Viewer };
+export type DeckSpec = { starter: string } | { cards: { card: string; count: number }[] };
+
+/** A service-level event (not the engine's): the creation parameters of an open-seat match. */
+export const MATCH_OPENED = 'MatchOpened';
+interface MatchOpenedPayload {
+  type: typeof MATCH_OPENED;
+  creatorSeat: Seat;
+  deck: string[] | null;
+  position: unknown;
+  config: RulesConfig;
+}
+
+export interface CreateMatchInput {
+  handle?: string | undefined;
+  opponentHandle?: string | undefined;
+  seat?: Seat | undefined;
+  openSeat?: boolean | undefined;
+  decks?: Partial<Record<Seat, DeckSpec>> | undefined;
+  settings?: Record<string, unknown> | undefined;
+  position?: unknown;
+}
+
+export interface CreateMatchResult {
+  id: string;
+  seat: Seat;
+  status: MatchStatus;
+  version: number;
+  /** The creator's token, and the other seat's token when the match has no open seat. */
+  tokens: Partial<Record<Seat, string>>;
+}
+
+export interface JoinInput {
+  handle?: string | undefined;
+  deck?: DeckSpec | undefined;
+}
+
+export interface SeatInfo {
+  seat: Seat;
+  handle: string | null;
+  joined: boolean;
+}
+
+export interface MatchView {
+  id: string;
+  version: number;
+  status: MatchStatus;
+  winner: Seat | null;
+  /** The caller's seat, or null for a spectator. */
+  seat: Seat | null;
+  seats: SeatInfo[];
+  sandbox: boolean;
+  engineVersion: string;
+  rulesHash: string;
+  cardSetId: string;
+  createdAt: string;
+  /** The engine's view for this caller; null while the match waits for its second player. */
+  game: GameView | null;
+}
+
+export interface EventDto {
+  seq: number;
+  actingSeat: Seat | null;
+  event: { type: string; [k: string]: unknown };
+}
+
+export interface LegalActionDto {
+  action: Action;
+  text: string;
+}
+
+/** A match as loaded for one request: the row, the state at `version`, and who is asking. */
+export interface LoadedMatch {
+  row: MatchRow;
+  version: number;
+  state: GameState | null;
+  viewer: Viewer;
+  seat: Seat | null;
+  sandbox: boolean;
+}
+
+export interface ActionOutcome {
+  statusCode: number;
+  /** The exact response body (JSON text): an idempotent retry gets these bytes again. */
+  body: string;
+  version: number;
+  replayed: boolean;
+}
+
+export interface ActionResult {
+  version: number;
+  events: EventDto[];
+  match: MatchView;
+}
+
+interface CachedState {
+  version: number;
+  state: GameState | null;
+  sandbox: boolean;
+}
+
+export interface MatchServiceOptions {
+  store: MatchStore;
+  cacheSize?: number;
+}
+
+const DEFAULT_CACHE_SIZE = 500;
+
+export class MatchService {
+  readonly store: MatchStore;
+  readonly cardSet: CardSet;
+  private readonly cache: Lru<string, CachedState>;
+  /** Counters for tests and metrics. */
+  readonly stats = { replays: 0, cacheHits: 0 };
+
+  constructor(opts: MatchServiceOptions) {
+    this.store = opts.store;
+    this.cardSet = defaultCardSet();
+    this.cache = new Lru(opts.cacheSize ?? DEFAULT_CACHE_SIZE);
+  }
+
+  // ---------------------------------------------------------------- catalogue
+
+  starterDecks() {
+    return this.cardSet.file.starterDecks;
+  }
+
+  resolveDeck(spec: DeckSpec, label: string): string[] {
+    let cards: string[];
+    if ('starter' in spec) {
+      const deck = this.cardSet.file.starterDecks.find((d) => d.id === spec.starter);
+      if (!deck) throw problems.invalidDeck([`${label}: no starter deck "${spec.starter}" (see GET /v1/decks)`]);
+      cards = expandDeckList(deck.cards);
+    } else {
+      cards = expandDeckList(spec.cards);
+    }
+    const r = validateDeck(this.cardSet, cards);
+    if (!r.ok) throw problems.invalidDeck(r.errors.map((e) => `${label}: ${e}`));
+    return cards;
+  }
+
+  // ---------------------------------------------------------------- create / join
+
+  async createMatch(input: CreateMatchInput): Promise<CreateMatchResult> {
+    const creatorSeat: Seat = input.seat ?? 'p1';
+    const otherSeat: Seat = creatorSeat === 'p1' ? 'p2' : 'p1';
+    const openSeat = input.openSeat ?? false;
+    const sandbox = input.position !== undefined;
+    const seed = randomBytes(32).toString('hex');
+
+    let config: RulesConfig;
+    let opening: { state: GameState; events: GameEvent[] } | null = null;
+    let commitment = seedCommitment(seed);
+    let creatorDeck: string[] | null = null;
+
+    if (sandbox) {
+      if (input.decks && Object.keys(input.decks).length > 0) {
+        throw problems.validation('A sandbox match starts from its position: do not send decks.');
+      }
+      if (input.settings && Object.keys(input.settings).length > 0) {
+        throw problems.validation('A sandbox match takes its rules settings from the position: do not send settings.');
+      }
+      const r = createFromPosition(this.cardSet, input.position, seed);
+      if (!r.ok) throw problems.invalidPosition(r.errors);
+      config = r.state.config;
+      commitment = r.state.seedCommitment;
+      if (!openSeat) opening = { state: r.state, events: r.events };
+    } else {
+      const pc = parseConfig(input.settings ?? {});
+      if (!pc.ok) throw problems.invalidSettings(pc.errors);
+      config = pc.config;
+      const creatorSpec = input.decks?.[creatorSeat];
+      if (!creatorSpec) throw problems.validation(`decks.${creatorSeat} (the creator's deck) is required.`);
+      creatorDeck = this.resolveDeck(creatorSpec, `decks.${creatorSeat}`);
+      const otherSpec = input.decks?.[otherSeat];
+      if (openSeat) {
+        if (otherSpec) throw problems.validation(`decks.${otherSeat}: the open seat brings its own deck when it joins.`);
+        // The deal happens at join, with this seed.
+      } else {
+        if (!otherSpec) throw problems.validation(`decks.${otherSeat} is required unless openSeat is true.`);
+        const otherDeck = this.resolveDeck(otherSpec, `decks.${otherSeat}`);
+        const r = createGame({ cardSet: this.cardSet, config, decks: { [creatorSeat]: creatorDeck, [otherSeat]: otherDeck } as Record<Seat, string[]>, seed });
+        if (!r.ok) throw problems.invalidDeck(r.errors);
+        opening = r;
+      }
+    }
+    if (openSeat && input.opponentHandle !== undefined) {
+      throw problems.validation('opponentHandle is for matches without an open seat; the joiner picks a handle.');
+    }
+
+    const id = newMatchId();
+    const tokens: Partial<Record<Seat, string>> = {};
+    tokens[creatorSeat] = newSeatToken();
+    if (!openSeat) tokens[otherSeat] = newSeatToken();
+
+    let events: NewEvent[];
+    let status: MatchStatus;
+    if (openSeat) {
+      const payload: MatchOpenedPayload = { type: MATCH_OPENED, creatorSeat, deck: creatorDeck, position: sandbox ? input.position : null, config };
+      events = [{ type: MATCH_OPENED, payload, visibility: 'server', actingSeat: creatorSeat }];
+      status = 'waiting';
+    } else {
+      if (!opening) throw new Error('unreachable: no opening for a match without an open seat');
+      events = opening.events.map((e) => toNewEvent(e, null));
+      status = opening.state.result ? 'finished' : 'active';
+    }
+
+    const seatRecords = (['p1', 'p2'] as const).map((s) => ({
+      seat: s,
+      tokenHash: tokens[s] ? hashToken(tokens[s]) : null,
+      handle: s === creatorSeat ? (input.handle ?? null) : openSeat ? null : (input.opponentHandle ?? null),
+    }));
+    const row = await this.store.createMatch(
+      {
+        id,
+        engineVersion: ENGINE_VERSION,
+        rulesHash: rulesHash(config, this.cardSet),
+        config,
+        cardSetId: this.cardSet.id,
+        cardSetHash: this.cardSet.hash,
+        seed,
+        seedCommitment: commitment,
+        status,
+        seats: seatRecords,
+      },
+      events,
+    );
+    if (opening) this.cache.set(id, { version: row.version, state: opening.state, sandbox });
+    return { id, seat: creatorSeat, status, version: row.version, tokens };
+  }
+
+  async joinMatch(id: string, input: JoinInput): Promise<{ id: string; seat: Seat; token: string; version: number; status: MatchStatus }> {
+    const row = await this.getRow(id);
+    const open = row.seats.find((s) => s.tokenHash === null);
+    if (!open) throw problems.seatTaken();
+    const seat = open.seat as Seat;
+    const events = await this.store.loadEvents(id);
+    const first = events[0];
+    const token = newSeatToken();
+    const tokenHash = hashToken(token);
+
+    if (row.status === 'waiting' && first?.type === MATCH_OPENED && events.length === 1) {
+      const opened = first.payload as MatchOpenedPayload;
+      let opening: { state: GameState; events: GameEvent[] };
+      if (opened.position !== null && opened.position !== undefined) {
+        if (input.deck) throw problems.validation('This is a sandbox match: its position holds the decks; do not send one.');
+        const r = createFromPosition(this.cardSet, opened.position, row.seed);
+        if (!r.ok) throw problems.invalidPosition(r.errors);
+        opening = { state: r.state, events: r.events };
+      } else {
+        if (!input.deck) throw problems.validation('deck is required to join this match.');
+        const deck = this.resolveDeck(input.deck, 'deck');
+        const decks = { [opened.creatorSeat]: opened.deck ?? [], [seat]: deck } as Record<Seat, string[]>;
+        const r = createGame({ cardSet: this.cardSet, config: opened.config, decks, seed: row.seed });
+        if (!r.ok) throw problems.invalidDeck(r.errors);
+        opening = r;
+      }
+      const status: MatchStatus = opening.state.result ? 'finished' : 'active';
+      // The append decides the race between two joiners (expected version 1): only one deal is stored.
+      let version: number;
+      try {
+        version = await this.store.appendEvents(id, first.seq, opening.events.map((e) => toNewEvent(e, null)), {
+          status: 'waiting',
+        });
+      } catch (e) {
+        if (e instanceof VersionConflictError) throw problems.seatTaken();
+        throw e;
+      }
+      const claimed = await this.store.claimSeat(id, seat, tokenHash, input.handle ?? null, status);
+      if (!claimed) throw problems.seatTaken();
+      this.cache.set(id, { version, state: opening.state, sandbox: opened.position !== null && opened.position !== undefined });
+      return { id, seat, token, version, status };
+    }
+
+    // The deal is already stored (a previous join stored it and then failed before taking the
+    // seat): take the seat if the request brings the same deck, so a retried join recovers.
+    const loaded = await this.loadState(row);
+    if (!loaded.state) throw problems.seatTaken();
+    const created = events.find((e) => e.type === 'MatchCreated')?.payload as Extract<GameEvent, { type: 'MatchCreated' }> | undefined;
+    if (created && input.deck) {
+      const deck = this.resolveDeck(input.deck, 'deck');
+      if (canonicalJson(deck) !== canonicalJson(created.decks[seat])) throw problems.seatTaken();
+    } else if (!loaded.sandbox) {
+      throw problems.seatTaken();
+    }
+    const status: MatchStatus = loaded.state.result ? 'finished' : 'active';
+    const claimed = await this.store.claimSeat(id, seat, tokenHash, input.handle ?? null, status);
+    if (!claimed) throw problems.seatTaken();
+    return { id, seat, token, version: loaded.version, status };
+  }
+
+  // ---------------------------------------------------------------- reading
+
+  private async getRow(id: string): Promise<MatchRow> {
+    const row = await this.store.getMatch(id);
+    if (!row) throw problems.matchNotFound(id);
+    return row;
+  }
+
+  /** Who the token belongs to in this match. undefined token = spectator; a bad token is an error. */
+  seatOf(row: MatchRow, token: string | null | undefined): Seat | null {
+    if (token === undefined) return null;
+    if (token === null) throw problems.invalidToken();
+    const h = hashToken(token);
+    const s = row.seats.find((x) => x.tokenHash !== null && sameHash(x.tokenHash, h));
+    if (!s) throw problems.invalidToken();
+    return s.seat as Seat;
+  }
+
+  private async loadState(row: MatchRow): Promise<CachedState> {
+    const cached = this.cache.get(row.id);
+    if (cached && cached.version === row.version) {
+      this.stats.cacheHits++;
+      return cached;
+    }
+    const stored = await this.store.loadEvents(row.id);
+    const version = stored.at(-1)?.seq ?? 0;
+    const engineEvents = stored.filter((e) => e.type !== MATCH_OPENED).map((e) => e.payload as GameEvent);
+    const sandbox = engineEvents.some((e) => e.type === 'PositionLoaded') ||
+      stored.some((e) => e.type === MATCH_OPENED && (e.payload as MatchOpenedPayload).position != null);
+    let state: GameState | null = null;
+    if (engineEvents.length > 0) {
+      if (row.cardSetHash !== this.cardSet.hash) {
+        throw new ServiceError({
+          status: 503,
+          code: 'card-set-unavailable',
+          title: 'Card set unavailable',
+          detail: `This match was played with card set ${row.cardSetId} (${row.cardSetHash.slice(0, 12)}), which this server does not have.`,
+        });
+      }
+      state = replay(engineEvents, this.cardSet);
+      this.stats.replays++;
+    }
+    const entry: CachedState = { version, state, sandbox };
+    const current = this.cache.get(row.id);
+    if (!current || current.version <= version) this.cache.set(row.id, entry);
+    return entry;
+  }
+
+  /** Loads a match for one caller. `token`: undefined = no Authorization header, null = malformed. */
+  async load(id: string, token: string | null | undefined): Promise<LoadedMatch> {
+    const row = await this.getRow(id);
+    const seat = this.seatOf(row, token);
+    const { version, state, sandbox } = await this.loadState(row);
+    return { row, version, state, viewer: seat ?? 'spectator', seat, sandbox };
+  }
+
+  matchView(m: LoadedMatch): MatchView {
+    const status: MatchStatus = m.state ? (m.state.result ? 'finished' : m.row.status === 'waiting' ? 'waiting' : 'active') : 'waiting';
+    return {
+      id: m.row.id,
+      version: m.version,
+      status,
+      winner: m.state?.result?.winner ?? null,
+      seat: m.seat,
+      seats: (['p1', 'p2'] as const).map((s) => {
+        const r = m.row.seats.find((x) => x.seat === s);
+        return { seat: s, handle: r?.handle ?? null, joined: !!r?.tokenHash };
+      }),
+      sandbox: m.sandbox,
+      engineVersion: m.row.engineVersion,
+      rulesHash: m.row.rulesHash,
+      cardSetId: m.row.cardSetId,
+      createdAt: m.row.createdAt.toISOString(),
+      game: m.state ? view(m.state, m.viewer) : null,
+    };
+  }
+
+  legal(m: LoadedMatch): LegalActionDto[] {
+    if (!m.state || !m.seat || m.state.result || m.row.status === 'waiting') return [];
+    const state = m.state;
+    return legalActions(state, m.seat).map((action) => ({ action, text: describeAction(state, action) }));
+  }
+
+  redact(e: StoredEvent | { seq: number; type: string; payload: unknown; actingSeat: Seat | null }, viewer: Viewer): EventDto | null {
+    if (e.type === MATCH_OPENED) return null;
+    const r = redactEvent(e.payload as GameEvent, viewer);
+    if (r === null || r === undefined) return null;
+    return { seq: e.seq, actingSeat: (e.actingSeat as Seat | null) ?? null, event: r as EventDto['event'] };
+  }
+
+  /** Events after `after`, redacted for the viewer. `next` is the seq to pass as `after` next time. */
+  async events(m: LoadedMatch, after: number, limit: number): Promise<{ events: EventDto[]; next: number; hasMore: boolean }> {
+    const stored = await this.store.loadEvents(m.row.id, { afterSeq: after, limit: limit + 1 });
+    const hasMore = stored.length > limit;
+    const page = stored.slice(0, limit);
+    const events: EventDto[] = [];
+    for (const e of page) {
+      const d = this.redact(e, m.viewer);
+      if (d) events.push(d);
+    }
+    return { events, next: page.at(-1)?.seq ?? after, hasMore };
+  }
+
+  // ---------------------------------------------------------------- the move path
+
+  requestHash(seat: Seat, action: Action): string {
+    return sha256Hex(canonicalJson({ seat, action }));
+  }
+
+  /**
+   * Applies one action for the seat holding `token`. Returns the exact response body so that a
+   * retry with the same Idempotency-Key can be answered with the same bytes.
+   */
+  async submitAction(
+    id: string,
+    token: string | null | undefined,
+    action: Action,
+    opts: { idempotencyKey?: string | undefined; expectedVersion?: number | undefined },
+  ): Promise<ActionOutcome> {
+    if (token === undefined) throw problems.missingToken();
+    const row = await this.getRow(id);
+    const seat = this.seatOf(row, token);
+    if (!seat) throw problems.missingToken();
+    const requestHash = this.requestHash(seat, action);
+
+    if (opts.idempotencyKey !== undefined) {
+      const prior = await this.replayIdempotent(id, opts.idempotencyKey, seat, requestHash);
+      if (prior) return prior;
+    }
+
+    const loaded = await this.loadState(row);
+    const version = loaded.version;
+    if (opts.expectedVersion !== undefined && opts.expectedVersion !== version) {
+      throw problems.versionConflict(version, `If-Match/expectedVersion is ${opts.expectedVersion} but the match is at version ${version}.`);
+    }
+    if (!loaded.state || row.status === 'waiting') throw problems.notActive('waiting', version);
+    if (loaded.state.result) throw problems.notActive('finished', version);
+
+    const r = apply(loaded.state, seat, action);
+    if (!r.ok) throw problems.illegal(r.error.code, r.error.message, version);
+
+    const newEvents = r.events.map((e) => toNewEvent(e, seat));
+    const newVersion = version + newEvents.length;
+    const result = r.state.result;
+    const status: MatchStatus = result ? 'finished' : 'active';
+    const m: LoadedMatch = {
+      row: { ...row, status, winner: result?.winner ?? null },
+      version: newVersion,
+      state: r.state,
+      viewer: seat,
+      seat,
+      sandbox: loaded.sandbox,
+    };
+    const events: EventDto[] = [];
+    newEvents.forEach((e, i) => {
+      const d = this.redact({ seq: version + 1 + i, type: e.type, payload: e.payload, actingSeat: seat }, seat);
+      if (d) events.push(d);
+    });
+    const payload: ActionResult = { version: newVersion, events, match: this.matchView(m) };
+    const body = JSON.stringify(payload);
+
+    try {
+      const stored = await this.store.appendEvents(id, version, newEvents, {
+        status,
+        winner: result?.winner ?? null,
+        ...(opts.idempotencyKey !== undefined
+          ? { idempotency: { key: opts.idempotencyKey, seat, requestHash, statusCode: 200, response: body } }
+          : {}),
+      });
+      if (stored !== newVersion) {
+        // The store numbers events itself; it must agree with the body we stored.
+        throw new Error(`store returned version ${stored}, expected ${newVersion}`);
+      }
+    } catch (e) {
+      if (e instanceof VersionConflictError) {
+        if (opts.idempotencyKey !== undefined) {
+          // A concurrent request with the same key may be the one that won.
+          const prior = await this.replayIdempotent(id, opts.idempotencyKey, seat, requestHash);
+          if (prior) return prior;
+        }
+        throw problems.versionConflict(e.currentVersion);
+      }
+      throw e;
+    }
+    this.cache.set(id, { version: newVersion, state: r.state, sandbox: loaded.sandbox });
+    return { statusCode: 200, body, version: newVersion, replayed: false };
+  }
+
+  private async replayIdempotent(id: string, key: string, seat: Seat, requestHash: string): Promise<ActionOutcome | null> {
+    const prior = await this.store.findIdempotency(id, key);
+    if (!prior) return null;
+    if (prior.seat !== seat || prior.requestHash !== requestHash) throw problems.idempotencyMismatch();
+    const body = typeof prior.response === 'string' ? prior.response : JSON.stringify(prior.response);
+    const version = (JSON.parse(body) as { version: number }).version;
+    return { statusCode: prior.statusCode, body, version, replayed: true };
+  }
+
+  // ---------------------------------------------------------------- history
+
+  async listMatches(filter: { handle?: string | undefined; status?: MatchStatus | undefined; tokenHash?: string | undefined }, cursor: string | undefined, limit: number) {
+    const f: { handle?: string; status?: MatchStatus; tokenHash?: string } = {};
+    if (filter.handle !== undefined) f.handle = filter.handle;
+    if (filter.status !== undefined) f.status = filter.status;
+    if (filter.tokenHash !== undefined) f.tokenHash = filter.tokenHash;
+    let page;
+    try {
+      page = await this.store.listMatches(f, { cursor: cursor ?? null, limit });
+    } catch (e) {
+      if (isCursorError(e)) {
+        throw new ServiceError({ status: 400, code: 'invalid-cursor', title: 'Invalid cursor', detail: 'Pass back a nextCursor value unchanged.' });
+      }
+      throw e;
+    }
+    return {
+      matches: page.matches.map((r) => summary(r)),
+      nextCursor: page.nextCursor,
+    };
+  }
+
+  /** Matches of the holder of a seat token: every match of that seat's handle, or just that match. */
+  async myMatches(token: string | null | undefined, handle: string | undefined, status: MatchStatus | undefined, cursor: string | undefined, limit: number) {
+    if (token === null) throw problems.invalidToken();
+    if (token !== undefined) {
+      const tokenHash = hashToken(token);
+      const own = await this.store.listMatches({ tokenHash }, { cursor: null, limit: 1 });
+      const row = own.matches[0];
+      if (!row) throw problems.invalidToken();
+      const seat = row.seats.find((s) => s.tokenHash === tokenHash);
+      const h = seat?.handle ?? null;
+      if (h === null) return this.listMatches({ tokenHash, status }, cursor, limit);
+      return this.listMatches({ handle: h, status }, cursor, limit);
+    }
+    if (handle === undefined) throw problems.missingToken();
+    return this.listMatches({ handle, status }, cursor, limit);
+  }
+}
+
+export interface MatchSummary {
+  id: string;
+  status: MatchStatus;
+  winner: Seat | null;
+  version: number;
+  seats: SeatInfo[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+function summary(r: MatchRow): MatchSummary {
+  return {
+    id: r.id,
+    status: r.status,
+    winner: (r.winner as Seat | null) ?? null,
+    version: r.version,
+    seats: (['p1', 'p2'] as const).map((s) => {
+      const x = r.seats.find((y) => y.seat === s);
+      return { seat: s, handle: x?.handle ?? null, joined: !!x?.tokenHash };
+    }),
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  };
+}
+
+function isCursorError(e: unknown): boolean {
+  return e instanceof Error && (e.name === 'InvalidCursorError' || /cursor/i.test(e.message));
+}
+
+function toNewEvent(e: GameEvent, actingSeat: Seat | null): NewEvent {
+  return { type: e.type, payload: e, visibility: eventVisibility(e), actingSeat };
+}
