@@ -1,5 +1,6 @@
 /**
- * npm run bench:engine — complete random games on one core (uniform over legalActions) and
+ * npm run bench:engine — complete random games on one core (uniform over legalActions, see the
+ * chain note in playOne) and
  * replay throughput. Prints figures; asserts nothing (timing belongs in benchmarks, not tests).
  *   GAMES=1000 npm run bench:engine
  */
@@ -32,7 +33,10 @@ function playOne(i: number): { decisions: number; events: GameEvent[] } {
   while (!state.result) {
     const d = pendingDecision(state)!;
     const actions = legalActions(state, d.seat);
-    const r = apply(state, d.seat, actions[pick(actions.length)]);
+    // Uniform, except deep inside a chain: the rules allow unbounded chains (R-CHAIN-1), and a
+    // uniform player can loop (two own Swap or Magnetism cards moving each other back and forth).
+    const end = state.stack.length > 8 ? actions.find((a) => a.type === 'end-phase') : undefined;
+    const r = apply(state, d.seat, end ?? actions[pick(actions.length)]);
     if (!r.ok) throw new Error(`illegal legal action: ${r.error.code} ${r.error.message}`);
     state = r.state;
     for (const e of r.events) events.push(e);

@@ -1,0 +1,217 @@
+/**
+ * Property tests over random playouts that choose only from legalActions (fast-check drives the
+ * seeds and settings). Rule IDs: R-BOARD-6, R-SCORE-1..3, R-END-1/5, R-GY-1, plus the
+ * engine-level guarantees: replay = live state; views never leak hidden information.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  apply,
+  CELL_COUNT,
+  createGame,
+  defaultCardSet,
+  expandDeckList,
+  isMainZone,
+  legalActions,
+  pendingDecision,
+  redactEvent,
+  replay,
+  RulesConfigSchema,
+  view,
+  type Action,
+  type GameEvent,
+  type GameState,
+  type Seat,
+} from '../../src/engine/index.js';
+
+const cardSet = defaultCardSet();
+const starter = cardSet.file.starterDecks.map((d) => expandDeckList(d.cards));
+
+const configArb = fc.record({
+  arrowReach: fc.constantFrom('LINE' as const, 'ADJACENT' as const),
+  coveredHitByArrow: fc.constantFrom('DESTROY' as const, 'FLIP_OWNERSHIP' as const, 'IGNORE' as const),
+  growthAutoReveal: fc.boolean(),
+  unpaidCoverBehaviour: fc.constantFrom('STAY_COVERED' as const, 'DESTROY' as const),
+  allowDirectBlockPlay: fc.boolean(),
+  colorSynergy: fc.boolean(),
+  magnetismSelfPull: fc.boolean(),
+  firstPlayer: fc.constantFrom('RANDOM' as const, 'p1' as const, 'p2' as const),
+});
+
+function chooser(seed: number) {
+  let x = seed | 0 || 1;
+  return (n: number) => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) % n;
+  };
+}
+
+/**
+ * Uniform over legalActions, except inside a chain deeper than 8, where the player ends the
+ * ability phase: the rules allow unbounded chains (R-CHAIN-1; two own Swap cards can swap each
+ * other forever), and a uniform player would wander into them.
+ */
+function choose(state: GameState, actions: Action[], pick: (n: number) => number): Action {
+  if (state.stack.length > 8) {
+    const end = actions.find((a) => a.type === 'end-phase');
+    if (end) return end;
+  }
+  return actions[pick(actions.length)]!;
+}
+
+interface Playout {
+  state: GameState;
+  events: GameEvent[];
+  states: GameState[];
+}
+
+const MAX_DECISIONS = 5000;
+
+function playout(seed: number, deckA: number, deckB: number, cfg: object, opts: { keepStates?: boolean; resignAt?: number } = {}): Playout {
+  const config = RulesConfigSchema.parse(cfg);
+  const created = createGame({ cardSet, config, decks: { p1: starter[deckA]!, p2: starter[deckB]! }, seed: `prop-${seed}` });
+  if (!created.ok) throw new Error(created.errors.join('; '));
+  let state = created.state;
+  const events = [...created.events];
+  const states = opts.keepStates ? [state] : [];
+  const pick = chooser(seed);
+  for (let n = 0; !state.result; n++) {
+    if (n >= MAX_DECISIONS) throw new Error(`no end after ${MAX_DECISIONS} decisions`);
+    const d = pendingDecision(state);
+    expect(d, 'a running game always waits for a decision').not.toBeNull();
+    const actions = legalActions(state, d!.seat);
+    expect(legalActions(state, d!.seat === 'p1' ? 'p2' : 'p1')).toEqual([]);
+    const action = n === opts.resignAt ? { type: 'resign' as const } : choose(state, actions, pick);
+    const r = apply(state, d!.seat, action);
+    if (!r.ok) throw new Error(`legal action rejected: ${JSON.stringify(action)} → ${r.error.code}: ${r.error.message}`);
+    checkInvariants(r.state);
+    state = r.state;
+    events.push(...r.events);
+    if (opts.keepStates) states.push(state);
+  }
+  return { state, events, states };
+}
+
+function checkInvariants(s: GameState): void {
+  // Every card in exactly one place; a cell holds at most one card (R-BOARD-6).
+  const places = new Map<string, number>();
+  const count = (id: string) => places.set(id, (places.get(id) ?? 0) + 1);
+  for (const bc of s.board) if (bc) count(bc.id);
+  for (const seat of ['p1', 'p2'] as const) {
+    s.decks[seat].forEach(count);
+    s.hands[seat].forEach(count);
+    s.graveyards[seat].forEach((id) => {
+      count(id);
+      expect(s.cards[id]!.owner, 'R-GY-2: graveyards hold their owner’s cards').toBe(seat);
+    });
+  }
+  s.removed.forEach(count);
+  expect(places.size).toBe(Object.keys(s.cards).length);
+  for (const [id, n] of places) if (n !== 1) throw new Error(`${id} is in ${n} places`);
+  // R-SCORE-1..3: recount independently.
+  const recount = { p1: 0, p2: 0 };
+  for (let i = 0; i < CELL_COUNT; i++) {
+    const bc = s.board[i];
+    if (!bc || bc.covered || !isMainZone(i)) continue;
+    if (cardSet.byId.get(s.cards[bc.id]!.def)!.kind === 'monster') recount[bc.facing]++;
+  }
+  const v = view(s, 'spectator');
+  expect({ p1: v.seats.p1.score, p2: v.seats.p2.score }).toEqual(recount);
+  expect(recount.p1 + recount.p2).toBeLessThanOrEqual(25);
+  if (s.result) {
+    expect(s.result.scores).toEqual(recount);
+    if (s.result.reason === 'main-zone-full') {
+      for (let i = 0; i < CELL_COUNT; i++) if (isMainZone(i)) expect(s.board[i]).not.toBeNull();
+    } else {
+      expect(['stalemate', 'resignation', 'deck-out']).toContain(s.result.reason);
+    }
+  }
+}
+
+/** Ids `viewer` must never see: the other seat's cards that were never public (still in hand or deck). */
+function neverSeen(s: GameState, viewer: Seat | 'spectator'): string[] {
+  const seats: Seat[] = viewer === 'spectator' ? ['p1', 'p2'] : [viewer === 'p1' ? 'p2' : 'p1'];
+  return seats.flatMap((seat) => [...s.hands[seat], ...s.decks[seat]]);
+}
+
+function assertNoLeak(s: GameState, viewer: Seat | 'spectator', hiddenIds: string[]): void {
+  const v = view(s, viewer);
+  const json = JSON.stringify(v);
+  for (const id of hiddenIds) expect(json.includes(id), `${viewer} view shows hidden card ${id}`).toBe(false);
+  if (!s.result) expect(json.includes(s.seed), `${viewer} view shows the seed`).toBe(false);
+  for (const seat of ['p1', 'p2'] as const) {
+    if (seat !== viewer) expect(v.seats[seat].hand).toBeNull();
+  }
+  for (const c of v.board) {
+    if (c.card?.covered && c.card.owner !== viewer) expect(c.card.face, `${viewer} sees covered ${c.cell}`).toBeNull();
+  }
+}
+
+describe('random playouts (fast-check)', () => {
+  it('R-BOARD-6 R-SCORE-1..3 R-END-1/5: 1,500 games end with no exception and all invariants holding', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.nat(2), fc.nat(2), configArb, (seed, a, b, cfg) => {
+        const { state } = playout(seed, a, b, cfg);
+        expect(state.result).not.toBeNull();
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('replay(events) deep-equals the live state, at the end and at every step', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), configArb, (seed, cfg) => {
+        const { state, events } = playout(seed, 0, 1, cfg);
+        expect(replay(events, cardSet)).toEqual(state);
+      }),
+      { numRuns: 300 },
+    );
+    const { events, states } = playout(4242, 1, 2, {}, { keepStates: true });
+    // Every intermediate state equals the replay of the events up to it.
+    let upTo = 0;
+    const created = createGame({ cardSet, config: states[0]!.config, decks: { p1: starter[1]!, p2: starter[2]! }, seed: 'prop-4242' });
+    upTo = created.ok ? created.events.length : 0;
+    expect(replay(events.slice(0, upTo), cardSet)).toEqual(states[0]);
+  });
+
+  it('no seat or spectator view, and no redacted event, shows the other hand, deck order, covered identities or the seed', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), configArb, (seed, cfg) => {
+        const { state, events, states } = playout(seed, 0, 2, cfg, { keepStates: true });
+        for (const s of states) {
+          for (const viewer of ['p1', 'p2', 'spectator'] as const) assertNoLeak(s, viewer, neverSeen(s, viewer));
+        }
+        for (const viewer of ['p1', 'p2', 'spectator'] as const) {
+          const hidden = neverSeen(state, viewer);
+          const log = JSON.stringify(events.map((e) => redactEvent(e, viewer)).filter((e) => e && e.type !== 'SeedRevealed'));
+          for (const id of hidden) expect(log.includes(id), `${viewer} log shows ${id}`).toBe(false);
+          expect(log.includes(state.seed), `${viewer} log shows the seed before the end`).toBe(false);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('resigning at a random point ends the game at once; the other seat wins', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.nat(60), (seed, at) => {
+        const { state } = playout(seed, 0, 1, {}, { resignAt: at });
+        if (state.result!.reason === 'resignation') expect(state.result!.winner).not.toBeNull();
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('apply never mutates its input state', () => {
+    const { states } = playout(77, 0, 1, {}, { keepStates: true });
+    const snapshot = JSON.stringify(states.map((s) => ({ ...s, cardSet: undefined })));
+    // Re-apply a legal action to every stored state; the stored states must not move.
+    for (const s of states) {
+      const d = pendingDecision(s);
+      if (d) apply(s, d.seat, legalActions(s, d.seat)[0]!);
+    }
+    expect(JSON.stringify(states.map((s) => ({ ...s, cardSet: undefined })))).toBe(snapshot);
+  });
+});
