@@ -1,0 +1,92 @@
+/**
+ * Test harness for the API suites: the real app (buildApp) on the real store (PGlite in memory,
+ * and PostgreSQL in a throw-away database when reachable; see test/persistence/backends.ts),
+ * driven over HTTP with Supertest against app.server.
+ */
+import supertest from 'supertest';
+import { expect } from 'vitest';
+import { buildApp, type App } from '../../src/app.js';
+import { openStore } from '../../src/persistence/index.js';
+import type { DatabaseConfig } from '../../src/persistence/database.js';
+import { backends, type Backend } from '../persistence/backends.js';
+
+export { backends, type Backend };
+
+export interface Harness {
+  app: App;
+  http: ReturnType<typeof supertest>;
+  close(): Promise<void>;
+}
+
+export async function startApp(config: DatabaseConfig, opts: { matchCacheSize?: number } = {}): Promise<Harness> {
+  const opened = await openStore(config);
+  const app = await buildApp({ store: opened.store, logger: false, matchCacheSize: opts.matchCacheSize });
+  await app.ready();
+  return {
+    app,
+    http: supertest(app.server),
+    close: async () => {
+      await app.close();
+      await opened.close();
+    },
+  };
+}
+
+/** A fresh database on `backend` plus the app on it; close() also drops the database. */
+export async function startOn(backend: Backend, opts: { matchCacheSize?: number } = {}): Promise<Harness> {
+  const db = await backend.fresh();
+  const h = await startApp(db.config, opts);
+  return {
+    ...h,
+    close: async () => {
+      await h.close();
+      await db.dispose();
+    },
+  };
+}
+
+export const STARTERS = ['starter-verdant-quake', 'starter-storm-shade', 'starter-ember-tide'] as const;
+
+export interface Created {
+  id: string;
+  tokens: { p1: string; p2: string };
+  version: number;
+}
+
+export async function createHotSeat(http: Harness['http'], extra: Record<string, unknown> = {}): Promise<Created> {
+  const res = await http
+    .post('/v1/matches')
+    .send({
+      handle: 'alice',
+      opponentHandle: 'bob',
+      decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[2] } },
+      ...extra,
+    })
+    .expect(201);
+  return { id: res.body.id, tokens: res.body.tokens, version: res.body.version };
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** Small seeded PRNG (mulberry32) so a failing random match can be replayed from its seed. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function expectProblem(res: { status: number; headers: Record<string, string>; body: unknown }, status: number, code?: string) {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+  const b = res.body as { type: string; title: string; status: number; code: string };
+  expect(b.status).toBe(status);
+  expect(typeof b.type).toBe('string');
+  expect(typeof b.title).toBe('string');
+  if (code) expect(b.code).toBe(code);
+  return b;
+}

@@ -1,0 +1,54 @@
+/**
+ * Leak checks: given the server's true state, what a viewer must never see in any response —
+ * deck cards (identity and order), the other seat's hand, the identity of covered cards they do
+ * not own, and the seed before the game has ended.
+ */
+import { expect } from 'vitest';
+import type { GameState, Viewer } from '../../src/engine/index.js';
+
+export interface Secrets {
+  viewer: Viewer;
+  /** Card instance ids that must not appear at all. */
+  hiddenIds: Set<string>;
+  /** Covered cards on the board whose identity must not appear next to their id. */
+  covered: Set<string>;
+  /** The seed while the game runs; null once it has been published. */
+  seed: string | null;
+}
+
+export function secretsFor(state: GameState, viewer: Viewer): Secrets {
+  const hiddenIds = new Set<string>([...state.decks.p1, ...state.decks.p2]);
+  for (const seat of ['p1', 'p2'] as const) if (seat !== viewer) for (const id of state.hands[seat]) hiddenIds.add(id);
+  const covered = new Set<string>();
+  for (const bc of state.board) {
+    if (bc && bc.covered && state.cards[bc.id]?.owner !== viewer) covered.add(bc.id);
+  }
+  return { viewer, hiddenIds, covered, seed: state.result ? null : state.seed };
+}
+
+export function assertNoLeak(json: unknown, s: Secrets, label: string): void {
+  const text = typeof json === 'string' ? json : JSON.stringify(json);
+  if (s.seed) expect(text.includes(s.seed), `${label}: the seed leaked to ${s.viewer}`).toBe(false);
+  for (const id of s.hiddenIds) {
+    if (text.includes(`"${id}"`)) {
+      throw new Error(`${label}: hidden card ${id} (deck or other hand) appears in a response to ${s.viewer}: ${excerpt(text, id)}`);
+    }
+  }
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) return v.forEach(walk);
+    if (!v || typeof v !== 'object') return;
+    const o = v as Record<string, unknown>;
+    const ref = [o.id, o.card].find((x) => typeof x === 'string' && s.covered.has(x));
+    if (ref !== undefined) {
+      const leaks = 'defId' in o || (o.face !== undefined && o.face !== null);
+      if (leaks) throw new Error(`${label}: identity of covered card ${String(ref)} shown to ${s.viewer}: ${JSON.stringify(o)}`);
+    }
+    Object.values(o).forEach(walk);
+  };
+  walk(typeof json === 'string' ? JSON.parse(json) : json);
+}
+
+function excerpt(text: string, needle: string): string {
+  const i = text.indexOf(needle);
+  return text.slice(Math.max(0, i - 120), i + 80);
+}
