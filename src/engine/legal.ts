@@ -7,6 +7,7 @@ import type { Action } from './actions.js';
 import type { Decision } from './decisions.js';
 import { err, type RuleError } from './errors.js';
 import { pendingDecision } from './flow.js';
+import { RESOLVERS } from './abilities/index.js';
 import { abilityChoices, abilityContext, frameCell } from './sequence.js';
 import { arrowsOnBoard } from './geometry.js';
 import type { GameState, Seat } from './state.js';
@@ -128,29 +129,18 @@ function checkAbility(s: GameState, a: Extract<Action, { type: 'ability' }>): Ru
   const cell = frameCell(s, f);
   const arrow = arrowsOnBoard(s, cell).find((x) => x.index === a.arrow);
   if (!arrow) return err('INVALID_CHOICE', `the activating card has no arrow ${a.arrow}`);
-  if (arrow.arrow.type === 'Normal') return err('NOT_AN_ABILITY_ARROW', `arrow ${a.arrow} is a Normal arrow: it has no ability (R-AB-NORM-1)`);
+  const type = arrow.arrow.type;
+  if (type === 'Normal') return err('NOT_AN_ABILITY_ARROW', `arrow ${a.arrow} is a Normal arrow: it has no ability (R-AB-NORM-1)`);
   if (f.used.includes(a.arrow)) return err('ARROW_ALREADY_USED', `arrow ${a.arrow} was already used in this activation (R-ACT-6)`);
-  const ctx = abilityContext(s, f, cell, a.arrow)!;
   const target = cellIndex(a.target);
   const pull = a.pull === undefined ? undefined : cellIndex(a.pull);
-  const matching = abilityChoices(s, f, cell).filter((c) => c.arrow === a.arrow);
-  const same = matching.filter((c) => c.option.target === target);
-  if (same.length === 0) {
-    if (arrow.arrow.type === 'Resurrection' && a.card !== undefined && s.graveyards[s.active].includes(a.card)) {
-      const m = monsterOf(s, a.card);
-      const budget = (monsterOf(s, f.card)?.cost ?? 0) - f.revivedCost;
-      if (m && m.cost > budget && ctx.reach.passed.includes(target ?? -1)) {
-        return err('RESURRECTION_COST_EXCEEDED', `${m.name} costs ${m.cost}; ${budget} of this activation's Resurrection budget is left (R-AB-RES-2/4)`);
-      }
-    }
-    return err('INVALID_TARGET', `${arrow.arrow.type} cannot target ${a.target} now`);
-  }
-  const exact = same.find((c) => c.option.card === a.card && c.option.pull === pull);
-  if (exact) return null;
-  if (arrow.arrow.type === 'Resurrection' && a.card !== undefined && s.graveyards[s.active].includes(a.card)) {
+  const options = RESOLVERS[type].options(abilityContext(s, f, cell, a.arrow)!);
+  if (options.some((o) => o.target === target && o.card === a.card && o.pull === pull)) return null;
+  if (type === 'Resurrection' && a.card !== undefined && s.graveyards[s.active].includes(a.card)) {
     const m = monsterOf(s, a.card);
     const budget = (monsterOf(s, f.card)?.cost ?? 0) - f.revivedCost;
-    if (m) return err('RESURRECTION_COST_EXCEEDED', `${m.name} costs ${m.cost}; ${budget} of this activation's Resurrection budget is left (R-AB-RES-2/4)`);
+    if (m && m.cost > budget) return err('RESURRECTION_COST_EXCEEDED', `${m.name} costs ${m.cost}; ${budget} of this activation's Resurrection budget is left (R-AB-RES-2/4)`);
   }
-  return err('INVALID_CHOICE', `that ${arrow.arrow.type} choice (card ${a.card ?? '-'}, pull ${a.pull ?? '-'}) is not available`);
+  if (!options.some((o) => o.target === target)) return err('INVALID_TARGET', `${type} cannot target ${a.target} now`);
+  return err('INVALID_CHOICE', `that ${type} choice (card ${a.card ?? '-'}, pull ${a.pull ?? '-'}) is not available`);
 }

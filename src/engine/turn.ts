@@ -1,5 +1,6 @@
 /** The turn's own steps (R-TURN-1): credits, draw, reveal, play or pass, discard, end. */
 import { cellName, CELL_COUNT } from './board.js';
+import { completedLines, onLineCompleted } from './bonus.js';
 import { monsterOf, defOf } from './stats.js';
 import { other, type GameState, type Seat } from './state.js';
 import { endGame, type Tx } from './tx.js';
@@ -90,6 +91,8 @@ export function playCard(tx: Tx, id: string, cell: number, covered: boolean): vo
   const m = monsterOf(s, id);
   const paid = covered || !m ? 0 : m.cost;
   tx.emit({ type: 'CardPlayed', seat, card: id, defId: s.cards[id]!.def, cell: cellName(cell), covered, paid, total: s.credits[seat] - paid });
+  // Step 6: bonuses (a disabled hook, R-BONUS-4); synergies are standing modifiers (stats.ts).
+  for (const line of completedLines(s, cell)) for (const e of onLineCompleted(s, seat, line, id)) tx.emit(e);
   if (m && !covered) tx.emit({ type: 'ActivationStarted', card: id, cell: cellName(cell), kind: 'activation' });
 }
 
