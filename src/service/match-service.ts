@@ -472,6 +472,11 @@ export class MatchService {
     const loaded = await this.loadState(row);
     const version = loaded.version;
     if (opts.expectedVersion !== undefined && opts.expectedVersion !== version) {
+      if (opts.idempotencyKey !== undefined) {
+        // A concurrent request with the same key may have moved the match on.
+        const prior = await this.replayIdempotent(id, opts.idempotencyKey, seat, requestHash);
+        if (prior) return prior;
+      }
       throw problems.versionConflict(version, `If-Match/expectedVersion is ${opts.expectedVersion} but the match is at version ${version}.`);
     }
     if (!loaded.state || row.status === 'waiting') throw problems.notActive('waiting', version);

@@ -1,0 +1,221 @@
+/**
+ * The move path under pressure: concurrent submissions of the same next action, idempotent
+ * retries, stale If-Match, restart on the same PGlite directory, and the leak checker itself.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import supertest from 'supertest';
+import { buildApp } from '../../src/app.js';
+import { backends, bearer, createHotSeat, expectProblem, startApp, startOn, type Harness } from './helpers.js';
+import { assertNoLeak, secretsFor } from './secrecy.js';
+import type { Seat } from '../../src/engine/index.js';
+
+async function nextMove(h: Harness, id: string, tokens: Record<Seat, string>) {
+  const v = await h.http.get(`/v1/matches/${id}`).expect(200);
+  const seat = v.body.game.pending.seat as Seat;
+  const legal = await h.http.get(`/v1/matches/${id}/legal-actions`).set(bearer(tokens[seat])).expect(200);
+  return { seat, version: v.body.version as number, action: legal.body.actions[0].action as Record<string, unknown> };
+}
+
+async function eventCount(h: Harness, id: string): Promise<number> {
+  return (await h.app.service.store.loadEvents(id)).length;
+}
+
+for (const backend of backends) {
+  describe.skipIf(backend.skipReason !== null)(`move path [${backend.name}]`, () => {
+    let h: Harness;
+    beforeAll(async () => {
+      h = await startOn(backend);
+    });
+    afterAll(async () => {
+      await h?.close();
+    });
+
+    it('20 concurrent submissions of the same action with the same If-Match: exactly one applies, the rest get 409', async () => {
+      const m = await createHotSeat(h.http);
+      const { seat, version, action } = await nextMove(h, m.id, m.tokens);
+      const before = await eventCount(h, m.id);
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          h.http
+            .post(`/v1/matches/${m.id}/actions`)
+            .set(bearer(m.tokens[seat]))
+            .set('if-match', `"${version}"`)
+            .set('idempotency-key', `race-${i}`)
+            .send({ action }),
+        ),
+      );
+      const ok = results.filter((r) => r.status === 200);
+      const conflicts = results.filter((r) => r.status === 409);
+      expect(ok).toHaveLength(1);
+      expect(conflicts).toHaveLength(19);
+      for (const c of conflicts) {
+        const p = expectProblem(c, 409, 'version-conflict');
+        expect((p as { version?: number }).version).toBe(ok[0]!.body.version);
+      }
+      const after = await eventCount(h, m.id);
+      expect(after - before).toBe(ok[0]!.body.version - version);
+      expect(after).toBe(ok[0]!.body.version);
+    });
+
+    it('20 concurrent submissions with the same Idempotency-Key: one applies, every answer is that same response', async () => {
+      const m = await createHotSeat(h.http);
+      const { seat, version, action } = await nextMove(h, m.id, m.tokens);
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          h.http
+            .post(`/v1/matches/${m.id}/actions`)
+            .set(bearer(m.tokens[seat]))
+            .set('if-match', `"${version}"`)
+            .set('idempotency-key', 'same-key')
+            .send({ action }),
+        ),
+      );
+      const ok = results.filter((r) => r.status === 200);
+      expect(results.filter((r) => r.status !== 200 && r.status !== 409)).toEqual([]);
+      expect(ok.length).toBeGreaterThanOrEqual(1);
+      for (const r of ok) expect(r.text).toBe(ok[0]!.text);
+      expect(await eventCount(h, m.id)).toBe(ok[0]!.body.version);
+    });
+
+    it('an idempotent retry returns the identical response and writes nothing; another body with the key is a 422', async () => {
+      const m = await createHotSeat(h.http);
+      const { seat, version, action } = await nextMove(h, m.id, m.tokens);
+      const send = (body: unknown) =>
+        h.http
+          .post(`/v1/matches/${m.id}/actions`)
+          .set(bearer(m.tokens[seat]))
+          .set('idempotency-key', 'retry-me')
+          .set('if-match', `"${version}"`)
+          .send(body as object);
+      const first = await send({ action }).expect(200);
+      const count = await eventCount(h, m.id);
+      const again = await send({ action }).expect(200);
+      expect(again.text).toBe(first.text);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.headers.etag).toBe(first.headers.etag);
+      expect(await eventCount(h, m.id)).toBe(count);
+      const other = await send({ action: { type: 'resign' } });
+      expectProblem(other, 422, 'idempotency-key-reused');
+      expect(await eventCount(h, m.id)).toBe(count);
+    });
+
+    it('a stale If-Match is a 409 carrying the current version, and nothing is written', async () => {
+      const m = await createHotSeat(h.http);
+      const { seat, version, action } = await nextMove(h, m.id, m.tokens);
+      const res = await h.http
+        .post(`/v1/matches/${m.id}/actions`)
+        .set(bearer(m.tokens[seat]))
+        .set('if-match', `"${version - 1}"`)
+        .send({ action });
+      const p = expectProblem(res, 409, 'version-conflict') as { version?: number };
+      expect(p.version).toBe(version);
+      expect(await eventCount(h, m.id)).toBe(version);
+    });
+
+    it('an illegal action is a 422 with the engine code, the reason and the current version', async () => {
+      const m = await createHotSeat(h.http);
+      const { seat, version } = await nextMove(h, m.id, m.tokens);
+      const other: Seat = seat === 'p1' ? 'p2' : 'p1';
+      const res = await h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens[other])).send({ action: { type: 'pass' } });
+      const p = expectProblem(res, 422) as { code: string; detail?: string; version?: number; type: string };
+      expect(p.code).toMatch(/^[A-Z_]+$/);
+      expect(p.type).toBe('urn:evons:problem:illegal-action');
+      expect(p.detail).toBeTruthy();
+      expect(p.version).toBe(version);
+      expect(await eventCount(h, m.id)).toBe(version);
+    });
+
+    it('resigning is an action: the other seat wins and the seed is published', async () => {
+      const m = await createHotSeat(h.http);
+      const res = await h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens.p2)).send({ action: { type: 'resign' } }).expect(200);
+      expect(res.body.match.status).toBe('finished');
+      expect(res.body.match.winner).toBe('p1');
+      expect(res.body.match.game.result.reason).toBe('resignation');
+      expect(typeof res.body.match.game.seed).toBe('string');
+    });
+
+    it('a cold cache gives the same answer as a warm one', async () => {
+      const m = await createHotSeat(h.http);
+      for (let i = 0; i < 3; i++) {
+        const { seat, version, action } = await nextMove(h, m.id, m.tokens);
+        await h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens[seat])).set('if-match', `"${version}"`).send({ action }).expect(200);
+      }
+      const warm = await h.http.get(`/v1/matches/${m.id}`).set(bearer(m.tokens.p1)).expect(200);
+      // A second node on the same database starts with an empty cache and must replay.
+      const cold = await buildApp({ store: h.app.service.store, logger: false });
+      await cold.ready();
+      try {
+        const again = await supertest(cold.server).get(`/v1/matches/${m.id}`).set(bearer(m.tokens.p1)).expect(200);
+        expect(cold.service.stats.replays).toBe(1);
+        expect(again.text).toBe(warm.text);
+        // The warm node notices the other node's write (version moved) instead of serving its stale state.
+        const { seat, version, action } = await nextMove(h, m.id, m.tokens);
+        await supertest(cold.server).post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens[seat])).set('if-match', `"${version}"`).send({ action }).expect(200);
+        const fresh = await h.http.get(`/v1/matches/${m.id}`).expect(200);
+        expect(fresh.body.version).toBeGreaterThan(version);
+      } finally {
+        await cold.close();
+      }
+    });
+  });
+}
+
+describe('restart on the same PGlite directory', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'evons-api-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('close app and store, reopen: same views, same version, play continues', async () => {
+    const config = { kind: 'pglite' as const, dataDir: dir };
+    let h = await startApp(config);
+    const m = await createHotSeat(h.http);
+    for (let i = 0; i < 4; i++) {
+      const { seat, version, action } = await nextMove(h, m.id, m.tokens);
+      await h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens[seat])).set('if-match', `"${version}"`).send({ action }).expect(200);
+    }
+    const views = async () => ({
+      p1: (await h.http.get(`/v1/matches/${m.id}`).set(bearer(m.tokens.p1)).expect(200)).text,
+      p2: (await h.http.get(`/v1/matches/${m.id}`).set(bearer(m.tokens.p2)).expect(200)).text,
+      spectator: (await h.http.get(`/v1/matches/${m.id}`).expect(200)).text,
+      legal: (await h.http.get(`/v1/matches/${m.id}/legal-actions`).set(bearer(m.tokens.p1)).expect(200)).text,
+      events: (await h.http.get(`/v1/matches/${m.id}/events?limit=500`).set(bearer(m.tokens.p2)).expect(200)).text,
+    });
+    const before = await views();
+    await h.close();
+
+    h = await startApp(config);
+    try {
+      const after = await views();
+      expect(after).toEqual(before);
+      expect(h.app.service.stats.replays).toBe(1);
+      const { seat, version, action } = await nextMove(h, m.id, m.tokens);
+      await h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens[seat])).set('if-match', `"${version}"`).send({ action }).expect(200);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('leak checker', () => {
+  it('flags another seat\'s hand, deck cards and the seed', async () => {
+    const h = await startApp({ kind: 'pglite', dataDir: 'memory://' });
+    try {
+      const m = await createHotSeat(h.http);
+      const state = (await h.app.service.load(m.id, undefined)).state!;
+      const p1View = (await h.http.get(`/v1/matches/${m.id}`).set(bearer(m.tokens.p1)).expect(200)).text;
+      expect(() => assertNoLeak(p1View, secretsFor(state, 'p2'), 'p1 view shown to p2')).toThrow(/hidden card/);
+      expect(() => assertNoLeak(p1View, secretsFor(state, 'p1'), 'own view')).not.toThrow();
+      expect(() => assertNoLeak({ x: state.decks.p1[0] }, secretsFor(state, 'p1'), 'deck')).toThrow(/hidden card/);
+      expect(() => assertNoLeak({ x: state.seed }, secretsFor(state, 'spectator'), 'seed')).toThrow();
+    } finally {
+      await h.close();
+    }
+  });
+});
