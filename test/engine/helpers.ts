@@ -378,3 +378,19 @@ export function fillMain(except: string[], facing?: Seat): Record<string, BoardS
 }
 
 export { other, toPosition, view, type Seat, type GameState, type Action, type GameEvent };
+
+/**
+ * A state in the middle of P1's turn: `def` on `cell` facing the active seat has just been
+ * played face-up and is at the start of Ability Phase 1 (its stack frame), then advanced.
+ * Give the active seat a hand card so the turn does not run on into the next one.
+ */
+export function activating(def: string, cell: string, spec: Spec = {}, id = 'act'): GameState {
+  const seat = spec.active ?? spec.first ?? 'p1';
+  return build({
+    ...spec,
+    step: 'activate',
+    played: true,
+    board: { ...(spec.board ?? {}), [cell]: card(seat, def, { id }) },
+    stack: [{ card: id, kind: 'activation', phase: 'ability1', used: [], revivedCost: 0, conflicts: null }],
+  });
+}
