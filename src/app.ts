@@ -91,6 +91,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   await app.register(async (api) => {
     api.setValidatorCompiler(validatorCompiler);
     api.setSerializerCompiler(serializerCompiler);
+    // The API speaks JSON only: anything else is a 415.
+    api.removeContentTypeParser(['text/plain']);
     await api.register(healthRoutes, { store: opts.store });
     await api.register(
       async (v1) => {

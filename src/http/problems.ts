@@ -30,8 +30,8 @@ export function problemFromError(err: unknown, req: FastifyRequest): Problem {
   if (hasZodFastifySchemaValidationErrors(err)) {
     const where = (err as { validationContext?: string }).validationContext ?? 'request';
     const errors = err.validation.map((v) => {
-      const path = v.instancePath ? v.instancePath.replace(/^\//, '').replace(/\//g, '.') : '(root)';
-      return `${where}.${path}: ${v.message ?? 'invalid'}`.replace(/\.\(root\)/, '');
+      const path = (v.instancePath ?? '').replace(/^\/+/, '').replace(/\//g, '.');
+      return `${where}${path ? '.' + path : ''}: ${v.message ?? 'invalid'}`;
     });
     return {
       type: PROBLEM_TYPE_BASE + 'validation-failed',

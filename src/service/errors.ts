@@ -68,7 +68,7 @@ export function toProblem(e: ServiceError): Problem {
 
 export const problems = {
   validation: (detail: string, errors?: string[]) =>
-    new ServiceError({ status: 400, code: 'validation-failed', title: 'Invalid request', detail, errors }),
+    new ServiceError({ status: 400, code: 'validation-failed', title: 'Invalid request', detail, errors: errors ?? [detail] }),
   missingToken: () =>
     new ServiceError({
       status: 401,

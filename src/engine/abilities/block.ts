@@ -4,17 +4,14 @@
  * is not offered there (R-ACT-7).
  */
 import { cellName } from '../board.js';
-import { destroyAt } from './effects.js';
+import { destroyAt, kindAt } from './effects.js';
 import type { AbilityOption, AbilityResolver } from './types.js';
 
 export const block: AbilityResolver = {
   options({ s, reach, seat }) {
     const blocks = s.hands[seat].filter((id) => s.cardSet.byId.get(s.cards[id]!.def)?.kind === 'block');
     const out: AbilityOption[] = reach.passed.flatMap((target) => blocks.map((card) => ({ target, card })));
-    if (reach.hit !== null) {
-      const bc = s.board[reach.hit]!;
-      if (s.cardSet.byId.get(s.cards[bc.id]!.def)?.kind === 'block') out.push({ target: reach.hit });
-    }
+    if (kindAt(s, reach.hit) === 'block') out.push({ target: reach.hit! });
     return out;
   },
   resolve(tx, { seat }, { target, card }) {

@@ -1,7 +1,14 @@
 /** Effects shared by several abilities: destruction to the owner's graveyard, moves that trigger reactivation. */
 import { cellName } from '../board.js';
 import type { DestroyCause } from '../events.js';
+import type { GameState } from '../state.js';
 import type { Tx } from '../tx.js';
+
+/** What lies on a cell: a monster, a Block card, or nothing. */
+export function kindAt(s: GameState, cell: number | null): 'monster' | 'block' | null {
+  const bc = cell === null ? null : s.board[cell];
+  return bc ? (s.cardSet.byId.get(s.cards[bc.id]!.def)?.kind ?? null) : null;
+}
 
 export function destroyAt(tx: Tx, cell: number, cause: DestroyCause): void {
   const bc = tx.s.board[cell];

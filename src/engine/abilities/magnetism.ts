@@ -4,7 +4,7 @@
  * pull itself unless the testing rule `magnetismSelfPull` is on.
  */
 import { cellName, orthogonalNeighbours } from '../board.js';
-import { queueReactivationIfOwn } from './effects.js';
+import { kindAt, queueReactivationIfOwn } from './effects.js';
 import type { AbilityOption, AbilityResolver } from './types.js';
 
 export const magnetism: AbilityResolver = {
@@ -12,10 +12,8 @@ export const magnetism: AbilityResolver = {
     const out: AbilityOption[] = [];
     for (const target of reach.passed) {
       for (const pull of orthogonalNeighbours(target)) {
-        const bc = s.board[pull];
-        if (!bc) continue;
+        if (kindAt(s, pull) !== 'monster') continue;
         if (pull === cell && !s.config.magnetismSelfPull) continue;
-        if (s.cardSet.byId.get(s.cards[bc.id]!.def)?.kind === 'block') continue;
         out.push({ target, pull });
       }
     }

@@ -3,15 +3,12 @@
  * (face-up or covered, either player, whatever its DEF) to its owner's graveyard. Block cards
  * are immune (R-BLOCK-7).
  */
-import { destroyAt } from './effects.js';
+import { destroyAt, kindAt } from './effects.js';
 import type { AbilityResolver } from './types.js';
 
 export const remove: AbilityResolver = {
   options({ s, reach }) {
-    if (reach.hit === null) return [];
-    const bc = s.board[reach.hit]!;
-    if (s.cardSet.byId.get(s.cards[bc.id]!.def)?.kind !== 'monster') return [];
-    return [{ target: reach.hit }];
+    return kindAt(s, reach.hit) === 'monster' ? [{ target: reach.hit! }] : [];
   },
   resolve(tx, _ctx, { target }) {
     destroyAt(tx, target, 'remove');

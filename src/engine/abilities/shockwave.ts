@@ -4,15 +4,13 @@
  * grid (only possible from the out zone) removes the card from the game (OQ-32).
  */
 import { cellName, step } from '../board.js';
-import { destroyAt, queueReactivationIfOwn } from './effects.js';
+import { destroyAt, kindAt, queueReactivationIfOwn } from './effects.js';
 import type { AbilityResolver } from './types.js';
 
 export const shockwave: AbilityResolver = {
   options({ s, reach }) {
-    if (reach.hit === null) return [];
-    const bc = s.board[reach.hit]!;
-    if (s.cardSet.byId.get(s.cards[bc.id]!.def)?.kind === 'block') return [];
-    return [{ target: reach.hit }];
+    // Face-up, covered and Growth-placed cards of either player; never Block cards (R-AB-SHK-2/3).
+    return kindAt(s, reach.hit) === 'monster' ? [{ target: reach.hit! }] : [];
   },
   resolve(tx, { dir }, { target }) {
     const s = tx.s;

@@ -5,15 +5,12 @@
  * the active player's face-up cards (R-ACT-11a).
  */
 import { cellName } from '../board.js';
-import { queueReactivationIfOwn } from './effects.js';
+import { kindAt, queueReactivationIfOwn } from './effects.js';
 import type { AbilityResolver } from './types.js';
 
 export const swap: AbilityResolver = {
   options({ s, reach }) {
-    if (reach.hit === null) return [];
-    const bc = s.board[reach.hit]!;
-    if (s.cardSet.byId.get(s.cards[bc.id]!.def)?.kind !== 'monster') return [];
-    return [{ target: reach.hit }];
+    return kindAt(s, reach.hit) === 'monster' ? [{ target: reach.hit! }] : [];
   },
   resolve(tx, { card, cell }, { target }) {
     const other = tx.s.board[target]!.id;
