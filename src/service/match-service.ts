@@ -20,6 +20,8 @@ import {
   apply,
   legalActions,
   replay,
+  evolve,
+  cloneState,
   view,
   redactEvent,
   eventVisibility,
@@ -46,7 +48,7 @@ import {
 import { ServiceError, problems } from './errors.js';
 import { Lru } from './lru.js';
 import { hashToken, newMatchId, newSeatToken, sameHash, sha256Hex } from './tokens.js';
-import { canonicalJson } from './json.js';
+import { canonicalJson } from '../engine/hash.js';
 
 export type { Viewer };
 export type DeckSpec = { starter: string } | { cards: { card: string; count: number }[] };
@@ -161,7 +163,7 @@ export class MatchService {
   readonly cardSet: CardSet;
   private readonly cache: Lru<string, CachedState>;
   /** Counters for tests and metrics. */
-  readonly stats = { replays: 0, cacheHits: 0 };
+  readonly stats = { replays: 0, cacheHits: 0, catchUps: 0 };
 
   constructor(opts: MatchServiceOptions) {
     this.store = opts.store;
@@ -362,6 +364,18 @@ export class MatchService {
     if (cached && cached.version === row.version) {
       this.stats.cacheHits++;
       return cached;
+    }
+    // Another node moved the match on: catch up from the cached version instead of replaying all.
+    if (cached?.state && cached.version < row.version) {
+      const newer = await this.store.loadEvents(row.id, { afterSeq: cached.version });
+      if (newer.length > 0 && newer[0]!.seq === cached.version + 1 && newer.every((e) => e.type !== MATCH_OPENED)) {
+        const state = cloneState(cached.state);
+        for (const e of newer) evolve(state, e.payload as GameEvent);
+        this.stats.catchUps++;
+        const entry: CachedState = { version: newer.at(-1)!.seq, state, sandbox: cached.sandbox };
+        this.cache.set(row.id, entry);
+        return entry;
+      }
     }
     const stored = await this.store.loadEvents(row.id);
     const version = stored.at(-1)?.seq ?? 0;

@@ -154,8 +154,15 @@ for (const backend of backends) {
         // The warm node notices the other node's write (version moved) instead of serving its stale state.
         const { seat, version, action } = await nextMove(h, m.id, m.tokens);
         await supertest(cold.server).post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens[seat])).set('if-match', `"${version}"`).send({ action }).expect(200);
-        const fresh = await h.http.get(`/v1/matches/${m.id}`).expect(200);
+        const catchUpsBefore = h.app.service.stats.catchUps;
+        const replaysBefore = h.app.service.stats.replays;
+        const fresh = await h.http.get(`/v1/matches/${m.id}`).set(bearer(m.tokens.p2)).expect(200);
         expect(fresh.body.version).toBeGreaterThan(version);
+        // It catches up from its cached version with the newer events only, and agrees with the other node.
+        expect(h.app.service.stats.catchUps - catchUpsBefore).toBe(1);
+        expect(h.app.service.stats.replays - replaysBefore).toBe(0);
+        const other = await supertest(cold.server).get(`/v1/matches/${m.id}`).set(bearer(m.tokens.p2)).expect(200);
+        expect(fresh.text).toBe(other.text);
       } finally {
         await cold.close();
       }
