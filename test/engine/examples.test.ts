@@ -7,7 +7,6 @@ import { expandDeckList, validateDeck } from '../../src/engine/index.js';
 import {
   abilityOptions,
   act,
-  actAll,
   at,
   build,
   card,
@@ -15,7 +14,6 @@ import {
   cellOf,
   cs,
   decision,
-  defAt,
   eventsOf,
   gid,
   hid,
