@@ -26,8 +26,7 @@ export function cloneState(s: GameState): GameState {
     step: s.step,
     revealDue: s.revealDue.slice(),
     played: s.played,
-    stack: s.stack.map((f) => ({ card: f.card, kind: f.kind, phase: f.phase, used: f.used.slice(), revivedCost: f.revivedCost, conflicts: f.conflicts ? f.conflicts.slice() : null })),
-    triggers: s.triggers.slice(),
+    stack: s.stack.map((f) => ({ card: f.card, kind: f.kind, phase: f.phase, used: f.used.slice(), revivedCost: f.revivedCost, conflicts: f.conflicts ? f.conflicts.slice() : null, triggers: f.triggers.slice() })),
     stalled: s.stalled,
     result: s.result ? { reason: s.result.reason, winner: s.result.winner, scores: { p1: s.result.scores.p1, p2: s.result.scores.p2 } } : null,
   };

@@ -83,9 +83,12 @@ export function evolve(s: GameState, e: GameEvent): void {
     case 'Passed':
       s.stalled = e.stalled ? s.stalled + 1 : 0;
       return;
-    case 'ActivationStarted':
-      removeFrom(s.triggers, e.card);
-      s.stack.push({ card: e.card, kind: e.kind, phase: 'ability1', used: [], revivedCost: 0, conflicts: null });
+    case 'ActivationStarted': {
+      const parent = s.stack[s.stack.length - 1];
+      if (parent) removeFrom(parent.triggers, e.card);
+      s.stack.push({ card: e.card, kind: e.kind, phase: 'ability1', used: [], revivedCost: 0, conflicts: null, triggers: [] });
+      return;
+    }
       return;
     case 'PhaseStarted': {
       const f = top(s);
@@ -148,22 +151,20 @@ export function evolve(s: GameState, e: GameEvent): void {
       s.board[at(e.cell)] = null;
       s.graveyards[e.owner].push(e.card);
       removeFrom(s.revealDue, e.card);
-      removeFrom(s.triggers, e.card);
       return;
     case 'CardRemovedFromGame':
       s.board[at(e.cell)] = null;
       s.removed.push(e.card);
       removeFrom(s.revealDue, e.card);
-      removeFrom(s.triggers, e.card);
       return;
     case 'CardFlipped':
       s.board[at(e.cell)]!.facing = e.to;
       return;
     case 'TriggersQueued':
-      s.triggers.push(...e.cards);
+      top(s).triggers.push(...e.cards);
       return;
     case 'TriggerDropped':
-      removeFrom(s.triggers, e.card);
+      removeFrom(top(s).triggers, e.card);
       return;
     case 'ActivationEnded': {
       const f = s.stack.pop();
@@ -188,7 +189,6 @@ export function evolve(s: GameState, e: GameEvent): void {
       s.result = { reason: e.reason, winner: e.winner, scores: { ...e.scores } };
       s.step = 'over';
       s.stack = [];
-      s.triggers = [];
       s.revealDue = [];
       return;
     case 'SeedRevealed':

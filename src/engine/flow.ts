@@ -21,21 +21,20 @@ function next(s: GameState, tx?: Tx): Decision | typeof AUTO | null {
     return AUTO;
   }
 
-  // Triggered (re)activations start before the interrupted sequence goes on (R-ACT-4).
-  if (s.triggers.length) {
-    const stale = s.triggers.find((id) => !triggerValid(s, id));
-    if (stale !== undefined) {
-      tx?.emit({ type: 'TriggerDropped', card: stale });
-      return AUTO;
-    }
-    if (s.triggers.length > 1) return { kind: 'trigger-order', seat: s.active, cards: [...s.triggers] };
-    const card = s.triggers[0]!;
-    tx?.emit({ type: 'ActivationStarted', card, cell: cellName(cellOf(s, card)), kind: 'reactivation' });
-    return AUTO;
-  }
-
   const f = s.stack[s.stack.length - 1];
   if (f) {
+    // Cards this sequence triggered run first, each to its end (R-ACT-4, R-CHAIN-2, R-ACT-17).
+    if (f.triggers.length) {
+      const stale = f.triggers.find((id) => !triggerValid(s, id));
+      if (stale !== undefined) {
+        tx?.emit({ type: 'TriggerDropped', card: stale });
+        return AUTO;
+      }
+      if (f.triggers.length > 1) return { kind: 'trigger-order', seat: s.active, cards: [...f.triggers] };
+      const card = f.triggers[0]!;
+      tx?.emit({ type: 'ActivationStarted', card, cell: cellName(cellOf(s, card)), kind: 'reactivation' });
+      return AUTO;
+    }
     const cell = frameCell(s, f);
     if (cell < 0) {
       tx?.emit({ type: 'ActivationEnded', card: f.card, reason: 'left-board' });

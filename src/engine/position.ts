@@ -58,10 +58,10 @@ export const PositionSchema = z.strictObject({
         used: z.array(z.number().int().min(0).max(7)).default([]),
         revivedCost: z.number().int().min(0).default(0),
         conflicts: z.array(cardId).nullable().default(null),
+        triggers: z.array(cardId).default([]),
       }),
     )
     .default([]),
-  triggers: z.array(cardId).default([]),
   stalled: z.number().int().min(0).default(0),
 });
 
@@ -102,7 +102,7 @@ export function stateFromPosition(input: unknown, cardSet: CardSet, seed: string
   p.removed.forEach((id) => see(id, 'removed'));
   for (const id of Object.keys(p.cards)) if (!seen.has(id)) errors.push(`cards.${id}: not in any zone`);
   const onBoard = new Set(Object.values(p.board).map((b) => b.id));
-  for (const id of [...p.revealDue, ...p.triggers, ...p.stack.map((f) => f.card)]) {
+  for (const id of [...p.revealDue, ...p.stack.flatMap((f) => [f.card, ...f.triggers])]) {
     if (!onBoard.has(id)) errors.push(`${id}: listed in revealDue/triggers/stack but not on the board`);
   }
   if (p.step !== 'setup' && p.turn < 1) errors.push('turn: must be at least 1 once the game has started');
@@ -121,8 +121,7 @@ export function stateFromPosition(input: unknown, cardSet: CardSet, seed: string
   s.step = p.step;
   s.revealDue = [...p.revealDue];
   s.played = p.played;
-  s.stack = p.stack.map((f) => ({ ...f, used: [...f.used], conflicts: f.conflicts ? [...f.conflicts] : null }));
-  s.triggers = [...p.triggers];
+  s.stack = p.stack.map((f) => ({ ...f, used: [...f.used], conflicts: f.conflicts ? [...f.conflicts] : null, triggers: [...f.triggers] }));
   s.stalled = p.stalled;
   return { ok: true, state: s };
 }
@@ -152,8 +151,7 @@ export function toPosition(s: GameState): Position {
     removed: [...s.removed],
     revealDue: [...s.revealDue],
     played: s.played,
-    stack: s.stack.map((f) => ({ ...f, used: [...f.used], conflicts: f.conflicts ? [...f.conflicts] : null })),
-    triggers: [...s.triggers],
+    stack: s.stack.map((f) => ({ ...f, used: [...f.used], conflicts: f.conflicts ? [...f.conflicts] : null, triggers: [...f.triggers] })),
     stalled: s.stalled,
   };
 }

@@ -61,7 +61,6 @@ export function emptyState(cardSet: CardSet, config: RulesConfig, seed: string, 
     revealDue: [],
     played: false,
     stack: [],
-    triggers: [],
     stalled: 0,
     result: null,
   };

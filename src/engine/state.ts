@@ -42,6 +42,11 @@ export interface Frame {
   revivedCost: number;
   /** Defenders fixed at the start of the Conflict step, not yet resolved (R-ACT-8); null before. */
   conflicts: string[] | null;
+  /**
+   * Cards this sequence made (re)activate, waiting for the active player to order them
+   * (R-ACT-17). They all run, each to its end, before this sequence goes on (R-ACT-4).
+   */
+  triggers: string[];
 }
 
 /**
@@ -88,8 +93,6 @@ export interface GameState {
   played: boolean;
   /** Chain stack; the last frame resolves first. */
   stack: Frame[];
-  /** Cards triggered to (re)activate, waiting for the active player to order them (R-ACT-17). */
-  triggers: string[];
   /** Consecutive stalled passes (R-END-5). */
   stalled: number;
   result: GameResult | null;

@@ -179,7 +179,6 @@ export interface Spec {
   config?: RulesConfigInput;
   stack?: PositionData['stack'];
   revealDue?: string[];
-  triggers?: string[];
   played?: boolean;
   stalled?: number;
 }
@@ -239,7 +238,6 @@ export function position(spec: Spec): PositionData {
     revealDue: spec.revealDue ?? [],
     played: spec.played ?? false,
     stack: spec.stack ?? [],
-    triggers: spec.triggers ?? [],
     stalled: spec.stalled ?? 0,
   };
 }

@@ -149,8 +149,11 @@ function assertNoLeak(s: GameState, viewer: Seat | 'spectator', hiddenIds: strin
   }
 }
 
+// Each property plays hundreds of complete games: generous timeouts, no timing assertions.
+const SLOW = { timeout: 600_000 };
+
 describe('random playouts (fast-check)', () => {
-  it('R-BOARD-6 R-SCORE-1..3 R-END-1/5: 1,500 games end with no exception and all invariants holding', () => {
+  it('R-BOARD-6 R-SCORE-1..3 R-END-1/5: 1,500 games end with no exception and all invariants holding', SLOW, () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.nat(2), fc.nat(2), configArb, (seed, a, b, cfg) => {
         const { state } = playout(seed, a, b, cfg);
@@ -160,7 +163,7 @@ describe('random playouts (fast-check)', () => {
     );
   });
 
-  it('replay(events) deep-equals the live state, at the end and at every step', () => {
+  it('replay(events) deep-equals the live state, at the end and at every step', SLOW, () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), configArb, (seed, cfg) => {
         const { state, events } = playout(seed, 0, 1, cfg);
@@ -176,7 +179,7 @@ describe('random playouts (fast-check)', () => {
     expect(replay(events.slice(0, upTo), cardSet)).toEqual(states[0]);
   });
 
-  it('no seat or spectator view, and no redacted event, shows the other hand, deck order, covered identities or the seed', () => {
+  it('no seat or spectator view, and no redacted event, shows the other hand, deck order, covered identities or the seed', SLOW, () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), configArb, (seed, cfg) => {
         const { state, events, states } = playout(seed, 0, 2, cfg, { keepStates: true });
@@ -194,7 +197,7 @@ describe('random playouts (fast-check)', () => {
     );
   });
 
-  it('resigning at a random point ends the game at once; the other seat wins', () => {
+  it('resigning at a random point ends the game at once; the other seat wins', SLOW, () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.nat(60), (seed, at) => {
         const { state } = playout(seed, 0, 1, {}, { resignAt: at });
@@ -204,7 +207,7 @@ describe('random playouts (fast-check)', () => {
     );
   });
 
-  it('apply never mutates its input state', () => {
+  it('apply never mutates its input state', SLOW, () => {
     const { states } = playout(77, 0, 1, {}, { keepStates: true });
     const snapshot = JSON.stringify(states.map((s) => ({ ...s, cardSet: undefined })));
     // Re-apply a legal action to every stored state; the stored states must not move.

@@ -67,10 +67,8 @@ describe('activation sequence', () => {
     expect(r.events.some((e) => e.type === 'ActivationStarted' && e.card === 'still')).toBe(false);
   });
 
-  // ENGINE BUG: after the player picks 'y', the remaining single trigger 'x' is started at once on
-  // top of y's frame (flow.ts point() checks s.triggers before the stack), so x's sequence runs
-  // first: the chosen order is reversed and y's sequence is interrupted (R-ACT-17, R-ACT-4).
-  it.fails('R-ACT-17 (OQ-28): several cards triggered at once → the active player orders their reactivations', () => {
+  // Regression: the remaining trigger once started on top of the chosen one's frame.
+  it('R-ACT-17 (OQ-28): several cards triggered at once → the active player orders their reactivations', () => {
     const s = build({ board: { D3: card('p2', 'f', { id: 'x', moved: true }), C2: card('p2', 'wisp', { id: 'y', moved: true }) }, hands: { p1: ['a5'] } });
     const r = act(s, 'p1', playUp(hid('a5', 'p1'), 'C3'));
     expect(r.events).toContainEqual({ type: 'TriggersQueued', cards: expect.arrayContaining(['x', 'y']) });
