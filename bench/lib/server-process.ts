@@ -1,0 +1,120 @@
+/**
+ * Runs the real server (src/server.ts) as a child process for a benchmark: free port, env,
+ * wait for /readyz, graceful stop (SIGTERM, then SIGKILL), last log lines kept for reports.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.unref();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ServerProcess {
+  readonly baseUrl: string;
+  readonly pid: number;
+  readonly child: ChildProcess;
+  /** Last lines the server wrote (stdout + stderr). */
+  log(): string[];
+  /** Whether the process has exited, and how. */
+  exited(): { code: number | null; signal: NodeJS.Signals | null } | null;
+  /** Process CPU time (user + system, ms) from /proc, or NaN where unavailable. */
+  cpuMs(): number;
+  /** SIGTERM (graceful: drains and closes the store), SIGKILL after `graceMs`. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export interface StartOptions {
+  cwd: string;
+  env: Record<string, string>;
+  /** Extra node flags, e.g. --cpu-prof. */
+  nodeFlags?: string[];
+  readyTimeoutMs?: number;
+}
+
+export async function startServer(opts: StartOptions): Promise<ServerProcess> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = { ...process.env, ...opts.env, PORT: String(port), HOST: '127.0.0.1' };
+  delete env.NODE_OPTIONS; // the parent's tsx loader options must not leak in twice
+  if (!opts.env.DATABASE_URL) delete env.DATABASE_URL;
+  const child = spawn(process.execPath, [...(opts.nodeFlags ?? []), '--import', 'tsx', path.join('src', 'server.ts')], {
+    cwd: opts.cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  const keep = (chunk: Buffer) => {
+    for (const l of chunk.toString('utf8').split('\n')) {
+      if (!l.trim()) continue;
+      lines.push(l.length > 600 ? `${l.slice(0, 600)}…` : l);
+      if (lines.length > 200) lines.shift();
+    }
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  type Exit = { code: number | null; signal: NodeJS.Signals | null };
+  let exit = null as Exit | null;
+  const exitedP = new Promise<void>((resolve) => {
+    child.once('exit', (code, signal) => {
+      exit = { code, signal };
+      resolve();
+    });
+  });
+  const pid = child.pid ?? -1;
+
+  const proc: ServerProcess = {
+    baseUrl,
+    pid,
+    child,
+    log: () => [...lines],
+    exited: () => exit,
+    cpuMs: () => {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const ticks = Number(f[11]) + Number(f[12]); // utime, stime (fields 14, 15)
+        return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
+      } catch {
+        return Number.NaN;
+      }
+    },
+    async stop(graceMs = 20_000) {
+      if (exit) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => {
+        if (!exit) child.kill('SIGKILL');
+      }, graceMs);
+      await exitedP;
+      clearTimeout(timer);
+    },
+  };
+
+  const deadline = Date.now() + (opts.readyTimeoutMs ?? 60_000);
+  for (;;) {
+    if (exit) {
+      throw new Error(`server exited during start-up (code ${exit.code}, signal ${exit.signal}):\n    ${lines.slice(-20).join('\n    ')}`);
+    }
+    try {
+      const r = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(2_000) });
+      await r.arrayBuffer();
+      if (r.status === 200) return proc;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await proc.stop(2_000);
+      throw new Error(`server not ready after ${opts.readyTimeoutMs ?? 60_000} ms:\n    ${lines.slice(-20).join('\n    ')}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
