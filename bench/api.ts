@@ -483,6 +483,7 @@ async function runBackend(name: 'pglite' | 'postgres'): Promise<BackendReport | 
   cleanups.push(() => server.stop(5_000));
   console.log(`${name}: server ready at ${server.baseUrl} (pid ${server.pid}); ${MATCHES} matches, ${WARMUP_S} s warm-up + ${DURATION_S} s measured${IDEMPOTENCY ? ', Idempotency-Key on every action' : ''} …`);
   const load = await runLoad(server);
+  if (interrupted) return null; // the signal handler cleans up and exits
   if (server.exited()) throw new Error(`the server died during the run: ${JSON.stringify(server.exited())}\n    ${server.log().slice(-20).join('\n    ')}`);
   await server.stop();
   const serverLog = server.log();
@@ -604,6 +605,7 @@ async function main(): Promise<void> {
       await runCleanups();
     }
   }
+  if (interrupted) return;
   console.log('\n=== summary ===');
   for (const r of results) {
     const movesPerS = r.load.moves / r.load.measuredS;
@@ -626,6 +628,7 @@ async function main(): Promise<void> {
 try {
   await main();
 } catch (e) {
+  if (interrupted) await new Promise(() => {}); // the signal handler is cleaning up and will exit
   console.error(`\nbench:api failed: ${(e as Error).stack ?? e}`);
   await runCleanups();
   process.exitCode = 1;
