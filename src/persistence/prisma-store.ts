@@ -1,11 +1,12 @@
 /**
  * MatchStore over Prisma (PGlite or PostgreSQL through a driver adapter).
  *
- * Move path (appendEvents) = one small interactive transaction:
+ * Move path (appendEvents) = one SQL statement (see APPEND_SQL):
  *   UPDATE match SET version = version + n WHERE id = $id AND version = $expected  (0 rows → conflict)
- *   INSERT events seq expected+1 … expected+n (createMany)          (UNIQUE(match_id, seq) backstop)
+ *   INSERT events seq expected+1 … expected+n                       (UNIQUE(match_id, seq) backstop)
  *   INSERT idempotency_key (if given)                               (UNIQUE(match_id, key) → conflict)
  * Invariant: match.version = number of events = seq of the last event.
+ * Everything else goes through Prisma's query API.
  */
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import { openDatabase, type Database, type DatabaseConfig } from './database.js';
@@ -73,21 +74,46 @@ function eventRows(matchId: string, firstSeq: number, events: NewEvent[]): Prism
 }
 
 /**
- * Unique violation, however it arrives: adapter-pg maps it to P2002; pglite-prisma-adapter 0.6
- * passes the raw error through as a DriverAdapterError with { kind: 'postgres', code: '23505' }.
+ * Unique violation, however it arrives: Prisma's P2002 for query-API writes; for raw queries a
+ * P2010 whose meta.driverAdapterError carries { kind: 'UniqueConstraintViolation' } (adapter-pg)
+ * or { kind: 'postgres', code: '23505' } (pglite-prisma-adapter 0.6, also for non-raw writes).
  */
-function isUniqueViolation(e: unknown): boolean {
+function isUniqueViolation(e: unknown, depth = 0): boolean {
+  if (!e || typeof e !== 'object' || depth > 5) return false;
   if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2002') return true;
-  for (let cur: unknown = e, depth = 0; cur && typeof cur === 'object' && depth < 4; depth++) {
-    const o = cur as { code?: unknown; kind?: unknown; cause?: unknown };
-    if (o.code === '23505' || o.kind === 'UniqueConstraintViolation') return true;
-    cur = o.cause;
-  }
-  return false;
+  const o = e as { code?: unknown; kind?: unknown; cause?: unknown; meta?: unknown; driverAdapterError?: unknown };
+  if (o.code === '23505' || o.kind === 'UniqueConstraintViolation') return true;
+  return [o.cause, o.meta, o.driverAdapterError].some((c) => isUniqueViolation(c, depth + 1));
 }
 
-/** Internal signal: the conditional update matched no row. */
-class StaleVersion extends Error {}
+/**
+ * The move path in ONE statement (one round trip, one implicit transaction, one commit):
+ * conditional version bump; events seq expected+1…; optional idempotency row. When the bump
+ * matches no row, the inserts select from an empty set and nothing is written; no row comes
+ * back. A unique violation (event seq, idempotency key) aborts the whole statement.
+ * Measured (scripts/db-bench-append.ts, one event, sequential): PostgreSQL 3.1 ms vs 8.8 ms for
+ * the same steps as a Prisma interactive transaction (BEGIN/UPDATE/INSERT/COMMIT round trips);
+ * PGlite 3.9–4.5 ms vs 3.9–4.8 ms.
+ */
+const APPEND_SQL = `
+WITH bumped AS (
+  UPDATE "match"
+     SET "version" = "version" + $3::int,
+         "status" = COALESCE($4::text, "status"),
+         "winner" = CASE WHEN $5::boolean THEN $6::text ELSE "winner" END,
+         "updated_at" = now()
+   WHERE "id" = $1 AND "version" = $2::int
+  RETURNING "version"
+), ev AS (
+  INSERT INTO "event" ("match_id", "seq", "type", "payload", "visibility", "acting_seat")
+  SELECT $1, $2::int + e.ord::int, e.doc->>'type', e.doc->'payload', e.doc->>'visibility', e.doc->>'acting_seat'
+    FROM bumped, jsonb_array_elements($7::jsonb) WITH ORDINALITY AS e(doc, ord)
+), idem AS (
+  INSERT INTO "idempotency_key" ("match_id", "key", "seat", "request_hash", "status_code", "response")
+  SELECT $1, $9::text, $10::text, $11::text, $12::int, $13::jsonb
+    FROM bumped WHERE $8::boolean
+)
+SELECT "version" FROM bumped`;
 
 export function encodeCursor(createdAt: Date, id: string): string {
   return Buffer.from(JSON.stringify([createdAt.toISOString(), id])).toString('base64url');
@@ -163,38 +189,34 @@ export class PrismaMatchStore implements MatchStore {
 
   async appendEvents(id: string, expectedVersion: number, events: NewEvent[], opts: AppendOptions = {}): Promise<number> {
     if (events.length === 0) throw new Error('appendEvents needs at least one event');
-    const newVersion = expectedVersion + events.length;
+    if (!Number.isInteger(expectedVersion) || expectedVersion < 0) throw new Error('expectedVersion must be an integer >= 0');
+    const idem = opts.idempotency;
+    let rows: { version: number }[];
     try {
-      await this.prisma.$transaction(async (tx) => {
-        const { count } = await tx.match.updateMany({
-          where: { id, version: expectedVersion },
-          data: {
-            version: newVersion,
-            ...(opts.status !== undefined ? { status: opts.status } : {}),
-            ...(opts.winner !== undefined ? { winner: opts.winner } : {}),
-          },
-        });
-        if (count === 0) throw new StaleVersion();
-        await tx.event.createMany({ data: eventRows(id, expectedVersion + 1, events) });
-        const idem = opts.idempotency;
-        if (idem) {
-          await tx.idempotencyKey.create({
-            data: {
-              matchId: id,
-              key: idem.key,
-              seat: idem.seat,
-              requestHash: idem.requestHash,
-              statusCode: idem.statusCode,
-              response: json(idem.response),
-            },
-          });
-        }
-      });
+      rows = await this.prisma.$queryRawUnsafe<{ version: number }[]>(
+        APPEND_SQL,
+        id,
+        expectedVersion,
+        events.length,
+        opts.status ?? null,
+        opts.winner !== undefined,
+        opts.winner ?? null,
+        JSON.stringify(
+          events.map((e) => ({ type: e.type, payload: e.payload ?? null, visibility: e.visibility, acting_seat: e.actingSeat })),
+        ),
+        idem !== undefined,
+        idem?.key ?? null,
+        idem?.seat ?? null,
+        idem?.requestHash ?? null,
+        idem?.statusCode ?? null,
+        JSON.stringify(idem?.response ?? null),
+      );
     } catch (e) {
-      if (e instanceof StaleVersion || isUniqueViolation(e)) throw await this.conflict(id);
+      if (isUniqueViolation(e)) throw await this.conflict(id);
       throw e;
     }
-    return newVersion;
+    if (rows.length === 0) throw await this.conflict(id);
+    return expectedVersion + events.length;
   }
 
   private async conflict(id: string): Promise<Error> {

@@ -1,0 +1,54 @@
+/**
+ * Ad-hoc: time per appendEvents (one event, sequential) on PGlite and PostgreSQL.
+ *   npx tsx scripts/db-bench-append.ts [n]      (PostgreSQL from BENCH_DATABASE_URL, default local)
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { openStore } from '../src/persistence/prisma-store.js';
+import type { DatabaseConfig } from '../src/persistence/database.js';
+
+const n = Number(process.argv[2] ?? 500);
+const base = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+
+async function bench(label: string, config: DatabaseConfig): Promise<void> {
+  const { store, close } = await openStore(config);
+  try {
+    const id = `bench_${Date.now()}`;
+    await store.createMatch(
+      { id, engineVersion: 'b', rulesHash: 'r', config: {}, cardSetId: 'c', cardSetHash: 'h', seed: 's', seedCommitment: 'sc', status: 'active', seats: [] },
+      [{ type: 'MatchCreated', payload: {}, visibility: 'public', actingSeat: null }],
+    );
+    let v = 1;
+    const ev = { type: 'Move', payload: { from: [1, 2], to: [2, 3], card: 'x' }, visibility: 'public' as const, actingSeat: 'p1' as const };
+    for (let i = 0; i < 50; i++) v = await store.appendEvents(id, v, [ev]); // warm-up
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) v = await store.appendEvents(id, v, [ev], { idempotency: { key: `k${i}`, seat: 'p1', requestHash: 'h', statusCode: 200, response: { v } } });
+    const withIdem = (performance.now() - t0) / n;
+    const t1 = performance.now();
+    for (let i = 0; i < n; i++) v = await store.appendEvents(id, v, [ev]);
+    const plain = (performance.now() - t1) / n;
+    console.log(`${label}: appendEvents(1 event) ${plain.toFixed(2)} ms; with idempotency row ${withIdem.toFixed(2)} ms (n=${n})`);
+  } finally {
+    await close();
+  }
+}
+
+await bench('PGlite memory', { kind: 'pglite', dataDir: 'memory://' });
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evons-bench-'));
+await bench('PGlite dir   ', { kind: 'pglite', dataDir: path.join(dir, 'data') });
+fs.rmSync(dir, { recursive: true, force: true });
+
+const name = `evons_bench_${process.pid}`;
+const admin = new pg.Client(base);
+await admin.connect();
+await admin.query(`CREATE DATABASE "${name}"`);
+try {
+  const u = new URL(base);
+  u.pathname = `/${name}`;
+  await bench('PostgreSQL   ', { kind: 'postgres', url: u.toString() });
+} finally {
+  await admin.query(`DROP DATABASE "${name}" WITH (FORCE)`);
+  await admin.end();
+}

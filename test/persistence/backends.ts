@@ -1,0 +1,30 @@
+/** The backends every persistence suite runs against. PostgreSQL ones skip, loudly, if unreachable. */
+import { createTempDatabase, postgresUnavailableReason, type TempDatabase } from './pg-helper.js';
+import type { DatabaseConfig } from '../../src/persistence/database.js';
+
+export interface Backend {
+  name: 'pglite' | 'postgres';
+  /** Null: run. A string: skip with this reason (printed). */
+  skipReason: string | null;
+  /** A fresh, empty database; dispose() after closing every connection to it. */
+  fresh(): Promise<{ config: DatabaseConfig; dispose(): Promise<void> }>;
+}
+
+const pgReason = await postgresUnavailableReason();
+if (pgReason) console.warn(`[persistence tests] skipping PostgreSQL suites: ${pgReason}`);
+
+export const backends: Backend[] = [
+  {
+    name: 'pglite',
+    skipReason: null,
+    fresh: async () => ({ config: { kind: 'pglite', dataDir: 'memory://' }, dispose: async () => {} }),
+  },
+  {
+    name: 'postgres',
+    skipReason: pgReason,
+    fresh: async () => {
+      const db: TempDatabase = await createTempDatabase();
+      return { config: { kind: 'postgres', url: db.url }, dispose: () => db.drop() };
+    },
+  },
+];

@@ -1,0 +1,74 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/persistence/database.js';
+import { DataDirLockedError, lockDataDir, lockPathFor } from '../../src/persistence/dir-lock.js';
+import { openStore } from '../../src/persistence/prisma-store.js';
+
+const tmpDirs: string[] = [];
+function tmpDir(): string {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'evons-lock-'));
+  tmpDirs.push(d);
+  return path.join(d, 'data');
+}
+afterEach(() => {
+  for (const d of tmpDirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+describe('PGlite data directory lock', () => {
+  it('a second lock on the same directory fails fast with a clear message', () => {
+    const dir = tmpDir();
+    const lock = lockDataDir(dir);
+    const started = Date.now();
+    expect(() => lockDataDir(dir)).toThrow(DataDirLockedError);
+    expect(() => lockDataDir(dir)).toThrow(`data directory ${dir} is in use by another process (pid ${process.pid})`);
+    expect(Date.now() - started).toBeLessThan(1000);
+    lock.release();
+    lockDataDir(dir).release(); // free again
+    expect(fs.existsSync(lockPathFor(dir))).toBe(false);
+  });
+
+  it('a lock left by a dead process is taken over', () => {
+    const dir = tmpDir();
+    const dead = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' });
+    const deadPid = Number(dead.stdout.trim());
+    fs.mkdirSync(path.dirname(dir), { recursive: true });
+    fs.writeFileSync(lockPathFor(dir), JSON.stringify({ pid: deadPid, host: os.hostname(), token: 'old' }));
+    const lock = lockDataDir(dir);
+    expect(JSON.parse(fs.readFileSync(lockPathFor(dir), 'utf8')).pid).toBe(process.pid);
+    lock.release();
+  });
+
+  it('another process is refused while the store is open, and admitted after close', async () => {
+    const dir = tmpDir();
+    const opened = await openStore({ kind: 'pglite', dataDir: dir });
+    // Opening the same directory again in-process fails before PGlite is touched (it would hang).
+    await expect(openDatabase({ kind: 'pglite', dataDir: dir })).rejects.toThrow(/is in use by another process/);
+
+    const child = `
+      import { lockDataDir } from ${JSON.stringify(path.resolve('src/persistence/dir-lock.ts'))};
+      try { lockDataDir(${JSON.stringify(dir)}).release(); console.log('LOCKED'); }
+      catch (e) { console.log(e.message); process.exitCode = 3; }
+    `;
+    const run = () =>
+      spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', child], {
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+    const refused = run();
+    expect(refused.status, refused.stderr).toBe(3);
+    expect(refused.stdout).toContain(`data directory ${dir} is in use by another process (pid ${process.pid})`);
+
+    await opened.close();
+    expect(fs.existsSync(lockPathFor(dir))).toBe(false);
+    const admitted = run();
+    expect(admitted.stdout.trim(), admitted.stderr).toBe('LOCKED');
+
+    // and the data survived a reopen
+    const again = await openStore({ kind: 'pglite', dataDir: dir });
+    expect(await again.store.getMatch('none')).toBeNull();
+    await again.close();
+  });
+});

@@ -1,0 +1,92 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../src/persistence/database.js';
+import { loadMigrations, migrate } from '../../src/persistence/migrate.js';
+import { backends } from './backends.js';
+
+const migrations = loadMigrations();
+
+describe('committed migrations', () => {
+  it('exist and are Prisma-shaped', () => {
+    expect(migrations.length).toBeGreaterThan(0);
+    for (const m of migrations) {
+      expect(m.name).toMatch(/^\d{14}_\w+$/);
+      expect(m.checksum).toMatch(/^[0-9a-f]{64}$/);
+    }
+  });
+});
+
+for (const backend of backends) {
+  const suite = backend.skipReason ? describe.skip : describe;
+  suite(`migrate() on ${backend.name}`, () => {
+    const cleanup: Array<() => Promise<void>> = [];
+    afterAll(async () => {
+      for (const f of cleanup.reverse()) await f();
+    });
+
+    async function fresh(): Promise<{ open(): Promise<Database> }> {
+      const f = await backend.fresh();
+      cleanup.push(f.dispose);
+      return {
+        open: async () => {
+          const db = await openDatabase(f.config);
+          cleanup.push(() => db.close());
+          return db;
+        },
+      };
+    }
+
+    it('applies everything once; a second run is a no-op', async () => {
+      const db = await (await fresh()).open();
+      const first = await migrate(db);
+      expect(first.applied).toEqual(migrations.map((m) => m.name));
+      const second = await migrate(db);
+      expect(second).toEqual({ applied: [], alreadyApplied: migrations.map((m) => m.name), modified: [] });
+      const rows = await db.transaction((tx) =>
+        tx.query<{ migration_name: string; checksum: string; finished_at: Date | null; applied_steps_count: number; rolled_back_at: Date | null }>(
+          'SELECT * FROM "_prisma_migrations" ORDER BY migration_name',
+        ),
+      );
+      expect(rows.map((r) => [r.migration_name, r.checksum, r.applied_steps_count, r.rolled_back_at])).toEqual(
+        migrations.map((m) => [m.name, m.checksum, 1, null]),
+      );
+      expect(rows.every((r) => r.finished_at instanceof Date)).toBe(true);
+      // the schema is really there
+      await db.prisma.match.count();
+    });
+
+    it('rolls a failing migration back completely', async () => {
+      const db = await (await fresh()).open();
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evons-mig-'));
+      try {
+        fs.cpSync(migrations.length ? path.join('prisma', 'migrations') : '', dir, { recursive: true });
+        fs.mkdirSync(path.join(dir, '99990101000000_broken'));
+        fs.writeFileSync(path.join(dir, '99990101000000_broken', 'migration.sql'), 'CREATE TABLE t1 (a int);\nSELECT nope FROM nowhere;');
+        await expect(migrate(db, { dir })).rejects.toThrow(/99990101000000_broken/);
+        const tables = await db.transaction((tx) =>
+          tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_tables WHERE tablename IN ('match', 't1', '_prisma_migrations')`),
+        );
+        expect(tables[0]!.n).toBe(0);
+        expect((await migrate(db)).applied).toHaveLength(migrations.length);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    if (backend.name === 'postgres') {
+      it('two nodes migrating a fresh database at once both succeed (advisory lock)', async () => {
+        const f = await fresh();
+        const nodes = await Promise.all([f.open(), f.open(), f.open()]);
+        const results = await Promise.all(nodes.map((db) => migrate(db)));
+        const appliedBy = results.filter((r) => r.applied.length > 0);
+        expect(appliedBy).toHaveLength(1);
+        expect(appliedBy[0]!.applied).toEqual(migrations.map((m) => m.name));
+        for (const r of results) expect([...r.applied, ...r.alreadyApplied]).toEqual(migrations.map((m) => m.name));
+        const rows = await nodes[0]!.transaction((tx) => tx.query('SELECT id FROM "_prisma_migrations"'));
+        expect(rows).toHaveLength(migrations.length);
+      });
+    }
+  });
+}

@@ -1,0 +1,214 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore, type OpenedStore } from '../../src/persistence/prisma-store.js';
+import { InvalidCursorError } from '../../src/persistence/prisma-store.js';
+import { VersionConflictError, type NewEvent, type NewMatch, type SeatRecord } from '../../src/persistence/types.js';
+import { backends } from './backends.js';
+
+const ev = (type: string, payload: unknown = { type }, actingSeat: 'p1' | 'p2' | null = null): NewEvent => ({
+  type,
+  payload,
+  visibility: 'public',
+  actingSeat,
+});
+
+function newMatch(over: Partial<NewMatch> = {}, seats?: SeatRecord[]): NewMatch {
+  const id = over.id ?? `m_${randomUUID()}`;
+  return {
+    id,
+    engineVersion: '0.1.0',
+    rulesHash: 'rules-hash',
+    config: { board: { width: 5, height: 5 }, nested: [1, 'two', null] },
+    cardSetId: 'core',
+    cardSetHash: 'cards-hash',
+    seed: 'secret-seed',
+    seedCommitment: 'commitment',
+    status: 'waiting',
+    seats: seats ?? [
+      { seat: 'p1', tokenHash: `tok_${randomUUID()}`, handle: 'alice' },
+      { seat: 'p2', tokenHash: null, handle: null },
+    ],
+    ...over,
+  };
+}
+
+for (const backend of backends) {
+  const suite = backend.skipReason ? describe.skip : describe;
+  suite(`PrismaMatchStore on ${backend.name}`, () => {
+    let opened: OpenedStore;
+    let dispose: () => Promise<void>;
+
+    beforeAll(async () => {
+      const fresh = await backend.fresh();
+      dispose = fresh.dispose;
+      opened = await openStore(fresh.config);
+    });
+    afterAll(async () => {
+      await opened?.close();
+      await dispose?.();
+    });
+
+    it('creates and reads back a match with its first events', async () => {
+      const m = newMatch();
+      const row = await opened.store.createMatch(m, [ev('MatchCreated', { seedCommitment: 'c' }), ev('Deal', null)]);
+      expect(row.version).toBe(2);
+      expect(row.winner).toBeNull();
+      const got = await opened.store.getMatch(m.id);
+      expect(got).toEqual(row);
+      expect(got).toMatchObject({ ...m, version: 2, winner: null });
+      expect(got!.createdAt).toBeInstanceOf(Date);
+      const events = await opened.store.loadEvents(m.id);
+      expect(events.map((e) => [e.seq, e.type, e.payload])).toEqual([
+        [1, 'MatchCreated', { seedCommitment: 'c' }],
+        [2, 'Deal', null],
+      ]);
+      expect(await opened.store.getMatch('nope')).toBeNull();
+    });
+
+    it('appends at the expected version, with status and winner', async () => {
+      const m = newMatch();
+      await opened.store.createMatch(m, [ev('MatchCreated')]);
+      expect(await opened.store.appendEvents(m.id, 1, [ev('Move', { x: 1 }, 'p1')])).toBe(2);
+      expect(
+        await opened.store.appendEvents(m.id, 2, [ev('Move', { x: 2 }, 'p2'), ev('GameOver')], {
+          status: 'finished',
+          winner: 'p2',
+        }),
+      ).toBe(4);
+      const row = await opened.store.getMatch(m.id);
+      expect(row).toMatchObject({ version: 4, status: 'finished', winner: 'p2' });
+      expect(row!.updatedAt.getTime()).toBeGreaterThanOrEqual(row!.createdAt.getTime());
+      const events = await opened.store.loadEvents(m.id, { afterSeq: 1, limit: 2 });
+      expect(events.map((e) => [e.seq, e.actingSeat])).toEqual([
+        [2, 'p1'],
+        [3, 'p2'],
+      ]);
+    });
+
+    it('rejects a stale version with the current version', async () => {
+      const m = newMatch();
+      await opened.store.createMatch(m, [ev('MatchCreated')]);
+      await opened.store.appendEvents(m.id, 1, [ev('Move')]);
+      const err = await opened.store.appendEvents(m.id, 1, [ev('Move')]).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(VersionConflictError);
+      expect((err as VersionConflictError).currentVersion).toBe(2);
+      // a version from the future is a conflict too, and leaves no gap
+      const ahead = await opened.store.appendEvents(m.id, 5, [ev('Move')]).catch((e: unknown) => e);
+      expect(ahead).toBeInstanceOf(VersionConflictError);
+      expect((await opened.store.loadEvents(m.id)).map((e) => e.seq)).toEqual([1, 2]);
+    });
+
+    it('lets exactly one of 20 concurrent appends at the same version win', async () => {
+      const m = newMatch();
+      await opened.store.createMatch(m, [ev('MatchCreated')]);
+      const results = await Promise.allSettled(
+        Array.from({ length: 20 }, (_, i) => opened.store.appendEvents(m.id, 1, [ev('Move', { i }), ev('Tick', { i })])),
+      );
+      const ok = results.filter((r) => r.status === 'fulfilled');
+      const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+      expect(ok).toHaveLength(1);
+      expect(failed).toHaveLength(19);
+      for (const f of failed) {
+        expect(f.reason).toBeInstanceOf(VersionConflictError);
+        expect((f.reason as VersionConflictError).currentVersion).toBe(3);
+      }
+      const events = await opened.store.loadEvents(m.id);
+      expect(events.map((e) => e.seq)).toEqual([1, 2, 3]);
+      expect(new Set(events.slice(1).map((e) => (e.payload as { i: number }).i)).size).toBe(1);
+      expect((await opened.store.getMatch(m.id))!.version).toBe(3);
+    });
+
+    it('stores the idempotency record with the events, atomically', async () => {
+      const m = newMatch();
+      await opened.store.createMatch(m, [ev('MatchCreated')]);
+      const idem = { key: 'k1', seat: 'p1' as const, requestHash: 'rh', statusCode: 201, response: { version: 2, ok: true } };
+      expect(await opened.store.findIdempotency(m.id, 'k1')).toBeNull();
+      await opened.store.appendEvents(m.id, 1, [ev('Move')], { idempotency: idem });
+      expect(await opened.store.findIdempotency(m.id, 'k1')).toEqual(idem);
+
+      // Same key again at the right version: conflict, and nothing of it is stored.
+      const err = await opened.store
+        .appendEvents(m.id, 2, [ev('Move')], { idempotency: { ...idem, requestHash: 'other' }, status: 'finished' })
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(VersionConflictError);
+      expect((err as VersionConflictError).currentVersion).toBe(2);
+      expect(await opened.store.getMatch(m.id)).toMatchObject({ version: 2, status: 'waiting' });
+      expect(await opened.store.loadEvents(m.id)).toHaveLength(2);
+      expect(await opened.store.findIdempotency(m.id, 'k1')).toEqual(idem);
+
+      // A stale append does not store its idempotency record either.
+      await opened.store.appendEvents(m.id, 1, [ev('Move')], { idempotency: { ...idem, key: 'k2' } }).catch(() => {});
+      expect(await opened.store.findIdempotency(m.id, 'k2')).toBeNull();
+    });
+
+    it('claims an open seat once', async () => {
+      const m = newMatch();
+      await opened.store.createMatch(m, [ev('MatchCreated')]);
+      const [a, b] = await Promise.all([
+        opened.store.claimSeat(m.id, 'p2', `tok_${randomUUID()}`, 'bob', 'active'),
+        opened.store.claimSeat(m.id, 'p2', `tok_${randomUUID()}`, 'carol', 'active'),
+      ]);
+      expect([a, b].filter(Boolean)).toHaveLength(1);
+      expect(await opened.store.claimSeat(m.id, 'p2', `tok_${randomUUID()}`, 'dave', 'active')).toBe(false);
+      expect(await opened.store.claimSeat(m.id, 'p1', `tok_${randomUUID()}`, 'eve', 'active')).toBe(false);
+      const row = await opened.store.getMatch(m.id);
+      expect(row!.status).toBe('active');
+      expect(row!.seats[1]!.handle).toBe(a ? 'bob' : 'carol');
+      expect(row!.seats[1]!.tokenHash).toMatch(/^tok_/);
+    });
+
+    it('lists matches newest first with cursor pagination and filters', async () => {
+      const handle = `h_${randomUUID()}`;
+      const other = `o_${randomUUID()}`;
+      const tok = `tok_${randomUUID()}`;
+      const ids: string[] = [];
+      for (let i = 0; i < 7; i++) {
+        const seats: SeatRecord[] =
+          i === 3
+            ? [
+                { seat: 'p1', tokenHash: `tok_${randomUUID()}`, handle: other },
+                { seat: 'p2', tokenHash: tok, handle },
+              ]
+            : [
+                { seat: 'p1', tokenHash: `tok_${randomUUID()}`, handle: i === 6 ? other : handle },
+                { seat: 'p2', tokenHash: null, handle: null },
+              ];
+        const m = newMatch({ status: i % 2 === 0 ? 'waiting' : 'active' }, seats);
+        ids.push(m.id);
+        await opened.store.createMatch(m, [ev('MatchCreated')]);
+      }
+      const mine = ids.filter((_, i) => i !== 6).reverse(); // newest first; 6 has no seat of `handle`
+
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const page = await opened.store.listMatches({ handle }, { cursor, limit: 2 });
+        expect(page.matches.length).toBeLessThanOrEqual(2);
+        seen.push(...page.matches.map((m) => m.id));
+        cursor = page.nextCursor;
+        pages++;
+      } while (cursor && pages < 10);
+      expect(seen).toEqual(mine);
+      expect(pages).toBe(3);
+
+      const active = await opened.store.listMatches({ handle, status: 'active' }, { limit: 10 });
+      expect(active.matches.map((m) => m.id)).toEqual([ids[5], ids[3], ids[1]]);
+      expect(active.nextCursor).toBeNull();
+
+      const byToken = await opened.store.listMatches({ tokenHash: tok }, { limit: 10 });
+      expect(byToken.matches.map((m) => m.id)).toEqual([ids[3]]);
+
+      const both = await opened.store.listMatches({ handle: other }, { limit: 10 });
+      expect(both.matches.map((m) => m.id)).toEqual([ids[6], ids[3]]);
+
+      // unfiltered: newest first overall
+      const all = await opened.store.listMatches({}, { limit: 3 });
+      expect(all.matches.map((m) => m.id)).toEqual([ids[6], ids[5], ids[4]]);
+
+      await expect(opened.store.listMatches({}, { cursor: 'garbage', limit: 3 })).rejects.toBeInstanceOf(
+        InvalidCursorError,
+      );
+    });
+  });
+}
