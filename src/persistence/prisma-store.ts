@@ -5,6 +5,7 @@
  *   UPDATE match SET version = version + n WHERE id = $id AND version = $expected  (0 rows → conflict)
  *   INSERT events seq expected+1 … expected+n                       (UNIQUE(match_id, seq) backstop)
  *   INSERT idempotency_key (if given)                               (UNIQUE(match_id, key) → conflict)
+ *   UPDATE seat (if claiming an open seat: a join)                  (seat taken → no bump → conflict)
  * Invariant: match.version = number of events = seq of the last event.
  * Everything else goes through Prisma's query API.
  */
@@ -103,7 +104,13 @@ WITH bumped AS (
          "winner" = CASE WHEN $5::boolean THEN $6::text ELSE "winner" END,
          "updated_at" = now()
    WHERE "id" = $1 AND "version" = $2::int
+     AND (NOT $14::boolean OR EXISTS (
+           SELECT 1 FROM "seat" WHERE "match_id" = $1 AND "seat" = $15::text AND "token_hash" IS NULL))
   RETURNING "version"
+), claim AS (
+  UPDATE "seat" SET "token_hash" = $16::text, "handle" = $17::text, "joined_at" = now()
+    FROM bumped
+   WHERE $14::boolean AND "seat"."match_id" = $1 AND "seat"."seat" = $15::text AND "seat"."token_hash" IS NULL
 ), ev AS (
   INSERT INTO "event" ("match_id", "seq", "type", "payload", "visibility", "acting_seat")
   SELECT $1, $2::int + e.ord::int, e.doc->>'type', e.doc->'payload', e.doc->>'visibility', e.doc->>'acting_seat'
@@ -210,6 +217,10 @@ export class PrismaMatchStore implements MatchStore {
         idem?.requestHash ?? null,
         idem?.statusCode ?? null,
         JSON.stringify(idem?.response ?? null),
+        opts.claimSeat !== undefined,
+        opts.claimSeat?.seat ?? null,
+        opts.claimSeat?.tokenHash ?? null,
+        opts.claimSeat?.handle ?? null,
       );
     } catch (e) {
       if (isUniqueViolation(e)) throw await this.conflict(id);

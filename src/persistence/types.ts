@@ -62,6 +62,11 @@ export interface AppendOptions {
   winner?: SeatName | null;
   /** Stored in the same transaction, so a retried request gets the same answer. */
   idempotency?: IdempotencyRecord;
+  /**
+   * Takes an open seat in the same transaction (a join: the deal and the seat together). If
+   * the seat is no longer open nothing is written and VersionConflictError is thrown.
+   */
+  claimSeat?: { seat: SeatName; tokenHash: string; handle: string | null };
 }
 
 /** Thrown when the expected version is stale (a lost race): the HTTP layer answers 409. */

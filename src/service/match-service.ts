@@ -308,37 +308,24 @@ export class MatchService {
         opening = r;
       }
       const status: MatchStatus = opening.state.result ? 'finished' : 'active';
-      // The append decides the race between two joiners (expected version 1): only one deal is stored.
+      // One transaction stores the deal and takes the seat; the append decides the race between
+      // two joiners (expected version 1): only one deal is stored, the other gets seat-taken.
       let version: number;
       try {
         version = await this.store.appendEvents(id, first.seq, opening.events.map((e) => toNewEvent(e, null)), {
-          status: 'waiting',
+          status,
+          claimSeat: { seat, tokenHash, handle: input.handle ?? null },
         });
       } catch (e) {
         if (e instanceof VersionConflictError) throw problems.seatTaken();
         throw e;
       }
-      const claimed = await this.store.claimSeat(id, seat, tokenHash, input.handle ?? null, status);
-      if (!claimed) throw problems.seatTaken();
       this.cache.set(id, { version, state: opening.state, sandbox: opened.position !== null && opened.position !== undefined });
       return { id, seat, token, version, status };
     }
 
-    // The deal is already stored (a previous join stored it and then failed before taking the
-    // seat): take the seat if the request brings the same deck, so a retried join recovers.
-    const loaded = await this.loadState(row);
-    if (!loaded.state) throw problems.seatTaken();
-    const created = events.find((e) => e.type === 'MatchCreated')?.payload as Extract<GameEvent, { type: 'MatchCreated' }> | undefined;
-    if (created && input.deck) {
-      const deck = this.resolveDeck(input.deck, 'deck');
-      if (canonicalJson(deck) !== canonicalJson(created.decks[seat])) throw problems.seatTaken();
-    } else if (!loaded.sandbox) {
-      throw problems.seatTaken();
-    }
-    const status: MatchStatus = loaded.state.result ? 'finished' : 'active';
-    const claimed = await this.store.claimSeat(id, seat, tokenHash, input.handle ?? null, status);
-    if (!claimed) throw problems.seatTaken();
-    return { id, seat, token, version: loaded.version, status };
+    // The deal and the seat are stored together, so a match past its opening has no open seat.
+    throw problems.seatTaken();
   }
 
   // ---------------------------------------------------------------- reading
