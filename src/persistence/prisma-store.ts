@@ -10,7 +10,7 @@
  * Everything else goes through Prisma's query API.
  */
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
-import { openDatabase, type Database, type DatabaseConfig } from './database.js';
+import { openDatabase, type Database, type DatabaseConfig, type SqlQuery } from './database.js';
 import { migrate } from './migrate.js';
 import {
   VersionConflictError,
@@ -139,9 +139,61 @@ export function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   throw new InvalidCursorError();
 }
 
+interface MatchSqlRow {
+  id: string;
+  engine_version: string;
+  rules_hash: string;
+  config: unknown;
+  card_set_id: string;
+  card_set_hash: string;
+  seed: string;
+  seed_commitment: string;
+  status: string;
+  winner: string | null;
+  version: number;
+  created_at: Date | string;
+  updated_at: Date | string;
+  seats: { seat: string; token_hash: string | null; handle: string | null }[] | string;
+}
+
+/** One match with its seats in one statement (the hot read of every request). */
+const MATCH_SQL = `
+SELECT m.*,
+       COALESCE((SELECT json_agg(json_build_object('seat', s.seat, 'token_hash', s.token_hash, 'handle', s.handle) ORDER BY s.seat)
+                   FROM "seat" s WHERE s.match_id = m.id), '[]'::json) AS seats
+  FROM "match" m
+ WHERE m.id = $1`;
+
+const asDate = (v: Date | string): Date => (v instanceof Date ? v : new Date(v));
+const asJson = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
+
+function sqlToRow(m: MatchSqlRow): MatchRow {
+  return {
+    id: m.id,
+    engineVersion: m.engine_version,
+    rulesHash: m.rules_hash,
+    config: m.config,
+    cardSetId: m.card_set_id,
+    cardSetHash: m.card_set_hash,
+    seed: m.seed,
+    seedCommitment: m.seed_commitment,
+    status: m.status as MatchStatus,
+    winner: m.winner as SeatName | null,
+    version: Number(m.version),
+    createdAt: asDate(m.created_at),
+    updatedAt: asDate(m.updated_at),
+    seats: asJson(m.seats).map((s) => ({ seat: s.seat as SeatName, tokenHash: s.token_hash, handle: s.handle })),
+  };
+}
+
+/**
+ * Prisma for the schema, migrations and the colder queries; the driver itself (`sql`) for the
+ * statements every move runs (getMatch, loadEvents, appendEvents, findIdempotency).
+ */
 export class PrismaMatchStore implements MatchStore {
   constructor(
     private readonly prisma: PrismaClient,
+    private readonly sql: SqlQuery,
     private readonly onClose: () => Promise<void> = () => prisma.$disconnect(),
   ) {}
 
@@ -174,23 +226,23 @@ export class PrismaMatchStore implements MatchStore {
   }
 
   async getMatch(id: string): Promise<MatchRow | null> {
-    const m = await this.prisma.match.findUnique({ where: { id }, include: { seats: true } });
-    return m && toRow(m);
+    const [m] = await this.sql<MatchSqlRow>(MATCH_SQL, [id]);
+    return m ? sqlToRow(m) : null;
   }
 
   async loadEvents(id: string, opts: { afterSeq?: number; limit?: number } = {}): Promise<StoredEvent[]> {
-    const rows = await this.prisma.event.findMany({
-      where: { matchId: id, seq: { gt: opts.afterSeq ?? 0 } },
-      orderBy: { seq: 'asc' },
-      ...(opts.limit !== undefined ? { take: opts.limit } : {}),
-    });
+    const rows = await this.sql<{ seq: number; type: string; payload: unknown; visibility: string; acting_seat: string | null; created_at: Date | string }>(
+      `SELECT seq, type, payload, visibility, acting_seat, created_at FROM "event"
+        WHERE match_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+      [id, opts.afterSeq ?? 0, opts.limit ?? null],
+    );
     return rows.map((r) => ({
-      seq: r.seq,
+      seq: Number(r.seq),
       type: r.type,
-      payload: r.payload,
+      payload: asJson(r.payload),
       visibility: r.visibility as EventVisibility,
-      actingSeat: r.actingSeat as SeatName | null,
-      createdAt: r.createdAt,
+      actingSeat: r.acting_seat as SeatName | null,
+      createdAt: asDate(r.created_at),
     }));
   }
 
@@ -200,8 +252,7 @@ export class PrismaMatchStore implements MatchStore {
     const idem = opts.idempotency;
     let rows: { version: number }[];
     try {
-      rows = await this.prisma.$queryRawUnsafe<{ version: number }[]>(
-        APPEND_SQL,
+      rows = await this.sql<{ version: number }>(APPEND_SQL, [
         id,
         expectedVersion,
         events.length,
@@ -221,7 +272,7 @@ export class PrismaMatchStore implements MatchStore {
         opts.claimSeat?.seat ?? null,
         opts.claimSeat?.tokenHash ?? null,
         opts.claimSeat?.handle ?? null,
-      );
+      ]);
     } catch (e) {
       if (isUniqueViolation(e)) throw await this.conflict(id);
       throw e;
@@ -237,16 +288,11 @@ export class PrismaMatchStore implements MatchStore {
   }
 
   async findIdempotency(matchId: string, key: string): Promise<IdempotencyRecord | null> {
-    const r = await this.prisma.idempotencyKey.findUnique({ where: { matchId_key: { matchId, key } } });
-    return (
-      r && {
-        key: r.key,
-        seat: r.seat as SeatName,
-        requestHash: r.requestHash,
-        statusCode: r.statusCode,
-        response: r.response,
-      }
+    const [r] = await this.sql<{ key: string; seat: string; request_hash: string; status_code: number; response: unknown }>(
+      `SELECT key, seat, request_hash, status_code, response FROM "idempotency_key" WHERE match_id = $1 AND key = $2`,
+      [matchId, key],
     );
+    return r ? { key: r.key, seat: r.seat as SeatName, requestHash: r.request_hash, statusCode: Number(r.status_code), response: r.response } : null;
   }
 
   async claimSeat(
@@ -311,6 +357,6 @@ export async function openStore(config: DatabaseConfig): Promise<OpenedStore> {
     await db.close();
     throw e;
   }
-  const store = new PrismaMatchStore(db.prisma, () => db.close());
+  const store = new PrismaMatchStore(db.prisma, db.query, () => db.close());
   return { store, db, close: () => db.close() };
 }
