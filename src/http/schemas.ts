@@ -293,11 +293,19 @@ export const LegalActionsSchema = register(
   z.object({
     version: z.number().int(),
     seat: SeatSchema.nullable(),
-    actions: z.array(z.object({ action: ActionBodySchema, text: z.string() })),
+    actions: z.array(z.object({ action: ActionBodySchema, text: z.string().optional().describe('Only with ?text=true.') })),
     note: z.string(),
   }),
   'LegalActions',
 );
+
+export const LegalActionsQuery = z.strictObject({
+  text: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true')
+    .describe('Add a human-readable `text` to each action (costs about as much as the list itself).'),
+});
 
 export const EventsQuery = z.strictObject({
   after: z.coerce.number().int().min(0).default(0).describe('Return events with seq > after.'),

@@ -118,7 +118,7 @@ export interface EventDto {
 
 export interface LegalActionDto {
   action: Action;
-  text: string;
+  text?: string;
 }
 
 /** A match as loaded for one request: the row, the state at `version`, and who is asking. */
@@ -417,10 +417,11 @@ export class MatchService {
     };
   }
 
-  legal(m: LoadedMatch): LegalActionDto[] {
+  legal(m: LoadedMatch, opts: { text: boolean } = { text: true }): LegalActionDto[] {
     if (!m.state || !m.seat || m.state.result || m.row.status === 'waiting') return [];
     const state = m.state;
-    return legalActions(state, m.seat).map((action) => ({ action, text: describeAction(state, action) }));
+    const actions = legalActions(state, m.seat);
+    return opts.text ? actions.map((action) => ({ action, text: describeAction(state, action) })) : actions.map((action) => ({ action }));
   }
 
   redact(e: StoredEvent | { seq: number; type: string; payload: unknown; actingSeat: Seat | null }, viewer: Viewer): EventDto | null {

@@ -57,7 +57,7 @@ for (const backend of backends) {
         expect(spectator.headers.etag).toBe(`"${version}"`);
         const seat = spectator.body.game.pending.seat as Seat;
         const other: Seat = seat === 'p1' ? 'p2' : 'p1';
-        const legal = await get(`/v1/matches/${id}/legal-actions`, seat).expect(200);
+        const legal = await get(`/v1/matches/${id}/legal-actions?text=true`, seat).expect(200);
         const none = await get(`/v1/matches/${id}/legal-actions`, other).expect(200);
         expect(none.body.actions).toEqual([]);
         const options = legal.body.actions as { action: unknown; text: string }[];

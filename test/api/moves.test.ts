@@ -137,6 +137,18 @@ for (const backend of backends) {
       expect(typeof res.body.match.game.seed).toBe('string');
     });
 
+    it('legal actions: bare by default, with text on ?text=true, 400 on a bad flag', async () => {
+      const m = await createHotSeat(h.http);
+      const { seat } = await nextMove(h, m.id, m.tokens);
+      const bare = await h.http.get(`/v1/matches/${m.id}/legal-actions`).set(bearer(m.tokens[seat])).expect(200);
+      const texted = await h.http.get(`/v1/matches/${m.id}/legal-actions?text=true`).set(bearer(m.tokens[seat])).expect(200);
+      expect(bare.body.actions.length).toBeGreaterThan(0);
+      expect(bare.body.actions.every((a: object) => !('text' in a))).toBe(true);
+      expect(texted.body.actions.map((a: { action: unknown }) => a.action)).toEqual(bare.body.actions.map((a: { action: unknown }) => a.action));
+      expect(texted.body.actions.every((a: { text?: string }) => typeof a.text === 'string' && a.text.length > 0)).toBe(true);
+      expectProblem(await h.http.get(`/v1/matches/${m.id}/legal-actions?text=maybe`).set(bearer(m.tokens[seat])), 400);
+    });
+
     it('a cold cache gives the same answer as a warm one', async () => {
       const m = await createHotSeat(h.http);
       for (let i = 0; i < 3; i++) {

@@ -14,6 +14,7 @@ import {
   EventsQuery,
   JoinBody,
   JoinResponse,
+  LegalActionsQuery,
   LegalActionsSchema,
   ListQuery,
   MatchIdParams,
@@ -105,9 +106,13 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
         tags: ['matches'],
         summary: 'Legal actions of the caller',
         params: MatchIdParams,
+        querystring: LegalActionsQuery,
         headers: AuthHeaders,
         response: { 200: LegalActionsSchema, ...problemResponses(400, 401, 404) },
       },
+      // The list is the engine's own typed output for the caller (hundreds of entries at a
+      // play decision); validating it again on the way out cost more than building it.
+      serializerCompiler: () => (data) => JSON.stringify(data),
     },
     async (req, reply) => {
       const m = await service.load(req.params.id, bearerToken(req.headers.authorization));
@@ -115,7 +120,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
       return {
         version: m.version,
         seat: m.seat,
-        actions: service.legal(m),
+        actions: service.legal(m, { text: req.query.text }),
         note: 'Empty when it is not your decision. "resign" is not listed but always accepted while the game runs.',
       };
     },
