@@ -24,7 +24,7 @@ async function bench(label: string, config: DatabaseConfig): Promise<void> {
     const ev = { type: 'Move', payload: { from: [1, 2], to: [2, 3], card: 'x' }, visibility: 'public' as const, actingSeat: 'p1' as const };
     for (let i = 0; i < 50; i++) v = await store.appendEvents(id, v, [ev]); // warm-up
     const t0 = performance.now();
-    for (let i = 0; i < n; i++) v = await store.appendEvents(id, v, [ev], { idempotency: { key: `k${i}`, seat: 'p1', requestHash: 'h', statusCode: 200, response: { v } } });
+    for (let i = 0; i < n; i++) v = await store.appendEvents(id, v, [ev], { idempotency: { key: `k${i}`, seat: 'p1', requestHash: 'h', statusCode: 200, response: JSON.stringify({ v }) } });
     const withIdem = (performance.now() - t0) / n;
     const t1 = performance.now();
     for (let i = 0; i < n; i++) v = await store.appendEvents(id, v, [ev]);

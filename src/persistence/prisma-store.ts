@@ -117,7 +117,7 @@ WITH bumped AS (
     FROM bumped, jsonb_array_elements($7::jsonb) WITH ORDINALITY AS e(doc, ord)
 ), idem AS (
   INSERT INTO "idempotency_key" ("match_id", "key", "seat", "request_hash", "status_code", "response")
-  SELECT $1, $9::text, $10::text, $11::text, $12::int, $13::jsonb
+  SELECT $1, $9::text, $10::text, $11::text, $12::int, $13::text
     FROM bumped WHERE $8::boolean
 )
 SELECT "version" FROM bumped`;
@@ -267,7 +267,7 @@ export class PrismaMatchStore implements MatchStore {
         idem?.seat ?? null,
         idem?.requestHash ?? null,
         idem?.statusCode ?? null,
-        JSON.stringify(idem?.response ?? null),
+        idem?.response ?? null,
         opts.claimSeat !== undefined,
         opts.claimSeat?.seat ?? null,
         opts.claimSeat?.tokenHash ?? null,
@@ -288,7 +288,7 @@ export class PrismaMatchStore implements MatchStore {
   }
 
   async findIdempotency(matchId: string, key: string): Promise<IdempotencyRecord | null> {
-    const [r] = await this.sql<{ key: string; seat: string; request_hash: string; status_code: number; response: unknown }>(
+    const [r] = await this.sql<{ key: string; seat: string; request_hash: string; status_code: number; response: string }>(
       `SELECT key, seat, request_hash, status_code, response FROM "idempotency_key" WHERE match_id = $1 AND key = $2`,
       [matchId, key],
     );

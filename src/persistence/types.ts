@@ -53,7 +53,8 @@ export interface IdempotencyRecord {
   seat: SeatName;
   requestHash: string;
   statusCode: number;
-  response: unknown;
+  /** The exact response body (JSON text). */
+  response: string;
 }
 
 export interface AppendOptions {

@@ -538,7 +538,7 @@ export class MatchService {
     const prior = await this.store.findIdempotency(id, key);
     if (!prior) return null;
     if (prior.seat !== seat || prior.requestHash !== requestHash) throw problems.idempotencyMismatch();
-    const body = typeof prior.response === 'string' ? prior.response : JSON.stringify(prior.response);
+    const body = prior.response;
     const version = (JSON.parse(body) as { version: number }).version;
     return { statusCode: prior.statusCode, body, version, replayed: true };
   }

@@ -121,7 +121,7 @@ for (const backend of backends) {
     it('stores the idempotency record with the events, atomically', async () => {
       const m = newMatch();
       await opened.store.createMatch(m, [ev('MatchCreated')]);
-      const idem = { key: 'k1', seat: 'p1' as const, requestHash: 'rh', statusCode: 201, response: { version: 2, ok: true } };
+      const idem = { key: 'k1', seat: 'p1' as const, requestHash: 'rh', statusCode: 201, response: '{"version":2,"ok":true}' };
       expect(await opened.store.findIdempotency(m.id, 'k1')).toBeNull();
       await opened.store.appendEvents(m.id, 1, [ev('Move')], { idempotency: idem });
       expect(await opened.store.findIdempotency(m.id, 'k1')).toEqual(idem);
