@@ -3,7 +3,7 @@
  * The only place game state is turned into something a client sees.
  */
 import { CELL_COUNT, cellName, isMainZone, type CellName, type Direction } from './board.js';
-import type { ArrowType } from './cards.js';
+import type { ArrowType, CardDef } from './cards.js';
 import type { RulesConfig } from './config.js';
 import type { Decision } from './decisions.js';
 import { pendingDecision } from './flow.js';
@@ -25,6 +25,10 @@ export interface CardFaceView {
   arrows: { dir: Direction; type: ArrowType }[];
 }
 
+/**
+ * A card on the board. Static card data (element, cost, printed arrows) is in the card set
+ * (`defId`); the view carries what changes: facing, damage, current ATK/DEF, board arrows.
+ */
 export interface BoardCardView {
   id: string;
   owner: Seat;
@@ -33,11 +37,12 @@ export interface BoardCardView {
   growthPlaced: boolean;
   damage: number;
   /** Null when the viewer may not know the card (a covered card they do not own). */
-  face: CardFaceView | null;
-  /** Arrows turned to the board, current ATK and DEF (face-up monsters only). */
-  boardArrows: { dir: Direction; type: ArrowType }[] | null;
+  defId: string | null;
+  name: string | null;
+  /** Current ATK and DEF and the arrows turned to the board (face-up monsters only). */
   atk: number | null;
   currentDef: number | null;
+  boardArrows: { dir: Direction; type: ArrowType }[] | null;
 }
 
 export interface CellView {
@@ -46,9 +51,11 @@ export interface CellView {
   card: BoardCardView | null;
 }
 
-export interface HandCardView {
+/** A card whose identity the viewer knows: in a hand, a graveyard or the removed pile. */
+export interface CardRefView {
   id: string;
-  face: CardFaceView;
+  defId: string;
+  name: string;
 }
 
 export interface SeatView {
@@ -58,8 +65,8 @@ export interface SeatView {
   handCount: number;
   deckCount: number;
   /** Only in the seat's own view. */
-  hand: HandCardView[] | null;
-  graveyard: HandCardView[];
+  hand: CardRefView[] | null;
+  graveyard: CardRefView[];
 }
 
 export interface GameView {
@@ -77,15 +84,15 @@ export interface GameView {
   pending: Decision | null;
   board: CellView[];
   seats: Record<Seat, SeatView>;
-  removed: HandCardView[];
+  removed: CardRefView[];
   result: GameResult | null;
   seedCommitment: string;
   /** Published once the game has ended, so the deal can be verified by replay. */
   seed: string | null;
 }
 
-export function faceOf(s: GameState, id: string): CardFaceView {
-  const d = defOf(s, id);
+/** The printed face of a card definition (for clients that want it inline, e.g. GraphQL's `face`). */
+export function cardFace(d: CardDef): CardFaceView {
   if (d.kind === 'block') return { defId: d.id, name: d.name, kind: 'block', element: d.element, cost: null, atk: null, def: null, arrows: [] };
   return { defId: d.id, name: d.name, kind: 'monster', element: d.element, cost: d.cost, atk: d.atk, def: d.def, arrows: d.arrows.map((a) => ({ ...a })) };
 }
@@ -94,9 +101,8 @@ function cardView(s: GameState, i: number, viewer: Viewer): BoardCardView | null
   const bc = s.board[i];
   if (!bc) return null;
   const owner = s.cards[bc.id]!.owner;
-  const known = !bc.covered || viewer === owner;
-  const face = known ? faceOf(s, bc.id) : null;
-  const live = !bc.covered && face?.kind === 'monster';
+  const def = !bc.covered || viewer === owner ? defOf(s, bc.id) : null;
+  const live = !bc.covered && def?.kind === 'monster';
   return {
     id: bc.id,
     owner,
@@ -104,11 +110,17 @@ function cardView(s: GameState, i: number, viewer: Viewer): BoardCardView | null
     covered: bc.covered,
     growthPlaced: bc.growth,
     damage: bc.damage,
-    face,
-    boardArrows: live ? face.arrows.map((a) => ({ dir: boardDirection(a.dir, bc.facing, s.first), type: a.type })) : null,
+    defId: def?.id ?? null,
+    name: def?.name ?? null,
     atk: live ? attackOf(s, i) : null,
     currentDef: live ? currentDef(s, i) : null,
+    boardArrows: live ? def.arrows.map((a) => ({ dir: boardDirection(a.dir, bc.facing, s.first), type: a.type })) : null,
   };
+}
+
+function ref(s: GameState, id: string): CardRefView {
+  const d = defOf(s, id);
+  return { id, defId: d.id, name: d.name };
 }
 
 export function view(s: GameState, viewer: Viewer): GameView {
@@ -121,8 +133,8 @@ export function view(s: GameState, viewer: Viewer): GameView {
     score: sc[seat],
     handCount: s.hands[seat].length,
     deckCount: s.decks[seat].length,
-    hand: viewer === seat ? s.hands[seat].map((id) => ({ id, face: faceOf(s, id) })) : null,
-    graveyard: s.graveyards[seat].map((id) => ({ id, face: faceOf(s, id) })),
+    hand: viewer === seat ? s.hands[seat].map((id) => ref(s, id)) : null,
+    graveyard: s.graveyards[seat].map((id) => ref(s, id)),
   });
   return {
     viewer,
@@ -139,7 +151,7 @@ export function view(s: GameState, viewer: Viewer): GameView {
     pending: pendingDecision(s),
     board,
     seats: { p1: seatView('p1'), p2: seatView('p2') },
-    removed: s.removed.map((id) => ({ id, face: faceOf(s, id) })),
+    removed: s.removed.map((id) => ref(s, id)),
     result: s.result,
     seedCommitment: s.seedCommitment,
     seed: s.result ? s.seed : null,

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import mercurius, { type IResolvers, type MercuriusContext } from 'mercurius';
 import { GraphQLScalarType, valueFromASTUntyped } from 'graphql';
-import { ActionSchema, type GameView, type Seat } from '../engine/index.js';
+import { cardFace, ActionSchema, type GameView, type Seat } from '../engine/index.js';
 import { ServiceError, problems } from '../service/errors.js';
 import type { ActionResult, EventDto, LoadedMatch, MatchService, MatchView } from '../service/match-service.js';
 import { bearerToken } from '../service/tokens.js';
@@ -74,6 +74,7 @@ function eventOut(e: EventDto) {
 const game = (s: MatchSource): GameView | null => s.mv.game;
 
 export function buildResolvers(service: MatchService): IResolvers {
+  const face = (defId: string) => cardFace(service.cardSet.byId.get(defId)!);
   const loadMemo = (ctx: GqlContext, id: string): Promise<LoadedMatch> => {
     let p = ctx.loads.get(id);
     if (!p) {
@@ -205,6 +206,13 @@ export function buildResolvers(service: MatchService): IResolvers {
           const page = await service.events(m, after, clampLimit(args.limit, 100, 500));
           return { events: page.events.map(eventOut), next: page.next, hasMore: page.hasMore };
         }),
+    },
+    // Printed card data comes from the card set, resolved only when a query asks for it.
+    BoardCard: {
+      face: (c: { defId: string | null }) => (c.defId ? face(c.defId) : null),
+    },
+    Card: {
+      face: (c: { defId: string }) => face(c.defId),
     },
   } as IResolvers;
 }

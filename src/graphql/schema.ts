@@ -121,7 +121,10 @@ export const typeDefs = /* GraphQL */ `
     covered: Boolean!
     growthPlaced: Boolean!
     damage: Int!
-    "Null when the caller may not know the card (a covered card they do not own)."
+    "The card definition; null when the caller may not know the card (a covered card they do not own)."
+    defId: String
+    name: String
+    "Printed card data from the card set; null when defId is."
     face: CardFace
     "Current ATK and DEF (face-up monsters only)."
     atk: Int
@@ -148,6 +151,8 @@ export const typeDefs = /* GraphQL */ `
 
   type Card {
     id: ID!
+    defId: String!
+    name: String!
     face: CardFace!
   }
 

@@ -154,21 +154,14 @@ export const JoinResponse = register(
 
 const ArrowViewSchema = z.object({ dir: z.string(), type: z.string() });
 
-const CardFaceSchema = register(
+const CardRefSchema = register(
   z.object({
-    defId: z.string(),
+    id: z.string().describe('Opaque card instance id.'),
+    defId: z.string().describe('The card definition (GET /v1/cards).'),
     name: z.string(),
-    kind: z.enum(['monster', 'block']),
-    element: z.string(),
-    cost: z.number().int().nullable(),
-    atk: z.number().int().nullable(),
-    def: z.number().int().nullable(),
-    arrows: z.array(ArrowViewSchema).describe('Card-relative arrows as printed.'),
   }),
-  'CardFace',
+  'CardRef',
 );
-
-const CardRefSchema = z.object({ id: z.string().describe('Opaque card instance id.'), face: CardFaceSchema });
 
 const BoardCardSchema = z.object({
   id: z.string(),
@@ -177,8 +170,9 @@ const BoardCardSchema = z.object({
   covered: z.boolean(),
   growthPlaced: z.boolean(),
   damage: z.number().int(),
-  face: CardFaceSchema.nullable().describe('Null when you may not know the card (covered, not yours).'),
-  boardArrows: z.array(ArrowViewSchema).nullable(),
+  defId: z.string().nullable().describe('The card definition (GET /v1/cards); null when you may not know the card (covered, not yours).'),
+  name: z.string().nullable(),
+  boardArrows: z.array(ArrowViewSchema).nullable().describe('Arrows turned to the board (face-up monsters only).'),
   atk: z.number().int().nullable(),
   currentDef: z.number().int().nullable(),
 });

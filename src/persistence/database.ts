@@ -27,8 +27,11 @@ export interface SqlTx {
   exec(sql: string): Promise<void>;
 }
 
-/** One SQL statement with parameters, straight to the driver (no ORM on the way). */
-export type SqlQuery = <R = Record<string, unknown>>(sql: string, params?: unknown[]) => Promise<R[]>;
+/**
+ * One SQL statement with parameters, straight to the driver (no ORM on the way). `name` makes
+ * it a prepared statement on PostgreSQL (parsed and planned once per connection).
+ */
+export type SqlQuery = <R = Record<string, unknown>>(sql: string, params?: unknown[], name?: string) => Promise<R[]>;
 
 export interface Database {
   readonly kind: DatabaseConfig['kind'];
@@ -107,7 +110,8 @@ async function openPostgres(url: string, max = 10): Promise<Database> {
   return {
     kind: 'postgres',
     prisma,
-    query: async <R>(sql: string, params?: unknown[]) => (await pool.query(sql, params as unknown[] | undefined)).rows as R[],
+    query: async <R>(sql: string, params?: unknown[], name?: string) =>
+      (await pool.query({ text: sql, values: params as unknown[] | undefined, ...(name ? { name } : {}) })).rows as R[],
     async transaction(fn) {
       const c = await pool.connect();
       try {

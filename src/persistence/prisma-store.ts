@@ -226,7 +226,7 @@ export class PrismaMatchStore implements MatchStore {
   }
 
   async getMatch(id: string): Promise<MatchRow | null> {
-    const [m] = await this.sql<MatchSqlRow>(MATCH_SQL, [id]);
+    const [m] = await this.sql<MatchSqlRow>(MATCH_SQL, [id], 'evons_get_match');
     return m ? sqlToRow(m) : null;
   }
 
@@ -235,6 +235,7 @@ export class PrismaMatchStore implements MatchStore {
       `SELECT seq, type, payload, visibility, acting_seat, created_at FROM "event"
         WHERE match_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
       [id, opts.afterSeq ?? 0, opts.limit ?? null],
+      'evons_load_events',
     );
     return rows.map((r) => ({
       seq: Number(r.seq),
@@ -272,7 +273,7 @@ export class PrismaMatchStore implements MatchStore {
         opts.claimSeat?.seat ?? null,
         opts.claimSeat?.tokenHash ?? null,
         opts.claimSeat?.handle ?? null,
-      ]);
+      ], 'evons_append');
     } catch (e) {
       if (isUniqueViolation(e)) throw await this.conflict(id);
       throw e;
@@ -291,6 +292,7 @@ export class PrismaMatchStore implements MatchStore {
     const [r] = await this.sql<{ key: string; seat: string; request_hash: string; status_code: number; response: string }>(
       `SELECT key, seat, request_hash, status_code, response FROM "idempotency_key" WHERE match_id = $1 AND key = $2`,
       [matchId, key],
+      'evons_find_idempotency',
     );
     return r ? { key: r.key, seat: r.seat as SeatName, requestHash: r.request_hash, statusCode: Number(r.status_code), response: r.response } : null;
   }

@@ -40,7 +40,8 @@ export function assertNoLeak(json: unknown, s: Secrets, label: string): void {
     const o = v as Record<string, unknown>;
     const ref = [o.id, o.card].find((x) => typeof x === 'string' && s.covered.has(x));
     if (ref !== undefined) {
-      const leaks = 'defId' in o || (o.face !== undefined && o.face !== null);
+      const known = (k: string) => o[k] !== undefined && o[k] !== null;
+      const leaks = known('defId') || known('name') || known('face');
       if (leaks) throw new Error(`${label}: identity of covered card ${String(ref)} shown to ${s.viewer}: ${JSON.stringify(o)}`);
     }
     Object.values(o).forEach(walk);

@@ -145,7 +145,7 @@ function assertNoLeak(s: GameState, viewer: Seat | 'spectator', hiddenIds: strin
     if (seat !== viewer) expect(v.seats[seat].hand).toBeNull();
   }
   for (const c of v.board) {
-    if (c.card?.covered && c.card.owner !== viewer) expect(c.card.face, `${viewer} sees covered ${c.cell}`).toBeNull();
+    if (c.card?.covered && c.card.owner !== viewer) expect([c.card.defId, c.card.name], `${viewer} sees covered ${c.cell}`).toEqual([null, null]);
   }
 }
 
