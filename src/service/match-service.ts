@@ -465,27 +465,28 @@ export class MatchService {
     const seat = this.seatOf(row, token);
     if (!seat) throw problems.missingToken();
     const requestHash = this.requestHash(seat, action);
-
-    if (opts.idempotencyKey !== undefined) {
-      const prior = await this.replayIdempotent(id, opts.idempotencyKey, seat, requestHash);
-      if (prior) return prior;
-    }
+    // A retry is recognised without a lookup on the way in: a request that would fail now (the
+    // match moved on, the action is no longer legal) first checks for a stored answer to its
+    // key, and a retry that would apply again is stopped by the key's UNIQUE constraint in the
+    // append's own transaction. One round trip saved on every move.
+    const priorOr = async (failure: Error): Promise<ActionOutcome> => {
+      if (opts.idempotencyKey !== undefined) {
+        const prior = await this.replayIdempotent(id, opts.idempotencyKey, seat, requestHash);
+        if (prior) return prior;
+      }
+      throw failure;
+    };
 
     const loaded = await this.loadState(row);
     const version = loaded.version;
     if (opts.expectedVersion !== undefined && opts.expectedVersion !== version) {
-      if (opts.idempotencyKey !== undefined) {
-        // A concurrent request with the same key may have moved the match on.
-        const prior = await this.replayIdempotent(id, opts.idempotencyKey, seat, requestHash);
-        if (prior) return prior;
-      }
-      throw problems.versionConflict(version, `If-Match/expectedVersion is ${opts.expectedVersion} but the match is at version ${version}.`);
+      return priorOr(problems.versionConflict(version, `If-Match/expectedVersion is ${opts.expectedVersion} but the match is at version ${version}.`));
     }
-    if (!loaded.state || row.status === 'waiting') throw problems.notActive('waiting', version);
-    if (loaded.state.result) throw problems.notActive('finished', version);
+    if (!loaded.state || row.status === 'waiting') return priorOr(problems.notActive('waiting', version));
+    if (loaded.state.result) return priorOr(problems.notActive('finished', version));
 
     const r = apply(loaded.state, seat, action);
-    if (!r.ok) throw problems.illegal(r.error.code, r.error.message, version);
+    if (!r.ok) return priorOr(problems.illegal(r.error.code, r.error.message, version));
 
     const newEvents = r.events.map((e) => toNewEvent(e, seat));
     const newVersion = version + newEvents.length;
@@ -520,14 +521,8 @@ export class MatchService {
         throw new Error(`store returned version ${stored}, expected ${newVersion}`);
       }
     } catch (e) {
-      if (e instanceof VersionConflictError) {
-        if (opts.idempotencyKey !== undefined) {
-          // A concurrent request with the same key may be the one that won.
-          const prior = await this.replayIdempotent(id, opts.idempotencyKey, seat, requestHash);
-          if (prior) return prior;
-        }
-        throw problems.versionConflict(e.currentVersion);
-      }
+      // A concurrent request (or an earlier one) with the same key may be the one that won.
+      if (e instanceof VersionConflictError) return priorOr(problems.versionConflict(e.currentVersion));
       throw e;
     }
     this.cache.set(id, { version: newVersion, state: r.state, sandbox: loaded.sandbox });
