@@ -230,6 +230,11 @@ export class PrismaMatchStore implements MatchStore {
     return m ? sqlToRow(m) : null;
   }
 
+  async getVersion(id: string): Promise<number | null> {
+    const [r] = await this.sql<{ version: number }>(`SELECT version FROM "match" WHERE id = $1`, [id], 'evons_get_version');
+    return r ? Number(r.version) : null;
+  }
+
   async loadEvents(id: string, opts: { afterSeq?: number; limit?: number } = {}): Promise<StoredEvent[]> {
     const rows = await this.sql<{ seq: number; type: string; payload: unknown; visibility: string; acting_seat: string | null; created_at: Date | string }>(
       `SELECT seq, type, payload, visibility, acting_seat, created_at FROM "event"

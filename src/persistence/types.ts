@@ -94,6 +94,8 @@ export interface MatchStore {
   /** Creates the match row and its first events (seq 1..n) in one transaction. */
   createMatch(match: NewMatch, events: NewEvent[]): Promise<MatchRow>;
   getMatch(id: string): Promise<MatchRow | null>;
+  /** The match's current version (its number of events), or null when there is no such match. */
+  getVersion(id: string): Promise<number | null>;
   /** Events with seq > afterSeq, ascending, at most `limit` (all when omitted). */
   loadEvents(id: string, opts?: { afterSeq?: number; limit?: number }): Promise<StoredEvent[]>;
   /**

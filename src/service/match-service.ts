@@ -19,9 +19,6 @@ import {
   createFromPosition,
   apply,
   legalActions,
-  replay,
-  evolve,
-  cloneState,
   view,
   redactEvent,
   eventVisibility,
@@ -46,15 +43,14 @@ import {
   type StoredEvent,
 } from '../persistence/types.js';
 import { ServiceError, problems } from './errors.js';
-import { Lru } from './lru.js';
+import { MATCH_OPENED, MatchLoader, type MatchEntry } from './match-loader.js';
 import { hashToken, newMatchId, newSeatToken, sameHash, sha256Hex } from './tokens.js';
 import { canonicalJson } from '../engine/hash.js';
 
 export type { Viewer };
 export type DeckSpec = { starter: string } | { cards: { card: string; count: number }[] };
 
-/** A service-level event (not the engine's): the creation parameters of an open-seat match. */
-export const MATCH_OPENED = 'MatchOpened';
+export { MATCH_OPENED };
 interface MatchOpenedPayload {
   type: typeof MATCH_OPENED;
   creatorSeat: Seat;
@@ -145,11 +141,6 @@ export interface ActionResult {
   match: MatchView;
 }
 
-interface CachedState {
-  version: number;
-  state: GameState | null;
-  sandbox: boolean;
-}
 
 export interface MatchServiceOptions {
   store: MatchStore;
@@ -161,14 +152,17 @@ const DEFAULT_CACHE_SIZE = 500;
 export class MatchService {
   readonly store: MatchStore;
   readonly cardSet: CardSet;
-  private readonly cache: Lru<string, CachedState>;
-  /** Counters for tests and metrics. */
-  readonly stats = { replays: 0, cacheHits: 0, catchUps: 0 };
+  private readonly loader: MatchLoader;
 
   constructor(opts: MatchServiceOptions) {
     this.store = opts.store;
     this.cardSet = defaultCardSet();
-    this.cache = new Lru(opts.cacheSize ?? DEFAULT_CACHE_SIZE);
+    this.loader = new MatchLoader(this.store, this.cardSet, opts.cacheSize ?? DEFAULT_CACHE_SIZE);
+  }
+
+  /** Loader counters (replays, cache hits, catch-ups) for tests and metrics. */
+  get stats() {
+    return this.loader.stats;
   }
 
   // ---------------------------------------------------------------- catalogue
@@ -277,7 +271,7 @@ export class MatchService {
       },
       events,
     );
-    if (opening) this.cache.set(id, { version: row.version, state: opening.state, sandbox });
+    if (opening) this.loader.remember({ row, version: row.version, state: opening.state, sandbox });
     return { id, seat: creatorSeat, status, version: row.version, tokens };
   }
 
@@ -320,7 +314,8 @@ export class MatchService {
         if (e instanceof VersionConflictError) throw problems.seatTaken();
         throw e;
       }
-      this.cache.set(id, { version, state: opening.state, sandbox: opened.position !== null && opened.position !== undefined });
+      const joined = { ...row, version, status, seats: row.seats.map((x) => (x.seat === seat ? { ...x, tokenHash, handle: input.handle ?? null } : x)) };
+      this.loader.remember({ row: joined, version, state: opening.state, sandbox: opened.position !== null && opened.position !== undefined });
       return { id, seat, token, version, status };
     }
 
@@ -346,53 +341,10 @@ export class MatchService {
     return s.seat as Seat;
   }
 
-  private async loadState(row: MatchRow): Promise<CachedState> {
-    const cached = this.cache.get(row.id);
-    if (cached && cached.version === row.version) {
-      this.stats.cacheHits++;
-      return cached;
-    }
-    // Another node moved the match on: catch up from the cached version instead of replaying all.
-    if (cached?.state && cached.version < row.version) {
-      const newer = await this.store.loadEvents(row.id, { afterSeq: cached.version });
-      if (newer.length > 0 && newer[0]!.seq === cached.version + 1 && newer.every((e) => e.type !== MATCH_OPENED)) {
-        const state = cloneState(cached.state);
-        for (const e of newer) evolve(state, e.payload as GameEvent);
-        this.stats.catchUps++;
-        const entry: CachedState = { version: newer.at(-1)!.seq, state, sandbox: cached.sandbox };
-        this.cache.set(row.id, entry);
-        return entry;
-      }
-    }
-    const stored = await this.store.loadEvents(row.id);
-    const version = stored.at(-1)?.seq ?? 0;
-    const engineEvents = stored.filter((e) => e.type !== MATCH_OPENED).map((e) => e.payload as GameEvent);
-    const sandbox = engineEvents.some((e) => e.type === 'PositionLoaded') ||
-      stored.some((e) => e.type === MATCH_OPENED && (e.payload as MatchOpenedPayload).position != null);
-    let state: GameState | null = null;
-    if (engineEvents.length > 0) {
-      if (row.cardSetHash !== this.cardSet.hash) {
-        throw new ServiceError({
-          status: 503,
-          code: 'card-set-unavailable',
-          title: 'Card set unavailable',
-          detail: `This match was played with card set ${row.cardSetId} (${row.cardSetHash.slice(0, 12)}), which this server does not have.`,
-        });
-      }
-      state = replay(engineEvents, this.cardSet);
-      this.stats.replays++;
-    }
-    const entry: CachedState = { version, state, sandbox };
-    const current = this.cache.get(row.id);
-    if (!current || current.version <= version) this.cache.set(row.id, entry);
-    return entry;
-  }
-
   /** Loads a match for one caller. `token`: undefined = no Authorization header, null = malformed. */
   async load(id: string, token: string | null | undefined): Promise<LoadedMatch> {
-    const row = await this.getRow(id);
+    const { row, version, state, sandbox } = await this.loader.current(id);
     const seat = this.seatOf(row, token);
-    const { version, state, sandbox } = await this.loadState(row);
     return { row, version, state, viewer: seat ?? 'spectator', seat, sandbox };
   }
 
@@ -461,7 +413,28 @@ export class MatchService {
     opts: { idempotencyKey?: string | undefined; expectedVersion?: number | undefined },
   ): Promise<ActionOutcome> {
     if (token === undefined) throw problems.missingToken();
-    const row = await this.getRow(id);
+    // The move path starts from the cached entry without reading the database: the append
+    // carries the expected version, so the database still decides. If anything fails on a
+    // cached entry (it may be stale), the match is reloaded and the action tried once more.
+    const cached = this.loader.peek(id);
+    if (cached && !(opts.expectedVersion !== undefined && opts.expectedVersion > cached.version)) {
+      try {
+        return await this.tryAction(cached, token, action, opts);
+      } catch (e) {
+        if (!(e instanceof ServiceError)) throw e;
+      }
+    }
+    return this.tryAction(await this.loader.current(id), token, action, opts);
+  }
+
+  private async tryAction(
+    entry: MatchEntry,
+    token: string | null,
+    action: Action,
+    opts: { idempotencyKey?: string | undefined; expectedVersion?: number | undefined },
+  ): Promise<ActionOutcome> {
+    const { row, version, state } = entry;
+    const id = row.id;
     const seat = this.seatOf(row, token);
     if (!seat) throw problems.missingToken();
     const requestHash = this.requestHash(seat, action);
@@ -477,15 +450,13 @@ export class MatchService {
       throw failure;
     };
 
-    const loaded = await this.loadState(row);
-    const version = loaded.version;
     if (opts.expectedVersion !== undefined && opts.expectedVersion !== version) {
       return priorOr(problems.versionConflict(version, `If-Match/expectedVersion is ${opts.expectedVersion} but the match is at version ${version}.`));
     }
-    if (!loaded.state || row.status === 'waiting') return priorOr(problems.notActive('waiting', version));
-    if (loaded.state.result) return priorOr(problems.notActive('finished', version));
+    if (!state || row.status === 'waiting') return priorOr(problems.notActive('waiting', version));
+    if (state.result) return priorOr(problems.notActive('finished', version));
 
-    const r = apply(loaded.state, seat, action);
+    const r = apply(state, seat, action);
     if (!r.ok) return priorOr(problems.illegal(r.error.code, r.error.message, version));
 
     const newEvents = r.events.map((e) => toNewEvent(e, seat));
@@ -493,12 +464,12 @@ export class MatchService {
     const result = r.state.result;
     const status: MatchStatus = result ? 'finished' : 'active';
     const m: LoadedMatch = {
-      row: { ...row, status, winner: result?.winner ?? null },
+      row: { ...row, status, winner: result?.winner ?? null, version: newVersion },
       version: newVersion,
       state: r.state,
       viewer: seat,
       seat,
-      sandbox: loaded.sandbox,
+      sandbox: entry.sandbox,
     };
     const events: EventDto[] = [];
     newEvents.forEach((e, i) => {
@@ -525,7 +496,7 @@ export class MatchService {
       if (e instanceof VersionConflictError) return priorOr(problems.versionConflict(e.currentVersion));
       throw e;
     }
-    this.cache.set(id, { version: newVersion, state: r.state, sandbox: loaded.sandbox });
+    this.loader.remember({ row: m.row, version: newVersion, state: r.state, sandbox: entry.sandbox });
     return { statusCode: 200, body, version: newVersion, replayed: false };
   }
 

@@ -175,6 +175,25 @@ for (const backend of backends) {
         expect(h.app.service.stats.replays - replaysBefore).toBe(0);
         const other = await supertest(cold.server).get(`/v1/matches/${m.id}`).set(bearer(m.tokens.p2)).expect(200);
         expect(fresh.text).toBe(other.text);
+
+        // Moves start from the cache without a read; a stale cache must not cost correctness.
+        // The cold node moves again, so the warm node's cache is one move behind:
+        const third = await nextMove(h, m.id, m.tokens);
+        await supertest(cold.server).post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens[third.seat])).set('if-match', `"${third.version}"`).send({ action: third.action }).expect(200);
+        const now = (await supertest(cold.server).get(`/v1/matches/${m.id}`).expect(200)).body.version as number;
+        // … a stale If-Match is still a 409 with the database's version, …
+        const stale = await h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens[third.seat])).set('if-match', `"${third.version}"`).send({ action: third.action });
+        expect((expectProblem(stale, 409, 'version-conflict') as { version?: number }).version).toBe(now);
+        // … and a move without If-Match is applied once, on the current state.
+        const fourth = await (async () => {
+          const v = await supertest(cold.server).get(`/v1/matches/${m.id}`).expect(200);
+          const seat = v.body.game.pending.seat as Seat;
+          const legal = await supertest(cold.server).get(`/v1/matches/${m.id}/legal-actions`).set(bearer(m.tokens[seat])).expect(200);
+          return { seat, action: legal.body.actions[0].action };
+        })();
+        const applied = await h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens[fourth.seat])).send({ action: fourth.action }).expect(200);
+        expect(applied.body.version).toBeGreaterThan(now);
+        expect(await eventCount(h, m.id)).toBe(applied.body.version);
       } finally {
         await cold.close();
       }
