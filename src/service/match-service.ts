@@ -2,11 +2,11 @@
  * The match service: orchestrates the pure rules engine and the match store. Both the REST routes
  * and the GraphQL resolvers call it, so the two APIs share one set of semantics and error codes.
  *
- * Move path (submitAction): read the match row (1 query), take the state from the in-process LRU
- * cache when it is at the row's version (else replay the stored events through the engine), check
- * the action with the engine's pure `apply`, then append the new events with the expected version,
- * the status/winner and the idempotency record in ONE store transaction. The database decides
- * lost races (VersionConflictError → 409), so an action is never applied twice.
+ * Move path (submitAction): take the match from the loader's cache (match-loader.ts; replay of
+ * the stored events when not cached), check the action with the engine's pure `apply`, then
+ * append the new events with the expected version, the status/winner and the idempotency record
+ * in ONE statement. The database decides lost races (VersionConflictError → 409), so an action
+ * is never applied twice; a stale cache costs one reload, never a wrong answer.
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -29,7 +29,6 @@ import {
   type CardSet,
   type GameEvent,
   type GameState,
-  type GameView,
   type RulesConfig,
   type Seat,
   type Viewer,
@@ -47,100 +46,24 @@ import { MATCH_OPENED, MatchLoader, type MatchEntry } from './match-loader.js';
 import { hashToken, newMatchId, newSeatToken, sameHash, sha256Hex } from './tokens.js';
 import { canonicalJson } from '../engine/hash.js';
 
-export type { Viewer };
-export type DeckSpec = { starter: string } | { cards: { card: string; count: number }[] };
-
 export { MATCH_OPENED };
-interface MatchOpenedPayload {
-  type: typeof MATCH_OPENED;
-  creatorSeat: Seat;
-  deck: string[] | null;
-  position: unknown;
-  config: RulesConfig;
-}
-
-export interface CreateMatchInput {
-  handle?: string | undefined;
-  opponentHandle?: string | undefined;
-  seat?: Seat | undefined;
-  openSeat?: boolean | undefined;
-  decks?: Partial<Record<Seat, DeckSpec>> | undefined;
-  settings?: Record<string, unknown> | undefined;
-  position?: unknown;
-}
-
-export interface CreateMatchResult {
-  id: string;
-  seat: Seat;
-  status: MatchStatus;
-  version: number;
-  /** The creator's token, and the other seat's token when the match has no open seat. */
-  tokens: Partial<Record<Seat, string>>;
-}
-
-export interface JoinInput {
-  handle?: string | undefined;
-  deck?: DeckSpec | undefined;
-}
-
-export interface SeatInfo {
-  seat: Seat;
-  handle: string | null;
-  joined: boolean;
-}
-
-export interface MatchView {
-  id: string;
-  version: number;
-  status: MatchStatus;
-  winner: Seat | null;
-  /** The caller's seat, or null for a spectator. */
-  seat: Seat | null;
-  seats: SeatInfo[];
-  sandbox: boolean;
-  engineVersion: string;
-  rulesHash: string;
-  cardSetId: string;
-  createdAt: string;
-  /** The engine's view for this caller; null while the match waits for its second player. */
-  game: GameView | null;
-}
-
-export interface EventDto {
-  seq: number;
-  actingSeat: Seat | null;
-  event: { type: string; [k: string]: unknown };
-}
-
-export interface LegalActionDto {
-  action: Action;
-  text?: string;
-}
-
-/** A match as loaded for one request: the row, the state at `version`, and who is asking. */
-export interface LoadedMatch {
-  row: MatchRow;
-  version: number;
-  state: GameState | null;
-  viewer: Viewer;
-  seat: Seat | null;
-  sandbox: boolean;
-}
-
-export interface ActionOutcome {
-  statusCode: number;
-  /** The exact response body (JSON text): an idempotent retry gets these bytes again. */
-  body: string;
-  version: number;
-  replayed: boolean;
-}
-
-export interface ActionResult {
-  version: number;
-  events: EventDto[];
-  match: MatchView;
-}
-
+export type * from './types.js';
+import type {
+  ActionOutcome,
+  ActionResult,
+  CreateMatchInput,
+  CreateMatchResult,
+  DeckSpec,
+  EventDto,
+  JoinInput,
+  LegalActionDto,
+  LoadedMatch,
+  MatchListFilterInput,
+  MatchOpenedPayload,
+  MatchPageDto,
+  MatchView,
+} from './types.js';
+import { listMatches, myMatches } from './history.js';
 
 export interface MatchServiceOptions {
   store: MatchStore;
@@ -511,71 +434,14 @@ export class MatchService {
 
   // ---------------------------------------------------------------- history
 
-  async listMatches(filter: { handle?: string | undefined; status?: MatchStatus | undefined; tokenHash?: string | undefined }, cursor: string | undefined, limit: number) {
-    const f: { handle?: string; status?: MatchStatus; tokenHash?: string } = {};
-    if (filter.handle !== undefined) f.handle = filter.handle;
-    if (filter.status !== undefined) f.status = filter.status;
-    if (filter.tokenHash !== undefined) f.tokenHash = filter.tokenHash;
-    let page;
-    try {
-      page = await this.store.listMatches(f, { cursor: cursor ?? null, limit });
-    } catch (e) {
-      if (isCursorError(e)) {
-        throw new ServiceError({ status: 400, code: 'invalid-cursor', title: 'Invalid cursor', detail: 'Pass back a nextCursor value unchanged.' });
-      }
-      throw e;
-    }
-    return {
-      matches: page.matches.map((r) => summary(r)),
-      nextCursor: page.nextCursor,
-    };
+  listMatches(filter: MatchListFilterInput, cursor: string | undefined, limit: number): Promise<MatchPageDto> {
+    return listMatches(this.store, filter, cursor, limit);
   }
 
   /** Matches of the holder of a seat token: every match of that seat's handle, or just that match. */
-  async myMatches(token: string | null | undefined, handle: string | undefined, status: MatchStatus | undefined, cursor: string | undefined, limit: number) {
-    if (token === null) throw problems.invalidToken();
-    if (token !== undefined) {
-      const tokenHash = hashToken(token);
-      const own = await this.store.listMatches({ tokenHash }, { cursor: null, limit: 1 });
-      const row = own.matches[0];
-      if (!row) throw problems.invalidToken();
-      const seat = row.seats.find((s) => s.tokenHash === tokenHash);
-      const h = seat?.handle ?? null;
-      if (h === null) return this.listMatches({ tokenHash, status }, cursor, limit);
-      return this.listMatches({ handle: h, status }, cursor, limit);
-    }
-    if (handle === undefined) throw problems.missingToken();
-    return this.listMatches({ handle, status }, cursor, limit);
+  myMatches(token: string | null | undefined, handle: string | undefined, status: MatchStatus | undefined, cursor: string | undefined, limit: number): Promise<MatchPageDto> {
+    return myMatches(this.store, token, handle, status, cursor, limit);
   }
-}
-
-export interface MatchSummary {
-  id: string;
-  status: MatchStatus;
-  winner: Seat | null;
-  version: number;
-  seats: SeatInfo[];
-  createdAt: string;
-  updatedAt: string;
-}
-
-function summary(r: MatchRow): MatchSummary {
-  return {
-    id: r.id,
-    status: r.status,
-    winner: (r.winner as Seat | null) ?? null,
-    version: r.version,
-    seats: (['p1', 'p2'] as const).map((s) => {
-      const x = r.seats.find((y) => y.seat === s);
-      return { seat: s, handle: x?.handle ?? null, joined: !!x?.tokenHash };
-    }),
-    createdAt: r.createdAt.toISOString(),
-    updatedAt: r.updatedAt.toISOString(),
-  };
-}
-
-function isCursorError(e: unknown): boolean {
-  return e instanceof Error && (e.name === 'InvalidCursorError' || /cursor/i.test(e.message));
 }
 
 function toNewEvent(e: GameEvent, actingSeat: Seat | null): NewEvent {
