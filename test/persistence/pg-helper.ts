@@ -1,10 +1,13 @@
 /**
- * Throw-away PostgreSQL databases for tests: CREATE DATABASE evons_test_<random> through the
+ * Throw-away PostgreSQL databases for tests: CREATE DATABASE <prefix><random> through the
  * maintenance database (TEST_DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/postgres)
- * and DROP DATABASE … WITH (FORCE) afterwards.
+ * and DROP DATABASE … WITH (FORCE) afterwards. The prefix (TEST_DB_PREFIX, default evons_test_)
+ * lets a CI run drop whatever a crashed test left behind.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+
+const PREFIX = /^[a-z0-9_]{1,40}$/.test(process.env.TEST_DB_PREFIX ?? '') ? process.env.TEST_DB_PREFIX! : 'evons_test_';
 
 export const MAINTENANCE_URL = process.env.TEST_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
 
@@ -41,7 +44,7 @@ export interface TempDatabase {
 }
 
 export async function createTempDatabase(): Promise<TempDatabase> {
-  const name = `evons_test_${randomBytes(6).toString('hex')}`;
+  const name = `${PREFIX}${randomBytes(6).toString('hex')}`;
   await admin((c) => c.query(`CREATE DATABASE "${name}"`));
   return {
     name,
