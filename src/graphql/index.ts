@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import mercurius, { type IResolvers, type MercuriusContext } from 'mercurius';
 import { GraphQLScalarType, valueFromASTUntyped } from 'graphql';
-import { cardFace, ActionSchema, type GameView, type Seat } from '../engine/index.js';
+import { cardFace, describeAction, type Action, type GameState, ActionSchema, type GameView, type Seat } from '../engine/index.js';
 import { ServiceError, problems } from '../service/errors.js';
 import type { ActionResult, EventDto, LoadedMatch, MatchService, MatchView } from '../service/match-service.js';
 import { bearerToken } from '../service/tokens.js';
@@ -196,7 +196,8 @@ export function buildResolvers(service: MatchService): IResolvers {
       legalActions: (s: MatchSource) =>
         guard(async () => {
           const m = await s.load();
-          return service.legal(m).map((l) => ({ type: l.action.type, action: l.action, text: l.text }));
+          // Text is built only when the query asks for it (LegalAction.text below).
+          return service.legal(m, { text: false }).map((l) => ({ type: l.action.type, action: l.action, state: m.state }));
         }),
       events: (s: MatchSource, args: { after?: number | null; limit?: number | null }) =>
         guard(async () => {
@@ -208,6 +209,9 @@ export function buildResolvers(service: MatchService): IResolvers {
         }),
     },
     // Printed card data comes from the card set, resolved only when a query asks for it.
+    LegalAction: {
+      text: (l: { action: Action; state: GameState }) => describeAction(l.state, l.action),
+    },
     BoardCard: {
       face: (c: { defId: string | null }) => (c.defId ? face(c.defId) : null),
     },
