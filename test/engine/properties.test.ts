@@ -218,3 +218,49 @@ describe('random playouts (fast-check)', () => {
     expect(JSON.stringify(states.map((s) => ({ ...s, cardSet: undefined })))).toBe(snapshot);
   });
 });
+
+describe('arbitrary actions (fast-check)', () => {
+  // Cells and card ids drawn from what the state holds, plus some that do not exist.
+  function actionArb(s: GameState) {
+    const ids = [...Object.keys(s.cards), 'c-nope', ''];
+    const cells = ['A1', 'C3', 'E5', 'X0', 'Y6', 'D2', 'B4', 'Z9'];
+    const id = fc.constantFrom(...ids);
+    const cell = fc.constantFrom(...cells);
+    return fc.oneof(
+      fc.record({ type: fc.constant('reveal'), card: id }),
+      fc.record({ type: fc.constant('play'), card: id, cell, covered: fc.boolean() }),
+      fc.constant({ type: 'pass' }),
+      fc.record({ type: fc.constant('ability'), arrow: fc.integer({ min: -1, max: 8 }), target: cell, card: fc.option(id, { nil: undefined }), pull: fc.option(cell, { nil: undefined }) }),
+      fc.constant({ type: 'end-phase' }),
+      fc.record({ type: fc.constant('conflict'), defender: id }),
+      fc.record({ type: fc.constant('activate'), card: id }),
+      fc.record({ type: fc.constant('discard'), card: id }),
+      fc.record({ type: fc.constantFrom('fly', 'PLAY', 'resign '), card: id }),
+    );
+  }
+
+  it('apply never throws; it accepts exactly what legalActions lists (plus resign) and a rejection changes nothing', SLOW, () => {
+    const { states } = playout(99, 0, 2, {}, { keepStates: true });
+    const sample = states.filter((_, i) => i % 3 === 0);
+    for (const s of sample) {
+      const d = pendingDecision(s);
+      if (!d) continue;
+      const legal = new Set(legalActions(s, d.seat).map((a) => JSON.stringify(a)));
+      const before = JSON.stringify({ ...s, cardSet: undefined });
+      fc.assert(
+        fc.property(fc.oneof(actionArb(s), fc.constantFrom(...legalActions(s, d.seat))), fc.constantFrom('p1' as const, 'p2' as const), (raw, seat) => {
+          const action = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined));
+          const r = apply(s, seat, action);
+          const listed = seat === d.seat && legal.has(JSON.stringify(action));
+          if (r.ok) expect(listed, `accepted but not listed: ${JSON.stringify(action)} for ${seat}`).toBe(true);
+          else {
+            expect(listed, `listed but rejected: ${JSON.stringify(action)} → ${r.error.code}`).toBe(false);
+            expect(typeof r.error.message).toBe('string');
+          }
+        }),
+        { numRuns: 60 },
+      );
+      expect(JSON.stringify({ ...s, cardSet: undefined })).toBe(before);
+    }
+  });
+});
