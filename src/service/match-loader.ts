@@ -7,7 +7,7 @@
 import { cloneState, evolve, replay, type CardSet, type GameEvent, type GameState } from '../engine/index.js';
 import type { MatchRow, MatchStore } from '../persistence/types.js';
 import { ServiceError, problems } from './errors.js';
-import { Lru } from './lru.js';
+import { LRUCache } from 'lru-cache';
 
 /** A service-level event (not the engine's): the creation parameters of an open-seat match. */
 export const MATCH_OPENED = 'MatchOpened';
@@ -22,7 +22,8 @@ export interface MatchEntry {
 }
 
 export class MatchLoader {
-  private readonly cache: Lru<string, MatchEntry>;
+  /** Null when caching is off (MATCH_CACHE_SIZE=0): every read replays. */
+  private readonly cache: LRUCache<string, MatchEntry> | null;
   /** Counters for tests and metrics. */
   readonly stats = { replays: 0, cacheHits: 0, catchUps: 0 };
 
@@ -31,12 +32,12 @@ export class MatchLoader {
     private readonly cardSet: CardSet,
     cacheSize: number,
   ) {
-    this.cache = new Lru(cacheSize);
+    this.cache = cacheSize > 0 ? new LRUCache({ max: cacheSize }) : null;
   }
 
   /** The match as the database has it now. */
   async current(id: string): Promise<MatchEntry> {
-    const cached = this.cache.get(id);
+    const cached = this.cache?.get(id);
     if (cached) {
       const version = await this.store.getVersion(id);
       if (version === null) throw problems.matchNotFound(id);
@@ -55,16 +56,16 @@ export class MatchLoader {
    * expected version, so the database still decides whether the entry was current.
    */
   peek(id: string): MatchEntry | undefined {
-    return this.cache.get(id);
+    return this.cache?.get(id);
   }
 
   remember(entry: MatchEntry): void {
-    const current = this.cache.get(entry.row.id);
-    if (!current || current.version <= entry.version) this.cache.set(entry.row.id, entry);
+    const current = this.cache?.get(entry.row.id);
+    if (!current || current.version <= entry.version) this.cache?.set(entry.row.id, entry);
   }
 
   private async stateFor(row: MatchRow): Promise<MatchEntry> {
-    const cached = this.cache.get(row.id);
+    const cached = this.cache?.get(row.id);
     if (cached && cached.version === row.version) {
       this.stats.cacheHits++;
       const entry = { ...cached, row };
