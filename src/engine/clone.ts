@@ -14,6 +14,7 @@ export function cloneState(s: GameState): GameState {
     cards: s.cards,
     seed: s.seed,
     seedCommitment: s.seedCommitment,
+    deckLists: s.deckLists,
     first: s.first,
     board,
     decks: { p1: s.decks.p1.slice(), p2: s.decks.p2.slice() },

@@ -78,7 +78,7 @@ export type GameEvent =
   | { type: 'Resigned'; seat: Seat }
   | { type: 'GameEnded'; reason: EndReason; winner: Seat | null; scores: Record<Seat, number> }
   /** Published when the game ends, so anyone can check the deal against the commitment. */
-  | { type: 'SeedRevealed'; seed: string };
+  | { type: 'SeedRevealed'; seed: string; decks: Record<Seat, string[]> | null };
 
 export type DestroyCause = 'conflict' | 'arrow' | 'shockwave-landing' | 'remove' | 'firestorm' | 'block-ability' | 'unpaid';
 

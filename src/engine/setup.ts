@@ -41,13 +41,21 @@ function deal(seed: string, decks: Record<Seat, string[]>, config: RulesConfig):
   return { cards, decks: out, first };
 }
 
-export function emptyState(cardSet: CardSet, config: RulesConfig, seed: string, cards: Record<string, CardInstance>, first: Seat): GameState {
+export function emptyState(
+  cardSet: CardSet,
+  config: RulesConfig,
+  seed: string,
+  cards: Record<string, CardInstance>,
+  first: Seat,
+  deckLists: Record<Seat, string[]> | null,
+): GameState {
   return {
     cardSet,
     config,
     cards,
     seed,
     seedCommitment: seedCommitment(seed),
+    deckLists,
     first,
     board: Array<null>(CELL_COUNT).fill(null),
     decks: { p1: [], p2: [] },
@@ -70,7 +78,7 @@ export function emptyState(cardSet: CardSet, config: RulesConfig, seed: string, 
 export function stateFromMatchCreated(e: EventOf<'MatchCreated'>, cardSet: CardSet, dealt?: Deal): GameState {
   if (e.cardSetHash !== cardSet.hash) throw new Error(`match was created with card set ${e.cardSetId}@${e.cardSetHash.slice(0, 12)}, not ${cardSet.id}@${cardSet.hash.slice(0, 12)}`);
   const d = dealt ?? deal(e.seed, e.decks, e.config);
-  const s = emptyState(cardSet, e.config, e.seed, d.cards, e.first);
+  const s = emptyState(cardSet, e.config, e.seed, d.cards, e.first, e.decks);
   s.decks = d.decks;
   return s;
 }

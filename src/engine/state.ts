@@ -72,6 +72,11 @@ export interface GameState {
   /** Kept server-side only; never in a view until the game ends (then published as an event). */
   readonly seed: string;
   readonly seedCommitment: string;
+  /**
+   * The deck lists as submitted (server-only until the end, when they are published with the
+   * seed so the deal can be recomputed). Null for a match that started from a position.
+   */
+  readonly deckLists: Readonly<Record<Seat, readonly string[]>> | null;
   /** Seat that took turn 1; sits on the row-6 side (R-BOARD-9). */
   readonly first: Seat;
   /** 49 cells, row-major (board.ts). */

@@ -38,5 +38,6 @@ export function openTx(s: GameState): Tx {
 export function endGame(tx: Tx, reason: 'main-zone-full' | 'stalemate' | 'deck-out' | 'resignation', winner?: 'p1' | 'p2' | null): void {
   const sc = scores(tx.s);
   tx.emit({ type: 'GameEnded', reason, winner: winner === undefined ? winnerOf(sc) : winner, scores: sc });
-  tx.emit({ type: 'SeedRevealed', seed: tx.s.seed });
+  const decks = tx.s.deckLists;
+  tx.emit({ type: 'SeedRevealed', seed: tx.s.seed, decks: decks ? { p1: [...decks.p1], p2: [...decks.p2] } : null });
 }

@@ -16,6 +16,7 @@ import {
   pendingDecision,
   redactEvent,
   replay,
+  seedCommitment,
   RulesConfigSchema,
   view,
   type Action,
@@ -261,6 +262,29 @@ describe('arbitrary actions (fast-check)', () => {
         { numRuns: 60 },
       );
       expect(JSON.stringify({ ...s, cardSet: undefined })).toBe(before);
+    }
+  });
+});
+
+describe('verifiable deal (R-HAND-4 randomness; seed commitment)', () => {
+  it('after the end, the published seed and deck lists recompute the same deal and match the commitment', SLOW, () => {
+    const { state, events } = playout(2024, 1, 2, { firstPlayer: 'RANDOM' });
+    const pub = events.map((e) => redactEvent(e, 'spectator')).filter((e): e is Record<string, unknown> => e !== null);
+    const created = pub.find((e) => e.type === 'MatchCreated')!;
+    const revealed = pub.find((e) => e.type === 'SeedRevealed') as { seed: string; decks: Record<Seat, string[]> };
+    expect(revealed).toBeDefined();
+    // The commitment published at the start is the hash of the seed published at the end.
+    expect(seedCommitment(revealed.seed)).toBe(created.seedCommitment);
+    // Anyone can deal again from what is public now and get the same cards, ids and first player.
+    const again = createGame({ cardSet, config: state.config, decks: revealed.decks, seed: revealed.seed });
+    if (!again.ok) throw new Error(again.errors.join('; '));
+    expect(again.state.cards).toEqual(state.cards);
+    expect(again.state.first).toBe(state.first);
+    // The public draws of each seat's own view are the top of that recomputed deck, in order.
+    for (const seat of ['p1', 'p2'] as const) {
+      const drawn = events.filter((e) => e.type === 'CardDrawn' && e.seat === seat).map((e) => (e as { card: string }).card);
+      const dealt = [...again.state.hands[seat], ...again.state.decks[seat]];
+      expect(drawn).toEqual(dealt.slice(0, drawn.length));
     }
   });
 });

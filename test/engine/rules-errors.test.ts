@@ -128,7 +128,7 @@ describe('rejected actions', () => {
     const r = act(s, 'p2', { type: 'resign' });
     expect(r.events[0]).toEqual({ type: 'Resigned', seat: 'p2' });
     expect(r.state.result).toMatchObject({ reason: 'resignation', winner: 'p1' });
-    expect(r.events.at(-1)).toEqual({ type: 'SeedRevealed', seed: 'test-seed' });
+    expect(r.events.at(-1)).toEqual({ type: 'SeedRevealed', seed: 'test-seed', decks: null });
   });
 
   it('apply never mutates its input state, accepted or not', () => {
