@@ -137,6 +137,20 @@ for (const backend of backends) {
       expect(typeof res.body.match.game.seed).toBe('string');
     });
 
+    it('polling: If-None-Match with the current version is a 304 without a body; after a move, a 200', async () => {
+      const m = await createHotSeat(h.http);
+      const first = await h.http.get(`/v1/matches/${m.id}`).set(bearer(m.tokens.p1)).expect(200);
+      expect(first.headers.etag).toBe(`"${first.body.version}"`);
+      expect(first.headers.vary).toMatch(/authorization/i);
+      const same = await h.http.get(`/v1/matches/${m.id}`).set(bearer(m.tokens.p1)).set('if-none-match', first.headers.etag!);
+      expect(same.status).toBe(304);
+      expect(same.text ?? '').toBe('');
+      const { seat, version, action } = await nextMove(h, m.id, m.tokens);
+      await h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens[seat])).set('if-match', `"${version}"`).send({ action }).expect(200);
+      const moved = await h.http.get(`/v1/matches/${m.id}`).set(bearer(m.tokens.p1)).set('if-none-match', first.headers.etag!).expect(200);
+      expect(moved.body.version).toBeGreaterThan(first.body.version);
+    });
+
     it('legal actions: bare by default, with text on ?text=true, 400 on a bad flag', async () => {
       const m = await createHotSeat(h.http);
       const { seat } = await nextMove(h, m.id, m.tokens);

@@ -1,4 +1,5 @@
 /** /v1/matches…: create, join, view, legal actions, actions, events, history. */
+import { z } from 'zod';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MatchService } from '../../service/match-service.js';
@@ -86,15 +87,24 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
       schema: {
         tags: ['matches'],
         summary: "The caller's view of a match",
-        description: 'With a seat token: that seat\'s view (own hand). Without: the spectator view. ETag = version.',
+        description:
+          "With a seat token: that seat's view (own hand). Without: the spectator view. ETag = version: " +
+          'poll with If-None-Match and get 304 (no body) until the match moves.',
         params: MatchIdParams,
         headers: AuthHeaders,
-        response: { 200: MatchViewSchema, ...problemResponses(400, 401, 404) },
+        response: {
+          200: MatchViewSchema,
+          304: z.null().describe('Not modified: the match is still at the version given in If-None-Match.'),
+          ...problemResponses(400, 401, 404),
+        },
       },
     },
     async (req, reply) => {
       const m = await service.load(req.params.id, bearerToken(req.headers.authorization));
       etag(reply, m.version);
+      // The view depends on who asks, so caches must key on the token too.
+      reply.header('vary', 'authorization');
+      if (req.headers['if-none-match'] === `"${m.version}"`) return reply.code(304).send(null);
       return service.matchView(m);
     },
   );
