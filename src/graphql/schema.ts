@@ -195,6 +195,8 @@ export const typeDefs = /* GraphQL */ `
     id: ID!
     status: MatchStatus!
     winner: Seat
+    "The seat whose decision the match waits for; null when nobody's."
+    toMove: Seat
     version: Int!
     seats: [SeatInfo!]!
     createdAt: String!

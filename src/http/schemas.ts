@@ -323,12 +323,15 @@ export const ListQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
 
-export const MyMatchesQuery = ListQuery;
+export const MyMatchesQuery = ListQuery.extend({
+  turn: z.enum(['mine', 'any']).default('any').describe('mine: only matches waiting for your decision (correspondence).'),
+});
 
 export const MatchSummarySchema = z.object({
   id: z.string(),
   status: MatchStatusSchema,
   winner: SeatSchema.nullable(),
+  toMove: SeatSchema.nullable().describe("The seat whose decision the match waits for; null when nobody's."),
   version: z.number().int(),
   seats: z.array(SeatInfoSchema),
   createdAt: z.string(),

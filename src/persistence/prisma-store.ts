@@ -54,6 +54,7 @@ function toRow(m: MatchWithSeats): MatchRow {
     seedCommitment: m.seedCommitment,
     status: m.status as MatchStatus,
     winner: m.winner as SeatName | null,
+    toMove: m.toMove as SeatName | null,
     version: m.version,
     createdAt: m.createdAt,
     updatedAt: m.updatedAt,
@@ -102,6 +103,7 @@ WITH bumped AS (
      SET "version" = "version" + $3::int,
          "status" = COALESCE($4::text, "status"),
          "winner" = CASE WHEN $5::boolean THEN $6::text ELSE "winner" END,
+         "to_move" = CASE WHEN $18::boolean THEN $19::text ELSE "to_move" END,
          "updated_at" = now()
    WHERE "id" = $1 AND "version" = $2::int
      AND (NOT $14::boolean OR EXISTS (
@@ -150,6 +152,7 @@ interface MatchSqlRow {
   seed_commitment: string;
   status: string;
   winner: string | null;
+  to_move: string | null;
   version: number;
   created_at: Date | string;
   updated_at: Date | string;
@@ -179,6 +182,7 @@ function sqlToRow(m: MatchSqlRow): MatchRow {
     seedCommitment: m.seed_commitment,
     status: m.status as MatchStatus,
     winner: m.winner as SeatName | null,
+    toMove: m.to_move as SeatName | null,
     version: Number(m.version),
     createdAt: asDate(m.created_at),
     updatedAt: asDate(m.updated_at),
@@ -209,6 +213,7 @@ export class PrismaMatchStore implements MatchStore {
         seed: match.seed,
         seedCommitment: match.seedCommitment,
         status: match.status,
+        toMove: match.toMove ?? null,
         version: events.length,
         seats: {
           create: match.seats.map((s) => ({
@@ -278,6 +283,8 @@ export class PrismaMatchStore implements MatchStore {
         opts.claimSeat?.seat ?? null,
         opts.claimSeat?.tokenHash ?? null,
         opts.claimSeat?.handle ?? null,
+        opts.toMove !== undefined,
+        opts.toMove ?? null,
       ], 'evons_append');
     } catch (e) {
       if (isUniqueViolation(e)) throw await this.conflict(id);
@@ -325,6 +332,14 @@ export class PrismaMatchStore implements MatchStore {
     if (filter.status) and.push({ status: filter.status });
     if (filter.handle !== undefined) and.push({ seats: { some: { handle: filter.handle } } });
     if (filter.tokenHash !== undefined) and.push({ seats: { some: { tokenHash: filter.tokenHash } } });
+    // "My turn": the match waits for the seat that has this handle (or token).
+    const toMove = (seat: SeatName, who: Prisma.SeatWhereInput): Prisma.MatchWhereInput => ({ toMove: seat, seats: { some: { seat, ...who } } });
+    if (filter.toMoveHandle !== undefined) {
+      and.push({ OR: [toMove('p1', { handle: filter.toMoveHandle }), toMove('p2', { handle: filter.toMoveHandle })] });
+    }
+    if (filter.toMoveTokenHash !== undefined) {
+      and.push({ OR: [toMove('p1', { tokenHash: filter.toMoveTokenHash }), toMove('p2', { tokenHash: filter.toMoveTokenHash })] });
+    }
     if (opts.cursor) {
       const c = decodeCursor(opts.cursor);
       and.push({ OR: [{ createdAt: { lt: c.createdAt } }, { createdAt: c.createdAt, id: { lt: c.id } }] });

@@ -27,9 +27,12 @@ export interface NewMatch {
   seedCommitment: string;
   status: MatchStatus;
   seats: SeatRecord[];
+  /** The seat whose decision the game waits for; null (the default) when nobody's. */
+  toMove?: SeatName | null;
 }
 
 export interface MatchRow extends NewMatch {
+  toMove: SeatName | null;
   version: number;
   createdAt: Date;
   updatedAt: Date;
@@ -61,6 +64,8 @@ export interface AppendOptions {
   /** New match status/winner to set in the same transaction. */
   status?: MatchStatus;
   winner?: SeatName | null;
+  /** Who is to move after these events (kept on the row for "my turn" lists). */
+  toMove?: SeatName | null;
   /** Stored in the same transaction, so a retried request gets the same answer. */
   idempotency?: IdempotencyRecord;
   /**
@@ -82,6 +87,10 @@ export interface MatchListFilter {
   handle?: string;
   status?: MatchStatus;
   tokenHash?: string;
+  /** Only matches where the seat of this handle is to move (correspondence: "my turn"). */
+  toMoveHandle?: string;
+  /** Only the match of this seat token, if that seat is to move. */
+  toMoveTokenHash?: string;
 }
 
 export interface MatchPage {

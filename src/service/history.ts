@@ -2,17 +2,19 @@
  * Match history: newest first, cursor-paginated, by handle, status or seat token. Handles are
  * labels chosen at create/join, not accounts (see docs/api.md); only public data is listed.
  */
-import type { MatchStatus, MatchStore, MatchRow } from '../persistence/types.js';
+import type { MatchListFilter, MatchRow, MatchStatus, MatchStore } from '../persistence/types.js';
 import type { Seat } from '../engine/index.js';
 import { ServiceError, problems } from './errors.js';
 import { hashToken } from './tokens.js';
 import type { MatchListFilterInput, MatchPageDto, MatchSummary } from './types.js';
 
 export async function listMatches(store: MatchStore, filter: MatchListFilterInput, cursor: string | undefined, limit: number): Promise<MatchPageDto> {
-  const f: { handle?: string; status?: MatchStatus; tokenHash?: string } = {};
+  const f: MatchListFilter = {};
   if (filter.handle !== undefined) f.handle = filter.handle;
   if (filter.status !== undefined) f.status = filter.status;
   if (filter.tokenHash !== undefined) f.tokenHash = filter.tokenHash;
+  if (filter.toMoveHandle !== undefined) f.toMoveHandle = filter.toMoveHandle;
+  if (filter.toMoveTokenHash !== undefined) f.toMoveTokenHash = filter.toMoveTokenHash;
   let page;
   try {
     page = await store.listMatches(f, { cursor: cursor ?? null, limit });
@@ -28,28 +30,32 @@ export async function listMatches(store: MatchStore, filter: MatchListFilterInpu
   };
 }
 
+export interface MyMatchesQuery {
+  /** undefined: no Authorization header; null: a malformed one. */
+  token: string | null | undefined;
+  handle: string | undefined;
+  status: MatchStatus | undefined;
+  /** 'mine': only matches waiting for the caller's decision (correspondence: "my turn"). */
+  turn: 'mine' | 'any';
+  cursor: string | undefined;
+  limit: number;
+}
+
 /** Matches of the holder of a seat token: every match of that seat's handle, or just that match. */
-export async function myMatches(
-store: MatchStore,
-token: string | null | undefined,
-handle: string | undefined,
-status: MatchStatus | undefined,
-cursor: string | undefined,
-limit: number,
-): Promise<MatchPageDto> {
-  if (token === null) throw problems.invalidToken();
-  if (token !== undefined) {
-    const tokenHash = hashToken(token);
+export async function myMatches(store: MatchStore, q: MyMatchesQuery): Promise<MatchPageDto> {
+  const mine = q.turn === 'mine';
+  if (q.token === null) throw problems.invalidToken();
+  if (q.token !== undefined) {
+    const tokenHash = hashToken(q.token);
     const own = await store.listMatches({ tokenHash }, { cursor: null, limit: 1 });
     const row = own.matches[0];
     if (!row) throw problems.invalidToken();
-    const seat = row.seats.find((s) => s.tokenHash === tokenHash);
-    const h = seat?.handle ?? null;
-    if (h === null) return listMatches(store, { tokenHash, status }, cursor, limit);
-    return listMatches(store, { handle: h, status }, cursor, limit);
+    const h = row.seats.find((s) => s.tokenHash === tokenHash)?.handle ?? null;
+    if (h === null) return listMatches(store, mine ? { toMoveTokenHash: tokenHash, status: q.status } : { tokenHash, status: q.status }, q.cursor, q.limit);
+    return listMatches(store, mine ? { toMoveHandle: h, status: q.status } : { handle: h, status: q.status }, q.cursor, q.limit);
   }
-  if (handle === undefined) throw problems.missingToken();
-  return listMatches(store, { handle, status }, cursor, limit);
+  if (q.handle === undefined) throw problems.missingToken();
+  return listMatches(store, mine ? { toMoveHandle: q.handle, status: q.status } : { handle: q.handle, status: q.status }, q.cursor, q.limit);
 }
 
 function summary(r: MatchRow): MatchSummary {
@@ -57,6 +63,7 @@ function summary(r: MatchRow): MatchSummary {
     id: r.id,
     status: r.status,
     winner: (r.winner as Seat | null) ?? null,
+    toMove: r.toMove,
     version: r.version,
     seats: (['p1', 'p2'] as const).map((s) => {
       const x = r.seats.find((y) => y.seat === s);

@@ -19,6 +19,7 @@ import {
   createFromPosition,
   apply,
   legalActions,
+  pendingDecision,
   view,
   redactEvent,
   eventVisibility,
@@ -63,7 +64,7 @@ import type {
   MatchPageDto,
   MatchView,
 } from './types.js';
-import { listMatches, myMatches } from './history.js';
+import { listMatches, myMatches, type MyMatchesQuery } from './history.js';
 
 export interface MatchServiceOptions {
   store: MatchStore;
@@ -191,6 +192,7 @@ export class MatchService {
         seedCommitment: commitment,
         status,
         seats: seatRecords,
+        toMove: opening ? toMoveOf(opening.state) : null,
       },
       events,
     );
@@ -231,13 +233,14 @@ export class MatchService {
       try {
         version = await this.store.appendEvents(id, first.seq, opening.events.map((e) => toNewEvent(e, null)), {
           status,
+          toMove: toMoveOf(opening.state),
           claimSeat: { seat, tokenHash, handle: input.handle ?? null },
         });
       } catch (e) {
         if (e instanceof VersionConflictError) throw problems.seatTaken();
         throw e;
       }
-      const joined = { ...row, version, status, seats: row.seats.map((x) => (x.seat === seat ? { ...x, tokenHash, handle: input.handle ?? null } : x)) };
+      const joined = { ...row, version, status, toMove: toMoveOf(opening.state), seats: row.seats.map((x) => (x.seat === seat ? { ...x, tokenHash, handle: input.handle ?? null } : x)) };
       this.loader.remember({ row: joined, version, state: opening.state, sandbox: opened.position !== null && opened.position !== undefined });
       return { id, seat, token, version, status };
     }
@@ -387,7 +390,7 @@ export class MatchService {
     const result = r.state.result;
     const status: MatchStatus = result ? 'finished' : 'active';
     const m: LoadedMatch = {
-      row: { ...row, status, winner: result?.winner ?? null, version: newVersion },
+      row: { ...row, status, winner: result?.winner ?? null, version: newVersion, toMove: toMoveOf(r.state) },
       version: newVersion,
       state: r.state,
       viewer: seat,
@@ -406,6 +409,7 @@ export class MatchService {
       const stored = await this.store.appendEvents(id, version, newEvents, {
         status,
         winner: result?.winner ?? null,
+        toMove: toMoveOf(r.state),
         ...(opts.idempotencyKey !== undefined
           ? { idempotency: { key: opts.idempotencyKey, seat, requestHash, statusCode: 200, response: body } }
           : {}),
@@ -439,11 +443,16 @@ export class MatchService {
   }
 
   /** Matches of the holder of a seat token: every match of that seat's handle, or just that match. */
-  myMatches(token: string | null | undefined, handle: string | undefined, status: MatchStatus | undefined, cursor: string | undefined, limit: number): Promise<MatchPageDto> {
-    return myMatches(this.store, token, handle, status, cursor, limit);
+  myMatches(q: MyMatchesQuery): Promise<MatchPageDto> {
+    return myMatches(this.store, q);
   }
 }
 
 function toNewEvent(e: GameEvent, actingSeat: Seat | null): NewEvent {
   return { type: e.type, payload: e, visibility: eventVisibility(e), actingSeat };
+}
+
+/** Whose decision the game waits for, kept on the match row for "my turn" lists. */
+function toMoveOf(state: GameState): Seat | null {
+  return pendingDecision(state)?.seat ?? null;
 }

@@ -101,6 +101,8 @@ export interface MatchSummary {
   id: string;
   status: MatchStatus;
   winner: Seat | null;
+  /** The seat whose decision the game waits for; null when nobody's (waiting, finished). */
+  toMove: Seat | null;
   version: number;
   seats: SeatInfo[];
   createdAt: string;
@@ -111,6 +113,8 @@ export interface MatchListFilterInput {
   handle?: string | undefined;
   status?: MatchStatus | undefined;
   tokenHash?: string | undefined;
+  toMoveHandle?: string | undefined;
+  toMoveTokenHash?: string | undefined;
 }
 
 export interface MatchPageDto {

@@ -137,6 +137,34 @@ for (const backend of backends) {
       expect(typeof res.body.match.game.seed).toBe('string');
     });
 
+    it('correspondence: toMove follows the game, and /v1/me/matches?turn=mine lists only matches waiting for me', async () => {
+      const handles = { p1: `ann${Date.now() % 100000}`, p2: `bo${Date.now() % 100000}` };
+      const a = await createHotSeat(h.http, { handle: handles.p1, opponentHandle: handles.p2 });
+      const b = await createHotSeat(h.http, { handle: handles.p1, opponentHandle: handles.p2 });
+      const toMove = async (id: string) => (await h.http.get(`/v1/matches/${id}`).expect(200)).body.game.pending.seat as Seat;
+      // Move in match b until the other seat is to move there, so a and b wait for different seats.
+      const startA = await toMove(a.id);
+      for (let i = 0; i < 200 && (await toMove(b.id)) === startA; i++) {
+        const { seat, version, action } = await nextMove(h, b.id, b.tokens);
+        const pass = { type: 'pass' };
+        const act = (action as { type: string }).type === 'play' ? pass : action;
+        await h.http.post(`/v1/matches/${b.id}/actions`).set(bearer(b.tokens[seat])).set('if-match', `"${version}"`).send({ action: act }).expect(200);
+      }
+      const startB = await toMove(b.id);
+      expect(startB).not.toBe(startA);
+      const mine = async (seat: Seat) =>
+        (await h.http.get('/v1/me/matches?turn=mine').set(bearer(a.tokens[seat])).expect(200)).body.matches.map((m: { id: string }) => m.id);
+      expect(await mine(startA)).toEqual([a.id]);
+      expect(await mine(startB)).toEqual([b.id]);
+      const all = await h.http.get(`/v1/me/matches`).set(bearer(a.tokens.p1)).expect(200);
+      const summaries = new Map(all.body.matches.map((m: { id: string; toMove: Seat }) => [m.id, m.toMove]));
+      expect(summaries.get(a.id)).toBe(startA);
+      expect(summaries.get(b.id)).toBe(startB);
+      // Without a token: by handle.
+      const byHandle = await h.http.get(`/v1/me/matches?handle=${handles[startA]}&turn=mine`).expect(200);
+      expect(byHandle.body.matches.map((m: { id: string }) => m.id)).toContain(a.id);
+    });
+
     it('polling: If-None-Match with the current version is a 304 without a body; after a move, a 200', async () => {
       const m = await createHotSeat(h.http);
       const first = await h.http.get(`/v1/matches/${m.id}`).set(bearer(m.tokens.p1)).expect(200);

@@ -211,14 +211,21 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
         summary: 'My matches',
         description:
           'With a seat token: every match of that seat\'s handle (or only that match when the seat has no handle). ' +
-          'Without a token, pass ?handle=. Newest first.',
+          'Without a token, pass ?handle=. Newest first. ?turn=mine: only the matches waiting for your decision.',
         headers: AuthHeaders,
         querystring: MyMatchesQuery,
         response: { 200: MatchPageSchema, ...problemResponses(400, 401) },
       },
     },
     async (req) =>
-      service.myMatches(bearerToken(req.headers.authorization), req.query.handle, req.query.status, req.query.cursor, req.query.limit),
+      service.myMatches({
+        token: bearerToken(req.headers.authorization),
+        handle: req.query.handle,
+        status: req.query.status,
+        turn: req.query.turn,
+        cursor: req.query.cursor,
+        limit: req.query.limit,
+      }),
   );
 };
 
