@@ -19,6 +19,8 @@ import {
 import type { MatchStore } from './persistence/types.js';
 import { MatchService } from './service/match-service.js';
 import problems from './http/problems.js';
+import rateLimit from '@fastify/rate-limit';
+import { rateLimitOptions } from './http/rate-limit.js';
 import matchRoutes from './http/routes/matches.js';
 import catalogRoutes from './http/routes/catalog.js';
 import healthRoutes from './http/routes/health.js';
@@ -35,6 +37,8 @@ export interface BuildAppOptions {
   loggerInstance?: FastifyServerOptions['loggerInstance'];
   /** States kept in the in-process LRU cache (default 500). */
   matchCacheSize?: number;
+  /** Requests per minute per client (seat token, else IP); 0 or absent: no limit. */
+  rateLimitPerMinute?: number;
   graphiql?: boolean;
 }
 
@@ -57,6 +61,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   });
 
   await app.register(problems);
+  if (opts.rateLimitPerMinute) await app.register(rateLimit, rateLimitOptions(opts.rateLimitPerMinute));
 
   await app.register(fastifySwagger, {
     openapi: {

@@ -36,6 +36,7 @@ const app = await buildApp({
   store,
   loggerInstance: logger,
   matchCacheSize: config.matchCacheSize,
+  rateLimitPerMinute: config.rateLimitPerMinute,
   graphiql: config.graphiql,
 });
 

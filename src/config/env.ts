@@ -32,6 +32,11 @@ export const EnvSchema = z.object({
   NODE_ENV: z.preprocess(emptyToUndefined, z.enum(['development', 'production', 'test']).default('development')),
   /** Number of match states kept in the in-process LRU cache. */
   MATCH_CACHE_SIZE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(1_000_000).default(500)),
+  /**
+   * Requests per minute per client (a seat token, else the IP address); 0 turns the limit off.
+   * Counted per node: N nodes allow up to N times this.
+   */
+  RATE_LIMIT_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(10_000_000).default(6000)),
   /** GraphiQL at /graphiql; defaults to on outside production. */
   GRAPHIQL: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).optional()),
 });
@@ -43,6 +48,7 @@ export interface AppConfig {
   production: boolean;
   graphiql: boolean;
   matchCacheSize: number;
+  rateLimitPerMinute: number;
   database: { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string };
 }
 
@@ -64,6 +70,7 @@ export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvResult {
       production,
       graphiql: e.GRAPHIQL === undefined ? !production : e.GRAPHIQL === 'true',
       matchCacheSize: e.MATCH_CACHE_SIZE,
+      rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
       database: e.DATABASE_URL
         ? { kind: 'postgres', url: e.DATABASE_URL }
         : { kind: 'pglite', dataDir: path.resolve(e.DATA_DIR) },

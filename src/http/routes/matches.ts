@@ -52,7 +52,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
           'sandbox, a starting position. With openSeat the second seat stays open for POST /v1/matches/{id}/join and ' +
           "only the creator's token is returned; without it both seat tokens are returned (hot-seat or bot play).",
         body: CreateMatchBody,
-        response: { 201: CreateMatchResponse, ...problemResponses(400, 413, 415, 422) },
+        response: { 201: CreateMatchResponse, ...problemResponses(400, 413, 415, 422, 429) },
       },
     },
     async (req, reply) => {
@@ -71,7 +71,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
         summary: 'Take the open seat',
         params: MatchIdParams,
         body: JoinBody,
-        response: { 200: JoinResponse, ...problemResponses(400, 404, 409, 413, 415, 422) },
+        response: { 200: JoinResponse, ...problemResponses(400, 404, 409, 413, 415, 422, 429) },
       },
     },
     async (req, reply) => {
@@ -95,7 +95,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
         response: {
           200: MatchViewSchema,
           304: z.null().describe('Not modified: the match is still at the version given in If-None-Match.'),
-          ...problemResponses(400, 401, 404),
+          ...problemResponses(400, 401, 404, 429),
         },
       },
     },
@@ -118,7 +118,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
         params: MatchIdParams,
         querystring: LegalActionsQuery,
         headers: AuthHeaders,
-        response: { 200: LegalActionsSchema, ...problemResponses(400, 401, 404) },
+        response: { 200: LegalActionsSchema, ...problemResponses(400, 401, 404, 429) },
       },
       // The list is the engine's own typed output for the caller (hundreds of entries at a
       // play decision); validating it again on the way out cost more than building it.
@@ -150,7 +150,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
         params: MatchIdParams,
         headers: ActionHeaders,
         body: SubmitActionBody,
-        response: { 200: ActionResultSchema, ...problemResponses(400, 401, 404, 409, 413, 415, 422) },
+        response: { 200: ActionResultSchema, ...problemResponses(400, 401, 404, 409, 413, 415, 422, 429) },
       },
     },
     async (req, reply) => {
@@ -176,7 +176,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
         params: MatchIdParams,
         headers: AuthHeaders,
         querystring: EventsQuery,
-        response: { 200: EventPageSchema, ...problemResponses(400, 401, 404) },
+        response: { 200: EventPageSchema, ...problemResponses(400, 401, 404, 429) },
       },
     },
     async (req, reply) => {
@@ -197,7 +197,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
           'Newest first, cursor-paginated. Filter by player handle (the label chosen at create/join; handles are ' +
           'not authenticated) and status.',
         querystring: ListQuery,
-        response: { 200: MatchPageSchema, ...problemResponses(400) },
+        response: { 200: MatchPageSchema, ...problemResponses(400, 429) },
       },
     },
     async (req) => service.listMatches({ handle: req.query.handle, status: req.query.status }, req.query.cursor, req.query.limit),
@@ -214,7 +214,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
           'Without a token, pass ?handle=. Newest first. ?turn=mine: only the matches waiting for your decision.',
         headers: AuthHeaders,
         querystring: MyMatchesQuery,
-        response: { 200: MatchPageSchema, ...problemResponses(400, 401) },
+        response: { 200: MatchPageSchema, ...problemResponses(400, 401, 429) },
       },
     },
     async (req) =>
