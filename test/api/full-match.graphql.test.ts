@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import supertest from 'supertest';
 import { buildApp } from '../../src/app.js';
-import { bearer, createHotSeat, prng, startApp, type Harness } from './helpers.js';
+import { backends, bearer, createHotSeat, prng, startOn, type Harness } from './helpers.js';
 import { assertNoLeak, secretsFor } from './secrecy.js';
 import type { Seat, Viewer } from '../../src/engine/index.js';
 
@@ -34,10 +34,10 @@ const SUBMIT = /* GraphQL */ `
   }
 `;
 
-describe('GraphQL full random match', () => {
+for (const backend of backends) describe.skipIf(backend.skipReason !== null)(`GraphQL full random match [${backend.name}]`, () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startApp({ kind: 'pglite', dataDir: 'memory://' });
+    h = await startOn(backend);
   });
   afterAll(async () => {
     await h?.close();
