@@ -41,6 +41,8 @@ export interface Database {
    * query compiler cost more CPU per request than everything else on that path together.
    */
   readonly query: SqlQuery;
+  /** LISTEN on a channel (NOTIFY payloads arrive after the notifying transaction commits). */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   /** Runs fn in a transaction on one connection (commit on success, rollback on throw). */
   transaction<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -72,6 +74,10 @@ async function openPglite(dataDir: string): Promise<Database> {
     kind: 'pglite',
     prisma,
     query: async <R>(sql: string, params?: unknown[]) => (await client.query<R>(sql, params)).rows,
+    listen: async (channel, onPayload) => {
+      const unlisten = await client.listen(channel, onPayload);
+      return () => unlisten();
+    },
     transaction: (fn) =>
       client.transaction((tx) =>
         fn({
@@ -112,6 +118,19 @@ async function openPostgres(url: string, max = 10): Promise<Database> {
     prisma,
     query: async <R>(sql: string, params?: unknown[], name?: string) =>
       (await pool.query({ text: sql, values: params as unknown[] | undefined, ...(name ? { name } : {}) })).rows as R[],
+    async listen(channel, onPayload) {
+      // A dedicated connection: LISTEN belongs to a session, not to a pooled query.
+      const c = new pg.Client({ connectionString: url });
+      c.on('error', () => {});
+      await c.connect();
+      c.on('notification', (n) => {
+        if (n.channel === channel && n.payload !== undefined) onPayload(n.payload);
+      });
+      await c.query(`LISTEN "${channel.replace(/"/g, '')}"`);
+      return async () => {
+        await c.end().catch(() => {});
+      };
+    },
     async transaction(fn) {
       const c = await pool.connect();
       try {

@@ -118,5 +118,10 @@ export interface MatchStore {
   claimSeat(matchId: string, seat: SeatName, tokenHash: string, handle: string | null, status: MatchStatus): Promise<boolean>;
   /** Newest first, cursor-paginated. */
   listMatches(filter: MatchListFilter, opts: { cursor?: string | null; limit: number }): Promise<MatchPage>;
+  /**
+   * Calls `onAppend(matchId, version)` after every committed append, from any node sharing the
+   * database (PostgreSQL LISTEN/NOTIFY; PGlite's own). Returns the unsubscribe function.
+   */
+  watchAppends(onAppend: (matchId: string, version: number) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }

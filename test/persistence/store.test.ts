@@ -85,6 +85,29 @@ for (const backend of backends) {
       ]);
     });
 
+    it('tells watchers about every committed append (and nothing about a failed one)', async () => {
+      const m = newMatch();
+      await opened.store.createMatch(m, [ev('MatchCreated')]);
+      const seen: [string, number][] = [];
+      const stop = await opened.store.watchAppends((id, version) => {
+        if (id === m.id) seen.push([id, version]);
+      });
+      try {
+        await opened.store.appendEvents(m.id, 1, [ev('Move')]);
+        await opened.store.appendEvents(m.id, 1, [ev('Move')]).catch(() => undefined); // stale: no notification
+        await opened.store.appendEvents(m.id, 2, [ev('Move'), ev('Move')]);
+        // Notifications arrive asynchronously after commit: wait for them (bounded), then compare.
+        for (let i = 0; i < 100 && seen.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+        await new Promise((r) => setTimeout(r, 50));
+        expect(seen).toEqual([
+          [m.id, 2],
+          [m.id, 4],
+        ]);
+      } finally {
+        await stop();
+      }
+    });
+
     it('rejects a stale version with the current version', async () => {
       const m = newMatch();
       await opened.store.createMatch(m, [ev('MatchCreated')]);
