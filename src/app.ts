@@ -22,6 +22,7 @@ import problems from './http/problems.js';
 import rateLimit from '@fastify/rate-limit';
 import { rateLimitOptions } from './http/rate-limit.js';
 import matchRoutes from './http/routes/matches.js';
+import streamRoutes from './http/routes/stream.js';
 import catalogRoutes from './http/routes/catalog.js';
 import healthRoutes from './http/routes/health.js';
 import graphqlPlugin from './graphql/index.js';
@@ -55,6 +56,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
 
   const service = new MatchService({ store: opts.store, cacheSize: opts.matchCacheSize });
   app.decorate('service', service);
+  app.addHook('onClose', async () => service.live.close());
 
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
@@ -102,6 +104,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     await api.register(
       async (v1) => {
         await v1.register(matchRoutes, { service });
+        await v1.register(streamRoutes, { service });
         await v1.register(catalogRoutes, { service });
       },
       { prefix: '/v1' },

@@ -44,6 +44,7 @@ import {
 } from '../persistence/types.js';
 import { ServiceError, problems } from './errors.js';
 import { MATCH_OPENED, MatchLoader, type MatchEntry } from './match-loader.js';
+import { LiveUpdates } from './live.js';
 import { hashToken, newMatchId, newSeatToken, sameHash, sha256Hex } from './tokens.js';
 import { canonicalJson } from '../engine/hash.js';
 
@@ -77,11 +78,14 @@ export class MatchService {
   readonly store: MatchStore;
   readonly cardSet: CardSet;
   private readonly loader: MatchLoader;
+  /** Committed appends from any node, for live streams. */
+  readonly live: LiveUpdates;
 
   constructor(opts: MatchServiceOptions) {
     this.store = opts.store;
     this.cardSet = defaultCardSet();
     this.loader = new MatchLoader(this.store, this.cardSet, opts.cacheSize ?? DEFAULT_CACHE_SIZE);
+    this.live = new LiveUpdates(this.store);
   }
 
   /** Loader counters (replays, cache hits, catch-ups) for tests and metrics. */

@@ -1,0 +1,98 @@
+/**
+ * GET /v1/matches/{id}/stream: the match's events as NDJSON, one redacted event per line (the
+ * same objects as GET …/events), first those after `after`, then each new one as it is
+ * committed on any node, until the game ends. A blank line every 15 s keeps proxies from
+ * closing an idle stream. Like the lichess game streams, for bots and live boards.
+ */
+import { PassThrough } from 'node:stream';
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { MatchService } from '../../service/match-service.js';
+import { bearerToken } from '../../service/tokens.js';
+import { AuthHeaders, MatchIdParams, problemResponses } from '../schemas.js';
+
+const HEARTBEAT_MS = 15_000;
+const PAGE = 500;
+
+const StreamQuery = z.strictObject({
+  after: z.coerce.number().int().min(0).default(0).describe('Start with the events whose seq is greater than this.'),
+});
+
+const streamRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (app, { service }) => {
+  const open = new Set<PassThrough>();
+  // Streams never finish on their own before the game does: end them when the server stops.
+  app.addHook('preClose', async () => {
+    for (const s of open) s.end();
+  });
+
+  app.get(
+    '/matches/:id/stream',
+    {
+      schema: {
+        tags: ['matches'],
+        summary: 'Live event stream (NDJSON)',
+        description:
+          'Content-Type application/x-ndjson. Each line is one event as the caller may see it (seat token → that seat; ' +
+          'none → spectator), in seq order: first the stored ones after `after`, then new ones as they are committed, ' +
+          'on any node. The stream ends when the game has ended; blank lines are keep-alives.',
+        params: MatchIdParams,
+        querystring: StreamQuery,
+        headers: AuthHeaders,
+        response: { 200: z.string().describe('NDJSON: one event object per line.'), ...problemResponses(400, 401, 404, 429) },
+      },
+    },
+    async (req, reply) => {
+      const id = req.params.id;
+      const token = bearerToken(req.headers.authorization);
+      await service.load(id, token); // 404 and token errors before the stream starts
+      const out = new PassThrough();
+      open.add(out);
+      let after = req.query.after;
+      let running = false;
+      let again = false;
+
+      // Sends everything after `after`; serialised, so lines never interleave or repeat.
+      const pump = async (): Promise<void> => {
+        if (running) {
+          again = true;
+          return;
+        }
+        running = true;
+        try {
+          do {
+            again = false;
+            const m = await service.load(id, token);
+            const page = await service.events(m, after, PAGE);
+            for (const e of page.events) out.write(JSON.stringify(e) + '\n');
+            after = page.next;
+            if (page.hasMore) again = true;
+            else if (m.state?.result) out.end();
+          } while (again && !out.writableEnded);
+        } catch (err) {
+          req.log.warn({ err }, 'event stream stopped');
+          out.end();
+        } finally {
+          running = false;
+        }
+      };
+
+      const unwatch = await service.live.watch(id, () => void pump());
+      const heartbeat = setInterval(() => out.write('\n'), HEARTBEAT_MS);
+      heartbeat.unref();
+      const stop = () => {
+        clearInterval(heartbeat);
+        unwatch();
+        open.delete(out);
+      };
+      out.on('close', stop);
+      out.on('finish', stop);
+      req.raw.on('close', () => out.end());
+      void pump();
+      reply.header('content-type', 'application/x-ndjson; charset=utf-8').header('cache-control', 'no-cache');
+      // A stream is sent as it is, not through the response schema's serializer.
+      return reply.send(out as unknown as string);
+    },
+  );
+};
+
+export default streamRoutes;
