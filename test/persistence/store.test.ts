@@ -85,7 +85,7 @@ for (const backend of backends) {
       ]);
     });
 
-    it('tells watchers about every committed append (and nothing about a failed one)', async () => {
+    it('tells watchers about committed appends (the latest version of each burst; nothing about a failed one)', async () => {
       const m = newMatch();
       await opened.store.createMatch(m, [ev('MatchCreated')]);
       const seen: [string, number][] = [];
@@ -97,12 +97,11 @@ for (const backend of backends) {
         await opened.store.appendEvents(m.id, 1, [ev('Move')]).catch(() => undefined); // stale: no notification
         await opened.store.appendEvents(m.id, 2, [ev('Move'), ev('Move')]);
         // Notifications arrive asynchronously after commit: wait for them (bounded), then compare.
-        for (let i = 0; i < 100 && seen.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+        // Announcements are batched: a watcher may see only the latest version of a burst.
+        for (let i = 0; i < 100 && seen.at(-1)?.[1] !== 4; i++) await new Promise((r) => setTimeout(r, 20));
         await new Promise((r) => setTimeout(r, 50));
-        expect(seen).toEqual([
-          [m.id, 2],
-          [m.id, 4],
-        ]);
+        expect(seen.at(-1)).toEqual([m.id, 4]);
+        for (const [, v] of seen) expect([2, 4]).toContain(v);
       } finally {
         await stop();
       }
