@@ -35,6 +35,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { Samples, fmtInt, fmtMs, table } from './lib/stats.js';
+import { seededPick } from '../src/engine/index.js';
 import { startServer, type ServerProcess } from './lib/server-process.js';
 import { summariseCpuProfile } from './lib/cpuprofile.js';
 import { cpuBetween, loadAverage, snapshot, type CpuSnapshot, type CpuWindow } from './lib/machine.js';
@@ -176,17 +177,6 @@ interface LoadResult {
   /** The measured window on the monotonic clock (µs), to cut the server's CPU profile. */
   windowUs: { fromUs: number; toUs: number };
   networkErrors: Map<string, number>;
-}
-
-/** xorshift32: the benchmark's own chooser (reproducible per slot). */
-function chooser(seed: number) {
-  let x = seed | 0 || 1;
-  return (n: number) => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) % n;
-  };
 }
 
 async function runLoad(server: ServerProcess): Promise<LoadResult> {
@@ -332,7 +322,7 @@ async function runLoad(server: ServerProcess): Promise<LoadResult> {
   }
 
   async function slot(i: number): Promise<void> {
-    const pick = chooser(0x9e3779b9 ^ (i * 7919 + Date.now()));
+    const pick = seededPick(`bench-slot-${i}-${Date.now()}`);
     let n = 0;
     while (!stopped()) {
       try {

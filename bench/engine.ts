@@ -1,10 +1,10 @@
 /**
- * npm run bench:engine — complete random games on one core (uniform over legalActions, see the
- * chain note in playOne) and
+ * npm run bench:engine — complete random games on one core (the engine's randomPlayer: uniform
+ * over legalActions, ending the phase inside chains deeper than 8) and
  * replay throughput. Prints figures; asserts nothing (timing belongs in benchmarks, not tests).
  *   GAMES=1000 npm run bench:engine
  */
-import { apply, createGame, DEFAULT_CONFIG, defaultCardSet, expandDeckList, legalActions, pendingDecision, replay, type GameEvent } from '../src/engine/index.js';
+import { apply, createGame, DEFAULT_CONFIG, defaultCardSet, expandDeckList, legalActions, pendingDecision, randomPlayer, replay, type GameEvent } from '../src/engine/index.js';
 
 const GAMES = Number(process.env.GAMES ?? 500);
 const WARMUP = Math.min(50, Math.ceil(GAMES / 10));
@@ -12,31 +12,17 @@ const cardSet = defaultCardSet();
 const [d1, d2] = cardSet.file.starterDecks;
 const decks = { p1: expandDeckList(d1!.cards), p2: expandDeckList(d2!.cards) };
 
-/** The benchmark's own chooser (xorshift32): outside the engine, reproducible. */
-function chooser(seed: number) {
-  let x = seed | 0 || 1;
-  return (n: number) => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) % n;
-  };
-}
-
 function playOne(i: number): { decisions: number; events: GameEvent[] } {
   const created = createGame({ cardSet, config: DEFAULT_CONFIG, decks, seed: `bench-${i}` });
   if (!created.ok) throw new Error(created.errors.join('; '));
   let state = created.state;
   const events = [...created.events];
-  const pick = chooser(i + 1);
+  const choose = randomPlayer(`bench-player-${i}`);
   let decisions = 0;
   while (!state.result) {
     const d = pendingDecision(state)!;
     const actions = legalActions(state, d.seat);
-    // Uniform, except deep inside a chain: the rules allow unbounded chains (R-CHAIN-1), and a
-    // uniform player can loop (two own Swap or Magnetism cards moving each other back and forth).
-    const end = state.stack.length > 8 ? actions.find((a) => a.type === 'end-phase') : undefined;
-    const r = apply(state, d.seat, end ?? actions[pick(actions.length)]);
+    const r = apply(state, d.seat, choose(state, actions));
     if (!r.ok) throw new Error(`illegal legal action: ${r.error.code} ${r.error.message}`);
     state = r.state;
     for (const e of r.events) events.push(e);

@@ -39,4 +39,5 @@ export { PositionSchema, toPosition, stateFromPosition, createFromPosition } fro
 export type { Position, PositionData } from './position.js';
 export { scores } from './stats.js';
 export { describeAction } from './describe.js';
+export { randomPlayer, seededPick, RANDOM_PLAYER_CHAIN_LIMIT } from './random-player.js';
 export { defaultCardSet, set00 } from './data/index.js';

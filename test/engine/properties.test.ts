@@ -14,12 +14,12 @@ import {
   isMainZone,
   legalActions,
   pendingDecision,
+  randomPlayer,
   redactEvent,
   replay,
   seedCommitment,
   RulesConfigSchema,
   view,
-  type Action,
   type GameEvent,
   type GameState,
   type Seat,
@@ -39,29 +39,6 @@ const configArb = fc.record({
   firstPlayer: fc.constantFrom('RANDOM' as const, 'p1' as const, 'p2' as const),
 });
 
-function chooser(seed: number) {
-  let x = seed | 0 || 1;
-  return (n: number) => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) % n;
-  };
-}
-
-/**
- * Uniform over legalActions, except inside a chain deeper than 8, where the player ends the
- * ability phase: the rules allow unbounded chains (R-CHAIN-1; two own Swap cards can swap each
- * other forever), and a uniform player would wander into them.
- */
-function choose(state: GameState, actions: Action[], pick: (n: number) => number): Action {
-  if (state.stack.length > 8) {
-    const end = actions.find((a) => a.type === 'end-phase');
-    if (end) return end;
-  }
-  return actions[pick(actions.length)]!;
-}
-
 interface Playout {
   state: GameState;
   events: GameEvent[];
@@ -77,14 +54,14 @@ function playout(seed: number, deckA: number, deckB: number, cfg: object, opts: 
   let state = created.state;
   const events = [...created.events];
   const states = opts.keepStates ? [state] : [];
-  const pick = chooser(seed);
+  const choose = randomPlayer(`player-${seed}`);
   for (let n = 0; !state.result; n++) {
     if (n >= MAX_DECISIONS) throw new Error(`no end after ${MAX_DECISIONS} decisions`);
     const d = pendingDecision(state);
     expect(d, 'a running game always waits for a decision').not.toBeNull();
     const actions = legalActions(state, d!.seat);
     expect(legalActions(state, d!.seat === 'p1' ? 'p2' : 'p1')).toEqual([]);
-    const action = n === opts.resignAt ? { type: 'resign' as const } : choose(state, actions, pick);
+    const action = n === opts.resignAt ? { type: 'resign' as const } : choose(state, actions);
     const r = apply(state, d!.seat, action);
     if (!r.ok) throw new Error(`legal action rejected: ${JSON.stringify(action)} → ${r.error.code}: ${r.error.message}`);
     checkInvariants(r.state);

@@ -1,0 +1,31 @@
+/**
+ * A random player for tests, benchmarks and practice bots: uniform over legalActions, from a
+ * seeded generator (reproducible). One exception, documented in docs/rules-decisions.md: deep
+ * inside a chain it ends the ability phase, because the rules allow chains without end (two own
+ * Swap cards can swap each other forever) and a uniform player would wander into them.
+ */
+import type { Action } from './actions.js';
+import { nextInt, seedRng } from './rng.js';
+import type { GameState } from './state.js';
+
+export const RANDOM_PLAYER_CHAIN_LIMIT = 8;
+
+/** Returns a uniform choice function over `n` options, seeded. */
+export function seededPick(seed: string): (n: number) => number {
+  const rng = seedRng(seed);
+  return (n) => nextInt(rng, n);
+}
+
+/** Returns a player that picks one of `actions` (the legal actions of `state`). */
+export function randomPlayer(seed: string): (state: GameState, actions: readonly Action[]) => Action {
+  const pick = seededPick(seed);
+  return (state, actions) => {
+    if (state.stack.length > RANDOM_PLAYER_CHAIN_LIMIT) {
+      const end = actions.find((a) => a.type === 'end-phase');
+      if (end) return end;
+    }
+    const a = actions[pick(actions.length)];
+    if (!a) throw new Error('no legal action to choose from');
+    return a;
+  };
+}
