@@ -1,0 +1,89 @@
+/**
+ * `npm start` as a user runs it: the real src/server.ts in a child process on a fresh PGlite
+ * directory. It serves, refuses a second process on the same directory with a clear message,
+ * refuses a bad environment naming the variable, and shuts down cleanly on SIGTERM.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function start(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: ROOT,
+    // DATABASE_URL emptied: these tests are about the embedded database.
+    env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'info', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, exited, output: () => output };
+}
+
+async function waitReady(port: number): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}/readyz`);
+      if (r.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('server did not become ready');
+}
+
+describe('the server process', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'evons-server-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+    await rm(`${path.join(dir, 'data')}.lock`, { force: true });
+  });
+
+  it('serves on a fresh data directory, refuses a second process on it, and stops cleanly on SIGTERM', async () => {
+    const dataDir = path.join(dir, 'data');
+    const port = await freePort();
+    const first = start({ PORT: String(port), DATA_DIR: dataDir });
+    try {
+      await waitReady(port);
+      const decks = await (await fetch(`http://127.0.0.1:${port}/v1/decks`)).json();
+      expect((decks as { decks: unknown[] }).decks.length).toBeGreaterThanOrEqual(2);
+
+      const second = start({ PORT: String(await freePort()), DATA_DIR: dataDir });
+      expect(await second.exited).toBe(1);
+      expect(second.output()).toMatch(/in use by another process/);
+    } finally {
+      first.child.kill('SIGTERM');
+    }
+    expect(await first.exited).toBe(0);
+    expect(first.output()).toMatch(/bye/);
+    expect(fs.existsSync(`${dataDir}.lock`)).toBe(false);
+  });
+
+  it('refuses a bad environment, naming the variable', async () => {
+    const bad = start({ PORT: 'eighty', DATA_DIR: path.join(dir, 'unused') });
+    expect(await bad.exited).toBe(1);
+    expect(bad.output()).toMatch(/PORT/);
+  });
+});
