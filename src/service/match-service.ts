@@ -45,8 +45,8 @@ import {
 import { ServiceError, problems } from './errors.js';
 import { MATCH_OPENED, MatchLoader, type MatchEntry } from './match-loader.js';
 import { LiveUpdates } from './live.js';
-import { hashToken, newMatchId, newSeatToken, sameHash, sha256Hex } from './tokens.js';
-import { canonicalJson } from '../engine/hash.js';
+import { hashToken, newMatchId, newSeatToken, sameHash } from './tokens.js';
+import { canonicalJson, sha256Hex } from '../engine/hash.js';
 
 export { MATCH_OPENED };
 export type * from './types.js';
@@ -231,20 +231,21 @@ export class MatchService {
         opening = r;
       }
       const status: MatchStatus = opening.state.result ? 'finished' : 'active';
+      const toMove = toMoveOf(opening.state);
       // One transaction stores the deal and takes the seat; the append decides the race between
       // two joiners (expected version 1): only one deal is stored, the other gets seat-taken.
       let version: number;
       try {
         version = await this.store.appendEvents(id, first.seq, opening.events.map((e) => toNewEvent(e, null)), {
           status,
-          toMove: toMoveOf(opening.state),
+          toMove,
           claimSeat: { seat, tokenHash, handle: input.handle ?? null },
         });
       } catch (e) {
         if (e instanceof VersionConflictError) throw problems.seatTaken();
         throw e;
       }
-      const joined = { ...row, version, status, toMove: toMoveOf(opening.state), seats: row.seats.map((x) => (x.seat === seat ? { ...x, tokenHash, handle: input.handle ?? null } : x)) };
+      const joined = { ...row, version, status, toMove, seats: row.seats.map((x) => (x.seat === seat ? { ...x, tokenHash, handle: input.handle ?? null } : x)) };
       this.loader.remember({ row: joined, version, state: opening.state, sandbox: opened.position !== null && opened.position !== undefined });
       return { id, seat, token, version, status };
     }
@@ -367,14 +368,16 @@ export class MatchService {
     const id = row.id;
     const seat = this.seatOf(row, token);
     if (!seat) throw problems.missingToken();
-    const requestHash = this.requestHash(seat, action);
+    const key = opts.idempotencyKey;
+    // Only a request with a key is ever compared with an earlier one.
+    const requestHash = key === undefined ? '' : this.requestHash(seat, action);
     // A retry is recognised without a lookup on the way in: a request that would fail now (the
     // match moved on, the action is no longer legal) first checks for a stored answer to its
     // key, and a retry that would apply again is stopped by the key's UNIQUE constraint in the
     // append's own transaction. One round trip saved on every move.
     const priorOr = async (failure: Error): Promise<ActionOutcome> => {
-      if (opts.idempotencyKey !== undefined) {
-        const prior = await this.replayIdempotent(id, opts.idempotencyKey, seat, requestHash);
+      if (key !== undefined) {
+        const prior = await this.replayIdempotent(id, key, seat, requestHash);
         if (prior) return prior;
       }
       throw failure;
@@ -393,8 +396,9 @@ export class MatchService {
     const newVersion = version + newEvents.length;
     const result = r.state.result;
     const status: MatchStatus = result ? 'finished' : 'active';
+    const toMove = toMoveOf(r.state);
     const m: LoadedMatch = {
-      row: { ...row, status, winner: result?.winner ?? null, version: newVersion, toMove: toMoveOf(r.state) },
+      row: { ...row, status, winner: result?.winner ?? null, version: newVersion, toMove },
       version: newVersion,
       state: r.state,
       viewer: seat,
@@ -413,10 +417,8 @@ export class MatchService {
       const stored = await this.store.appendEvents(id, version, newEvents, {
         status,
         winner: result?.winner ?? null,
-        toMove: toMoveOf(r.state),
-        ...(opts.idempotencyKey !== undefined
-          ? { idempotency: { key: opts.idempotencyKey, seat, requestHash, statusCode: 200, response: body } }
-          : {}),
+        toMove,
+        ...(key !== undefined ? { idempotency: { key, seat, requestHash, statusCode: 200, response: body } } : {}),
       });
       if (stored !== newVersion) {
         // The store numbers events itself; it must agree with the body we stored.

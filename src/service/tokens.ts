@@ -1,12 +1,13 @@
 /** Seat tokens: 32 random bytes, base64url. Only their sha256 is stored. */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { sha256Hex } from '../engine/hash.js';
 
 export function newSeatToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return sha256Hex(token);
 }
 
 /** Constant-time comparison of two hex digests. */
@@ -30,7 +31,3 @@ export function newMatchId(): string {
 }
 
 export const MATCH_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-
-export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
-}
