@@ -338,24 +338,6 @@ export class PrismaMatchStore implements MatchStore {
     return r ? { key: r.key, seat: r.seat as SeatName, requestHash: r.request_hash, statusCode: Number(r.status_code), response: r.response } : null;
   }
 
-  async claimSeat(
-    matchId: string,
-    seat: SeatName,
-    tokenHash: string,
-    handle: string | null,
-    status: MatchStatus,
-  ): Promise<boolean> {
-    return this.prisma.$transaction(async (tx) => {
-      const { count } = await tx.seat.updateMany({
-        where: { matchId, seat, tokenHash: null },
-        data: { tokenHash, handle, joinedAt: new Date() },
-      });
-      if (count === 0) return false;
-      await tx.match.update({ where: { id: matchId }, data: { status } });
-      return true;
-    });
-  }
-
   async listMatches(filter: MatchListFilter, opts: { cursor?: string | null; limit: number }): Promise<MatchPage> {
     const and: Prisma.MatchWhereInput[] = [];
     if (filter.status) and.push({ status: filter.status });

@@ -114,8 +114,6 @@ export interface MatchStore {
    */
   appendEvents(id: string, expectedVersion: number, events: NewEvent[], opts?: AppendOptions): Promise<number>;
   findIdempotency(matchId: string, key: string): Promise<IdempotencyRecord | null>;
-  /** Takes an open seat (conditional update); false if it was taken meanwhile. */
-  claimSeat(matchId: string, seat: SeatName, tokenHash: string, handle: string | null, status: MatchStatus): Promise<boolean>;
   /** Newest first, cursor-paginated. */
   listMatches(filter: MatchListFilter, opts: { cursor?: string | null; limit: number }): Promise<MatchPage>;
   /**

@@ -163,16 +163,24 @@ for (const backend of backends) {
       expect(await opened.store.findIdempotency(m.id, 'k2')).toBeNull();
     });
 
-    it('claims an open seat once', async () => {
+    it('claims an open seat once, together with the events appended at the join', async () => {
       const m = newMatch();
       await opened.store.createMatch(m, [ev('MatchCreated')]);
-      const [a, b] = await Promise.all([
-        opened.store.claimSeat(m.id, 'p2', `tok_${randomUUID()}`, 'bob', 'active'),
-        opened.store.claimSeat(m.id, 'p2', `tok_${randomUUID()}`, 'carol', 'active'),
-      ]);
+      // A join: the deal's events and the seat in one append; it succeeds or is a conflict.
+      const claim = (version: number, seat: 'p1' | 'p2', handle: string) =>
+        opened.store
+          .appendEvents(m.id, version, [ev('Deal')], { status: 'active', claimSeat: { seat, tokenHash: `tok_${randomUUID()}`, handle } })
+          .then(() => true)
+          .catch((e: unknown) => {
+            if (e instanceof VersionConflictError) return false;
+            throw e;
+          });
+      const [a, b] = await Promise.all([claim(1, 'p2', 'bob'), claim(1, 'p2', 'carol')]);
       expect([a, b].filter(Boolean)).toHaveLength(1);
-      expect(await opened.store.claimSeat(m.id, 'p2', `tok_${randomUUID()}`, 'dave', 'active')).toBe(false);
-      expect(await opened.store.claimSeat(m.id, 'p1', `tok_${randomUUID()}`, 'eve', 'active')).toBe(false);
+      expect(await claim(2, 'p2', 'dave')).toBe(false);
+      expect(await claim(2, 'p1', 'eve')).toBe(false);
+      // The losers wrote nothing.
+      expect((await opened.store.loadEvents(m.id)).map((e) => e.seq)).toEqual([1, 2]);
       const row = await opened.store.getMatch(m.id);
       expect(row!.status).toBe('active');
       expect(row!.seats[1]!.handle).toBe(a ? 'bob' : 'carol');
