@@ -19,6 +19,3 @@ export function replay(events: readonly GameEvent[], cardSet: CardSet): GameStat
   for (const e of rest) evolve(s, e);
   return s;
 }
-
-/** Continues a state with more events (the service's cache catching up). Mutates a copy. */
-export { evolve };
