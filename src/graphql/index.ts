@@ -8,10 +8,12 @@ import fp from 'fastify-plugin';
 import mercurius, { type IResolvers, type MercuriusContext } from 'mercurius';
 import { GraphQLScalarType, valueFromASTUntyped } from 'graphql';
 import { cardFace, describeAction, type Action, type GameState, ActionSchema, type GameView, type Seat } from '../engine/index.js';
-import { ServiceError, problems } from '../service/errors.js';
+import { problems } from '../service/errors.js';
 import type { ActionResult, EventDto, LoadedMatch, MatchService, MatchView } from '../service/match-service.js';
 import { bearerToken } from '../service/tokens.js';
 import { typeDefs } from './schema.js';
+import { errorFormatter, guard } from './errors.js';
+import { DEFAULT_QUERY_LIMITS, checkCost, validationRules, type QueryLimits } from './limits.js';
 
 interface GqlContext {
   token: string | null | undefined;
@@ -33,24 +35,6 @@ const JsonScalar = new GraphQLScalarType({
   parseValue: (v) => v,
   parseLiteral: (ast, variables) => valueFromASTUntyped(ast, variables ?? undefined),
 });
-
-function gqlError(e: unknown): Error {
-  if (e instanceof ServiceError) {
-    const ext: Record<string, unknown> = { code: e.code, status: e.status };
-    if (e.version !== undefined) ext.version = e.version;
-    if (e.errors !== undefined) ext.errors = e.errors;
-    return new mercurius.ErrorWithProps(e.detail ?? e.title, ext);
-  }
-  return e as Error;
-}
-
-async function guard<T>(fn: () => Promise<T> | T): Promise<T> {
-  try {
-    return await fn();
-  } catch (e) {
-    throw gqlError(e);
-  }
-}
 
 function ctxOf(c: MercuriusContext): GqlContext {
   return c as unknown as GqlContext;
@@ -224,19 +208,28 @@ export function buildResolvers(service: MatchService): IResolvers {
 export interface GraphqlPluginOptions {
   service: MatchService;
   graphiql: boolean;
+  limits?: QueryLimits;
 }
 
 async function graphqlPlugin(app: FastifyInstance, opts: GraphqlPluginOptions) {
+  const limits = opts.limits ?? DEFAULT_QUERY_LIMITS;
   await app.register(mercurius, {
     schema: typeDefs,
     resolvers: buildResolvers(opts.service),
     graphiql: opts.graphiql,
     path: '/graphql',
-    queryDepth: 8,
+    validationRules: validationRules(limits),
+    errorFormatter,
     context: (req: FastifyRequest, _reply: FastifyReply): GqlContext => ({
       token: bearerToken(req.headers.authorization),
       loads: new Map(),
     }),
+  });
+  // The cost depends on the variables, so it is checked per request, before execution.
+  app.graphql.addHook('preExecution', (schema, document, context, variables) => {
+    const body = (context as { reply?: { request: { body?: unknown } } }).reply?.request.body as { operationName?: unknown } | undefined;
+    const operationName = typeof body?.operationName === 'string' ? body.operationName : undefined;
+    checkCost(schema, document, variables, operationName, limits);
   });
 }
 

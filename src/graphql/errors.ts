@@ -1,0 +1,98 @@
+/**
+ * GraphQL errors as clients see them: every error carries a stable `extensions.code`, and nothing
+ * internal (driver messages, file paths, stack traces) leaves the server. Service errors keep
+ * their REST code and status; request errors (parse, validation, variables, limits) get a code;
+ * anything else becomes `internal` with the request id, and is logged in full.
+ */
+import { GraphQLError, type ExecutionResult } from 'graphql';
+import mercurius, { type MercuriusContext } from 'mercurius';
+import { ServiceError } from '../service/errors.js';
+
+export const GRAPHQL_CODES = {
+  parse: 'graphql-parse-failed',
+  validation: 'graphql-validation-failed',
+  internal: 'internal',
+} as const;
+
+/** A service error as a GraphQL error with extensions { code, status, version?, errors? }. */
+export function gqlError(e: unknown): Error {
+  if (e instanceof ServiceError) {
+    const ext: Record<string, unknown> = { code: e.code, status: e.status };
+    if (e.version !== undefined) ext.version = e.version;
+    if (e.errors !== undefined) ext.errors = e.errors;
+    return new mercurius.ErrorWithProps(e.detail ?? e.title, ext);
+  }
+  return e as Error;
+}
+
+/** Runs a resolver body and turns service errors into coded GraphQL errors. */
+export async function guard<T>(fn: () => Promise<T> | T): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    throw gqlError(e);
+  }
+}
+
+interface Logger {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+type AnyError = Error & {
+  path?: unknown;
+  extensions?: Record<string, unknown>;
+  originalError?: (Error & { errors?: unknown[]; extensions?: Record<string, unknown> }) | null;
+  locations?: unknown;
+};
+
+function codeOf(e: AnyError): string | undefined {
+  const code = e.extensions?.code ?? e.originalError?.extensions?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** Request-level errors (no field path): the document or its variables were refused. */
+function requestError(e: AnyError): GraphQLError {
+  const code = codeOf(e) ?? (/^Syntax Error/.test(e.message) ? GRAPHQL_CODES.parse : GRAPHQL_CODES.validation);
+  const locations = Array.isArray(e.locations) ? e.locations : undefined;
+  const out = new GraphQLError(e.message, { extensions: { ...(e.extensions ?? {}), code, status: 400 } });
+  if (locations) (out as { locations?: unknown }).locations = locations;
+  return out;
+}
+
+function classify(e: AnyError, log: Logger, requestId: string | undefined): GraphQLError {
+  // Mercurius wraps request-level failures (validation, method) in one error holding a list.
+  if (e.path === undefined) return requestError(e);
+  if (codeOf(e)) return e instanceof GraphQLError ? e : new GraphQLError(e.message, { extensions: e.extensions ?? {} });
+  log.error({ err: e.originalError ?? e, path: e.path }, 'unhandled GraphQL resolver error');
+  return new GraphQLError(`Something went wrong on our side (request ${requestId ?? 'unknown'}).`, {
+    path: e.path as ReadonlyArray<string | number>,
+    extensions: { code: GRAPHQL_CODES.internal, status: 500, requestId },
+  });
+}
+
+/** Mercurius's errorFormatter: flattens, codes and masks; the status follows Mercurius's rules. */
+export function errorFormatter(
+  execution: ExecutionResult & { errors: ReadonlyArray<GraphQLError>; statusCode?: number },
+  context: MercuriusContext,
+): { statusCode: number; response: ExecutionResult } {
+  const reply = (context as { reply?: { log: Logger; request: { id: string } } }).reply;
+  const log: Logger = reply?.log ?? (context.app.log as unknown as Logger);
+  const requestId = reply?.request.id;
+  const flat = (execution.errors as ReadonlyArray<AnyError>).flatMap((e) =>
+    Array.isArray(e.originalError?.errors) ? (e.originalError.errors as AnyError[]) : [e],
+  );
+  const errors = flat.map((e) => classify(e, log, requestId));
+  for (const e of errors) {
+    if (e.extensions.code !== GRAPHQL_CODES.internal) log.info({ code: e.extensions.code }, e.message);
+  }
+
+  // A refused document (nothing executed) is a 400; otherwise Mercurius's rules apply.
+  let statusCode = execution.data ? 200 : (execution.statusCode ?? 200);
+  if (!execution.data && flat.every((e) => e.path === undefined)) statusCode = 400;
+  else if (!execution.data && execution.statusCode === undefined && errors.length === 1) {
+    const original = (execution.errors[0] as AnyError | undefined)?.originalError as { statusCode?: unknown } | undefined;
+    if (typeof original?.statusCode === 'number') statusCode = original.statusCode;
+  }
+  return { statusCode, response: { data: execution.data ?? null, errors } };
+}

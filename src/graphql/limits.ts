@@ -1,0 +1,96 @@
+/**
+ * What one GraphQL request may cost, checked before anything executes: the depth and alias caps
+ * are validation rules (cached with the parsed document), the cost budget needs the variables and
+ * so runs as a preExecution hook. Without them, thousands of aliases of `events(limit: 500)` in
+ * one body made a 200 MB response. The standard introspection query passes all three.
+ */
+import { GraphQLError, type DocumentNode, type GraphQLSchema, type ValidationContext, type ValidationRule } from 'graphql';
+import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
+import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
+
+export interface QueryLimits {
+  /** Selection depth, introspection excluded. */
+  maxDepth: number;
+  /** Aliased fields in one operation (fragments included). */
+  maxAliases: number;
+  /** Cost budget: each field costs 1, lists count as many items as they may hold (see LIST_SIZES). */
+  maxCost: number;
+}
+
+export const DEFAULT_QUERY_LIMITS: QueryLimits = { maxDepth: 8, maxAliases: 30, maxCost: 10_000 };
+
+/** Stable codes in extensions.code, documented in docs/api.md. */
+export const LIMIT_CODES = {
+  depth: 'query-too-deep',
+  aliases: 'too-many-aliases',
+  cost: 'query-too-costly',
+} as const;
+
+/**
+ * How many items a list field may hold. A number is a fixed bound (the 49 cells, a 60-card
+ * graveyard); a string names the argument that bounds it (`limit`), whose schema default applies
+ * when it is not passed.
+ */
+const LIST_SIZES: Record<string, number | 'limit'> = {
+  'Query.matches': 'limit',
+  'Match.events': 'limit',
+  'Match.board': 49,
+  'Match.legalActions': 200,
+  'Match.removed': 120,
+  'Match.hand': 20,
+  'Graveyards.p1': 60,
+  'Graveyards.p2': 60,
+  'ActionResult.events': 100,
+};
+
+const listEstimator: ComplexityEstimator = ({ type, field, args, childComplexity }) => {
+  const size = LIST_SIZES[`${type.name}.${field.name}`];
+  if (size === undefined) return undefined;
+  const n = size === 'limit' ? Number(args.limit ?? 1) : size;
+  // An out-of-range limit is refused by the resolver; count it at its face value meanwhile.
+  return 1 + Math.max(1, Number.isFinite(n) ? n : 1) * Math.max(1, childComplexity);
+};
+
+function rejecter(code: string) {
+  return (ctx: ValidationContext | null, error: GraphQLError) => {
+    // Re-raise the library's error with our code and without its "Syntax Error:" prefix.
+    const message = error.message.replace(/^Syntax Error: /, '');
+    ctx?.reportError(new GraphQLError(message, { extensions: { code, status: 400 } }));
+  };
+}
+
+export function validationRules(limits: QueryLimits): ValidationRule[] {
+  return [
+    maxDepthRule({
+      n: limits.maxDepth,
+      ignoreIntrospection: true,
+      propagateOnRejection: false,
+      onReject: [rejecter(LIMIT_CODES.depth)],
+    }),
+    maxAliasesRule({ n: limits.maxAliases, propagateOnRejection: false, onReject: [rejecter(LIMIT_CODES.aliases)] }),
+  ] as ValidationRule[];
+}
+
+/** The cost of an operation with its variables; throws a coded GraphQLError over budget. */
+export function checkCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Record<string, unknown> | undefined,
+  operationName: string | undefined,
+  limits: QueryLimits,
+): number {
+  const cost = getComplexity({
+    schema,
+    query: document,
+    variables: variables ?? {},
+    ...(operationName ? { operationName } : {}),
+    estimators: [listEstimator, simpleEstimator({ defaultComplexity: 1 })],
+  });
+  if (cost > limits.maxCost) {
+    throw new GraphQLError(`Query cost ${cost} exceeds the budget of ${limits.maxCost}: ask for fewer items or fields.`, {
+      extensions: { code: LIMIT_CODES.cost, status: 400, cost, maxCost: limits.maxCost },
+    });
+  }
+  return cost;
+}
