@@ -63,7 +63,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   });
 
   await app.register(problems);
-  if (opts.rateLimitPerMinute) await app.register(rateLimit, rateLimitOptions(opts.rateLimitPerMinute));
+  if (opts.rateLimitPerMinute) await app.register(rateLimit, rateLimitOptions(opts.rateLimitPerMinute, service.credentials));
 
   await app.register(fastifySwagger, {
     openapi: {

@@ -1,22 +1,34 @@
 /**
  * Rate limits, as the lichess API does them: a clear 429 (problem+json, code `rate-limited`, with
- * Retry-After) instead of a slow or failing server. A client is its seat token when it sends one
- * (so two players behind one address do not share a budget), else its address. Health probes are
- * never limited. Counters live in each node's memory.
+ * Retry-After) instead of a slow or failing server. A client is its credential when that
+ * credential is known to be valid (so two players behind one address do not share a budget), else
+ * its address: random bearer strings, respellings of a token and failed authentications all
+ * count against the address. Health probes are never limited. Counters live in each node's memory.
  */
 import type { RateLimitPluginOptions } from '@fastify/rate-limit';
+import type { FastifyRequest } from 'fastify';
 import { ServiceError } from '../service/errors.js';
-import { hashToken } from '../service/tokens.js';
+import type { KnownCredentials } from '../service/credentials.js';
+import { bearerToken, hashToken } from '../service/tokens.js';
 
-export function rateLimitOptions(perMinute: number): RateLimitPluginOptions {
+const PROBES = new Set(['/healthz', '/readyz']);
+
+/** The limiter's key: `cred:<hash>` for a verified token, `ip:<address>` otherwise. */
+export function clientKey(req: FastifyRequest, known: KnownCredentials): string {
+  const token = bearerToken(req.headers.authorization);
+  if (token) {
+    const h = hashToken(token);
+    if (known.has(h)) return `cred:${h.slice(0, 32)}`;
+  }
+  return `ip:${req.ip}`;
+}
+
+export function rateLimitOptions(perMinute: number, known: KnownCredentials): RateLimitPluginOptions {
   return {
     max: perMinute,
     timeWindow: 60_000,
-    allowList: (req) => req.url === '/healthz' || req.url === '/readyz',
-    keyGenerator: (req) => {
-      const auth = req.headers.authorization;
-      return auth ? `seat:${hashToken(auth).slice(0, 32)}` : `ip:${req.ip}`;
-    },
+    allowList: (req) => PROBES.has(req.url.split('?', 1)[0] ?? ''),
+    keyGenerator: (req) => clientKey(req, known),
     errorResponseBuilder: (_req, ctx) =>
       new ServiceError({
         status: 429,

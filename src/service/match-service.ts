@@ -45,6 +45,7 @@ import {
 import { ServiceError, problems } from './errors.js';
 import { MATCH_OPENED, MatchLoader, type MatchEntry } from './match-loader.js';
 import { LiveUpdates } from './live.js';
+import { KnownCredentials } from './credentials.js';
 import { hashToken, newMatchId, newSeatToken, sameHash } from './tokens.js';
 import { canonicalJson, sha256Hex } from '../engine/hash.js';
 
@@ -80,6 +81,8 @@ export class MatchService {
   private readonly loader: MatchLoader;
   /** Committed appends from any node, for live streams. */
   readonly live: LiveUpdates;
+  /** Token hashes verified on this node (the rate limiter keys on them). */
+  readonly credentials = new KnownCredentials();
 
   constructor(opts: MatchServiceOptions) {
     this.store = opts.store;
@@ -201,6 +204,7 @@ export class MatchService {
       events,
     );
     if (opening) this.loader.remember({ row, version: row.version, state: opening.state, sandbox });
+    for (const r of seatRecords) if (r.tokenHash) this.credentials.remember(r.tokenHash);
     return { id, seat: creatorSeat, status, version: row.version, tokens };
   }
 
@@ -247,6 +251,7 @@ export class MatchService {
       }
       const joined = { ...row, version, status, toMove, seats: row.seats.map((x) => (x.seat === seat ? { ...x, tokenHash, handle: input.handle ?? null } : x)) };
       this.loader.remember({ row: joined, version, state: opening.state, sandbox: opened.position !== null && opened.position !== undefined });
+      this.credentials.remember(tokenHash);
       return { id, seat, token, version, status };
     }
 
@@ -269,6 +274,7 @@ export class MatchService {
     const h = hashToken(token);
     const s = row.seats.find((x) => x.tokenHash !== null && sameHash(x.tokenHash, h));
     if (!s) throw problems.invalidToken();
+    this.credentials.remember(h);
     return s.seat as Seat;
   }
 
