@@ -4,7 +4,7 @@
  * Move path (appendEvents) = one SQL statement (see APPEND_SQL):
  *   UPDATE match SET version = version + n WHERE id = $id AND version = $expected  (0 rows → conflict)
  *   INSERT events seq expected+1 … expected+n                       (UNIQUE(match_id, seq) backstop)
- *   INSERT idempotency_key (if given)                               (UNIQUE(match_id, key) → conflict)
+ *   INSERT idempotency_key (if given)                               (UNIQUE(match_id, seat, key) → conflict)
  *   UPDATE seat (if claiming an open seat: a join)                  (seat taken → no bump → conflict)
  * Invariant: match.version = number of events = seq of the last event.
  * Everything else goes through Prisma's query API.
@@ -329,11 +329,11 @@ export class PrismaMatchStore implements MatchStore {
     return new VersionConflictError(m.version);
   }
 
-  async findIdempotency(matchId: string, key: string): Promise<IdempotencyRecord | null> {
+  async findIdempotency(matchId: string, seat: SeatName, key: string): Promise<IdempotencyRecord | null> {
     const [r] = await this.sql<{ key: string; seat: string; request_hash: string; status_code: number; response: string }>(
-      `SELECT key, seat, request_hash, status_code, response FROM "idempotency_key" WHERE match_id = $1 AND key = $2`,
-      [matchId, key],
-      'evons_find_idempotency',
+      `SELECT key, seat, request_hash, status_code, response FROM "idempotency_key" WHERE match_id = $1 AND seat = $2 AND key = $3`,
+      [matchId, seat, key],
+      'evons_find_idempotency_by_seat',
     );
     return r ? { key: r.key, seat: r.seat as SeatName, requestHash: r.request_hash, statusCode: Number(r.status_code), response: r.response } : null;
   }

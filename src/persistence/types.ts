@@ -113,7 +113,8 @@ export interface MatchStore {
    * and a conditional version update). Returns the new version.
    */
   appendEvents(id: string, expectedVersion: number, events: NewEvent[], opts?: AppendOptions): Promise<number>;
-  findIdempotency(matchId: string, key: string): Promise<IdempotencyRecord | null>;
+  /** Keys are scoped to (match, seat): each seat has its own key space. */
+  findIdempotency(matchId: string, seat: SeatName, key: string): Promise<IdempotencyRecord | null>;
   /** Newest first, cursor-paginated. */
   listMatches(filter: MatchListFilter, opts: { cursor?: string | null; limit: number }): Promise<MatchPage>;
   /**

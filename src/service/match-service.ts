@@ -440,9 +440,9 @@ export class MatchService {
   }
 
   private async replayIdempotent(id: string, key: string, seat: Seat, requestHash: string): Promise<ActionOutcome | null> {
-    const prior = await this.store.findIdempotency(id, key);
+    const prior = await this.store.findIdempotency(id, seat, key);
     if (!prior) return null;
-    if (prior.seat !== seat || prior.requestHash !== requestHash) throw problems.idempotencyMismatch();
+    if (prior.requestHash !== requestHash) throw problems.idempotencyMismatch();
     const body = prior.response;
     const version = (JSON.parse(body) as { version: number }).version;
     return { statusCode: prior.statusCode, body, version, replayed: true };

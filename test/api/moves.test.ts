@@ -102,6 +102,28 @@ for (const backend of backends) {
       expect(await eventCount(h, m.id)).toBe(count);
     });
 
+    it('idempotency keys belong to a seat: the opponent using the same key neither burns nor reads it', async () => {
+      const m = await createHotSeat(h.http);
+      const { seat, version, action } = await nextMove(h, m.id, m.tokens);
+      const other: Seat = seat === 'p1' ? 'p2' : 'p1';
+      const mine = () =>
+        h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens[seat])).set('idempotency-key', 'same-key').set('if-match', `"${version}"`).send({ action });
+      const first = await mine().expect(200);
+      // The opponent's request with the same key is its own: it applies (here: resigning).
+      const theirs = await h.http
+        .post(`/v1/matches/${m.id}/actions`)
+        .set(bearer(m.tokens[other]))
+        .set('idempotency-key', 'same-key')
+        .send({ action: { type: 'resign' } });
+      expect(theirs.status, JSON.stringify(theirs.body)).toBe(200);
+      expect(theirs.headers['idempotent-replayed']).toBeUndefined();
+      expect(theirs.body.match.winner).toBe(seat);
+      // Both retries still get their own answers.
+      const again = await mine().expect(200);
+      expect(again.text).toBe(first.text);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+    });
+
     it('a stale If-Match is a 409 carrying the current version, and nothing is written', async () => {
       const m = await createHotSeat(h.http);
       const { seat, version, action } = await nextMove(h, m.id, m.tokens);

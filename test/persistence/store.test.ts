@@ -144,9 +144,9 @@ for (const backend of backends) {
       const m = newMatch();
       await opened.store.createMatch(m, [ev('MatchCreated')]);
       const idem = { key: 'k1', seat: 'p1' as const, requestHash: 'rh', statusCode: 201, response: '{"version":2,"ok":true}' };
-      expect(await opened.store.findIdempotency(m.id, 'k1')).toBeNull();
+      expect(await opened.store.findIdempotency(m.id, 'p1', 'k1')).toBeNull();
       await opened.store.appendEvents(m.id, 1, [ev('Move')], { idempotency: idem });
-      expect(await opened.store.findIdempotency(m.id, 'k1')).toEqual(idem);
+      expect(await opened.store.findIdempotency(m.id, 'p1', 'k1')).toEqual(idem);
 
       // Same key again at the right version: conflict, and nothing of it is stored.
       const err = await opened.store
@@ -156,11 +156,17 @@ for (const backend of backends) {
       expect((err as VersionConflictError).currentVersion).toBe(2);
       expect(await opened.store.getMatch(m.id)).toMatchObject({ version: 2, status: 'waiting' });
       expect(await opened.store.loadEvents(m.id)).toHaveLength(2);
-      expect(await opened.store.findIdempotency(m.id, 'k1')).toEqual(idem);
+      expect(await opened.store.findIdempotency(m.id, 'p1', 'k1')).toEqual(idem);
+
+      // The other seat has its own key space: the same key is a new record.
+      const theirs = { ...idem, seat: 'p2' as const, requestHash: 'rh2', response: '{"version":3}' };
+      await opened.store.appendEvents(m.id, 2, [ev('Move')], { idempotency: theirs });
+      expect(await opened.store.findIdempotency(m.id, 'p2', 'k1')).toEqual(theirs);
+      expect(await opened.store.findIdempotency(m.id, 'p1', 'k1')).toEqual(idem);
 
       // A stale append does not store its idempotency record either.
       await opened.store.appendEvents(m.id, 1, [ev('Move')], { idempotency: { ...idem, key: 'k2' } }).catch(() => {});
-      expect(await opened.store.findIdempotency(m.id, 'k2')).toBeNull();
+      expect(await opened.store.findIdempotency(m.id, 'p1', 'k2')).toBeNull();
     });
 
     it('claims an open seat once, together with the events appended at the join', async () => {
