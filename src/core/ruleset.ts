@@ -1,0 +1,127 @@
+/**
+ * The contract every game hosted by the service implements (in the spirit of boardgame.io's game
+ * object, but typed and event-sourced): a pure, deterministic rules engine that turns actions into
+ * events, folds events into state, and says what each seat may see. The service, persistence,
+ * REST and GraphQL know games only through this contract and the registry.
+ *
+ * Rules for implementations:
+ * - Pure: no I/O, no clock, no Math.random, no environment. Randomness comes from the match seed
+ *   (keyed streams, one per purpose), time (when a game needs it) from the caller's events.
+ * - Replay is the only way to load a match: `replay(events)` must equal the live state that
+ *   produced those events, for every version of the rules that ever wrote a match.
+ * - Hidden information: `view`, `redactEvent` and `describeAction` are the only ways state leaves
+ *   the engine, and each is computed for one viewer. Nothing they return names a card the viewer
+ *   may not know; rule error messages never do either.
+ */
+import type { z } from 'zod';
+
+export type Seat = 'p1' | 'p2';
+export type Viewer = Seat | 'spectator';
+/** Who may read a stored event whole: everyone, one seat, or the server only. */
+export type Visibility = 'public' | Seat | 'server';
+
+/** A rejected action: a stable code (UPPER_SNAKE) and a reason that reveals nothing hidden. */
+export interface RuleError {
+  code: string;
+  message: string;
+}
+
+export type ApplyResult<S, E> = { ok: true; state: S; events: E[] } | { ok: false; error: RuleError };
+export type CreateResult<S, E> = { ok: true; state: S; events: E[] } | { ok: false; errors: string[] };
+
+/** The decision a game waits for; `kind` is the game's own name for it. */
+export interface PendingDecision {
+  seat: Seat;
+  kind: string;
+}
+
+export interface GameOutcome {
+  /** Null for a draw. */
+  winner: Seat | null;
+  reason: string;
+}
+
+/** A deck as players send it: card ids with counts. */
+export interface DeckEntry {
+  card: string;
+  count: number;
+}
+
+export interface StarterDeck {
+  id: string;
+  name: string;
+  description?: string;
+  cards: DeckEntry[];
+}
+
+/** The printed cards a game plays with (public data), identified and hashed for rules pinning. */
+export interface CardSetInfo<Card = unknown> {
+  id: string;
+  name: string;
+  /** sha256 of the canonical card data: part of every match's rules hash. */
+  hash: string;
+  /** Placeholder sets say so: their cards are invented, not an official list. */
+  placeholder: boolean;
+  cards: readonly Card[];
+}
+
+export interface CreateOptions<C> {
+  config: C;
+  /** Card ids (expanded, one entry per copy) per seat. */
+  decks: Record<Seat, string[]>;
+  /** The match seed: secret until the game ends (its sha256 is the public commitment). */
+  seed: string;
+}
+
+export interface Ruleset<S, A extends { type: string }, E extends { type: string }, V, C> {
+  /** Stable id used in URLs, rows and the registry: `evons`, `universus`. */
+  readonly id: string;
+  readonly name: string;
+  /** Version of the implemented rules; bump when any rule's behaviour changes. */
+  readonly rulesVersion: string;
+  readonly engineVersion: string;
+
+  /** The settings (readings of rule gaps, optional rules) with their defaults. */
+  readonly configSchema: z.ZodType<C>;
+  /** Actions as clients send them; apply() validates with it. */
+  readonly actionSchema: z.ZodType<A>;
+
+  readonly cardSet: CardSetInfo;
+  readonly starterDecks: readonly StarterDeck[];
+  /** Errors in a deck list for this game (empty when legal). */
+  validateDeck(cards: readonly string[], config: C): string[];
+
+  /** A new game from a seed: the deal and the opening events. */
+  create(opts: CreateOptions<C>): CreateResult<S, E>;
+  /** Pins a match to its exact rules: hash of (rules version, config, card set). */
+  rulesHash(config: C): string;
+
+  /** Sandbox positions in the game's own format (`evons-position/1`, `universus-position/1`). */
+  readonly positions: {
+    readonly format: string;
+    fromPosition(position: unknown, seed: string): CreateResult<S, E>;
+    toPosition(state: S): unknown;
+  };
+
+  pending(state: S): PendingDecision | null;
+  outcome(state: S): GameOutcome | null;
+  legalActions(state: S, seat: Seat): A[];
+  /** Validates and applies; bad input is a result, never an exception; the input is not mutated. */
+  apply(state: S, seat: Seat, action: unknown): ApplyResult<S, E>;
+  /** The state rebuilt from a match's events (the first one opens the game). */
+  replay(events: readonly E[]): S;
+
+  view(state: S, viewer: Viewer): V;
+  eventVisibility(event: E): Visibility;
+  /** The event as `viewer` may see it, or null when the viewer sees nothing of it. */
+  redactEvent(event: E, viewer: Viewer): Record<string, unknown> | null;
+  /** Words for an action, naming only what `viewer` may know. */
+  describeAction(state: S, viewer: Viewer, action: A): string;
+
+  /** A seeded, uniform-ish random player for tests, benchmarks and practice bots. */
+  randomPlayer(seed: string): (state: S, actions: readonly A[]) => A;
+}
+
+/** Any ruleset, for registries and generic code. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRuleset = Ruleset<any, { type: string }, { type: string }, unknown, any>;
