@@ -11,13 +11,22 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/engine/**/*.ts'],
+    files: ['src/engine/**/*.ts', 'src/core/**/*.ts', 'src/games/**/*.ts'],
     rules: {
-      // The engine is pure: no I/O, no clock, no ambient randomness, no environment.
-      'no-restricted-imports': ['error', { patterns: ['node:fs*', 'fs', 'node:net', 'node:http', 'node:child_process', '../*/**', '../../*'] }],
+      // Rules engines are pure: no I/O, no clock, no ambient randomness, no environment. They may
+      // use the game-agnostic core (src/core) and nothing of the service around them.
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            'node:fs*', 'fs', 'node:net', 'node:http*', 'node:child_process', 'node:worker_threads',
+            '**/persistence/**', '**/service/**', '**/http/**', '**/graphql/**', '**/config/**', '**/app.js', '**/server.js',
+          ],
+        },
+      ],
       'no-restricted-properties': [
         'error',
-        { object: 'Math', property: 'random', message: 'Use the seeded generator (rng.ts).' },
+        { object: 'Math', property: 'random', message: 'Use a keyed stream from the match seed (src/core/random.ts).' },
         { object: 'Date', property: 'now', message: 'Time comes from the caller.' },
         { object: 'process', property: 'env', message: 'The engine takes its settings as arguments.' },
       ],
