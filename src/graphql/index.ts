@@ -14,6 +14,7 @@ import { bearerToken } from '../service/tokens.js';
 import { typeDefs } from './schema.js';
 import { errorFormatter, guard } from './errors.js';
 import { DEFAULT_QUERY_LIMITS, checkCost, validationRules, type QueryLimits } from './limits.js';
+import { graphiqlRoutes } from './graphiql.js';
 
 interface GqlContext {
   token: string | null | undefined;
@@ -216,7 +217,7 @@ async function graphqlPlugin(app: FastifyInstance, opts: GraphqlPluginOptions) {
   await app.register(mercurius, {
     schema: typeDefs,
     resolvers: buildResolvers(opts.service),
-    graphiql: opts.graphiql,
+    graphiql: false, // Mercurius's page loads its scripts from a CDN; ours serves them (./graphiql.ts)
     path: '/graphql',
     validationRules: validationRules(limits),
     errorFormatter,
@@ -231,6 +232,7 @@ async function graphqlPlugin(app: FastifyInstance, opts: GraphqlPluginOptions) {
     const operationName = typeof body?.operationName === 'string' ? body.operationName : undefined;
     checkCost(schema, document, variables, operationName, limits);
   });
+  if (opts.graphiql) await app.register(graphiqlRoutes);
 }
 
 export default fp(graphqlPlugin, { name: 'graphql' });

@@ -1,0 +1,74 @@
+/**
+ * GraphiQL works offline: the page and every script and stylesheet it references are served by
+ * the app itself (no URL to another host), and the IDE's own bundle is what gets served.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import supertest from 'supertest';
+import { buildApp, type App } from '../../src/app.js';
+import { openStore } from '../../src/persistence/index.js';
+
+describe('GraphiQL assets are local', () => {
+  let app: App;
+  let close: () => Promise<void>;
+  let http: ReturnType<typeof supertest>;
+
+  beforeAll(async () => {
+    const opened = await openStore({ kind: 'pglite', dataDir: 'memory://' });
+    app = await buildApp({ store: opened.store, logger: false, graphiql: true });
+    await app.ready();
+    http = supertest(app.server);
+    close = async () => {
+      await app.close();
+      await opened.close();
+    };
+  });
+  afterAll(() => close());
+
+  it('serves the page, every referenced script and stylesheet, with no absolute URL to another host', async () => {
+    const page = await http.get('/graphiql').expect(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    const html: string = page.text;
+    expect(html).not.toMatch(/(?:src|href)\s*=\s*["']?(?:https?:)?\/\//i);
+    expect(html).not.toMatch(/https?:\/\//i);
+
+    const refs = [...html.matchAll(/<(script|link)\b[^>]*?\b(src|href)="([^"]+)"/g)].map((m) => ({ tag: m[1]!, url: m[3]! }));
+    expect(refs.filter((r) => r.tag === 'script').length).toBeGreaterThanOrEqual(4); // react, react-dom, graphiql, main
+    expect(refs.filter((r) => r.tag === 'link').length).toBeGreaterThanOrEqual(1);
+
+    for (const { tag, url } of refs) {
+      const res = await http.get(new URL(url, 'http://app.invalid/graphiql').pathname).buffer(true).parse((r, cb) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
+      expect(res.status, url).toBe(200);
+      expect(res.headers['content-type'], url).toMatch(tag === 'script' ? /^text\/javascript/ : /^text\/css/);
+      const body = (res.body as Buffer).toString('utf8');
+      expect(body.length, url).toBeGreaterThan(100);
+      // Stylesheets pull nothing from the network (GraphiQL's fonts are inlined as data: URLs).
+      if (tag === 'link') expect(body.match(/url\((?!["']?data:)[^)]*\)/g) ?? [], url).toEqual([]);
+    }
+    const main = await http.get('/graphiql/main.js').expect(200);
+    expect(main.text).not.toMatch(/https?:\/\//);
+    expect(main.text).toContain("'/graphql'");
+  });
+
+  it('serves the GraphiQL bundle itself, and nothing outside the asset list', async () => {
+    const js = await http.get('/graphiql/assets/graphiql.min.js').expect(200);
+    expect(js.text).toContain('createFetcher');
+    await http.get('/graphiql/assets/..%2Fpackage.json').expect(404);
+    await http.get('/graphiql/assets/constructor').expect(404);
+  });
+
+  it('is off unless asked for', async () => {
+    const opened = await openStore({ kind: 'pglite', dataDir: 'memory://' });
+    const off = await buildApp({ store: opened.store, logger: false });
+    await off.ready();
+    try {
+      await supertest(off.server).get('/graphiql').expect(404);
+    } finally {
+      await off.close();
+      await opened.close();
+    }
+  });
+});
