@@ -1,0 +1,61 @@
+/**
+ * The fenced code blocks of the project's docs, with what the examples test must do with each.
+ * The fence's info string carries a marker after the language:
+ *   run=shell     a shell script, run in order with the other shell blocks against a real server
+ *                 (variables carry over: docs/api.md's blocks continue the README walkthrough)
+ *   run=graphql   a GraphQL document, posted to /graphql (variables: matchId, version)
+ *   run=position  an evons-position/1 JSON position, loaded with the engine's position functions
+ *   run=ts        TypeScript run from the repository root
+ *   output        what the previous runnable block of the same file prints (shell: stdout, exact
+ *                 after trimming; position: its pending decision, as JSON)
+ *   no-run        not run (starting the server, Docker); every other block must carry a marker
+ */
+import { filesUnder, read } from './rule-ids.js';
+
+export type Kind = 'shell' | 'graphql' | 'position' | 'ts' | 'output' | 'no-run' | 'unmarked';
+
+export interface Block {
+  file: string;
+  line: number; // 1-based line of the opening fence
+  lang: string;
+  kind: Kind;
+  code: string;
+  output?: Block;
+}
+
+/** Docs maintained outside this test's scope; drop an entry once its blocks carry markers. */
+export const NOT_CHECKED = new Set(['docs/operations.md']);
+
+export function docFiles(): string[] {
+  return ['README.md', ...filesUnder('docs', /\.md$/).sort()].filter((f) => !NOT_CHECKED.has(f));
+}
+
+export function blocks(file: string): Block[] {
+  const lines = read(file).split('\n');
+  const out: Block[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^```(\S*)\s*(.*)$/.exec(lines[i]!);
+    if (!open) continue;
+    const start = i;
+    const body: string[] = [];
+    for (i++; i < lines.length && !/^```\s*$/.test(lines[i]!); i++) body.push(lines[i]!);
+    if (i >= lines.length) throw new Error(`${file}:${start + 1}: unclosed code fence`);
+    const words = open[2]!.split(/\s+/).filter(Boolean);
+    const run = words.find((w) => w.startsWith('run='))?.slice(4);
+    const kind: Kind = run
+      ? (['shell', 'graphql', 'position', 'ts'].includes(run) ? (run as Kind) : 'unmarked')
+      : words.includes('output')
+        ? 'output'
+        : words.includes('no-run')
+          ? 'no-run'
+          : 'unmarked';
+    const block: Block = { file, line: start + 1, lang: open[1]!, kind, code: body.join('\n') };
+    if (kind === 'output') {
+      const owner = [...out].reverse().find((b) => b.kind !== 'output' && b.kind !== 'no-run' && b.kind !== 'unmarked');
+      if (!owner || owner.output) throw new Error(`${file}:${block.line}: an output block must follow a runnable block`);
+      owner.output = block;
+    }
+    out.push(block);
+  }
+  return out;
+}

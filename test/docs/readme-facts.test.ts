@@ -1,0 +1,35 @@
+/**
+ * What the README says about running the tests matches the test harness: the PostgreSQL suites'
+ * variable and default URL (test/persistence/pg-helper.ts), and that they skip with a printed
+ * reason (test/persistence/backends.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { read } from './rule-ids.js';
+
+const readme = read('README.md');
+
+describe('README on npm test and PostgreSQL', () => {
+  it('names TEST_DATABASE_URL with the default the harness uses', () => {
+    const helper = read('test/persistence/pg-helper.ts');
+    const def = /process\.env\.TEST_DATABASE_URL \|\| '([^']+)'/.exec(helper)?.[1];
+    expect(def, 'default URL in pg-helper.ts').toBeTruthy();
+    expect(readme).toContain('`TEST_DATABASE_URL`');
+    expect(readme).toContain(`\`${def}\``);
+  });
+
+  it('says the PostgreSQL suites are skipped with the reason the harness prints', () => {
+    const backends = read('test/persistence/backends.ts');
+    const printed = /console\.warn\(`(\[[^\]]+\] skipping PostgreSQL suites)/.exec(backends)?.[1];
+    expect(printed, 'skip message in backends.ts').toBeTruthy();
+    expect(readme).toContain(printed!);
+    expect(readme).toMatch(/npm test[^\n]*\n?[^\n]*PostgreSQL/);
+  });
+
+  it('names the test database prefix the harness uses', () => {
+    const helper = read('test/persistence/pg-helper.ts');
+    const prefix = /: '([a-z0-9_]+)';/.exec(helper)?.[1];
+    expect(prefix).toBeTruthy();
+    expect(readme).toContain(`\`${prefix}…\``);
+    expect(readme).toContain('`TEST_DB_PREFIX`');
+  });
+});
