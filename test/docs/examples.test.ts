@@ -52,14 +52,20 @@ describe('position examples load', () => {
 
 describe('TypeScript examples run', () => {
   for (const b of ofKind('ts')) {
-    it(`${where(b)} runs from the repository root`, async () => {
+    it(`${where(b)} type-checks and runs from the repository root`, async () => {
       // Written beside src/ so its relative imports resolve as the reader's would.
-      const file = join(ROOT, `.doc-example-${process.pid}-${b.line}.ts`);
+      const base = `.doc-example-${process.pid}-${b.line}`;
+      const file = join(ROOT, `${base}.ts`);
+      const config = join(ROOT, `${base}.tsconfig.json`);
       writeFileSync(file, b.code);
+      writeFileSync(config, JSON.stringify({ extends: './tsconfig.json', include: [], files: [`${base}.ts`] }));
       try {
+        const tsc = await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', config], process.env);
+        expect(tsc.code, `${where(b)} does not type-check:\n${tsc.stdout}${tsc.stderr}`).toBe(0);
         await import(pathToFileURL(file).href);
       } finally {
         rmSync(file, { force: true });
+        rmSync(config, { force: true });
       }
     });
   }
