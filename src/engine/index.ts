@@ -39,6 +39,6 @@ export type { Viewer, Visibility } from './visibility.js';
 export { PositionSchema, toPosition, stateFromPosition, createFromPosition } from './position.js';
 export type { Position, PositionData } from './position.js';
 export { scores } from './stats.js';
-export { describeAction } from './describe.js';
+export { actionDescriber, describeAction } from './describe.js';
 export { randomPlayer, seededPick, RANDOM_PLAYER_CHAIN_LIMIT } from './random-player.js';
 export { defaultCardSet, set00 } from './data/index.js';

@@ -23,7 +23,7 @@ import {
   view,
   redactEvent,
   eventVisibility,
-  describeAction,
+  actionDescriber,
   rulesHash,
   CURRENT_GENERATOR,
   seedCommitment,
@@ -312,7 +312,10 @@ export class MatchService {
     if (!m.state || !m.seat || m.state.result || m.row.status === 'waiting') return [];
     const state = m.state;
     const actions = legalActions(state, m.seat);
-    return opts.text ? actions.map((action) => ({ action, text: describeAction(state, action) })) : actions.map((action) => ({ action }));
+    if (!opts.text) return actions.map((action) => ({ action }));
+    // Named only as far as this seat's own view names the cards (describe.ts).
+    const describe = actionDescriber(state, m.viewer);
+    return actions.map((action) => ({ action, text: describe(action) }));
   }
 
   redact(e: StoredEvent | { seq: number; type: string; payload: unknown; actingSeat: Seat | null }, viewer: Viewer): EventDto | null {
