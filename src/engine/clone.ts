@@ -14,6 +14,7 @@ export function cloneState(s: GameState): GameState {
     cards: s.cards,
     seed: s.seed,
     seedCommitment: s.seedCommitment,
+    rng: s.rng,
     deckLists: s.deckLists,
     first: s.first,
     board,

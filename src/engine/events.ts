@@ -2,6 +2,7 @@
  * Domain events: the only way state changes (see evolve.ts). Who may see each event is decided
  * in visibility.ts; the engine emits the full event and views redact it.
  */
+import type { GeneratorId } from '../core/random.js';
 import type { CellName } from './board.js';
 import type { RulesConfig } from './config.js';
 import type { EndReason, Phase, Seat } from './state.js';
@@ -20,6 +21,8 @@ export type GameEvent =
       seedCommitment: string;
       decks: Record<Seat, string[]>;
       first: Seat;
+      /** The generator that dealt the match. Absent = 'sfc32' (every match before keyed streams). */
+      rng?: GeneratorId;
     }
   /** Server-only: a sandbox match that starts from a position (position.ts). */
   | {

@@ -7,7 +7,8 @@
  *   replay(allEvents, cardSet);           // deep-equals the live state
  *   view(state, 'p2'); redactEvent(e, 'spectator');
  */
-export { ENGINE_VERSION, RULES_VERSION, rulesHash } from './version.js';
+export { ENGINE_VERSION, RULES_VERSION, CURRENT_GENERATOR, rulesHash } from './version.js';
+export type { GeneratorId } from '../core/random.js';
 export * from './board.js';
 export { loadCardSet, validateDeck, expandDeckList, CardSetSchema, DECK_SIZE, MAX_COPIES, ELEMENTS, ABILITIES, ARROW_TYPES } from './cards.js';
 export type { CardSet, CardDef, MonsterDef, BlockCardDef, CardSetFile, Arrow, ArrowType, Ability, Element, DeckList } from './cards.js';
@@ -21,8 +22,8 @@ export type { GameState, Seat, Step, GameResult, EndReason, BoardCard, Frame, Ca
 export { SEATS, other } from './state.js';
 export { ERROR_CODES } from './errors.js';
 export type { ErrorCode, RuleError } from './errors.js';
-export { createGame, seedCommitment } from './setup.js';
-export type { CreateGameOptions, CreateResult } from './setup.js';
+export { createGame, dealCards, seedCommitment } from './setup.js';
+export type { CreateGameOptions, CreateResult, Deal } from './setup.js';
 export { apply } from './apply.js';
 export type { ApplyResult } from './apply.js';
 export { legalActions } from './legal.js';
@@ -38,6 +39,6 @@ export type { Viewer, Visibility } from './visibility.js';
 export { PositionSchema, toPosition, stateFromPosition, createFromPosition } from './position.js';
 export type { Position, PositionData } from './position.js';
 export { scores } from './stats.js';
-export { describeAction } from './describe.js';
+export { actionDescriber, describeAction } from './describe.js';
 export { randomPlayer, seededPick, RANDOM_PLAYER_CHAIN_LIMIT } from './random-player.js';
 export { defaultCardSet, set00 } from './data/index.js';

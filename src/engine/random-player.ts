@@ -5,14 +5,14 @@
  * Swap cards can swap each other forever) and a uniform player would wander into them.
  */
 import type { Action } from './actions.js';
-import { nextInt, seedRng } from './rng.js';
+import { nextInt, sfc32Stream } from '../core/random.js';
 import type { GameState } from './state.js';
 
 export const RANDOM_PLAYER_CHAIN_LIMIT = 8;
 
-/** Returns a uniform choice function over `n` options, seeded. */
+/** Returns a uniform choice function over `n` options, seeded (sfc32: not secret, and fast). */
 export function seededPick(seed: string): (n: number) => number {
-  const rng = seedRng(seed);
+  const rng = sfc32Stream(seed, 'evons-rng:');
   return (n) => nextInt(rng, n);
 }
 

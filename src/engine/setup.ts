@@ -1,43 +1,59 @@
 /**
  * Starting a match: the deal is a function of the seed (opaque instance ids, shuffles, first
  * player), so replaying MatchCreated rebuilds exactly the same decks.
+ *
+ * Generators (core/random.ts), recorded in MatchCreated.rng:
+ * - 'hmac-sha256' (new matches): one keyed stream per purpose: 'ids' for the public instance ids,
+ *   'deal:p1' / 'deal:p2' for each deck's order, 'first' for the first player. The ids everyone
+ *   sees come from a stream independent of the one that orders hidden cards.
+ * - 'sfc32' (absent field; matches created before 0.2.0): one stream for everything, in the old
+ *   order (ids, p1 shuffle, p2 shuffle, first), so those matches replay unchanged.
  */
 import { CELL_COUNT } from './board.js';
 import { validateDeck, type CardSet } from './cards.js';
 import type { RulesConfig } from './config.js';
 import type { EventOf, GameEvent } from './events.js';
 import { sha256Hex } from './hash.js';
-import { nextInt, randomId, seedRng, shuffle } from './rng.js';
+import { keyedStream, nextInt, randomId, sfc32Stream, shuffle, type GeneratorId, type RandomSource } from '../core/random.js';
 import type { CardInstance, GameState, Seat } from './state.js';
 import { advance } from './flow.js';
 import { openTx } from './tx.js';
-import { ENGINE_VERSION, rulesHash } from './version.js';
+import { CURRENT_GENERATOR, ENGINE_VERSION, rulesHash } from './version.js';
 
 export function seedCommitment(seed: string): string {
   return sha256Hex(seed);
 }
 
-interface Deal {
+export interface Deal {
   cards: Record<string, CardInstance>;
   decks: Record<Seat, string[]>;
   first: Seat;
 }
 
-function deal(seed: string, decks: Record<Seat, string[]>, config: RulesConfig): Deal {
-  const rng = seedRng(seed);
+/** The legacy sfc32 stream's seed prefix (kept so old matches re-deal identically). */
+const LEGACY_PREFIX = 'evons-rng:';
+
+/**
+ * The deal of a match: public so anyone holding the revealed seed and deck lists (SeedRevealed)
+ * can recompute it with the generator the match recorded.
+ */
+export function dealCards(seed: string, decks: Record<Seat, string[]>, config: RulesConfig, rng: GeneratorId): Deal {
+  const legacy = rng === 'sfc32' ? sfc32Stream(seed, LEGACY_PREFIX) : null;
+  const stream = (purpose: string): RandomSource => legacy ?? keyedStream(seed, purpose);
+  const ids = stream('ids');
   const cards: Record<string, CardInstance> = {};
   const out: Record<Seat, string[]> = { p1: [], p2: [] };
   for (const seat of ['p1', 'p2'] as const) {
     for (const def of decks[seat]) {
-      let id = randomId(rng);
-      while (cards[id]) id = randomId(rng);
+      let id = randomId(ids);
+      while (cards[id]) id = randomId(ids);
       cards[id] = { def, owner: seat };
       out[seat].push(id);
     }
   }
-  shuffle(rng, out.p1);
-  shuffle(rng, out.p2);
-  const first: Seat = config.firstPlayer === 'RANDOM' ? (nextInt(rng, 2) === 0 ? 'p1' : 'p2') : config.firstPlayer;
+  shuffle(stream('deal:p1'), out.p1);
+  shuffle(stream('deal:p2'), out.p2);
+  const first: Seat = config.firstPlayer === 'RANDOM' ? (nextInt(stream('first'), 2) === 0 ? 'p1' : 'p2') : config.firstPlayer;
   return { cards, decks: out, first };
 }
 
@@ -48,6 +64,7 @@ export function emptyState(
   cards: Record<string, CardInstance>,
   first: Seat,
   deckLists: Record<Seat, string[]> | null,
+  rng: GeneratorId | null,
 ): GameState {
   return {
     cardSet,
@@ -55,6 +72,7 @@ export function emptyState(
     cards,
     seed,
     seedCommitment: seedCommitment(seed),
+    rng,
     deckLists,
     first,
     board: Array<null>(CELL_COUNT).fill(null),
@@ -77,8 +95,9 @@ export function emptyState(
 /** The state a MatchCreated event describes (before the opening hands are dealt). */
 export function stateFromMatchCreated(e: EventOf<'MatchCreated'>, cardSet: CardSet, dealt?: Deal): GameState {
   if (e.cardSetHash !== cardSet.hash) throw new Error(`match was created with card set ${e.cardSetId}@${e.cardSetHash.slice(0, 12)}, not ${cardSet.id}@${cardSet.hash.slice(0, 12)}`);
-  const d = dealt ?? deal(e.seed, e.decks, e.config);
-  const s = emptyState(cardSet, e.config, e.seed, d.cards, e.first, e.decks);
+  const rng = e.rng ?? 'sfc32';
+  const d = dealt ?? dealCards(e.seed, e.decks, e.config, rng);
+  const s = emptyState(cardSet, e.config, e.seed, d.cards, e.first, e.decks, rng);
   s.decks = d.decks;
   return s;
 }
@@ -89,6 +108,11 @@ export interface CreateGameOptions {
   decks: Record<Seat, string[]>;
   /** From a cryptographic source, chosen by the caller (the engine has no randomness of its own). */
   seed: string;
+  /**
+   * The generator to deal with (default: the current one). 'sfc32' only to re-create a match
+   * dealt before keyed streams, e.g. an open seat opened then and joined now.
+   */
+  rng?: GeneratorId;
 }
 
 export type CreateResult = { ok: true; state: GameState; events: GameEvent[] } | { ok: false; errors: string[] };
@@ -102,12 +126,13 @@ export function createGame(o: CreateGameOptions): CreateResult {
   }
   if (!o.seed) errors.push('seed: must not be empty');
   if (errors.length) return { ok: false, errors };
-  const dealt = deal(o.seed, o.decks, o.config);
+  const rng = o.rng ?? CURRENT_GENERATOR;
+  const dealt = dealCards(o.seed, o.decks, o.config, rng);
   const first = dealt.first;
   const created: EventOf<'MatchCreated'> = {
     type: 'MatchCreated',
     engineVersion: ENGINE_VERSION,
-    rulesHash: rulesHash(o.config, o.cardSet),
+    rulesHash: rulesHash(o.config, o.cardSet, rng),
     cardSetId: o.cardSet.id,
     cardSetHash: o.cardSet.hash,
     config: o.config,
@@ -115,6 +140,8 @@ export function createGame(o: CreateGameOptions): CreateResult {
     seedCommitment: seedCommitment(o.seed),
     decks: { p1: [...o.decks.p1], p2: [...o.decks.p2] },
     first,
+    // Legacy sfc32 events carry no field; writing none keeps a re-created legacy match identical.
+    ...(rng === 'sfc32' ? {} : { rng }),
   };
   const s = stateFromMatchCreated(created, o.cardSet, dealt);
   const tx = openTx(s);

@@ -4,6 +4,7 @@
  */
 import type { CardSet } from './cards.js';
 import type { RulesConfig } from './config.js';
+import type { GeneratorId } from '../core/random.js';
 
 export type Seat = 'p1' | 'p2';
 export const SEATS: readonly Seat[] = ['p1', 'p2'];
@@ -58,6 +59,8 @@ export type Step = 'setup' | 'start' | 'reveal' | 'play' | 'activate' | 'discard
 
 export type EndReason = 'main-zone-full' | 'stalemate' | 'resignation' | 'deck-out';
 
+export type { GeneratorId };
+
 export interface GameResult {
   reason: EndReason;
   winner: Seat | null;
@@ -72,6 +75,11 @@ export interface GameState {
   /** Kept server-side only; never in a view until the game ends (then published as an event). */
   readonly seed: string;
   readonly seedCommitment: string;
+  /**
+   * The generator that dealt this match (recorded in MatchCreated; absent there = legacy sfc32).
+   * Null for a match that started from a position: nothing was dealt.
+   */
+  readonly rng: GeneratorId | null;
   /**
    * The deck lists as submitted (server-only until the end, when they are published with the
    * seed so the deal can be recomputed). Null for a match that started from a position.

@@ -1,13 +1,22 @@
 /** The engine's identity. Bump RULES_VERSION whenever a rule's behaviour changes. */
 import type { CardSet } from './cards.js';
 import type { RulesConfig } from './config.js';
+import type { GeneratorId } from '../core/random.js';
 import { canonicalJson, sha256Hex } from './hash.js';
 
-export const ENGINE_VERSION = '0.1.0';
+/** 0.2.0: new matches are dealt from keyed HMAC-SHA256 streams (ids, deal:p1, deal:p2, first). */
+export const ENGINE_VERSION = '0.2.0';
+/** The generator new matches are dealt with; older ones keep the one their MatchCreated names. */
+export const CURRENT_GENERATOR: GeneratorId = 'hmac-sha256';
 /** The spec revision implemented (EVONS_RULES.md, Set 00 rulebook v1.0). */
 export const RULES_VERSION = 'evons-set00-v1.0/r1';
 
-/** Hash of (rules version, config, card set): pins a match to the exact rules that created it. */
-export function rulesHash(config: RulesConfig, cardSet: CardSet): string {
-  return sha256Hex(canonicalJson({ rules: RULES_VERSION, config, cardSet: cardSet.hash }));
+/**
+ * Hash of (rules version, config, card set, generator): pins a match to the exact rules that
+ * created it. The generator is hashed only when it is not the legacy sfc32 (or none, for a
+ * position), so every match created before keyed streams keeps its hash.
+ */
+export function rulesHash(config: RulesConfig, cardSet: CardSet, rng: GeneratorId | null = null): string {
+  const base = { rules: RULES_VERSION, config, cardSet: cardSet.hash };
+  return sha256Hex(canonicalJson(rng === null || rng === 'sfc32' ? base : { ...base, rng }));
 }

@@ -139,7 +139,7 @@ export function view(s: GameState, viewer: Viewer): GameView {
   return {
     viewer,
     engineVersion: ENGINE_VERSION,
-    rulesHash: rulesHash(s.config, s.cardSet),
+    rulesHash: rulesHash(s.config, s.cardSet, s.rng),
     cardSetId: s.cardSet.id,
     cardSetHash: s.cardSet.hash,
     config: s.config,

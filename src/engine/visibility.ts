@@ -39,6 +39,8 @@ export function redactEvent(e: GameEvent, viewer: Viewer): Record<string, unknow
         config: e.config,
         seedCommitment: e.seedCommitment,
         first: e.first,
+        // Public: with the seed and deck lists revealed at the end, anyone can re-deal.
+        ...(e.rng ? { rng: e.rng } : {}),
       };
     case 'PositionLoaded':
       return { type: e.type, engineVersion: e.engineVersion, rulesHash: e.rulesHash, cardSetId: e.cardSetId, cardSetHash: e.cardSetHash, seedCommitment: e.seedCommitment };

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import mercurius, { type IResolvers, type MercuriusContext } from 'mercurius';
 import { GraphQLScalarType, valueFromASTUntyped } from 'graphql';
-import { cardFace, describeAction, type Action, type GameState, ActionSchema, type GameView, type Seat } from '../engine/index.js';
+import { actionDescriber, cardFace, type Action, ActionSchema, type GameView, type Seat } from '../engine/index.js';
 import { problems } from '../service/errors.js';
 import type { ActionResult, EventDto, LoadedMatch, MatchService, MatchView } from '../service/match-service.js';
 import { bearerToken } from '../service/tokens.js';
@@ -182,7 +182,12 @@ export function buildResolvers(service: MatchService): IResolvers {
         guard(async () => {
           const m = await s.load();
           // Text is built only when the query asks for it (LegalAction.text below).
-          return service.legal(m, { text: false }).map((l) => ({ type: l.action.type, action: l.action, state: m.state }));
+          const state = m.state;
+          if (!state) return [];
+          // Text is named from the caller's own view (describe.ts), built once per list when asked.
+          let describe: ((a: Action) => string) | null = null;
+          const text = (a: Action) => (describe ??= actionDescriber(state, m.viewer))(a);
+          return service.legal(m, { text: false }).map((l) => ({ type: l.action.type, action: l.action, text }));
         }),
       events: (s: MatchSource, args: { after?: number | null; limit?: number | null }) =>
         guard(async () => {
@@ -195,7 +200,7 @@ export function buildResolvers(service: MatchService): IResolvers {
     },
     // Printed card data comes from the card set, resolved only when a query asks for it.
     LegalAction: {
-      text: (l: { action: Action; state: GameState }) => describeAction(l.state, l.action),
+      text: (l: { action: Action; text: (a: Action) => string }) => l.text(l.action),
     },
     BoardCard: {
       face: (c: { defId: string | null }) => (c.defId ? face(c.defId) : null),

@@ -23,8 +23,9 @@ import {
   view,
   redactEvent,
   eventVisibility,
-  describeAction,
+  actionDescriber,
   rulesHash,
+  CURRENT_GENERATOR,
   seedCommitment,
   type Action,
   type CardSet,
@@ -173,7 +174,7 @@ export class MatchService {
     let events: NewEvent[];
     let status: MatchStatus;
     if (openSeat) {
-      const payload: MatchOpenedPayload = { type: MATCH_OPENED, creatorSeat, deck: creatorDeck, position: sandbox ? input.position : null, config };
+      const payload: MatchOpenedPayload = { type: MATCH_OPENED, creatorSeat, deck: creatorDeck, position: sandbox ? input.position : null, config, rng: CURRENT_GENERATOR };
       events = [{ type: MATCH_OPENED, payload, visibility: 'server', actingSeat: creatorSeat }];
       status = 'waiting';
     } else {
@@ -191,7 +192,7 @@ export class MatchService {
       {
         id,
         engineVersion: ENGINE_VERSION,
-        rulesHash: rulesHash(config, this.cardSet),
+        rulesHash: rulesHash(config, this.cardSet, sandbox ? null : CURRENT_GENERATOR),
         config,
         cardSetId: this.cardSet.id,
         cardSetHash: this.cardSet.hash,
@@ -230,7 +231,8 @@ export class MatchService {
         if (!input.deck) throw problems.validation('deck is required to join this match.');
         const deck = this.resolveDeck(input.deck, 'deck');
         const decks = { [opened.creatorSeat]: opened.deck ?? [], [seat]: deck } as Record<Seat, string[]>;
-        const r = createGame({ cardSet: this.cardSet, config: opened.config, decks, seed: row.seed });
+        // Dealt with the generator recorded when the seat was opened (legacy rows: sfc32).
+        const r = createGame({ cardSet: this.cardSet, config: opened.config, decks, seed: row.seed, rng: opened.rng ?? 'sfc32' });
         if (!r.ok) throw problems.invalidDeck(r.errors);
         opening = r;
       }
@@ -310,7 +312,10 @@ export class MatchService {
     if (!m.state || !m.seat || m.state.result || m.row.status === 'waiting') return [];
     const state = m.state;
     const actions = legalActions(state, m.seat);
-    return opts.text ? actions.map((action) => ({ action, text: describeAction(state, action) })) : actions.map((action) => ({ action }));
+    if (!opts.text) return actions.map((action) => ({ action }));
+    // Named only as far as this seat's own view names the cards (describe.ts).
+    const describe = actionDescriber(state, m.viewer);
+    return actions.map((action) => ({ action, text: describe(action) }));
   }
 
   redact(e: StoredEvent | { seq: number; type: string; payload: unknown; actingSeat: Seat | null }, viewer: Viewer): EventDto | null {

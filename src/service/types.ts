@@ -1,5 +1,5 @@
 /** What the match service takes and returns (shared by the REST routes and the GraphQL resolvers). */
-import type { Action, GameState, GameView, RulesConfig, Seat, Viewer } from '../engine/index.js';
+import type { Action, GameState, GameView, GeneratorId, RulesConfig, Seat, Viewer } from '../engine/index.js';
 import type { MatchRow, MatchStatus } from '../persistence/types.js';
 
 export type { Viewer };
@@ -13,6 +13,8 @@ export interface MatchOpenedPayload {
   deck: string[] | null;
   position: unknown;
   config: RulesConfig;
+  /** The generator the deal at join will use. Absent = 'sfc32' (opened before keyed streams). */
+  rng?: GeneratorId;
 }
 
 export interface CreateMatchInput {

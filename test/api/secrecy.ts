@@ -53,3 +53,32 @@ function excerpt(text: string, needle: string): string {
   const i = text.indexOf(needle);
   return text.slice(Math.max(0, i - 120), i + 80);
 }
+
+/** Card ids an action refers to. */
+function refs(action: unknown): string[] {
+  if (!action || typeof action !== 'object') return [];
+  const a = action as Record<string, unknown>;
+  return [a.card, a.defender].filter((x): x is string => typeof x === 'string');
+}
+
+/**
+ * A text shown to `s.viewer` about `action` (a legal action's text, an error message): it must
+ * not carry a hidden id the caller did not send, nor name a card the action refers to whose
+ * identity is hidden from the caller (the FLIP_OWNERSHIP leak: "Reveal Night Reaper" for a
+ * covered card the caller controls but may not identify).
+ */
+export function assertTextSafe(state: GameState, s: Secrets, action: unknown, text: string, label: string): void {
+  const sent = JSON.stringify(action ?? null);
+  for (const id of s.hiddenIds) {
+    if (text.includes(id) && !sent.includes(id)) throw new Error(`${label}: hidden card ${id} named to ${s.viewer}: ${text}`);
+  }
+  if (s.seed && text.includes(s.seed)) throw new Error(`${label}: the seed in a text for ${s.viewer}`);
+  for (const id of refs(action)) {
+    const inst = state.cards[id];
+    if (!inst || !(s.hiddenIds.has(id) || s.covered.has(id))) continue;
+    const def = state.cardSet.byId.get(inst.def)!;
+    if (text.includes(def.name) || (!sent.includes(def.id) && text.includes(def.id))) {
+      throw new Error(`${label}: ${s.viewer} may not know ${id}, but the text names it: ${text}`);
+    }
+  }
+}

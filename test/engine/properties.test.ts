@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  actionDescriber,
   apply,
   CELL_COUNT,
   createGame,
@@ -18,6 +19,7 @@ import {
   redactEvent,
   replay,
   seedCommitment,
+  seededPick,
   RulesConfigSchema,
   view,
   type GameEvent,
@@ -263,5 +265,177 @@ describe('verifiable deal (R-HAND-4 randomness; seed commitment)', () => {
       const dealt = [...again.state.hands[seat], ...again.state.decks[seat]];
       expect(drawn).toEqual(dealt.slice(0, drawn.length));
     }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Secrecy under every visibility-changing rules setting (hidden information; R-HAND-1, R-FACE-1/3,
+// R-FACE-4 (unpaid covers stay covered or die), R-FACE-7 (growthAutoReveal), R-FACE-12
+// (coveredHitByArrow), R-PLAY-5 (allowDirectBlockPlay), R-HAND-2 (discards), R-CRED-1/2).
+
+/** Each RulesConfig setting that changes what is visible to whom, alone and all together. */
+const VISIBILITY_CONFIGS: Record<string, object> = {
+  'R-FACE-12 coveredHitByArrow FLIP_OWNERSHIP': { coveredHitByArrow: 'FLIP_OWNERSHIP' },
+  'R-FACE-12 coveredHitByArrow IGNORE': { coveredHitByArrow: 'IGNORE' },
+  'R-FACE-7 growthAutoReveal': { growthAutoReveal: true },
+  'R-CRED-1/2 R-FACE-4 low credits, many deferred reveals': { startingCredits: 0, creditsPerTurn: 1, unpaidCoverBehaviour: 'STAY_COVERED' },
+  'R-FACE-4 unpaidCoverBehaviour DESTROY, low credits': { startingCredits: 0, creditsPerTurn: 1, unpaidCoverBehaviour: 'DESTROY' },
+  'R-PLAY-5 allowDirectBlockPlay': { allowDirectBlockPlay: true },
+  'R-HAND-2 small hand limit (many discards)': { handLimit: 1, startingHandSize: 7 },
+  'all together': {
+    coveredHitByArrow: 'FLIP_OWNERSHIP',
+    growthAutoReveal: true,
+    startingCredits: 2,
+    creditsPerTurn: 1,
+    allowDirectBlockPlay: true,
+    magnetismSelfPull: true,
+    arrowReach: 'ADJACENT',
+  },
+};
+
+const VIEWERS = ['p1', 'p2', 'spectator'] as const;
+type AnyViewer = (typeof VIEWERS)[number];
+
+/** Ids whose existence `viewer` may not learn: every deck (order is secret) and the other hands. */
+function hiddenIds(s: GameState, viewer: AnyViewer): Set<string> {
+  const out = new Set<string>([...s.decks.p1, ...s.decks.p2]);
+  for (const seat of ['p1', 'p2'] as const) if (seat !== viewer) s.hands[seat].forEach((id) => out.add(id));
+  return out;
+}
+
+/** Cards whose identity `viewer` may not learn: the hidden ids plus covered cards it does not own. */
+function hiddenIdentities(s: GameState, viewer: AnyViewer): Set<string> {
+  const out = hiddenIds(s, viewer);
+  for (const bc of s.board) if (bc?.covered && s.cards[bc.id]!.owner !== viewer) out.add(bc.id);
+  return out;
+}
+
+const nameOf = (s: GameState, id: string) => cardSet.byId.get(s.cards[id]!.def)!.name;
+
+/** Card ids an action refers to. */
+function refs(a: Record<string, unknown>): string[] {
+  return [a.card, a.defender].filter((x): x is string => typeof x === 'string');
+}
+
+interface Hidden {
+  ids: Set<string>;
+  identities: Set<string>;
+}
+
+const hiddenFor = (s: GameState, viewer: AnyViewer): Hidden => ({ ids: hiddenIds(s, viewer), identities: hiddenIdentities(s, viewer) });
+
+/**
+ * Throws if `text` (shown to `viewer`) carries a hidden id it was not sent, or names a hidden card
+ * the action refers to. Plain checks, not expect(): this runs millions of times.
+ */
+function assertTextSafe(s: GameState, h: Hidden, viewer: AnyViewer, text: string, action: Record<string, unknown>, what: string): void {
+  const sent = JSON.stringify(action);
+  for (const id of h.ids) {
+    if (text.includes(id) && !sent.includes(id)) throw new Error(`${what} for ${viewer} shows hidden id ${id}: ${text}`);
+  }
+  for (const id of refs(action)) {
+    if (!h.identities.has(id) || !s.cards[id]) continue;
+    const def = s.cards[id]!.def;
+    if (text.includes(nameOf(s, id)) || (!sent.includes(def) && text.includes(def))) throw new Error(`${what} for ${viewer} names hidden ${id} (${def}): ${text}`);
+  }
+}
+
+/** Throws if one redacted event names a hidden card for `viewer` (`s` = the state after its step). */
+function assertEventSafe(s: GameState, h: Hidden, viewer: AnyViewer, e: Record<string, unknown>): void {
+  if (e.type === 'SeedRevealed') return;
+  const json = JSON.stringify(e);
+  for (const id of h.ids) if (json.includes(id)) throw new Error(`${viewer} event ${json} shows hidden id ${id}`);
+  if (typeof e.card === 'string' && 'defId' in e && h.identities.has(e.card)) throw new Error(`${viewer} event ${json} identifies a hidden card`);
+  if (!s.result && json.includes(s.seed)) throw new Error(`${viewer} event shows the seed`);
+}
+
+/** A few arbitrary actions drawn from every id the state holds (most are illegal). */
+function randomActions(s: GameState, pick: (n: number) => number, n: number): Record<string, unknown>[] {
+  const ids = Object.keys(s.cards);
+  const cells = ['A1', 'B2', 'C3', 'D4', 'E5', 'X0', 'Y6', 'Q9'];
+  const id = () => ids[pick(ids.length)]!;
+  const cell = () => cells[pick(cells.length)]!;
+  const make = [
+    () => ({ type: 'reveal', card: id() }),
+    () => ({ type: 'play', card: id(), cell: cell(), covered: pick(2) === 0 }),
+    () => ({ type: 'ability', arrow: pick(8), target: cell(), card: id() }),
+    () => ({ type: 'conflict', defender: id() }),
+    () => ({ type: 'activate', card: id() }),
+    () => ({ type: 'discard', card: id() }),
+    () => ({ type: 'pass' }),
+  ];
+  return Array.from({ length: n }, () => make[pick(make.length)]!());
+}
+
+function checkSecrecy(seed: number, cfg: object): void {
+  const config = RulesConfigSchema.parse(cfg);
+  const created = createGame({ cardSet, config, decks: { p1: starter[seed % 3]!, p2: starter[(seed + 1) % 3]! }, seed: `leak-${seed}` });
+  if (!created.ok) throw new Error(created.errors.join('; '));
+  let state = created.state;
+  let stepEvents: GameEvent[] = created.events;
+  const choose = randomPlayer(`leak-player-${seed}`);
+  const pick = seededPick(`leak-actions-${seed}`);
+  for (let n = 0; ; n++) {
+    if (n >= MAX_DECISIONS) throw new Error(`no end after ${MAX_DECISIONS} decisions`);
+    const hidden = { p1: hiddenFor(state, 'p1'), p2: hiddenFor(state, 'p2'), spectator: hiddenFor(state, 'spectator') };
+    for (const viewer of VIEWERS) {
+      assertNoLeak(state, viewer, [...hidden[viewer].ids]);
+      for (const e of stepEvents) {
+        const r = redactEvent(e, viewer);
+        if (r) assertEventSafe(state, hidden[viewer], viewer, r);
+      }
+    }
+    if (state.result) return;
+    const d = pendingDecision(state)!;
+    const actions = legalActions(state, d.seat);
+    for (const viewer of VIEWERS) {
+      const describe = actionDescriber(state, viewer);
+      for (const a of actions) assertTextSafe(state, hidden[viewer], viewer, describe(a), a as Record<string, unknown>, 'action text');
+    }
+    for (const a of randomActions(state, pick, 4)) {
+      for (const seat of ['p1', 'p2'] as const) {
+        const r = apply(state, seat, a);
+        if (!r.ok) assertTextSafe(state, hidden[seat], seat, r.error.message, a, `error ${r.error.code}`);
+      }
+    }
+    const r = apply(state, d.seat, choose(state, actions));
+    if (!r.ok) throw new Error(r.error.message);
+    state = r.state;
+    stepEvents = r.events;
+  }
+}
+
+describe('secrecy under every visibility-changing setting (views, redacted events, action text, rule errors)', () => {
+  for (const [name, cfg] of Object.entries(VISIBILITY_CONFIGS)) {
+    it(`${name}: no view, event, action text or error message names a card the viewer may not know`, SLOW, () => {
+      fc.assert(
+        fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), (seed) => checkSecrecy(seed, cfg)),
+        { numRuns: Number(process.env.LEAK_RUNS ?? 6) },
+      );
+    });
+  }
+
+  it('the oracle catches the FLIP_OWNERSHIP leak: naming a flipped covered card by its controller', () => {
+    // Guards the guard: a text built from the full state (what the old describeAction did) fails.
+    let caught = 0;
+    for (let seed = 1; seed < 40 && caught === 0; seed++) {
+      const created = createGame({ cardSet, config: RulesConfigSchema.parse({ coveredHitByArrow: 'FLIP_OWNERSHIP' }), decks: { p1: starter[0]!, p2: starter[1]! }, seed: `oracle-${seed}` });
+      if (!created.ok) throw new Error('deal');
+      let state = created.state;
+      const choose = randomPlayer(`oracle-${seed}`);
+      while (!state.result) {
+        const d = pendingDecision(state)!;
+        const actions = legalActions(state, d.seat);
+        for (const a of actions) {
+          if (a.type !== 'reveal' || state.cards[a.card]!.owner === d.seat) continue;
+          expect(() => assertTextSafe(state, hiddenFor(state, d.seat), d.seat, `Reveal ${nameOf(state, a.card)}`, a, 'old text')).toThrow();
+          caught++;
+        }
+        const r = apply(state, d.seat, choose(state, actions));
+        if (!r.ok) throw new Error(r.error.message);
+        state = r.state;
+      }
+    }
+    expect(caught, 'some random FLIP_OWNERSHIP game offers a reveal of a flipped opponent card').toBeGreaterThan(0);
   });
 });

@@ -1,0 +1,167 @@
+/**
+ * Matches stored before keyed random streams (engine 0.1.0, one sfc32 stream, no `rng` in
+ * MatchCreated / MatchOpened) still load, play and finish through the service after the change,
+ * on both databases: the recorded fixture match is inserted half-played and finished over REST
+ * with its recorded actions, and an open seat opened then and joined now is dealt by sfc32.
+ * (R-HAND-4 randomness; the seed commitment.)
+ */
+import { readFileSync } from 'node:fs';
+import supertest from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type App } from '../../src/app.js';
+import { apply, createGame, dealCards, defaultCardSet, eventVisibility, rulesHash, type GameEvent, type GeneratorId, type Seat } from '../../src/engine/index.js';
+import { openStore, type MatchStore, type NewEvent } from '../../src/persistence/index.js';
+import { hashToken, newMatchId, newSeatToken } from '../../src/service/tokens.js';
+import { backends, bearer, STARTERS } from './helpers.js';
+
+const cardSet = defaultCardSet();
+const fixture = JSON.parse(readFileSync(new URL('../engine/fixtures/legacy-sfc32-match.json', import.meta.url), 'utf8')) as {
+  seed: string;
+  actions: { seat: Seat; action: unknown }[];
+  events: GameEvent[];
+  finalView: Record<string, unknown>;
+};
+const created = fixture.events[0] as Extract<GameEvent, { type: 'MatchCreated' }>;
+const rows = (events: GameEvent[]): NewEvent[] => events.map((e) => ({ type: e.type, payload: e, visibility: eventVisibility(e), actingSeat: null }));
+
+/** How many fixture events exist after each recorded action (computed by replaying the actions). */
+function boundaries(): number[] {
+  const g = createGame({ cardSet, config: created.config, decks: created.decks, seed: fixture.seed, rng: 'sfc32' });
+  if (!g.ok) throw new Error(g.errors.join('; '));
+  let state = g.state;
+  let n = g.events.length;
+  const out = [n];
+  for (const { seat, action } of fixture.actions) {
+    const r = apply(state, seat, action);
+    if (!r.ok) throw new Error(r.error.message);
+    state = r.state;
+    n += r.events.length;
+    out.push(n);
+  }
+  return out;
+}
+
+for (const backend of backends) {
+  describe.skipIf(backend.skipReason !== null)(`legacy sfc32 matches through the service [${backend.name}]`, () => {
+    let app: App;
+    let store: MatchStore;
+    let close: () => Promise<void>;
+    let http: ReturnType<typeof supertest>;
+    beforeAll(async () => {
+      const db = await backend.fresh();
+      const opened = await openStore(db.config);
+      store = opened.store;
+      app = await buildApp({ store, logger: false });
+      await app.ready();
+      http = supertest(app.server);
+      close = async () => {
+        await app.close();
+        await opened.close();
+        await db.dispose();
+      };
+    });
+    afterAll(async () => {
+      await close?.();
+    });
+
+    it('a half-played legacy match loads with its own rules hash and plays to the recorded end', async () => {
+      const bounds = boundaries();
+      const half = Math.floor(fixture.actions.length / 2);
+      const tokens = { p1: newSeatToken(), p2: newSeatToken() };
+      const id = newMatchId();
+      const stored = fixture.events.slice(0, bounds[half]);
+      await store.createMatch(
+        {
+          id,
+          engineVersion: created.engineVersion,
+          rulesHash: created.rulesHash,
+          config: created.config,
+          cardSetId: created.cardSetId,
+          cardSetHash: created.cardSetHash,
+          seed: fixture.seed,
+          seedCommitment: created.seedCommitment,
+          status: 'active',
+          seats: (['p1', 'p2'] as const).map((seat) => ({ seat, tokenHash: hashToken(tokens[seat]), handle: null })),
+          toMove: fixture.actions[half]!.seat,
+        },
+        rows(stored),
+      );
+      const got = await http.get(`/v1/matches/${id}`).expect(200);
+      expect(got.body.engineVersion).toBe('0.1.0');
+      expect(got.body.rulesHash).toBe(created.rulesHash);
+      // The legacy hash is the hash without a generator; a new match's differs.
+      expect(rulesHash(created.config, cardSet)).toBe(created.rulesHash);
+      expect(got.body.game.rulesHash).toBe(created.rulesHash);
+      expect(JSON.stringify(got.body)).not.toContain(fixture.seed);
+      for (let i = half; i < fixture.actions.length; i++) {
+        const { seat, action } = fixture.actions[i]!;
+        const r = await http.post(`/v1/matches/${id}/actions`).set(bearer(tokens[seat])).send({ action });
+        expect(r.status, JSON.stringify(r.body)).toBe(200);
+        expect(r.body.version).toBe(bounds[i + 1]);
+      }
+      const end = await http.get(`/v1/matches/${id}`).expect(200);
+      expect(end.body.status).toBe('finished');
+      expect({ ...end.body.game, engineVersion: 'x' }).toEqual({ ...fixture.finalView, engineVersion: 'x' });
+      // The stored log is the recorded one, event for event.
+      const all = await store.loadEvents(id);
+      expect(all.map((e) => e.payload)).toEqual(fixture.events);
+    });
+
+    it('an open seat opened before keyed streams and joined now is dealt with sfc32', async () => {
+      const deckP1 = cardSet.file.starterDecks.find((d) => d.id === STARTERS[0])!;
+      const creatorDeck = deckP1.cards.flatMap((c) => Array<string>(c.count).fill(c.card));
+      const config = created.config;
+      const seed = 'legacy-open-seat-seed';
+      const token = newSeatToken();
+      const id = newMatchId();
+      // The MatchOpened row as engine 0.1.0 wrote it: no rng field.
+      const opened = { type: 'MatchOpened', creatorSeat: 'p1', deck: creatorDeck, position: null, config };
+      await store.createMatch(
+        {
+          id,
+          engineVersion: '0.1.0',
+          rulesHash: rulesHash(config, cardSet),
+          config,
+          cardSetId: cardSet.id,
+          cardSetHash: cardSet.hash,
+          seed,
+          seedCommitment: created.seedCommitment,
+          status: 'waiting',
+          seats: [
+            { seat: 'p1', tokenHash: hashToken(token), handle: 'old' },
+            { seat: 'p2', tokenHash: null, handle: null },
+          ],
+        },
+        [{ type: 'MatchOpened', payload: opened, visibility: 'server', actingSeat: 'p1' }],
+      );
+      const joined = await http.post(`/v1/matches/${id}/join`).send({ handle: 'new', deck: { starter: STARTERS[1] } }).expect(200);
+      expect(joined.body.seat).toBe('p2');
+      const events = await store.loadEvents(id);
+      const mc = events.find((e) => e.type === 'MatchCreated')!.payload as Extract<GameEvent, { type: 'MatchCreated' }>;
+      expect(mc.rng).toBeUndefined();
+      expect(mc.rulesHash).toBe(rulesHash(config, cardSet));
+      const state = (await app.service.load(id, undefined)).state!;
+      expect(state.rng).toBe('sfc32');
+      const legacy = dealCards(seed, mc.decks, config, 'sfc32');
+      expect(state.cards).toEqual(legacy.cards);
+      const other: GeneratorId = 'hmac-sha256';
+      expect(state.cards).not.toEqual(dealCards(seed, mc.decks, config, other).cards);
+      // Playable through the service.
+      const view = await http.get(`/v1/matches/${id}`).set(bearer(token)).expect(200);
+      expect(view.body.status).toBe('active');
+      expect(view.body.game.rulesHash).toBe(rulesHash(config, cardSet));
+    });
+
+    it('a match opened now records the current generator and is dealt with it at join', async () => {
+      const res = await http.post('/v1/matches').send({ openSeat: true, decks: { p1: { starter: STARTERS[0] } } }).expect(201);
+      await http.post(`/v1/matches/${res.body.id}/join`).send({ deck: { starter: STARTERS[1] } }).expect(200);
+      const events = await store.loadEvents(res.body.id);
+      expect((events[0]!.payload as { rng?: string }).rng).toBe('hmac-sha256');
+      const mc = events.find((e) => e.type === 'MatchCreated')!.payload as Extract<GameEvent, { type: 'MatchCreated' }>;
+      expect(mc.rng).toBe('hmac-sha256');
+      const row = await http.get(`/v1/matches/${res.body.id}`).expect(200);
+      expect(row.body.rulesHash).toBe(rulesHash(mc.config, cardSet, 'hmac-sha256'));
+      expect(row.body.game.rulesHash).toBe(row.body.rulesHash);
+    });
+  });
+}
