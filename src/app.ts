@@ -19,6 +19,7 @@ import {
 import type { MatchStore } from './persistence/types.js';
 import { MatchService } from './service/match-service.js';
 import problems from './http/problems.js';
+import { clientErrorHandler, frameworkErrors } from './http/transport-errors.js';
 import rateLimit from '@fastify/rate-limit';
 import { rateLimitOptions } from './http/rate-limit.js';
 import matchRoutes from './http/routes/matches.js';
@@ -52,6 +53,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     return503OnClosing: true,
+    clientErrorHandler,
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
 
   const service = new MatchService({ store: opts.store, cacheSize: opts.matchCacheSize });

@@ -7,6 +7,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AllowedMethods } from './allowed-methods.js';
 import { ServiceError, toProblem, type Problem, PROBLEM_TYPE_BASE } from '../service/errors.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
@@ -70,20 +71,34 @@ export function problemFromError(err: unknown, req: FastifyRequest): Problem {
 }
 
 async function problemsPlugin(app: FastifyInstance) {
+  const allowed = new AllowedMethods();
+  allowed.track(app);
   app.setErrorHandler((err, req, reply) => {
     const problem = problemFromError(err, req);
     if (problem.status < 500) req.log.info({ code: problem.code, status: problem.status }, problem.title);
     return sendProblem(reply, problem);
   });
-  app.setNotFoundHandler((req, reply) =>
-    sendProblem(reply, {
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0] ?? '/';
+    const methods = allowed.for(path);
+    if (methods.length > 0) {
+      reply.header('allow', methods.join(', '));
+      return sendProblem(reply, {
+        type: PROBLEM_TYPE_BASE + 'method-not-allowed',
+        title: 'Method not allowed',
+        status: 405,
+        code: 'method-not-allowed',
+        detail: `${path} answers to ${methods.join(', ')}, not ${req.method}.`,
+      });
+    }
+    return sendProblem(reply, {
       type: PROBLEM_TYPE_BASE + 'not-found',
       title: 'Not found',
       status: 404,
       code: 'not-found',
-      detail: `No route ${req.method} ${req.url.split('?')[0]}.`,
-    }),
-  );
+      detail: `No route ${req.method} ${path}.`,
+    });
+  });
 }
 
 export default fp(problemsPlugin, { name: 'problems' });

@@ -301,8 +301,14 @@ export const LegalActionsQuery = z.strictObject({
     .describe('Add a human-readable `text` to each action (costs about as much as the list itself).'),
 });
 
+/** Largest event seq the store can hold (a PostgreSQL integer): bounds every `after`. */
+export const MAX_SEQ = 2_147_483_647;
+
+/** An event position from the query string: a non-negative integer the database can compare. */
+export const SeqQuerySchema = z.coerce.number().int().min(0).max(MAX_SEQ);
+
 export const EventsQuery = z.strictObject({
-  after: z.coerce.number().int().min(0).default(0).describe('Return events with seq > after.'),
+  after: SeqQuerySchema.default(0).describe('Return events with seq > after.'),
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 
@@ -319,7 +325,11 @@ export const EventPageSchema = register(
 export const ListQuery = z.strictObject({
   handle: HandleSchema.optional(),
   status: MatchStatusSchema.optional(),
-  cursor: z.string().max(200).optional(),
+  cursor: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,200}$/, 'a nextCursor value from a previous page')
+    .optional()
+    .describe('nextCursor of the previous page, unchanged.'),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
 

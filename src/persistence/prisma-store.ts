@@ -132,18 +132,31 @@ export function encodeCursor(createdAt: Date, id: string): string {
   return Buffer.from(JSON.stringify([createdAt.toISOString(), id])).toString('base64url');
 }
 
+/**
+ * Cursors come back from clients, so they are checked as strictly as any input: a timestamp the
+ * store could have written (ISO, 2000–9999, round-tripping exactly) and a match id of the shape
+ * we issue. Anything else is an InvalidCursorError, never a query.
+ */
 export function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  if (cursor.length > 200) throw new InvalidCursorError();
+  let v: unknown;
   try {
-    const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string') {
-      const createdAt = new Date(v[0]);
-      if (!Number.isNaN(createdAt.getTime())) return { createdAt, id: v[1] };
-    }
+    v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    // fall through
+    throw new InvalidCursorError();
   }
-  throw new InvalidCursorError();
+  if (!Array.isArray(v) || v.length !== 2) throw new InvalidCursorError();
+  const [at, id] = v as unknown[];
+  if (typeof at !== 'string' || typeof id !== 'string') throw new InvalidCursorError();
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(at) || !CURSOR_ID.test(id)) throw new InvalidCursorError();
+  const createdAt = new Date(at);
+  const year = createdAt.getUTCFullYear();
+  if (Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== at || year < 2000 || year > 9999) throw new InvalidCursorError();
+  return { createdAt, id };
 }
+
+/** Match ids as the service issues them (see MatchIdSchema in the HTTP schemas). */
+const CURSOR_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 interface MatchSqlRow {
   id: string;

@@ -441,7 +441,7 @@ export class MatchService {
       throw e;
     }
     this.loader.remember({ row: m.row, version: newVersion, state: r.state, sandbox: entry.sandbox });
-    return { statusCode: 200, body, version: newVersion, replayed: false };
+    return { statusCode: 200, body, version: newVersion, seat, replayed: false };
   }
 
   private async replayIdempotent(id: string, key: string, seat: Seat, requestHash: string): Promise<ActionOutcome | null> {
@@ -450,7 +450,7 @@ export class MatchService {
     if (prior.requestHash !== requestHash) throw problems.idempotencyMismatch();
     const body = prior.response;
     const version = (JSON.parse(body) as { version: number }).version;
-    return { statusCode: prior.statusCode, body, version, replayed: true };
+    return { statusCode: prior.statusCode, body, version, seat, replayed: true };
   }
 
   // ---------------------------------------------------------------- history

@@ -90,6 +90,8 @@ export interface ActionOutcome {
   /** The exact response body (JSON text): an idempotent retry gets these bytes again. */
   body: string;
   version: number;
+  /** The seat that acted (whose view the body holds). */
+  seat: Seat;
   replayed: boolean;
 }
 

@@ -54,7 +54,7 @@ for (const backend of backends) {
       let status = 'active';
       while (status === 'active' && actions < MAX_ACTIONS) {
         const spectator = await get(`/v1/matches/${id}`, 'spectator').expect(200);
-        expect(spectator.headers.etag).toBe(`"${version}"`);
+        expect(spectator.headers.etag).toBe(`"${version}.spectator"`);
         const seat = spectator.body.game.pending.seat as Seat;
         const other: Seat = seat === 'p1' ? 'p2' : 'p1';
         const legal = await get(`/v1/matches/${id}/legal-actions?text=true`, seat).expect(200);
@@ -75,7 +75,7 @@ for (const backend of backends) {
         const before = version;
         version = res.body.version;
         expect(version).toBeGreaterThan(before);
-        expect(res.headers.etag).toBe(`"${version}"`);
+        expect(res.headers.etag).toBe(`"${version}.${seat}"`);
         status = res.body.match.status;
         actions++;
 

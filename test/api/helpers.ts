@@ -68,6 +68,14 @@ export async function createHotSeat(http: Harness['http'], extra: Record<string,
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
+/** The deciding seat, the version and its first legal action. */
+export async function nextMove(h: Harness, id: string, tokens: Record<'p1' | 'p2', string>) {
+  const v = await h.http.get(`/v1/matches/${id}`).expect(200);
+  const seat = v.body.game.pending.seat as 'p1' | 'p2';
+  const legal = await h.http.get(`/v1/matches/${id}/legal-actions`).set(bearer(tokens[seat])).expect(200);
+  return { seat, version: v.body.version as number, action: legal.body.actions[0].action as Record<string, unknown> };
+}
+
 /** Small seeded PRNG (mulberry32) so a failing random match can be replayed from its seed. */
 export function prng(seed: number): () => number {
   let a = seed >>> 0;

@@ -8,16 +8,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import supertest from 'supertest';
 import { buildApp } from '../../src/app.js';
-import { backends, bearer, createHotSeat, expectProblem, startApp, startOn, type Harness } from './helpers.js';
+import { backends, bearer, createHotSeat, expectProblem, nextMove, startApp, startOn, type Harness } from './helpers.js';
 import { assertNoLeak, secretsFor } from './secrecy.js';
 import type { Seat } from '../../src/engine/index.js';
-
-async function nextMove(h: Harness, id: string, tokens: Record<Seat, string>) {
-  const v = await h.http.get(`/v1/matches/${id}`).expect(200);
-  const seat = v.body.game.pending.seat as Seat;
-  const legal = await h.http.get(`/v1/matches/${id}/legal-actions`).set(bearer(tokens[seat])).expect(200);
-  return { seat, version: v.body.version as number, action: legal.body.actions[0].action as Record<string, unknown> };
-}
 
 async function eventCount(h: Harness, id: string): Promise<number> {
   return (await h.app.service.store.loadEvents(id)).length;
@@ -190,7 +183,7 @@ for (const backend of backends) {
     it('polling: If-None-Match with the current version is a 304 without a body; after a move, a 200', async () => {
       const m = await createHotSeat(h.http);
       const first = await h.http.get(`/v1/matches/${m.id}`).set(bearer(m.tokens.p1)).expect(200);
-      expect(first.headers.etag).toBe(`"${first.body.version}"`);
+      expect(first.headers.etag).toBe(`"${first.body.version}.p1"`);
       expect(first.headers.vary).toMatch(/authorization/i);
       const same = await h.http.get(`/v1/matches/${m.id}`).set(bearer(m.tokens.p1)).set('if-none-match', first.headers.etag!);
       expect(same.status).toBe(304);

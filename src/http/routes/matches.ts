@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MatchService } from '../../service/match-service.js';
 import { bearerToken } from '../../service/tokens.js';
 import { problems } from '../../service/errors.js';
+import { notModified, perCaller } from '../caching.js';
 import {
   ActionHeaders,
   ActionResultSchema,
@@ -30,15 +31,14 @@ export interface MatchRoutesOptions {
   service: MatchService;
 }
 
-/** Parses If-Match: `"12"`, `12` or `W/"12"`. */
+/** Parses If-Match: `"12"`, `12`, `W/"12"` or an ETag we sent (`"12.p1"`). */
 export function parseIfMatch(v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
-  const m = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(v);
+  const m = /^\s*(?:W\/)?"?(\d{1,9})(?:\.(?:p1|p2|spectator))?"?\s*$/.exec(v);
   if (!m) throw problems.validation('If-Match must be a match version such as "12".', [`headers.if-match: not a version: ${v}`]);
   return Number(m[1]);
 }
 
-const etag = (reply: FastifyReply, version: number) => reply.header('etag', `"${version}"`);
 
 const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { service }) => {
   app.post(
@@ -57,7 +57,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
     },
     async (req, reply) => {
       const r = await service.createMatch(req.body);
-      etag(reply, r.version);
+      perCaller(reply, { version: r.version, viewer: r.seat, cache: 'no-store' });
       reply.header('location', `/v1/matches/${r.id}`);
       return reply.code(201).send({ ...r, token: r.tokens[r.seat] as string });
     },
@@ -76,7 +76,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
     },
     async (req, reply) => {
       const r = await service.joinMatch(req.params.id, req.body);
-      etag(reply, r.version);
+      perCaller(reply, { version: r.version, viewer: r.seat, cache: 'no-store' });
       return r;
     },
   );
@@ -101,10 +101,8 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
     },
     async (req, reply) => {
       const m = await service.load(req.params.id, bearerToken(req.headers.authorization));
-      etag(reply, m.version);
-      // The view depends on who asks, so caches must key on the token too.
-      reply.header('vary', 'authorization');
-      if (req.headers['if-none-match'] === `"${m.version}"`) return reply.code(304).send(null);
+      const tag = perCaller(reply, { version: m.version, viewer: m.viewer, cache: 'no-cache' });
+      if (notModified(req, tag)) return reply.code(304).send(null);
       return service.matchView(m);
     },
   );
@@ -126,7 +124,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
     },
     async (req, reply) => {
       const m = await service.load(req.params.id, bearerToken(req.headers.authorization));
-      etag(reply, m.version);
+      perCaller(reply, { version: m.version, viewer: m.viewer, cache: 'no-store' });
       return {
         version: m.version,
         seat: m.seat,
@@ -159,7 +157,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
         idempotencyKey: req.headers['idempotency-key'],
         expectedVersion,
       });
-      etag(reply, out.version);
+      perCaller(reply, { version: out.version, viewer: out.seat, cache: 'no-store' });
       if (out.replayed) reply.header('idempotent-replayed', 'true');
       // The body is already JSON text (stored as such for idempotent retries): send it unchanged.
       return (reply as FastifyReply).code(out.statusCode).type('application/json; charset=utf-8').send(out.body);
@@ -181,7 +179,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
     },
     async (req, reply) => {
       const m = await service.load(req.params.id, bearerToken(req.headers.authorization));
-      etag(reply, m.version);
+      perCaller(reply, { version: m.version, viewer: m.viewer, cache: 'no-cache' });
       const page = await service.events(m, req.query.after, req.query.limit);
       return { ...page, version: m.version };
     },
@@ -200,7 +198,11 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
         response: { 200: MatchPageSchema, ...problemResponses(400, 429) },
       },
     },
-    async (req) => service.listMatches({ handle: req.query.handle, status: req.query.status }, req.query.cursor, req.query.limit),
+    async (req, reply) => {
+      // The same list for everyone who asks: no Vary, but always fresh.
+      reply.header('cache-control', 'no-cache');
+      return service.listMatches({ handle: req.query.handle, status: req.query.status }, req.query.cursor, req.query.limit);
+    },
   );
 
   app.get(
@@ -217,15 +219,17 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
         response: { 200: MatchPageSchema, ...problemResponses(400, 401, 429) },
       },
     },
-    async (req) =>
-      service.myMatches({
+    async (req, reply) => {
+      reply.header('vary', 'Authorization').header('cache-control', 'private, no-store');
+      return service.myMatches({
         token: bearerToken(req.headers.authorization),
         handle: req.query.handle,
         status: req.query.status,
         turn: req.query.turn,
         cursor: req.query.cursor,
         limit: req.query.limit,
-      }),
+      });
+    },
   );
 };
 

@@ -9,13 +9,13 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MatchService } from '../../service/match-service.js';
 import { bearerToken } from '../../service/tokens.js';
-import { AuthHeaders, MatchIdParams, problemResponses } from '../schemas.js';
+import { AuthHeaders, MatchIdParams, SeqQuerySchema, problemResponses } from '../schemas.js';
 
 const HEARTBEAT_MS = 15_000;
 const PAGE = 500;
 
 const StreamQuery = z.strictObject({
-  after: z.coerce.number().int().min(0).default(0).describe('Start with the events whose seq is greater than this.'),
+  after: SeqQuerySchema.default(0).describe('Start with the events whose seq is greater than this.'),
 });
 
 const streamRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (app, { service }) => {
