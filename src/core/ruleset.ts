@@ -14,6 +14,7 @@
  *   may not know; rule error messages never do either.
  */
 import type { z } from 'zod';
+import type { GeneratorId } from './random.js';
 
 export type Seat = 'p1' | 'p2';
 export type Viewer = Seat | 'spectator';
@@ -71,6 +72,11 @@ export interface CreateOptions<C> {
   decks: Record<Seat, string[]>;
   /** The match seed: secret until the game ends (its sha256 is the public commitment). */
   seed: string;
+  /**
+   * The generator to deal with (default: the game's current one). Only to re-create a match
+   * opened under an older generator, e.g. an open seat joined after an upgrade.
+   */
+  generator?: GeneratorId;
 }
 
 export interface Ruleset<S, A extends { type: string }, E extends { type: string }, V, C> {
@@ -93,8 +99,8 @@ export interface Ruleset<S, A extends { type: string }, E extends { type: string
 
   /** A new game from a seed: the deal and the opening events. */
   create(opts: CreateOptions<C>): CreateResult<S, E>;
-  /** Pins a match to its exact rules: hash of (rules version, config, card set). */
-  rulesHash(config: C): string;
+  /** Pins a match to its exact rules: hash of (rules version, config, card set, generator). */
+  rulesHash(config: C, generator?: GeneratorId): string;
 
   /** Sandbox positions in the game's own format (`evons-position/1`, `universus-position/1`). */
   readonly positions: {

@@ -1,0 +1,104 @@
+/**
+ * Every registered game honours the Ruleset contract the same way (src/core/ruleset.ts): a deal
+ * is a function of the seed, apply accepts what legalActions lists and rejects the rest without
+ * touching its input, replaying the events rebuilds the live state, and the seed stays out of
+ * every view and redacted event until the game ends.
+ */
+import { describe, expect, it } from 'vitest';
+import { GAME_IDS, GAMES, rulesetOf } from '../../src/games/registry.js';
+import type { AnyRuleset, Seat } from '../../src/core/ruleset.js';
+
+function starterDecks(r: AnyRuleset): Record<Seat, string[]> {
+  const [a, b] = [r.starterDecks[0], r.starterDecks[1] ?? r.starterDecks[0]];
+  if (!a || !b) throw new Error(`${r.id} ships no starter deck`);
+  const expand = (d: typeof a) => d.cards.flatMap(({ card, count }) => Array<string>(count).fill(card));
+  return { p1: expand(a), p2: expand(b) };
+}
+
+function playout(r: AnyRuleset, seed: string, maxActions = 400) {
+  const created = r.create({ config: r.configSchema.parse({}), decks: starterDecks(r), seed });
+  if (!created.ok) throw new Error(created.errors.join('; '));
+  let state = created.state;
+  const events = [...created.events];
+  const choose = r.randomPlayer(`${seed}:player`);
+  for (let i = 0; i < maxActions && !r.outcome(state); i++) {
+    const pending = r.pending(state);
+    if (!pending) break;
+    const actions = r.legalActions(state, pending.seat);
+    expect(actions.length, `${r.id}: a pending decision has legal actions`).toBeGreaterThan(0);
+    const before = JSON.stringify(state);
+    const res = r.apply(state, pending.seat, choose(state, actions));
+    expect(JSON.stringify(state), 'apply does not mutate its input').toBe(before);
+    expect(res.ok, res.ok ? '' : JSON.stringify(res.error)).toBe(true);
+    if (!res.ok) break;
+    state = res.state;
+    events.push(...res.events);
+  }
+  return { state, events };
+}
+
+describe('registry', () => {
+  it('finds every game by id and nothing else', () => {
+    for (const id of GAME_IDS) expect(rulesetOf(id)).toBe(GAMES[id]);
+    expect(rulesetOf('toString')).toBeNull();
+    expect(rulesetOf('chess')).toBeNull();
+  });
+});
+
+for (const id of GAME_IDS) {
+  const r = GAMES[id] as AnyRuleset;
+  describe(`${id} honours the Ruleset contract`, () => {
+    it('ships a card set and legal starter decks', () => {
+      expect(r.cardSet.hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(r.starterDecks.length).toBeGreaterThan(0);
+      for (const d of r.starterDecks) {
+        const cards = d.cards.flatMap(({ card, count }) => Array<string>(count).fill(card));
+        expect(r.validateDeck(cards, r.configSchema.parse({})), d.id).toEqual([]);
+      }
+    });
+
+    it('deals from the seed alone', () => {
+      const config = r.configSchema.parse({});
+      const a = r.create({ config, decks: starterDecks(r), seed: 'same-seed' });
+      const b = r.create({ config, decks: starterDecks(r), seed: 'same-seed' });
+      const c = r.create({ config, decks: starterDecks(r), seed: 'other-seed' });
+      expect(a).toEqual(b);
+      expect(JSON.stringify(a)).not.toBe(JSON.stringify(c));
+    });
+
+    it('rejects what legalActions does not list, leaving the state untouched', () => {
+      const created = r.create({ config: r.configSchema.parse({}), decks: starterDecks(r), seed: 'reject' });
+      if (!created.ok) throw new Error(created.errors.join('; '));
+      const pending = r.pending(created.state);
+      expect(pending).not.toBeNull();
+      const other: Seat = pending!.seat === 'p1' ? 'p2' : 'p1';
+      const before = JSON.stringify(created.state);
+      for (const bad of [{ type: 'no-such-action' }, null, 'pass', {}]) {
+        const res = r.apply(created.state, pending!.seat, bad);
+        expect(res.ok).toBe(false);
+        if (!res.ok) expect(res.error.code).toMatch(/^[A-Z][A-Z0-9_]*$/);
+      }
+      const legal = r.legalActions(created.state, pending!.seat);
+      const res = r.apply(created.state, other, legal[0]);
+      expect(res.ok, 'the other seat may not take the pending decision').toBe(false);
+      expect(JSON.stringify(created.state)).toBe(before);
+    });
+
+    it.each(['g1', 'g2', 'g3'])('a random game (%s) replays to the live state and hides the seed until the end', (seed) => {
+      const { state, events } = playout(r, `${id}-${seed}`);
+      expect(r.replay(events)).toEqual(state);
+      const secret = `${id}-${seed}`;
+      const finished = r.outcome(state) !== null;
+      for (const viewer of ['p1', 'p2', 'spectator'] as const) {
+        const redacted = events.map((e) => r.redactEvent(e, viewer));
+        // Before the last event (the reveal at the end, if any), the seed appears nowhere.
+        const early = JSON.stringify(redacted.slice(0, -3));
+        expect(early.includes(secret), `${viewer} sees the seed in early events`).toBe(false);
+        if (!finished) expect(JSON.stringify(r.view(state, viewer)).includes(secret)).toBe(false);
+        const pending = r.pending(state);
+        if (pending) for (const a of r.legalActions(state, pending.seat).slice(0, 20)) expect(typeof r.describeAction(state, viewer, a)).toBe('string');
+      }
+      expect(typeof r.positions.format).toBe('string');
+    });
+  });
+}
