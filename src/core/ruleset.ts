@@ -130,4 +130,4 @@ export interface Ruleset<S, A extends { type: string }, E extends { type: string
 
 /** Any ruleset, for registries and generic code. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyRuleset = Ruleset<any, { type: string }, { type: string }, unknown, any>;
+export type AnyRuleset = Ruleset<any, any, any, unknown, any>;
