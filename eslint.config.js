@@ -11,7 +11,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/engine/**/*.ts', 'src/core/**/*.ts', 'src/games/**/*.ts'],
+    files: ['src/core/**/*.ts', 'src/games/**/*.ts'],
     rules: {
       // Rules engines are pure: no I/O, no clock, no ambient randomness, no environment. They may
       // use the game-agnostic core (src/core) and nothing of the service around them.

@@ -35,7 +35,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { Samples, fmtInt, fmtMs, table } from './lib/stats.js';
-import { seededPick } from '../src/engine/index.js';
+import { seededPick } from '../src/games/evons/index.js';
 import { startServer, type ServerProcess } from './lib/server-process.js';
 import { summariseCpuProfile } from './lib/cpuprofile.js';
 import { cpuBetween, loadAverage, snapshot, type CpuSnapshot, type CpuWindow } from './lib/machine.js';

@@ -4,7 +4,7 @@
  * replay throughput. Prints figures; asserts nothing (timing belongs in benchmarks, not tests).
  *   GAMES=1000 npm run bench:engine
  */
-import { apply, createGame, DEFAULT_CONFIG, defaultCardSet, expandDeckList, legalActions, pendingDecision, randomPlayer, replay, type GameEvent } from '../src/engine/index.js';
+import { apply, createGame, DEFAULT_CONFIG, defaultCardSet, expandDeckList, legalActions, pendingDecision, randomPlayer, replay, type GameEvent } from '../src/games/evons/index.js';
 
 const GAMES = Number(process.env.GAMES ?? 500);
 const WARMUP = Math.min(50, Math.ceil(GAMES / 10));

@@ -3,7 +3,7 @@
  * here; everything else (conformance tests, later the service and its APIs) reads this list.
  */
 import type { AnyRuleset } from '../core/ruleset.js';
-import { evons } from '../engine/ruleset.js';
+import { evons } from './evons/ruleset.js';
 
 export const GAMES = { evons } as const satisfies Record<string, AnyRuleset>;
 

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import mercurius, { type IResolvers, type MercuriusContext } from 'mercurius';
 import { GraphQLScalarType, valueFromASTUntyped } from 'graphql';
-import { actionDescriber, cardFace, type Action, ActionSchema, type GameView, type Seat } from '../engine/index.js';
+import { actionDescriber, cardFace, type Action, ActionSchema, type GameView, type Seat } from '../games/evons/index.js';
 import { problems } from '../service/errors.js';
 import type { ActionResult, EventDto, LoadedMatch, MatchService, MatchView } from '../service/match-service.js';
 import { bearerToken } from '../service/tokens.js';

@@ -4,7 +4,7 @@
  * Request objects are strict: unknown fields are a 400.
  */
 import { z } from 'zod';
-import { ActionSchema, PositionSchema, RulesConfigSchema } from '../engine/index.js';
+import { ActionSchema, PositionSchema, RulesConfigSchema } from '../games/evons/index.js';
 
 const register = <T extends z.ZodType>(schema: T, id: string, description?: string): T =>
   schema.meta({ id, ...(description ? { description } : {}) }) as T;

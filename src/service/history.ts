@@ -3,7 +3,7 @@
  * labels chosen at create/join, not accounts (see docs/api.md); only public data is listed.
  */
 import type { MatchListFilter, MatchRow, MatchStatus, MatchStore } from '../persistence/types.js';
-import type { Seat } from '../engine/index.js';
+import type { Seat } from '../games/evons/index.js';
 import { ServiceError, problems } from './errors.js';
 import { hashToken } from './tokens.js';
 import type { MatchListFilterInput, MatchPageDto, MatchSummary } from './types.js';

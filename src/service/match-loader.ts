@@ -4,7 +4,7 @@
  * read checks the cached version against the stored one (one indexed lookup), so a cold node and
  * a warm one give the same answer. A cache that fell behind catches up with the newer events.
  */
-import { cloneState, evolve, replay, type CardSet, type GameEvent, type GameState } from '../engine/index.js';
+import { cloneState, evolve, replay, type CardSet, type GameEvent, type GameState } from '../games/evons/index.js';
 import type { MatchRow, MatchStore } from '../persistence/types.js';
 import { ServiceError, problems } from './errors.js';
 import { LRUCache } from 'lru-cache';

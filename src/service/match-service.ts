@@ -34,7 +34,7 @@ import {
   type RulesConfig,
   type Seat,
   type Viewer,
-} from '../engine/index.js';
+} from '../games/evons/index.js';
 import {
   VersionConflictError,
   type MatchRow,
@@ -48,7 +48,7 @@ import { MATCH_OPENED, MatchLoader, type MatchEntry } from './match-loader.js';
 import { LiveUpdates } from './live.js';
 import { KnownCredentials } from './credentials.js';
 import { hashToken, newMatchId, newSeatToken, sameHash } from './tokens.js';
-import { canonicalJson, sha256Hex } from '../engine/hash.js';
+import { canonicalJson, sha256Hex } from '../games/evons/hash.js';
 
 export { MATCH_OPENED };
 export type * from './types.js';

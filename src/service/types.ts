@@ -1,5 +1,5 @@
 /** What the match service takes and returns (shared by the REST routes and the GraphQL resolvers). */
-import type { Action, GameState, GameView, GeneratorId, RulesConfig, Seat, Viewer } from '../engine/index.js';
+import type { Action, GameState, GameView, GeneratorId, RulesConfig, Seat, Viewer } from '../games/evons/index.js';
 import type { MatchRow, MatchStatus } from '../persistence/types.js';
 
 export type { Viewer };

@@ -8,7 +8,7 @@ import supertest from 'supertest';
 import { buildApp } from '../../src/app.js';
 import { backends, bearer, createHotSeat, prng, startOn, type Harness } from './helpers.js';
 import { assertNoLeak, secretsFor } from './secrecy.js';
-import type { Seat, Viewer } from '../../src/engine/index.js';
+import type { Seat, Viewer } from '../../src/games/evons/index.js';
 
 const MATCH = /* GraphQL */ `
   query ($id: ID!) {

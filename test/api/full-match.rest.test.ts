@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, bearer, prng, startOn, STARTERS, type Harness } from './helpers.js';
 import { assertNoLeak, secretsFor } from './secrecy.js';
-import type { Seat, Viewer } from '../../src/engine/index.js';
+import type { Seat, Viewer } from '../../src/games/evons/index.js';
 
 const MAX_ACTIONS = 600;
 

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, bearer, prng, startOn, STARTERS, type Harness } from './helpers.js';
 import { assertNoLeak, assertTextSafe, secretsFor } from './secrecy.js';
-import { pendingDecision, type GameState, type Seat, type Viewer } from '../../src/engine/index.js';
+import { pendingDecision, type GameState, type Seat, type Viewer } from '../../src/games/evons/index.js';
 
 const VIEWERS = ['p1', 'p2', 'spectator'] as const;
 /** Matches per configuration (raise locally for a deeper search: LEAK_MATCHES=5). */

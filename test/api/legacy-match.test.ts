@@ -9,13 +9,13 @@ import { readFileSync } from 'node:fs';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
-import { apply, createGame, dealCards, defaultCardSet, eventVisibility, rulesHash, type GameEvent, type GeneratorId, type Seat } from '../../src/engine/index.js';
+import { apply, createGame, dealCards, defaultCardSet, eventVisibility, rulesHash, type GameEvent, type GeneratorId, type Seat } from '../../src/games/evons/index.js';
 import { openStore, type MatchStore, type NewEvent } from '../../src/persistence/index.js';
 import { hashToken, newMatchId, newSeatToken } from '../../src/service/tokens.js';
 import { backends, bearer, STARTERS } from './helpers.js';
 
 const cardSet = defaultCardSet();
-const fixture = JSON.parse(readFileSync(new URL('../engine/fixtures/legacy-sfc32-match.json', import.meta.url), 'utf8')) as {
+const fixture = JSON.parse(readFileSync(new URL('../games/evons/fixtures/legacy-sfc32-match.json', import.meta.url), 'utf8')) as {
   seed: string;
   actions: { seat: Seat; action: unknown }[];
   events: GameEvent[];

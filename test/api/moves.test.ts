@@ -10,7 +10,7 @@ import supertest from 'supertest';
 import { buildApp } from '../../src/app.js';
 import { backends, bearer, createHotSeat, expectProblem, nextMove, startApp, startOn, type Harness } from './helpers.js';
 import { assertNoLeak, secretsFor } from './secrecy.js';
-import type { Seat } from '../../src/engine/index.js';
+import type { Seat } from '../../src/games/evons/index.js';
 
 async function eventCount(h: Harness, id: string): Promise<number> {
   return (await h.app.service.store.loadEvents(id)).length;

@@ -4,7 +4,7 @@
  * not own, and the seed before the game has ended.
  */
 import { expect } from 'vitest';
-import type { GameState, Viewer } from '../../src/engine/index.js';
+import type { GameState, Viewer } from '../../src/games/evons/index.js';
 
 export interface Secrets {
   viewer: Viewer;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import supertest from 'supertest';
 import { buildApp } from '../../src/app.js';
 import { backends, bearer, createHotSeat, expectProblem, startOn, type Harness } from './helpers.js';
-import type { Seat } from '../../src/engine/index.js';
+import type { Seat } from '../../src/games/evons/index.js';
 
 interface Line {
   seq: number;

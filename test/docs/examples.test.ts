@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
 import { openStore } from '../../src/persistence/index.js';
-import { createFromPosition, defaultCardSet, pendingDecision, stateFromPosition, toPosition } from '../../src/engine/index.js';
+import { createFromPosition, defaultCardSet, pendingDecision, stateFromPosition, toPosition } from '../../src/games/evons/index.js';
 import { blocks, docFiles, type Block } from './doc-blocks.js';
 import { ROOT } from './rule-ids.js';
 

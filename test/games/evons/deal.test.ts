@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { keyedStream, randomId, shuffle } from '../../src/core/random.js';
-import { canonicalJson, sha256Hex } from '../../src/engine/hash.js';
+import { keyedStream, randomId, shuffle } from '../../../src/core/random.js';
+import { canonicalJson, sha256Hex } from '../../../src/games/evons/hash.js';
 import {
   apply,
   createGame,
@@ -27,7 +27,7 @@ import {
   type GameState,
   type GeneratorId,
   type Seat,
-} from '../../src/engine/index.js';
+} from '../../../src/games/evons/index.js';
 
 const cardSet = defaultCardSet();
 const starter = cardSet.file.starterDecks.map((d) => expandDeckList(d.cards));

@@ -29,8 +29,8 @@ import {
   type PositionData,
   type RulesConfigInput,
   type Seat,
-} from '../../src/engine/index.js';
-import { cellIndex } from '../../src/engine/board.js';
+} from '../../../src/games/evons/index.js';
+import { cellIndex } from '../../../src/games/evons/board.js';
 
 type Dir = 'N' | 'NE' | 'E' | 'SE' | 'S' | 'SW' | 'W' | 'NW';
 type Elem = 'Nature' | 'Earth' | 'Electric' | 'Darkness' | 'Fire' | 'Water';

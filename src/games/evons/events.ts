@@ -2,7 +2,7 @@
  * Domain events: the only way state changes (see evolve.ts). Who may see each event is decided
  * in visibility.ts; the engine emits the full event and views redact it.
  */
-import type { GeneratorId } from '../core/random.js';
+import type { GeneratorId } from '../../core/random.js';
 import type { CellName } from './board.js';
 import type { RulesConfig } from './config.js';
 import type { EndReason, Phase, Seat } from './state.js';

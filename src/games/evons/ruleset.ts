@@ -3,7 +3,7 @@
  * (src/core/ruleset.ts), so generic code (registry, conformance tests, later the service) can
  * drive it like any other game. Nothing here adds rules; it only adapts names and shapes.
  */
-import type { CardSetInfo, Ruleset, StarterDeck } from '../core/ruleset.js';
+import type { CardSetInfo, Ruleset, StarterDeck } from '../../core/ruleset.js';
 import { ActionSchema, type Action } from './actions.js';
 import { expandDeckList, validateDeck, type CardDef } from './cards.js';
 import { RulesConfigSchema, type RulesConfig } from './config.js';

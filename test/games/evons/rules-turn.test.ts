@@ -1,6 +1,6 @@
 /** §7 Credits, §8 Deck/hand, §9 Turn structure, §6 covered cards at step 3, and the settings that govern them. */
 import { describe, expect, it } from 'vitest';
-import { createGame, expandDeckList, parseConfig } from '../../src/engine/index.js';
+import { createGame, expandDeckList, parseConfig } from '../../../src/games/evons/index.js';
 import { act, at, build, card, cs, decision, eventsOf, hid, legal, playCovered, playUp, start, types } from './helpers.js';
 
 describe('credits and playing', () => {

@@ -4,7 +4,7 @@
  */
 import type { CardSet } from './cards.js';
 import type { RulesConfig } from './config.js';
-import type { GeneratorId } from '../core/random.js';
+import type { GeneratorId } from '../../core/random.js';
 
 export type Seat = 'p1' | 'p2';
 export const SEATS: readonly Seat[] = ['p1', 'p2'];

@@ -1,7 +1,7 @@
 /** The engine's identity. Bump RULES_VERSION whenever a rule's behaviour changes. */
 import type { CardSet } from './cards.js';
 import type { RulesConfig } from './config.js';
-import type { GeneratorId } from '../core/random.js';
+import type { GeneratorId } from '../../core/random.js';
 import { canonicalJson, sha256Hex } from './hash.js';
 
 /** 0.2.0: new matches are dealt from keyed HMAC-SHA256 streams (ids, deal:p1, deal:p2, first). */

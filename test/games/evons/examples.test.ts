@@ -3,7 +3,7 @@
  * arrows are board directions for the card's current facing (see helpers.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { expandDeckList, validateDeck } from '../../src/engine/index.js';
+import { expandDeckList, validateDeck } from '../../../src/games/evons/index.js';
 import {
   abilityOptions,
   act,

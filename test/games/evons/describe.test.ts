@@ -5,7 +5,7 @@
  * alone; the controller reveals due cards at step 3, choosing the order when several are due).
  */
 import { describe, expect, it } from 'vitest';
-import { actionDescriber, apply, describeAction, legalActions, pendingDecision } from '../../src/engine/index.js';
+import { actionDescriber, apply, describeAction, legalActions, pendingDecision } from '../../../src/games/evons/index.js';
 import { build, card, cardView } from './helpers.js';
 
 /** P1 controls two covered cards due at step 3: its own Brute (C3) and P2's Reaper (D3), flipped to P1. */

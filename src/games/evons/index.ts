@@ -8,7 +8,7 @@
  *   view(state, 'p2'); redactEvent(e, 'spectator');
  */
 export { ENGINE_VERSION, RULES_VERSION, CURRENT_GENERATOR, rulesHash } from './version.js';
-export type { GeneratorId } from '../core/random.js';
+export type { GeneratorId } from '../../core/random.js';
 export * from './board.js';
 export { loadCardSet, validateDeck, expandDeckList, CardSetSchema, DECK_SIZE, MAX_COPIES, ELEMENTS, ABILITIES, ARROW_TYPES } from './cards.js';
 export type { CardSet, CardDef, MonsterDef, BlockCardDef, CardSetFile, Arrow, ArrowType, Ability, Element, DeckList } from './cards.js';

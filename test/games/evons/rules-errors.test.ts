@@ -1,6 +1,6 @@
 /** Illegal actions: each rejection has its code, never mutates the state, and legal actions are accepted. */
 import { describe, expect, it } from 'vitest';
-import { apply, legalActions, toPosition } from '../../src/engine/index.js';
+import { apply, legalActions, toPosition } from '../../../src/games/evons/index.js';
 import { act, activating, build, card, decision, fillMain, gid, hid, legal, playCovered, playUp, reject } from './helpers.js';
 
 describe('rejected actions', () => {

@@ -1,6 +1,6 @@
 /** §10 Activation Sequence, activation vs reactivation; §13 Chains. */
 import { describe, expect, it } from 'vitest';
-import type { GameEvent } from '../../src/engine/index.js';
+import type { GameEvent } from '../../../src/games/evons/index.js';
 import { act, activating, at, build, card, cellOf, decision, eventsOf, fillMain, gid, hid, legal, playUp, scoreOf, types } from './helpers.js';
 
 const marks = (events: GameEvent[]) =>

@@ -10,8 +10,8 @@ import {
   type CardSet,
   type CardSetFile,
   type MonsterDef,
-} from '../../src/engine/cards.js';
-import { defaultCardSet, set00 } from '../../src/engine/data/index.js';
+} from '../../../src/games/evons/cards.js';
+import { defaultCardSet, set00 } from '../../../src/games/evons/data/index.js';
 
 const ORTHOGONAL = new Set(['N', 'E', 'S', 'W']);
 

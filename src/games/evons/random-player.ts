@@ -5,7 +5,7 @@
  * Swap cards can swap each other forever) and a uniform player would wander into them.
  */
 import type { Action } from './actions.js';
-import { nextInt, sfc32Stream } from '../core/random.js';
+import { nextInt, sfc32Stream } from '../../core/random.js';
 import type { GameState } from './state.js';
 
 export const RANDOM_PLAYER_CHAIN_LIMIT = 8;

@@ -25,7 +25,7 @@ import {
   type GameEvent,
   type GameState,
   type Seat,
-} from '../../src/engine/index.js';
+} from '../../../src/games/evons/index.js';
 
 const cardSet = defaultCardSet();
 const starter = cardSet.file.starterDecks.map((d) => expandDeckList(d.cards));
