@@ -6,7 +6,7 @@ import type { GeneratorId } from '../../core/random.js';
 import type { CellName } from './board.js';
 import type { RulesConfig } from './config.js';
 import type { EndReason, Phase, Seat } from './state.js';
-import type { PositionData } from './position.js';
+import type { PositionData } from './position-format.js';
 
 export type GameEvent =
   /** Server-only: holds the seed and both deck lists. Public form: config, hashes, commitment. */

@@ -6,7 +6,8 @@
  */
 import type { Decision } from './decisions.js';
 import { cellName } from './board.js';
-import { abilityChoices, cellOf, defenders, flipStep, frameCell, resolveConflict } from './sequence.js';
+import { cellOf } from './locate.js';
+import { abilityChoices, defenders, flipStep, frameCell, resolveConflict } from './sequence.js';
 import { other, type GameState } from './state.js';
 import { discardCount, drawCard, hasLegalPlay, pass, revealCard, startOfTurn, stillDue } from './turn.js';
 import type { Tx } from './tx.js';

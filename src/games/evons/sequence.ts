@@ -2,6 +2,7 @@
  * The Activation Sequence (R-ACT-1..9): ability phases, conflicts (R-CONF) and flips (R-FLIP),
  * for the frame on top of the chain stack.
  */
+import { cellOf } from './locate.js';
 import { cellName, isMainZone } from './board.js';
 import { RESOLVERS, type AbilityContext, type AbilityOption } from './abilities/index.js';
 import { destroyAt } from './abilities/effects.js';
@@ -10,10 +11,6 @@ import type { Frame, GameState } from './state.js';
 import { attackOf, currentDef, defOf } from './stats.js';
 import type { Tx } from './tx.js';
 
-export function cellOf(s: GameState, cardId: string): number {
-  for (let i = 0; i < s.board.length; i++) if (s.board[i]?.id === cardId) return i;
-  return -1;
-}
 
 /** A frame's card can go on only while it is on the board, face-up, facing the active player. */
 export function frameCell(s: GameState, f: Frame): number {

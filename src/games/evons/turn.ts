@@ -4,7 +4,7 @@ import { completedLines, onLineCompleted } from './bonus.js';
 import { monsterOf, defOf } from './stats.js';
 import { other, type GameState, type Seat } from './state.js';
 import { endGame, type Tx } from './tx.js';
-import { cellOf } from './sequence.js';
+import { cellOf } from './locate.js';
 
 /** Steps 1–2, then the start of step 3 with the covered cards due (R-FACE-3, R-FACE-7). */
 export function startOfTurn(tx: Tx): void {
