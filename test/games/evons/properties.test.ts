@@ -8,11 +8,10 @@ import { describe, expect, it } from 'vitest';
 import {
   actionDescriber,
   apply,
-  CELL_COUNT,
+  board,
   createGame,
   defaultCardSet,
   expandDeckList,
-  isMainZone,
   legalActions,
   pendingDecision,
   randomPlayer,
@@ -92,9 +91,9 @@ function checkInvariants(s: GameState): void {
   for (const [id, n] of places) if (n !== 1) throw new Error(`${id} is in ${n} places`);
   // R-SCORE-1..3: recount independently.
   const recount = { p1: 0, p2: 0 };
-  for (let i = 0; i < CELL_COUNT; i++) {
+  for (let i = 0; i < board.CELL_COUNT; i++) {
     const bc = s.board[i];
-    if (!bc || bc.covered || !isMainZone(i)) continue;
+    if (!bc || bc.covered || !board.isMainZone(i)) continue;
     if (cardSet.byId.get(s.cards[bc.id]!.def)!.kind === 'monster') recount[bc.facing]++;
   }
   const v = view(s, 'spectator');
@@ -103,7 +102,7 @@ function checkInvariants(s: GameState): void {
   if (s.result) {
     expect(s.result.scores).toEqual(recount);
     if (s.result.reason === 'main-zone-full') {
-      for (let i = 0; i < CELL_COUNT; i++) if (isMainZone(i)) expect(s.board[i]).not.toBeNull();
+      for (let i = 0; i < board.CELL_COUNT; i++) if (board.isMainZone(i)) expect(s.board[i]).not.toBeNull();
     } else {
       expect(['stalemate', 'resignation', 'deck-out']).toContain(s.result.reason);
     }
