@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Seat, Viewer } from '../../../src/core/ruleset.js';
 import { CARD_BY_ID } from '../../../src/games/universus/cards/index.js';
+import { configSchema } from '../../../src/games/universus/config.js';
 import { universus, type UniversusEvent, type UniversusState } from '../../../src/games/universus/index.js';
 
 const deck = (i: number): string[] => (universus.starterDecks[i]?.cards ?? []).flatMap((e) => Array<string>(e.count).fill(e.card));
@@ -19,7 +20,7 @@ interface Playout {
 }
 
 function playout(seed: string, a: number, b: number, config: Record<string, unknown>, maxSteps = 400, each?: (s: UniversusState, events: UniversusEvent[]) => void): Playout {
-  const r = universus.create({ config, decks: { p1: deck(a), p2: deck(b) }, seed });
+  const r = universus.create({ config: configSchema.parse(config), decks: { p1: deck(a), p2: deck(b) }, seed });
   if (!r.ok) throw new Error(r.errors.join('; '));
   let state = r.state;
   const events = [...r.events];

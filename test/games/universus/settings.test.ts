@@ -9,8 +9,8 @@ describe('U-SETUP', () => {
     const cfg = configSchema.parse({});
     for (const d of universus.starterDecks) expect(universus.validateDeck(d.cards.flatMap((e) => Array(e.count).fill(e.card)), cfg)).toEqual([]);
     const deck = (i: number) => (universus.starterDecks[i]?.cards ?? []).flatMap((e) => Array<string>(e.count).fill(e.card));
-    const a = universus.create({ config: {}, decks: { p1: deck(0), p2: deck(1) }, seed: 's1' });
-    const b = universus.create({ config: {}, decks: { p1: deck(0), p2: deck(1) }, seed: 's1' });
+    const a = universus.create({ config: configSchema.parse({}), decks: { p1: deck(0), p2: deck(1) }, seed: 's1' });
+    const b = universus.create({ config: configSchema.parse({}), decks: { p1: deck(0), p2: deck(1) }, seed: 's1' });
     if (!a.ok || !b.ok) throw new Error('create failed');
     expect(a.events).toEqual(b.events);
     expect(a.events[0]).toMatchObject({ type: 'GameStarted', rng: 'hmac-sha256' });
@@ -18,7 +18,7 @@ describe('U-SETUP', () => {
     expect(a.state.players.p2.hand).toHaveLength(5);
     expect(a.state.players.p1.health).toBe(22);
     const firsts = new Set(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((s) => {
-      const r = universus.create({ config: {}, decks: { p1: deck(0), p2: deck(1) }, seed: s });
+      const r = universus.create({ config: configSchema.parse({}), decks: { p1: deck(0), p2: deck(1) }, seed: s });
       return r.ok ? r.state.turnPlayer : null;
     }));
     expect(firsts).toEqual(new Set(['p1', 'p2']));
