@@ -1,0 +1,59 @@
+/** UniVersus (attack → block → damage) as a hosted game: the Ruleset the service registry lists. */
+import { createHash } from 'node:crypto';
+import type { Ruleset } from '../../core/ruleset.js';
+import type { UniversusAction } from './actions.js';
+import { actionSchema } from './actions.js';
+import { apply } from './apply.js';
+import { cardSet, starterDecks } from './cards/index.js';
+import { configSchema, type UniversusConfig } from './config.js';
+import { describeAction } from './describe.js';
+import type { UniversusEvent } from './events.js';
+import { evolve } from './evolve.js';
+import { legalActions } from './legal.js';
+import { fromPosition, POSITION_FORMAT, toPosition } from './position.js';
+import { randomPlayer } from './random-player.js';
+import { create, stateFromStart, validateDeck } from './setup.js';
+import type { UniversusState } from './state.js';
+import { eventVisibility, redactEvent, view, type UniversusView } from './view.js';
+
+export const RULES_VERSION = '1.0.0';
+export const ENGINE_VERSION = '1.0.0';
+
+export function replay(events: readonly UniversusEvent[]): UniversusState {
+  const [first, ...rest] = events;
+  if (!first) throw new Error('replay: no events');
+  let state: UniversusState;
+  if (first.type === 'GameStarted') state = stateFromStart(first);
+  else if (first.type === 'PositionLoaded') state = first.state;
+  else throw new Error('replay: the first event must open the game');
+  for (const e of rest) state = evolve(state, e);
+  return state;
+}
+
+export const universus: Ruleset<UniversusState, UniversusAction, UniversusEvent, UniversusView, UniversusConfig> = {
+  id: 'universus',
+  name: 'UniVersus (combat core)',
+  rulesVersion: RULES_VERSION,
+  engineVersion: ENGINE_VERSION,
+  configSchema,
+  actionSchema,
+  cardSet,
+  starterDecks,
+  validateDeck,
+  create,
+  rulesHash: (config) =>
+    createHash('sha256').update(JSON.stringify({ game: 'universus', rules: RULES_VERSION, config: configSchema.parse(config), cards: cardSet.hash })).digest('hex'),
+  positions: { format: POSITION_FORMAT, fromPosition, toPosition },
+  pending: (s) => (s.pending ? { seat: s.pending.seat, kind: s.pending.kind } : null),
+  outcome: (s) => (s.phase === 'OVER' ? { winner: s.winner, reason: s.winReason ?? 'UNKNOWN' } : null),
+  legalActions,
+  apply,
+  replay,
+  view,
+  eventVisibility,
+  redactEvent,
+  describeAction,
+  randomPlayer,
+};
+
+export type { UniversusAction, UniversusConfig, UniversusEvent, UniversusState, UniversusView };
