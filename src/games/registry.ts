@@ -4,8 +4,9 @@
  */
 import type { AnyRuleset } from '../core/ruleset.js';
 import { evons } from './evons/ruleset.js';
+import { universus } from './universus/index.js';
 
-export const GAMES = { evons } as const satisfies Record<string, AnyRuleset>;
+export const GAMES = { evons, universus } as const satisfies Record<string, AnyRuleset>;
 
 export type GameId = keyof typeof GAMES;
 export const GAME_IDS = Object.keys(GAMES) as GameId[];
