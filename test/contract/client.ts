@@ -6,12 +6,15 @@
 import createClient from 'openapi-fetch';
 import type { paths } from './generated/api.js';
 import { startOn, type Backend } from '../api/helpers.js';
+import { contractViolations, operations } from './document.js';
 
 export type Client = ReturnType<typeof createClient<paths>>;
 
 export interface Served {
   baseUrl: string;
   client: Client;
+  /** Every way a response so far differed from the document ("GET /v1/… 200: …"). */
+  violations: string[];
   close(): Promise<void>;
 }
 
@@ -21,7 +24,25 @@ export async function serve(backend: Backend): Promise<Served> {
   const addr = h.app.server.address();
   if (!addr || typeof addr === 'string') throw new Error('no TCP address');
   const baseUrl = `http://127.0.0.1:${addr.port}`;
-  return { baseUrl, client: createClient<paths>({ baseUrl }), close: () => h.close() };
+  const client = createClient<paths>({ baseUrl });
+  const violations: string[] = [];
+  // Each response is checked against what the document declares for its operation.
+  client.use({
+    async onResponse({ request, response, schemaPath }) {
+      const op = operations.find((o) => o.path === schemaPath && o.method === request.method);
+      const where = `${request.method} ${schemaPath} ${response.status}`;
+      if (!op) {
+        violations.push(`${where}: no such operation in the document`);
+        return;
+      }
+      const text = await response.clone().text();
+      const contentType = response.headers.get('content-type');
+      for (const v of contractViolations(op, { status: response.status, contentType, headers: response.headers, text })) {
+        violations.push(`${where}: ${v}`);
+      }
+    },
+  });
+  return { baseUrl, client, violations, close: () => h.close() };
 }
 
 export const auth = (token: string) => ({ Authorization: `Bearer ${token}` });

@@ -143,6 +143,7 @@ for (const backend of backends) {
       expect(stream.response.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
       const lines = (stream.data as string).split('\n').filter((l) => l.trim() !== '');
       expect(lines.map((l) => (JSON.parse(l) as { seq: number }).seq)).toEqual(seqs);
+      expect(s.violations, 'responses that differ from openapi/openapi.json').toEqual([]);
     });
   });
 }
