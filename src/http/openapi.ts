@@ -70,6 +70,7 @@ const COMPONENTS = {
   headers: {
     RequestId: {
       description: 'The request id: the one sent in X-Request-Id, else a fresh UUID. Quote it when reporting a problem.',
+      required: true,
       schema: { type: 'string' },
     },
     ETag: {
