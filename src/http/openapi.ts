@@ -1,4 +1,9 @@
-/** OpenAPI document metadata and the final touches @fastify/swagger cannot express per route. */
+/**
+ * OpenAPI document metadata and the final touches @fastify/swagger cannot express per route:
+ * problem+json media types, security per operation, the headers the server reads and sends, the
+ * 500/503 every operation may answer, the NDJSON stream. The result must lint clean with
+ * `npm run lint:openapi` (Redocly and Spectral).
+ */
 
 export const openapiInfo = {
   title: 'Evons match service',
@@ -8,20 +13,43 @@ export const openapiInfo = {
     '* **Seats and tokens.** Creating a match returns seat tokens (32 random bytes, base64url; the server keeps ' +
     'only their sha256). Send one as `Authorization: Bearer <token>` to see and act as that seat; without a token ' +
     'you are a spectator. There are no accounts: a *handle* is a label chosen at create/join, used to list history.\n' +
-    '* **Versions.** A match version is the number of stored events. Reads return it in the body and as `ETag`; ' +
-    'send it as `If-Match` with an action to fail with 409 instead of acting on a stale view.\n' +
-    '* **Retries.** Send `Idempotency-Key` with actions: a retry with the same key and body gets the stored ' +
-    'response byte for byte; the same key with another body is a 422.\n' +
-    '* **Errors.** Every error is `application/problem+json` (RFC 9457) with a stable `code`.\n' +
+    '* **Versions and caching.** A match version is the number of stored events. Reads return it in the body; ' +
+    'their `ETag` is `"<version>.<viewer>"` (viewer p1, p2 or spectator), since each caller sees another body. ' +
+    'Poll `GET /v1/matches/{id}` with `If-None-Match` to get 304 until the match moves. Bodies that depend on the ' +
+    'caller are sent with `Vary: Authorization` and `Cache-Control: private` (`no-store` for the event stream); ' +
+    'the card set and starter decks are public and cacheable. Send the version as `If-Match` with an action to ' +
+    'fail with 409 instead of acting on a stale view.\n' +
+    '* **Retries.** Send `Idempotency-Key` with actions: a retry by the same seat with the same key and body gets ' +
+    'the stored response byte for byte (with `Idempotent-Replayed: true`); the same key with another body is a 422.\n' +
+    '* **Errors.** Every error is `application/problem+json` (RFC 9457) with a stable `code`. Besides the statuses ' +
+    'listed per operation, any path answers 404 `not-found` for an unknown route, 405 `method-not-allowed` (with ' +
+    '`Allow`) for a method the path does not support, and 431 `request-header-fields-too-large` for oversized ' +
+    'headers. A 500 `internal` never carries internal details: quote its `X-Request-Id`. A 503 is ' +
+    '`database-unavailable` (with `Retry-After`) or `shutting-down` (retry, another node will answer).\n' +
+    '* **Rate limits.** When the server runs with a limit, every response except the health probes carries ' +
+    '`x-ratelimit-limit`, `x-ratelimit-remaining` and `x-ratelimit-reset` (seconds), and a 429 `rate-limited` ' +
+    'carries `Retry-After` (seconds). A client is its seat token when that token is valid, else its address.\n' +
+    '* **Request ids.** Every response carries `X-Request-Id`; send your own (`X-Request-Id` request header) to ' +
+    'correlate logs.\n' +
     '* **GraphQL.** The same data and the `submitAction` mutation are at `POST /graphql`.',
   license: { name: 'MIT', identifier: 'MIT' },
 };
+
+/** Relative, so the document served by a node describes that node (and Swagger UI calls it). */
+export const openapiServers = [{ url: '/', description: 'The server that serves this document.' }];
+
+/**
+ * The pattern If-Match must match (parseIfMatch in routes/matches.ts): a version, optionally quoted
+ * and weak. test/api/openapi.test.ts checks the two agree.
+ */
+export const IF_MATCH_PATTERN = '^\\s*(W/)?"?[0-9]{1,9}"?\\s*$';
 
 type Json = Record<string, unknown>;
 
 const STATUS_TEXT: Record<string, string> = {
   '200': 'OK',
   '201': 'Created',
+  '304': 'Not modified: the match is still at the version of If-None-Match (no body).',
   '400': 'Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor)',
   '401': 'Missing, malformed or wrong seat token',
   '404': 'No such match',
@@ -29,43 +57,163 @@ const STATUS_TEXT: Record<string, string> = {
   '413': 'Body larger than 256 KiB',
   '415': 'Unsupported media type (send application/json)',
   '422': 'Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body',
+  '429': 'Rate limited (code rate-limited): wait Retry-After seconds',
   '503': 'Database unavailable',
 };
 
-const ETAG_HEADER = {
-  description: 'The match version, quoted ("12").',
-  schema: { type: 'string' },
+const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+const PROBLEM = { $ref: '#/components/schemas/Problem' };
+
+/** Reusable pieces the transform refers to. */
+const COMPONENTS = {
+  headers: {
+    RequestId: {
+      description: 'The request id: the one sent in X-Request-Id, else a fresh UUID. Quote it when reporting a problem.',
+      required: true,
+      schema: { type: 'string' },
+    },
+    ETag: {
+      description: 'The match version for this caller: `"<version>.<viewer>"` (viewer p1, p2 or spectator).',
+      schema: { type: 'string' },
+    },
+    Location: { description: 'The new match: /v1/matches/{id}.', schema: { type: 'string' } },
+    IdempotentReplayed: {
+      description: '`true` when this is the stored response of an earlier request with the same Idempotency-Key.',
+      schema: { type: 'string', enum: ['true'] },
+    },
+    RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
+    RateLimitLimit: { description: 'Requests allowed per minute (only when a limit is configured).', schema: { type: 'integer', minimum: 0 } },
+    RateLimitRemaining: { description: 'Requests left in the current minute.', schema: { type: 'integer', minimum: 0 } },
+    RateLimitReset: { description: 'Seconds until the budget is refilled.', schema: { type: 'integer', minimum: 0 } },
+    CacheControlPrivate: {
+      description: '`private` (or `no-store`): the body depends on the caller and must not be shared between callers.',
+      schema: { type: 'string' },
+    },
+    CacheControlPublic: { description: 'Public and cacheable (`public, max-age=300`).', schema: { type: 'string' } },
+    Vary: { description: '`Authorization`: the body depends on the seat token.', schema: { type: 'string' } },
+  },
+  parameters: {
+    RequestId: {
+      name: 'X-Request-Id',
+      in: 'header',
+      required: false,
+      description: 'Your id for this request; echoed in the X-Request-Id response header and the server logs.',
+      schema: { type: 'string' },
+    },
+  },
+  responses: {
+    InternalError: {
+      description: 'Internal error (code internal): nothing internal is revealed; quote the X-Request-Id.',
+      headers: { 'X-Request-Id': ref('headers', 'RequestId') },
+      content: { 'application/problem+json': { schema: PROBLEM } },
+    },
+    ServiceUnavailable: {
+      description:
+        'Unavailable: code database-unavailable (the database did not answer; retry after Retry-After seconds) or ' +
+        'shutting-down (this node is stopping; retry).',
+      headers: { 'X-Request-Id': ref('headers', 'RequestId'), 'Retry-After': ref('headers', 'RetryAfter') },
+      content: { 'application/problem+json': { schema: PROBLEM } },
+    },
+  },
 };
+
+const PROBES = new Set(['/healthz', '/readyz']);
 
 /**
  * Problem responses are served as application/problem+json; reads of a match carry an ETag;
- * operations that take a seat token declare the bearer scheme (optional where spectators may read).
+ * operations that take a seat token declare the bearer scheme (optional where spectators may read),
+ * the others `security: []`.
  */
 export function finishOpenapi<T>(doc: T): T {
-  const paths = ((doc as Json).paths ?? {}) as Record<string, Record<string, Json>>;
+  const d = doc as Json;
+  d.servers = openapiServers;
+  const paths = (d.paths ?? {}) as Record<string, Record<string, Json>>;
   for (const [url, item] of Object.entries(paths)) {
-    for (const [method, op] of Object.entries(item)) {
-      const responses = (op.responses ?? {}) as Record<string, Json>;
-      for (const [status, res] of Object.entries(responses)) {
-        if (res.description === 'Default Response' && STATUS_TEXT[status]) res.description = STATUS_TEXT[status];
-        const content = res.content as Record<string, unknown> | undefined;
-        if (Number(status) >= 400 && content?.['application/json']) {
-          res.content = { 'application/problem+json': content['application/json'] };
-        }
-        if (url.startsWith('/v1/matches/') && Number(status) < 300) {
-          res.headers = { ...(res.headers as Json | undefined), ETag: ETAG_HEADER };
-        }
-      }
-      const params = (op.parameters ?? []) as Json[];
-      const auth = params.find((p) => p.in === 'header' && String(p.name).toLowerCase() === 'authorization');
-      if (auth) {
-        op.parameters = params.filter((p) => p !== auth);
-        op.security = method === 'post' && url.endsWith('/actions') ? [{ seatToken: [] }] : [{}, { seatToken: [] }];
+    for (const [method, op] of Object.entries(item)) finishOperation(url, method, op);
+  }
+  const components = (d.components ?? {}) as Json;
+  d.components = components;
+  for (const [kind, entries] of Object.entries(COMPONENTS)) {
+    components[kind] = { ...(components[kind] as Json | undefined), ...entries };
+  }
+  pruneComponents(d);
+  stripIds(components.schemas);
+  return doc;
+}
+
+function finishOperation(url: string, method: string, op: Json): void {
+  const matchScoped = url.startsWith('/v1/matches/');
+  const params = (op.parameters ?? []) as Json[];
+  const auth = params.find((p) => p.in === 'header' && String(p.name).toLowerCase() === 'authorization');
+  const rest = params.filter((p) => p !== auth);
+  for (const p of rest) {
+    if (p.in === 'header' && p.name === 'if-match') (p.schema as Json).pattern = IF_MATCH_PATTERN;
+  }
+  op.parameters = [...rest, ref('parameters', 'RequestId')];
+  if (!auth) op.security = [];
+  else op.security = method === 'post' && url.endsWith('/actions') ? [{ seatToken: [] }] : [{}, { seatToken: [] }];
+  const perCaller = !!auth;
+
+  const responses = (op.responses ?? {}) as Record<string, Json>;
+  for (const [status, res] of Object.entries(responses)) {
+    const code = Number(status);
+    if (res.description === 'Default Response' && STATUS_TEXT[status]) res.description = STATUS_TEXT[status];
+    const content = res.content as Record<string, unknown> | undefined;
+    if (code >= 400 && content?.['application/json']) {
+      res.content = { 'application/problem+json': content['application/json'] };
+    }
+    if (code === 304) delete res.content;
+    if (code === 200 && url.endsWith('/stream')) {
+      res.content = {
+        'application/x-ndjson': {
+          schema: {
+            type: 'string',
+            description:
+              'One MatchEvent object (see the MatchEvent schema) per line, as the caller may see it; blank lines are keep-alives.',
+          },
+        },
+      };
+    }
+    const headers: Json = { ...(res.headers as Json | undefined), 'X-Request-Id': ref('headers', 'RequestId') };
+    if (!PROBES.has(url)) {
+      headers['x-ratelimit-limit'] = ref('headers', 'RateLimitLimit');
+      headers['x-ratelimit-remaining'] = ref('headers', 'RateLimitRemaining');
+      headers['x-ratelimit-reset'] = ref('headers', 'RateLimitReset');
+    }
+    if (code === 429) headers['Retry-After'] = ref('headers', 'RetryAfter');
+    // Match-scoped successes, and conflicts/illegal actions (whose body has the version), carry the ETag.
+    if ((matchScoped || (method === 'post' && url === '/v1/matches')) && (code < 300 || code === 304 || code === 409 || code === 422)) {
+      headers.ETag = ref('headers', 'ETag');
+    }
+    if (code === 201 && url === '/v1/matches') headers.Location = ref('headers', 'Location');
+    if (code === 200 && url.endsWith('/actions')) headers['Idempotent-Replayed'] = ref('headers', 'IdempotentReplayed');
+    if (method === 'get' && (code === 200 || code === 304)) {
+      if (perCaller) {
+        headers['Cache-Control'] = ref('headers', 'CacheControlPrivate');
+        headers.Vary = ref('headers', 'Vary');
+      } else if (url.startsWith('/v1/cards') || url.startsWith('/v1/decks')) {
+        headers['Cache-Control'] = ref('headers', 'CacheControlPublic');
       }
     }
+    res.headers = headers;
   }
-  pruneComponents(doc as Json);
-  return doc;
+  // Any operation may fail inside or find the database (or the node) unavailable.
+  responses['500'] = ref('responses', 'InternalError');
+  responses['503'] = ref('responses', 'ServiceUnavailable');
+  op.responses = responses;
+}
+
+/** Every registered schema carries `$id: "#/components/schemas/X"` from Zod: not a valid $id, and redundant. */
+function stripIds(schemas: unknown): void {
+  const visit = (v: unknown): void => {
+    if (Array.isArray(v)) return v.forEach(visit);
+    if (!v || typeof v !== 'object') return;
+    const o = v as Json;
+    if (typeof o.$id === 'string' && o.$id.startsWith('#')) delete o.$id;
+    Object.values(o).forEach(visit);
+  };
+  visit(schemas);
 }
 
 /** Drops component schemas nothing refers to (every registered schema gets an input and an output copy). */

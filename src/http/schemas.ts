@@ -70,6 +70,14 @@ export const AuthHeaders = z.object({
     .describe('"Bearer <seat token>": act or see as that seat. Without it you are a spectator.'),
 });
 
+/** GET /v1/matches/{id} also reads If-None-Match (a 304 when the ETag still matches). */
+export const MatchReadHeaders = AuthHeaders.extend({
+  'if-none-match': z
+    .string()
+    .optional()
+    .describe('The ETag of your last read: 304 without a body while the match has not moved.'),
+});
+
 // ------------------------------------------------------------------ decks and create/join
 
 const CardIdSchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'a card definition id');

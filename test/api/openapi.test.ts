@@ -1,7 +1,13 @@
 /** openapi/openapi.json is generated from the route schemas and committed; it must be current. */
 import { readFile } from 'node:fs/promises';
+import fc from 'fast-check';
+import supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
 import { renderOpenapi } from '../../src/http/openapi-doc.js';
+import { IF_MATCH_PATTERN } from '../../src/http/openapi.js';
+import { parseIfMatch } from '../../src/http/routes/matches.js';
+import { openStore } from '../../src/persistence/index.js';
 import { startApp } from './helpers.js';
 
 describe('OpenAPI document', () => {
@@ -30,6 +36,107 @@ describe('OpenAPI document', () => {
       expect(r.headers['x-request-id']).toBeTruthy();
     } finally {
       await h.close();
+    }
+  });
+});
+
+describe('OpenAPI document: what the server reads and sends (issue 6 item 8)', () => {
+  type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const load = async (): Promise<Json> => JSON.parse(await renderOpenapi());
+  const deref = (doc: Json, v: Json): Json =>
+    typeof v?.$ref === 'string' ? (v.$ref as string).slice(2).split('/').reduce((o: Json, k: string) => o[k], doc) : v;
+  const ops = (doc: Json) =>
+    Object.entries(doc.paths as Json).flatMap(([path, item]) => Object.entries(item as Json).map(([method, op]) => ({ path, method, op: op as Json })));
+
+  it('gives every operation a stable camelCase operationId, security, and the 500/503 problems; servers are set; no schema carries $id', async () => {
+    const doc = await load();
+    expect(doc.servers.length).toBeGreaterThan(0);
+    expect(JSON.stringify(doc)).not.toContain('"$id"');
+    const ids = ops(doc).map((o) => o.op.operationId);
+    expect(ids.sort()).toEqual(
+      [
+        'createMatch', 'getHealth', 'getMatch', 'getReadiness', 'joinMatch', 'listCards', 'listDecks', 'listEvents',
+        'listLegalActions', 'listMatches', 'listMyMatches', 'streamEvents', 'submitAction',
+      ].sort(),
+    );
+    for (const { path, method, op } of ops(doc)) {
+      const where = `${method} ${path}`;
+      expect(Array.isArray(op.security), where).toBe(true);
+      for (const status of ['500', '503']) {
+        const res = deref(doc, op.responses[status]);
+        expect(Object.keys(res.content), `${where} ${status}`).toEqual(['application/problem+json']);
+      }
+      expect(deref(doc, op.responses['503']).headers['Retry-After'], where).toBeDefined();
+      for (const [status, r] of Object.entries(op.responses as Json)) {
+        expect(deref(doc, r as Json).headers['X-Request-Id'], `${where} ${status}`).toBeDefined();
+      }
+      expect(op.parameters.some((p: Json) => deref(doc, p).name === 'X-Request-Id'), where).toBe(true);
+      if (path !== '/healthz' && path !== '/readyz') {
+        const limited = deref(doc, op.responses['429']);
+        for (const h of ['Retry-After', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
+          expect(limited.headers[h], `${where} 429 ${h}`).toBeDefined();
+        }
+      }
+    }
+    const paths = doc.paths as Json;
+    expect(paths['/v1/matches'].post.security).toEqual([]);
+    expect(paths['/v1/matches/{id}'].get.security).toEqual([{}, { seatToken: [] }]);
+    expect(doc.components.securitySchemes.seatToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('declares the NDJSON stream, ETag/Location/Idempotent-Replayed, If-None-Match, If-Match with its pattern and Idempotency-Key', async () => {
+    const doc = await load();
+    const paths = doc.paths as Json;
+    expect(Object.keys(paths['/v1/matches/{id}/stream'].get.responses['200'].content)).toEqual(['application/x-ndjson']);
+    const created = paths['/v1/matches'].post.responses['201'];
+    expect(Object.keys(created.headers)).toEqual(expect.arrayContaining(['ETag', 'Location']));
+    const view = paths['/v1/matches/{id}'].get;
+    expect(view.responses['200'].headers.ETag).toBeDefined();
+    expect(view.responses['304'].headers.ETag).toBeDefined();
+    expect(view.responses['304'].content).toBeUndefined();
+    expect(view.parameters.map((p: Json) => p.name)).toContain('if-none-match');
+    const act = paths['/v1/matches/{id}/actions'].post;
+    expect(act.responses['200'].headers['Idempotent-Replayed']).toBeDefined();
+    const ifMatch = act.parameters.find((p: Json) => p.name === 'if-match');
+    expect(ifMatch.schema.pattern).toBe(IF_MATCH_PATTERN);
+    expect(act.parameters.map((p: Json) => p.name)).toContain('idempotency-key');
+  });
+
+  it('the documented If-Match pattern accepts exactly what the server accepts', () => {
+    const re = new RegExp(IF_MATCH_PATTERN);
+    const accepts = (v: string) => {
+      try {
+        parseIfMatch(v);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    fc.assert(fc.property(fc.stringMatching(re), (v) => accepts(v)));
+    const near = fc.oneof(
+      fc.string({ maxLength: 14 }),
+      fc.tuple(fc.constantFrom('', ' ', 'W/', 'w/', '"'), fc.nat(), fc.constantFrom('', '"', '.p1"', ' ', 'x')).map((t) => t.join('')),
+    );
+    fc.assert(fc.property(near, (v) => accepts(v) === re.test(v)));
+  });
+
+  it('the rate-limit headers the document declares are the ones @fastify/rate-limit sends on a 429', async () => {
+    const doc = await load();
+    const opened = await openStore({ kind: 'pglite', dataDir: 'memory://' });
+    const app = await buildApp({ store: opened.store, logger: false, rateLimitPerMinute: 1 });
+    try {
+      await app.ready();
+      await supertest(app.server).get('/v1/cards').expect(200);
+      const res = await supertest(app.server).get('/v1/cards').expect(429);
+      const declared = Object.keys(doc.paths['/v1/cards'].get.responses['429'].headers).map((h) => h.toLowerCase());
+      for (const h of ['retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-request-id']) {
+        expect(res.headers[h], h).toBeDefined();
+        expect(declared).toContain(h);
+      }
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    } finally {
+      await app.close();
+      await opened.close();
     }
   });
 });

@@ -1,7 +1,7 @@
 /** /v1/cards and /v1/decks: the card set and its starter decks. */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MatchService } from '../../service/match-service.js';
-import { CardsResponse, DecksResponse } from '../schemas.js';
+import { CardsResponse, DecksResponse, problemResponses } from '../schemas.js';
 
 const catalogRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (app, { service }) => {
   const cs = service.cardSet;
@@ -10,9 +10,10 @@ const catalogRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (a
     {
       schema: {
         tags: ['catalogue'],
+        operationId: 'listCards',
         summary: 'The card set',
         description: 'Every card definition of the card set new matches use (a placeholder set for now).',
-        response: { 200: CardsResponse },
+        response: { 200: CardsResponse, ...problemResponses(429) },
       },
     },
     async (_req, reply) => {
@@ -25,9 +26,10 @@ const catalogRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (a
     {
       schema: {
         tags: ['catalogue'],
+        operationId: 'listDecks',
         summary: 'Starter decks',
         description: 'Deck ids usable as {"starter": id} in POST /v1/matches and join.',
-        response: { 200: DecksResponse },
+        response: { 200: DecksResponse, ...problemResponses(429) },
       },
     },
     async (_req, reply) => {

@@ -7,7 +7,15 @@ import { HealthResponse, ReadyResponse, problemResponses } from '../schemas.js';
 const healthRoutes: FastifyPluginAsyncZod<{ store: MatchStore }> = async (app, { store }) => {
   app.get(
     '/healthz',
-    { schema: { tags: ['health'], summary: 'Liveness: the process answers', response: { 200: HealthResponse } } },
+    {
+      schema: {
+        tags: ['health'],
+        operationId: 'getHealth',
+        summary: 'Liveness: the process answers',
+        description: 'Answers 200 while the process runs; never rate-limited, never touches the database.',
+        response: { 200: HealthResponse },
+      },
+    },
     async () => ({ status: 'ok' as const }),
   );
   app.get(
@@ -15,7 +23,9 @@ const healthRoutes: FastifyPluginAsyncZod<{ store: MatchStore }> = async (app, {
     {
       schema: {
         tags: ['health'],
+        operationId: 'getReadiness',
         summary: 'Readiness: the database answers',
+        description: 'Answers 200 when a cheap database query succeeds, else 503 database-unavailable. Never rate-limited.',
         response: { 200: ReadyResponse, ...problemResponses(503) },
       },
     },

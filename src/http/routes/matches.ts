@@ -21,6 +21,7 @@ import {
   ListQuery,
   MatchIdParams,
   MatchPageSchema,
+  MatchReadHeaders,
   MatchViewSchema,
   MyMatchesQuery,
   SubmitActionBody,
@@ -46,6 +47,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
     {
       schema: {
         tags: ['matches'],
+        operationId: 'createMatch',
         summary: 'Create a match',
         description:
           'Creates a match from two decks (starter deck ids or explicit 60-card lists), rules settings and, for a ' +
@@ -68,7 +70,11 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
     {
       schema: {
         tags: ['matches'],
+        operationId: 'joinMatch',
         summary: 'Take the open seat',
+        description:
+          'Takes the seat left open at creation, with a deck (unless the match is a sandbox) and an optional handle. ' +
+          'Returns that seat\'s token, once. 409 seat-taken when nobody may join any more.',
         params: MatchIdParams,
         body: JoinBody,
         response: { 200: JoinResponse, ...problemResponses(400, 404, 409, 413, 415, 422, 429) },
@@ -86,12 +92,13 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
     {
       schema: {
         tags: ['matches'],
+        operationId: 'getMatch',
         summary: "The caller's view of a match",
         description:
           "With a seat token: that seat's view (own hand). Without: the spectator view. ETag = version: " +
           'poll with If-None-Match and get 304 (no body) until the match moves.',
         params: MatchIdParams,
-        headers: AuthHeaders,
+        headers: MatchReadHeaders,
         response: {
           200: MatchViewSchema,
           304: z.null().describe('Not modified: the match is still at the version given in If-None-Match.'),
@@ -112,7 +119,11 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
     {
       schema: {
         tags: ['matches'],
+        operationId: 'listLegalActions',
         summary: 'Legal actions of the caller',
+        description:
+          'Every action the seat of the token may take now (empty when it is not that seat\'s decision, and for a ' +
+          'spectator). With ?text=true each carries a description naming only what that seat may see.',
         params: MatchIdParams,
         querystring: LegalActionsQuery,
         headers: AuthHeaders,
@@ -139,6 +150,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
     {
       schema: {
         tags: ['matches'],
+        operationId: 'submitAction',
         summary: 'Submit one action',
         description:
           'Applies one action for the seat of the token. Send If-Match with the version you saw (stale → 409 with ' +
@@ -169,6 +181,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
     {
       schema: {
         tags: ['matches'],
+        operationId: 'listEvents',
         summary: 'Event log, redacted for the caller',
         description: 'Events with seq > after, oldest first. Events the caller may not see are left out (seq has gaps).',
         params: MatchIdParams,
@@ -190,6 +203,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
     {
       schema: {
         tags: ['history'],
+        operationId: 'listMatches',
         summary: 'Match history',
         description:
           'Newest first, cursor-paginated. Filter by player handle (the label chosen at create/join; handles are ' +
@@ -210,6 +224,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
     {
       schema: {
         tags: ['history'],
+        operationId: 'listMyMatches',
         summary: 'My matches',
         description:
           'With a seat token: every match of that seat\'s handle (or only that match when the seat has no handle). ' +

@@ -30,6 +30,7 @@ const streamRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (ap
     {
       schema: {
         tags: ['matches'],
+        operationId: 'streamEvents',
         summary: 'Live event stream (NDJSON)',
         description:
           'Content-Type application/x-ndjson. Each line is one event as the caller may see it (seat token → that seat; ' +

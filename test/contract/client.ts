@@ -1,0 +1,48 @@
+/**
+ * The contract suites' harness: the real app listening on a random local port, and a client
+ * generated from the committed openapi/openapi.json (openapi-typescript → generated/api.d.ts,
+ * `npm run openapi:types`) through openapi-fetch. tsc checks every call against the document.
+ */
+import createClient from 'openapi-fetch';
+import type { paths } from './generated/api.js';
+import { startOn, type Backend } from '../api/helpers.js';
+import { contractViolations, operations } from './document.js';
+
+export type Client = ReturnType<typeof createClient<paths>>;
+
+export interface Served {
+  baseUrl: string;
+  client: Client;
+  /** Every way a response so far differed from the document ("GET /v1/… 200: …"). */
+  violations: string[];
+  close(): Promise<void>;
+}
+
+export async function serve(backend: Backend): Promise<Served> {
+  const h = await startOn(backend);
+  await h.app.listen({ port: 0, host: '127.0.0.1' });
+  const addr = h.app.server.address();
+  if (!addr || typeof addr === 'string') throw new Error('no TCP address');
+  const baseUrl = `http://127.0.0.1:${addr.port}`;
+  const client = createClient<paths>({ baseUrl });
+  const violations: string[] = [];
+  // Each response is checked against what the document declares for its operation.
+  client.use({
+    async onResponse({ request, response, schemaPath }) {
+      const op = operations.find((o) => o.path === schemaPath && o.method === request.method);
+      const where = `${request.method} ${schemaPath} ${response.status}`;
+      if (!op) {
+        violations.push(`${where}: no such operation in the document`);
+        return;
+      }
+      const text = await response.clone().text();
+      const contentType = response.headers.get('content-type');
+      for (const v of contractViolations(op, { status: response.status, contentType, headers: response.headers, text })) {
+        violations.push(`${where}: ${v}`);
+      }
+    },
+  });
+  return { baseUrl, client, violations, close: () => h.close() };
+}
+
+export const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
