@@ -42,7 +42,7 @@ export const openapiServers = [{ url: '/', description: 'The server that serves 
  * The pattern If-Match must match (parseIfMatch in routes/matches.ts): a version, optionally quoted
  * and weak. test/api/openapi.test.ts checks the two agree.
  */
-export const IF_MATCH_PATTERN = '^\\s*(W/)?"?[0-9]{1,9}"?\\s*$';
+export const IF_MATCH_PATTERN = '^\\s*(W/)?"?[0-9]{1,9}(\\.(p1|p2|spectator))?"?\\s*$';
 
 type Json = Record<string, unknown>;
 

@@ -1008,6 +1008,7 @@ export interface operations {
                 /** @description A player handle chosen at create/join. Handles are labels, not accounts: anyone may use any handle, and match history is listed by handle. */
                 handle?: string;
                 status?: components["schemas"]["MatchStatusInput"];
+                /** @description nextCursor of the previous page, unchanged. */
                 cursor?: string;
                 limit?: number;
             };
@@ -1739,6 +1740,7 @@ export interface operations {
                 /** @description A player handle chosen at create/join. Handles are labels, not accounts: anyone may use any handle, and match history is listed by handle. */
                 handle?: string;
                 status?: components["schemas"]["MatchStatusInput"];
+                /** @description nextCursor of the previous page, unchanged. */
                 cursor?: string;
                 limit?: number;
                 /** @description mine: only matches waiting for your decision (correspondence). */
