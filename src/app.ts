@@ -41,6 +41,8 @@ export interface BuildAppOptions {
   /** Requests per minute per client (seat token, else IP); 0 or absent: no limit. */
   rateLimitPerMinute?: number;
   graphiql?: boolean;
+  /** /readyz deadline for the database (default 2000 ms). */
+  readyTimeoutMs?: number;
 }
 
 export type App = FastifyInstance & { service: MatchService };
@@ -56,6 +58,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
 
   const service = new MatchService({ store: opts.store, cacheSize: opts.matchCacheSize });
   app.decorate('service', service);
+  service.live.log = app.log;
   app.addHook('onClose', async () => service.live.close());
 
   app.addHook('onSend', async (req, reply) => {
@@ -100,7 +103,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     api.setSerializerCompiler(serializerCompiler);
     // The API speaks JSON only: anything else is a 415.
     api.removeContentTypeParser(['text/plain']);
-    await api.register(healthRoutes, { store: opts.store });
+    await api.register(healthRoutes, { store: opts.store, live: service.live, readyTimeoutMs: opts.readyTimeoutMs });
     await api.register(
       async (v1) => {
         await v1.register(matchRoutes, { service });

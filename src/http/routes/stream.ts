@@ -1,7 +1,8 @@
 /**
  * GET /v1/matches/{id}/stream: the match's events as NDJSON, one redacted event per line (the
  * same objects as GET …/events), first those after `after`, then each new one as it is
- * committed on any node, until the game ends. A blank line every 15 s keeps proxies from
+ * committed on any node, until the game ends. The last line says why it ended ({"end":…} or
+ * {"error":…}) so that a client can tell a finished game from a server going away. A blank line every 15 s keeps proxies from
  * closing an idle stream, and each one also checks for events a lost notification missed. Like the lichess game streams, for bots and live boards.
  */
 import { PassThrough } from 'node:stream';
@@ -10,6 +11,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MatchService } from '../../service/match-service.js';
 import { bearerToken } from '../../service/tokens.js';
 import { AuthHeaders, MatchIdParams, problemResponses } from '../schemas.js';
+import { problemFromError } from '../problems.js';
+import type { Problem } from '../../service/errors.js';
 
 const HEARTBEAT_MS = 15_000;
 const PAGE = 500;
@@ -18,11 +21,20 @@ const StreamQuery = z.strictObject({
   after: z.coerce.number().int().min(0).default(0).describe('Start with the events whose seq is greater than this.'),
 });
 
+/** The last line of every stream says why it ended: `{"end":"finished"|"shutdown"}` or `{"error":problem}`. */
+type FinalLine = { end: 'finished' | 'shutdown' } | { error: Problem };
+
+function finish(out: PassThrough, last: FinalLine): void {
+  if (out.writableEnded) return;
+  out.end(JSON.stringify(last) + '\n');
+}
+
 const streamRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (app, { service }) => {
   const open = new Set<PassThrough>();
-  // Streams never finish on their own before the game does: end them when the server stops.
+  // Streams never finish on their own before the game does: end them when the server stops,
+  // saying so, so that a client reconnects (elsewhere) instead of taking it for the game's end.
   app.addHook('preClose', async () => {
-    for (const s of open) s.end();
+    for (const s of open) finish(s, { end: 'shutdown' });
   });
 
   app.get(
@@ -34,7 +46,9 @@ const streamRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (ap
         description:
           'Content-Type application/x-ndjson. Each line is one event as the caller may see it (seat token → that seat; ' +
           'none → spectator), in seq order: first the stored ones after `after`, then new ones as they are committed, ' +
-          'on any node. The stream ends when the game has ended; blank lines are keep-alives.',
+          'on any node. Blank lines are keep-alives. The last line says why the stream ended: {"end":"finished"} (the game ' +
+          'is over), {"end":"shutdown"} (this server is stopping) or {"error":{problem}}; after the last two, reconnect ' +
+          'with ?after=<seq of the last event received>. A stream that closes without such a line was cut: reconnect likewise.',
         params: MatchIdParams,
         querystring: StreamQuery,
         headers: AuthHeaders,
@@ -66,11 +80,12 @@ const streamRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (ap
             for (const e of page.events) out.write(JSON.stringify(e) + '\n');
             after = page.next;
             if (page.hasMore) again = true;
-            else if (m.state?.result) out.end();
+            else if (m.state?.result) finish(out, { end: 'finished' });
           } while (again && !out.writableEnded);
         } catch (err) {
           req.log.warn({ err }, 'event stream stopped');
-          out.end();
+          // A problem the client can act on (database-unavailable: reconnect with ?after=).
+          finish(out, { error: problemFromError(err, req) });
         } finally {
           running = false;
         }
@@ -90,7 +105,9 @@ const streamRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (ap
       };
       out.on('close', stop);
       out.on('finish', stop);
-      req.raw.on('close', () => out.end());
+      req.raw.on('close', () => {
+        if (!out.writableEnded) out.end();
+      });
       void pump();
       reply.header('content-type', 'application/x-ndjson; charset=utf-8').header('cache-control', 'no-cache');
       // A stream is sent as it is, not through the response schema's serializer.
