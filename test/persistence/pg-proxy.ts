@@ -48,11 +48,18 @@ export async function startPgProxy(target: { host: string; port: number }): Prom
     },
     set(next) {
       mode = next;
-      if (next === 'cut') for (const [c, u] of [...pairs]) (c.resetAndDestroy(), u.destroy());
+      if (next !== 'cut') return;
+      for (const [c, u] of [...pairs]) {
+        c.resetAndDestroy();
+        u.destroy();
+      }
     },
     async close() {
       mode = 'cut';
-      for (const [c, u] of [...pairs]) (c.destroy(), u.destroy());
+      for (const [c, u] of [...pairs]) {
+        c.destroy();
+        u.destroy();
+      }
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
