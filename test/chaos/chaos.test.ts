@@ -107,6 +107,7 @@ describe.skipIf(!pgBin)('chaos: PostgreSQL (own cluster)', () => {
     // A stream on a match nobody else plays.
     const m = (await (await fetch(`${server.baseUrl}/v1/matches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ handle: 's', opponentHandle: 't', decks: { p1: { starter: 'starter-verdant-quake' }, p2: { starter: 'starter-ember-tide' } } }) })).json()) as { id: string; tokens: { p1: string; p2: string } };
     const s = stream(`${server.baseUrl}/v1/matches/${m.id}/stream`);
+    await until(() => s.lines.length > 0, 'the stream');
     cluster.stop();
     await pause(2_000);
     const readyDown = await status(`${server.baseUrl}/readyz`);
@@ -115,8 +116,13 @@ describe.skipIf(!pgBin)('chaos: PostgreSQL (own cluster)', () => {
     await until(async () => (await status(`${server.baseUrl}/readyz`)) === 200, 'readiness');
     const recoveryMs = Date.now() - t0;
     const before = s.lines.length;
-    await fetch(`${server.baseUrl}/v1/matches/${m.id}/actions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${m.tokens.p1}` }, body: JSON.stringify({ action: { type: 'resign' } }) });
-    const pushMs = await until(() => s.lines.length > before, 'a push after the restart', 100);
+    // As a client would: retry (same key) until answered; pooled connections from before the
+    // restart may fail once.
+    await until(async () => {
+      const r = await fetch(`${server.baseUrl}/v1/matches/${m.id}/actions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${m.tokens.p1}`, 'idempotency-key': 'resign' }, body: JSON.stringify({ action: { type: 'resign' } }) });
+      return r.status === 200;
+    }, 'the resign');
+    const pushMs = await until(() => s.lines.length > before, `a push after the restart (stream so far ends ${s.lines.at(-1)?.slice(0, 120)})`, 100);
     const ackBefore = load.acks.length;
     await until(() => load.acks.length > ackBefore + 10, 'moves after the restart');
     await load.stop();
