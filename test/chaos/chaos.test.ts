@@ -186,7 +186,10 @@ describe.skipIf(!pgBin)('chaos: PostgreSQL (own cluster)', () => {
     const exitMs = Date.now() - t0;
     await load.stop();
     agent.destroy();
-    report('SIGTERM', { exit: server.exited(), exitMs, statuses: load.statuses, streamLastLine: s.lines.at(-1) });
+    // Requests already sent when SIGTERM arrived were all answered (a 200, or a 503 shutting-down).
+    const inFlightUnanswered = load.unanswered.filter((t) => t < t0).length;
+    report('SIGTERM', { exit: server.exited(), exitMs, statuses: load.statuses, inFlightUnanswered, streamLastLine: s.lines.at(-1) });
+    expect(inFlightUnanswered).toBe(0);
     expect(server.exited()?.code).toBe(0);
     expect(exitMs).toBeLessThan(5_000);
     expect(s.lines.at(-1)).toBe('{"end":"shutdown"}');

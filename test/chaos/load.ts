@@ -23,6 +23,8 @@ export class Load {
   acks: Ack[] = [];
   statuses: Record<string, number> = {};
   retryAfterMissing = 0;
+  /** Start times of requests that got no answer (connection refused/reset). */
+  unanswered: number[] = [];
   private running = false;
   private workers: Promise<void>[] = [];
   private n = 0;
@@ -30,6 +32,7 @@ export class Load {
   constructor(private base: () => string) {}
 
   private async call(method: string, path: string, token?: string, body?: string, key?: string): Promise<{ status: number; json: unknown; headers: Headers } | null> {
+    const started = Date.now();
     try {
       const r = await fetch(this.base() + path, {
         method,
@@ -43,6 +46,7 @@ export class Load {
       return { status: r.status, json: text ? JSON.parse(text) : null, headers: r.headers };
     } catch {
       this.statuses.network = (this.statuses.network ?? 0) + 1;
+      this.unanswered.push(started);
       return null;
     }
   }
@@ -84,6 +88,7 @@ export class Load {
           break;
         }
         if (r && r.status !== 503 && r.status !== 429) break; // e.g. 409/422 after a race with ourselves: move on
+        if (!this.running) break; // stopping: an unanswered move is not acknowledged, so not checked
         await pause(200);
       }
     }
