@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The chaos suite has its own config and command (npm run test:chaos).
+    exclude: ['**/node_modules/**', 'test/chaos/**'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // API suites each open their own database; keep the 2-core machines from thrashing.

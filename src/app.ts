@@ -18,8 +18,9 @@ import {
 } from 'fastify-type-provider-zod';
 import type { MatchStore } from './persistence/types.js';
 import { MatchService } from './service/match-service.js';
-import problems from './http/problems.js';
+import problems, { sendProblem } from './http/problems.js';
 import { clientErrorHandler, frameworkErrors } from './http/transport-errors.js';
+import { PROBLEM_TYPE_BASE } from './service/errors.js';
 import rateLimit from '@fastify/rate-limit';
 import { rateLimitOptions } from './http/rate-limit.js';
 import matchRoutes from './http/routes/matches.js';
@@ -42,6 +43,8 @@ export interface BuildAppOptions {
   /** Requests per minute per client (seat token, else IP); 0 or absent: no limit. */
   rateLimitPerMinute?: number;
   graphiql?: boolean;
+  /** /readyz deadline for the database (default 2000 ms). */
+  readyTimeoutMs?: number;
 }
 
 export type App = FastifyInstance & { service: MatchService };
@@ -52,17 +55,40 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     bodyLimit: BODY_LIMIT,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
-    return503OnClosing: true,
+    // While closing we answer problem+json ourselves (below), not Fastify's default body.
+    return503OnClosing: false,
+    // Keep-alive sockets with no request in flight are closed as soon as close() starts.
+    forceCloseConnections: 'idle',
     clientErrorHandler,
     frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
 
   const service = new MatchService({ store: opts.store, cacheSize: opts.matchCacheSize });
   app.decorate('service', service);
+  service.live.log = app.log;
   app.addHook('onClose', async () => service.live.close());
 
+  // Shutdown: in-flight requests finish, but their sockets close after the response (a socket
+  // that turns idle after SIGTERM must not hold the process open), and new requests on open
+  // keep-alive sockets are refused with a 503 the client may retry elsewhere.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (req, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close');
+    return sendProblem(reply, {
+      type: PROBLEM_TYPE_BASE + 'shutting-down',
+      title: 'Shutting down',
+      status: 503,
+      code: 'shutting-down',
+      detail: 'This server is stopping; retry (another node will answer).',
+    });
+  });
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    if (closing) reply.header('connection', 'close');
   });
 
   await app.register(problems);
@@ -103,7 +129,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     api.setSerializerCompiler(serializerCompiler);
     // The API speaks JSON only: anything else is a 415.
     api.removeContentTypeParser(['text/plain']);
-    await api.register(healthRoutes, { store: opts.store });
+    await api.register(healthRoutes, { store: opts.store, live: service.live, readyTimeoutMs: opts.readyTimeoutMs });
     await api.register(
       async (v1) => {
         await v1.register(matchRoutes, { service });

@@ -1,7 +1,7 @@
 /**
  * Process entry point: read the environment, open the store (runs migrations), build the app,
- * listen. SIGINT/SIGTERM: stop accepting requests, let in-flight requests (and their writes)
- * finish, then close the store.
+ * listen. SIGINT/SIGTERM: stop accepting requests, close idle connections, let in-flight requests
+ * (and their writes) finish, then close the store and exit 0; SHUTDOWN_TIMEOUT_MS bounds it.
  */
 import pino from 'pino';
 import { buildApp } from './app.js';
@@ -38,6 +38,7 @@ const app = await buildApp({
   matchCacheSize: config.matchCacheSize,
   rateLimitPerMinute: config.rateLimitPerMinute,
   graphiql: config.graphiql,
+  readyTimeoutMs: config.readyTimeoutMs,
 });
 
 let stopping = false;
@@ -46,12 +47,18 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   logger.info({ signal }, 'shutting down: draining requests');
   const timer = setTimeout(() => {
-    logger.error('shutdown took longer than 15 s; exiting');
+    logger.error({ shutdownTimeoutMs: config.shutdownTimeoutMs }, 'shutdown took longer than SHUTDOWN_TIMEOUT_MS; exiting');
     process.exit(1);
-  }, 15_000);
+  }, config.shutdownTimeoutMs);
   timer.unref();
   try {
-    await app.close(); // stops listening, waits for in-flight requests
+    // Stops listening, closes idle keep-alive sockets, ends event streams ({"end":"shutdown"}),
+    // waits for in-flight requests (their sockets close after the response).
+    // A socket whose last response finishes after SIGTERM turns idle later: keep closing those.
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+    sweep.unref();
+    await app.close();
+    clearInterval(sweep);
     await closeStore();
     logger.info('bye');
     process.exit(0);

@@ -37,6 +37,14 @@ export const EnvSchema = z.object({
    * Counted per node: N nodes allow up to N times this.
    */
   RATE_LIMIT_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(10_000_000).default(6000)),
+  /** PostgreSQL: give up opening a connection after this long. */
+  DB_CONNECT_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(600_000).default(5_000)),
+  /** PostgreSQL: statement_timeout; the client gives up one second later if the server cannot answer. */
+  DB_STATEMENT_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(3_600_000).default(10_000)),
+  /** /readyz answers 503 when the database has not answered within this. */
+  READY_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(50).max(600_000).default(2_000)),
+  /** On SIGTERM, exit (code 1) if draining has not finished within this. */
+  SHUTDOWN_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(600_000).default(8_000)),
   /** GraphiQL at /graphiql; defaults to on outside production. */
   GRAPHIQL: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).optional()),
 });
@@ -49,7 +57,11 @@ export interface AppConfig {
   graphiql: boolean;
   matchCacheSize: number;
   rateLimitPerMinute: number;
-  database: { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string };
+  readyTimeoutMs: number;
+  shutdownTimeoutMs: number;
+  database:
+    | { kind: 'pglite'; dataDir: string }
+    | { kind: 'postgres'; url: string; connectTimeoutMs: number; statementTimeoutMs: number };
 }
 
 export type EnvResult = { ok: true; config: AppConfig } | { ok: false; errors: string[] };
@@ -71,8 +83,10 @@ export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvResult {
       graphiql: e.GRAPHIQL === undefined ? !production : e.GRAPHIQL === 'true',
       matchCacheSize: e.MATCH_CACHE_SIZE,
       rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+      readyTimeoutMs: e.READY_TIMEOUT_MS,
+      shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
       database: e.DATABASE_URL
-        ? { kind: 'postgres', url: e.DATABASE_URL }
+        ? { kind: 'postgres', url: e.DATABASE_URL, connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS, statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS }
         : { kind: 'pglite', dataDir: path.resolve(e.DATA_DIR) },
     },
   };

@@ -2,16 +2,19 @@
  * GraphQL errors as clients see them: every error carries a stable `extensions.code`, and nothing
  * internal (driver messages, file paths, stack traces) leaves the server. Service errors keep
  * their REST code and status; request errors (parse, validation, variables, limits) get a code;
- * anything else becomes `internal` with the request id, and is logged in full.
+ * an unreachable or hung database is `database-unavailable` (status 503, retry); anything else
+ * becomes `internal` with the request id, and is logged in full.
  */
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import mercurius, { type MercuriusContext } from 'mercurius';
 import { ServiceError } from '../service/errors.js';
+import { isDatabaseUnavailable } from '../persistence/db-errors.js';
 
 export const GRAPHQL_CODES = {
   parse: 'graphql-parse-failed',
   validation: 'graphql-validation-failed',
   internal: 'internal',
+  databaseUnavailable: 'database-unavailable',
 } as const;
 
 /** A service error as a GraphQL error with extensions { code, status, version?, errors? }. */
@@ -64,6 +67,13 @@ function classify(e: AnyError, log: Logger, requestId: string | undefined): Grap
   // Mercurius wraps request-level failures (validation, method) in one error holding a list.
   if (e.path === undefined) return requestError(e);
   if (codeOf(e)) return e instanceof GraphQLError ? e : new GraphQLError(e.message, { extensions: e.extensions ?? {} });
+  if (isDatabaseUnavailable(e.originalError ?? e)) {
+    log.info({ err: e.originalError ?? e, path: e.path }, 'database unavailable');
+    return new GraphQLError('The database is not answering; retry shortly.', {
+      path: e.path as ReadonlyArray<string | number>,
+      extensions: { code: GRAPHQL_CODES.databaseUnavailable, status: 503, requestId },
+    });
+  }
   log.error({ err: e.originalError ?? e, path: e.path }, 'unhandled GraphQL resolver error');
   return new GraphQLError(`Something went wrong on our side (request ${requestId ?? 'unknown'}).`, {
     path: e.path as ReadonlyArray<string | number>,

@@ -167,10 +167,12 @@ function finishOperation(url: string, method: string, op: Json): void {
     if (code === 200 && url.endsWith('/stream')) {
       res.content = {
         'application/x-ndjson': {
+          // As is usual for NDJSON, the schema describes one line.
           schema: {
-            type: 'string',
             description:
-              'One MatchEvent object (see the MatchEvent schema) per line, as the caller may see it; blank lines are keep-alives.',
+              'One line: a MatchEvent as the caller may see it; the last line, when the server ends the stream, is a ' +
+              'StreamEnd saying why. Blank lines are keep-alives.',
+            oneOf: [{ $ref: '#/components/schemas/MatchEvent' }, { $ref: '#/components/schemas/StreamEnd' }],
           },
         },
       };

@@ -9,11 +9,25 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AllowedMethods } from './allowed-methods.js';
 import { ServiceError, toProblem, type Problem, PROBLEM_TYPE_BASE } from '../service/errors.js';
+import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from '../persistence/db-errors.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
 
+/** Seconds to wait before retrying, for the 503s a client should retry. */
+export const RETRY_AFTER_S: Record<string, number> = {
+  'database-unavailable': DATABASE_RETRY_AFTER_S,
+  'live-updates-unavailable': DATABASE_RETRY_AFTER_S,
+  'shutting-down': 1,
+};
+
+export function databaseUnavailable(detail = 'The database is not answering; retry shortly.'): ServiceError {
+  return new ServiceError({ status: 503, code: 'database-unavailable', title: 'Database unavailable', detail });
+}
+
 export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
   if (problem.version !== undefined) reply.header('etag', `"${problem.version}"`);
+  const retryAfter = RETRY_AFTER_S[problem.code];
+  if (problem.status === 503 && retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
   return reply.code(problem.status).type(PROBLEM_CONTENT_TYPE).send(problem);
 }
 
@@ -59,6 +73,11 @@ export function problemFromError(err: unknown, req: FastifyRequest): Problem {
       code,
       detail: e.message,
     };
+  }
+  if (isDatabaseUnavailable(err)) {
+    // Connection-level: the client may retry. Logged without the driver's message details leaking out.
+    req.log.warn({ err }, 'database unavailable');
+    return toProblem(databaseUnavailable());
   }
   req.log.error({ err }, 'unhandled error');
   return {

@@ -270,7 +270,7 @@ export const ActionHeaders = z.object({
     .string()
     .max(64)
     .optional()
-    .describe('The version you expect the match to be at ("12", 12 or W/"12"); stale → 409 with the current version.'),
+    .describe('The version you expect the match to be at ("12", 12, W/"12" or an ETag we sent, "12.p1"); stale → 409 with the current version.'),
 });
 
 export const EventSchema = register(
@@ -280,6 +280,15 @@ export const EventSchema = register(
     event: z.looseObject({ type: z.string() }).describe('The event as this caller may see it.'),
   }),
   'MatchEvent',
+);
+
+export const StreamEndSchema = register(
+  z.union([
+    z.strictObject({ end: z.enum(['finished', 'shutdown']).describe('finished: the game is over; shutdown: this server is stopping.') }),
+    z.strictObject({ error: ProblemSchema.describe('Why the stream stopped (e.g. database-unavailable).') }),
+  ]),
+  'StreamEnd',
+  'The last line of an event stream: why it ended. After shutdown or error, reconnect with ?after=<last seq>.',
 );
 
 export const ActionResultSchema = register(

@@ -12,7 +12,18 @@ import { lockDataDir, type DirLock } from './dir-lock.js';
 export type DatabaseConfig =
   /** dataDir: a directory, or `memory://` (optionally `memory://name`) for an in-memory db. */
   | { kind: 'pglite'; dataDir: string }
-  | { kind: 'postgres'; url: string; /** pool size, default 10 */ maxConnections?: number };
+  | {
+      kind: 'postgres';
+      url: string;
+      /** pool size, default 10 */ maxConnections?: number;
+      /** Give up connecting after this long (default 5000 ms): a hung server must not hang requests. */
+      connectTimeoutMs?: number;
+      /** Server-side statement_timeout; the client also gives up a second later (default 10000 ms). */
+      statementTimeoutMs?: number;
+    };
+
+/** The LISTEN session's state: 'down' while it is being re-established. */
+export type ListenState = 'up' | 'down';
 
 /** Reads DATABASE_URL (PostgreSQL) or else DATA_DIR (PGlite, default ./data). */
 export function databaseConfigFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseConfig {
@@ -42,7 +53,7 @@ export interface Database {
    */
   readonly query: SqlQuery;
   /** LISTEN on a channel (NOTIFY payloads arrive after the notifying transaction commits). */
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  listen(channel: string, onPayload: (payload: string) => void, onState?: (state: ListenState) => void): Promise<() => Promise<void>>;
   /** Runs fn in a transaction on one connection (commit on success, rollback on throw). */
   transaction<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -53,7 +64,7 @@ export function isMemoryDir(dataDir: string): boolean {
 }
 
 export async function openDatabase(config: DatabaseConfig): Promise<Database> {
-  return config.kind === 'pglite' ? openPglite(config.dataDir) : openPostgres(config.url, config.maxConnections);
+  return config.kind === 'pglite' ? openPglite(config.dataDir) : openPostgres(config);
 }
 
 async function openPglite(dataDir: string): Promise<Database> {
@@ -74,8 +85,9 @@ async function openPglite(dataDir: string): Promise<Database> {
     kind: 'pglite',
     prisma,
     query: async <R>(sql: string, params?: unknown[]) => (await client.query<R>(sql, params)).rows,
-    listen: async (channel, onPayload) => {
+    listen: async (channel, onPayload, onState) => {
       const unlisten = await client.listen(channel, onPayload);
+      onState?.('up'); // in-process: never breaks
       return () => unlisten();
     },
     transaction: (fn) =>
@@ -100,8 +112,23 @@ async function openPglite(dataDir: string): Promise<Database> {
   };
 }
 
-async function openPostgres(url: string, max = 10): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max });
+const LISTEN_BACKOFF_MIN_MS = 250;
+const LISTEN_BACKOFF_MAX_MS = 5_000;
+
+async function openPostgres(config: Extract<DatabaseConfig, { kind: 'postgres' }>): Promise<Database> {
+  const { url } = config;
+  const connectTimeoutMs = config.connectTimeoutMs ?? 5_000;
+  const statementTimeoutMs = config.statementTimeoutMs ?? 10_000;
+  const clientOptions: pg.ClientConfig = {
+    connectionString: url,
+    connectionTimeoutMillis: connectTimeoutMs,
+    // The server cancels a slow statement; a stopped (SIGSTOP) or partitioned server cannot, so
+    // the client gives up a little later on its own.
+    statement_timeout: statementTimeoutMs,
+    query_timeout: statementTimeoutMs + 1_000,
+    keepAlive: true,
+  };
+  const pool = new pg.Pool({ ...clientOptions, max: config.maxConnections ?? 10 });
   // An idle client's error (e.g. server restart) must not crash the process.
   pool.on('error', () => {});
   try {
@@ -118,17 +145,62 @@ async function openPostgres(url: string, max = 10): Promise<Database> {
     prisma,
     query: async <R>(sql: string, params?: unknown[], name?: string) =>
       (await pool.query({ text: sql, values: params as unknown[] | undefined, ...(name ? { name } : {}) })).rows as R[],
-    async listen(channel, onPayload) {
-      // A dedicated connection: LISTEN belongs to a session, not to a pooled query.
-      const c = new pg.Client({ connectionString: url });
-      c.on('error', () => {});
-      await c.connect();
-      c.on('notification', (n) => {
-        if (n.channel === channel && n.payload !== undefined) onPayload(n.payload);
-      });
-      await c.query(`LISTEN "${channel.replace(/"/g, '')}"`);
+    async listen(channel, onPayload, onState) {
+      // A dedicated session (LISTEN belongs to a session, not to a pooled query), re-established
+      // with backoff whenever it breaks; the caller hears 'down'/'up' so it can catch up from
+      // the store for whatever was notified while no session listened.
+      let stopped = false;
+      let client: pg.Client | null = null;
+      let timer: NodeJS.Timeout | null = null;
+      let delay = LISTEN_BACKOFF_MIN_MS;
+      let up: boolean | null = null;
+      const setState = (next: boolean) => {
+        if (next === up) return;
+        up = next;
+        onState?.(next ? 'up' : 'down');
+      };
+      const connect = async (): Promise<void> => {
+        const c = new pg.Client({ ...clientOptions, statement_timeout: undefined, query_timeout: undefined });
+        client = c;
+        let broken = false;
+        const onBroken = () => {
+          if (broken) return;
+          broken = true;
+          c.removeAllListeners('notification');
+          void c.end().catch(() => {});
+          if (stopped) return;
+          setState(false);
+          timer = setTimeout(() => {
+            timer = null;
+            void connect().catch(() => {});
+          }, delay);
+          timer.unref();
+          delay = Math.min(delay * 2, LISTEN_BACKOFF_MAX_MS);
+        };
+        c.on('error', onBroken);
+        c.on('end', onBroken);
+        c.on('notification', (n) => {
+          if (n.channel === channel && n.payload !== undefined) onPayload(n.payload);
+        });
+        try {
+          await c.connect();
+          await c.query(`LISTEN "${channel.replace(/"/g, '')}"`);
+        } catch {
+          onBroken(); // reported as 'down'; retried on backoff
+          return;
+        }
+        if (stopped) {
+          await c.end().catch(() => {});
+          return;
+        }
+        delay = LISTEN_BACKOFF_MIN_MS;
+        setState(true);
+      };
+      await connect();
       return async () => {
-        await c.end().catch(() => {});
+        stopped = true;
+        if (timer) clearTimeout(timer);
+        await client?.end().catch(() => {});
       };
     },
     async transaction(fn) {

@@ -1,10 +1,11 @@
 /**
  * Exclusive lock on a PGlite data directory. PGlite allows one opener per directory and a
  * second opener hangs instead of failing, so we fail fast before opening: a lock file next to
- * the directory (`<dataDir>.lock`), created with O_EXCL, holding the owner's pid and host.
+ * the directory (`<dataDir>.lock`), hard-linked into place (exclusive, never half-written), holding the owner's pid and host.
  * A lock whose pid is dead (same host) is stale and taken over. Released on close and, as a
  * last resort, when the process exits.
  */
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -56,19 +57,52 @@ export function lockPathFor(dataDir: string): string {
   return `${path.resolve(dataDir).replace(/[\\/]+$/, '')}.lock`;
 }
 
+const TAKEOVER_STALE_MS = 10_000;
+
+/**
+ * Removes the stale lock `staleToken` under an exclusive `<lock>.takeover` mutex. False when
+ * another starter holds the mutex (it is taking over right now: let it win).
+ */
+function takeOverStale(file: string, staleToken: string | null): boolean {
+  const mutex = `${file}.takeover`;
+  let fd: number;
+  try {
+    fd = fs.openSync(mutex, 'wx');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    // A takeover takes milliseconds; a mutex this old belongs to a starter that died mid-way.
+    const age = Date.now() - (fs.statSync(mutex, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+    if (age > TAKEOVER_STALE_MS) fs.rmSync(mutex, { force: true });
+    return false;
+  }
+  try {
+    fs.closeSync(fd);
+    const now = readLock(file);
+    // Still the same stale lock (or gone): remove it. Otherwise someone already took over.
+    const garbage = now === null && staleToken === null && Date.now() - (fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0) >= 5_000;
+    if (garbage || (now !== null && now.token === staleToken)) fs.rmSync(file, { force: true });
+    return true;
+  } finally {
+    fs.rmSync(mutex, { force: true });
+  }
+}
+
 /** Takes the lock or throws DataDirLockedError at once (never waits). */
 export function lockDataDir(dataDir: string): DirLock {
   const file = lockPathFor(dataDir);
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const me: LockInfo = { pid: process.pid, host: os.hostname(), token: `${process.pid}-${Date.now()}-${Math.random()}` };
+  const me: LockInfo = { pid: process.pid, host: os.hostname(), token: `${process.pid}-${Date.now()}-${randomUUID()}` };
 
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      const fd = fs.openSync(file, 'wx'); // O_CREAT | O_EXCL
+      // Written in full to a private file, then hard-linked into place: link() fails if the lock
+      // exists, and nobody ever sees a half-written lock.
+      const tmp = `${file}.${me.token}.tmp`;
+      fs.writeFileSync(tmp, JSON.stringify({ ...me, dataDir: path.resolve(dataDir), since: new Date().toISOString() }));
       try {
-        fs.writeSync(fd, JSON.stringify({ ...me, dataDir: path.resolve(dataDir), since: new Date().toISOString() }));
+        fs.linkSync(tmp, file);
       } finally {
-        fs.closeSync(fd);
+        fs.rmSync(tmp, { force: true });
       }
       let released = false;
       const release = (): void => {
@@ -92,9 +126,10 @@ export function lockDataDir(dataDir: string): DirLock {
     } else if (owner.host !== os.hostname() || isAlive(owner.pid)) {
       throw new DataDirLockedError(dataDir, owner.pid, owner.host);
     }
-    // Stale: the owner died without releasing. Remove it (if unchanged) and try again.
-    const again = readLock(file);
-    if (again?.token === owner?.token) fs.rmSync(file, { force: true });
+    // Stale: the owner died without releasing. Removing it is a read-then-delete, so two starters
+    // could each delete the other's fresh lock; only the holder of the takeover mutex (itself an
+    // exclusive create) may remove a stale lock, and it re-reads the lock while holding it.
+    if (!takeOverStale(file, owner?.token ?? null)) throw new DataDirLockedError(dataDir, owner?.pid ?? null, owner?.host ?? null);
   }
   const owner = readLock(file);
   throw new DataDirLockedError(dataDir, owner?.pid ?? null, owner?.host ?? null);

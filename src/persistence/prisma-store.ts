@@ -383,12 +383,15 @@ export class PrismaMatchStore implements MatchStore {
     };
   }
 
-  async watchAppends(onAppend: (matchId: string, version: number) => void): Promise<() => Promise<void>> {
+  async watchAppends(
+    onAppend: (matchId: string, version: number) => void,
+    onState?: (state: 'up' | 'down') => void,
+  ): Promise<() => Promise<void>> {
     return this.listen(APPEND_CHANNEL, (payload) => {
       const i = payload.lastIndexOf(':');
       const version = Number(payload.slice(i + 1));
       if (i > 0 && Number.isInteger(version)) onAppend(payload.slice(0, i), version);
-    });
+    }, onState);
   }
 
   async close(): Promise<void> {

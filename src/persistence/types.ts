@@ -121,6 +121,10 @@ export interface MatchStore {
    * Calls `onAppend(matchId, version)` after every committed append, from any node sharing the
    * database (PostgreSQL LISTEN/NOTIFY; PGlite's own). Returns the unsubscribe function.
    */
-  watchAppends(onAppend: (matchId: string, version: number) => void): Promise<() => Promise<void>>;
+  watchAppends(
+    onAppend: (matchId: string, version: number) => void,
+    /** 'down' while the subscription is broken (appends may be missed), 'up' once it is back. */
+    onState?: (state: 'up' | 'down') => void,
+  ): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }

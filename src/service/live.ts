@@ -2,32 +2,73 @@
  * Live updates: one store subscription per process (LISTEN/NOTIFY under the hood), fanned out to
  * whoever watches a match (the NDJSON event streams). Appends made on any node sharing the
  * database arrive here, so a stream on one node sees moves submitted to another.
+ *
+ * The subscription re-establishes itself after a database restart; while it is down, appends are
+ * not notified, so when it comes back every watcher is told to catch up from the store.
  */
 import { EventEmitter } from 'node:events';
 import type { MatchStore } from '../persistence/types.js';
 
+/** 'idle': nobody has watched yet (no subscription); 'down': broken, being re-established. */
+export type LiveState = 'idle' | 'up' | 'down';
+
+const CATCH_UP = Symbol('catch-up');
+
 export class LiveUpdates {
   private readonly emitter = new EventEmitter();
   private started: Promise<() => Promise<void>> | null = null;
+  private current: LiveState = 'idle';
+  /** When the subscription last went down (ms since epoch), for logs. */
+  downSince: number | null = null;
+
+  /** Where state changes are logged (the app sets its logger). */
+  log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void } | undefined;
 
   constructor(private readonly store: MatchStore) {
     // One listener per open stream; many streams may watch one match.
     this.emitter.setMaxListeners(0);
   }
 
-  /** Calls `onAppend(version)` after each committed append to the match; returns the unwatch function. */
-  async watch(matchId: string, onAppend: (version: number) => void): Promise<() => void> {
-    this.started ??= this.store.watchAppends((id, version) => this.emitter.emit(id, version));
+  get state(): LiveState {
+    return this.current;
+  }
+
+  private onState(next: 'up' | 'down'): void {
+    const before = this.current;
+    this.current = next;
+    if (next === 'down' && before !== 'down') {
+      this.downSince = Date.now();
+      this.log?.warn({}, 'live updates: LISTEN connection lost; reconnecting');
+    } else if (next === 'up' && before === 'down') {
+      this.log?.info({ downMs: Date.now() - (this.downSince ?? Date.now()) }, 'live updates: LISTEN connection re-established; catching up');
+      this.downSince = null;
+      this.emitter.emit(CATCH_UP);
+    }
+  }
+
+  /**
+   * Calls `onAppend(version)` after each committed append to the match, and `onAppend(undefined)`
+   * when notifications may have been missed (catch up from the store); returns the unwatch function.
+   */
+  async watch(matchId: string, onAppend: (version: number | undefined) => void): Promise<() => void> {
+    this.started ??= this.store.watchAppends(
+      (id, version) => this.emitter.emit(id, version),
+      (s) => this.onState(s),
+    );
     await this.started;
+    const catchUp = () => onAppend(undefined);
     this.emitter.on(matchId, onAppend);
+    this.emitter.on(CATCH_UP, catchUp);
     return () => {
       this.emitter.off(matchId, onAppend);
+      this.emitter.off(CATCH_UP, catchUp);
     };
   }
 
   async close(): Promise<void> {
     const started = this.started;
     this.started = null;
+    this.current = 'idle';
     if (started) await (await started.catch(() => async () => {}))();
   }
 }

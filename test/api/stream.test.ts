@@ -14,6 +14,11 @@ interface Line {
   seq: number;
   event: { type: string; card?: string };
 }
+type Last = { end?: string; error?: { code: string; status: number } };
+/** The events, and the final line that says why the stream ended (issue 7 defect 2). */
+function split(lines: Line[]): { events: Line[]; last: Last } {
+  return { events: lines.slice(0, -1), last: lines.at(-1) as unknown as Last };
+}
 
 /** Opens the stream with node:http and collects lines until it ends. */
 function openStream(base: string, path: string, token?: string) {
@@ -91,12 +96,13 @@ for (const backend of backends) {
       for (const [viewer, s, token] of [['spectator', spectator, undefined], ['p1', p1, m.tokens.p1]] as const) {
         // Exactly the events GET …/events gives the same caller, in order, none twice.
         const page = await h.http.get(`/v1/matches/${m.id}/events?limit=500`).set(token ? bearer(token) : {}).expect(200);
-        expect(s.lines, viewer).toEqual(page.body.events);
-        expect(s.lines.at(-2)?.event.type).toBe('GameEnded');
+        expect(split(s.lines).events, viewer).toEqual(page.body.events);
+        expect(split(s.lines).last, viewer).toEqual({ end: 'finished' });
+        expect(split(s.lines).events.at(-2)?.event.type).toBe('GameEnded');
       }
       // Redacted per caller: the spectator never sees which card was drawn.
-      expect(spectator.lines.filter((l) => l.event.type === 'CardDrawn').every((l) => l.event.card === undefined)).toBe(true);
-      expect(p1.lines.some((l) => l.event.type === 'CardDrawn' && typeof l.event.card === 'string')).toBe(true);
+      expect(split(spectator.lines).events.filter((l) => l.event.type === 'CardDrawn').every((l) => l.event.card === undefined)).toBe(true);
+      expect(split(p1.lines).events.some((l) => l.event.type === 'CardDrawn' && typeof l.event.card === 'string')).toBe(true);
     });
 
     it('starts after ?after=, and a finished match streams its tail and ends at once', async () => {
@@ -106,7 +112,8 @@ for (const backend of backends) {
       const from = all[all.length - 3]!.seq;
       const s = openStream(base, `/v1/matches/${m.id}/stream?after=${from}`);
       await s.ended;
-      expect(s.lines).toEqual(all.filter((e) => e.seq > from));
+      expect(split(s.lines).events).toEqual(all.filter((e) => e.seq > from));
+      expect(split(s.lines).last).toEqual({ end: 'finished' });
     });
 
     it('a server that stops ends its open streams instead of waiting for the games to end', async () => {
@@ -117,7 +124,9 @@ for (const backend of backends) {
       await waitFor(() => s.lines.length > 0, 'the stored events');
       await node.close();
       await s.ended;
-      expect(s.lines.length).toBeGreaterThan(0);
+      expect(s.lines.length).toBeGreaterThan(1);
+      // Said so: a client must not take this for the game's end (issue 7 defect 2).
+      expect(split(s.lines).last).toEqual({ end: 'shutdown' });
     });
 
     it('refuses a bad token, an unknown match and a bad ?after= with problem+json', async () => {

@@ -95,9 +95,19 @@ export function contractViolations(op: Operation, r: Observed): string[] {
   if (!entry) return [...out, `media type ${media || '(none)'} is not documented for ${r.status} (documented: ${Object.keys(content).join(', ')})`];
   if (r.text === null) return out;
   if (media === 'application/x-ndjson') {
-    // The document says: one MatchEvent per line, blank lines are keep-alives.
+    // The document says: one MatchEvent per line, blank lines are keep-alives, a StreamEnd last.
     const validate = validatorFor('MatchEvent', { $ref: '#/components/schemas/MatchEvent' });
-    for (const line of r.text.split('\n').filter((l) => l.trim() !== '')) {
+    const validateEnd = validatorFor('StreamEnd', { $ref: '#/components/schemas/StreamEnd' });
+    const lines = r.text.split('\n').filter((l) => l.trim() !== '');
+    const last = lines.at(-1);
+    if (last !== undefined) {
+      try {
+        if (validateEnd(JSON.parse(last))) lines.pop();
+      } catch {
+        // judged below with the other lines
+      }
+    }
+    for (const line of lines) {
       let ev: unknown;
       try {
         ev = JSON.parse(line);

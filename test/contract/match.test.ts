@@ -142,7 +142,9 @@ for (const backend of backends) {
       expect(stream.response.status).toBe(200);
       expect(stream.response.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
       const lines = (stream.data as string).split('\n').filter((l) => l.trim() !== '');
-      expect(lines.map((l) => (JSON.parse(l) as { seq: number }).seq)).toEqual(seqs);
+      // The last line says why the stream ended (documented in the operation's description).
+      expect(JSON.parse(lines.at(-1)!)).toEqual({ end: 'finished' });
+      expect(lines.slice(0, -1).map((l) => (JSON.parse(l) as { seq: number }).seq)).toEqual(seqs);
       expect(s.violations, 'responses that differ from openapi/openapi.json').toEqual([]);
     });
   });

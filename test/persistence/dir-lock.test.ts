@@ -72,3 +72,36 @@ describe('PGlite data directory lock', () => {
     await again.close();
   });
 });
+
+describe('PGlite data directory lock under simultaneous starters', () => {
+  it('with a stale lock, exactly one of many simultaneous starters owns the directory (issue 7 defect 6)', async () => {
+    const { spawn } = await import('node:child_process');
+    const dir = tmpDir();
+    const dead = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' });
+    fs.mkdirSync(path.dirname(dir), { recursive: true });
+    fs.writeFileSync(lockPathFor(dir), JSON.stringify({ pid: Number(dead.stdout.trim()), host: os.hostname(), token: 'old' }));
+    const N = 16;
+    // Every child waits for the same instant, then takes the lock and holds it until all have tried.
+    const goAt = Date.now() + 6000;
+    const child = `
+      import { lockDataDir } from ${JSON.stringify(path.resolve('src/persistence/dir-lock.ts'))};
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.max(0, ${goAt} - Date.now()));
+      try { lockDataDir(${JSON.stringify(dir)}); console.log('LOCKED'); }
+      catch (e) { console.log('REFUSED ' + e.message); }
+      setTimeout(() => {}, 1500);
+    `;
+    const outputs = await Promise.all(
+      Array.from({ length: N }, () =>
+        new Promise<string>((resolve) => {
+          const p = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', child]);
+          let out = '';
+          p.stdout.on('data', (d: Buffer) => (out += d.toString()));
+          p.on('close', () => resolve(out.trim()));
+        }),
+      ),
+    );
+    const owners = outputs.filter((o) => o === 'LOCKED').length;
+    expect(outputs.filter((o) => !o.startsWith('REFUSED') && o !== 'LOCKED'), outputs.join('\n')).toEqual([]);
+    expect(owners, outputs.join('\n')).toBe(1);
+  });
+});

@@ -32,8 +32,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Readiness: the database answers
-         * @description Answers 200 when a cheap database query succeeds, else 503 database-unavailable. Never rate-limited.
+         * Readiness: the database answers and live updates are subscribed
+         * @description Answers 200 when a cheap database query succeeds within READY_TIMEOUT_MS and the live-update listener is up; else 503 database-unavailable or live-updates-unavailable. Never rate-limited.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -197,7 +197,7 @@ export interface paths {
         };
         /**
          * Live event stream (NDJSON)
-         * @description Content-Type application/x-ndjson. Each line is one event as the caller may see it (seat token → that seat; none → spectator), in seq order: first the stored ones after `after`, then new ones as they are committed, on any node. The stream ends when the game has ended; blank lines are keep-alives.
+         * @description Content-Type application/x-ndjson. Each line is one event as the caller may see it (seat token → that seat; none → spectator), in seq order: first the stored ones after `after`, then new ones as they are committed, on any node. Blank lines are keep-alives. The last line says why the stream ended: {"end":"finished"} (the game is over), {"end":"shutdown"} (this server is stopping) or {"error":{problem}}; after the last two, reconnect with ?after=<seq of the last event received>. A stream that closes without such a line was cut: reconnect likewise.
          */
         get: operations["streamEvents"];
         put?: never;
@@ -820,6 +820,17 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
+        };
+        /** @description The last line of an event stream: why it ended. After shutdown or error, reconnect with ?after=<last seq>. */
+        StreamEnd: {
+            /**
+             * @description finished: the game is over; shutdown: this server is stopping.
+             * @enum {string}
+             */
+            end: "finished" | "shutdown";
+        } | {
+            /** @description Why the stream stopped (e.g. database-unavailable). */
+            error: components["schemas"]["Problem"];
         };
         ActionResult: {
             version: number;
@@ -1499,7 +1510,7 @@ export interface operations {
             header?: {
                 /** @description Retry-safe key: the same key with the same body returns the stored response; with another body, 422. */
                 "idempotency-key"?: string;
-                /** @description The version you expect the match to be at ("12", 12 or W/"12"); stale → 409 with the current version. */
+                /** @description The version you expect the match to be at ("12", 12, W/"12" or an ETag we sent, "12.p1"); stale → 409 with the current version. */
                 "if-match"?: string;
                 /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
@@ -1832,7 +1843,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description NDJSON: one event object per line. */
+            /** @description NDJSON: one object per line. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -1845,7 +1856,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/x-ndjson": string;
+                    "application/x-ndjson": components["schemas"]["MatchEvent"] | components["schemas"]["StreamEnd"];
                 };
             };
             /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
