@@ -8,7 +8,7 @@
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import mercurius, { type MercuriusContext } from 'mercurius';
 import { ServiceError } from '../service/errors.js';
-import { isDatabaseUnavailable } from '../persistence/db-errors.js';
+import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from '../persistence/db-errors.js';
 
 export const GRAPHQL_CODES = {
   parse: 'graphql-parse-failed',
@@ -86,7 +86,7 @@ export function errorFormatter(
   execution: ExecutionResult & { errors: ReadonlyArray<GraphQLError>; statusCode?: number },
   context: MercuriusContext,
 ): { statusCode: number; response: ExecutionResult } {
-  const reply = (context as { reply?: { log: Logger; request: { id: string } } }).reply;
+  const reply = (context as { reply?: { log: Logger; request: { id: string }; header(name: string, value: string): unknown } }).reply;
   const log: Logger = reply?.log ?? (context.app.log as unknown as Logger);
   const requestId = reply?.request.id;
   const flat = (execution.errors as ReadonlyArray<AnyError>).flatMap((e) =>
@@ -103,6 +103,11 @@ export function errorFormatter(
   else if (!execution.data && execution.statusCode === undefined && errors.length === 1) {
     const original = (execution.errors[0] as AnyError | undefined)?.originalError as { statusCode?: unknown } | undefined;
     if (typeof original?.statusCode === 'number') statusCode = original.statusCode;
+  }
+  // An outage answers as on REST: 503 with Retry-After, so HTTP clients and proxies back off.
+  if (errors.length > 0 && errors.every((e) => e.extensions.code === GRAPHQL_CODES.databaseUnavailable)) {
+    statusCode = 503;
+    reply?.header('retry-after', String(DATABASE_RETRY_AFTER_S));
   }
   return { statusCode, response: { data: execution.data ?? null, errors } };
 }

@@ -91,6 +91,8 @@ describe.skipIf(pgSkip !== null)('PostgreSQL cut and hung behind a proxy (issue 
       expect(rest.headers['retry-after']).toBeDefined();
       const gql = await supertest(app.server).post('/graphql').send({ query: `{ match(id: "${m.id}") { id } }` });
       expect(gql.body.errors?.[0]?.extensions?.code, gql.text).toBe('database-unavailable');
+      expect(gql.status).toBe(503);
+      expect(gql.headers['retry-after']).toBe('2');
       expect(JSON.stringify(gql.body)).not.toMatch(/ECONN|terminat|127\.0\.0\.1/);
       expect((await supertest(app.server).get('/readyz')).status).toBe(503);
     } finally {
