@@ -17,7 +17,7 @@ async function bench(label: string, config: DatabaseConfig): Promise<void> {
   try {
     const id = `bench_${Date.now()}`;
     await store.createMatch(
-      { id, engineVersion: 'b', rulesHash: 'r', config: {}, cardSetId: 'c', cardSetHash: 'h', seed: 's', seedCommitment: 'sc', status: 'active', seats: [] },
+      { id, game: 'evons', rulesVersion: 'r', engineVersion: 'b', rulesHash: 'r', config: {}, cardSetId: 'c', cardSetHash: 'h', seed: 's', seedCommitment: 'sc', status: 'active', seats: [] },
       [{ type: 'MatchCreated', payload: {}, visibility: 'public', actingSeat: null }],
     );
     let v = 1;

@@ -45,6 +45,8 @@ function json(value: unknown): Prisma.InputJsonValue | typeof Prisma.JsonNull {
 function toRow(m: MatchWithSeats): MatchRow {
   return {
     id: m.id,
+    game: m.game,
+    rulesVersion: m.rulesVersion,
     engineVersion: m.engineVersion,
     rulesHash: m.rulesHash,
     config: m.config,
@@ -160,6 +162,8 @@ const CURSOR_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 interface MatchSqlRow {
   id: string;
+  game: string;
+  rules_version: string;
   engine_version: string;
   rules_hash: string;
   config: unknown;
@@ -190,6 +194,8 @@ const asJson = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) 
 function sqlToRow(m: MatchSqlRow): MatchRow {
   return {
     id: m.id,
+    game: m.game,
+    rulesVersion: m.rules_version,
     engineVersion: m.engine_version,
     rulesHash: m.rules_hash,
     config: m.config,
@@ -226,6 +232,8 @@ export class PrismaMatchStore implements MatchStore {
     const created = await this.prisma.match.create({
       data: {
         id: match.id,
+        game: match.game,
+        rulesVersion: match.rulesVersion,
         engineVersion: match.engineVersion,
         rulesHash: match.rulesHash,
         config: json(match.config),

@@ -17,6 +17,10 @@ export interface SeatRecord {
 
 export interface NewMatch {
   id: string;
+  /** The hosted game's ruleset id ('evons', 'universus'). */
+  game: string;
+  /** That ruleset's rules version when the match was created. */
+  rulesVersion: string;
   engineVersion: string;
   rulesHash: string;
   config: unknown;

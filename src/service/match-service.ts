@@ -26,6 +26,8 @@ import {
   actionDescriber,
   rulesHash,
   CURRENT_GENERATOR,
+  RULES_VERSION,
+  evons,
   seedCommitment,
   type Action,
   type CardSet,
@@ -191,6 +193,8 @@ export class MatchService {
     const row = await this.store.createMatch(
       {
         id,
+        game: evons.id,
+        rulesVersion: RULES_VERSION,
         engineVersion: ENGINE_VERSION,
         rulesHash: rulesHash(config, this.cardSet, sandbox ? null : CURRENT_GENERATOR),
         config,

@@ -5,12 +5,15 @@
  * with its recorded actions, and an open seat opened then and joined now is dealt by sfc32.
  * (R-HAND-4 randomness; the seed commitment.)
  */
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
-import { apply, createGame, dealCards, defaultCardSet, eventVisibility, rulesHash, type GameEvent, type GeneratorId, type Seat } from '../../src/games/evons/index.js';
-import { openStore, type MatchStore, type NewEvent } from '../../src/persistence/index.js';
+import { apply, createGame, dealCards, defaultCardSet, eventVisibility, rulesHash, RULES_VERSION, type GameEvent, type GeneratorId, type Seat } from '../../src/games/evons/index.js';
+import { loadMigrations, migrate, openDatabase, openStore, type DatabaseConfig, type MatchStore, type NewEvent } from '../../src/persistence/index.js';
+import { DEFAULT_MIGRATIONS_DIR } from '../../src/persistence/migrate.js';
 import { hashToken, newMatchId, newSeatToken } from '../../src/service/tokens.js';
 import { backends, bearer, STARTERS } from './helpers.js';
 
@@ -73,6 +76,8 @@ for (const backend of backends) {
       await store.createMatch(
         {
           id,
+          game: 'evons',
+          rulesVersion: RULES_VERSION,
           engineVersion: created.engineVersion,
           rulesHash: created.rulesHash,
           config: created.config,
@@ -119,6 +124,8 @@ for (const backend of backends) {
       await store.createMatch(
         {
           id,
+          game: 'evons',
+          rulesVersion: RULES_VERSION,
           engineVersion: '0.1.0',
           rulesHash: rulesHash(config, cardSet),
           config,
@@ -162,6 +169,84 @@ for (const backend of backends) {
       const row = await http.get(`/v1/matches/${res.body.id}`).expect(200);
       expect(row.body.rulesHash).toBe(rulesHash(mc.config, cardSet, 'hmac-sha256'));
       expect(row.body.game.rulesHash).toBe(row.body.rulesHash);
+    });
+  });
+}
+
+/**
+ * The migration that records each match's game and rules version, tested on a database written
+ * by the version before it: migrated up to the previous migration, a half-played match inserted
+ * with the columns of that time, then opened by the current server (which migrates it) and
+ * played to its recorded end.
+ */
+for (const backend of backends) {
+  describe.skipIf(backend.skipReason !== null)(`upgrading a database written before match.game [${backend.name}]`, () => {
+    const cleanup: Array<() => Promise<void> | void> = [];
+    afterAll(async () => {
+      for (const f of cleanup.reverse()) await f();
+    });
+
+    it('existing matches become Evons under their rules version, and still load and play', async () => {
+      // PGlite in memory lives as long as its connection: use a directory so it survives reopening.
+      let config: DatabaseConfig;
+      if (backend.name === 'pglite') {
+        const dir = mkdtempSync(join(tmpdir(), 'evons-upgrade-'));
+        cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+        config = { kind: 'pglite', dataDir: dir };
+      } else {
+        const db = await backend.fresh();
+        cleanup.push(() => db.dispose());
+        config = db.config;
+      }
+      const all = loadMigrations();
+      const added = all.findIndex((m) => m.name.endsWith('_match_game_rules_version'));
+      expect(added).toBeGreaterThan(0);
+      const before = mkdtempSync(join(tmpdir(), 'evons-migrations-'));
+      cleanup.push(() => rmSync(before, { recursive: true, force: true }));
+      for (const m of all.slice(0, added)) cpSync(join(DEFAULT_MIGRATIONS_DIR, m.name), join(before, m.name), { recursive: true });
+
+      const bounds = boundaries();
+      const half = Math.floor(fixture.actions.length / 2);
+      const tokens = { p1: newSeatToken(), p2: newSeatToken() };
+      const id = newMatchId();
+      const old = await openDatabase(config);
+      try {
+        await migrate(old, { dir: before });
+        await old.transaction(async (tx) => {
+          await tx.query(
+            `INSERT INTO "match" (id, engine_version, rules_hash, config, card_set_id, card_set_hash, seed, seed_commitment, status, to_move, version)
+             VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, 'active', $9, $10)`,
+            [id, created.engineVersion, created.rulesHash, JSON.stringify(created.config), created.cardSetId, created.cardSetHash, fixture.seed, created.seedCommitment, fixture.actions[half]!.seat, bounds[half]],
+          );
+          for (const seat of ['p1', 'p2'] as const) {
+            await tx.query('INSERT INTO "seat" (match_id, seat, token_hash) VALUES ($1, $2, $3)', [id, seat, hashToken(tokens[seat])]);
+          }
+          const events = fixture.events.slice(0, bounds[half]);
+          for (const [i, e] of events.entries()) {
+            await tx.query('INSERT INTO "event" (match_id, seq, type, payload, visibility) VALUES ($1, $2, $3, $4::jsonb, $5)', [id, i + 1, e.type, JSON.stringify(e), eventVisibility(e)]);
+          }
+        });
+      } finally {
+        await old.close();
+      }
+
+      const opened = await openStore(config);
+      const app = await buildApp({ store: opened.store, logger: false });
+      cleanup.push(async () => {
+        await app.close();
+        await opened.close();
+      });
+      await app.ready();
+      const row = await opened.store.getMatch(id);
+      expect(row).toMatchObject({ game: 'evons', rulesVersion: 'evons-set00-v1.0/r1', rulesHash: created.rulesHash, version: bounds[half] });
+      const http = supertest(app.server);
+      for (let i = half; i < fixture.actions.length; i++) {
+        const { seat, action } = fixture.actions[i]!;
+        const r = await http.post(`/v1/matches/${id}/actions`).set(bearer(tokens[seat])).send({ action });
+        expect(r.status, JSON.stringify(r.body)).toBe(200);
+      }
+      expect((await http.get(`/v1/matches/${id}`).expect(200)).body.status).toBe('finished');
+      expect((await opened.store.loadEvents(id)).map((e) => e.payload)).toEqual(fixture.events);
     });
   });
 }

@@ -16,6 +16,8 @@ function newMatch(over: Partial<NewMatch> = {}, seats?: SeatRecord[]): NewMatch 
   const id = over.id ?? `m_${randomUUID()}`;
   return {
     id,
+    game: 'evons',
+    rulesVersion: 'r1',
     engineVersion: '0.1.0',
     rulesHash: 'rules-hash',
     config: { board: { width: 5, height: 5 }, nested: [1, 'two', null] },
