@@ -100,7 +100,8 @@ async function problemsPlugin(app: FastifyInstance) {
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? '/';
     const methods = allowed.for(path);
-    if (methods.length > 0) {
+    // A route that answers this method and still says "not found" means the resource is missing.
+    if (methods.length > 0 && !methods.includes(req.method)) {
       reply.header('allow', methods.join(', '));
       return sendProblem(reply, {
         type: PROBLEM_TYPE_BASE + 'method-not-allowed',
