@@ -1,16 +1,18 @@
 /**
  * Deterministic randomness for rules engines, derived from the match seed alone (so replay
  * reproduces it) and split into independent keyed streams, one per purpose ("ids", "deal:p1",
- * "shuffle:3" …). Each stream is HMAC-SHA256 in counter mode keyed by the seed: block i of
- * purpose P is HMAC(seed, "P\0i"). Outputs of one stream say nothing about another or about the
- * seed, so a game may publish values drawn from one purpose (opaque card ids) without exposing
- * the order of hidden cards drawn from another (the deal). node:crypto's HMAC is a pure function;
- * nothing here does I/O or reads the clock.
+ * "shuffle:3" …). Stream P is the ChaCha20 keystream (zero nonce and counter) under the key
+ * HMAC-SHA256(seed, P): outputs of one stream say nothing about another or about the seed, so a
+ * game may publish values drawn from one purpose (opaque card ids) without exposing the order of
+ * hidden cards drawn from another (the deal). ChaCha20 rather than HMAC per block because a deal
+ * needs hundreds of words and replay deals again on every load: one key derivation and one
+ * cipher call per 256 words. node:crypto is used as a pure function here; nothing does I/O or
+ * reads the clock.
  *
  * `sfc32Stream` is the generator the first Evons matches were dealt with (one stream for
  * everything); it stays so that those matches still replay.
  */
-import { createHash, createHmac } from 'node:crypto';
+import { createCipheriv, createHash, createHmac } from 'node:crypto';
 
 /** A source of uniform 32-bit unsigned integers. */
 export interface RandomSource {
@@ -18,21 +20,26 @@ export interface RandomSource {
 }
 
 /** Names a generator in a match's creation event, so old matches replay with their own. */
-export type GeneratorId = 'sfc32' | 'hmac-sha256';
+export type GeneratorId = 'sfc32' | 'chacha20';
+
+const CHUNK = new Uint8Array(1024);
 
 /** An independent stream for one purpose of one match. */
 export function keyedStream(seed: string, purpose: string): RandomSource {
-  if (purpose.includes('\0')) throw new RangeError('purpose must not contain NUL');
-  let block = 0;
-  let words: number[] = [];
+  const key = createHmac('sha256', seed).update(purpose).digest();
+  // Node's chacha20 takes a 16-byte IV: a 32-bit block counter and a 96-bit nonce, all zero.
+  const cipher = createCipheriv('chacha20', key, Buffer.alloc(16));
+  let block = Buffer.alloc(0);
+  let at = 0;
   return {
     nextUint32() {
-      if (words.length === 0) {
-        const mac = createHmac('sha256', seed).update(`${purpose}\0${block++}`).digest();
-        words = [];
-        for (let i = 28; i >= 0; i -= 4) words.push(mac.readUInt32BE(i));
+      if (at >= block.length) {
+        block = cipher.update(CHUNK);
+        at = 0;
       }
-      return words.pop() as number;
+      const v = block.readUInt32BE(at);
+      at += 4;
+      return v;
     },
   };
 }

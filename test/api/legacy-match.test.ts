@@ -151,7 +151,7 @@ for (const backend of backends) {
       expect(state.rng).toBe('sfc32');
       const legacy = dealCards(seed, mc.decks, config, 'sfc32');
       expect(state.cards).toEqual(legacy.cards);
-      const other: GeneratorId = 'hmac-sha256';
+      const other: GeneratorId = 'chacha20';
       expect(state.cards).not.toEqual(dealCards(seed, mc.decks, config, other).cards);
       // Playable through the service.
       const view = await http.get(`/v1/matches/${id}`).set(bearer(token)).expect(200);
@@ -163,11 +163,11 @@ for (const backend of backends) {
       const res = await http.post('/v1/matches').send({ openSeat: true, decks: { p1: { starter: STARTERS[0] } } }).expect(201);
       await http.post(`/v1/matches/${res.body.id}/join`).send({ deck: { starter: STARTERS[1] } }).expect(200);
       const events = await store.loadEvents(res.body.id);
-      expect((events[0]!.payload as { rng?: string }).rng).toBe('hmac-sha256');
+      expect((events[0]!.payload as { rng?: string }).rng).toBe('chacha20');
       const mc = events.find((e) => e.type === 'MatchCreated')!.payload as Extract<GameEvent, { type: 'MatchCreated' }>;
-      expect(mc.rng).toBe('hmac-sha256');
+      expect(mc.rng).toBe('chacha20');
       const row = await http.get(`/v1/matches/${res.body.id}`).expect(200);
-      expect(row.body.rulesHash).toBe(rulesHash(mc.config, cardSet, 'hmac-sha256'));
+      expect(row.body.rulesHash).toBe(rulesHash(mc.config, cardSet, 'chacha20'));
       expect(row.body.game.rulesHash).toBe(row.body.rulesHash);
     });
   });

@@ -3,7 +3,7 @@
  * player), so replaying MatchCreated rebuilds exactly the same decks.
  *
  * Generators (core/random.ts), recorded in MatchCreated.rng:
- * - 'hmac-sha256' (new matches): one keyed stream per purpose: 'ids' for the public instance ids,
+ * - 'chacha20' (new matches): one keyed stream per purpose: 'ids' for the public instance ids,
  *   'deal:p1' / 'deal:p2' for each deck's order, 'first' for the first player. The ids everyone
  *   sees come from a stream independent of the one that orders hidden cards.
  * - 'sfc32' (absent field; matches created before 0.2.0): one stream for everything, in the old

@@ -4,10 +4,10 @@ import type { RulesConfig } from './config.js';
 import type { GeneratorId } from '../../core/random.js';
 import { canonicalJson, sha256Hex } from './hash.js';
 
-/** 0.2.0: new matches are dealt from keyed HMAC-SHA256 streams (ids, deal:p1, deal:p2, first). */
+/** 0.2.0: new matches are dealt from keyed ChaCha20 streams (ids, deal:p1, deal:p2, first). */
 export const ENGINE_VERSION = '0.2.0';
 /** The generator new matches are dealt with; older ones keep the one their MatchCreated names. */
-export const CURRENT_GENERATOR: GeneratorId = 'hmac-sha256';
+export const CURRENT_GENERATOR: GeneratorId = 'chacha20';
 /** The spec revision implemented (EVONS_RULES.md, Set 00 rulebook v1.0). */
 export const RULES_VERSION = 'evons-set00-v1.0/r1';
 

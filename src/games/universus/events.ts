@@ -11,7 +11,7 @@ export interface Instance {
 export type UniversusEvent =
   | {
       type: 'GameStarted';
-      rng: 'hmac-sha256';
+      rng: 'chacha20';
       config: UniversusConfig;
       seed: string;
       seedCommitment: string;
@@ -21,7 +21,7 @@ export type UniversusEvent =
       decks: Record<Seat, Instance[]>;
     }
   /** Opens a sandbox game from a position: server only (it holds the seed and deck order). */
-  | { type: 'PositionLoaded'; rng: 'hmac-sha256'; state: UniversusState }
+  | { type: 'PositionLoaded'; rng: 'chacha20'; state: UniversusState }
   | { type: 'CardsDrawn'; seat: Seat; cards: Instance[] }
   | { type: 'TurnStarted'; seat: Seat; turnNumber: number }
   | { type: 'StageReadied'; seat: Seat; ids: string[] }

@@ -84,5 +84,5 @@ export function fromPosition(input: unknown, seed: string): CreateResult<Univers
     turnPlayer: pos.turnPlayer, turnNumber: pos.turnNumber, phase: 'COMBAT', pending: { kind: 'PLAY', seat: pos.turnPlayer },
     check: null, attack: null, shuffles: 0, winner: null, winReason: null,
   };
-  return { ok: true, state, events: [{ type: 'PositionLoaded', rng: 'hmac-sha256', state }] };
+  return { ok: true, state, events: [{ type: 'PositionLoaded', rng: 'chacha20', state }] };
 }

@@ -28,7 +28,7 @@ export const sha256 = (s: string): string => createHash('sha256').update(s).dige
 /** Shared by create() and positions: the opening from explicit, already ordered decks. */
 export function openingFrom(config: UniversusConfig, seed: string, first: Seat, characters: Record<Seat, string>, decks: Record<Seat, Instance[]>): CreateResult<UniversusState, UniversusEvent> {
   const started: Extract<UniversusEvent, { type: 'GameStarted' }> = {
-    type: 'GameStarted', rng: 'hmac-sha256', config, seed, seedCommitment: sha256(seed), firstPlayer: first, characters, decks,
+    type: 'GameStarted', rng: 'chacha20', config, seed, seedCommitment: sha256(seed), firstPlayer: first, characters, decks,
   };
   return startTurnOpening(stateFromStart(started), started);
 }

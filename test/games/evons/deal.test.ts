@@ -1,6 +1,6 @@
 /**
  * The deal and its generators (R-HAND-4 randomness; seed commitment). New matches deal from keyed
- * HMAC-SHA256 streams, one per purpose; a match dealt by the legacy sfc32 single stream (no `rng`
+ * ChaCha20 streams keyed by HMAC-SHA256(seed, purpose), one per purpose; a match dealt by the legacy sfc32 single stream (no `rng`
  * in MatchCreated) replays exactly as before. The fixture was recorded by the engine before keyed
  * streams existed (commit 942dbfa) and must never be regenerated.
  */
@@ -104,23 +104,23 @@ describe('legacy sfc32 matches (recorded before keyed streams)', () => {
 });
 
 describe('keyed streams for new matches', () => {
-  it('new matches record rng hmac-sha256, the engine version and a rules hash that includes it', () => {
+  it('new matches record rng chacha20, the engine version and a rules hash that includes it', () => {
     const r = createGame({ cardSet, config: RulesConfigSchema.parse({}), decks, seed: 'new' });
     if (!r.ok) throw new Error(r.errors.join('; '));
     const created = r.events[0] as Extract<GameEvent, { type: 'MatchCreated' }>;
-    expect(created.rng).toBe('hmac-sha256');
+    expect(created.rng).toBe('chacha20');
     expect(created.engineVersion).toBe(ENGINE_VERSION);
-    expect(created.rulesHash).toBe(rulesHash(created.config, cardSet, 'hmac-sha256'));
+    expect(created.rulesHash).toBe(rulesHash(created.config, cardSet, 'chacha20'));
     expect(created.rulesHash).not.toBe(rulesHash(created.config, cardSet, 'sfc32'));
     // The generator is public (the verifier needs it), the seed is not.
-    expect(redactEvent(created, 'spectator')).toMatchObject({ rng: 'hmac-sha256' });
+    expect(redactEvent(created, 'spectator')).toMatchObject({ rng: 'chacha20' });
     expect(JSON.stringify(redactEvent(created, 'spectator'))).not.toContain('"new"');
   });
 
   it('public instance ids come from the ids stream alone; deck order from deal:p1 / deal:p2', () => {
     const seed = 'independence';
     const config = RulesConfigSchema.parse({});
-    const d = dealCards(seed, decks, config, 'hmac-sha256');
+    const d = dealCards(seed, decks, config, 'chacha20');
     // Ids: exactly the 'ids' stream, drawn in deck-list order (independent of any shuffle).
     const ids = keyedStream(seed, 'ids');
     const expected = [...decks.p1, ...decks.p2].map(() => randomId(ids));
@@ -135,10 +135,10 @@ describe('keyed streams for new matches', () => {
     expect(d.decks.p2).not.toEqual(shuffle(keyedStream(seed, 'deal:p1'), [...p2Ids]));
   });
 
-  it('the generator is part of the deal: the same seed deals differently under sfc32 and hmac-sha256', () => {
+  it('the generator is part of the deal: the same seed deals differently under sfc32 and chacha20', () => {
     const config = RulesConfigSchema.parse({});
     const a = dealCards('same', decks, config, 'sfc32');
-    const b = dealCards('same', decks, config, 'hmac-sha256');
+    const b = dealCards('same', decks, config, 'chacha20');
     expect(Object.keys(a.cards)).not.toEqual(Object.keys(b.cards));
   });
 
@@ -147,7 +147,7 @@ describe('keyed streams for new matches', () => {
     const seen = new Set<Seat>();
     for (let i = 0; i < 20; i++) {
       const seed = `first-${i}`;
-      const d = dealCards(seed, decks, config, 'hmac-sha256');
+      const d = dealCards(seed, decks, config, 'chacha20');
       const want = keyedStream(seed, 'first').nextUint32() % 2 === 0 ? 'p1' : 'p2';
       expect(d.first).toBe(want);
       seen.add(d.first);
@@ -157,7 +157,7 @@ describe('keyed streams for new matches', () => {
 });
 
 describe('SeedRevealed verifies the deal for both generators', () => {
-  for (const rng of ['sfc32', 'hmac-sha256'] as const) {
+  for (const rng of ['sfc32', 'chacha20'] as const) {
     it(`${rng}: the published seed, deck lists and generator re-deal the same cards, order and first player`, () => {
       const { state, events } = playToEnd(rng, `verify-${rng}`, RulesConfigSchema.parse({ firstPlayer: 'RANDOM' }));
       const pub = events.map((e) => redactEvent(e, 'spectator')).filter((e): e is Record<string, unknown> => e !== null);

@@ -13,7 +13,7 @@ describe('U-SETUP', () => {
     const b = universus.create({ config: configSchema.parse({}), decks: { p1: deck(0), p2: deck(1) }, seed: 's1' });
     if (!a.ok || !b.ok) throw new Error('create failed');
     expect(a.events).toEqual(b.events);
-    expect(a.events[0]).toMatchObject({ type: 'GameStarted', rng: 'hmac-sha256' });
+    expect(a.events[0]).toMatchObject({ type: 'GameStarted', rng: 'chacha20' });
     expect(a.state.players.p1.hand).toHaveLength(6);
     expect(a.state.players.p2.hand).toHaveLength(5);
     expect(a.state.players.p1.health).toBe(22);
