@@ -86,7 +86,9 @@ for (const id of GAME_IDS) {
 
     it.each(['g1', 'g2', 'g3'])('a random game (%s) replays to the live state and hides the seed until the end', (seed) => {
       const { state, events } = playout(r, `${id}-${seed}`);
+      const log = JSON.stringify(events);
       expect(r.replay(events)).toEqual(state);
+      expect(JSON.stringify(events), 'replay leaves the events as they were').toBe(log);
       const secret = `${id}-${seed}`;
       const finished = r.outcome(state) !== null;
       for (const viewer of ['p1', 'p2', 'spectator'] as const) {

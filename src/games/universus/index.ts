@@ -8,7 +8,7 @@ import { cardSet, starterDecks } from './cards/index.js';
 import { configSchema, type UniversusConfig } from './config.js';
 import { describeAction } from './describe.js';
 import type { UniversusEvent } from './events.js';
-import { evolve } from './evolve.js';
+import { cloneState, evolveDraft } from './evolve.js';
 import { legalActions } from './legal.js';
 import { fromPosition, POSITION_FORMAT, toPosition } from './position.js';
 import { randomPlayer } from './random-player.js';
@@ -26,8 +26,11 @@ export function replay(events: readonly UniversusEvent[]): UniversusState {
   if (first.type === 'GameStarted') state = stateFromStart(first);
   else if (first.type === 'PositionLoaded') state = first.state;
   else throw new Error('replay: the first event must open the game');
-  for (const e of rest) state = evolve(state, e);
-  return state;
+  // One private copy, then every event folded into it in place: copying the state per event
+  // (what `evolve` does for a caller's state) made replay cost as much as playing the game.
+  const draft = cloneState(state);
+  for (const e of rest) evolveDraft(draft, e);
+  return draft;
 }
 
 export const universus: Ruleset<UniversusState, UniversusAction, UniversusEvent, UniversusView, UniversusConfig> = {
