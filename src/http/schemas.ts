@@ -398,5 +398,47 @@ export const DecksResponse = register(
   'StarterDecks',
 );
 
+export const GameIdParams = z.strictObject({
+  game: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/, 'a game id such as evons').describe('A game id from GET /v1/games.'),
+});
+
+export const GameInfoSchema = register(
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    rulesVersion: z.string(),
+    engineVersion: z.string(),
+    playable: z.boolean().describe('true: matches of this game can be created over this API; false: the engine exists, serving it is still to come.'),
+    positionFormat: z.string(),
+    cardSet: z.object({ id: z.string(), name: z.string(), hash: z.string(), placeholder: z.boolean(), cardCount: z.number().int() }),
+    starterDecks: z.array(z.object({ id: z.string(), name: z.string() })),
+  }),
+  'GameInfo',
+  'A hosted game: its rules and engine versions, card set and starter decks.',
+);
+
+export const GamesResponse = register(z.object({ games: z.array(GameInfoSchema) }), 'Games');
+
+export const GameCardsResponse = register(
+  z.object({
+    game: z.string(),
+    id: z.string(),
+    name: z.string(),
+    hash: z.string(),
+    placeholder: z.boolean(),
+    cards: z.array(z.looseObject({ id: z.string(), name: z.string() })).describe("The game's own card shape (see its rules document)."),
+  }),
+  'GameCards',
+);
+
+export const GameDecksResponse = register(
+  z.object({
+    game: z.string(),
+    cardSetId: z.string(),
+    decks: z.array(z.object({ id: z.string(), name: z.string(), cards: z.array(z.object({ card: z.string(), count: z.number().int() })) })),
+  }),
+  'GameDecks',
+);
+
 export const HealthResponse = z.object({ status: z.literal('ok') });
 export const ReadyResponse = z.object({ status: z.literal('ready') });

@@ -83,6 +83,8 @@ export const problems = {
       title: 'Invalid seat token',
       detail: 'The token is malformed or is not a seat token of this match.',
     }),
+  gameNotFound: (id: string) =>
+    new ServiceError({ status: 404, code: 'game-not-found', title: 'No such game', detail: `No hosted game with id "${id}" (see GET /v1/games).` }),
   matchNotFound: (id: string) =>
     new ServiceError({ status: 404, code: 'match-not-found', title: 'No such match', detail: `No match with id "${id}".` }),
   versionConflict: (current: number, detail?: string) =>

@@ -56,7 +56,8 @@ describe('OpenAPI document: what the server reads and sends (issue 6 item 8)', (
     expect(ids.sort()).toEqual(
       [
         'createMatch', 'getHealth', 'getMatch', 'getReadiness', 'joinMatch', 'listCards', 'listDecks', 'listEvents',
-        'listLegalActions', 'listMatches', 'listMyMatches', 'streamEvents', 'submitAction',
+        'listGameCards', 'listGameDecks', 'listGames', 'listLegalActions', 'listMatches', 'listMyMatches', 'streamEvents',
+        'submitAction',
       ].sort(),
     );
     for (const { path, method, op } of ops(doc)) {
