@@ -6,16 +6,13 @@
  *   GAMES=1000 npm run bench:engine        GAME=universus npm run bench:engine
  */
 import { GAME_IDS, GAMES as RULESETS } from '../src/games/registry.js';
-import type { AnyRuleset, Seat } from '../src/core/ruleset.js';
+import { expandDeck, type AnyRuleset, type Seat } from '../src/core/ruleset.js';
 
 const GAMES = Number(process.env.GAMES ?? 500);
 const ONLY = process.env.GAME;
 const WARMUP = Math.min(50, Math.ceil(GAMES / 10));
 
-const expand = (r: AnyRuleset, i: number): string[] => {
-  const deck = r.starterDecks[i % r.starterDecks.length]!;
-  return deck.cards.flatMap(({ card, count }) => Array<string>(count).fill(card));
-};
+const expand = (r: AnyRuleset, i: number): string[] => expandDeck(r.starterDecks[i % r.starterDecks.length]!.cards);
 
 function playOne(r: AnyRuleset, i: number): { decisions: number; events: unknown[] } {
   const decks: Record<Seat, string[]> = { p1: expand(r, 0), p2: expand(r, 1) };

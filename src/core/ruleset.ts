@@ -48,6 +48,11 @@ export interface DeckEntry {
   count: number;
 }
 
+/** A deck list as one card id per copy (what `create` and `validateDeck` take). */
+export function expandDeck(entries: readonly DeckEntry[]): string[] {
+  return entries.flatMap(({ card, count }) => Array<string>(count).fill(card));
+}
+
 export interface StarterDeck {
   id: string;
   name: string;

@@ -6,13 +6,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { GAME_IDS, GAMES, rulesetOf } from '../../src/games/registry.js';
-import type { AnyRuleset, Seat } from '../../src/core/ruleset.js';
+import { expandDeck, type AnyRuleset, type Seat } from '../../src/core/ruleset.js';
 
 function starterDecks(r: AnyRuleset): Record<Seat, string[]> {
   const [a, b] = [r.starterDecks[0], r.starterDecks[1] ?? r.starterDecks[0]];
   if (!a || !b) throw new Error(`${r.id} ships no starter deck`);
-  const expand = (d: typeof a) => d.cards.flatMap(({ card, count }) => Array<string>(count).fill(card));
-  return { p1: expand(a), p2: expand(b) };
+  return { p1: expandDeck(a.cards), p2: expandDeck(b.cards) };
 }
 
 function playout(r: AnyRuleset, seed: string, maxActions = 400) {
@@ -52,8 +51,7 @@ for (const id of GAME_IDS) {
       expect(r.cardSet.hash).toMatch(/^[0-9a-f]{64}$/);
       expect(r.starterDecks.length).toBeGreaterThan(0);
       for (const d of r.starterDecks) {
-        const cards = d.cards.flatMap(({ card, count }) => Array<string>(count).fill(card));
-        expect(r.validateDeck(cards, r.configSchema.parse({})), d.id).toEqual([]);
+        expect(r.validateDeck(expandDeck(d.cards), r.configSchema.parse({})), d.id).toEqual([]);
       }
     });
 

@@ -2,6 +2,7 @@
  * Card definitions and card-set files (R-CARD-1..7, R-ELEM-1..6), validated with Zod.
  * A card set is data: loading another set (say, the official one) is a configuration change.
  */
+import { expandDeck } from '../../core/ruleset.js';
 import { z } from 'zod';
 import { DIRECTIONS, type Direction } from './board.js';
 import { sha256Hex, canonicalJson } from './hash.js';
@@ -126,9 +127,8 @@ export function loadCardSet(input: unknown): CardSetResult {
   return errors.length ? { ok: false, errors } : { ok: true, cardSet };
 }
 
-export function expandDeckList(list: DeckList): string[] {
-  return list.flatMap(({ card, count }) => Array<string>(count).fill(card));
-}
+/** Evons's name for the core's deck expansion. */
+export const expandDeckList: (list: DeckList) => string[] = expandDeck;
 
 export const DECK_SIZE = 60;
 export const MAX_COPIES = 4;

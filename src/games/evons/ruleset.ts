@@ -5,7 +5,7 @@
  */
 import type { CardSetInfo, Ruleset, StarterDeck } from '../../core/ruleset.js';
 import { ActionSchema, type Action } from './actions.js';
-import { expandDeckList, validateDeck, type CardDef } from './cards.js';
+import { validateDeck, type CardDef } from './cards.js';
 import { RulesConfigSchema, type RulesConfig } from './config.js';
 import { defaultCardSet } from './data/index.js';
 import { describeAction } from './describe.js';
@@ -68,6 +68,3 @@ export const evons: Ruleset<GameState, Action, GameEvent, GameView, RulesConfig>
   describeAction: (state, viewer, action) => describeAction(state, action, viewer),
   randomPlayer,
 };
-
-/** Expands a starter deck's list (card ids with counts) to one entry per copy. */
-export const expandStarter = (deck: StarterDeck): string[] => expandDeckList(deck.cards);

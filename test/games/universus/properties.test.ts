@@ -5,12 +5,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Seat, Viewer } from '../../../src/core/ruleset.js';
+import { expandDeck, type Seat, type Viewer } from '../../../src/core/ruleset.js';
 import { CARD_BY_ID } from '../../../src/games/universus/cards/index.js';
 import { configSchema } from '../../../src/games/universus/config.js';
 import { universus, type UniversusEvent, type UniversusState } from '../../../src/games/universus/index.js';
 
-const deck = (i: number): string[] => (universus.starterDecks[i]?.cards ?? []).flatMap((e) => Array<string>(e.count).fill(e.card));
+const deck = (i: number): string[] => expandDeck(universus.starterDecks[i]?.cards ?? []);
 const VIEWERS: Viewer[] = ['p1', 'p2', 'spectator'];
 
 interface Playout {

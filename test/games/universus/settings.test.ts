@@ -1,5 +1,6 @@
 /** Every UQ setting in both readings, plus rule tests per section (U-SETUP, U-CHECK, U-COMMIT, U-CYCLE …). */
 import { describe, expect, it } from 'vitest';
+import { expandDeck } from '../../../src/core/ruleset.js';
 import { configSchema } from '../../../src/games/universus/config.js';
 import { universus } from '../../../src/games/universus/index.js';
 import { Game, position } from './helpers.js';
@@ -7,8 +8,8 @@ import { Game, position } from './helpers.js';
 describe('U-SETUP', () => {
   it('U-SETUP-1..4: starter decks are legal; deal is seeded, hands drawn, first player random', () => {
     const cfg = configSchema.parse({});
-    for (const d of universus.starterDecks) expect(universus.validateDeck(d.cards.flatMap((e) => Array(e.count).fill(e.card)), cfg)).toEqual([]);
-    const deck = (i: number) => (universus.starterDecks[i]?.cards ?? []).flatMap((e) => Array<string>(e.count).fill(e.card));
+    for (const d of universus.starterDecks) expect(universus.validateDeck(expandDeck(d.cards), cfg)).toEqual([]);
+    const deck = (i: number) => expandDeck(universus.starterDecks[i]?.cards ?? []);
     const a = universus.create({ config: configSchema.parse({}), decks: { p1: deck(0), p2: deck(1) }, seed: 's1' });
     const b = universus.create({ config: configSchema.parse({}), decks: { p1: deck(0), p2: deck(1) }, seed: 's1' });
     if (!a.ok || !b.ok) throw new Error('create failed');
