@@ -20,7 +20,7 @@ import type { MatchStore } from './persistence/types.js';
 import { MatchService } from './service/match-service.js';
 import problems, { sendProblem } from './http/problems.js';
 import { clientErrorHandler, frameworkErrors } from './http/transport-errors.js';
-import { PROBLEM_TYPE_BASE } from './service/errors.js';
+import { problem } from './http/problem-details.js';
 import rateLimit from '@fastify/rate-limit';
 import { rateLimitOptions } from './http/rate-limit.js';
 import matchRoutes from './http/routes/matches.js';
@@ -78,13 +78,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   app.addHook('onRequest', async (req, reply) => {
     if (!closing) return;
     reply.header('connection', 'close');
-    return sendProblem(reply, {
-      type: PROBLEM_TYPE_BASE + 'shutting-down',
-      title: 'Shutting down',
-      status: 503,
-      code: 'shutting-down',
-      detail: 'This server is stopping; retry (another node will answer).',
-    });
+    return sendProblem(reply, problem({ status: 503, code: 'shutting-down', title: 'Shutting down', detail: 'This server is stopping; retry (another node will answer).' }));
   });
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
@@ -134,7 +128,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
       async (v1) => {
         await v1.register(matchRoutes, { service });
         await v1.register(streamRoutes, { service });
-        await v1.register(catalogRoutes, { service });
+        await v1.register(catalogRoutes);
       },
       { prefix: '/v1' },
     );

@@ -91,6 +91,8 @@ export interface Ruleset<S, A extends { type: string }, E extends { type: string
   /** Version of the implemented rules; bump when any rule's behaviour changes. */
   readonly rulesVersion: string;
   readonly engineVersion: string;
+  /** The generator new deals use (recorded with an open seat, so its later deal uses the same). */
+  readonly generator: GeneratorId;
 
   /** The settings (readings of rule gaps, optional rules) with their defaults. */
   readonly configSchema: z.ZodType<C>;
@@ -104,10 +106,17 @@ export interface Ruleset<S, A extends { type: string }, E extends { type: string
 
   /** A new game from a seed: the deal and the opening events. */
   create(opts: CreateOptions<C>): CreateResult<S, E>;
-  /** Pins a match to its exact rules: hash of (rules version, config, card set, generator). */
-  rulesHash(config: C, generator?: GeneratorId): string;
+  /**
+   * Pins a match to its exact rules: hash of (rules version, config, card set, generator).
+   * `generator` defaults to the game's current one; null = no deal (a game opened from a position).
+   */
+  rulesHash(config: C, generator?: GeneratorId | null): string;
 
-  /** Sandbox positions in the game's own format (`evons-position/1`, `universus-position/1`). */
+  /**
+   * Sandbox positions in the game's own format (`evons-position/1`, `universus-position/1`).
+   * A game opened from a position starts with a `PositionLoaded` event (how a loaded match knows
+   * it is a sandbox).
+   */
   readonly positions: {
     readonly format: string;
     fromPosition(position: unknown, seed: string): CreateResult<S, E>;
@@ -121,13 +130,18 @@ export interface Ruleset<S, A extends { type: string }, E extends { type: string
   apply(state: S, seat: Seat, action: unknown): ApplyResult<S, E>;
   /** The state rebuilt from a match's events (the first one opens the game). */
   replay(events: readonly E[]): S;
+  /** `state` moved on by later events, as a new state (`state` is not mutated): catching up a cache. */
+  evolve(state: S, events: readonly E[]): S;
 
   view(state: S, viewer: Viewer): V;
   eventVisibility(event: E): Visibility;
   /** The event as `viewer` may see it, or null when the viewer sees nothing of it. */
   redactEvent(event: E, viewer: Viewer): Record<string, unknown> | null;
-  /** Words for an action, naming only what `viewer` may know. */
-  describeAction(state: S, viewer: Viewer, action: A): string;
+  /**
+   * Words for the actions of one state, naming only what `viewer` may know. A describer per
+   * state, since naming cards needs the viewer's view of it, built once for a whole list.
+   */
+  actionDescriber(state: S, viewer: Viewer): (action: A) => string;
 
   /** A seeded, uniform-ish random player for tests, benchmarks and practice bots. */
   randomPlayer(seed: string): (state: S, actions: readonly A[]) => A;

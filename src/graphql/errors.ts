@@ -8,6 +8,7 @@
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import mercurius, { type MercuriusContext } from 'mercurius';
 import { ServiceError } from '../service/errors.js';
+import { STATUS_OF_KIND } from '../http/problem-details.js';
 import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from '../persistence/db-errors.js';
 
 export const GRAPHQL_CODES = {
@@ -20,7 +21,7 @@ export const GRAPHQL_CODES = {
 /** A service error as a GraphQL error with extensions { code, status, version?, errors? }. */
 export function gqlError(e: unknown): Error {
   if (e instanceof ServiceError) {
-    const ext: Record<string, unknown> = { code: e.code, status: e.status };
+    const ext: Record<string, unknown> = { code: e.code, status: STATUS_OF_KIND[e.kind] };
     if (e.version !== undefined) ext.version = e.version;
     if (e.errors !== undefined) ext.errors = e.errors;
     return new mercurius.ErrorWithProps(e.detail ?? e.title, ext);

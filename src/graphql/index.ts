@@ -1,31 +1,28 @@
 /**
  * GraphQL at /graphql (Mercurius). Resolvers call the same MatchService as REST, so semantics and
- * error codes are the same; errors carry extensions { code, status, version?, errors? }.
+ * error codes are the same (a Match is an EvonsMatch or a UniVersusMatch, by its game); errors carry extensions { code, status, version?, errors? }.
  * A match is loaded (and replayed at most once) per request: the context memoises it by id.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import mercurius, { type IResolvers, type MercuriusContext } from 'mercurius';
 import { GraphQLScalarType, valueFromASTUntyped } from 'graphql';
-import { actionDescriber, cardFace, type Action, ActionSchema, type GameView, type Seat } from '../games/evons/index.js';
+import { ActionBodySchema } from '../http/schemas.js';
 import { problems } from '../service/errors.js';
-import type { ActionResult, EventDto, LoadedMatch, MatchService, MatchView } from '../service/match-service.js';
+import type { EventDto, LoadedMatch, MatchService } from '../service/match-service.js';
 import { bearerToken } from '../service/tokens.js';
 import { typeDefs } from './schema.js';
 import { errorFormatter, guard } from './errors.js';
 import { DEFAULT_QUERY_LIMITS, checkCost, validationRules, type QueryLimits } from './limits.js';
 import { graphiqlRoutes } from './graphiql.js';
+import type { MatchSource } from './match-source.js';
+import { evonsMatchResolvers, evonsTypeResolvers } from './evons.js';
+import { universusMatchResolvers, universusTypeResolvers } from './universus.js';
 
 interface GqlContext {
   token: string | null | undefined;
   /** Per-request memo: one load (and at most one replay) per match id. */
   loads: Map<string, Promise<LoadedMatch>>;
-}
-
-/** The source object of a Match: the view, and the loaded match for fields that need state. */
-interface MatchSource {
-  mv: MatchView;
-  load: () => Promise<LoadedMatch>;
 }
 
 const MATCH_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -56,10 +53,10 @@ function eventOut(e: EventDto) {
   return { seq: e.seq, actingSeat: e.actingSeat, type: data.type ?? 'unknown', data };
 }
 
-const game = (s: MatchSource): GameView | null => s.mv.game;
+/** The GraphQL type of a match: the game decides it. */
+const MATCH_TYPE: Record<string, string> = { evons: 'EvonsMatch', universus: 'UniVersusMatch' };
 
 export function buildResolvers(service: MatchService): IResolvers {
-  const face = (defId: string) => cardFace(service.cardSet.byId.get(defId)!);
   const loadMemo = (ctx: GqlContext, id: string): Promise<LoadedMatch> => {
     let p = ctx.loads.get(id);
     if (!p) {
@@ -73,6 +70,47 @@ export function buildResolvers(service: MatchService): IResolvers {
     mv: service.matchView(loaded),
     load: async () => loaded,
   });
+
+  /** The fields every Match type has, from the match view and the game's contract. */
+  const matchFields = {
+    id: (s: MatchSource) => s.mv.id,
+    gameId: (s: MatchSource) => s.mv.gameId,
+    version: (s: MatchSource) => s.mv.version,
+    status: (s: MatchSource) => s.mv.status,
+    winner: (s: MatchSource) => s.mv.winner,
+    seat: (s: MatchSource) => s.mv.seat,
+    seats: (s: MatchSource) => s.mv.seats,
+    sandbox: (s: MatchSource) => s.mv.sandbox,
+    createdAt: (s: MatchSource) => s.mv.createdAt,
+    rulesHash: (s: MatchSource) => s.mv.rulesHash,
+    engineVersion: (s: MatchSource) => s.mv.engineVersion,
+    pending: (s: MatchSource) => s.mv.game?.pending ?? null,
+    seedCommitment: (s: MatchSource) => s.mv.game?.seedCommitment ?? null,
+    seed: (s: MatchSource) => s.mv.game?.seed ?? null,
+    config: (s: MatchSource) =>
+      guard(async () => {
+        if (s.mv.game === null) return null;
+        return (await s.load()).row.config;
+      }),
+    legalActions: (s: MatchSource) =>
+      guard(async () => {
+        const m = await s.load();
+        const state = m.state;
+        if (!state) return [];
+        // Text is named from the caller's own view, built once per list and only when asked.
+        let describe: ((a: { type: string }) => string) | null = null;
+        const text = (a: { type: string }) => (describe ??= m.ruleset.actionDescriber(state, m.viewer))(a);
+        return service.legal(m, { text: false }).map((l) => ({ type: l.action.type, action: l.action, text }));
+      }),
+    events: (s: MatchSource, args: { after?: number | null; limit?: number | null }) =>
+      guard(async () => {
+        const after = args.after ?? 0;
+        if (!Number.isInteger(after) || after < 0) throw problems.validation('after must be ≥ 0', ['after: must be ≥ 0']);
+        const m = await s.load();
+        const page = await service.events(m, after, clampLimit(args.limit, 100, 500));
+        return { events: page.events.map(eventOut), next: page.next, hasMore: page.hasMore };
+      }),
+  };
 
   return {
     JSON: JsonScalar,
@@ -105,7 +143,7 @@ export function buildResolvers(service: MatchService): IResolvers {
           }
           const raw =
             args.action ?? Object.fromEntries(Object.entries(args.input ?? {}).filter(([, v]) => v !== null && v !== undefined));
-          const parsed = ActionSchema.safeParse(raw);
+          const parsed = ActionBodySchema.safeParse(raw);
           if (!parsed.success) {
             throw problems.validation(
               'The action does not match the schema.',
@@ -119,7 +157,7 @@ export function buildResolvers(service: MatchService): IResolvers {
             idempotencyKey: args.idempotencyKey ?? undefined,
             expectedVersion: args.expectedVersion ?? undefined,
           });
-          const result = JSON.parse(out.body) as ActionResult;
+          const { result } = out;
           // The new state is in the service cache at this version; a later field needing it reloads once.
           ctx.loads.delete(args.matchId);
           const source: MatchSource = { mv: result.match, load: () => loadMemo(ctx, args.matchId) };
@@ -127,86 +165,14 @@ export function buildResolvers(service: MatchService): IResolvers {
         }),
     },
     Match: {
-      id: (s: MatchSource) => s.mv.id,
-      version: (s: MatchSource) => s.mv.version,
-      status: (s: MatchSource) => s.mv.status,
-      winner: (s: MatchSource) => s.mv.winner,
-      seat: (s: MatchSource) => s.mv.seat,
-      seats: (s: MatchSource) => s.mv.seats,
-      sandbox: (s: MatchSource) => s.mv.sandbox,
-      createdAt: (s: MatchSource) => s.mv.createdAt,
-      turn: (s: MatchSource) => game(s)?.turn ?? null,
-      active: (s: MatchSource) => game(s)?.active ?? null,
-      first: (s: MatchSource) => game(s)?.first ?? null,
-      step: (s: MatchSource) => game(s)?.step ?? null,
-      pending: (s: MatchSource) => game(s)?.pending ?? null,
-      result: (s: MatchSource) => game(s)?.result ?? null,
-      credits: (s: MatchSource) => {
-        const g = game(s);
-        return g ? { p1: g.seats.p1.credits, p2: g.seats.p2.credits } : null;
-      },
-      scores: (s: MatchSource) => {
-        const g = game(s);
-        return g ? { p1: g.seats.p1.score, p2: g.seats.p2.score } : null;
-      },
-      board: (s: MatchSource) => (game(s)?.board ?? []).map((c) => ({ name: c.cell, zone: c.zone, card: c.card })),
-      graveyards: (s: MatchSource) => {
-        const g = game(s);
-        return { p1: g?.seats.p1.graveyard ?? [], p2: g?.seats.p2.graveyard ?? [] };
-      },
-      removed: (s: MatchSource) => game(s)?.removed ?? [],
-      hand: (s: MatchSource) => {
-        const g = game(s);
-        const seat = s.mv.seat as Seat | null;
-        return g && seat ? g.seats[seat].hand : null;
-      },
-      players: (s: MatchSource) => {
-        const g = game(s);
-        return (['p1', 'p2'] as const).map((seat) => {
-          const info = s.mv.seats.find((x) => x.seat === seat);
-          const sv = g?.seats[seat];
-          return {
-            seat,
-            handle: info?.handle ?? null,
-            credits: sv?.credits ?? 0,
-            score: sv?.score ?? 0,
-            handCount: sv?.handCount ?? 0,
-            deckCount: sv?.deckCount ?? 0,
-          };
-        });
-      },
-      config: (s: MatchSource) => game(s)?.config ?? null,
-      seedCommitment: (s: MatchSource) => game(s)?.seedCommitment ?? null,
-      seed: (s: MatchSource) => game(s)?.seed ?? null,
-      legalActions: (s: MatchSource) =>
-        guard(async () => {
-          const m = await s.load();
-          // Text is built only when the query asks for it (LegalAction.text below).
-          const state = m.state;
-          if (!state) return [];
-          // Text is named from the caller's own view (describe.ts), built once per list when asked.
-          let describe: ((a: Action) => string) | null = null;
-          const text = (a: Action) => (describe ??= actionDescriber(state, m.viewer))(a);
-          return service.legal(m, { text: false }).map((l) => ({ type: l.action.type, action: l.action, text }));
-        }),
-      events: (s: MatchSource, args: { after?: number | null; limit?: number | null }) =>
-        guard(async () => {
-          const after = args.after ?? 0;
-          if (!Number.isInteger(after) || after < 0) throw problems.validation('after must be ≥ 0', ['after: must be ≥ 0']);
-          const m = await s.load();
-          const page = await service.events(m, after, clampLimit(args.limit, 100, 500));
-          return { events: page.events.map(eventOut), next: page.next, hasMore: page.hasMore };
-        }),
+      resolveType: (s: MatchSource) => MATCH_TYPE[s.mv.gameId],
     },
-    // Printed card data comes from the card set, resolved only when a query asks for it.
+    EvonsMatch: { ...matchFields, ...evonsMatchResolvers, config: (s: MatchSource) => (s.mv.gameId === 'evons' ? (s.mv.game?.config ?? null) : null) },
+    UniVersusMatch: { ...matchFields, ...universusMatchResolvers },
+    ...evonsTypeResolvers,
+    ...universusTypeResolvers,
     LegalAction: {
-      text: (l: { action: Action; text: (a: Action) => string }) => l.text(l.action),
-    },
-    BoardCard: {
-      face: (c: { defId: string | null }) => (c.defId ? face(c.defId) : null),
-    },
-    Card: {
-      face: (c: { defId: string }) => face(c.defId),
+      text: (l: { action: { type: string }; text: (a: { type: string }) => string }) => l.text(l.action),
     },
   } as IResolvers;
 }

@@ -32,15 +32,23 @@ export const LIMIT_CODES = {
  * graveyard); a string names the argument that bounds it (`limit`), whose schema default applies
  * when it is not passed.
  */
+const MATCH_TYPES = ['Match', 'EvonsMatch', 'UniVersusMatch'];
+/** Fields of the Match interface are counted on whichever type a query selects them through. */
+const perMatchType = (field: string, size: number | 'limit'): [string, number | 'limit'][] => MATCH_TYPES.map((t) => [`${t}.${field}`, size]);
+
 const LIST_SIZES: Record<string, number | 'limit'> = {
   'Query.matches': 'limit',
-  'Match.events': 'limit',
-  'Match.board': 49,
-  'Match.legalActions': 200,
-  'Match.removed': 120,
-  'Match.hand': 20,
+  ...Object.fromEntries([...perMatchType('events', 'limit'), ...perMatchType('legalActions', 200)]),
+  'EvonsMatch.board': 49,
+  'EvonsMatch.removed': 120,
+  'EvonsMatch.hand': 20,
   'Graveyards.p1': 60,
   'Graveyards.p2': 60,
+  'UniVersusMatch.hand': 60,
+  'UniVersusMatch.players': 2,
+  'UniVersusPlayer.discard': 200,
+  'UniVersusPlayer.cardPool': 60,
+  'UniVersusPlayer.stage': 60,
   'ActionResult.events': 100,
 };
 

@@ -1,4 +1,6 @@
 /** GraphQL schema (SDL). Same data and semantics as the REST API; see docs/api.md. */
+import { universusMatchFields, universusTypeDefs } from './universus.js';
+
 export const typeDefs = /* GraphQL */ `
   "Arbitrary JSON (engine objects such as the pending decision, events and actions)."
   scalar JSON
@@ -30,9 +32,13 @@ export const typeDefs = /* GraphQL */ `
     submitAction(matchId: ID!, action: JSON, input: ActionInput, idempotencyKey: String, expectedVersion: Int): ActionResult!
   }
 
-  "An action as a typed input; which fields apply depends on type (see the Action schema in /openapi.json)."
+  """
+  An action as a typed input; which fields apply depends on the game and the type (see the EvonsAction and
+  UniVersusAction schemas in /openapi.json).
+  """
   input ActionInput {
     type: String!
+    "Evons"
     card: String
     cell: String
     covered: Boolean
@@ -40,10 +46,20 @@ export const typeDefs = /* GraphQL */ `
     target: String
     pull: String
     defender: String
+    "UniVersus"
+    cardId: String
+    foundationIds: [String!]
+    attackIds: [String!]
   }
 
-  type Match {
+  """
+  A match as the caller sees it. Which game it is decides its type: EvonsMatch or UniVersusMatch
+  (select game fields with inline fragments: ... on EvonsMatch { board { name } }).
+  """
+  interface Match {
     id: ID!
+    "The game: evons or universus (GET /v1/games)."
+    gameId: String!
     "Number of stored events."
     version: Int!
     status: MatchStatus!
@@ -53,13 +69,51 @@ export const typeDefs = /* GraphQL */ `
     seats: [SeatInfo!]!
     sandbox: Boolean!
     createdAt: String!
+    rulesHash: String!
+    engineVersion: String!
+    "The decision the game waits for: { kind, seat, ... }; null while a seat is open or when the game is over."
+    pending: JSON
+    "The game's settings."
+    config: JSON
+    seedCommitment: String
+    "Published once the game has ended."
+    seed: String
+    "What the caller may do now (empty when it is not their decision; an Evons resign is always accepted)."
+    legalActions: [LegalAction!]!
+    events(after: Int = 0, limit: Int = 100): EventPage!
+  }
+
+  "An Evons match: the 7×7 board, graveyards, credits and scores."
+  type EvonsMatch implements Match {
+    id: ID!
+    "The game: evons or universus (GET /v1/games)."
+    gameId: String!
+    "Number of stored events."
+    version: Int!
+    status: MatchStatus!
+    winner: Seat
+    "The caller's seat; null for a spectator."
+    seat: Seat
+    seats: [SeatInfo!]!
+    sandbox: Boolean!
+    createdAt: String!
+    rulesHash: String!
+    engineVersion: String!
+    "The decision the game waits for: { kind, seat, ... }; null while a seat is open or when the game is over."
+    pending: JSON
+    "The game's settings."
+    config: JSON
+    seedCommitment: String
+    "Published once the game has ended."
+    seed: String
+    "What the caller may do now (empty when it is not their decision; an Evons resign is always accepted)."
+    legalActions: [LegalAction!]!
+    events(after: Int = 0, limit: Int = 100): EventPage!
     "Null while a seat is open (no game yet)."
     turn: Int
     active: Seat
     first: Seat
     step: String
-    "The decision the game waits for: { kind, seat, ... }."
-    pending: JSON
     result: GameResult
     credits: SeatNumbers
     scores: SeatNumbers
@@ -71,14 +125,35 @@ export const typeDefs = /* GraphQL */ `
     "The caller's own hand; null for a spectator."
     hand: [Card!]
     players: [Player!]!
+  }
+
+  "A UniVersus match: health, hands, card pools, stages, momentum and the attack in progress."
+  type UniVersusMatch implements Match {
+    id: ID!
+    "The game: evons or universus (GET /v1/games)."
+    gameId: String!
+    "Number of stored events."
+    version: Int!
+    status: MatchStatus!
+    winner: Seat
+    "The caller's seat; null for a spectator."
+    seat: Seat
+    seats: [SeatInfo!]!
+    sandbox: Boolean!
+    createdAt: String!
+    rulesHash: String!
+    engineVersion: String!
+    "The decision the game waits for: { kind, seat, ... }; null while a seat is open or when the game is over."
+    pending: JSON
+    "The game's settings."
     config: JSON
     seedCommitment: String
     "Published once the game has ended."
     seed: String
-    "What the caller may do now (empty when it is not their decision; resign is always accepted)."
+    "What the caller may do now (empty when it is not their decision; an Evons resign is always accepted)."
     legalActions: [LegalAction!]!
     events(after: Int = 0, limit: Int = 100): EventPage!
-  }
+${universusMatchFields}  }
 
   type SeatInfo {
     seat: Seat!
@@ -207,4 +282,6 @@ export const typeDefs = /* GraphQL */ `
     matches: [MatchSummary!]!
     nextCursor: String
   }
+
+${universusTypeDefs}
 `;

@@ -8,7 +8,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AllowedMethods } from './allowed-methods.js';
-import { ServiceError, toProblem, type Problem, PROBLEM_TYPE_BASE } from '../service/errors.js';
+import { ServiceError, problems } from '../service/errors.js';
+import { problem, toProblem, type Problem } from './problem-details.js';
 import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from '../persistence/db-errors.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
@@ -20,9 +21,7 @@ export const RETRY_AFTER_S: Record<string, number> = {
   'shutting-down': 1,
 };
 
-export function databaseUnavailable(detail = 'The database is not answering; retry shortly.'): ServiceError {
-  return new ServiceError({ status: 503, code: 'database-unavailable', title: 'Database unavailable', detail });
-}
+export const databaseUnavailable = problems.databaseUnavailable;
 
 export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
   if (problem.version !== undefined) reply.header('etag', `"${problem.version}"`);
@@ -48,14 +47,7 @@ export function problemFromError(err: unknown, req: FastifyRequest): Problem {
       const path = (v.instancePath ?? '').replace(/^\/+/, '').replace(/\//g, '.');
       return `${where}${path ? '.' + path : ''}: ${v.message ?? 'invalid'}`;
     });
-    return {
-      type: PROBLEM_TYPE_BASE + 'validation-failed',
-      title: 'Invalid request',
-      status: 400,
-      code: 'validation-failed',
-      detail: `The ${where} does not match the schema.`,
-      errors,
-    };
+    return problem({ status: 400, code: 'validation-failed', title: 'Invalid request', detail: `The ${where} does not match the schema.`, errors });
   }
   const e = err as FastifyError;
   const status = typeof e?.statusCode === 'number' ? e.statusCode : 500;
@@ -66,13 +58,7 @@ export function problemFromError(err: unknown, req: FastifyRequest): Problem {
       if (status === 400 && e instanceof SyntaxError) code = 'invalid-json';
       else code = status === 404 ? 'not-found' : status === 413 ? 'body-too-large' : status === 415 ? 'unsupported-media-type' : 'bad-request';
     }
-    return {
-      type: PROBLEM_TYPE_BASE + code,
-      title: known?.title ?? 'Bad request',
-      status,
-      code,
-      detail: e.message,
-    };
+    return problem({ status, code, title: known?.title ?? 'Bad request', detail: e.message });
   }
   if (isDatabaseUnavailable(err)) {
     // Connection-level: the client may retry. Logged without the driver's message details leaking out.
@@ -80,13 +66,7 @@ export function problemFromError(err: unknown, req: FastifyRequest): Problem {
     return toProblem(databaseUnavailable());
   }
   req.log.error({ err }, 'unhandled error');
-  return {
-    type: PROBLEM_TYPE_BASE + 'internal',
-    title: 'Internal server error',
-    status: 500,
-    code: 'internal',
-    detail: `Something went wrong on our side (request ${req.id}).`,
-  };
+  return problem({ status: 500, code: 'internal', title: 'Internal server error', detail: `Something went wrong on our side (request ${req.id}).` });
 }
 
 async function problemsPlugin(app: FastifyInstance) {
@@ -103,21 +83,9 @@ async function problemsPlugin(app: FastifyInstance) {
     // A route that answers this method and still says "not found" means the resource is missing.
     if (methods.length > 0 && !methods.includes(req.method)) {
       reply.header('allow', methods.join(', '));
-      return sendProblem(reply, {
-        type: PROBLEM_TYPE_BASE + 'method-not-allowed',
-        title: 'Method not allowed',
-        status: 405,
-        code: 'method-not-allowed',
-        detail: `${path} answers to ${methods.join(', ')}, not ${req.method}.`,
-      });
+      return sendProblem(reply, problem({ status: 405, code: 'method-not-allowed', title: 'Method not allowed', detail: `${path} answers to ${methods.join(', ')}, not ${req.method}.` }));
     }
-    return sendProblem(reply, {
-      type: PROBLEM_TYPE_BASE + 'not-found',
-      title: 'Not found',
-      status: 404,
-      code: 'not-found',
-      detail: `No route ${req.method} ${path}.`,
-    });
+    return sendProblem(reply, problem({ status: 404, code: 'not-found', title: 'Not found', detail: `No route ${req.method} ${path}.` }));
   });
 }
 

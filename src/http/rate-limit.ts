@@ -31,7 +31,7 @@ export function rateLimitOptions(perMinute: number, known: KnownCredentials): Ra
     keyGenerator: (req) => clientKey(req, known),
     errorResponseBuilder: (_req, ctx) =>
       new ServiceError({
-        status: 429,
+        kind: 'rate-limited',
         code: 'rate-limited',
         title: 'Too many requests',
         detail: `At most ${ctx.max} requests per minute; try again in ${Math.ceil(ctx.ttl / 1000)} s.`,

@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 import { ActionSchema, PositionSchema, RulesConfigSchema } from '../games/evons/index.js';
+import { UniversusActionSchema, UniversusConfigSchema, UniversusPositionSchema, UniversusViewSchema } from '../games/universus/index.js';
+import { GAME_IDS } from '../games/registry.js';
 
 const register = <T extends z.ZodType>(schema: T, id: string, description?: string): T =>
   schema.meta({ id, ...(description ? { description } : {}) }) as T;
@@ -80,56 +82,87 @@ export const MatchReadHeaders = AuthHeaders.extend({
 
 // ------------------------------------------------------------------ decks and create/join
 
-const CardIdSchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'a card definition id');
+const CardIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'a card definition id');
 
 export const DeckSpecSchema = register(
   z.union([
-    z.strictObject({ starter: CardIdSchema.describe('A starter deck id from GET /v1/decks.') }),
+    z.strictObject({ starter: CardIdSchema.describe('A starter deck id from GET /v1/games/{game}/decks.') }),
     z.strictObject({
       cards: z
-        .array(z.strictObject({ card: CardIdSchema, count: z.number().int().min(1).max(60) }))
+        .array(z.strictObject({ card: CardIdSchema, count: z.number().int().min(1).max(200) }))
         .min(1)
-        .max(60)
-        .describe('An explicit list: exactly 60 cards in all, at most 4 copies of a monster.'),
+        .max(200)
+        .describe("An explicit list; the game's deck rules apply (Evons: exactly 60 cards, at most 4 copies of a monster)."),
     }),
   ]),
   'DeckSpec',
-  'A deck: a starter deck id, or an explicit 60-card list of card ids (GET /v1/cards) with counts.',
+  "A deck: a starter deck id, or an explicit list of card ids (GET /v1/games/{game}/cards) with counts.",
 );
 
-export const CreateMatchBody = register(
+const createCommon = {
+  handle: HandleSchema.optional().describe("The creator's handle."),
+  seat: SeatSchema.optional().describe("The creator's seat (default p1). Who moves first is a rules setting."),
+  openSeat: z
+    .boolean()
+    .optional()
+    .describe(
+      'true: the other seat stays open for someone to join (POST /v1/matches/{id}/join). ' +
+        'false (default): both seats are created now and both tokens returned (hot-seat or bot play).',
+    ),
+  opponentHandle: HandleSchema.optional().describe('Handle of the other seat when openSeat is false.'),
+  decks: z
+    .strictObject({ p1: DeckSpecSchema.optional(), p2: DeckSpecSchema.optional() })
+    .optional()
+    .describe("Decks by seat. The creator's deck is required; the other seat's too unless openSeat."),
+};
+
+const EvonsCreateMatchBody = register(
   z.strictObject({
-    handle: HandleSchema.optional().describe("The creator's handle."),
-    seat: SeatSchema.optional().describe("The creator's seat (default p1). Who moves first is a rules setting."),
-    openSeat: z
-      .boolean()
-      .optional()
-      .describe(
-        'true: the other seat stays open for someone to join (POST /v1/matches/{id}/join). ' +
-          'false (default): both seats are created now and both tokens returned (hot-seat or bot play).',
-      ),
-    opponentHandle: HandleSchema.optional().describe('Handle of the other seat when openSeat is false.'),
-    decks: z
-      .strictObject({ p1: DeckSpecSchema.optional(), p2: DeckSpecSchema.optional() })
-      .optional()
-      .describe("Decks by seat. The creator's deck is required; the other seat's too unless openSeat."),
-    settings: RulesConfigSchema.optional()
-      .describe('Rules settings (RulesConfig); every field has a default.'),
+    game: z.literal('evons').optional().describe('The game (default evons).'),
+    ...createCommon,
+    settings: RulesConfigSchema.optional().describe('Rules settings (RulesConfig); every field has a default.'),
     position: PositionSchema.optional().describe(
       'Sandbox: start from this position (format evons-position/1; its config holds the rules settings) instead of ' +
         'a deal. Send no decks or settings with it.',
     ),
   }),
+  'EvonsCreateMatchRequest',
+);
+
+export const UniVersusSettingsSchema = register(
+  UniversusConfigSchema,
+  'UniVersusSettings',
+  'UniVersus engine settings: each reading of a gap in the rules is a named setting; every field has a default (see docs/universus.md).',
+);
+
+const UniVersusCreateMatchBody = register(
+  z.strictObject({
+    game: z.literal('universus'),
+    ...createCommon,
+    settings: UniVersusSettingsSchema.optional(),
+    position: UniversusPositionSchema.optional().describe(
+      'Sandbox: start from this position (format universus-position/1, see docs/universus.md). Send no decks or settings with it.',
+    ),
+  }),
+  'UniVersusCreateMatchRequest',
+);
+
+export const CreateMatchBody = register(
+  z.discriminatedUnion('game', [EvonsCreateMatchBody, UniVersusCreateMatchBody]),
   'CreateMatchRequest',
+  'A new match of one hosted game (GET /v1/games); without `game`, an Evons match.',
 );
 
 export const TokensSchema = z
   .object({ p1: z.string().optional(), p2: z.string().optional() })
   .describe('Seat tokens (shown once; the server keeps only their sha256).');
 
+export const GameIdSchema = register(z.enum(GAME_IDS as [string, ...string[]]), 'GameId', 'A hosted game (GET /v1/games).');
+
 export const CreateMatchResponse = register(
   z.object({
     id: z.string(),
+    game: GameIdSchema,
     seat: SeatSchema.describe("The creator's seat."),
     status: MatchStatusSchema,
     version: z.number().int(),
@@ -229,8 +262,7 @@ export const GameViewSchema = register(
 
 export const SeatInfoSchema = z.object({ seat: SeatSchema, handle: z.string().nullable(), joined: z.boolean() });
 
-export const MatchViewSchema = register(
-  z.object({
+const matchViewCommon = {
     id: z.string(),
     version: z.number().int().describe('Number of stored events; also sent as the ETag.'),
     status: MatchStatusSchema,
@@ -242,15 +274,42 @@ export const MatchViewSchema = register(
     rulesHash: z.string(),
     cardSetId: z.string(),
     createdAt: z.string(),
+};
+
+export const EvonsMatchViewSchema = register(
+  z.object({
+    gameId: z.literal('evons'),
+    ...matchViewCommon,
     game: GameViewSchema.nullable().describe("The engine's view for this caller; null while a seat is open."),
   }),
-  'MatchView',
+  'EvonsMatchView',
 );
 
-export const ActionBodySchema = ActionSchema.meta({
-  id: 'Action',
-  description: 'One decision (discriminated by type). "resign" is always accepted while the game runs.',
+export const UniVersusMatchViewSchema = register(
+  z.object({
+    gameId: z.literal('universus'),
+    ...matchViewCommon,
+    game: UniversusViewSchema.nullable().describe("The engine's view for this caller; null while a seat is open."),
+  }),
+  'UniVersusMatchView',
+);
+
+export const MatchViewSchema = register(
+  z.discriminatedUnion('gameId', [EvonsMatchViewSchema, UniVersusMatchViewSchema]),
+  'MatchView',
+  "A match as the caller sees it; `gameId` says which game's view `game` holds.",
+);
+
+export const EvonsActionSchema = ActionSchema.meta({
+  id: 'EvonsAction',
+  description: 'One Evons decision (discriminated by type). "resign" is always accepted while the game runs.',
 });
+
+export const ActionBodySchema = register(
+  z.discriminatedUnion('type', [EvonsActionSchema, UniversusActionSchema]),
+  'Action',
+  "One decision in the match's game: an EvonsAction or a UniVersusAction (their `type` values do not overlap).",
+);
 
 export const SubmitActionBody = register(
   z.strictObject({ action: ActionBodySchema }),
@@ -356,6 +415,7 @@ export const MyMatchesQuery = ListQuery.extend({
 
 export const MatchSummarySchema = z.object({
   id: z.string(),
+  gameId: GameIdSchema,
   status: MatchStatusSchema,
   winner: SeatSchema.nullable(),
   toMove: SeatSchema.nullable().describe("The seat whose decision the match waits for; null when nobody's."),
@@ -408,7 +468,6 @@ export const GameInfoSchema = register(
     name: z.string(),
     rulesVersion: z.string(),
     engineVersion: z.string(),
-    playable: z.boolean().describe('true: matches of this game can be created over this API; false: the engine exists, serving it is still to come.'),
     positionFormat: z.string(),
     cardSet: z.object({ id: z.string(), name: z.string(), hash: z.string(), placeholder: z.boolean(), cardCount: z.number().int() }),
     starterDecks: z.array(z.object({ id: z.string(), name: z.string() })),

@@ -7,11 +7,11 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { PROBLEM_TYPE_BASE, type Problem } from '../service/errors.js';
+import { problem as problemOf, type Problem } from './problem-details.js';
 import { sendProblem } from './problems.js';
 
 function problem(status: number, code: string, title: string, detail: string): Problem {
-  return { type: PROBLEM_TYPE_BASE + code, title, status, code, detail };
+  return problemOf({ status, code, title, detail });
 }
 
 /** For Fastify's `clientErrorHandler`: writes a problem to the raw socket and closes it. */

@@ -1,30 +1,34 @@
 /**
- * Errors the match service reports to clients. REST turns them into application/problem+json,
- * GraphQL into errors with extensions { code, status, version?, errors? }.
+ * The service's domain errors: what went wrong, as a kind, a stable code and words, and nothing
+ * about transport. REST maps the kind to an HTTP status and application/problem+json
+ * (src/http/problem-details.ts), GraphQL to an error with extensions; the service never picks a
+ * status code.
  */
 
-export type ProblemKind =
-  | 'validation'
-  | 'unauthorized'
-  | 'forbidden'
+/** What kind of failure, which decides how each API reports it. */
+export type ErrorKind =
+  | 'invalid-request' // the request is malformed or self-contradictory
+  | 'unauthenticated' // a seat token is missing or wrong
   | 'not-found'
-  | 'conflict'
-  | 'unprocessable'
-  | 'unavailable';
+  | 'conflict' // the match moved on, or the seat is gone: reload and retry
+  | 'rejected' // well-formed but refused: an illegal action, a bad deck or settings
+  | 'rate-limited'
+  | 'unavailable'; // a dependency is down or the node is stopping: retry later
 
-export interface ProblemInit {
-  status: number;
+export interface ServiceErrorInit {
+  kind: ErrorKind;
   code: string;
   title: string;
   detail?: string;
+  /** The match version now, when the error concerns a match that exists. */
   version?: number;
   errors?: string[];
-  /** Problem type slug; defaults to the code. */
+  /** Problem type slug; defaults to the code (illegal actions share one type). */
   type?: string;
 }
 
 export class ServiceError extends Error {
-  readonly status: number;
+  readonly kind: ErrorKind;
   readonly code: string;
   readonly title: string;
   readonly detail: string | undefined;
@@ -32,10 +36,10 @@ export class ServiceError extends Error {
   readonly errors: string[] | undefined;
   readonly type: string;
 
-  constructor(init: ProblemInit) {
+  constructor(init: ServiceErrorInit) {
     super(init.detail ?? init.title);
     this.name = 'ServiceError';
-    this.status = init.status;
+    this.kind = init.kind;
     this.code = init.code;
     this.title = init.title;
     this.detail = init.detail;
@@ -45,61 +49,41 @@ export class ServiceError extends Error {
   }
 }
 
-/** Problem types are URNs (RFC 9457 allows any URI); the code after the prefix is stable. */
-export const PROBLEM_TYPE_BASE = 'urn:evons:problem:';
-
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  code: string;
-  detail?: string;
-  version?: number;
-  errors?: string[];
-}
-
-export function toProblem(e: ServiceError): Problem {
-  const p: Problem = { type: PROBLEM_TYPE_BASE + e.type, title: e.title, status: e.status, code: e.code };
-  if (e.detail !== undefined) p.detail = e.detail;
-  if (e.version !== undefined) p.version = e.version;
-  if (e.errors !== undefined) p.errors = e.errors;
-  return p;
-}
-
 export const problems = {
   validation: (detail: string, errors?: string[]) =>
-    new ServiceError({ status: 400, code: 'validation-failed', title: 'Invalid request', detail, errors: errors ?? [detail] }),
+    new ServiceError({ kind: 'invalid-request', code: 'validation-failed', title: 'Invalid request', detail, errors: errors ?? [detail] }),
+  invalidCursor: () =>
+    new ServiceError({ kind: 'invalid-request', code: 'invalid-cursor', title: 'Invalid cursor', detail: 'Pass back a nextCursor value unchanged.' }),
   missingToken: () =>
     new ServiceError({
-      status: 401,
+      kind: 'unauthenticated',
       code: 'missing-token',
       title: 'Seat token required',
       detail: 'Send the seat token as "Authorization: Bearer <token>".',
     }),
   invalidToken: () =>
     new ServiceError({
-      status: 401,
+      kind: 'unauthenticated',
       code: 'invalid-token',
       title: 'Invalid seat token',
       detail: 'The token is malformed or is not a seat token of this match.',
     }),
   gameNotFound: (id: string) =>
-    new ServiceError({ status: 404, code: 'game-not-found', title: 'No such game', detail: `No hosted game with id "${id}" (see GET /v1/games).` }),
+    new ServiceError({ kind: 'not-found', code: 'game-not-found', title: 'No such game', detail: `No hosted game with id "${id}" (see GET /v1/games).` }),
   matchNotFound: (id: string) =>
-    new ServiceError({ status: 404, code: 'match-not-found', title: 'No such match', detail: `No match with id "${id}".` }),
+    new ServiceError({ kind: 'not-found', code: 'match-not-found', title: 'No such match', detail: `No match with id "${id}".` }),
   versionConflict: (current: number, detail?: string) =>
     new ServiceError({
-      status: 409,
+      kind: 'conflict',
       code: 'version-conflict',
       title: 'Version conflict',
       detail: detail ?? `The match is at version ${current}; reload it and retry.`,
       version: current,
     }),
-  seatTaken: () =>
-    new ServiceError({ status: 409, code: 'seat-taken', title: 'No open seat', detail: 'This match has no open seat.' }),
-  notActive: (status: string, version: number) =>
+  seatTaken: () => new ServiceError({ kind: 'conflict', code: 'seat-taken', title: 'No open seat', detail: 'This match has no open seat.' }),
+  notActive: (status: 'waiting' | 'finished', version: number) =>
     new ServiceError({
-      status: 409,
+      kind: 'conflict',
       code: status === 'finished' ? 'match-finished' : 'match-not-started',
       title: status === 'finished' ? 'Match finished' : 'Match not started',
       detail: status === 'finished' ? 'The match is over.' : 'The match is waiting for a second player.',
@@ -107,17 +91,33 @@ export const problems = {
     }),
   idempotencyMismatch: () =>
     new ServiceError({
-      status: 422,
+      kind: 'rejected',
       code: 'idempotency-key-reused',
       title: 'Idempotency key reused',
       detail: 'This Idempotency-Key was already used with a different request.',
     }),
   illegal: (code: string, message: string, version: number) =>
-    new ServiceError({ status: 422, code, title: 'Illegal action', detail: message, version, type: 'illegal-action' }),
+    new ServiceError({ kind: 'rejected', code, title: 'Illegal action', detail: message, version, type: 'illegal-action' }),
   invalidDeck: (errors: string[]) =>
-    new ServiceError({ status: 422, code: 'invalid-deck', title: 'Invalid deck', detail: errors.join('; '), errors }),
+    new ServiceError({ kind: 'rejected', code: 'invalid-deck', title: 'Invalid deck', detail: errors.join('; '), errors }),
   invalidSettings: (errors: string[]) =>
-    new ServiceError({ status: 422, code: 'invalid-settings', title: 'Invalid settings', detail: errors.join('; '), errors }),
+    new ServiceError({ kind: 'rejected', code: 'invalid-settings', title: 'Invalid settings', detail: errors.join('; '), errors }),
   invalidPosition: (errors: string[]) =>
-    new ServiceError({ status: 422, code: 'invalid-position', title: 'Invalid position', detail: errors.join('; '), errors }),
+    new ServiceError({ kind: 'rejected', code: 'invalid-position', title: 'Invalid position', detail: errors.join('; '), errors }),
+  cardSetUnavailable: (cardSetId: string, hash: string) =>
+    new ServiceError({
+      kind: 'unavailable',
+      code: 'card-set-unavailable',
+      title: 'Card set unavailable',
+      detail: `This match was played with card set ${cardSetId} (${hash.slice(0, 12)}), which this server does not have.`,
+    }),
+  gameUnavailable: (game: string) =>
+    new ServiceError({
+      kind: 'unavailable',
+      code: 'game-unavailable',
+      title: 'Game unavailable',
+      detail: `This match is a game of "${game}", which this server does not host.`,
+    }),
+  databaseUnavailable: (detail = 'The database is not answering; retry shortly.') =>
+    new ServiceError({ kind: 'unavailable', code: 'database-unavailable', title: 'Database unavailable', detail }),
 };

@@ -1,21 +1,17 @@
 /**
  * The games catalogue, read from the registry: what each hosted game is (rules and engine
- * versions, card set, starter decks, position format) and whether matches of it can be created
- * over this API yet. Everything here is public data.
+ * versions, card set, starter decks, position format). Everything here is public data.
  */
 import type { AnyRuleset } from '../core/ruleset.js';
 import { GAME_IDS, rulesetOf } from '../games/registry.js';
 import { problems } from './errors.js';
 
-/** Games whose matches the service creates and plays today; the others are engines only, for now. */
-const PLAYABLE: ReadonlySet<string> = new Set(['evons']);
 
 export interface GameInfo {
   id: string;
   name: string;
   rulesVersion: string;
   engineVersion: string;
-  playable: boolean;
   positionFormat: string;
   cardSet: { id: string; name: string; hash: string; placeholder: boolean; cardCount: number };
   starterDecks: { id: string; name: string }[];
@@ -27,7 +23,6 @@ function info(r: AnyRuleset): GameInfo {
     name: r.name,
     rulesVersion: r.rulesVersion,
     engineVersion: r.engineVersion,
-    playable: PLAYABLE.has(r.id),
     positionFormat: r.positions.format,
     cardSet: { id: r.cardSet.id, name: r.cardSet.name, hash: r.cardSet.hash, placeholder: r.cardSet.placeholder, cardCount: r.cardSet.cards.length },
     starterDecks: r.starterDecks.map((d) => ({ id: d.id, name: d.name })),

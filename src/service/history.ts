@@ -3,8 +3,8 @@
  * labels chosen at create/join, not accounts (see docs/api.md); only public data is listed.
  */
 import type { MatchListFilter, MatchRow, MatchStatus, MatchStore } from '../persistence/types.js';
-import type { Seat } from '../games/evons/index.js';
-import { ServiceError, problems } from './errors.js';
+import type { Seat } from '../core/ruleset.js';
+import { problems } from './errors.js';
 import { hashToken } from './tokens.js';
 import type { MatchListFilterInput, MatchPageDto, MatchSummary } from './types.js';
 
@@ -20,7 +20,7 @@ export async function listMatches(store: MatchStore, filter: MatchListFilterInpu
     page = await store.listMatches(f, { cursor: cursor ?? null, limit });
   } catch (e) {
     if (isCursorError(e)) {
-      throw new ServiceError({ status: 400, code: 'invalid-cursor', title: 'Invalid cursor', detail: 'Pass back a nextCursor value unchanged.' });
+      throw problems.invalidCursor();
     }
     throw e;
   }
@@ -61,6 +61,7 @@ export async function myMatches(store: MatchStore, q: MyMatchesQuery): Promise<M
 function summary(r: MatchRow): MatchSummary {
   return {
     id: r.id,
+    gameId: r.game,
     status: r.status,
     winner: (r.winner as Seat | null) ?? null,
     toMove: r.toMove,

@@ -1,24 +1,32 @@
 /**
- * Loading a match = replaying its stored events through the engine. The database is the only
- * source of truth; this keeps a bounded in-process cache of (row, state) by match id, and every
- * read checks the cached version against the stored one (one indexed lookup), so a cold node and
- * a warm one give the same answer. A cache that fell behind catches up with the newer events.
+ * Loading a match = replaying its stored events through its game's rules. The database is the
+ * only source of truth; this keeps a bounded in-process cache of (row, state) by match id, and
+ * every read checks the cached version against the stored one (one indexed lookup), so a cold
+ * node and a warm one give the same answer. A cache that fell behind catches up with the newer
+ * events.
  */
-import { cloneState, evolve, replay, type CardSet, type GameEvent, type GameState } from '../games/evons/index.js';
-import type { MatchRow, MatchStore } from '../persistence/types.js';
-import { ServiceError, problems } from './errors.js';
 import { LRUCache } from 'lru-cache';
+import type { AnyRuleset } from '../core/ruleset.js';
+import { rulesetOf } from '../games/registry.js';
+import type { MatchRow, MatchStore } from '../persistence/types.js';
+import { problems } from './errors.js';
+import { gameRecords, isOpening, openingOf } from './match-log.js';
 
-/** A service-level event (not the engine's): the creation parameters of an open-seat match. */
-export const MATCH_OPENED = 'MatchOpened';
-
-/** A match as of one version: the stored row (seats, handles) and the engine state. */
+/** A match as of one version: the stored row (seats, handles), its game and the game's state. */
 export interface MatchEntry {
   row: MatchRow;
+  ruleset: AnyRuleset;
   version: number;
   /** Null while an open-seat match waits for its second player (nothing dealt yet). */
-  state: GameState | null;
+  state: unknown;
   sandbox: boolean;
+}
+
+/** The game a stored match is played by, or a 503 when this server does not host it. */
+export function rulesetOfRow(row: MatchRow): AnyRuleset {
+  const r = rulesetOf(row.game);
+  if (!r) throw problems.gameUnavailable(row.game);
+  return r;
 }
 
 export class MatchLoader {
@@ -29,7 +37,6 @@ export class MatchLoader {
 
   constructor(
     private readonly store: MatchStore,
-    private readonly cardSet: CardSet,
     cacheSize: number,
   ) {
     this.cache = cacheSize > 0 ? new LRUCache({ max: cacheSize }) : null;
@@ -75,35 +82,28 @@ export class MatchLoader {
     // Another node moved the match on: catch up from the cached version instead of replaying all.
     if (cached?.state && cached.version < row.version) {
       const newer = await this.store.loadEvents(row.id, { afterSeq: cached.version });
-      if (newer.length > 0 && newer[0]!.seq === cached.version + 1 && newer.every((e) => e.type !== MATCH_OPENED)) {
-        const state = cloneState(cached.state);
-        for (const e of newer) evolve(state, e.payload as GameEvent);
+      if (newer.length > 0 && newer[0]!.seq === cached.version + 1 && !newer.some(isOpening)) {
+        const state: unknown = cached.ruleset.evolve(cached.state, newer.map((e) => e.payload));
         this.stats.catchUps++;
-        const entry: MatchEntry = { row: { ...row, version: newer.at(-1)!.seq }, version: newer.at(-1)!.seq, state, sandbox: cached.sandbox };
+        const version = newer.at(-1)!.seq;
+        const entry: MatchEntry = { row: { ...row, version }, ruleset: cached.ruleset, version, state, sandbox: cached.sandbox };
         this.remember(entry);
         return entry;
       }
     }
+    const ruleset = rulesetOfRow(row);
     const stored = await this.store.loadEvents(row.id);
     const version = stored.at(-1)?.seq ?? 0;
-    const engineEvents = stored.filter((e) => e.type !== MATCH_OPENED).map((e) => e.payload as GameEvent);
-    const sandbox =
-      engineEvents.some((e) => e.type === 'PositionLoaded') ||
-      stored.some((e) => e.type === MATCH_OPENED && (e.payload as { position?: unknown }).position != null);
-    let state: GameState | null = null;
-    if (engineEvents.length > 0) {
-      if (row.cardSetHash !== this.cardSet.hash) {
-        throw new ServiceError({
-          status: 503,
-          code: 'card-set-unavailable',
-          title: 'Card set unavailable',
-          detail: `This match was played with card set ${row.cardSetId} (${row.cardSetHash.slice(0, 12)}), which this server does not have.`,
-        });
-      }
-      state = replay(engineEvents, this.cardSet);
+    const events = gameRecords(stored).map((e) => e.payload as { type: string });
+    const opening = openingOf(stored);
+    const sandbox = events[0]?.type === 'PositionLoaded' || (opening?.position ?? null) !== null;
+    let state: unknown = null;
+    if (events.length > 0) {
+      if (row.cardSetHash !== ruleset.cardSet.hash) throw problems.cardSetUnavailable(row.cardSetId, row.cardSetHash);
+      state = ruleset.replay(events);
       this.stats.replays++;
     }
-    const entry: MatchEntry = { row: { ...row, version }, version, state, sandbox };
+    const entry: MatchEntry = { row: { ...row, version }, ruleset, version, state, sandbox };
     this.remember(entry);
     return entry;
   }

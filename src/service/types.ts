@@ -1,34 +1,29 @@
 /** What the match service takes and returns (shared by the REST routes and the GraphQL resolvers). */
-import type { Action, GameState, GameView, GeneratorId, RulesConfig, Seat, Viewer } from '../games/evons/index.js';
+import type { AnyRuleset, DeckEntry, Seat, Viewer } from '../core/ruleset.js';
+import type { AnyAction, GameId, GameViewOf } from '../games/registry.js';
 import type { MatchRow, MatchStatus } from '../persistence/types.js';
 
-export type { Viewer };
+export type { Seat, Viewer, GameId };
 
-export type DeckSpec = { starter: string } | { cards: { card: string; count: number }[] };
-
-/** The payload of the server-only event that records an open-seat match's creation parameters. */
-export interface MatchOpenedPayload {
-  type: 'MatchOpened';
-  creatorSeat: Seat;
-  deck: string[] | null;
-  position: unknown;
-  config: RulesConfig;
-  /** The generator the deal at join will use. Absent = 'sfc32' (opened before keyed streams). */
-  rng?: GeneratorId;
-}
+export type DeckSpec = { starter: string } | { cards: DeckEntry[] };
 
 export interface CreateMatchInput {
+  /** The hosted game (default evons). */
+  game?: string | undefined;
   handle?: string | undefined;
   opponentHandle?: string | undefined;
   seat?: Seat | undefined;
   openSeat?: boolean | undefined;
   decks?: Partial<Record<Seat, DeckSpec>> | undefined;
+  /** The game's settings; validated against its own schema. */
   settings?: Record<string, unknown> | undefined;
+  /** A sandbox position in the game's own format. */
   position?: unknown;
 }
 
 export interface CreateMatchResult {
   id: string;
+  game: GameId;
   seat: Seat;
   status: MatchStatus;
   version: number;
@@ -41,13 +36,21 @@ export interface JoinInput {
   deck?: DeckSpec | undefined;
 }
 
+export interface JoinResult {
+  id: string;
+  seat: Seat;
+  token: string;
+  version: number;
+  status: MatchStatus;
+}
+
 export interface SeatInfo {
   seat: Seat;
   handle: string | null;
   joined: boolean;
 }
 
-export interface MatchView {
+interface MatchViewBase {
   id: string;
   version: number;
   status: MatchStatus;
@@ -60,9 +63,10 @@ export interface MatchView {
   rulesHash: string;
   cardSetId: string;
   createdAt: string;
-  /** The engine's view for this caller; null while the match waits for its second player. */
-  game: GameView | null;
 }
+
+/** A match for one caller; `game` is the engine's view for them, null while a seat is open. */
+export type MatchView = { [G in GameId]: MatchViewBase & { gameId: G; game: GameViewOf<G> | null } }[GameId];
 
 export interface EventDto {
   seq: number;
@@ -71,38 +75,40 @@ export interface EventDto {
 }
 
 export interface LegalActionDto {
-  action: Action;
+  action: AnyAction;
   text?: string;
 }
 
-/** A match as loaded for one request: the row, the state at `version`, and who is asking. */
+/** A match as loaded for one request: the row, its game, the state at `version`, and who is asking. */
 export interface LoadedMatch {
   row: MatchRow;
+  ruleset: AnyRuleset;
   version: number;
-  state: GameState | null;
+  /** The game's state (its own type, behind the contract); null while a seat is open. */
+  state: unknown;
   viewer: Viewer;
   seat: Seat | null;
   sandbox: boolean;
 }
 
-export interface ActionOutcome {
-  statusCode: number;
-  /** The exact response body (JSON text): an idempotent retry gets these bytes again. */
-  body: string;
-  version: number;
-  /** The seat that acted (whose view the body holds). */
-  seat: Seat;
-  replayed: boolean;
-}
-
+/** What an accepted action produced, for the seat that acted. Stored as data for idempotent retries. */
 export interface ActionResult {
   version: number;
   events: EventDto[];
   match: MatchView;
 }
 
+export interface ActionOutcome {
+  result: ActionResult;
+  /** The seat that acted (whose view the result holds). */
+  seat: Seat;
+  /** True when this is the stored result of an earlier request with the same idempotency key. */
+  replayed: boolean;
+}
+
 export interface MatchSummary {
   id: string;
+  gameId: string;
   status: MatchStatus;
   winner: Seat | null;
   /** The seat whose decision the game waits for; null when nobody's (waiting, finished). */

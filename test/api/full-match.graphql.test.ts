@@ -8,20 +8,23 @@ import supertest from 'supertest';
 import { buildApp } from '../../src/app.js';
 import { backends, bearer, createHotSeat, prng, startOn, type Harness } from './helpers.js';
 import { assertNoLeak, secretsFor } from './secrecy.js';
-import type { Seat, Viewer } from '../../src/games/evons/index.js';
+import type { GameState, Seat, Viewer } from '../../src/games/evons/index.js';
 
 const MATCH = /* GraphQL */ `
   query ($id: ID!) {
     match(id: $id) {
-      id version status winner seat turn active step pending
-      credits { p1 p2 } scores { p1 p2 }
-      board { name zone card { id owner facing covered currentDef face { defId name } } }
-      graveyards { p1 { id face { name } } p2 { id face { name } } }
-      removed { id }
-      hand { id face { defId name cost } }
-      players { seat handle credits score handCount deckCount }
+      id gameId version status winner seat pending
       legalActions { type action text }
       events(after: 0, limit: 50) { events { seq type data } next hasMore }
+      ... on EvonsMatch {
+        turn active step
+        credits { p1 p2 } scores { p1 p2 }
+        board { name zone card { id owner facing covered currentDef face { defId name } } }
+        graveyards { p1 { id face { name } } p2 { id face { name } } }
+        removed { id }
+        hand { id face { defId name cost } }
+        players { seat handle credits score handCount deckCount }
+      }
     }
   }
 `;
@@ -76,7 +79,7 @@ for (const backend of backends) describe.skipIf(backend.skipReason !== null)(`Gr
       status = out.match.status;
       n++;
       if (n % 5 === 0 || status !== 'active') {
-        const state = (await h.app.service.load(m.id, undefined)).state!;
+        const state = (await h.app.service.load(m.id, undefined)).state as GameState;
         for (const viewer of ['p1', 'p2', 'spectator'] as const) {
           const r = await gql(MATCH, { id: m.id }, tokenOf(viewer));
           assertNoLeak(r.text, secretsFor(state, viewer), `seed ${seed} graphql after ${n} for ${viewer}`);
@@ -136,7 +139,7 @@ for (const backend of backends) describe.skipIf(backend.skipReason !== null)(`Gr
     const cold = await buildApp({ store: h.app.service.store, logger: false });
     await cold.ready();
     try {
-      const q = `{ a: match(id: "${m.id}") { version legalActions { type } events { next } } b: match(id: "${m.id}") { board { name } } }`;
+      const q = `{ a: match(id: "${m.id}") { version legalActions { type } events { next } } b: match(id: "${m.id}") { ... on EvonsMatch { board { name } } } }`;
       const r = await supertest(cold.server).post('/graphql').set(bearer(m.tokens.p1)).send({ query: q });
       expect(r.body.errors).toBeUndefined();
       expect(cold.service.stats.replays).toBe(1);

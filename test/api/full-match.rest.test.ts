@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, bearer, prng, startOn, STARTERS, type Harness } from './helpers.js';
 import { assertNoLeak, secretsFor } from './secrecy.js';
-import type { Seat, Viewer } from '../../src/games/evons/index.js';
+import type { GameState, Seat, Viewer } from '../../src/games/evons/index.js';
 
 const MAX_ACTIONS = 600;
 
@@ -43,7 +43,7 @@ for (const backend of backends) {
       const tokens: Record<Seat, string> = { p1: created.body.token, p2: joined.body.token };
       await h.http.post(`/v1/matches/${id}/join`).send({ handle: 'eve', deck: { starter: STARTERS[2] } }).expect(409);
 
-      const truth = async () => (await h.app.service.load(id, undefined)).state!;
+      const truth = async () => (await h.app.service.load(id, undefined)).state as GameState;
       const get = (path: string, viewer: Viewer) => {
         const r = h.http.get(path);
         return viewer === 'spectator' ? r : r.set(bearer(tokens[viewer]));

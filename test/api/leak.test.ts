@@ -28,12 +28,14 @@ const MATCH = /* GraphQL */ `
   query ($id: ID!, $after: Int) {
     match(id: $id) {
       id version status seat pending
-      board { name card { id owner facing covered defId name face { defId name } } }
-      graveyards { p1 { id defId name } p2 { id defId name } }
-      removed { id defId name }
-      hand { id defId name }
       legalActions { type action text }
       events(after: $after, limit: 500) { events { seq type data } }
+      ... on EvonsMatch {
+        board { name card { id owner facing covered defId name face { defId name } } }
+        graveyards { p1 { id defId name } p2 { id defId name } }
+        removed { id defId name }
+        hand { id defId name }
+      }
     }
   }
 `;
@@ -79,7 +81,7 @@ for (const backend of backends) {
 
     const as = (req: ReturnType<Harness['http']['get']>, token: string | undefined) => (token ? req.set(bearer(token)) : req);
     const gql = (token: string | undefined, query: string, variables: Record<string, unknown>) => as(h.http.post('/graphql').send({ query, variables }), token);
-    const truth = async (id: string): Promise<GameState> => (await h.app.service.load(id, undefined)).state!;
+    const truth = async (id: string): Promise<GameState> => (await h.app.service.load(id, undefined)).state as GameState;
 
     /** Every read path for one viewer, checked against the true state. */
     async function sweep(id: string, tokens: Record<Seat, string>, viewer: Viewer, after: number, label: string): Promise<number> {

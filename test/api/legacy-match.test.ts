@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
-import { apply, createGame, dealCards, defaultCardSet, eventVisibility, rulesHash, RULES_VERSION, type GameEvent, type GeneratorId, type Seat } from '../../src/games/evons/index.js';
+import { apply, createGame, dealCards, defaultCardSet, eventVisibility, rulesHash, RULES_VERSION, type GameEvent, type GameState, type GeneratorId, type Seat } from '../../src/games/evons/index.js';
 import { loadMigrations, migrate, openDatabase, openStore, type DatabaseConfig, type MatchStore, type NewEvent } from '../../src/persistence/index.js';
 import { DEFAULT_MIGRATIONS_DIR } from '../../src/persistence/migrate.js';
 import { hashToken, newMatchId, newSeatToken } from '../../src/service/tokens.js';
@@ -147,7 +147,7 @@ for (const backend of backends) {
       const mc = events.find((e) => e.type === 'MatchCreated')!.payload as Extract<GameEvent, { type: 'MatchCreated' }>;
       expect(mc.rng).toBeUndefined();
       expect(mc.rulesHash).toBe(rulesHash(config, cardSet));
-      const state = (await app.service.load(id, undefined)).state!;
+      const state = (await app.service.load(id, undefined)).state as GameState;
       expect(state.rng).toBe('sfc32');
       const legacy = dealCards(seed, mc.decks, config, 'sfc32');
       expect(state.cards).toEqual(legacy.cards);

@@ -10,7 +10,7 @@ import supertest from 'supertest';
 import { buildApp } from '../../src/app.js';
 import { backends, bearer, createHotSeat, expectProblem, nextMove, startApp, startOn, type Harness } from './helpers.js';
 import { assertNoLeak, secretsFor } from './secrecy.js';
-import type { Seat } from '../../src/games/evons/index.js';
+import type { GameState, Seat } from '../../src/games/evons/index.js';
 
 async function eventCount(h: Harness, id: string): Promise<number> {
   return (await h.app.service.store.loadEvents(id)).length;
@@ -303,7 +303,7 @@ describe('leak checker', () => {
     const h = await startApp({ kind: 'pglite', dataDir: 'memory://' });
     try {
       const m = await createHotSeat(h.http);
-      const state = (await h.app.service.load(m.id, undefined)).state!;
+      const state = (await h.app.service.load(m.id, undefined)).state as GameState;
       const p1View = (await h.http.get(`/v1/matches/${m.id}`).set(bearer(m.tokens.p1)).expect(200)).text;
       expect(() => assertNoLeak(p1View, secretsFor(state, 'p2'), 'p1 view shown to p2')).toThrow(/hidden card/);
       expect(() => assertNoLeak(p1View, secretsFor(state, 'p1'), 'own view')).not.toThrow();

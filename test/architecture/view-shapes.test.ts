@@ -75,7 +75,7 @@ describe('the Evons view: engine, REST schema and GraphQL agree', () => {
     const schema = buildSchema(typeDefs);
     const fields = (type: string) => Object.keys((schema.getType(type) as GraphQLObjectType).getFields());
     // How the engine's nesting maps onto the GraphQL types.
-    const TYPE_OF: Record<string, string> = { '': 'Match', 'board[]': 'Cell', 'board[].card': 'BoardCard', 'board[].card.boardArrows[]': 'Arrow', 'seats.*': 'Player', 'seats.*.hand[]': 'Card', 'seats.*.graveyard[]': 'Card', 'removed[]': 'Card', result: 'GameResult', 'result.scores': 'SeatNumbers' };
+    const TYPE_OF: Record<string, string> = { '': 'EvonsMatch', 'board[]': 'Cell', 'board[].card': 'BoardCard', 'board[].card.boardArrows[]': 'Arrow', 'seats.*': 'Player', 'seats.*.hand[]': 'Card', 'seats.*.graveyard[]': 'Card', 'removed[]': 'Card', result: 'GameResult', 'result.scores': 'SeatNumbers' };
     // Engine fields GraphQL shapes differently, each with the reason.
     const SHAPED: Record<string, string> = {
       viewer: 'the caller is Match.seat',

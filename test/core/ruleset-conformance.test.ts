@@ -96,7 +96,10 @@ for (const id of GAME_IDS) {
         expect(early.includes(secret), `${viewer} sees the seed in early events`).toBe(false);
         if (!finished) expect(JSON.stringify(r.view(state, viewer)).includes(secret)).toBe(false);
         const pending = r.pending(state);
-        if (pending) for (const a of r.legalActions(state, pending.seat).slice(0, 20)) expect(typeof r.describeAction(state, viewer, a)).toBe('string');
+        if (pending) {
+          const describe = r.actionDescriber(state, viewer);
+          for (const a of r.legalActions(state, pending.seat).slice(0, 20)) expect(typeof describe(a)).toBe('string');
+        }
       }
       expect(typeof r.positions.format).toBe('string');
     });

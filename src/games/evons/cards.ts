@@ -5,7 +5,7 @@
 import { expandDeck } from '../../core/ruleset.js';
 import { z } from 'zod';
 import { DIRECTIONS, type Direction } from './board.js';
-import { sha256Hex, canonicalJson } from './hash.js';
+import { sha256Hex, canonicalJson } from '../../core/hash.js';
 
 export const ELEMENTS = ['Nature', 'Earth', 'Electric', 'Darkness', 'Fire', 'Water'] as const;
 export type Element = (typeof ELEMENTS)[number];

@@ -11,7 +11,7 @@ import { emptyState } from './setup.js';
 import type { GameState, Seat } from './state.js';
 import { openTx } from './tx.js';
 import { ENGINE_VERSION, rulesHash } from './version.js';
-import { sha256Hex } from './hash.js';
+import { sha256Hex } from '../../core/hash.js';
 import { PositionSchema, type Position } from './position-format.js';
 
 export { PositionSchema, type PositionData, type Position } from './position-format.js';

@@ -8,7 +8,9 @@ import { ActionSchema, type Action } from './actions.js';
 import { validateDeck, type CardDef } from './cards.js';
 import { RulesConfigSchema, type RulesConfig } from './config.js';
 import { defaultCardSet } from './data/index.js';
-import { describeAction } from './describe.js';
+import { actionDescriber } from './describe.js';
+import { cloneState } from './clone.js';
+import { evolve } from './evolve.js';
 import type { GameEvent } from './events.js';
 import { pendingDecision } from './flow.js';
 import { legalActions } from './legal.js';
@@ -39,6 +41,7 @@ export const evons: Ruleset<GameState, Action, GameEvent, GameView, RulesConfig>
   name: 'Evons',
   rulesVersion: RULES_VERSION,
   engineVersion: ENGINE_VERSION,
+  generator: CURRENT_GENERATOR,
   configSchema: RulesConfigSchema as unknown as Ruleset<GameState, Action, GameEvent, GameView, RulesConfig>['configSchema'],
   actionSchema: ActionSchema,
   cardSet: cardSetInfo,
@@ -48,7 +51,7 @@ export const evons: Ruleset<GameState, Action, GameEvent, GameView, RulesConfig>
     return r.ok ? [] : r.errors;
   },
   create: ({ config, decks, seed, generator }) => createGame({ cardSet, config, decks, seed, rng: generator ?? CURRENT_GENERATOR }),
-  rulesHash: (config, generator) => rulesHash(config, cardSet, generator ?? CURRENT_GENERATOR),
+  rulesHash: (config, generator) => rulesHash(config, cardSet, generator === undefined ? CURRENT_GENERATOR : generator),
   positions: {
     format: 'evons-position/1',
     fromPosition: (position, seed) => createFromPosition(cardSet, position, seed),
@@ -62,9 +65,14 @@ export const evons: Ruleset<GameState, Action, GameEvent, GameView, RulesConfig>
   legalActions,
   apply: (state, seat, action) => apply(state, seat, action),
   replay: (events) => replay(events, cardSet),
+  evolve: (state, events) => {
+    const next = cloneState(state);
+    for (const e of events) evolve(next, e);
+    return next;
+  },
   view,
   eventVisibility,
   redactEvent,
-  describeAction: (state, viewer, action) => describeAction(state, action, viewer),
+  actionDescriber,
   randomPlayer,
 };

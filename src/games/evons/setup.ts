@@ -13,7 +13,7 @@ import { CELL_COUNT } from './board.js';
 import { validateDeck, type CardSet } from './cards.js';
 import type { RulesConfig } from './config.js';
 import type { EventOf, GameEvent } from './events.js';
-import { sha256Hex } from './hash.js';
+import { sha256Hex } from '../../core/hash.js';
 import { keyedStream, nextInt, randomId, sfc32Stream, shuffle, type GeneratorId, type RandomSource } from '../../core/random.js';
 import type { CardInstance, GameState, Seat } from './state.js';
 import { advance } from './flow.js';

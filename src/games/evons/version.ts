@@ -2,7 +2,7 @@
 import type { CardSet } from './cards.js';
 import type { RulesConfig } from './config.js';
 import type { GeneratorId } from '../../core/random.js';
-import { canonicalJson, sha256Hex } from './hash.js';
+import { canonicalJson, sha256Hex } from '../../core/hash.js';
 
 /** 0.2.0: new matches are dealt from keyed ChaCha20 streams (ids, deal:p1, deal:p2, first). */
 export const ENGINE_VERSION = '0.2.0';

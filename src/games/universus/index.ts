@@ -1,5 +1,5 @@
 /** UniVersus (attack → block → damage) as a hosted game: the Ruleset the service registry lists. */
-import { createHash } from 'node:crypto';
+import { canonicalJson, sha256Hex } from '../../core/hash.js';
 import type { Ruleset } from '../../core/ruleset.js';
 import type { UniversusAction } from './actions.js';
 import { actionSchema } from './actions.js';
@@ -38,6 +38,7 @@ export const universus: Ruleset<UniversusState, UniversusAction, UniversusEvent,
   name: 'UniVersus (combat core)',
   rulesVersion: RULES_VERSION,
   engineVersion: ENGINE_VERSION,
+  generator: 'chacha20',
   configSchema,
   actionSchema,
   cardSet,
@@ -45,18 +46,26 @@ export const universus: Ruleset<UniversusState, UniversusAction, UniversusEvent,
   validateDeck,
   create,
   rulesHash: (config) =>
-    createHash('sha256').update(JSON.stringify({ game: 'universus', rules: RULES_VERSION, config: configSchema.parse(config), cards: cardSet.hash })).digest('hex'),
+    sha256Hex(canonicalJson({ game: 'universus', rules: RULES_VERSION, config: configSchema.parse(config), cards: cardSet.hash })),
   positions: { format: POSITION_FORMAT, fromPosition, toPosition },
   pending: (s) => (s.pending ? { seat: s.pending.seat, kind: s.pending.kind } : null),
   outcome: (s) => (s.phase === 'OVER' ? { winner: s.winner, reason: s.winReason ?? 'UNKNOWN' } : null),
   legalActions,
   apply,
   replay,
+  evolve: (state, events) => {
+    const next = cloneState(state);
+    for (const e of events) evolveDraft(next, e);
+    return next;
+  },
   view,
   eventVisibility,
   redactEvent,
-  describeAction,
+  actionDescriber: (state, viewer) => (action) => describeAction(state, viewer, action),
   randomPlayer,
 };
 
 export type { UniversusAction, UniversusConfig, UniversusEvent, UniversusState, UniversusView };
+export { UniversusActionSchema, UniversusViewSchema } from './view-schema.js';
+export { configSchema as UniversusConfigSchema } from './config.js';
+export { positionSchema as UniversusPositionSchema } from './position.js';

@@ -1,5 +1,5 @@
 /** Deck validation and the deal (U-SETUP-1..4). */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../core/hash.js';
 import { keyedStream, nextInt, randomId, shuffle } from '../../core/random.js';
 import type { CreateOptions, CreateResult, Seat } from '../../core/ruleset.js';
 import { CARD_BY_ID } from './cards/index.js';
@@ -23,7 +23,7 @@ export function validateDeck(cards: readonly string[], config: UniversusConfig):
   return errors;
 }
 
-export const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex');
+export const sha256 = sha256Hex;
 
 /** Shared by create() and positions: the opening from explicit, already ordered decks. */
 export function openingFrom(config: UniversusConfig, seed: string, first: Seat, characters: Record<Seat, string>, decks: Record<Seat, Instance[]>): CreateResult<UniversusState, UniversusEvent> {

@@ -3,12 +3,13 @@
  * /v1/cards, /v1/decks (Evons's, as before). Public, cacheable data.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { MatchService } from '../../service/match-service.js';
+import { defaultCardSet } from '../../games/evons/index.js';
 import { gameRuleset, listGames } from '../../service/games.js';
 import { CardsResponse, DecksResponse, GameCardsResponse, GameDecksResponse, GameIdParams, GamesResponse, problemResponses } from '../schemas.js';
 
-const catalogRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (app, { service }) => {
-  const cs = service.cardSet;
+const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
+  // /v1/cards and /v1/decks predate the games catalogue: they serve Evons's, as before.
+  const cs = defaultCardSet();
   app.get(
     '/games',
     {
@@ -91,7 +92,7 @@ const catalogRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (a
     },
     async (_req, reply) => {
       reply.header('cache-control', 'public, max-age=300');
-      return { cardSetId: cs.id, decks: service.starterDecks().map((d) => ({ id: d.id, name: d.name, cards: d.cards })) };
+      return { cardSetId: cs.id, decks: cs.file.starterDecks.map((d) => ({ id: d.id, name: d.name, cards: d.cards })) };
     },
   );
 };

@@ -60,7 +60,7 @@ const healthRoutes: FastifyPluginAsyncZod<HealthOptions> = async (app, { store, 
       if (live?.state === 'down') {
         req.log.warn({ downSince: live.downSince }, 'readiness probe failed: live updates down');
         throw new ServiceError({
-          status: 503,
+          kind: 'unavailable',
           code: 'live-updates-unavailable',
           title: 'Live updates unavailable',
           detail: 'The live-update subscription is being re-established; event streams may lag.',

@@ -12,7 +12,7 @@ import type { MatchService } from '../../service/match-service.js';
 import { bearerToken } from '../../service/tokens.js';
 import { AuthHeaders, EventSchema, MatchIdParams, SeqQuerySchema, StreamEndSchema, problemResponses } from '../schemas.js';
 import { problemFromError } from '../problems.js';
-import type { Problem } from '../../service/errors.js';
+import type { Problem } from '../problem-details.js';
 
 const HEARTBEAT_MS = 15_000;
 const PAGE = 500;
@@ -81,7 +81,7 @@ const streamRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (ap
             for (const e of page.events) out.write(JSON.stringify(e) + '\n');
             after = page.next;
             if (page.hasMore) again = true;
-            else if (m.state?.result) finish(out, { end: 'finished' });
+            else if (m.state && m.ruleset.outcome(m.state)) finish(out, { end: 'finished' });
           } while (again && !out.writableEnded);
         } catch (err) {
           req.log.warn({ err }, 'event stream stopped');

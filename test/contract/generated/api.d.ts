@@ -312,6 +312,33 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A UniVersus action, by type: PlayCard, CommitForCheck, DeclineCommit, Block, NoBlock, PassCombat, ChooseMomentum. */
+        UniVersusActionInput: {
+            /** @constant */
+            type: "PlayCard";
+            cardId: string;
+        } | {
+            /** @constant */
+            type: "CommitForCheck";
+            foundationIds: string[];
+        } | {
+            /** @constant */
+            type: "DeclineCommit";
+        } | {
+            /** @constant */
+            type: "Block";
+            cardId: string;
+        } | {
+            /** @constant */
+            type: "NoBlock";
+        } | {
+            /** @constant */
+            type: "PassCombat";
+        } | {
+            /** @constant */
+            type: "ChooseMomentum";
+            attackIds: string[];
+        };
         /**
          * @description A seat at the table: p1 or p2.
          * @enum {string}
@@ -322,18 +349,23 @@ export interface components {
          * @enum {string}
          */
         MatchStatusInput: "waiting" | "active" | "finished";
-        /** @description A deck: a starter deck id, or an explicit 60-card list of card ids (GET /v1/cards) with counts. */
+        /** @description A deck: a starter deck id, or an explicit list of card ids (GET /v1/games/{game}/cards) with counts. */
         DeckSpecInput: {
-            /** @description A starter deck id from GET /v1/decks. */
+            /** @description A starter deck id from GET /v1/games/{game}/decks. */
             starter: string;
         } | {
-            /** @description An explicit list: exactly 60 cards in all, at most 4 copies of a monster. */
+            /** @description An explicit list; the game's deck rules apply (Evons: exactly 60 cards, at most 4 copies of a monster). */
             cards: {
                 card: string;
                 count: number;
             }[];
         };
-        CreateMatchRequestInput: {
+        EvonsCreateMatchRequestInput: {
+            /**
+             * @description The game (default evons).
+             * @constant
+             */
+            game?: "evons";
             /** @description The creator's handle. */
             handle?: string;
             /** @description The creator's seat (default p1). Who moves first is a rules setting. */
@@ -565,14 +597,165 @@ export interface components {
                 stalled: number;
             };
         };
+        /** @description UniVersus engine settings: each reading of a gap in the rules is a named setting; every field has a default (see docs/universus.md). */
+        UniVersusSettingsInput: {
+            /**
+             * @default ADJACENT_ONLY
+             * @enum {string}
+             */
+            blockZoneRule: "ADJACENT_ONLY" | "ANY_ZONE_HALF";
+            /**
+             * @default UP
+             * @constant
+             */
+            halfDamageRounding: "UP";
+            /** @default true */
+            failedCheckEndsTurn: boolean;
+            /**
+             * @default EXACT_SHORTFALL_AFTER_REVEAL
+             * @enum {string}
+             */
+            commitMode: "EXACT_SHORTFALL_AFTER_REVEAL" | "NONE";
+            /**
+             * @default END_PHASE
+             * @enum {string}
+             */
+            foundationEntersStage: "END_PHASE" | "IMMEDIATELY";
+            /**
+             * @default SKIP
+             * @constant
+             */
+            enhanceStep: "SKIP";
+            /**
+             * @default ASK
+             * @enum {string}
+             */
+            autoMomentum: "ASK" | "ALL" | "NONE";
+            /** @default 10 */
+            cycleRemoveCount: number;
+            /** @default 60 */
+            minDeckSize: number;
+            /** @default true */
+            alwaysRevealOnCheck: boolean;
+        };
+        UniVersusCreateMatchRequestInput: {
+            /** @constant */
+            game: "universus";
+            /** @description The creator's handle. */
+            handle?: string;
+            /** @description The creator's seat (default p1). Who moves first is a rules setting. */
+            seat?: components["schemas"]["SeatInput"];
+            /** @description true: the other seat stays open for someone to join (POST /v1/matches/{id}/join). false (default): both seats are created now and both tokens returned (hot-seat or bot play). */
+            openSeat?: boolean;
+            /** @description Handle of the other seat when openSeat is false. */
+            opponentHandle?: string;
+            /** @description Decks by seat. The creator's deck is required; the other seat's too unless openSeat. */
+            decks?: {
+                p1?: components["schemas"]["DeckSpecInput"];
+                p2?: components["schemas"]["DeckSpecInput"];
+            };
+            settings?: components["schemas"]["UniVersusSettingsInput"];
+            /** @description Sandbox: start from this position (format universus-position/1, see docs/universus.md). Send no decks or settings with it. */
+            position?: {
+                /** @constant */
+                format: "universus-position/1";
+                config: {
+                    /**
+                     * @default ADJACENT_ONLY
+                     * @enum {string}
+                     */
+                    blockZoneRule: "ADJACENT_ONLY" | "ANY_ZONE_HALF";
+                    /**
+                     * @default UP
+                     * @constant
+                     */
+                    halfDamageRounding: "UP";
+                    /** @default true */
+                    failedCheckEndsTurn: boolean;
+                    /**
+                     * @default EXACT_SHORTFALL_AFTER_REVEAL
+                     * @enum {string}
+                     */
+                    commitMode: "EXACT_SHORTFALL_AFTER_REVEAL" | "NONE";
+                    /**
+                     * @default END_PHASE
+                     * @enum {string}
+                     */
+                    foundationEntersStage: "END_PHASE" | "IMMEDIATELY";
+                    /**
+                     * @default SKIP
+                     * @constant
+                     */
+                    enhanceStep: "SKIP";
+                    /**
+                     * @default ASK
+                     * @enum {string}
+                     */
+                    autoMomentum: "ASK" | "ALL" | "NONE";
+                    /** @default 10 */
+                    cycleRemoveCount: number;
+                    /** @default 60 */
+                    minDeckSize: number;
+                    /** @default true */
+                    alwaysRevealOnCheck: boolean;
+                };
+                /** @enum {string} */
+                turnPlayer: "p1" | "p2";
+                turnNumber: number;
+                players: {
+                    p1: {
+                        character: string;
+                        health: number;
+                        hand: string[];
+                        deck: string[];
+                        discard: string[];
+                        removed: string[];
+                        cardPool: {
+                            card: string;
+                            /** @enum {string} */
+                            role: "PLAYED" | "BLOCK";
+                            dealtDamage: boolean;
+                            built: boolean;
+                        }[];
+                        stage: {
+                            card: string;
+                            committed: boolean;
+                        }[];
+                        momentum: string[];
+                    };
+                    p2: {
+                        character: string;
+                        health: number;
+                        hand: string[];
+                        deck: string[];
+                        discard: string[];
+                        removed: string[];
+                        cardPool: {
+                            card: string;
+                            /** @enum {string} */
+                            role: "PLAYED" | "BLOCK";
+                            dealtDamage: boolean;
+                            built: boolean;
+                        }[];
+                        stage: {
+                            card: string;
+                            committed: boolean;
+                        }[];
+                        momentum: string[];
+                    };
+                };
+            };
+        };
+        /** @description A new match of one hosted game (GET /v1/games); without `game`, an Evons match. */
+        CreateMatchRequestInput: components["schemas"]["EvonsCreateMatchRequestInput"] | components["schemas"]["UniVersusCreateMatchRequestInput"];
         JoinMatchRequestInput: {
             /** @description A player handle chosen at create/join. Handles are labels, not accounts: anyone may use any handle, and match history is listed by handle. */
             handle?: string;
             /** @description Required unless the match is a sandbox. */
             deck?: components["schemas"]["DeckSpecInput"];
         };
-        /** @description One decision (discriminated by type). "resign" is always accepted while the game runs. */
-        ActionInput: {
+        /** @description One Evons decision (discriminated by type). "resign" is always accepted while the game runs. */
+        EvonsActionInput: {
             /** @constant */
             type: "reveal";
             card: string;
@@ -611,8 +794,173 @@ export interface components {
             /** @constant */
             type: "resign";
         };
+        /** @description One decision in the match's game: an EvonsAction or a UniVersusAction (their `type` values do not overlap). */
+        ActionInput: components["schemas"]["EvonsActionInput"] | components["schemas"]["UniVersusActionInput"];
         SubmitActionRequestInput: {
             action: components["schemas"]["ActionInput"];
+        };
+        /** @description A card the viewer may know: its instance and printed card. */
+        UniVersusCardInstance: {
+            /** @description Opaque card instance id, stable for the whole match. */
+            id: string;
+            /** @description The printed card (GET /v1/games/universus/cards). */
+            card: string;
+        };
+        /** @description A card in a card pool; every pool card counts for progressive difficulty (U-PROG-1). */
+        UniVersusPoolEntry: {
+            /** @description Opaque card instance id, stable for the whole match. */
+            id: string;
+            /** @description The printed card (GET /v1/games/universus/cards). */
+            card: string;
+            /**
+             * @description PLAYED by the turn player, or a passed BLOCK (U-BLOCK-5).
+             * @enum {string}
+             */
+            role: "PLAYED" | "BLOCK";
+            /** @description An attack that dealt damage (U-DAMAGE-3): eligible for momentum (U-MOMENTUM-1). */
+            dealtDamage: boolean;
+            /** @description A foundation that passed its play check this turn (U-FOUND-2). */
+            built: boolean;
+        };
+        /** @description A built foundation on its owner's stage (U-FOUND-1). */
+        UniVersusStageEntry: {
+            /** @description Opaque card instance id, stable for the whole match. */
+            id: string;
+            /** @description The printed card (GET /v1/games/universus/cards). */
+            card: string;
+            /** @description Committed for a check; ready again at its owner's next Ready Step (U-COMMIT-3). */
+            committed: boolean;
+        };
+        /** @description The decision the game waits for, by kind. */
+        UniVersusPending: {
+            /** @constant */
+            kind: "PLAY";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+        } | {
+            /** @constant */
+            kind: "AWAIT_COMMIT";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @description Ready foundations to commit to pass the check (U-COMMIT-1). */
+            shortfall: number;
+        } | {
+            /** @constant */
+            kind: "AWAIT_BLOCK";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+        } | {
+            /** @constant */
+            kind: "AWAIT_MOMENTUM";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+        };
+        /** @description A check in progress (U-CHECK-1: revealed cards are public to both seats). */
+        UniVersusCheck: {
+            /**
+             * @description Whose check.
+             * @enum {string}
+             */
+            seat: "p1" | "p2";
+            /** @enum {string} */
+            purpose: "PLAY" | "BLOCK";
+            /** @description The attempted card: public from the attempt on, in no zone during the check (D-5). */
+            id: string;
+            /** @description The printed card (GET /v1/games/universus/cards). */
+            card: string;
+            /** @description Card difficulty (+ speed and block modifier for a block) + progressive difficulty. */
+            difficulty: number;
+        };
+        /** @description The attack being resolved: printed zone, speed and damage (U-ATTACK-3). */
+        UniVersusAttack: {
+            /** @description The attack card, in the attacker's card pool. */
+            id: string;
+            /** @enum {string} */
+            attacker: "p1" | "p2";
+            /** @enum {string} */
+            zone: "HIGH" | "MID" | "LOW";
+            speed: number;
+            damage: number;
+        };
+        /** @description One seat as the viewer may see it. */
+        UniVersusPlayerView: {
+            /** @description The character card (in play, never in the deck). */
+            character: string;
+            /** @description Remaining health; shown as 0 when below (U-DAMAGE-2). */
+            health: number;
+            /** @description The character's hand size: draws go up to it (U-TURN-3). */
+            handSize: number;
+            /** @description Cards in hand (public). */
+            handCount: number;
+            /** @description Only in the seat's own view; null for the other seat and spectators. */
+            hand: components["schemas"]["UniVersusCardInstance"][] | null;
+            /** @description Cards in the deck; the order is secret. */
+            deckCount: number;
+            /** @description Public, oldest first. */
+            discard: components["schemas"]["UniVersusCardInstance"][];
+            /** @description Cards removed face down by cycling (U-CYCLE-2). */
+            removedCount: number;
+            cardPool: components["schemas"]["UniVersusPoolEntry"][];
+            stage: components["schemas"]["UniVersusStageEntry"][];
+            /** @description Momentum is face down: a count only (U-MOMENTUM-2). */
+            momentumCount: number;
+        };
+        /** @description A UniVersus game as one viewer (a seat or a spectator) may see it. */
+        UniVersusView: {
+            /** @constant */
+            game: "universus";
+            /**
+             * @description Whom this view is for.
+             * @enum {string}
+             */
+            viewer: "p1" | "p2" | "spectator";
+            /** @enum {string} */
+            turnPlayer: "p1" | "p2";
+            turnNumber: number;
+            /** @enum {string} */
+            phase: "COMBAT" | "END" | "OVER";
+            /** @description Null once the game is over. */
+            pending: components["schemas"]["UniVersusPending"] | null;
+            check: components["schemas"]["UniVersusCheck"] | null;
+            attack: components["schemas"]["UniVersusAttack"] | null;
+            players: {
+                p1: components["schemas"]["UniVersusPlayerView"];
+                p2: components["schemas"]["UniVersusPlayerView"];
+            };
+            winner: ("p1" | "p2") | null;
+            /** @description HEALTH_ZERO or EXHAUSTED once the game is over (U-WIN-1, U-WIN-2). */
+            winReason: string | null;
+            /** @description sha256 of the seed, fixed at creation. */
+            seedCommitment: string;
+            /** @description Published once the game has ended; null before. */
+            seed: string | null;
+        };
+        /** @description A UniVersus action, by type: PlayCard, CommitForCheck, DeclineCommit, Block, NoBlock, PassCombat, ChooseMomentum. */
+        UniVersusAction: {
+            /** @constant */
+            type: "PlayCard";
+            cardId: string;
+        } | {
+            /** @constant */
+            type: "CommitForCheck";
+            foundationIds: string[];
+        } | {
+            /** @constant */
+            type: "DeclineCommit";
+        } | {
+            /** @constant */
+            type: "Block";
+            cardId: string;
+        } | {
+            /** @constant */
+            type: "NoBlock";
+        } | {
+            /** @constant */
+            type: "PassCombat";
+        } | {
+            /** @constant */
+            type: "ChooseMomentum";
+            attackIds: string[];
         };
         /**
          * @description A seat at the table: p1 or p2.
@@ -638,8 +986,14 @@ export interface components {
             /** @description Individual validation messages, "path: message". */
             errors?: string[];
         };
+        /**
+         * @description A hosted game (GET /v1/games).
+         * @enum {string}
+         */
+        GameId: "evons" | "universus";
         CreateMatchResponse: {
             id: string;
+            game: components["schemas"]["GameId"];
             /** @description The creator's seat. */
             seat: components["schemas"]["Seat"];
             status: components["schemas"]["MatchStatus"];
@@ -810,7 +1164,9 @@ export interface components {
             /** @description Published once the game has ended. */
             seed: string | null;
         };
-        MatchView: {
+        EvonsMatchView: {
+            /** @constant */
+            gameId: "evons";
             id: string;
             /** @description Number of stored events; also sent as the ETag. */
             version: number;
@@ -831,8 +1187,33 @@ export interface components {
             /** @description The engine's view for this caller; null while a seat is open. */
             game: components["schemas"]["GameView"] | null;
         };
-        /** @description One decision (discriminated by type). "resign" is always accepted while the game runs. */
-        Action: {
+        UniVersusMatchView: {
+            /** @constant */
+            gameId: "universus";
+            id: string;
+            /** @description Number of stored events; also sent as the ETag. */
+            version: number;
+            status: components["schemas"]["MatchStatus"];
+            winner: components["schemas"]["Seat"] | null;
+            /** @description The caller's seat; null for a spectator. */
+            seat: components["schemas"]["Seat"] | null;
+            seats: {
+                seat: components["schemas"]["Seat"];
+                handle: string | null;
+                joined: boolean;
+            }[];
+            sandbox: boolean;
+            engineVersion: string;
+            rulesHash: string;
+            cardSetId: string;
+            createdAt: string;
+            /** @description The engine's view for this caller; null while a seat is open. */
+            game: components["schemas"]["UniVersusView"] | null;
+        };
+        /** @description A match as the caller sees it; `gameId` says which game's view `game` holds. */
+        MatchView: components["schemas"]["EvonsMatchView"] | components["schemas"]["UniVersusMatchView"];
+        /** @description One Evons decision (discriminated by type). "resign" is always accepted while the game runs. */
+        EvonsAction: {
             /** @constant */
             type: "reveal";
             card: string;
@@ -871,6 +1252,8 @@ export interface components {
             /** @constant */
             type: "resign";
         };
+        /** @description One decision in the match's game: an EvonsAction or a UniVersusAction (their `type` values do not overlap). */
+        Action: components["schemas"]["EvonsAction"] | components["schemas"]["UniVersusAction"];
         MatchEvent: {
             seq: number;
             actingSeat: components["schemas"]["Seat"] | null;
@@ -918,6 +1301,7 @@ export interface components {
         MatchPage: {
             matches: {
                 id: string;
+                gameId: components["schemas"]["GameId"];
                 status: components["schemas"]["MatchStatus"];
                 winner: components["schemas"]["Seat"] | null;
                 /** @description The seat whose decision the match waits for; null when nobody's. */
@@ -964,8 +1348,6 @@ export interface components {
             name: string;
             rulesVersion: string;
             engineVersion: string;
-            /** @description true: matches of this game can be created over this API; false: the engine exists, serving it is still to come. */
-            playable: boolean;
             positionFormat: string;
             cardSet: {
                 id: string;

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { keyedStream, randomId, shuffle } from '../../../src/core/random.js';
-import { canonicalJson, sha256Hex } from '../../../src/games/evons/hash.js';
+import { canonicalJson, sha256Hex } from '../../../src/core/hash.js';
 import {
   apply,
   createGame,

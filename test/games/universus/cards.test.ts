@@ -37,9 +37,9 @@ describe('per-viewer words and redaction (U-CHECK-1, hidden hands)', () => {
   it('a hand card is named to its owner only; drawn cards are a count for others', () => {
     const g = new Game(position({ hand: ['A01'], deck: ['F03'] }, {}));
     const act = { type: 'PlayCard' as const, cardId: g.id('p1', 'A01') };
-    expect(universus.describeAction(g.state, 'p1', act)).toBe('p1 attempts to play Seize the Opportunity');
-    expect(universus.describeAction(g.state, 'p2', act)).toBe('p1 attempts to play a card');
-    expect(universus.describeAction(g.state, 'spectator', act)).toBe('p1 attempts to play a card');
+    expect(universus.actionDescriber(g.state, 'p1')(act)).toBe('p1 attempts to play Seize the Opportunity');
+    expect(universus.actionDescriber(g.state, 'p2')(act)).toBe('p1 attempts to play a card');
+    expect(universus.actionDescriber(g.state, 'spectator')(act)).toBe('p1 attempts to play a card');
     const drawn = { type: 'CardsDrawn' as const, seat: 'p1' as const, cards: [{ id: 'cx', card: 'A01' }] };
     expect(universus.redactEvent(drawn, 'p2')).toEqual({ type: 'CardsDrawn', seat: 'p1', count: 1 });
     expect(universus.redactEvent(drawn, 'p1')).toEqual(drawn);

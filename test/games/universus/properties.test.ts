@@ -154,7 +154,7 @@ describe('UniVersus properties', () => {
             const p = universus.pending(s);
             if (!p) continue;
             for (const act of universus.legalActions(s, p.seat)) {
-              const text = universus.describeAction(s, v, act);
+              const text = universus.actionDescriber(s, v)(act);
               const ref = act.type === 'PlayCard' || act.type === 'Block' ? act.cardId : null;
               if (ref && v !== p.seat) {
                 const name = CARD_BY_ID.get(s.cards[ref] ?? '')?.name ?? '';

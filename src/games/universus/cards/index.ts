@@ -1,5 +1,5 @@
 /** The placeholder card set (U- §6): invented cards, validated at load, hashed for rules pinning. */
-import { createHash } from 'node:crypto';
+import { canonicalJson, sha256Hex } from '../../../core/hash.js';
 import type { CardSetInfo, StarterDeck } from '../../../core/ruleset.js';
 import data from './data.json' with { type: 'json' };
 import { cardSetSchema, type Card } from './schema.js';
@@ -12,7 +12,7 @@ export const cardSet: CardSetInfo<Card> = {
   id: parsed.id,
   name: parsed.name,
   placeholder: parsed.placeholder,
-  hash: createHash('sha256').update(JSON.stringify(parsed)).digest('hex'),
+  hash: sha256Hex(canonicalJson(parsed)),
   cards: CARDS,
 };
 

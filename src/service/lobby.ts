@@ -1,0 +1,200 @@
+/**
+ * Creating and joining matches, for any hosted game: resolve decks and settings against the
+ * game's own rules, deal from a fresh seed (or open a sandbox position), and store the opening
+ * with the seats in one write. An open seat defers the deal to the join, whose append decides
+ * the race between two joiners.
+ */
+import { randomBytes } from 'node:crypto';
+import { sha256Hex } from '../core/hash.js';
+import { expandDeck, type AnyRuleset, type Seat } from '../core/ruleset.js';
+import type { GameId } from '../games/registry.js';
+import { VersionConflictError, type MatchStatus, type MatchStore, type NewEvent } from '../persistence/types.js';
+import type { KnownCredentials } from './credentials.js';
+import { problems } from './errors.js';
+import { gameRuleset } from './games.js';
+import type { MatchLoader } from './match-loader.js';
+import { rulesetOfRow } from './match-loader.js';
+import { gameRecord, openingOf, openingRecord } from './match-log.js';
+import { hashToken, newMatchId, newSeatToken } from './tokens.js';
+import type { CreateMatchInput, CreateMatchResult, DeckSpec, JoinInput, JoinResult } from './types.js';
+
+export interface LobbyDeps {
+  store: MatchStore;
+  loader: MatchLoader;
+  credentials: KnownCredentials;
+}
+
+type Opening = { ok: true; state: unknown; events: { type: string }[] } | { ok: false; errors: string[] };
+
+const other = (s: Seat): Seat => (s === 'p1' ? 'p2' : 'p1');
+
+/** The public commitment to a match's seed (every game's views show it; the seed is shown at the end). */
+const seedCommitment = sha256Hex;
+
+/** A deck as card ids (one per copy), checked against the game's deck rules. */
+export function resolveDeck(ruleset: AnyRuleset, spec: DeckSpec, config: unknown, label: string): string[] {
+  let cards: string[];
+  if ('starter' in spec) {
+    const deck = ruleset.starterDecks.find((d) => d.id === spec.starter);
+    if (!deck) throw problems.invalidDeck([`${label}: no starter deck "${spec.starter}" (see GET /v1/games/${ruleset.id}/decks)`]);
+    cards = expandDeck(deck.cards);
+  } else {
+    cards = expandDeck(spec.cards);
+  }
+  const errors = ruleset.validateDeck(cards, config);
+  if (errors.length > 0) throw problems.invalidDeck(errors.map((e) => `${label}: ${e}`));
+  return cards;
+}
+
+function parseSettings(ruleset: AnyRuleset, settings: Record<string, unknown> | undefined): unknown {
+  const r = ruleset.configSchema.safeParse(settings ?? {});
+  if (!r.success) throw problems.invalidSettings(r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
+  return r.data;
+}
+
+function opened(o: Opening, invalid: (errors: string[]) => Error): { state: unknown; events: { type: string }[] } {
+  if (!o.ok) throw invalid(o.errors);
+  return o;
+}
+
+function statusOf(ruleset: AnyRuleset, state: unknown): MatchStatus {
+  return ruleset.outcome(state) ? 'finished' : 'active';
+}
+
+/** Whose decision the game waits for, kept on the match row for "my turn" lists. */
+export function toMoveOf(ruleset: AnyRuleset, state: unknown): Seat | null {
+  return ruleset.pending(state)?.seat ?? null;
+}
+
+export async function createMatch(deps: LobbyDeps, input: CreateMatchInput): Promise<CreateMatchResult> {
+  const ruleset = gameRuleset(input.game ?? 'evons');
+  const game = ruleset.id as GameId;
+  const creatorSeat: Seat = input.seat ?? 'p1';
+  const otherSeat = other(creatorSeat);
+  const openSeat = input.openSeat ?? false;
+  const sandbox = input.position !== undefined;
+  const seed = randomBytes(32).toString('hex');
+
+  let config: unknown;
+  let opening: { state: unknown; events: { type: string }[] } | null = null;
+  let creatorDeck: string[] | null = null;
+
+  if (sandbox) {
+    if (input.decks && Object.keys(input.decks).length > 0) {
+      throw problems.validation('A sandbox match starts from its position: do not send decks.');
+    }
+    if (input.settings && Object.keys(input.settings).length > 0) {
+      throw problems.validation('A sandbox match takes its rules settings from the position: do not send settings.');
+    }
+    const r = opened(ruleset.positions.fromPosition(input.position, seed), problems.invalidPosition);
+    config = (r.state as { config: unknown }).config;
+    if (!openSeat) opening = r;
+  } else {
+    config = parseSettings(ruleset, input.settings);
+    const creatorSpec = input.decks?.[creatorSeat];
+    if (!creatorSpec) throw problems.validation(`decks.${creatorSeat} (the creator's deck) is required.`);
+    creatorDeck = resolveDeck(ruleset, creatorSpec, config, `decks.${creatorSeat}`);
+    const otherSpec = input.decks?.[otherSeat];
+    if (openSeat) {
+      // The deal happens at join, with this seed.
+      if (otherSpec) throw problems.validation(`decks.${otherSeat}: the open seat brings its own deck when it joins.`);
+    } else {
+      if (!otherSpec) throw problems.validation(`decks.${otherSeat} is required unless openSeat is true.`);
+      const otherDeck = resolveDeck(ruleset, otherSpec, config, `decks.${otherSeat}`);
+      const decks = { [creatorSeat]: creatorDeck, [otherSeat]: otherDeck } as Record<Seat, string[]>;
+      opening = opened(ruleset.create({ config, decks, seed }), problems.invalidDeck);
+    }
+  }
+  if (openSeat && input.opponentHandle !== undefined) {
+    throw problems.validation('opponentHandle is for matches without an open seat; the joiner picks a handle.');
+  }
+
+  const id = newMatchId();
+  const tokens: Partial<Record<Seat, string>> = { [creatorSeat]: newSeatToken() };
+  if (!openSeat) tokens[otherSeat] = newSeatToken();
+
+  let events: NewEvent[];
+  let status: MatchStatus;
+  if (openSeat) {
+    events = [openingRecord({ creatorSeat, deck: creatorDeck, position: sandbox ? input.position : null, config, rng: ruleset.generator })];
+    status = 'waiting';
+  } else {
+    if (!opening) throw new Error('unreachable: no opening for a match without an open seat');
+    events = opening.events.map((e) => gameRecord(ruleset, e, null));
+    status = statusOf(ruleset, opening.state);
+  }
+
+  const seatRecords = (['p1', 'p2'] as const).map((s) => ({
+    seat: s,
+    tokenHash: tokens[s] ? hashToken(tokens[s]) : null,
+    handle: s === creatorSeat ? (input.handle ?? null) : openSeat ? null : (input.opponentHandle ?? null),
+  }));
+  const row = await deps.store.createMatch(
+    {
+      id,
+      game,
+      rulesVersion: ruleset.rulesVersion,
+      engineVersion: ruleset.engineVersion,
+      rulesHash: ruleset.rulesHash(config, sandbox ? null : undefined),
+      config,
+      cardSetId: ruleset.cardSet.id,
+      cardSetHash: ruleset.cardSet.hash,
+      seed,
+      seedCommitment: seedCommitment(seed),
+      status,
+      seats: seatRecords,
+      toMove: opening ? toMoveOf(ruleset, opening.state) : null,
+    },
+    events,
+  );
+  if (opening) deps.loader.remember({ row, ruleset, version: row.version, state: opening.state, sandbox });
+  for (const r of seatRecords) if (r.tokenHash) deps.credentials.remember(r.tokenHash);
+  return { id, game, seat: creatorSeat, status, version: row.version, tokens };
+}
+
+export async function joinMatch(deps: LobbyDeps, id: string, input: JoinInput): Promise<JoinResult> {
+  const row = await deps.store.getMatch(id);
+  if (!row) throw problems.matchNotFound(id);
+  const open = row.seats.find((s) => s.tokenHash === null);
+  if (!open) throw problems.seatTaken();
+  const ruleset = rulesetOfRow(row);
+  const seat = open.seat as Seat;
+  const log = await deps.store.loadEvents(id);
+  const opening = openingOf(log);
+  // The deal and the seat are stored together, so a match past its opening has no open seat.
+  if (row.status !== 'waiting' || !opening || log.length !== 1) throw problems.seatTaken();
+
+  const token = newSeatToken();
+  const tokenHash = hashToken(token);
+  const sandbox = opening.position !== null && opening.position !== undefined;
+  let dealt: { state: unknown; events: { type: string }[] };
+  if (sandbox) {
+    if (input.deck) throw problems.validation('This is a sandbox match: its position holds the decks; do not send one.');
+    dealt = opened(ruleset.positions.fromPosition(opening.position, row.seed), problems.invalidPosition);
+  } else {
+    if (!input.deck) throw problems.validation('deck is required to join this match.');
+    const deck = resolveDeck(ruleset, input.deck, opening.config, 'deck');
+    const decks = { [opening.creatorSeat]: opening.deck ?? [], [seat]: deck } as Record<Seat, string[]>;
+    // Dealt with the generator recorded when the seat was opened (rows from before keyed streams: sfc32).
+    dealt = opened(ruleset.create({ config: opening.config, decks, seed: row.seed, generator: opening.rng ?? 'sfc32' }), problems.invalidDeck);
+  }
+  const status = statusOf(ruleset, dealt.state);
+  const toMove = toMoveOf(ruleset, dealt.state);
+  // One transaction stores the deal and takes the seat; the append decides the race between
+  // two joiners (expected version 1): only one deal is stored, the other gets seat-taken.
+  let version: number;
+  try {
+    version = await deps.store.appendEvents(id, log[0]!.seq, dealt.events.map((e) => gameRecord(ruleset, e, null)), {
+      status,
+      toMove,
+      claimSeat: { seat, tokenHash, handle: input.handle ?? null },
+    });
+  } catch (e) {
+    if (e instanceof VersionConflictError) throw problems.seatTaken();
+    throw e;
+  }
+  const joined = { ...row, version, status, toMove, seats: row.seats.map((x) => (x.seat === seat ? { ...x, tokenHash, handle: input.handle ?? null } : x)) };
+  deps.loader.remember({ row: joined, ruleset, version, state: dealt.state, sandbox });
+  deps.credentials.remember(tokenHash);
+  return { id, seat, token, version, status };
+}
