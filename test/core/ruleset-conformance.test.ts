@@ -87,6 +87,13 @@ for (const id of GAME_IDS) {
       const log = JSON.stringify(events);
       expect(r.replay(events)).toEqual(state);
       expect(JSON.stringify(events), 'replay leaves the events as they were').toBe(log);
+      // A cache catching up: the state at any earlier version, evolved by the later events.
+      for (const cut of [1, Math.floor(events.length / 3), events.length - 1]) {
+        const earlier = r.replay(events.slice(0, cut));
+        const frozen = JSON.stringify(earlier);
+        expect(r.evolve(earlier, events.slice(cut)), `evolve from version ${cut}`).toEqual(state);
+        expect(JSON.stringify(earlier), 'evolve leaves its input state as it was').toBe(frozen);
+      }
       const secret = `${id}-${seed}`;
       const finished = r.outcome(state) !== null;
       for (const viewer of ['p1', 'p2', 'spectator'] as const) {
