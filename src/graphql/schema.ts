@@ -1,6 +1,34 @@
 /** GraphQL schema (SDL). Same data and semantics as the REST API; see docs/api.md. */
 import { universusMatchFields, universusTypeDefs } from './universus.js';
 
+/** The fields every Match type has (GraphQL makes each implementation repeat its interface's fields). */
+const matchFields = /* GraphQL */ `
+    id: ID!
+    "The game: evons or universus (GET /v1/games)."
+    gameId: String!
+    "Number of stored events."
+    version: Int!
+    status: MatchStatus!
+    winner: Seat
+    "The caller's seat; null for a spectator."
+    seat: Seat
+    seats: [SeatInfo!]!
+    sandbox: Boolean!
+    createdAt: String!
+    rulesHash: String!
+    engineVersion: String!
+    "The decision the game waits for: { kind, seat, ... }; null while a seat is open or when the game is over."
+    pending: JSON
+    "The game's settings."
+    config: JSON
+    seedCommitment: String
+    "Published once the game has ended."
+    seed: String
+    "What the caller may do now (empty when it is not their decision; an Evons resign is always accepted)."
+    legalActions: [LegalAction!]!
+    events(after: Int = 0, limit: Int = 100): EventPage!
+`;
+
 export const typeDefs = /* GraphQL */ `
   "Arbitrary JSON (engine objects such as the pending decision, events and actions)."
   scalar JSON
@@ -57,59 +85,11 @@ export const typeDefs = /* GraphQL */ `
   (select game fields with inline fragments: ... on EvonsMatch { board { name } }).
   """
   interface Match {
-    id: ID!
-    "The game: evons or universus (GET /v1/games)."
-    gameId: String!
-    "Number of stored events."
-    version: Int!
-    status: MatchStatus!
-    winner: Seat
-    "The caller's seat; null for a spectator."
-    seat: Seat
-    seats: [SeatInfo!]!
-    sandbox: Boolean!
-    createdAt: String!
-    rulesHash: String!
-    engineVersion: String!
-    "The decision the game waits for: { kind, seat, ... }; null while a seat is open or when the game is over."
-    pending: JSON
-    "The game's settings."
-    config: JSON
-    seedCommitment: String
-    "Published once the game has ended."
-    seed: String
-    "What the caller may do now (empty when it is not their decision; an Evons resign is always accepted)."
-    legalActions: [LegalAction!]!
-    events(after: Int = 0, limit: Int = 100): EventPage!
-  }
+${matchFields}  }
 
   "An Evons match: the 7×7 board, graveyards, credits and scores."
   type EvonsMatch implements Match {
-    id: ID!
-    "The game: evons or universus (GET /v1/games)."
-    gameId: String!
-    "Number of stored events."
-    version: Int!
-    status: MatchStatus!
-    winner: Seat
-    "The caller's seat; null for a spectator."
-    seat: Seat
-    seats: [SeatInfo!]!
-    sandbox: Boolean!
-    createdAt: String!
-    rulesHash: String!
-    engineVersion: String!
-    "The decision the game waits for: { kind, seat, ... }; null while a seat is open or when the game is over."
-    pending: JSON
-    "The game's settings."
-    config: JSON
-    seedCommitment: String
-    "Published once the game has ended."
-    seed: String
-    "What the caller may do now (empty when it is not their decision; an Evons resign is always accepted)."
-    legalActions: [LegalAction!]!
-    events(after: Int = 0, limit: Int = 100): EventPage!
-    "Null while a seat is open (no game yet)."
+${matchFields}    "Null while a seat is open (no game yet)."
     turn: Int
     active: Seat
     first: Seat
@@ -129,31 +109,7 @@ export const typeDefs = /* GraphQL */ `
 
   "A UniVersus match: health, hands, card pools, stages, momentum and the attack in progress."
   type UniVersusMatch implements Match {
-    id: ID!
-    "The game: evons or universus (GET /v1/games)."
-    gameId: String!
-    "Number of stored events."
-    version: Int!
-    status: MatchStatus!
-    winner: Seat
-    "The caller's seat; null for a spectator."
-    seat: Seat
-    seats: [SeatInfo!]!
-    sandbox: Boolean!
-    createdAt: String!
-    rulesHash: String!
-    engineVersion: String!
-    "The decision the game waits for: { kind, seat, ... }; null while a seat is open or when the game is over."
-    pending: JSON
-    "The game's settings."
-    config: JSON
-    seedCommitment: String
-    "Published once the game has ended."
-    seed: String
-    "What the caller may do now (empty when it is not their decision; an Evons resign is always accepted)."
-    legalActions: [LegalAction!]!
-    events(after: Int = 0, limit: Int = 100): EventPage!
-${universusMatchFields}  }
+${matchFields}${universusMatchFields}  }
 
   type SeatInfo {
     seat: Seat!

@@ -6,7 +6,6 @@
  * mistyped), and every field the engine produces must have its GraphQL field or be listed below
  * as deliberately shaped otherwise.
  */
-import { buildSchema, GraphQLObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import {
   apply,
@@ -21,7 +20,7 @@ import {
   type GameView,
 } from '../../src/games/evons/index.js';
 import { GameViewSchema } from '../../src/http/schemas.js';
-import { typeDefs } from '../../src/graphql/schema.js';
+import { keyPaths, unmappedFields } from './view-fields.js';
 
 const CONFIGS = [{}, { coveredHitByArrow: 'FLIP_OWNERSHIP' }, { growthAutoReveal: true }, { allowDirectBlockPlay: true }];
 
@@ -46,17 +45,6 @@ function views(configInput: Record<string, unknown>, seed: string): GameView[] {
   return out;
 }
 
-/** Every key path in the value (array indices collapsed), e.g. `board[].card.defId`. */
-function keyPaths(v: unknown, prefix = '', out = new Set<string>()): Set<string> {
-  if (Array.isArray(v)) for (const x of v) keyPaths(x, `${prefix}[]`, out);
-  else if (v && typeof v === 'object')
-    for (const [k, x] of Object.entries(v)) {
-      const p = prefix ? `${prefix}.${k}` : k;
-      out.add(p);
-      if (k !== 'config' && k !== 'pending') keyPaths(x, p, out);
-    }
-  return out;
-}
 
 const all = CONFIGS.flatMap((c, i) => views(c, `shape-${i}`));
 
@@ -72,8 +60,6 @@ describe('the Evons view: engine, REST schema and GraphQL agree', () => {
   });
 
   it('every engine field has its GraphQL field', () => {
-    const schema = buildSchema(typeDefs);
-    const fields = (type: string) => Object.keys((schema.getType(type) as GraphQLObjectType).getFields());
     // How the engine's nesting maps onto the GraphQL types.
     const TYPE_OF: Record<string, string> = { '': 'EvonsMatch', 'board[]': 'Cell', 'board[].card': 'BoardCard', 'board[].card.boardArrows[]': 'Arrow', 'seats.*': 'Player', 'seats.*.hand[]': 'Card', 'seats.*.graveyard[]': 'Card', 'removed[]': 'Card', result: 'GameResult', 'result.scores': 'SeatNumbers' };
     // Engine fields GraphQL shapes differently, each with the reason.
@@ -90,19 +76,7 @@ describe('the Evons view: engine, REST schema and GraphQL agree', () => {
       'seats.*.hand': 'Match.hand (the caller\'s own)',
       'seats.*.graveyard': 'Match.graveyards',
     };
-    const missing: string[] = [];
-    for (const v of all) {
-      for (const path of keyPaths(v)) {
-        const generic = path.replace(/^seats\.p[12]/, 'seats.*');
-        if (SHAPED[generic]) continue;
-        const dot = generic.lastIndexOf('.');
-        const parent = dot < 0 ? '' : generic.slice(0, dot);
-        const field = generic.slice(dot + 1);
-        const type = TYPE_OF[parent];
-        if (!type) continue; // inside a shaped parent: judged there
-        if (!fields(type).includes(field)) missing.push(`${generic} → ${type}.${field}`);
-      }
-    }
-    expect([...new Set(missing)]).toEqual([]);
+    const { missing } = unmappedFields(all, { seatsKey: 'seats', typeOf: TYPE_OF, shaped: SHAPED, opaque: ['config', 'pending'] });
+    expect(missing).toEqual([]);
   });
 });
