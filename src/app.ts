@@ -28,6 +28,7 @@ import streamRoutes from './http/routes/stream.js';
 import catalogRoutes from './http/routes/catalog.js';
 import healthRoutes from './http/routes/health.js';
 import graphqlPlugin from './graphql/index.js';
+import { Sweeper } from './service/sweeper.js';
 import { openapiInfo, finishOpenapi } from './http/openapi.js';
 
 /** Requests larger than this are refused with 413 before they are parsed. */
@@ -45,6 +46,10 @@ export interface BuildAppOptions {
   graphiql?: boolean;
   /** /readyz deadline for the database (default 2000 ms). */
   readyTimeoutMs?: number;
+  /** How often this node ends matches whose clock ran out; 0 or absent: never (reads and moves still do). */
+  sweepIntervalMs?: number;
+  /** Epoch ms for every clock (tests pass their own; default Date.now). */
+  now?: () => number;
 }
 
 export type App = FastifyInstance & { service: MatchService };
@@ -63,10 +68,15 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
 
-  const service = new MatchService({ store: opts.store, cacheSize: opts.matchCacheSize });
+  const service = new MatchService({ store: opts.store, cacheSize: opts.matchCacheSize, ...(opts.now ? { now: opts.now } : {}) });
   app.decorate('service', service);
   service.live.log = app.log;
-  app.addHook('onClose', async () => service.live.close());
+  const sweeper = new Sweeper(service, opts.sweepIntervalMs ?? 0, app.log);
+  app.addHook('onReady', async () => sweeper.start());
+  app.addHook('onClose', async () => {
+    await sweeper.stop();
+    await service.live.close();
+  });
 
   // Shutdown: in-flight requests finish, but their sockets close after the response (a socket
   // that turns idle after SIGTERM must not hold the process open), and new requests on open

@@ -47,6 +47,8 @@ export const EnvSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(600_000).default(8_000)),
   /** GraphiQL at /graphiql; defaults to on outside production. */
   GRAPHIQL: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).optional()),
+  /** How often each node ends matches whose clock ran out (0: only when read or moved). */
+  SWEEP_INTERVAL_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(3_600_000).default(1_000)),
 });
 
 export interface AppConfig {
@@ -59,6 +61,7 @@ export interface AppConfig {
   rateLimitPerMinute: number;
   readyTimeoutMs: number;
   shutdownTimeoutMs: number;
+  sweepIntervalMs: number;
   database:
     | { kind: 'pglite'; dataDir: string }
     | { kind: 'postgres'; url: string; connectTimeoutMs: number; statementTimeoutMs: number };
@@ -85,6 +88,7 @@ export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvResult {
       rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
       readyTimeoutMs: e.READY_TIMEOUT_MS,
       shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+      sweepIntervalMs: e.SWEEP_INTERVAL_MS,
       database: e.DATABASE_URL
         ? { kind: 'postgres', url: e.DATABASE_URL, connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS, statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS }
         : { kind: 'pglite', dataDir: path.resolve(e.DATA_DIR) },

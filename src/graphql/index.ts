@@ -85,6 +85,9 @@ export function buildResolvers(service: MatchService): IResolvers {
     rulesHash: (s: MatchSource) => s.mv.rulesHash,
     engineVersion: (s: MatchSource) => s.mv.engineVersion,
     pending: (s: MatchSource) => s.mv.game?.pending ?? null,
+    timeControl: (s: MatchSource) => s.mv.timeControl,
+    clock: (s: MatchSource) => s.mv.clock,
+    outcome: (s: MatchSource) => s.mv.outcome,
     seedCommitment: (s: MatchSource) => s.mv.game?.seedCommitment ?? null,
     seed: (s: MatchSource) => s.mv.game?.seed ?? null,
     config: (s: MatchSource) =>
@@ -127,6 +130,17 @@ export function buildResolvers(service: MatchService): IResolvers {
             args.cursor ?? undefined,
             clampLimit(args.limit, 20, 100),
           ),
+        ),
+      myMatches: (_root, args: { turn?: 'mine' | 'any' | null; status?: 'waiting' | 'active' | 'finished' | null; cursor?: string | null; limit?: number | null }, c) =>
+        guard(() =>
+          service.myMatches({
+            token: ctxOf(c).token,
+            handle: undefined,
+            status: args.status ?? undefined,
+            turn: args.turn ?? 'any',
+            cursor: args.cursor ?? undefined,
+            limit: clampLimit(args.limit, 20, 100),
+          }),
         ),
     },
     Mutation: {

@@ -38,6 +38,7 @@ const perMatchType = (field: string, size: number | 'limit'): [string, number | 
 
 const LIST_SIZES: Record<string, number | 'limit'> = {
   'Query.matches': 'limit',
+  'Query.myMatches': 'limit',
   ...Object.fromEntries([...perMatchType('events', 'limit'), ...perMatchType('legalActions', 200)]),
   'EvonsMatch.board': 49,
   'EvonsMatch.removed': 120,

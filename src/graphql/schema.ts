@@ -19,6 +19,11 @@ const matchFields = /* GraphQL */ `
     engineVersion: String!
     "The decision the game waits for: { kind, seat, ... }; null while a seat is open or when the game is over."
     pending: JSON
+    timeControl: TimeControl!
+    "The clock as of this read; null without a time control."
+    clock: Clock
+    "How the match ended (the game's result, a timeout or an abort); null while it runs."
+    outcome: MatchOutcome
     "The game's settings."
     config: JSON
     seedCommitment: String
@@ -49,6 +54,41 @@ export const typeDefs = /* GraphQL */ `
     match(id: ID!): Match!
     "History, newest first. Handles are the labels chosen at create/join."
     matches(handle: String, status: MatchStatus, cursor: String, limit: Int = 20): MatchPage!
+    """
+    The matches of the seat token's holder (every match of its handle), like GET /v1/me/matches;
+    turn: mine lists only those waiting for your decision, soonest deadline first.
+    """
+    myMatches(turn: Turn = any, status: MatchStatus, cursor: String, limit: Int = 20): MatchPage!
+  }
+
+  enum Turn {
+    mine
+    any
+  }
+
+  "none, correspondence (daysPerMove) or live (initialSeconds + incrementSeconds, Fischer)."
+  type TimeControl {
+    kind: String!
+    daysPerMove: Int
+    initialSeconds: Int
+    incrementSeconds: Int
+  }
+
+  type Clock {
+    "Time left per seat at this read, in ms (never below 0)."
+    remainingMs: SeatNumbers!
+    "Whose time is running; null once the match is over."
+    running: Seat
+    "When the running seat runs out of time (ISO 8601, UTC)."
+    deadline: String
+  }
+
+  type MatchOutcome {
+    winner: Seat
+    "timed-out, aborted, or the game's own reason."
+    reason: String!
+    "The seat that ran out of time or asked to abort."
+    seat: Seat
   }
 
   type Mutation {
@@ -228,6 +268,10 @@ ${matchFields}${universusMatchFields}  }
     winner: Seat
     "The seat whose decision the match waits for; null when nobody's."
     toMove: Seat
+    gameId: String!
+    "When the seat to move runs out of time (ISO 8601, UTC); null without a running clock."
+    deadline: String
+    timeLeftMs: Float
     version: Int!
     seats: [SeatInfo!]!
     createdAt: String!

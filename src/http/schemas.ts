@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ActionSchema, PositionSchema, RulesConfigSchema } from '../games/evons/index.js';
 import { UniversusActionSchema, UniversusConfigSchema, UniversusPositionSchema, UniversusViewSchema } from '../games/universus/index.js';
 import { GAME_IDS } from '../games/registry.js';
+import { TimeControlSchema } from '../core/clock.js';
 
 const register = <T extends z.ZodType>(schema: T, id: string, description?: string): T =>
   schema.meta({ id, ...(description ? { description } : {}) }) as T;
@@ -114,6 +115,9 @@ const createCommon = {
     .strictObject({ p1: DeckSpecSchema.optional(), p2: DeckSpecSchema.optional() })
     .optional()
     .describe("Decks by seat. The creator's deck is required; the other seat's too unless openSeat."),
+  timeControl: TimeControlSchema.optional().describe(
+    'The clock (default none): correspondence (days per decision) or live (Fischer). Pinned in the rules hash; the clock starts at the deal.',
+  ),
 };
 
 const EvonsCreateMatchBody = register(
@@ -274,6 +278,25 @@ const matchViewCommon = {
     rulesHash: z.string(),
     cardSetId: z.string(),
     createdAt: z.string(),
+    timeControl: TimeControlSchema,
+    clock: register(
+      z.object({
+        remainingMs: z.object({ p1: z.number().int(), p2: z.number().int() }).describe('Time left per seat at this read, in ms (never below 0).'),
+        running: SeatSchema.nullable().describe('Whose time is running; null once the match is over.'),
+        deadline: z.string().nullable().describe('When the running seat runs out of time (ISO 8601, UTC): the match ends then.'),
+      }),
+      'ClockView',
+      'The clock as of this read; null without a time control.',
+    ).nullable(),
+    outcome: register(
+      z.object({
+        winner: SeatSchema.nullable(),
+        reason: z.string().describe("timed-out, aborted, or the game's own reason (Evons main-zone-full, UniVersus HEALTH_ZERO, …)."),
+        seat: SeatSchema.nullable().optional().describe('timed-out: the seat that ran out of time; aborted: the seat that asked (null: nobody made a first decision in time).'),
+      }),
+      'MatchOutcome',
+      'How the match ended; null while it runs.',
+    ).nullable(),
 };
 
 export const EvonsMatchViewSchema = register(
@@ -305,10 +328,16 @@ export const EvonsActionSchema = ActionSchema.meta({
   description: 'One Evons decision (discriminated by type). "resign" is always accepted while the game runs.',
 });
 
+export const MatchActionSchema = register(
+  z.strictObject({ type: z.literal('abort') }),
+  'MatchAction',
+  'Actions of the match itself, in every game: abort calls the match off (no winner) until both seats have made their first decision.',
+);
+
 export const ActionBodySchema = register(
-  z.discriminatedUnion('type', [EvonsActionSchema, UniversusActionSchema]),
+  z.discriminatedUnion('type', [EvonsActionSchema, UniversusActionSchema, MatchActionSchema]),
   'Action',
-  "One decision in the match's game: an EvonsAction or a UniVersusAction (their `type` values do not overlap).",
+  "One decision: an EvonsAction or a UniVersusAction in the match's game, or a MatchAction (their `type` values do not overlap).",
 );
 
 export const SubmitActionBody = register(
@@ -410,7 +439,10 @@ export const ListQuery = z.strictObject({
 });
 
 export const MyMatchesQuery = ListQuery.extend({
-  turn: z.enum(['mine', 'any']).default('any').describe('mine: only matches waiting for your decision (correspondence).'),
+  turn: z
+    .enum(['mine', 'any'])
+    .default('any')
+    .describe('mine: only matches waiting for your decision, soonest deadline first (then those without a clock, newest first).'),
 });
 
 export const MatchSummarySchema = z.object({
@@ -419,6 +451,8 @@ export const MatchSummarySchema = z.object({
   status: MatchStatusSchema,
   winner: SeatSchema.nullable(),
   toMove: SeatSchema.nullable().describe("The seat whose decision the match waits for; null when nobody's."),
+  deadline: z.string().nullable().describe('When the seat to move runs out of time (ISO 8601, UTC); null without a running clock.'),
+  timeLeftMs: z.number().int().nullable().describe('Milliseconds from this answer to the deadline.'),
   version: z.number().int(),
   seats: z.array(SeatInfoSchema),
   createdAt: z.string(),

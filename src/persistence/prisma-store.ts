@@ -18,6 +18,7 @@ import {
   type IdempotencyRecord,
   type MatchListFilter,
   type MatchPage,
+  type MatchOrder,
   type MatchRow,
   type MatchStatus,
   type MatchStore,
@@ -57,6 +58,7 @@ function toRow(m: MatchWithSeats): MatchRow {
     status: m.status as MatchStatus,
     winner: m.winner as SeatName | null,
     toMove: m.toMove as SeatName | null,
+    deadline: m.deadline,
     version: m.version,
     createdAt: m.createdAt,
     updatedAt: m.updatedAt,
@@ -110,6 +112,7 @@ WITH bumped AS (
          "status" = COALESCE($4::text, "status"),
          "winner" = CASE WHEN $5::boolean THEN $6::text ELSE "winner" END,
          "to_move" = CASE WHEN $18::boolean THEN $19::text ELSE "to_move" END,
+         "deadline" = CASE WHEN $20::boolean THEN $21::timestamptz ELSE "deadline" END,
          "updated_at" = now()
    WHERE "id" = $1 AND "version" = $2::int
      AND (NOT $14::boolean OR EXISTS (
@@ -130,8 +133,28 @@ WITH bumped AS (
 )
 SELECT "version" FROM bumped`;
 
-export function encodeCursor(createdAt: Date, id: string): string {
-  return Buffer.from(JSON.stringify([createdAt.toISOString(), id])).toString('base64url');
+/** A page boundary: the last row's sort keys (its deadline only in deadline order). */
+export interface Cursor {
+  createdAt: Date;
+  id: string;
+  deadline?: Date | null;
+}
+
+export function encodeCursor(createdAt: Date, id: string, deadline?: Date | null): string {
+  const keys: (string | null)[] = [createdAt.toISOString(), id];
+  if (deadline !== undefined) keys.push(deadline?.toISOString() ?? null);
+  return Buffer.from(JSON.stringify(keys)).toString('base64url');
+}
+
+const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** A timestamp the store could have written: ISO with milliseconds, 2000–9999, round-tripping exactly. */
+function cursorDate(at: unknown): Date {
+  if (typeof at !== 'string' || !ISO_MS.test(at)) throw new InvalidCursorError();
+  const d = new Date(at);
+  const year = d.getUTCFullYear();
+  if (Number.isNaN(d.getTime()) || d.toISOString() !== at || year < 2000 || year > 9999) throw new InvalidCursorError();
+  return d;
 }
 
 /**
@@ -139,7 +162,7 @@ export function encodeCursor(createdAt: Date, id: string): string {
  * store could have written (ISO, 2000–9999, round-tripping exactly) and a match id of the shape
  * we issue. Anything else is an InvalidCursorError, never a query.
  */
-export function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+export function decodeCursor(cursor: string, order: MatchOrder = 'recent'): Cursor {
   if (cursor.length > 200) throw new InvalidCursorError();
   let v: unknown;
   try {
@@ -147,14 +170,13 @@ export function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   } catch {
     throw new InvalidCursorError();
   }
-  if (!Array.isArray(v) || v.length !== 2) throw new InvalidCursorError();
-  const [at, id] = v as unknown[];
-  if (typeof at !== 'string' || typeof id !== 'string') throw new InvalidCursorError();
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(at) || !CURSOR_ID.test(id)) throw new InvalidCursorError();
-  const createdAt = new Date(at);
-  const year = createdAt.getUTCFullYear();
-  if (Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== at || year < 2000 || year > 9999) throw new InvalidCursorError();
-  return { createdAt, id };
+  // A cursor belongs to the order that issued it: two keys for recent, three for deadline.
+  if (!Array.isArray(v) || v.length !== (order === 'deadline' ? 3 : 2)) throw new InvalidCursorError();
+  const [at, id, deadline] = v as unknown[];
+  if (typeof id !== 'string' || !CURSOR_ID.test(id)) throw new InvalidCursorError();
+  const c: Cursor = { createdAt: cursorDate(at), id };
+  if (order === 'deadline') c.deadline = deadline === null ? null : cursorDate(deadline);
+  return c;
 }
 
 /** Match ids as the service issues them (see MatchIdSchema in the HTTP schemas). */
@@ -174,6 +196,7 @@ interface MatchSqlRow {
   status: string;
   winner: string | null;
   to_move: string | null;
+  deadline: Date | string | null;
   version: number;
   created_at: Date | string;
   updated_at: Date | string;
@@ -206,6 +229,7 @@ function sqlToRow(m: MatchSqlRow): MatchRow {
     status: m.status as MatchStatus,
     winner: m.winner as SeatName | null,
     toMove: m.to_move as SeatName | null,
+    deadline: m.deadline === null ? null : asDate(m.deadline),
     version: Number(m.version),
     createdAt: asDate(m.created_at),
     updatedAt: asDate(m.updated_at),
@@ -243,6 +267,7 @@ export class PrismaMatchStore implements MatchStore {
         seedCommitment: match.seedCommitment,
         status: match.status,
         toMove: match.toMove ?? null,
+        deadline: match.deadline ?? null,
         version: events.length,
         seats: {
           create: match.seats.map((s) => ({
@@ -314,6 +339,8 @@ export class PrismaMatchStore implements MatchStore {
         opts.claimSeat?.handle ?? null,
         opts.toMove !== undefined,
         opts.toMove ?? null,
+        opts.deadline !== undefined,
+        opts.deadline?.toISOString() ?? null,
       ], 'evons_append');
     } catch (e) {
       if (isUniqueViolation(e)) throw await this.conflict(id);
@@ -359,7 +386,16 @@ export class PrismaMatchStore implements MatchStore {
     return r ? { key: r.key, seat: r.seat as SeatName, requestHash: r.request_hash, statusCode: Number(r.status_code), response: r.response } : null;
   }
 
-  async listMatches(filter: MatchListFilter, opts: { cursor?: string | null; limit: number }): Promise<MatchPage> {
+  async expiredMatches(now: Date, limit: number): Promise<{ id: string; version: number }[]> {
+    const rows = await this.sql<{ id: string; version: number }>(
+      `SELECT "id", "version" FROM "match" WHERE "status" = 'active' AND "deadline" <= $1::timestamptz ORDER BY "deadline" LIMIT $2`,
+      [now.toISOString(), limit],
+    );
+    return rows.map((r) => ({ id: r.id, version: Number(r.version) }));
+  }
+
+  async listMatches(filter: MatchListFilter, opts: { cursor?: string | null; limit: number; order?: MatchOrder }): Promise<MatchPage> {
+    const order = opts.order ?? 'recent';
     const and: Prisma.MatchWhereInput[] = [];
     if (filter.status) and.push({ status: filter.status });
     if (filter.handle !== undefined) and.push({ seats: { some: { handle: filter.handle } } });
@@ -373,13 +409,20 @@ export class PrismaMatchStore implements MatchStore {
       and.push({ OR: [toMove('p1', { tokenHash: filter.toMoveTokenHash }), toMove('p2', { tokenHash: filter.toMoveTokenHash })] });
     }
     if (opts.cursor) {
-      const c = decodeCursor(opts.cursor);
-      and.push({ OR: [{ createdAt: { lt: c.createdAt } }, { createdAt: c.createdAt, id: { lt: c.id } }] });
+      const c = decodeCursor(opts.cursor, order);
+      const older: Prisma.MatchWhereInput = { OR: [{ createdAt: { lt: c.createdAt } }, { createdAt: c.createdAt, id: { lt: c.id } }] };
+      if (order === 'recent') and.push(older);
+      // Deadline order: later deadlines, then the same deadline and older, then (last) no deadline.
+      else if (c.deadline) and.push({ OR: [{ deadline: { gt: c.deadline } }, { AND: [{ deadline: c.deadline }, older] }, { deadline: null }] });
+      else and.push({ deadline: null }, older);
     }
     const limit = Math.max(1, Math.floor(opts.limit));
     const rows = await this.prisma.match.findMany({
       where: { AND: and },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      orderBy:
+        order === 'deadline'
+          ? [{ deadline: { sort: 'asc', nulls: 'last' } }, { createdAt: 'desc' }, { id: 'desc' }]
+          : [{ createdAt: 'desc' }, { id: 'desc' }],
       take: limit + 1,
       include: { seats: true },
     });
@@ -387,7 +430,7 @@ export class PrismaMatchStore implements MatchStore {
     const last = page[page.length - 1];
     return {
       matches: page.map(toRow),
-      nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null,
+      nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id, order === 'deadline' ? last.deadline : undefined) : null,
     };
   }
 

@@ -33,10 +33,13 @@ export interface NewMatch {
   seats: SeatRecord[];
   /** The seat whose decision the game waits for; null (the default) when nobody's. */
   toMove?: SeatName | null;
+  /** When the running clock runs out; null (the default) without one. */
+  deadline?: Date | null;
 }
 
 export interface MatchRow extends NewMatch {
   toMove: SeatName | null;
+  deadline: Date | null;
   version: number;
   createdAt: Date;
   updatedAt: Date;
@@ -70,6 +73,8 @@ export interface AppendOptions {
   winner?: SeatName | null;
   /** Who is to move after these events (kept on the row for "my turn" lists). */
   toMove?: SeatName | null;
+  /** The running clock's deadline after these events (null: none runs), for the sweepers. */
+  deadline?: Date | null;
   /** Stored in the same transaction, so a retried request gets the same answer. */
   idempotency?: IdempotencyRecord;
   /**
@@ -97,6 +102,9 @@ export interface MatchListFilter {
   toMoveTokenHash?: string;
 }
 
+/** recent: newest first. deadline: soonest deadline first (no deadline last), then newest. */
+export type MatchOrder = 'recent' | 'deadline';
+
 export interface MatchPage {
   matches: MatchRow[];
   /** Opaque; pass back to get the next (older) page. Null on the last page. */
@@ -119,8 +127,10 @@ export interface MatchStore {
   appendEvents(id: string, expectedVersion: number, events: NewEvent[], opts?: AppendOptions): Promise<number>;
   /** Keys are scoped to (match, seat): each seat has its own key space. */
   findIdempotency(matchId: string, seat: SeatName, key: string): Promise<IdempotencyRecord | null>;
-  /** Newest first, cursor-paginated. */
-  listMatches(filter: MatchListFilter, opts: { cursor?: string | null; limit: number }): Promise<MatchPage>;
+  /** Cursor-paginated, newest first unless `order` says otherwise (a cursor belongs to its order). */
+  listMatches(filter: MatchListFilter, opts: { cursor?: string | null; limit: number; order?: MatchOrder }): Promise<MatchPage>;
+  /** Active matches whose deadline is at or before `now`, soonest first: the sweepers' work. */
+  expiredMatches(now: Date, limit: number): Promise<{ id: string; version: number }[]>;
   /**
    * Calls `onAppend(matchId, version)` after every committed append, from any node sharing the
    * database (PostgreSQL LISTEN/NOTIFY; PGlite's own). Returns the unsubscribe function.

@@ -2,13 +2,20 @@
  * Match history: newest first, cursor-paginated, by handle, status or seat token. Handles are
  * labels chosen at create/join, not accounts (see docs/api.md); only public data is listed.
  */
-import type { MatchListFilter, MatchRow, MatchStatus, MatchStore } from '../persistence/types.js';
+import type { MatchListFilter, MatchOrder, MatchRow, MatchStatus, MatchStore } from '../persistence/types.js';
 import type { Seat } from '../core/ruleset.js';
 import { problems } from './errors.js';
 import { hashToken } from './tokens.js';
 import type { MatchListFilterInput, MatchPageDto, MatchSummary } from './types.js';
 
-export async function listMatches(store: MatchStore, filter: MatchListFilterInput, cursor: string | undefined, limit: number): Promise<MatchPageDto> {
+export async function listMatches(
+  store: MatchStore,
+  filter: MatchListFilterInput,
+  cursor: string | undefined,
+  limit: number,
+  now: number,
+  order: MatchOrder = 'recent',
+): Promise<MatchPageDto> {
   const f: MatchListFilter = {};
   if (filter.handle !== undefined) f.handle = filter.handle;
   if (filter.status !== undefined) f.status = filter.status;
@@ -17,7 +24,7 @@ export async function listMatches(store: MatchStore, filter: MatchListFilterInpu
   if (filter.toMoveTokenHash !== undefined) f.toMoveTokenHash = filter.toMoveTokenHash;
   let page;
   try {
-    page = await store.listMatches(f, { cursor: cursor ?? null, limit });
+    page = await store.listMatches(f, { cursor: cursor ?? null, limit, order });
   } catch (e) {
     if (isCursorError(e)) {
       throw problems.invalidCursor();
@@ -25,7 +32,7 @@ export async function listMatches(store: MatchStore, filter: MatchListFilterInpu
     throw e;
   }
   return {
-    matches: page.matches.map((r) => summary(r)),
+    matches: page.matches.map((r) => summary(r, now)),
     nextCursor: page.nextCursor,
   };
 }
@@ -42,8 +49,10 @@ export interface MyMatchesQuery {
 }
 
 /** Matches of the holder of a seat token: every match of that seat's handle, or just that match. */
-export async function myMatches(store: MatchStore, q: MyMatchesQuery): Promise<MatchPageDto> {
+export async function myMatches(store: MatchStore, q: MyMatchesQuery, now: number): Promise<MatchPageDto> {
   const mine = q.turn === 'mine';
+  // "My turn" is sorted by urgency: the soonest deadline first (lichess's urgent games).
+  const list = (filter: MatchListFilterInput) => listMatches(store, filter, q.cursor, q.limit, now, mine ? 'deadline' : 'recent');
   if (q.token === null) throw problems.invalidToken();
   if (q.token !== undefined) {
     const tokenHash = hashToken(q.token);
@@ -51,20 +60,22 @@ export async function myMatches(store: MatchStore, q: MyMatchesQuery): Promise<M
     const row = own.matches[0];
     if (!row) throw problems.invalidToken();
     const h = row.seats.find((s) => s.tokenHash === tokenHash)?.handle ?? null;
-    if (h === null) return listMatches(store, mine ? { toMoveTokenHash: tokenHash, status: q.status } : { tokenHash, status: q.status }, q.cursor, q.limit);
-    return listMatches(store, mine ? { toMoveHandle: h, status: q.status } : { handle: h, status: q.status }, q.cursor, q.limit);
+    if (h === null) return list(mine ? { toMoveTokenHash: tokenHash, status: q.status } : { tokenHash, status: q.status });
+    return list(mine ? { toMoveHandle: h, status: q.status } : { handle: h, status: q.status });
   }
   if (q.handle === undefined) throw problems.missingToken();
-  return listMatches(store, mine ? { toMoveHandle: q.handle, status: q.status } : { handle: q.handle, status: q.status }, q.cursor, q.limit);
+  return list(mine ? { toMoveHandle: q.handle, status: q.status } : { handle: q.handle, status: q.status });
 }
 
-function summary(r: MatchRow): MatchSummary {
+function summary(r: MatchRow, now: number): MatchSummary {
   return {
     id: r.id,
     gameId: r.game,
     status: r.status,
     winner: (r.winner as Seat | null) ?? null,
     toMove: r.toMove,
+    deadline: r.deadline?.toISOString() ?? null,
+    timeLeftMs: r.deadline ? Math.max(0, r.deadline.getTime() - now) : null,
     version: r.version,
     seats: (['p1', 'p2'] as const).map((s) => {
       const x = r.seats.find((y) => y.seat === s);

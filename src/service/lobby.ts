@@ -14,7 +14,9 @@ import { problems } from './errors.js';
 import { gameRuleset } from './games.js';
 import type { MatchLoader } from './match-loader.js';
 import { rulesetOfRow } from './match-loader.js';
-import { gameRecord, openingOf, openingRecord } from './match-log.js';
+import { NO_RECORDS, clockRecord, foldRecords, gameRecord, openingOf, openingRecord } from './match-log.js';
+import { deadlineOf, startClock, type TimeControl } from '../core/clock.js';
+import { canonicalJson } from '../core/hash.js';
 import { hashToken, newMatchId, newSeatToken } from './tokens.js';
 import type { CreateMatchInput, CreateMatchResult, DeckSpec, JoinInput, JoinResult } from './types.js';
 
@@ -22,6 +24,8 @@ export interface LobbyDeps {
   store: MatchStore;
   loader: MatchLoader;
   credentials: KnownCredentials;
+  /** Epoch ms: the clocks start at the deal. */
+  now(): number;
 }
 
 type Opening = { ok: true; state: unknown; events: { type: string }[] } | { ok: false; errors: string[] };
@@ -61,6 +65,23 @@ function statusOf(ruleset: AnyRuleset, state: unknown): MatchStatus {
   return ruleset.outcome(state) ? 'finished' : 'active';
 }
 
+const NO_CLOCK: TimeControl = { kind: 'none' };
+
+/** The records a deal stores: the game's opening events and, with a time control, the started clock. */
+function dealRecords(ruleset: AnyRuleset, dealt: { state: unknown; events: { type: string }[] }, control: TimeControl, at: number) {
+  const records = dealt.events.map((e) => gameRecord(ruleset, e, null));
+  const clock = ruleset.outcome(dealt.state) ? null : startClock(control, toMoveOf(ruleset, dealt.state), at);
+  if (clock) records.push(clockRecord(clock, at, null));
+  const deadline = clock ? deadlineOf(clock) : null;
+  return { records, deadline: deadline === null ? null : new Date(deadline) };
+}
+
+/** The rules a match is pinned to: the game's rules hash, and its time control when it has one. */
+function matchRulesHash(ruleset: AnyRuleset, config: unknown, generator: null | undefined, control: TimeControl): string {
+  const game = ruleset.rulesHash(config, generator);
+  return control.kind === 'none' ? game : sha256Hex(canonicalJson({ game, timeControl: control }));
+}
+
 /** Whose decision the game waits for, kept on the match row for "my turn" lists. */
 export function toMoveOf(ruleset: AnyRuleset, state: unknown): Seat | null {
   return ruleset.pending(state)?.seat ?? null;
@@ -74,6 +95,7 @@ export async function createMatch(deps: LobbyDeps, input: CreateMatchInput): Pro
   const openSeat = input.openSeat ?? false;
   const sandbox = input.position !== undefined;
   const seed = randomBytes(32).toString('hex');
+  const control = input.timeControl ?? NO_CLOCK;
 
   let config: unknown;
   let opening: { state: unknown; events: { type: string }[] } | null = null;
@@ -115,12 +137,14 @@ export async function createMatch(deps: LobbyDeps, input: CreateMatchInput): Pro
 
   let events: NewEvent[];
   let status: MatchStatus;
+  let deadline: Date | null = null;
   if (openSeat) {
-    events = [openingRecord({ creatorSeat, deck: creatorDeck, position: sandbox ? input.position : null, config, rng: ruleset.generator })];
+    const timeControl = control.kind === 'none' ? {} : { timeControl: control };
+    events = [openingRecord({ creatorSeat, deck: creatorDeck, position: sandbox ? input.position : null, config, rng: ruleset.generator, ...timeControl })];
     status = 'waiting';
   } else {
     if (!opening) throw new Error('unreachable: no opening for a match without an open seat');
-    events = opening.events.map((e) => gameRecord(ruleset, e, null));
+    ({ records: events, deadline } = dealRecords(ruleset, opening, control, deps.now()));
     status = statusOf(ruleset, opening.state);
   }
 
@@ -135,7 +159,7 @@ export async function createMatch(deps: LobbyDeps, input: CreateMatchInput): Pro
       game,
       rulesVersion: ruleset.rulesVersion,
       engineVersion: ruleset.engineVersion,
-      rulesHash: ruleset.rulesHash(config, sandbox ? null : undefined),
+      rulesHash: matchRulesHash(ruleset, config, sandbox ? null : undefined, control),
       config,
       cardSetId: ruleset.cardSet.id,
       cardSetHash: ruleset.cardSet.hash,
@@ -144,10 +168,11 @@ export async function createMatch(deps: LobbyDeps, input: CreateMatchInput): Pro
       status,
       seats: seatRecords,
       toMove: opening ? toMoveOf(ruleset, opening.state) : null,
+      deadline,
     },
     events,
   );
-  if (opening) deps.loader.remember({ row, ruleset, version: row.version, state: opening.state, sandbox });
+  if (opening) deps.loader.remember({ ...foldRecords(NO_RECORDS, events), row, ruleset, version: row.version, state: opening.state, sandbox });
   for (const r of seatRecords) if (r.tokenHash) deps.credentials.remember(r.tokenHash);
   return { id, game, seat: creatorSeat, status, version: row.version, tokens };
 }
@@ -180,21 +205,23 @@ export async function joinMatch(deps: LobbyDeps, id: string, input: JoinInput): 
   }
   const status = statusOf(ruleset, dealt.state);
   const toMove = toMoveOf(ruleset, dealt.state);
+  const { records, deadline } = dealRecords(ruleset, dealt, opening.timeControl ?? NO_CLOCK, deps.now());
   // One transaction stores the deal and takes the seat; the append decides the race between
   // two joiners (expected version 1): only one deal is stored, the other gets seat-taken.
   let version: number;
   try {
-    version = await deps.store.appendEvents(id, log[0]!.seq, dealt.events.map((e) => gameRecord(ruleset, e, null)), {
+    version = await deps.store.appendEvents(id, log[0]!.seq, records, {
       status,
       toMove,
+      deadline,
       claimSeat: { seat, tokenHash, handle: input.handle ?? null },
     });
   } catch (e) {
     if (e instanceof VersionConflictError) throw problems.seatTaken();
     throw e;
   }
-  const joined = { ...row, version, status, toMove, seats: row.seats.map((x) => (x.seat === seat ? { ...x, tokenHash, handle: input.handle ?? null } : x)) };
-  deps.loader.remember({ row: joined, ruleset, version, state: dealt.state, sandbox });
+  const joined = { ...row, version, status, toMove, deadline, seats: row.seats.map((x) => (x.seat === seat ? { ...x, tokenHash, handle: input.handle ?? null } : x)) };
+  deps.loader.remember({ ...foldRecords(NO_RECORDS, records), row: joined, ruleset, version, state: dealt.state, sandbox });
   deps.credentials.remember(tokenHash);
   return { id, seat, token, version, status };
 }

@@ -10,10 +10,10 @@ import type { AnyRuleset } from '../core/ruleset.js';
 import { rulesetOf } from '../games/registry.js';
 import type { MatchRow, MatchStore } from '../persistence/types.js';
 import { problems } from './errors.js';
-import { gameRecords, isOpening, openingOf } from './match-log.js';
+import { NO_RECORDS, foldRecords, gameRecords, isOpening, openingOf, type MatchRecords } from './match-log.js';
 
-/** A match as of one version: the stored row (seats, handles), its game and the game's state. */
-export interface MatchEntry {
+/** A match as of one version: the stored row (seats, handles), its game, the game's state, and the match's own records (clock, ending). */
+export interface MatchEntry extends MatchRecords {
   row: MatchRow;
   ruleset: AnyRuleset;
   version: number;
@@ -83,10 +83,11 @@ export class MatchLoader {
     if (cached?.state && cached.version < row.version) {
       const newer = await this.store.loadEvents(row.id, { afterSeq: cached.version });
       if (newer.length > 0 && newer[0]!.seq === cached.version + 1 && !newer.some(isOpening)) {
-        const state: unknown = cached.ruleset.evolve(cached.state, newer.map((e) => e.payload));
+        const events = gameRecords(newer).map((e) => e.payload);
+        const state: unknown = events.length > 0 ? cached.ruleset.evolve(cached.state, events) : cached.state;
         this.stats.catchUps++;
         const version = newer.at(-1)!.seq;
-        const entry: MatchEntry = { row: { ...row, version }, ruleset: cached.ruleset, version, state, sandbox: cached.sandbox };
+        const entry: MatchEntry = { ...foldRecords(cached, newer), row: { ...row, version }, ruleset: cached.ruleset, version, state, sandbox: cached.sandbox };
         this.remember(entry);
         return entry;
       }
@@ -103,7 +104,7 @@ export class MatchLoader {
       state = ruleset.replay(events);
       this.stats.replays++;
     }
-    const entry: MatchEntry = { row: { ...row, version }, ruleset, version, state, sandbox };
+    const entry: MatchEntry = { ...foldRecords(NO_RECORDS, stored), row: { ...row, version }, ruleset, version, state, sandbox };
     this.remember(entry);
     return entry;
   }

@@ -13,7 +13,8 @@ import { listMatches, myMatches, type MyMatchesQuery } from './history.js';
 import { LiveUpdates } from './live.js';
 import { createMatch, joinMatch } from './lobby.js';
 import { MatchLoader } from './match-loader.js';
-import { submitAction, type MoveOptions } from './moves.js';
+import { expire, submitAction, type MoveOptions } from './moves.js';
+import { flagged } from '../core/clock.js';
 import { eventPage, legalActions, matchView, redact } from './reads.js';
 import { hashToken, sameHash } from './tokens.js';
 import type {
@@ -36,6 +37,8 @@ export type * from './types.js';
 export interface MatchServiceOptions {
   store: MatchStore;
   cacheSize?: number;
+  /** Epoch ms: what every clock reads (tests pass their own). */
+  now?: () => number;
 }
 
 const DEFAULT_CACHE_SIZE = 500;
@@ -47,9 +50,11 @@ export class MatchService {
   readonly live: LiveUpdates;
   /** Token hashes verified on this node (the rate limiter keys on them). */
   readonly credentials = new KnownCredentials();
+  readonly now: () => number;
 
   constructor(opts: MatchServiceOptions) {
     this.store = opts.store;
+    this.now = opts.now ?? Date.now;
     this.loader = new MatchLoader(this.store, opts.cacheSize ?? DEFAULT_CACHE_SIZE);
     this.live = new LiveUpdates(this.store);
   }
@@ -80,9 +85,27 @@ export class MatchService {
 
   /** Loads a match for one caller. `token`: undefined = no Authorization header, null = malformed. */
   async load(id: string, token: string | null | undefined): Promise<LoadedMatch> {
-    const entry = await this.loader.current(id);
+    let entry = await this.loader.current(id);
+    const at = this.now();
+    // A clock never shows less than zero: a match whose time ran out is ended before it is read.
+    const ended = await expire(this, entry, at);
+    if (ended) entry = ended;
+    else if (entry.clock?.running && !entry.end && flagged(entry.clock, at)) entry = await this.loader.current(id);
     const seat = this.seatOf(entry.row, token);
-    return { ...entry, viewer: seat ?? 'spectator', seat };
+    return { ...entry, viewer: seat ?? 'spectator', seat, at };
+  }
+
+  /**
+   * Ends every match whose clock ran out (at most `limit`), through the same conditional append
+   * as a move: on any number of nodes, each timeout is written once. Returns how many it ended.
+   */
+  async sweep(limit = 100): Promise<number> {
+    const at = this.now();
+    let ended = 0;
+    for (const { id } of await this.store.expiredMatches(new Date(at), limit)) {
+      if (await expire(this, await this.loader.current(id), at)) ended++;
+    }
+    return ended;
   }
 
   matchView(m: LoadedMatch): MatchView {
@@ -104,15 +127,15 @@ export class MatchService {
 
   /** Applies one action for the seat holding `token`; a retry with the same key gets the same result. */
   submitAction(id: string, token: string | null | undefined, action: unknown, opts: MoveOptions): Promise<ActionOutcome> {
-    return submitAction({ store: this.store, loader: this.loader, seatOf: (entry, t) => this.seatOf(entry.row, t) }, id, token, action, opts);
+    return submitAction({ store: this.store, loader: this.loader, now: this.now, seatOf: (entry, t) => this.seatOf(entry.row, t) }, id, token, action, opts);
   }
 
   listMatches(filter: MatchListFilterInput, cursor: string | undefined, limit: number): Promise<MatchPageDto> {
-    return listMatches(this.store, filter, cursor, limit);
+    return listMatches(this.store, filter, cursor, limit, this.now());
   }
 
   /** Matches of the holder of a seat token: every match of that seat's handle, or just that match. */
   myMatches(q: MyMatchesQuery): Promise<MatchPageDto> {
-    return myMatches(this.store, q);
+    return myMatches(this.store, q, this.now());
   }
 }

@@ -1,18 +1,23 @@
 /**
  * The move path: take the match from the loader's cache (replay of the stored events when not
  * cached), check the action with the game's pure `apply`, then append the new events with the
- * expected version, the status/winner and the idempotency record in ONE statement. The database
- * decides lost races (VersionConflictError → conflict), so an action is never applied twice; a
- * stale cache costs one reload, never a wrong answer.
+ * expected version, the status/winner, the clock and the idempotency record in ONE statement.
+ * The database decides lost races (VersionConflictError → conflict), so an action is never
+ * applied twice; a stale cache costs one reload, never a wrong answer.
+ *
+ * The match's own actions are handled here, not by a game: `abort` (until both seats have made
+ * their first decision). A clock that ran out ends the match first (expire), the same way the
+ * sweepers do.
  */
 import type { Seat } from '../core/ruleset.js';
+import { afterDecision, deadlineOf, flagged, stopClock } from '../core/clock.js';
 import { canonicalJson, sha256Hex } from '../core/hash.js';
-import { VersionConflictError, type MatchStatus, type MatchStore } from '../persistence/types.js';
+import { VersionConflictError, type MatchStatus, type MatchStore, type NewEvent } from '../persistence/types.js';
 import { ServiceError, problems } from './errors.js';
 import { toMoveOf } from './lobby.js';
 import type { MatchEntry, MatchLoader } from './match-loader.js';
-import { gameRecord } from './match-log.js';
-import { matchView, redact } from './reads.js';
+import { clockRecord, endRecord, foldRecords, gameRecord, type MatchEnd } from './match-log.js';
+import { matchView, redact, outcomeOf } from './reads.js';
 import type { ActionOutcome, ActionResult, EventDto, LoadedMatch } from './types.js';
 
 export interface MoveDeps {
@@ -20,6 +25,8 @@ export interface MoveDeps {
   loader: MatchLoader;
   /** The seat of a token in a match (undefined token = none sent, null = malformed). */
   seatOf(entry: MatchEntry, token: string | null): Seat | null;
+  /** Epoch ms: the time every clock reads. */
+  now(): number;
 }
 
 export interface MoveOptions {
@@ -30,9 +37,13 @@ export interface MoveOptions {
 /** The stored idempotency result is the ActionResult as JSON (200 = an accepted action). */
 const ACCEPTED = 200;
 
+const other = (s: Seat): Seat => (s === 'p1' ? 'p2' : 'p1');
+
 function requestHash(seat: Seat, action: unknown): string {
   return sha256Hex(canonicalJson({ seat, action }));
 }
+
+const isAbort = (action: unknown): boolean => typeof action === 'object' && action !== null && (action as { type?: unknown }).type === 'abort';
 
 /** Applies one action for the seat holding `token`; a retry with the same key gets the same result. */
 export async function submitAction(deps: MoveDeps, id: string, token: string | null | undefined, action: unknown, opts: MoveOptions): Promise<ActionOutcome> {
@@ -51,9 +62,47 @@ export async function submitAction(deps: MoveDeps, id: string, token: string | n
   return tryAction(deps, await deps.loader.current(id), token, action, opts);
 }
 
+/**
+ * Ends the match when its running clock has run out at `now`: a timeout for the seat to move, or
+ * an abort (no winner) when that seat had not made its first decision. Returns the new entry, or
+ * null when there was nothing to end or another request ended or moved the match first.
+ */
+export async function expire(deps: Pick<MoveDeps, 'store' | 'loader'>, entry: MatchEntry, now: number): Promise<MatchEntry | null> {
+  const seat = entry.clock && !entry.end && entry.state ? flagged(entry.clock, now) : null;
+  if (!seat) return null;
+  const end: MatchEnd = entry.decided[seat]
+    ? { reason: 'timed-out', seat, winner: other(seat), at: now }
+    : { reason: 'aborted', seat: null, winner: null, at: now };
+  try {
+    return await appendEnding(deps, entry, end, null, now);
+  } catch (e) {
+    if (e instanceof VersionConflictError) return null;
+    throw e;
+  }
+}
+
+async function appendEnding(deps: Pick<MoveDeps, 'store' | 'loader'>, entry: MatchEntry, end: MatchEnd, actingSeat: Seat | null, now: number): Promise<MatchEntry> {
+  const records: NewEvent[] = [endRecord(end, actingSeat)];
+  // The clock stops where the time was (a seat that ran out shows zero).
+  if (entry.clock) records.push(clockRecord(stopClock(entry.clock, Math.min(now, deadlineOf(entry.clock) ?? now)), now, actingSeat));
+  const version = await deps.store.appendEvents(entry.row.id, entry.version, records, {
+    status: 'finished',
+    winner: end.winner,
+    toMove: null,
+    deadline: null,
+  });
+  const next: MatchEntry = {
+    ...entry,
+    ...foldRecords(entry, records),
+    row: { ...entry.row, status: 'finished', winner: end.winner, toMove: null, deadline: null, version },
+    version,
+  };
+  deps.loader.remember(next);
+  return next;
+}
+
 async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null, action: unknown, opts: MoveOptions): Promise<ActionOutcome> {
   const { row, version, state, ruleset } = entry;
-  const id = row.id;
   const seat = deps.seatOf(entry, token);
   if (!seat) throw problems.missingToken();
   const key = opts.idempotencyKey;
@@ -75,48 +124,86 @@ async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null
     return priorOr(problems.versionConflict(version, `If-Match/expectedVersion is ${opts.expectedVersion} but the match is at version ${version}.`));
   }
   if (!state || row.status === 'waiting') return priorOr(problems.notActive('waiting', version));
-  if (ruleset.outcome(state)) return priorOr(problems.notActive('finished', version));
+  if (outcomeOf(entry)) return priorOr(problems.notActive('finished', version));
+  const now = deps.now();
+  // Time ran out before this action: the match ends now, as the sweeper would have ended it.
+  const expired = await expire(deps, entry, now);
+  if (expired) return priorOr(problems.notActive('finished', expired.version));
+
+  const base: Omit<LoadedMatch, 'row' | 'version' | 'state' | 'clock' | 'end' | 'decided' | 'timeControl'> = { ruleset, viewer: seat, seat, sandbox: entry.sandbox, at: now };
+  const resultFor = (m: LoadedMatch, records: NewEvent[]): ActionResult => {
+    const events: EventDto[] = [];
+    records.forEach((e, i) => {
+      const d = redact(m, { seq: version + 1 + i, type: e.type, payload: e.payload, actingSeat: seat }, seat);
+      if (d) events.push(d);
+    });
+    return { version: m.version, events, match: matchView(m) };
+  };
+  const idempotency = (result: ActionResult) =>
+    key !== undefined ? { idempotency: { key, seat, requestHash: hash, statusCode: ACCEPTED, response: JSON.stringify(result) } } : {};
+
+  if (isAbort(action)) {
+    // lichess's rule: a match can be called off until each seat has made its first decision.
+    if (entry.decided.p1 && entry.decided.p2) {
+      return priorOr(problems.illegal('ABORT_TOO_LATE', 'Both seats have made a decision: the match can no longer be aborted (resign instead, where the game has it).', version));
+    }
+    const end: MatchEnd = { reason: 'aborted', seat, winner: null, at: now };
+    const records: NewEvent[] = [endRecord(end, seat)];
+    if (entry.clock) records.push(clockRecord(stopClock(entry.clock, now), now, seat));
+    const m: LoadedMatch = { ...entry, ...foldRecords(entry, records), ...base, row: { ...row, status: 'finished', winner: null, toMove: null, deadline: null, version: version + records.length }, version: version + records.length };
+    const result = resultFor(m, records);
+    return commit(deps, entry, m, records, { status: 'finished', winner: null, toMove: null, deadline: null, ...idempotency(result) }, result, priorOr);
+  }
 
   const r = ruleset.apply(state, seat, action);
   if (!r.ok) return priorOr(problems.illegal(r.error.code, r.error.message, version));
 
   const records = (r.events as { type: string }[]).map((e) => gameRecord(ruleset, e, seat));
-  const newVersion = version + records.length;
   const outcome = ruleset.outcome(r.state);
   const status: MatchStatus = outcome ? 'finished' : 'active';
   const toMove = toMoveOf(ruleset, r.state);
+  let deadline: Date | null = null;
+  if (entry.clock) {
+    const clock = afterDecision(entry.clock, seat, now, outcome ? null : toMove);
+    records.push(clockRecord(clock, now, seat));
+    const d = deadlineOf(clock);
+    deadline = d === null ? null : new Date(d);
+  }
+  const newVersion = version + records.length;
   const m: LoadedMatch = {
-    row: { ...row, status, winner: outcome?.winner ?? null, version: newVersion, toMove },
-    ruleset,
+    ...entry,
+    ...foldRecords(entry, records),
+    ...base,
+    row: { ...row, status, winner: outcome?.winner ?? null, version: newVersion, toMove, deadline },
     version: newVersion,
     state: r.state,
-    viewer: seat,
-    seat,
-    sandbox: entry.sandbox,
   };
-  const events: EventDto[] = [];
-  records.forEach((e, i) => {
-    const d = redact(m, { seq: version + 1 + i, type: e.type, payload: e.payload, actingSeat: seat }, seat);
-    if (d) events.push(d);
-  });
-  const result: ActionResult = { version: newVersion, events, match: matchView(m) };
+  const result = resultFor(m, records);
+  return commit(deps, entry, m, records, { status, winner: outcome?.winner ?? null, toMove, deadline, ...idempotency(result) }, result, priorOr);
+}
 
+/** Appends the action's records as one statement and remembers the new state. */
+async function commit(
+  deps: MoveDeps,
+  entry: MatchEntry,
+  m: LoadedMatch,
+  records: NewEvent[],
+  opts: NonNullable<Parameters<MatchStore['appendEvents']>[3]>,
+  result: ActionResult,
+  priorOr: (failure: Error) => Promise<ActionOutcome>,
+): Promise<ActionOutcome> {
   try {
-    const stored = await deps.store.appendEvents(id, version, records, {
-      status,
-      winner: outcome?.winner ?? null,
-      toMove,
-      ...(key !== undefined ? { idempotency: { key, seat, requestHash: hash, statusCode: ACCEPTED, response: JSON.stringify(result) } } : {}),
-    });
+    const stored = await deps.store.appendEvents(entry.row.id, entry.version, records, opts);
     // The store numbers events itself; it must agree with the result we stored.
-    if (stored !== newVersion) throw new Error(`store returned version ${stored}, expected ${newVersion}`);
+    if (stored !== m.version) throw new Error(`store returned version ${stored}, expected ${m.version}`);
   } catch (e) {
     // A concurrent request (or an earlier one) with the same key may be the one that won.
     if (e instanceof VersionConflictError) return priorOr(problems.versionConflict(e.currentVersion));
     throw e;
   }
-  deps.loader.remember({ row: m.row, ruleset, version: newVersion, state: r.state, sandbox: entry.sandbox });
-  return { result, seat, replayed: false };
+  const { viewer: _v, seat: _s, at: _a, ...next } = m;
+  deps.loader.remember(next);
+  return { result, seat: m.seat!, replayed: false };
 }
 
 async function replayIdempotent(store: MatchStore, entry: MatchEntry, key: string, seat: Seat, hash: string): Promise<ActionOutcome | null> {
@@ -124,7 +211,11 @@ async function replayIdempotent(store: MatchStore, entry: MatchEntry, key: strin
   if (!prior) return null;
   if (prior.requestHash !== hash) throw problems.idempotencyMismatch();
   const result = JSON.parse(prior.response) as ActionResult;
-  // Results stored before matches named their game are Evons results.
-  if (result.match.gameId === undefined) (result.match as { gameId: string }).gameId = entry.ruleset.id;
+  // Results stored before matches named their game are Evons results (and had no clocks).
+  const match = result.match as unknown as Record<string, unknown>;
+  match.gameId ??= entry.ruleset.id;
+  match.timeControl ??= { kind: 'none' };
+  match.clock ??= null;
+  match.outcome ??= null;
   return { result, seat, replayed: true };
 }

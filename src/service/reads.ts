@@ -6,12 +6,31 @@
 import type { Seat, Viewer } from '../core/ruleset.js';
 import type { AnyAction } from '../games/registry.js';
 import type { MatchStatus, MatchStore } from '../persistence/types.js';
-import { isOpening } from './match-log.js';
-import type { EventDto, LegalActionDto, LoadedMatch, MatchView } from './types.js';
+import { isMatchRecord, publicRecord } from './match-log.js';
+import { deadlineOf, remainingAt } from '../core/clock.js';
+import type { ClockView, EventDto, LegalActionDto, LoadedMatch, MatchOutcome, MatchView } from './types.js';
+
+/** How the match ended, if it has: the match's own ending (time, abort) or the game's result. */
+export function outcomeOf(m: Pick<LoadedMatch, 'ruleset' | 'state' | 'end'>): MatchOutcome | null {
+  if (m.end) return { winner: m.end.winner, reason: m.end.reason, seat: m.end.seat };
+  const outcome = m.state ? m.ruleset.outcome(m.state) : null;
+  return outcome ? { winner: outcome.winner, reason: outcome.reason } : null;
+}
+
+/** The clock at the read (a stopped clock, once the match is over, shows what was left). */
+function clockView(m: LoadedMatch): ClockView | null {
+  if (!m.clock) return null;
+  const deadline = deadlineOf(m.clock);
+  return {
+    remainingMs: remainingAt(m.clock, m.at),
+    running: m.clock.running?.seat ?? null,
+    deadline: deadline === null ? null : new Date(deadline).toISOString(),
+  };
+}
 
 export function matchView(m: LoadedMatch): MatchView {
-  const outcome = m.state ? m.ruleset.outcome(m.state) : null;
-  const status: MatchStatus = m.state ? (outcome ? 'finished' : m.row.status === 'waiting' ? 'waiting' : 'active') : 'waiting';
+  const outcome = outcomeOf(m);
+  const status: MatchStatus = m.state || m.end ? (outcome ? 'finished' : m.row.status === 'waiting' ? 'waiting' : 'active') : 'waiting';
   return {
     id: m.row.id,
     gameId: m.ruleset.id,
@@ -28,13 +47,16 @@ export function matchView(m: LoadedMatch): MatchView {
     rulesHash: m.row.rulesHash,
     cardSetId: m.row.cardSetId,
     createdAt: m.row.createdAt.toISOString(),
+    timeControl: m.timeControl,
+    clock: clockView(m),
+    outcome,
     game: m.state ? m.ruleset.view(m.state, m.viewer) : null,
   } as MatchView;
 }
 
 /** The caller's legal actions now; empty unless it is their decision in a running game. */
 export function legalActions(m: LoadedMatch, opts: { text: boolean }): LegalActionDto[] {
-  if (!m.state || !m.seat || m.ruleset.outcome(m.state) || m.row.status === 'waiting') return [];
+  if (!m.state || !m.seat || outcomeOf(m) || m.row.status === 'waiting') return [];
   const actions = m.ruleset.legalActions(m.state, m.seat) as AnyAction[];
   if (!opts.text) return actions.map((action) => ({ action }));
   // Named only as far as this seat's own view names the cards.
@@ -51,7 +73,10 @@ interface Logged {
 
 /** A stored record as `viewer` may see it; null when they see nothing of it. */
 export function redact(m: Pick<LoadedMatch, 'ruleset'>, e: Logged, viewer: Viewer): EventDto | null {
-  if (isOpening(e)) return null;
+  if (isMatchRecord(e)) {
+    const r = publicRecord(e);
+    return r && { seq: e.seq, actingSeat: (e.actingSeat as Seat | null) ?? null, event: r };
+  }
   const r = m.ruleset.redactEvent(e.payload, viewer);
   if (r === null || r === undefined) return null;
   return { seq: e.seq, actingSeat: (e.actingSeat as Seat | null) ?? null, event: r as EventDto['event'] };

@@ -1,7 +1,9 @@
 /** What the match service takes and returns (shared by the REST routes and the GraphQL resolvers). */
-import type { AnyRuleset, DeckEntry, Seat, Viewer } from '../core/ruleset.js';
+import type { DeckEntry, Seat, Viewer } from '../core/ruleset.js';
+import type { TimeControl } from '../core/clock.js';
+import type { MatchEntry } from './match-loader.js';
 import type { AnyAction, GameId, GameViewOf } from '../games/registry.js';
-import type { MatchRow, MatchStatus } from '../persistence/types.js';
+import type { MatchStatus } from '../persistence/types.js';
 
 export type { Seat, Viewer, GameId };
 
@@ -19,6 +21,8 @@ export interface CreateMatchInput {
   settings?: Record<string, unknown> | undefined;
   /** A sandbox position in the game's own format. */
   position?: unknown;
+  /** Default none. */
+  timeControl?: TimeControl | undefined;
 }
 
 export interface CreateMatchResult {
@@ -63,6 +67,9 @@ interface MatchViewBase {
   rulesHash: string;
   cardSetId: string;
   createdAt: string;
+  timeControl: TimeControl;
+  clock: ClockView | null;
+  outcome: MatchOutcome | null;
 }
 
 /** A match for one caller; `game` is the engine's view for them, null while a seat is open. */
@@ -79,16 +86,28 @@ export interface LegalActionDto {
   text?: string;
 }
 
-/** A match as loaded for one request: the row, its game, the state at `version`, and who is asking. */
-export interface LoadedMatch {
-  row: MatchRow;
-  ruleset: AnyRuleset;
-  version: number;
-  /** The game's state (its own type, behind the contract); null while a seat is open. */
-  state: unknown;
+/** A match as loaded for one request: the row, its game, the state at `version`, and who is asking when. */
+export interface LoadedMatch extends MatchEntry {
   viewer: Viewer;
   seat: Seat | null;
-  sandbox: boolean;
+  /** Epoch ms of the read: what the clocks show. */
+  at: number;
+}
+
+/** The clock as of a read: time left per seat, whose runs, and until when (an absolute UTC time). */
+export interface ClockView {
+  remainingMs: Record<Seat, number>;
+  running: Seat | null;
+  deadline: string | null;
+}
+
+/** How a match ended: the game's own result, or the match's (a seat ran out of time, an abort). */
+export interface MatchOutcome {
+  winner: Seat | null;
+  /** The game's reason (e.g. Evons main-zone-full, UniVersus HEALTH_ZERO), or timed-out / aborted. */
+  reason: string;
+  /** The seat that ran out of time or asked to abort. */
+  seat?: Seat | null;
 }
 
 /** What an accepted action produced, for the seat that acted. Stored as data for idempotent retries. */
@@ -113,6 +132,9 @@ export interface MatchSummary {
   winner: Seat | null;
   /** The seat whose decision the game waits for; null when nobody's (waiting, finished). */
   toMove: Seat | null;
+  /** When the seat to move runs out of time (time controls), and how long that is from now. */
+  deadline: string | null;
+  timeLeftMs: number | null;
   version: number;
   seats: SeatInfo[];
   createdAt: string;

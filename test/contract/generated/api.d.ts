@@ -339,6 +339,26 @@ export interface components {
             type: "ChooseMomentum";
             attackIds: string[];
         };
+        /** @description none: no clock (the default). correspondence: daysPerMove for each decision. live: Fischer, initialSeconds per seat plus incrementSeconds per turn. */
+        TimeControlInput: {
+            /** @constant */
+            kind: "none";
+        } | {
+            /** @constant */
+            kind: "correspondence";
+            /**
+             * @description Days for each decision: 1, 2, 3, 5, 7, 10, 14.
+             * @enum {number}
+             */
+            daysPerMove: 1 | 2 | 3 | 5 | 7 | 10 | 14;
+        } | {
+            /** @constant */
+            kind: "live";
+            /** @description Time per seat at the start. */
+            initialSeconds: number;
+            /** @description Added when the decision passes to the other seat (Fischer). */
+            incrementSeconds: number;
+        };
         /**
          * @description A seat at the table: p1 or p2.
          * @enum {string}
@@ -379,6 +399,8 @@ export interface components {
                 p1?: components["schemas"]["DeckSpecInput"];
                 p2?: components["schemas"]["DeckSpecInput"];
             };
+            /** @description The clock (default none): correspondence (days per decision) or live (Fischer). Pinned in the rules hash; the clock starts at the deal. */
+            timeControl?: components["schemas"]["TimeControlInput"];
             /** @description Rules settings (RulesConfig); every field has a default. */
             settings?: {
                 /**
@@ -654,6 +676,8 @@ export interface components {
                 p1?: components["schemas"]["DeckSpecInput"];
                 p2?: components["schemas"]["DeckSpecInput"];
             };
+            /** @description The clock (default none): correspondence (days per decision) or live (Fischer). Pinned in the rules hash; the clock starts at the deal. */
+            timeControl?: components["schemas"]["TimeControlInput"];
             settings?: components["schemas"]["UniVersusSettingsInput"];
             /** @description Sandbox: start from this position (format universus-position/1, see docs/universus.md). Send no decks or settings with it. */
             position?: {
@@ -794,8 +818,13 @@ export interface components {
             /** @constant */
             type: "resign";
         };
-        /** @description One decision in the match's game: an EvonsAction or a UniVersusAction (their `type` values do not overlap). */
-        ActionInput: components["schemas"]["EvonsActionInput"] | components["schemas"]["UniVersusActionInput"];
+        /** @description Actions of the match itself, in every game: abort calls the match off (no winner) until both seats have made their first decision. */
+        MatchActionInput: {
+            /** @constant */
+            type: "abort";
+        };
+        /** @description One decision: an EvonsAction or a UniVersusAction in the match's game, or a MatchAction (their `type` values do not overlap). */
+        ActionInput: components["schemas"]["EvonsActionInput"] | components["schemas"]["UniVersusActionInput"] | components["schemas"]["MatchActionInput"];
         SubmitActionRequestInput: {
             action: components["schemas"]["ActionInput"];
         };
@@ -961,6 +990,26 @@ export interface components {
             /** @constant */
             type: "ChooseMomentum";
             attackIds: string[];
+        };
+        /** @description none: no clock (the default). correspondence: daysPerMove for each decision. live: Fischer, initialSeconds per seat plus incrementSeconds per turn. */
+        TimeControl: {
+            /** @constant */
+            kind: "none";
+        } | {
+            /** @constant */
+            kind: "correspondence";
+            /**
+             * @description Days for each decision: 1, 2, 3, 5, 7, 10, 14.
+             * @enum {number}
+             */
+            daysPerMove: 1 | 2 | 3 | 5 | 7 | 10 | 14;
+        } | {
+            /** @constant */
+            kind: "live";
+            /** @description Time per seat at the start. */
+            initialSeconds: number;
+            /** @description Added when the decision passes to the other seat (Fischer). */
+            incrementSeconds: number;
         };
         /**
          * @description A seat at the table: p1 or p2.
@@ -1164,6 +1213,26 @@ export interface components {
             /** @description Published once the game has ended. */
             seed: string | null;
         };
+        /** @description The clock as of this read; null without a time control. */
+        ClockView: {
+            /** @description Time left per seat at this read, in ms (never below 0). */
+            remainingMs: {
+                p1: number;
+                p2: number;
+            };
+            /** @description Whose time is running; null once the match is over. */
+            running: components["schemas"]["Seat"] | null;
+            /** @description When the running seat runs out of time (ISO 8601, UTC): the match ends then. */
+            deadline: string | null;
+        };
+        /** @description How the match ended; null while it runs. */
+        MatchOutcome: {
+            winner: components["schemas"]["Seat"] | null;
+            /** @description timed-out, aborted, or the game's own reason (Evons main-zone-full, UniVersus HEALTH_ZERO, …). */
+            reason: string;
+            /** @description timed-out: the seat that ran out of time; aborted: the seat that asked (null: nobody made a first decision in time). */
+            seat?: components["schemas"]["Seat"] | null;
+        };
         EvonsMatchView: {
             /** @constant */
             gameId: "evons";
@@ -1184,6 +1253,9 @@ export interface components {
             rulesHash: string;
             cardSetId: string;
             createdAt: string;
+            timeControl: components["schemas"]["TimeControl"];
+            clock: components["schemas"]["ClockView"] | null;
+            outcome: components["schemas"]["MatchOutcome"] | null;
             /** @description The engine's view for this caller; null while a seat is open. */
             game: components["schemas"]["GameView"] | null;
         };
@@ -1207,6 +1279,9 @@ export interface components {
             rulesHash: string;
             cardSetId: string;
             createdAt: string;
+            timeControl: components["schemas"]["TimeControl"];
+            clock: components["schemas"]["ClockView"] | null;
+            outcome: components["schemas"]["MatchOutcome"] | null;
             /** @description The engine's view for this caller; null while a seat is open. */
             game: components["schemas"]["UniVersusView"] | null;
         };
@@ -1252,8 +1327,13 @@ export interface components {
             /** @constant */
             type: "resign";
         };
-        /** @description One decision in the match's game: an EvonsAction or a UniVersusAction (their `type` values do not overlap). */
-        Action: components["schemas"]["EvonsAction"] | components["schemas"]["UniVersusAction"];
+        /** @description Actions of the match itself, in every game: abort calls the match off (no winner) until both seats have made their first decision. */
+        MatchAction: {
+            /** @constant */
+            type: "abort";
+        };
+        /** @description One decision: an EvonsAction or a UniVersusAction in the match's game, or a MatchAction (their `type` values do not overlap). */
+        Action: components["schemas"]["EvonsAction"] | components["schemas"]["UniVersusAction"] | components["schemas"]["MatchAction"];
         MatchEvent: {
             seq: number;
             actingSeat: components["schemas"]["Seat"] | null;
@@ -1306,6 +1386,10 @@ export interface components {
                 winner: components["schemas"]["Seat"] | null;
                 /** @description The seat whose decision the match waits for; null when nobody's. */
                 toMove: components["schemas"]["Seat"] | null;
+                /** @description When the seat to move runs out of time (ISO 8601, UTC); null without a running clock. */
+                deadline: string | null;
+                /** @description Milliseconds from this answer to the deadline. */
+                timeLeftMs: number | null;
                 version: number;
                 seats: {
                     seat: components["schemas"]["Seat"];
@@ -2246,7 +2330,7 @@ export interface operations {
                 /** @description nextCursor of the previous page, unchanged. */
                 cursor?: string;
                 limit?: number;
-                /** @description mine: only matches waiting for your decision (correspondence). */
+                /** @description mine: only matches waiting for your decision, soonest deadline first (then those without a clock, newest first). */
                 turn?: "mine" | "any";
             };
             header?: {
