@@ -15,7 +15,7 @@ import { createMatch, joinMatch } from './lobby.js';
 import { MatchLoader } from './match-loader.js';
 import { expire, submitAction, type MoveOptions } from './moves.js';
 import { flagged } from '../core/clock.js';
-import { eventPage, legalActions, matchView, redact } from './reads.js';
+import { eventPage, legalActions, matchView, outcomeOf, redact } from './reads.js';
 import { hashToken, sameHash } from './tokens.js';
 import type {
   ActionOutcome,
@@ -27,6 +27,7 @@ import type {
   LegalActionDto,
   LoadedMatch,
   MatchListFilterInput,
+  MatchOutcome,
   MatchPageDto,
   MatchView,
   Viewer,
@@ -110,6 +111,11 @@ export class MatchService {
 
   matchView(m: LoadedMatch): MatchView {
     return matchView(m);
+  }
+
+  /** How the match ended (its game's result, a timeout, an abort), or null while it runs. */
+  outcome(m: LoadedMatch): MatchOutcome | null {
+    return outcomeOf(m);
   }
 
   legal(m: LoadedMatch, opts: { text: boolean } = { text: true }): LegalActionDto[] {

@@ -81,7 +81,7 @@ const streamRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (ap
             for (const e of page.events) out.write(JSON.stringify(e) + '\n');
             after = page.next;
             if (page.hasMore) again = true;
-            else if (m.state && m.ruleset.outcome(m.state)) finish(out, { end: 'finished' });
+            else if (service.outcome(m)) finish(out, { end: 'finished' });
           } while (again && !out.writableEnded);
         } catch (err) {
           req.log.warn({ err }, 'event stream stopped');
