@@ -187,6 +187,19 @@ for (const backend of backends) {
         await cold.close();
       }
 
+      // The stream of a finished match: the same log, as clean, then its end line.
+      for (const viewer of VIEWERS) {
+        const stream = await get(`/v1/matches/${id}/stream`, viewer, tokens).buffer(true).parse((res, done) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () => done(null, text));
+        });
+        expect(stream.status).toBe(200);
+        const lines = (stream.body as string).split('\n').filter((l) => l.trim() !== '');
+        expect(JSON.parse(lines.at(-1)!)).toEqual({ end: 'finished' });
+        assertUvsNoLeak(`[${lines.join(',')}]`, t.secrets(viewer), `${label} stream for ${viewer}`, { view: false });
+      }
+
       const late = await h.http.post(`/v1/matches/${id}/actions`).set(bearer(tokens.p1)).send({ action: { type: 'PassCombat' } });
       expectProblem(late, 409, 'match-finished');
       return final.body;
@@ -314,6 +327,76 @@ for (const backend of backends) {
       const bad = structuredClone(position);
       bad.players.p1.hand = ['NOPE'];
       expectProblem(await h.http.post('/v1/matches').send({ game: 'universus', position: bad }), 400);
+    });
+
+    it('two nodes on one database: moves alternate between them (each catches up on the other\'s events) and the views agree', async () => {
+      const c = await create({ handle: 'uvs-two', opponentHandle: 'uvs-nodes', decks: { p1: { starter: 'shifters' }, p2: { starter: 'scouts' } } });
+      const second = await buildApp({ store: h.app.service.store, logger: false });
+      await second.ready();
+      try {
+        const nodes = [h.http, supertest(second.server)];
+        const rand = prng(BASE_SEED + 5);
+        let version = c.version;
+        for (let n = 0; n < 40; n++) {
+          const node = nodes[n % 2]!;
+          const v = await node.get(`/v1/matches/${c.id}`).expect(200);
+          expect(v.body.version).toBe(version);
+          if (v.body.status !== 'active') break;
+          const seat = v.body.game.pending.seat as Seat;
+          // "My turn" lists follow the pending decision (toMove on the match row).
+          const mine = await node.get('/v1/me/matches?turn=mine').set(bearer(c.tokens[seat])).expect(200);
+          expect(mine.body.matches.map((m: { id: string }) => m.id)).toContain(c.id);
+          const theirs = await node.get('/v1/me/matches?turn=mine').set(bearer(c.tokens[otherSeat(seat)])).expect(200);
+          expect(theirs.body.matches.map((m: { id: string }) => m.id)).not.toContain(c.id);
+          const legal = await node.get(`/v1/matches/${c.id}/legal-actions`).set(bearer(c.tokens[seat])).expect(200);
+          const options = legal.body.actions as { action: unknown }[];
+          const res = await node
+            .post(`/v1/matches/${c.id}/actions`)
+            .set(bearer(c.tokens[seat]))
+            .set('if-match', `"${version}"`)
+            .send({ action: options[Math.floor(rand() * options.length)]!.action });
+          expect(res.status, JSON.stringify(res.body)).toBe(200);
+          version = res.body.version;
+          // Polling the other node with the ETag it gave before: it has moved, so 200 with the new version.
+          const polled = await nodes[(n + 1) % 2]!.get(`/v1/matches/${c.id}`).set('if-none-match', String(v.headers.etag)).expect(200);
+          expect(polled.body.version).toBe(version);
+          const unchanged = await nodes[(n + 1) % 2]!.get(`/v1/matches/${c.id}`).set('if-none-match', String(polled.headers.etag));
+          expect(unchanged.status).toBe(304);
+        }
+        for (const viewer of VIEWERS) {
+          const a = await get(`/v1/matches/${c.id}`, viewer, c.tokens).expect(200);
+          const r = supertest(second.server).get(`/v1/matches/${c.id}`);
+          const b = await (viewer === 'spectator' ? r : r.set(bearer(c.tokens[viewer]))).expect(200);
+          expect(b.body).toEqual(a.body);
+        }
+        const t = await uvsTruth(h.app.service, c.id);
+        expect(universus.replay(gameRecords(t.log).map((e) => e.payload as UniversusEvent))).toEqual(t.state);
+      } finally {
+        await second.close();
+      }
+    });
+
+    it('idempotency: the same key with another action is 422 idempotency-key-reused; a sandbox with an open seat is joined without a deck', async () => {
+      const c = await create({ decks: { p1: { starter: 'scouts' }, p2: { starter: 'garrison' } } });
+      const v = await h.http.get(`/v1/matches/${c.id}`).expect(200);
+      const seat = v.body.game.pending.seat as Seat;
+      const position = universus.positions.toPosition((await uvsTruth(h.app.service, c.id)).state);
+      const legal = await h.http.get(`/v1/matches/${c.id}/legal-actions`).set(bearer(c.tokens[seat])).expect(200);
+      const [first, second] = legal.body.actions as { action: unknown }[];
+      await h.http.post(`/v1/matches/${c.id}/actions`).set(bearer(c.tokens[seat])).set('idempotency-key', 'uvs-k').send({ action: first!.action }).expect(200);
+      const reused = await h.http.post(`/v1/matches/${c.id}/actions`).set(bearer(c.tokens[seat])).set('idempotency-key', 'uvs-k').send({ action: second!.action });
+      expectProblem(reused, 422, 'idempotency-key-reused');
+
+      const open = await h.http.post('/v1/matches').send({ game: 'universus', position, openSeat: true, handle: 'uvs-sb' });
+      expect(open.status, JSON.stringify(open.body)).toBe(201);
+      expect(open.body.status).toBe('waiting');
+      expectProblem(await h.http.post(`/v1/matches/${open.body.id}/join`).send({ deck: { starter: 'scouts' } }), 400, 'validation-failed');
+      const joined = await h.http.post(`/v1/matches/${open.body.id}/join`).send({ handle: 'uvs-sb2' }).expect(200);
+      expect(joined.body.status).toBe('active');
+      const sv = await h.http.get(`/v1/matches/${open.body.id}`).set(bearer(joined.body.token)).expect(200);
+      expect(sv.body.sandbox).toBe(true);
+      expect(sv.body.game.players.p1.hand).toBeNull();
+      expect(sv.body.game.players.p2.hand.map((x: { card: string }) => x.card)).toEqual((position as { players: { p2: { hand: string[] } } }).players.p2.hand);
     });
 
     it('errors: an Evons action, an illegal UniVersus action (engine code + version), Evons settings, an unknown starter, an unknown game', async () => {
