@@ -46,8 +46,8 @@ const EVENTS = /* GraphQL */ `
 `;
 
 const SUBMIT = /* GraphQL */ `
-  mutation ($id: ID!, $action: JSON, $key: String, $v: Int) {
-    submitAction(matchId: $id, action: $action, idempotencyKey: $key, expectedVersion: $v) {
+  mutation ($id: ID!, $action: JSON, $input: ActionInput, $key: String, $v: Int) {
+    submitAction(matchId: $id, action: $action, input: $input, idempotencyKey: $key, expectedVersion: $v) {
       version replayed
       events { seq type data }
       match { __typename version status winner ... on UniVersusMatch { phase hand { id card } players { seat handCount deckCount } } }
@@ -129,8 +129,11 @@ for (const backend of backends) {
           expect(stale.body.errors[0].extensions.code).toBe('version-conflict');
           expect(stale.body.errors[0].extensions.version).toBe(match.version);
         }
-        const vars = { id, action: pick.action, key: `${label}-${n}`, v: match.version };
+        // Every other move as the typed ActionInput (cardId, foundationIds, attackIds), the rest as JSON.
+        const typed = n % 2 === 1;
+        const vars = typed ? { id, input: pick.action, key: `${label}-${n}`, v: match.version } : { id, action: pick.action, key: `${label}-${n}`, v: match.version };
         const res = await gql(SUBMIT, vars, tokens[seat]);
+        if (typed) types.add(`input:${pick.type}`);
         expect(res.body.errors, `${label}: ${pick.text} → ${JSON.stringify(res.body.errors)}`).toBeUndefined();
         const out = res.body.data.submitAction;
         expect(out.version).toBeGreaterThan(match.version);
@@ -202,7 +205,7 @@ for (const backend of backends) {
       expect(p.status, `${label}: no end within ${MAX_ACTIONS} actions`).toBe('finished');
       expect(p.types.has('CheckRevealed')).toBe(true);
       const end = await checkEnd(c.id, c.tokens, label);
-      console.info(`[graphql ${backend.name}] ${label}: ${p.n} actions, version ${end.version}, ${end.winReason}`);
+      console.info(`[graphql ${backend.name}] ${label}: ${p.n} actions, version ${end.version}, ${end.winReason}; typed inputs: ${[...p.types].filter((x) => x.startsWith('input:')).join(' ')}`);
     });
 
     it('U-CYCLE-1 U-CYCLE-2 U-CYCLE-3 U-WIN-2: small decks cycle and exhaust through GraphQL; removed cards never show', async () => {

@@ -6,6 +6,8 @@
  * sandbox positions, the errors of a game-aware API, and the history.
  */
 import { createHash } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import supertest from 'supertest';
 import { buildApp } from '../../src/app.js';
@@ -25,6 +27,26 @@ const SMALL_DECKS = {
   p2: { cards: [{ card: 'C01', count: 1 }, { card: 'F01', count: 4 }, { card: 'F02', count: 3 }, { card: 'A07', count: 3 }, { card: 'F06', count: 2 }] },
 };
 const SMALL_SETTINGS = { minDeckSize: 12, cycleRemoveCount: 2 };
+
+/** An NDJSON stream read to its end: `first` when the first chunk arrives, `ended` with the whole text. */
+function openStream(base: string, path: string, token?: string): { first: Promise<void>; ended: Promise<string> } {
+  let onFirst: () => void = () => {};
+  const first = new Promise<void>((resolve) => (onFirst = resolve));
+  const ended = new Promise<string>((resolve, reject) => {
+    const req = http.get(base + path, { headers: token ? bearer(token) : {} }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        text += chunk;
+        onFirst();
+      });
+      res.on('end', () => resolve(text));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+  return { first, ended };
+}
 
 interface Played {
   actions: number;
@@ -397,6 +419,42 @@ for (const backend of backends) {
       expect(sv.body.sandbox).toBe(true);
       expect(sv.body.game.players.p1.hand).toBeNull();
       expect(sv.body.game.players.p2.hand.map((x: { card: string }) => x.card)).toEqual((position as { players: { p2: { hand: string[] } } }).players.p2.hand);
+    });
+
+    it('U-CHECK-1 live NDJSON streams for both seats and a spectator: each gets exactly its events page, redacted, and the end line', async () => {
+      if (!h.app.server.listening) await h.app.listen({ port: 0, host: '127.0.0.1' });
+      const base = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
+      const c = await create({ settings: SMALL_SETTINGS, decks: SMALL_DECKS });
+      const streams = VIEWERS.map((viewer) => openStream(base, `/v1/matches/${c.id}/stream`, viewer === 'spectator' ? undefined : c.tokens[viewer]));
+      // Connected (the stored opening arrived) before the first move, so the moves arrive live.
+      await Promise.all(streams.map((st) => st.first));
+      const rand = prng(BASE_SEED + 6);
+      let status = 'active';
+      let version = c.version;
+      for (let n = 0; status === 'active' && n < MAX_ACTIONS; n++) {
+        const v = await h.http.get(`/v1/matches/${c.id}`).expect(200);
+        const seat = v.body.game.pending.seat as Seat;
+        const legal = await h.http.get(`/v1/matches/${c.id}/legal-actions`).set(bearer(c.tokens[seat])).expect(200);
+        const options = legal.body.actions as { action: unknown }[];
+        const r = await h.http
+          .post(`/v1/matches/${c.id}/actions`)
+          .set(bearer(c.tokens[seat]))
+          .set('if-match', `"${version}"`)
+          .send({ action: options[Math.floor(rand() * options.length)]!.action })
+          .expect(200);
+        version = r.body.version;
+        status = r.body.match.status;
+      }
+      expect(status).toBe('finished');
+      const texts = await Promise.all(streams.map((st) => st.ended));
+      const t = await uvsTruth(h.app.service, c.id);
+      for (const [i, viewer] of VIEWERS.entries()) {
+        const lines = texts[i]!.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as unknown);
+        expect(lines.at(-1)).toEqual({ end: 'finished' });
+        const page = await get(`/v1/matches/${c.id}/events?limit=500`, viewer, c.tokens).expect(200);
+        expect(lines.slice(0, -1), viewer).toEqual(page.body.events);
+        assertUvsNoLeak(lines, t.secrets(viewer), `live stream for ${viewer}`, { view: false });
+      }
     });
 
     it('errors: an Evons action, an illegal UniVersus action (engine code + version), Evons settings, an unknown starter, an unknown game', async () => {
