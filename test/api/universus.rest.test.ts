@@ -457,6 +457,64 @@ for (const backend of backends) {
       }
     });
 
+    it('U-BLOCK-1 U-BLOCK-2 U-BLOCK-3 U-BLOCK-6 U-CHECK-1 U-DAMAGE-1 U-DAMAGE-5: a sandbox attack, block rejections with engine codes, a full block revealed to everyone', async () => {
+      const player = (character: string, hand: string[], deck: string[]) => ({
+        character, health: 20, hand, deck, discard: [], removed: [], cardPool: [], stage: [], momentum: [],
+      });
+      const position = {
+        format: 'universus-position/1',
+        config: {},
+        turnPlayer: 'p1',
+        turnNumber: 3,
+        // p1 attacks HIGH with Quick Jab (difficulty 1; its check card Supply Depot shows 5); p2 holds
+        // a LOW block, a card without block zone and a HIGH block; p2's check card shows 6.
+        players: { p1: player('C01', ['A07', 'F05'], ['F04', 'F05']), p2: player('C02', ['A03', 'A04', 'F01'], ['F03', 'F05']) },
+      };
+      const c = await create({ position });
+      const hand = async (seat: Seat) =>
+        Object.fromEntries(((await h.http.get(`/v1/matches/${c.id}`).set(bearer(c.tokens[seat])).expect(200)).body.game.players[seat].hand as { id: string; card: string }[]).map((x) => [x.card, x.id]));
+      const p1 = await hand('p1');
+      const p2 = await hand('p2');
+      const act = (seat: Seat, action: object) => h.http.post(`/v1/matches/${c.id}/actions`).set(bearer(c.tokens[seat])).send({ action });
+      const attacked = await act('p1', { type: 'PlayCard', cardId: p1.A07 }).expect(200);
+      const version = attacked.body.version as number;
+      expect(attacked.body.match.game.attack).toMatchObject({ attacker: 'p1', zone: 'HIGH', speed: 5, damage: 2 });
+      expect(attacked.body.match.game.pending).toEqual({ kind: 'AWAIT_BLOCK', seat: 'p2' });
+
+      // U-BLOCK-2: only a HIGH or MID block card fits a HIGH attack; legal-actions says so, apply refuses the rest.
+      const legal = await h.http.get(`/v1/matches/${c.id}/legal-actions`).set(bearer(c.tokens.p2)).expect(200);
+      expect(legal.body.actions.map((a: { action: unknown }) => a.action)).toEqual([{ type: 'Block', cardId: p2.F01 }, { type: 'NoBlock' }]);
+      for (const [action, code] of [
+        [{ type: 'Block', cardId: p2.A03 }, 'ZONE_NOT_ADJACENT'],
+        [{ type: 'Block', cardId: p2.A04 }, 'NO_BLOCK_ZONE'],
+        [{ type: 'Block', cardId: p1.F05 }, 'CARD_NOT_IN_HAND'],
+        [{ type: 'PlayCard', cardId: p2.F01 }, 'WRONG_DECISION'],
+      ] as const) {
+        const r = await act('p2', action);
+        const p = expectProblem(r, 422, code);
+        expect(p.type).toBe('urn:evons:problem:illegal-action');
+        expect(r.body.version).toBe(version);
+      }
+      expectProblem(await act('p1', { type: 'NoBlock' }), 422, 'NOT_YOUR_DECISION');
+
+      // U-BLOCK-3: difficulty = speed 5 + modifier 1 + PD 0 = 6; the check card shows 6: a FULL block, no damage.
+      const blocked = await act('p2', { type: 'Block', cardId: p2.F01 }).expect(200);
+      const types = (blocked.body.events as { event: { type: string } }[]).map((e) => e.event);
+      expect(types).toContainEqual(expect.objectContaining({ type: 'BlockAttempted', seat: 'p2', card: 'F01', difficulty: 6 }));
+      expect(types).toContainEqual(expect.objectContaining({ type: 'BlockResolved', outcome: 'FULL' }));
+      expect(types).toContainEqual(expect.objectContaining({ type: 'DamageDealt', amount: 0 }));
+      const after = await h.http.get(`/v1/matches/${c.id}`).expect(200);
+      expect(after.body.game.players.p2.health).toBe(20);
+      expect(after.body.game.pending).toEqual({ kind: 'PLAY', seat: 'p1' });
+      // U-CHECK-1: both check cards (p1's Supply Depot, p2's Mikasa's Admission) are shown to every party.
+      for (const viewer of VIEWERS) {
+        const ev = await get(`/v1/matches/${c.id}/events`, viewer, c.tokens).expect(200);
+        const revealed = (ev.body.events as { event: { type: string; card: string; value: number } }[]).filter((e) => e.event.type === 'CheckRevealed').map((e) => [e.event.card, e.event.value]);
+        expect(revealed, viewer).toEqual([['F04', 5], ['F03', 6]]);
+        assertUvsNoLeak(ev.text, (await uvsTruth(h.app.service, c.id)).secrets(viewer), `sandbox block events for ${viewer}`, { view: false });
+      }
+    });
+
     it('errors: an Evons action, an illegal UniVersus action (engine code + version), Evons settings, an unknown starter, an unknown game', async () => {
       const c = await create({ decks: { p1: { starter: 'scouts' }, p2: { starter: 'shifters' } } });
       const v = await h.http.get(`/v1/matches/${c.id}`).expect(200);
