@@ -515,6 +515,27 @@ for (const backend of backends) {
       }
     });
 
+    // BUG: a universus-position/1 position in which a player already has 0 or less health is
+    // accepted and opens a running game (phase COMBAT, pending PLAY): the dead player plays on.
+    // By U-DAMAGE-4/U-WIN-1 such a player has lost at once, so the position is not one a game can
+    // be in; fromPosition (src/games/universus/position.ts, `health: z.number().int()`) should
+    // refuse it (422 invalid-position), or the match should open finished (HEALTH_ZERO).
+    it.skip('BUG U-DAMAGE-4 U-WIN-1: a sandbox position with a player at 0 or less health is refused or opens finished', async () => {
+      const player = (character: string, health: number) => ({
+        character, health, hand: ['A07', 'F05'], deck: ['F04', 'F05', 'F01'], discard: [], removed: [], cardPool: [], stage: [], momentum: [],
+      });
+      const position = { format: 'universus-position/1', config: {}, turnPlayer: 'p1', turnNumber: 2, players: { p1: player('C01', 12), p2: player('C02', -1) } };
+      const res = await h.http.post('/v1/matches').send({ game: 'universus', position });
+      if (res.status === 201) {
+        const v = await h.http.get(`/v1/matches/${res.body.id}`).expect(200);
+        expect(v.body.status, 'a player at -1 health is still playing').toBe('finished');
+        expect(v.body.game.winReason).toBe('HEALTH_ZERO');
+        expect(v.body.winner).toBe('p1');
+      } else {
+        expectProblem(res, 422, 'invalid-position');
+      }
+    });
+
     it('errors: an Evons action, an illegal UniVersus action (engine code + version), Evons settings, an unknown starter, an unknown game', async () => {
       const c = await create({ decks: { p1: { starter: 'scouts' }, p2: { starter: 'shifters' } } });
       const v = await h.http.get(`/v1/matches/${c.id}`).expect(200);
