@@ -227,6 +227,27 @@ for (const backend of backends) {
       console.info(`[graphql ${backend.name}] ${label}: ${p.n} actions, version ${end.version}, EXHAUSTED`);
     });
 
+    it('a waiting UniVersus match (open seat) resolves with empty game fields; its events page is empty', async () => {
+      const res = await h.http.post('/v1/matches').send({ game: 'universus', handle: 'gql-wait', openSeat: true, decks: { p1: { starter: 'scouts' } } }).expect(201);
+      const r = await gql(MATCH, { id: res.body.id }, res.body.token);
+      expect(r.body.errors, JSON.stringify(r.body.errors)).toBeUndefined();
+      const m = r.body.data.match;
+      expect(m).toMatchObject({ __typename: 'UniVersusMatch', status: 'waiting', seat: 'p1', turnPlayer: null, phase: null, hand: null, check: null, attack: null, legalActions: [] });
+      expect(m.players.map((p: { seat: string; handCount: number; deckCount: number }) => [p.seat, p.handCount, p.deckCount])).toEqual([['p1', 0, 0], ['p2', 0, 0]]);
+      const ev = await gql(EVENTS, { id: res.body.id, after: 0 });
+      expect(ev.body.data.match.events.events).toEqual([]);
+    });
+
+    // BUG: GraphQL MatchSummary has no gameId, while REST's MatchSummary (GET /v1/matches) has one;
+    // the schema says GraphQL serves the same data as REST, yet a GraphQL client cannot tell which
+    // game each match of its history is without one more query per match (src/graphql/schema.ts).
+    it.skip('BUG: the GraphQL history (matches) names each match\'s game, as REST does', async () => {
+      const u = await createUvs({ handle: 'gql-hist', decks: { p1: { starter: 'scouts' }, p2: { starter: 'garrison' } } });
+      const r = await gql('{ matches(handle: "gql-hist") { matches { id gameId } } }', {});
+      expect(r.body.errors, JSON.stringify(r.body.errors)).toBeUndefined();
+      expect(r.body.data.matches.matches).toContainEqual({ id: u.id, gameId: 'universus' });
+    });
+
     it('the Match interface: a UniVersus match is UniVersusMatch, an Evons match still EvonsMatch; errors carry the engine code and version', async () => {
       const u = await createUvs({ decks: { p1: { starter: 'scouts' }, p2: { starter: 'garrison' } } });
       const e = await createHotSeat(h.http);

@@ -588,6 +588,18 @@ for (const backend of backends) {
 
       const unknownGame = await h.http.post('/v1/matches').send({ game: 'chess', decks: { p1: { starter: 'scouts' }, p2: { starter: 'scouts' } } });
       expectProblem(unknownGame, 400, 'validation-failed');
+
+      // Each game's positions and decks are its own: an Evons position or deck is refused by UniVersus and back.
+      const uvsPosition = universus.positions.toPosition(t.state);
+      const evonsPosition = { format: 'evons-position/1', cardSetId: 'set00-placeholder', first: 'p1', turn: 1, active: 'p1', step: 'reveal' };
+      expectProblem(await h.http.post('/v1/matches').send({ game: 'universus', position: evonsPosition }), 400, 'validation-failed');
+      expectProblem(await h.http.post('/v1/matches').send({ position: uvsPosition }), 400, 'validation-failed');
+      const openUvs = await create({ openSeat: true, decks: { p1: { starter: 'scouts' } } });
+      expectProblem(await h.http.post(`/v1/matches/${openUvs.id}/join`).send({ deck: { starter: 'starter-storm-shade' } }), 422, 'invalid-deck');
+      const openEvons = await h.http.post('/v1/matches').send({ openSeat: true, decks: { p1: { starter: 'starter-storm-shade' } } }).expect(201);
+      expectProblem(await h.http.post(`/v1/matches/${openEvons.body.id}/join`).send({ deck: { starter: 'scouts' } }), 422, 'invalid-deck');
+      // Both seats are still open after the refused joins.
+      await h.http.post(`/v1/matches/${openUvs.id}/join`).send({ deck: { starter: 'garrison' } }).expect(200);
     });
   });
 }
