@@ -515,6 +515,85 @@ for (const backend of backends) {
       }
     });
 
+    it('U-COMMIT-1 U-COMMIT-2 U-COMMIT-3 U-BLOCK-6 U-DAMAGE-1 U-MOMENTUM-1 U-MOMENTUM-2 U-TURN-2: commits for a play and a block, HALF damage rounded up, momentum face down', async () => {
+      const player = (character: string, hand: string[], deck: string[], stage: [string, boolean][]) => ({
+        character, health: 20, hand, deck, discard: [], removed: [], cardPool: [], momentum: [],
+        stage: stage.map(([card, committed]) => ({ card, committed })),
+      });
+      const position = {
+        format: 'universus-position/1',
+        config: {},
+        turnPlayer: 'p1',
+        turnNumber: 4,
+        players: {
+          // Levi's Overhead Strike (difficulty 5) checked by Blade Flurry (check 1): short by 4; four ready foundations, one committed.
+          p1: player('C01', ['A02'], ['A05', 'F05'], [['F01', false], ['F02', false], ['F05', false], ['F06', false], ['F04', true]]),
+          // Against a Tough Bunch blocks MID (modifier 2) against the HIGH attack: 6 + 2 = 8, checked by Mikasa's Admission (6): short by 2.
+          p2: player('C02', ['F02'], ['F03', 'F05', 'F05', 'F05', 'F05', 'F05', 'F05'], [['F04', false], ['F06', false]]),
+        },
+      };
+      const c = await create({ position });
+      const view = async (seat: Seat) => (await h.http.get(`/v1/matches/${c.id}`).set(bearer(c.tokens[seat])).expect(200)).body.game;
+      const act = (seat: Seat, action: object) => h.http.post(`/v1/matches/${c.id}/actions`).set(bearer(c.tokens[seat])).send({ action });
+      const v1 = await view('p1');
+      const stage1 = v1.players.p1.stage as { id: string; card: string; committed: boolean }[];
+      const ready1 = stage1.filter((x) => !x.committed).map((x) => x.id);
+      const committed1 = stage1.find((x) => x.committed)!.id;
+      const stage2 = ((await view('p2')).players.p2.stage as { id: string }[]).map((x) => x.id);
+
+      const played = await act('p1', { type: 'PlayCard', cardId: v1.players.p1.hand[0].id }).expect(200);
+      expect(played.body.match.game.pending).toEqual({ kind: 'AWAIT_COMMIT', seat: 'p1', shortfall: 4 });
+      const version = played.body.version as number;
+      for (const [foundationIds, code] of [
+        [ready1.slice(0, 3), 'WRONG_COMMIT_COUNT'],
+        [[...ready1.slice(0, 3), committed1], 'FOUNDATION_NOT_READY'],
+        [[...ready1.slice(0, 3), stage2[0]], 'FOUNDATION_NOT_READY'],
+        [[ready1[0], ready1[0], ready1[1], ready1[2]], 'DUPLICATE_FOUNDATION'],
+      ] as const) {
+        const r = await act('p1', { type: 'CommitForCheck', foundationIds });
+        expectProblem(r, 422, code);
+        expect(r.body.version).toBe(version);
+      }
+      expectProblem(await act('p2', { type: 'CommitForCheck', foundationIds: stage2 }), 422, 'NOT_YOUR_DECISION');
+      const passed = await act('p1', { type: 'CommitForCheck', foundationIds: ready1 }).expect(200);
+      expect(passed.body.match.game.attack).toMatchObject({ attacker: 'p1', zone: 'HIGH', speed: 6, damage: 5 });
+      expect(passed.body.match.game.pending).toEqual({ kind: 'AWAIT_BLOCK', seat: 'p2' });
+
+      // U-COMMIT-2: the defender commits for its own block check.
+      const blocked = await act('p2', { type: 'Block', cardId: (await view('p2')).players.p2.hand[0].id }).expect(200);
+      expect(blocked.body.match.game.pending).toEqual({ kind: 'AWAIT_COMMIT', seat: 'p2', shortfall: 2 });
+      const resolved = await act('p2', { type: 'CommitForCheck', foundationIds: stage2 }).expect(200);
+      const events = (resolved.body.events as { event: { type: string } }[]).map((e) => e.event);
+      expect(events).toContainEqual(expect.objectContaining({ type: 'BlockResolved', outcome: 'HALF' }));
+      expect(events).toContainEqual(expect.objectContaining({ type: 'DamageDealt', amount: 3 }));
+      const mid = await view('p1');
+      expect(mid.players.p2.health).toBe(17);
+      expect(mid.pending).toEqual({ kind: 'PLAY', seat: 'p1' });
+      expect(mid.players.p1.stage.every((x: { committed: boolean }) => x.committed)).toBe(true);
+      expect(mid.players.p2.stage.every((x: { committed: boolean }) => x.committed)).toBe(true);
+
+      // U-MOMENTUM-1: the attack that dealt damage may go to momentum, face down (U-MOMENTUM-2: a count only).
+      const attackId = mid.players.p1.cardPool.find((e: { card: string }) => e.card === 'A02').id as string;
+      const ended = await act('p1', { type: 'PassCombat' }).expect(200);
+      expect(ended.body.match.game.pending).toEqual({ kind: 'AWAIT_MOMENTUM', seat: 'p1' });
+      expectProblem(await act('p1', { type: 'ChooseMomentum', attackIds: [attackId, attackId] }), 422, 'DUPLICATE_ATTACK');
+      expectProblem(await act('p1', { type: 'ChooseMomentum', attackIds: [ready1[0]] }), 422, 'NOT_MOMENTUM_ELIGIBLE');
+      await act('p1', { type: 'ChooseMomentum', attackIds: [attackId] }).expect(200);
+      const t = await uvsTruth(h.app.service, c.id);
+      expect(t.state.players.p1.momentum).toEqual([attackId]);
+      for (const viewer of VIEWERS) {
+        const v = await get(`/v1/matches/${c.id}`, viewer, c.tokens).expect(200);
+        expect(v.body.game.players.p1.momentumCount).toBe(1);
+        expect(v.text).not.toContain(`"${attackId}"`);
+        assertUvsNoLeak(v.text, t.secrets(viewer), `momentum view for ${viewer}`, { view: true });
+      }
+      // U-TURN-2: p2's turn readies p2's foundations; p1's stay committed until its own Ready Step (U-COMMIT-3).
+      const next = await view('p2');
+      expect(next.turnPlayer).toBe('p2');
+      expect(next.players.p2.stage.map((x: { committed: boolean }) => x.committed)).toEqual([false, false]);
+      expect(next.players.p1.stage.every((x: { committed: boolean }) => x.committed)).toBe(true);
+    });
+
     // BUG: a universus-position/1 position in which a player already has 0 or less health is
     // accepted and opens a running game (phase COMBAT, pending PLAY): the dead player plays on.
     // By U-DAMAGE-4/U-WIN-1 such a player has lost at once, so the position is not one a game can
