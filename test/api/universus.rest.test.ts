@@ -247,6 +247,13 @@ for (const backend of backends) {
       const label = `uvs-a-${seed}`;
       const c = await create({ handle: 'uvs-ann', opponentHandle: 'uvs-ben', decks: { p1: { starter: 'scouts' }, p2: { starter: 'shifters' } } });
       expect(c.status).toBe('active');
+      // U-SETUP-1/2/4: health from the character, hands drawn up to hand size from 60-card decks; U-SETUP-3: a first player.
+      const start = (await h.http.get(`/v1/matches/${c.id}`).expect(200)).body.game;
+      for (const [seat, character, health, handSize] of [['p1', 'C01', 22, 6], ['p2', 'C03', 19, 7]] as const) {
+        expect(start.players[seat]).toMatchObject({ character, health, handSize, handCount: handSize, deckCount: 60 - handSize, hand: null });
+      }
+      expect(start.pending).toEqual({ kind: 'PLAY', seat: start.turnPlayer });
+      expect(start.turnNumber).toBe(1);
       const p = await play(c.id, c.tokens, c.version, prng(seed), label);
       expect(p.status, `${label}: no end within ${MAX_ACTIONS} actions`).toBe('finished');
       expect(p.types.has('CheckRevealed')).toBe(true);

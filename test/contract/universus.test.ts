@@ -104,7 +104,8 @@ for (const backend of backends) {
           const illegal = await client.POST('/v1/matches/{id}/actions', {
             params: { path: { id } },
             headers: auth(tokens[other]),
-            body: { action: { type: 'NoBlock' } },
+            // Refused whatever the other seat may do now (no card has this id).
+            body: { action: { type: 'PlayCard', cardId: 'no-such-card' } },
           });
           expect(illegal.response.status).toBe(422);
           expect(illegal.error!.type).toBe('urn:evons:problem:illegal-action');
