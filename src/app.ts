@@ -26,9 +26,11 @@ import { rateLimitOptions } from './http/rate-limit.js';
 import matchRoutes from './http/routes/matches.js';
 import streamRoutes from './http/routes/stream.js';
 import catalogRoutes from './http/routes/catalog.js';
+import webhookRoutes from './http/routes/webhooks.js';
 import healthRoutes from './http/routes/health.js';
 import graphqlPlugin from './graphql/index.js';
 import { Sweeper } from './service/sweeper.js';
+import { WebhookWorker, type WorkerOptions } from './service/webhooks/worker.js';
 import { openapiInfo, finishOpenapi } from './http/openapi.js';
 
 /** Requests larger than this are refused with 413 before they are parsed. */
@@ -50,9 +52,11 @@ export interface BuildAppOptions {
   sweepIntervalMs?: number;
   /** Epoch ms for every clock (tests pass their own; default Date.now). */
   now?: () => number;
+  /** Webhooks: whether endpoints may be private/loopback addresses (default false), and the delivery worker (false: none on this node). */
+  webhooks?: { allowPrivate?: boolean; worker?: Omit<WorkerOptions, 'allowPrivate'> | false };
 }
 
-export type App = FastifyInstance & { service: MatchService };
+export type App = FastifyInstance & { service: MatchService; webhookWorker: WebhookWorker | null };
 
 export async function buildApp(opts: BuildAppOptions): Promise<App> {
   const app = Fastify({
@@ -68,13 +72,28 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
 
-  const service = new MatchService({ store: opts.store, cacheSize: opts.matchCacheSize, ...(opts.now ? { now: opts.now } : {}) });
+  const allowPrivate = opts.webhooks?.allowPrivate ?? false;
+  const service = new MatchService({
+    store: opts.store,
+    cacheSize: opts.matchCacheSize,
+    webhooksAllowPrivate: allowPrivate,
+    ...(opts.now ? { now: opts.now } : {}),
+  });
   app.decorate('service', service);
   service.live.log = app.log;
   const sweeper = new Sweeper(service, opts.sweepIntervalMs ?? 0, app.log);
-  app.addHook('onReady', async () => sweeper.start());
+  const workerOpts = opts.webhooks?.worker;
+  const worker = workerOpts === false ? null : new WebhookWorker(opts.store.webhooks, (d) => service.webhooks.bodyOf(d), { ...workerOpts, allowPrivate }, app.log);
+  // A delivery caused here goes out at once; the poll picks up those other nodes caused.
+  if (worker) service.onAppend = () => worker.kick();
+  app.decorate('webhookWorker', worker);
+  app.addHook('onReady', async () => {
+    sweeper.start();
+    worker?.start();
+  });
   app.addHook('onClose', async () => {
     await sweeper.stop();
+    await worker?.stop();
     await service.live.close();
   });
 
@@ -106,6 +125,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
         { name: 'matches', description: 'Create, join, view and play matches.' },
         { name: 'history', description: 'Lists of matches by player handle.' },
         { name: 'catalogue', description: 'Cards and starter decks.' },
+        { name: 'webhooks', description: "A seat's Standard Webhooks endpoints (your turn, opponent joined, match ended, deadline near) and their delivery logs." },
         { name: 'health', description: 'Probes.' },
       ],
       components: {
@@ -139,6 +159,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
         await v1.register(matchRoutes, { service });
         await v1.register(streamRoutes, { service });
         await v1.register(catalogRoutes);
+        await v1.register(webhookRoutes, { service });
       },
       { prefix: '/v1' },
     );

@@ -39,6 +39,7 @@ const app = await buildApp({
   rateLimitPerMinute: config.rateLimitPerMinute,
   graphiql: config.graphiql,
   sweepIntervalMs: config.sweepIntervalMs,
+  webhooks: { allowPrivate: config.webhookAllowPrivate, worker: { pollMs: config.webhookPollMs } },
   readyTimeoutMs: config.readyTimeoutMs,
 });
 

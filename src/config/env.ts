@@ -49,6 +49,10 @@ export const EnvSchema = z.object({
   GRAPHIQL: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).optional()),
   /** How often each node ends matches whose clock ran out (0: only when read or moved). */
   SWEEP_INTERVAL_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(3_600_000).default(1_000)),
+  /** Webhook endpoints may be private or loopback addresses (default: true except in production). */
+  WEBHOOK_ALLOW_PRIVATE: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).optional()),
+  /** How often each node looks for due webhook deliveries another node caused (0: only its own, at once). */
+  WEBHOOK_POLL_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(3_600_000).default(1_000)),
 });
 
 export interface AppConfig {
@@ -62,6 +66,8 @@ export interface AppConfig {
   readyTimeoutMs: number;
   shutdownTimeoutMs: number;
   sweepIntervalMs: number;
+  webhookAllowPrivate: boolean;
+  webhookPollMs: number;
   database:
     | { kind: 'pglite'; dataDir: string }
     | { kind: 'postgres'; url: string; connectTimeoutMs: number; statementTimeoutMs: number };
@@ -89,6 +95,8 @@ export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvResult {
       readyTimeoutMs: e.READY_TIMEOUT_MS,
       shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
       sweepIntervalMs: e.SWEEP_INTERVAL_MS,
+      webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === undefined ? !production : e.WEBHOOK_ALLOW_PRIVATE === 'true',
+      webhookPollMs: e.WEBHOOK_POLL_MS,
       database: e.DATABASE_URL
         ? { kind: 'postgres', url: e.DATABASE_URL, connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS, statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS }
         : { kind: 'pglite', dataDir: path.resolve(e.DATA_DIR) },

@@ -8,6 +8,7 @@ import { ActionSchema, PositionSchema, RulesConfigSchema } from '../games/evons/
 import { UniversusActionSchema, UniversusConfigSchema, UniversusPositionSchema, UniversusViewSchema } from '../games/universus/index.js';
 import { GAME_IDS } from '../games/registry.js';
 import { TimeControlSchema } from '../core/clock.js';
+import { WebhookCreatedSchema, WebhookRequestSchema } from './webhook-schemas.js';
 
 const register = <T extends z.ZodType>(schema: T, id: string, description?: string): T =>
   schema.meta({ id, ...(description ? { description } : {}) }) as T;
@@ -118,6 +119,7 @@ const createCommon = {
   timeControl: TimeControlSchema.optional().describe(
     'The clock (default none): correspondence (days per decision) or live (Fischer). Pinned in the rules hash; the clock starts at the deal.',
   ),
+  webhook: WebhookRequestSchema.optional().describe("The creator's webhook endpoint, registered with the match (its secret comes back once)."),
 };
 
 const EvonsCreateMatchBody = register(
@@ -172,6 +174,7 @@ export const CreateMatchResponse = register(
     version: z.number().int(),
     token: z.string().describe("The creator's seat token."),
     tokens: TokensSchema,
+    webhook: WebhookCreatedSchema.optional(),
   }),
   'CreateMatchResponse',
 );
@@ -180,6 +183,7 @@ export const JoinBody = register(
   z.strictObject({
     handle: HandleSchema.optional(),
     deck: DeckSpecSchema.optional().describe('Required unless the match is a sandbox.'),
+    webhook: WebhookRequestSchema.optional().describe("Your seat's webhook endpoint, registered with the join (its secret comes back once)."),
   }),
   'JoinMatchRequest',
 );
@@ -191,6 +195,7 @@ export const JoinResponse = register(
     status: MatchStatusSchema,
     version: z.number().int(),
     token: z.string().describe('Your seat token (shown once).'),
+    webhook: WebhookCreatedSchema.optional(),
   }),
   'JoinMatchResponse',
 );

@@ -12,6 +12,7 @@
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import { openDatabase, type Database, type DatabaseConfig, type SqlQuery } from './database.js';
 import { migrate } from './migrate.js';
+import { PrismaWebhookStore } from './webhook-store.js';
 import {
   VersionConflictError,
   type AppendOptions,
@@ -27,6 +28,7 @@ import {
   type SeatName,
   type StoredEvent,
   type EventVisibility,
+  type WebhookStore,
 } from './types.js';
 
 /** Thrown by listMatches for a cursor it did not issue (HTTP: 400). */
@@ -130,6 +132,17 @@ WITH bumped AS (
   INSERT INTO "idempotency_key" ("match_id", "key", "seat", "request_hash", "status_code", "response")
   SELECT $1, $9::text, $10::text, $11::text, $12::int, $13::text
     FROM bumped WHERE $8::boolean
+), outbox AS (
+  INSERT INTO "webhook_delivery" ("id", "webhook_id", "match_id", "seat", "kind", "version", "from_seq", "to_move", "deadline", "next_attempt_at")
+  SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), w."id", $1, w."seat", n.kind, b."version", $2::int + 1,
+         CASE WHEN $18::boolean THEN $19::text ELSE NULL END, $21::timestamptz,
+         CASE WHEN n.kind = 'deadline-near' THEN $21::timestamptz - w."deadline_lead_ms" * interval '1 millisecond' ELSE now() END
+    FROM bumped b, "webhook" w, jsonb_to_recordset($22::jsonb) AS n(seat text, kind text)
+   WHERE w."match_id" = $1 AND w."seat" = n.seat AND w."disabled_at" IS NULL AND n.kind = ANY(w."kinds")
+), hook AS (
+  INSERT INTO "webhook" ("id", "match_id", "seat", "url", "kinds", "secret", "deadline_lead_ms")
+  SELECT $24::text, $1, $25::text, $26::text, ARRAY(SELECT jsonb_array_elements_text($27::jsonb)), $28::text, $29::int
+    FROM bumped WHERE $23::boolean
 )
 SELECT "version" FROM bumped`;
 
@@ -244,13 +257,16 @@ function sqlToRow(m: MatchSqlRow): MatchRow {
 export class PrismaMatchStore implements MatchStore {
   private readonly pendingNotes = new Map<string, number>();
   private noteTimer: NodeJS.Timeout | null = null;
+  readonly webhooks: WebhookStore;
 
   constructor(
     private readonly prisma: PrismaClient,
     private readonly sql: SqlQuery,
     private readonly listen: Database['listen'],
     private readonly onClose: () => Promise<void> = () => prisma.$disconnect(),
-  ) {}
+  ) {
+    this.webhooks = new PrismaWebhookStore(prisma, sql);
+  }
 
   async createMatch(match: NewMatch, events: NewEvent[]): Promise<MatchRow> {
     const created = await this.prisma.match.create({
@@ -269,6 +285,7 @@ export class PrismaMatchStore implements MatchStore {
         toMove: match.toMove ?? null,
         deadline: match.deadline ?? null,
         version: events.length,
+        ...(match.webhooks?.length ? { webhooks: { create: match.webhooks } } : {}),
         seats: {
           create: match.seats.map((s) => ({
             seat: s.seat,
@@ -341,6 +358,14 @@ export class PrismaMatchStore implements MatchStore {
         opts.toMove ?? null,
         opts.deadline !== undefined,
         opts.deadline?.toISOString() ?? null,
+        JSON.stringify(opts.notify ?? []),
+        opts.registerWebhook !== undefined,
+        opts.registerWebhook?.id ?? null,
+        opts.registerWebhook?.seat ?? null,
+        opts.registerWebhook?.url ?? null,
+        JSON.stringify(opts.registerWebhook?.kinds ?? []),
+        opts.registerWebhook?.secret ?? null,
+        opts.registerWebhook?.deadlineLeadMs ?? null,
       ], 'evons_append');
     } catch (e) {
       if (isUniqueViolation(e)) throw await this.conflict(id);

@@ -35,6 +35,63 @@ export interface NewMatch {
   toMove?: SeatName | null;
   /** When the running clock runs out; null (the default) without one. */
   deadline?: Date | null;
+  /** Endpoints registered with the match, in the same transaction. */
+  webhooks?: NewWebhook[];
+}
+
+export type WebhookKind = 'your-turn' | 'opponent-joined' | 'match-ended' | 'deadline-near';
+
+export interface NewWebhook {
+  id: string;
+  seat: SeatName;
+  url: string;
+  kinds: WebhookKind[];
+  secret: string;
+  deadlineLeadMs: number;
+}
+
+export interface WebhookRow extends NewWebhook {
+  matchId: string;
+  previousSecret: string | null;
+  previousUntil: Date | null;
+  failingSince: Date | null;
+  disabledAt: Date | null;
+  disabledReason: string | null;
+  createdAt: Date;
+}
+
+/** What an append notifies: the seats' endpoints that asked for these kinds get an outbox row. */
+export interface Notification {
+  seat: SeatName;
+  kind: WebhookKind;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'superseded';
+
+export interface DeliveryRow {
+  id: string;
+  webhookId: string;
+  matchId: string;
+  seat: SeatName;
+  kind: WebhookKind;
+  version: number;
+  fromSeq: number;
+  toMove: SeatName | null;
+  deadline: Date | null;
+  status: DeliveryStatus;
+  attempts: number;
+  nextAttemptAt: Date;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  createdAt: Date;
+  deliveredAt: Date | null;
+}
+
+/** A claimed delivery with what sending it needs. */
+export interface ClaimedDelivery extends DeliveryRow {
+  webhook: WebhookRow;
+  /** The match's version now (a deadline-near for an older version is superseded). */
+  matchVersion: number;
 }
 
 export interface MatchRow extends NewMatch {
@@ -75,6 +132,10 @@ export interface AppendOptions {
   toMove?: SeatName | null;
   /** The running clock's deadline after these events (null: none runs), for the sweepers. */
   deadline?: Date | null;
+  /** Webhook notifications, written to the outbox in the same statement. */
+  notify?: Notification[];
+  /** An endpoint registered in the same statement (a join that brings one). */
+  registerWebhook?: NewWebhook;
   /** Stored in the same transaction, so a retried request gets the same answer. */
   idempotency?: IdempotencyRecord;
   /**
@@ -131,6 +192,7 @@ export interface MatchStore {
   listMatches(filter: MatchListFilter, opts: { cursor?: string | null; limit: number; order?: MatchOrder }): Promise<MatchPage>;
   /** Active matches whose deadline is at or before `now`, soonest first: the sweepers' work. */
   expiredMatches(now: Date, limit: number): Promise<{ id: string; version: number }[]>;
+  readonly webhooks: WebhookStore;
   /**
    * Calls `onAppend(matchId, version)` after every committed append, from any node sharing the
    * database (PostgreSQL LISTEN/NOTIFY; PGlite's own). Returns the unsubscribe function.
@@ -141,4 +203,24 @@ export interface MatchStore {
     onState?: (state: 'up' | 'down') => void,
   ): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+/** Webhook endpoints and their outbox. */
+export interface WebhookStore {
+  create(matchId: string, hook: NewWebhook): Promise<WebhookRow>;
+  list(matchId: string, seat: SeatName): Promise<WebhookRow[]>;
+  get(matchId: string, seat: SeatName, id: string): Promise<WebhookRow | null>;
+  delete(matchId: string, seat: SeatName, id: string): Promise<boolean>;
+  /** A new secret; the old one keeps signing until `previousUntil`. */
+  rotate(matchId: string, seat: SeatName, id: string, secret: string, previousUntil: Date): Promise<WebhookRow | null>;
+  deliveries(webhookId: string, limit: number): Promise<DeliveryRow[]>;
+  /** Queues a delivery again (a new attempt now), keeping its id. */
+  redeliver(webhookId: string, deliveryId: string): Promise<DeliveryRow | null>;
+  /**
+   * Claims up to `limit` due deliveries for `leaseMs` (FOR UPDATE SKIP LOCKED: each goes to one
+   * worker on one node); a worker that dies mid-send loses its lease and another retries.
+   */
+  claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
+  /** Records an attempt's result: delivered, or the next attempt (null: give up), and the endpoint's state. */
+  settle(d: ClaimedDelivery, r: { ok: boolean; statusCode: number | null; error: string | null; nextAttemptAt: Date | null; superseded?: boolean; disableReason?: string | null }): Promise<void>;
 }

@@ -18,6 +18,8 @@ import { NO_RECORDS, clockRecord, foldRecords, gameRecord, openingOf, openingRec
 import { deadlineOf, startClock, type TimeControl } from '../core/clock.js';
 import { canonicalJson } from '../core/hash.js';
 import { hashToken, newMatchId, newSeatToken } from './tokens.js';
+import { newWebhook, webhookView } from './webhooks/endpoints.js';
+import { joinNotifications } from './webhooks/notifications.js';
 import type { CreateMatchInput, CreateMatchResult, DeckSpec, JoinInput, JoinResult } from './types.js';
 
 export interface LobbyDeps {
@@ -26,6 +28,9 @@ export interface LobbyDeps {
   credentials: KnownCredentials;
   /** Epoch ms: the clocks start at the deal. */
   now(): number;
+  /** Whether webhook URLs may point at private addresses. */
+  webhooksAllowPrivate: boolean;
+  onAppend?(): void;
 }
 
 type Opening = { ok: true; state: unknown; events: { type: string }[] } | { ok: false; errors: string[] };
@@ -131,6 +136,7 @@ export async function createMatch(deps: LobbyDeps, input: CreateMatchInput): Pro
     throw problems.validation('opponentHandle is for matches without an open seat; the joiner picks a handle.');
   }
 
+  const creatorHook = input.webhook ? newWebhook(creatorSeat, input.webhook, deps.webhooksAllowPrivate) : null;
   const id = newMatchId();
   const tokens: Partial<Record<Seat, string>> = { [creatorSeat]: newSeatToken() };
   if (!openSeat) tokens[otherSeat] = newSeatToken();
@@ -169,12 +175,14 @@ export async function createMatch(deps: LobbyDeps, input: CreateMatchInput): Pro
       seats: seatRecords,
       toMove: opening ? toMoveOf(ruleset, opening.state) : null,
       deadline,
+      webhooks: input.webhook ? [creatorHook!] : [],
     },
     events,
   );
   if (opening) deps.loader.remember({ ...foldRecords(NO_RECORDS, events), row, ruleset, version: row.version, state: opening.state, sandbox });
   for (const r of seatRecords) if (r.tokenHash) deps.credentials.remember(r.tokenHash);
-  return { id, game, seat: creatorSeat, status, version: row.version, tokens };
+  const webhook = creatorHook ? { ...webhookView({ ...creatorHook, matchId: id, previousSecret: null, previousUntil: null, failingSince: null, disabledAt: null, disabledReason: null, createdAt: row.createdAt }), secret: creatorHook.secret } : undefined;
+  return { id, game, seat: creatorSeat, status, version: row.version, tokens, ...(webhook ? { webhook } : {}) };
 }
 
 export async function joinMatch(deps: LobbyDeps, id: string, input: JoinInput): Promise<JoinResult> {
@@ -191,6 +199,7 @@ export async function joinMatch(deps: LobbyDeps, id: string, input: JoinInput): 
 
   const token = newSeatToken();
   const tokenHash = hashToken(token);
+  const hook = input.webhook ? newWebhook(seat, input.webhook, deps.webhooksAllowPrivate) : null;
   const sandbox = opening.position !== null && opening.position !== undefined;
   let dealt: { state: unknown; events: { type: string }[] };
   if (sandbox) {
@@ -215,7 +224,10 @@ export async function joinMatch(deps: LobbyDeps, id: string, input: JoinInput): 
       toMove,
       deadline,
       claimSeat: { seat, tokenHash, handle: input.handle ?? null },
+      notify: joinNotifications(opening.creatorSeat, { status, toMove, deadline }),
+      ...(hook ? { registerWebhook: hook } : {}),
     });
+    deps.onAppend?.();
   } catch (e) {
     if (e instanceof VersionConflictError) throw problems.seatTaken();
     throw e;
@@ -223,5 +235,5 @@ export async function joinMatch(deps: LobbyDeps, id: string, input: JoinInput): 
   const joined = { ...row, version, status, toMove, deadline, seats: row.seats.map((x) => (x.seat === seat ? { ...x, tokenHash, handle: input.handle ?? null } : x)) };
   deps.loader.remember({ ...foldRecords(NO_RECORDS, records), row: joined, ruleset, version, state: dealt.state, sandbox });
   deps.credentials.remember(tokenHash);
-  return { id, seat, token, version, status };
+  return { id, seat, token, version, status, ...(hook ? { webhook: { ...webhookView({ ...hook, matchId: id, previousSecret: null, previousUntil: null, failingSince: null, disabledAt: null, disabledReason: null, createdAt: new Date() }), secret: hook.secret } } : {}) };
 }

@@ -17,6 +17,7 @@ import { expire, submitAction, type MoveOptions } from './moves.js';
 import { flagged } from '../core/clock.js';
 import { eventPage, legalActions, matchView, outcomeOf, redact } from './reads.js';
 import { hashToken, sameHash } from './tokens.js';
+import { WebhookEndpoints } from './webhooks/endpoints.js';
 import type {
   ActionOutcome,
   CreateMatchInput,
@@ -40,6 +41,8 @@ export interface MatchServiceOptions {
   cacheSize?: number;
   /** Epoch ms: what every clock reads (tests pass their own). */
   now?: () => number;
+  /** Webhook URLs may point at private and loopback addresses (development, tests). Default false. */
+  webhooksAllowPrivate?: boolean;
 }
 
 const DEFAULT_CACHE_SIZE = 500;
@@ -52,12 +55,18 @@ export class MatchService {
   /** Token hashes verified on this node (the rate limiter keys on them). */
   readonly credentials = new KnownCredentials();
   readonly now: () => number;
+  readonly webhooksAllowPrivate: boolean;
+  readonly webhooks: WebhookEndpoints;
+  /** Called after every append this node commits (the app wakes its webhook worker). */
+  onAppend: () => void = () => {};
 
   constructor(opts: MatchServiceOptions) {
     this.store = opts.store;
     this.now = opts.now ?? Date.now;
+    this.webhooksAllowPrivate = opts.webhooksAllowPrivate ?? false;
     this.loader = new MatchLoader(this.store, opts.cacheSize ?? DEFAULT_CACHE_SIZE);
     this.live = new LiveUpdates(this.store);
+    this.webhooks = new WebhookEndpoints(this.store, this.loader, this.webhooksAllowPrivate);
   }
 
   /** Loader counters (replays, cache hits, catch-ups) for tests and metrics. */
@@ -133,7 +142,13 @@ export class MatchService {
 
   /** Applies one action for the seat holding `token`; a retry with the same key gets the same result. */
   submitAction(id: string, token: string | null | undefined, action: unknown, opts: MoveOptions): Promise<ActionOutcome> {
-    return submitAction({ store: this.store, loader: this.loader, now: this.now, seatOf: (entry, t) => this.seatOf(entry.row, t) }, id, token, action, opts);
+    return submitAction(
+      { store: this.store, loader: this.loader, now: this.now, onAppend: () => this.onAppend(), seatOf: (entry, t) => this.seatOf(entry.row, t) },
+      id,
+      token,
+      action,
+      opts,
+    );
   }
 
   listMatches(filter: MatchListFilterInput, cursor: string | undefined, limit: number): Promise<MatchPageDto> {

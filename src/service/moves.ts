@@ -18,6 +18,7 @@ import { toMoveOf } from './lobby.js';
 import type { MatchEntry, MatchLoader } from './match-loader.js';
 import { clockRecord, endRecord, foldRecords, gameRecord, type MatchEnd } from './match-log.js';
 import { matchView, redact, outcomeOf } from './reads.js';
+import { notificationsFor } from './webhooks/notifications.js';
 import type { ActionOutcome, ActionResult, EventDto, LoadedMatch } from './types.js';
 
 export interface MoveDeps {
@@ -27,6 +28,8 @@ export interface MoveDeps {
   seatOf(entry: MatchEntry, token: string | null): Seat | null;
   /** Epoch ms: the time every clock reads. */
   now(): number;
+  /** Called after each committed append (wakes the webhook worker). */
+  onAppend?(): void;
 }
 
 export interface MoveOptions {
@@ -67,7 +70,7 @@ export async function submitAction(deps: MoveDeps, id: string, token: string | n
  * an abort (no winner) when that seat had not made its first decision. Returns the new entry, or
  * null when there was nothing to end or another request ended or moved the match first.
  */
-export async function expire(deps: Pick<MoveDeps, 'store' | 'loader'>, entry: MatchEntry, now: number): Promise<MatchEntry | null> {
+export async function expire(deps: Pick<MoveDeps, 'store' | 'loader' | 'onAppend'>, entry: MatchEntry, now: number): Promise<MatchEntry | null> {
   const seat = entry.clock && !entry.end && entry.state ? flagged(entry.clock, now) : null;
   if (!seat) return null;
   const end: MatchEnd = entry.decided[seat]
@@ -81,7 +84,7 @@ export async function expire(deps: Pick<MoveDeps, 'store' | 'loader'>, entry: Ma
   }
 }
 
-async function appendEnding(deps: Pick<MoveDeps, 'store' | 'loader'>, entry: MatchEntry, end: MatchEnd, actingSeat: Seat | null, now: number): Promise<MatchEntry> {
+async function appendEnding(deps: Pick<MoveDeps, 'store' | 'loader' | 'onAppend'>, entry: MatchEntry, end: MatchEnd, actingSeat: Seat | null, now: number): Promise<MatchEntry> {
   const records: NewEvent[] = [endRecord(end, actingSeat)];
   // The clock stops where the time was (a seat that ran out shows zero).
   if (entry.clock) records.push(clockRecord(stopClock(entry.clock, Math.min(now, deadlineOf(entry.clock) ?? now)), now, actingSeat));
@@ -90,7 +93,9 @@ async function appendEnding(deps: Pick<MoveDeps, 'store' | 'loader'>, entry: Mat
     winner: end.winner,
     toMove: null,
     deadline: null,
+    notify: notificationsFor(entry.row, { status: 'finished', toMove: null }),
   });
+  deps.onAppend?.();
   const next: MatchEntry = {
     ...entry,
     ...foldRecords(entry, records),
@@ -193,7 +198,8 @@ async function commit(
   priorOr: (failure: Error) => Promise<ActionOutcome>,
 ): Promise<ActionOutcome> {
   try {
-    const stored = await deps.store.appendEvents(entry.row.id, entry.version, records, opts);
+    const after = { status: opts.status ?? entry.row.status, toMove: opts.toMove ?? null, deadline: opts.deadline ?? null };
+    const stored = await deps.store.appendEvents(entry.row.id, entry.version, records, { ...opts, notify: notificationsFor(entry.row, after) });
     // The store numbers events itself; it must agree with the result we stored.
     if (stored !== m.version) throw new Error(`store returned version ${stored}, expected ${m.version}`);
   } catch (e) {
@@ -201,6 +207,7 @@ async function commit(
     if (e instanceof VersionConflictError) return priorOr(problems.versionConflict(e.currentVersion));
     throw e;
   }
+  deps.onAppend?.();
   const { viewer: _v, seat: _s, at: _a, ...next } = m;
   deps.loader.remember(next);
   return { result, seat: m.seat!, replayed: false };

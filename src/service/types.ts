@@ -2,6 +2,7 @@
 import type { DeckEntry, Seat, Viewer } from '../core/ruleset.js';
 import type { TimeControl } from '../core/clock.js';
 import type { MatchEntry } from './match-loader.js';
+import type { WebhookInput, WebhookView } from './webhooks/endpoints.js';
 import type { AnyAction, GameId, GameViewOf } from '../games/registry.js';
 import type { MatchStatus } from '../persistence/types.js';
 
@@ -23,6 +24,8 @@ export interface CreateMatchInput {
   position?: unknown;
   /** Default none. */
   timeControl?: TimeControl | undefined;
+  /** The creator's webhook endpoint, registered with the match. */
+  webhook?: WebhookInput | undefined;
 }
 
 export interface CreateMatchResult {
@@ -33,11 +36,14 @@ export interface CreateMatchResult {
   version: number;
   /** The creator's token, and the other seat's token when the match has no open seat. */
   tokens: Partial<Record<Seat, string>>;
+  /** The registered endpoint, with its secret (shown once). */
+  webhook?: WebhookView & { secret: string };
 }
 
 export interface JoinInput {
   handle?: string | undefined;
   deck?: DeckSpec | undefined;
+  webhook?: WebhookInput | undefined;
 }
 
 export interface JoinResult {
@@ -46,6 +52,7 @@ export interface JoinResult {
   token: string;
   version: number;
   status: MatchStatus;
+  webhook?: WebhookView & { secret: string };
 }
 
 export interface SeatInfo {

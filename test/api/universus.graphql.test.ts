@@ -238,10 +238,7 @@ for (const backend of backends) {
       expect(ev.body.data.match.events.events).toEqual([]);
     });
 
-    // BUG: GraphQL MatchSummary has no gameId, while REST's MatchSummary (GET /v1/matches) has one;
-    // the schema says GraphQL serves the same data as REST, yet a GraphQL client cannot tell which
-    // game each match of its history is without one more query per match (src/graphql/schema.ts).
-    it.skip('BUG: the GraphQL history (matches) names each match\'s game, as REST does', async () => {
+    it('the GraphQL history (matches) names each match\'s game, as REST does', async () => {
       const u = await createUvs({ handle: 'gql-hist', decks: { p1: { starter: 'scouts' }, p2: { starter: 'garrison' } } });
       const r = await gql('{ matches(handle: "gql-hist") { matches { id gameId } } }', {});
       expect(r.body.errors, JSON.stringify(r.body.errors)).toBeUndefined();

@@ -601,12 +601,7 @@ for (const backend of backends) {
       expect(next.players.p1.stage.every((x: { committed: boolean }) => x.committed)).toBe(true);
     });
 
-    // BUG: a universus-position/1 position in which a player already has 0 or less health is
-    // accepted and opens a running game (phase COMBAT, pending PLAY): the dead player plays on.
-    // By U-DAMAGE-4/U-WIN-1 such a player has lost at once, so the position is not one a game can
-    // be in; fromPosition (src/games/universus/position.ts, `health: z.number().int()`) should
-    // refuse it (422 invalid-position), or the match should open finished (HEALTH_ZERO).
-    it.skip('BUG U-DAMAGE-4 U-WIN-1: a sandbox position with a player at 0 or less health is refused or opens finished', async () => {
+    it('U-DAMAGE-4 U-WIN-1: a sandbox position with a player at 0 or less health is refused (D-18)', async () => {
       const player = (character: string, health: number) => ({
         character, health, hand: ['A07', 'F05'], deck: ['F04', 'F05', 'F01'], discard: [], removed: [], cardPool: [], stage: [], momentum: [],
       });

@@ -15,7 +15,8 @@ export const POSITION_FORMAT = 'universus-position/1';
 const cardId = z.string().refine((c) => CARD_BY_ID.has(c), 'unknown card');
 const playerSchema = z.object({
   character: z.string().refine((c) => CARD_BY_ID.get(c)?.type === 'CHARACTER', 'not a character'),
-  health: z.number().int(),
+  // D-18: a player at 0 or less has already lost (U-DAMAGE-4, U-WIN-1): no game is in such a position.
+  health: z.number().int().min(1, 'a player at 0 or less health has already lost (U-WIN-1)'),
   hand: z.array(cardId),
   deck: z.array(cardId),
   discard: z.array(cardId),

@@ -1,0 +1,176 @@
+/**
+ * A seat's webhook endpoints: register (the secret is shown once), list, delete, rotate the
+ * secret, read the delivery log, redeliver; and the body of a delivery, redacted for its seat
+ * exactly like the event stream.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Seat } from '../../core/ruleset.js';
+import type { ClaimedDelivery, DeliveryRow, MatchStore, NewWebhook, WebhookKind, WebhookRow } from '../../persistence/types.js';
+import { problems, ServiceError } from '../errors.js';
+import type { MatchLoader } from '../match-loader.js';
+import { redact } from '../reads.js';
+import type { EventDto, LoadedMatch } from '../types.js';
+import { urlProblem } from './outbound.js';
+import { newWebhookSecret } from './signing.js';
+
+export interface WebhookInput {
+  url: string;
+  events: WebhookKind[];
+  /** deadline-near: this many minutes before a deadline (default 720: 12 h). */
+  deadlineLeadMinutes?: number | undefined;
+}
+
+/** An endpoint as its seat sees it (never the secret, except once at registration). */
+export interface WebhookView {
+  id: string;
+  url: string;
+  events: WebhookKind[];
+  deadlineLeadMinutes: number;
+  status: 'active' | 'failing' | 'disabled';
+  failingSince: string | null;
+  disabledReason: string | null;
+  createdAt: string;
+}
+
+export interface DeliveryView {
+  id: string;
+  kind: WebhookKind;
+  version: number;
+  status: DeliveryRow['status'];
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  createdAt: string;
+  deliveredAt: string | null;
+}
+
+/** The body receivers get (Standard Webhooks: type, timestamp, data). */
+export interface DeliveryBody {
+  type: WebhookKind;
+  timestamp: string;
+  data: {
+    matchId: string;
+    gameId: string;
+    seat: Seat;
+    version: number;
+    toMove: Seat | null;
+    deadline: string | null;
+    /** The events of the append that caused this notification, as this seat may see them. */
+    events: EventDto[];
+  };
+}
+
+const DEFAULT_LEAD_MINUTES = 720;
+/** The old secret keeps signing this long after a rotation. */
+const ROTATION_OVERLAP_MS = 86_400_000;
+
+export function webhookView(w: WebhookRow): WebhookView {
+  return {
+    id: w.id,
+    url: w.url,
+    events: w.kinds,
+    deadlineLeadMinutes: Math.round(w.deadlineLeadMs / 60_000),
+    status: w.disabledAt ? 'disabled' : w.failingSince ? 'failing' : 'active',
+    failingSince: w.failingSince?.toISOString() ?? null,
+    disabledReason: w.disabledReason,
+    createdAt: w.createdAt.toISOString(),
+  };
+}
+
+export function deliveryView(d: DeliveryRow): DeliveryView {
+  return {
+    id: d.id,
+    kind: d.kind,
+    version: d.version,
+    status: d.status,
+    attempts: d.attempts,
+    nextAttemptAt: d.status === 'pending' ? d.nextAttemptAt.toISOString() : null,
+    lastStatusCode: d.lastStatusCode,
+    lastError: d.lastError,
+    createdAt: d.createdAt.toISOString(),
+    deliveredAt: d.deliveredAt?.toISOString() ?? null,
+  };
+}
+
+/** A new endpoint for `seat`, checked; the caller stores it (alone, or with a create or join). */
+export function newWebhook(seat: Seat, input: WebhookInput, allowPrivate: boolean): NewWebhook {
+  const problem = urlProblem(input.url, allowPrivate);
+  if (problem) throw problems.validation(`url: ${problem}`, [`url: ${problem}`]);
+  if (input.events.length === 0) throw problems.validation('events: name at least one kind', ['events: at least one']);
+  return {
+    id: `wh_${randomBytes(12).toString('base64url')}`,
+    seat,
+    url: input.url,
+    kinds: [...new Set(input.events)],
+    secret: newWebhookSecret(),
+    deadlineLeadMs: (input.deadlineLeadMinutes ?? DEFAULT_LEAD_MINUTES) * 60_000,
+  };
+}
+
+function seatOf(m: LoadedMatch): Seat {
+  if (!m.seat) throw problems.missingToken();
+  return m.seat;
+}
+
+const notFound = (id: string) => new ServiceError({ kind: 'not-found', code: 'webhook-not-found', title: 'No such webhook', detail: `No webhook "${id}" of your seat in this match.` });
+
+export class WebhookEndpoints {
+  constructor(
+    private readonly store: MatchStore,
+    private readonly loader: MatchLoader,
+    private readonly allowPrivate: boolean,
+  ) {}
+
+  async register(m: LoadedMatch, input: WebhookInput): Promise<{ webhook: WebhookView; secret: string }> {
+    const hook = newWebhook(seatOf(m), input, this.allowPrivate);
+    const row = await this.store.webhooks.create(m.row.id, hook);
+    return { webhook: webhookView(row), secret: hook.secret };
+  }
+
+  async list(m: LoadedMatch): Promise<WebhookView[]> {
+    return (await this.store.webhooks.list(m.row.id, seatOf(m))).map(webhookView);
+  }
+
+  async remove(m: LoadedMatch, id: string): Promise<void> {
+    if (!(await this.store.webhooks.delete(m.row.id, seatOf(m), id))) throw notFound(id);
+  }
+
+  async rotate(m: LoadedMatch, id: string): Promise<{ webhook: WebhookView; secret: string }> {
+    const secret = newWebhookSecret();
+    const row = await this.store.webhooks.rotate(m.row.id, seatOf(m), id, secret, new Date(Date.now() + ROTATION_OVERLAP_MS));
+    if (!row) throw notFound(id);
+    return { webhook: webhookView(row), secret };
+  }
+
+  async deliveries(m: LoadedMatch, id: string, limit: number): Promise<DeliveryView[]> {
+    const w = await this.store.webhooks.get(m.row.id, seatOf(m), id);
+    if (!w) throw notFound(id);
+    return (await this.store.webhooks.deliveries(w.id, limit)).map(deliveryView);
+  }
+
+  async redeliver(m: LoadedMatch, id: string, deliveryId: string): Promise<DeliveryView> {
+    const w = await this.store.webhooks.get(m.row.id, seatOf(m), id);
+    if (!w) throw notFound(id);
+    const d = await this.store.webhooks.redeliver(w.id, deliveryId);
+    if (!d) throw new ServiceError({ kind: 'not-found', code: 'delivery-not-found', title: 'No such delivery', detail: `No delivery "${deliveryId}" of this webhook.` });
+    return deliveryView(d);
+  }
+
+  /** The JSON a delivery sends: the same on every attempt (it reads only the log up to its version). */
+  async bodyOf(d: ClaimedDelivery): Promise<string> {
+    const entry = await this.loader.current(d.matchId);
+    const stored = await this.store.loadEvents(d.matchId, { afterSeq: d.fromSeq - 1, limit: Math.max(0, d.version - d.fromSeq + 1) });
+    const events: EventDto[] = [];
+    for (const e of stored) {
+      const r = redact(entry, e, d.seat);
+      if (r) events.push(r);
+    }
+    const body: DeliveryBody = {
+      type: d.kind,
+      timestamp: d.createdAt.toISOString(),
+      data: { matchId: d.matchId, gameId: entry.ruleset.id, seat: d.seat, version: d.version, toMove: d.toMove, deadline: d.deadline?.toISOString() ?? null, events },
+    };
+    return JSON.stringify(body);
+  }
+}
