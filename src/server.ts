@@ -39,7 +39,10 @@ const app = await buildApp({
   rateLimitPerMinute: config.rateLimitPerMinute,
   graphiql: config.graphiql,
   sweepIntervalMs: config.sweepIntervalMs,
-  webhooks: { allowPrivate: config.webhookAllowPrivate, worker: { pollMs: config.webhookPollMs } },
+  webhooks: {
+    allowPrivate: config.webhookAllowPrivate,
+    worker: config.webhookWorker ? { pollMs: config.webhookPollMs, leaseMs: config.webhookLeaseMs } : false,
+  },
   readyTimeoutMs: config.readyTimeoutMs,
 });
 

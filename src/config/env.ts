@@ -53,6 +53,10 @@ export const EnvSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).optional()),
   /** How often each node looks for due webhook deliveries another node caused (0: only its own, at once). */
   WEBHOOK_POLL_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(3_600_000).default(1_000)),
+  /** off: this node delivers no webhooks (others do; the outbox keeps them). */
+  WEBHOOK_WORKER: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
+  /** How long a claimed delivery stays invisible to other nodes' workers. */
+  WEBHOOK_LEASE_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(3_600_000).default(30_000)),
 });
 
 export interface AppConfig {
@@ -68,6 +72,8 @@ export interface AppConfig {
   sweepIntervalMs: number;
   webhookAllowPrivate: boolean;
   webhookPollMs: number;
+  webhookWorker: boolean;
+  webhookLeaseMs: number;
   database:
     | { kind: 'pglite'; dataDir: string }
     | { kind: 'postgres'; url: string; connectTimeoutMs: number; statementTimeoutMs: number };
@@ -97,6 +103,8 @@ export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvResult {
       sweepIntervalMs: e.SWEEP_INTERVAL_MS,
       webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === undefined ? !production : e.WEBHOOK_ALLOW_PRIVATE === 'true',
       webhookPollMs: e.WEBHOOK_POLL_MS,
+      webhookWorker: e.WEBHOOK_WORKER === 'on',
+      webhookLeaseMs: e.WEBHOOK_LEASE_MS,
       database: e.DATABASE_URL
         ? { kind: 'postgres', url: e.DATABASE_URL, connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS, statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS }
         : { kind: 'pglite', dataDir: path.resolve(e.DATA_DIR) },

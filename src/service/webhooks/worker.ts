@@ -20,6 +20,8 @@ export interface WorkerOptions {
   allowPrivate: boolean;
   /** Deliveries claimed per round (default 10). */
   batch?: number;
+  /** A claimed delivery is invisible to other workers this long (default 30 s, more than a send can take). */
+  leaseMs?: number;
 }
 
 export interface WorkerLog {
@@ -28,7 +30,6 @@ export interface WorkerLog {
 
 const DEFAULT_BACKOFF_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000, 7_200_000, 14_400_000, 28_800_000];
 const DAY_MS = 86_400_000;
-/** A claimed delivery is invisible to other workers this long (more than a send can take). */
 const LEASE_MS = 30_000;
 
 export class WebhookWorker {
@@ -88,7 +89,7 @@ export class WebhookWorker {
   private async drain(): Promise<void> {
     try {
       for (;;) {
-        const batch = await this.store.claim(this.opts.batch ?? 10, LEASE_MS);
+        const batch = await this.store.claim(this.opts.batch ?? 10, this.opts.leaseMs ?? LEASE_MS);
         if (batch.length === 0) return;
         await Promise.all(batch.map((d) => this.deliver(d)));
         if (this.stopped) return;
