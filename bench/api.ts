@@ -18,6 +18,9 @@
  *   BENCH_DATABASE_URL  maintenance db for CREATE/DROP DATABASE
  *                default TEST_DATABASE_URL or postgresql://postgres@127.0.0.1:5432/postgres
  *   PROFILE      1: run the server with --cpu-prof and print the top self-time functions
+ *   WEBHOOKS     1: every seat of every match registers a webhook (all kinds) to a receiver in
+ *                this process; reports deliveries and their latency from commit (the body's
+ *                timestamp: the outbox row's creation in the append) to arrival     default 0
  *
  * Per backend: start `node --import tsx src/server.ts` (PORT=free, HOST=127.0.0.1, LOG_LEVEL=warn,
  * DATA_DIR=fresh temp dir or DATABASE_URL=throw-away database evons_bench_<hex>), wait for /readyz,
@@ -48,6 +51,7 @@ const WARMUP_S = Math.max(0, num(process.env.WARMUP, 3));
 const BASELINE_S = Math.max(0.5, num(process.env.BASELINE, 3));
 const IDEMPOTENCY = process.env.IDEMPOTENCY !== '0';
 const PROFILE = process.env.PROFILE === '1';
+const WEBHOOKS = process.env.WEBHOOKS === '1';
 const BACKENDS = (process.env.BACKENDS ?? 'pglite,postgres').split(',').map((s) => s.trim()).filter(Boolean);
 const MAINTENANCE_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
 const REQUEST_TIMEOUT_MS = 15_000;
@@ -177,6 +181,30 @@ interface LoadResult {
   /** The measured window on the monotonic clock (µs), to cut the server's CPU profile. */
   windowUs: { fromUs: number; toUs: number };
   networkErrors: Map<string, number>;
+  /** WEBHOOKS=1: deliveries that arrived in the window, and commit → arrival latency. */
+  webhooks: { latency: Samples; received: number } | null;
+}
+
+/** A receiver for the bench's webhooks: answers 204 and notes each delivery's latency. */
+async function startReceiver(onDelivery: (latencyMs: number) => void): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const arrived = Date.now();
+      try {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timestamp: string };
+        onDelivery(arrived - Date.parse(body.timestamp));
+      } catch {
+        /* not ours */
+      }
+      res.statusCode = 204;
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  return { url: `http://127.0.0.1:${port}/hook`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
 async function runLoad(server: ServerProcess): Promise<LoadResult> {
@@ -204,7 +232,18 @@ async function runLoad(server: ServerProcess): Promise<LoadResult> {
     loadBefore: loadAverage(),
     windowUs: { fromUs: 0, toUs: 0 },
     networkErrors: new Map(),
+    webhooks: WEBHOOKS ? { latency: new Samples(), received: 0 } : null,
   };
+  const receiver = WEBHOOKS
+    ? await startReceiver((ms) => {
+        const now = performance.now();
+        if (now >= measureStart && now <= measureEnd && r.webhooks) {
+          r.webhooks.received++;
+          r.webhooks.latency.add(ms);
+        }
+      })
+    : null;
+  const HOOK_EVENTS = ['your-turn', 'opponent-joined', 'match-ended', 'deadline-near'];
   const countStatus = (what: string, status: number) => {
     const k = `${what} ${status}`;
     r.statuses.set(k, (r.statuses.get(k) ?? 0) + 1);
@@ -238,6 +277,7 @@ async function runLoad(server: ServerProcess): Promise<LoadResult> {
       handle: `bench-${slot}a`,
       opponentHandle: `bench-${slot}b`,
       decks: { p1: { starter: STARTERS[(slot + n) % STARTERS.length]! }, p2: { starter: STARTERS[(slot + n + 1) % STARTERS.length]! } },
+      ...(receiver ? { webhook: { url: receiver.url, events: HOOK_EVENTS } } : {}),
     });
     const cEnd = performance.now();
     if (inWindow(cEnd - created.ms, cEnd)) {
@@ -252,6 +292,10 @@ async function runLoad(server: ServerProcess): Promise<LoadResult> {
     r.matchesStarted++;
     const c = created.body as { id: string; version: number; tokens: Record<Seat, string> };
     const auth = (s: Seat) => ({ authorization: `Bearer ${c.tokens[s]}` });
+    if (receiver) {
+      const hook = await call(base, 'POST', `/v1/matches/${c.id}/webhooks`, auth('p2'), { url: receiver.url, events: HOOK_EVENTS });
+      if (hook.status !== 201) problem('POST webhooks', hook);
+    }
     // The create response has no view: one GET to learn who decides first.
     const first = await call(base, 'GET', `/v1/matches/${c.id}`, auth('p1'));
     if (first.status !== 200) {
@@ -346,6 +390,7 @@ async function runLoad(server: ServerProcess): Promise<LoadResult> {
     clearTimeout(hard);
     clearTimeout(windowTimer);
     clearTimeout(endTimer);
+    await receiver?.close();
   }
   return r;
 }
@@ -551,7 +596,9 @@ function report(b: BackendReport): { movesPerS: number; p95: number } {
     ['POST /v1/matches/{id}/actions', ...lat(L.post)],
     ['GET  /v1/matches/{id}/legal-actions', ...lat(L.legal)],
     ['POST /v1/matches (create)', ...lat(L.create)],
+    ...(L.webhooks ? [['webhook: commit → receiver', ...lat(L.webhooks.latency)]] : []),
   ]));
+  if (L.webhooks) console.log(`  webhooks on every seat: ${fmtInt(L.webhooks.received)} deliveries arrived in the window (${fmtInt(L.webhooks.received / L.measuredS)}/s)`);
   const cores = (ms: number) => (Number.isFinite(ms) ? `${((ms / (L.measuredS * 1000)) * 100).toFixed(0)}% of one core` : 'n/a');
   console.log(table([
     ['figure', 'value'],
@@ -606,7 +653,7 @@ function report(b: BackendReport): { movesPerS: number; p95: number } {
 // ------------------------------------------------------------------ main
 
 async function main(): Promise<void> {
-  console.log(`API benchmark: Node ${process.version}, ${os.cpus().length} cores, ${MATCHES} concurrent matches, ` +
+  console.log(`API benchmark: Node ${process.version}, ${os.cpus().length} cores, ${MATCHES} concurrent matches, ${WEBHOOKS ? 'webhooks on every seat, ' : ''}` +
     `${WARMUP_S} s warm-up + ${DURATION_S} s measured per backend; server = child process (node --import tsx src/server.ts), ` +
     `load generator = this process.`);
   const results: BackendReport[] = [];

@@ -8,6 +8,8 @@ import fp from 'fastify-plugin';
 import mercurius, { type IResolvers, type MercuriusContext } from 'mercurius';
 import { GraphQLScalarType, valueFromASTUntyped } from 'graphql';
 import { ActionBodySchema } from '../http/schemas.js';
+import { WebhookRequestSchema } from '../http/webhook-schemas.js';
+import type { WebhookView } from '../service/webhooks/endpoints.js';
 import { problems } from '../service/errors.js';
 import type { EventDto, LoadedMatch, MatchService } from '../service/match-service.js';
 import { bearerToken } from '../service/tokens.js';
@@ -105,6 +107,12 @@ export function buildResolvers(service: MatchService): IResolvers {
         const text = (a: { type: string }) => (describe ??= m.ruleset.actionDescriber(state, m.viewer))(a);
         return service.legal(m, { text: false }).map((l) => ({ type: l.action.type, action: l.action, text }));
       }),
+    webhooks: (s: MatchSource) =>
+      guard(async () => {
+        const m = await s.load();
+        if (!m.seat) return null;
+        return (await service.webhooks.list(m)).map((w) => ({ ...w, match: m }));
+      }),
     events: (s: MatchSource, args: { after?: number | null; limit?: number | null }) =>
       guard(async () => {
         const after = args.after ?? 0;
@@ -144,6 +152,35 @@ export function buildResolvers(service: MatchService): IResolvers {
         ),
     },
     Mutation: {
+      registerWebhook: (_root, args: { matchId: string; webhook: unknown }, c) =>
+        guard(async () => {
+          checkId(args.matchId);
+          const input = WebhookRequestSchema.safeParse(args.webhook);
+          if (!input.success) throw problems.validation('The webhook does not match the schema.', input.error.issues.map((i) => `webhook.${i.path.join('.')}: ${i.message}`));
+          const m = await loadMemo(ctxOf(c), args.matchId);
+          const r = await service.webhooks.register(m, input.data);
+          return { webhook: { ...r.webhook, match: m }, secret: r.secret };
+        }),
+      deleteWebhook: (_root, args: { matchId: string; webhookId: string }, c) =>
+        guard(async () => {
+          checkId(args.matchId);
+          await service.webhooks.remove(await loadMemo(ctxOf(c), args.matchId), args.webhookId);
+          return true;
+        }),
+      rotateWebhookSecret: (_root, args: { matchId: string; webhookId: string }, c) =>
+        guard(async () => {
+          checkId(args.matchId);
+          const m = await loadMemo(ctxOf(c), args.matchId);
+          const r = await service.webhooks.rotate(m, args.webhookId);
+          return { webhook: { ...r.webhook, match: m }, secret: r.secret };
+        }),
+      redeliverWebhook: (_root, args: { matchId: string; webhookId: string; deliveryId: string }, c) =>
+        guard(async () => {
+          checkId(args.matchId);
+          const d = await service.webhooks.redeliver(await loadMemo(ctxOf(c), args.matchId), args.webhookId, args.deliveryId);
+          service.onAppend();
+          return d;
+        }),
       submitAction: (
         _root,
         args: { matchId: string; action?: unknown; input?: Record<string, unknown> | null; idempotencyKey?: string | null; expectedVersion?: number | null },
@@ -180,6 +217,10 @@ export function buildResolvers(service: MatchService): IResolvers {
     },
     Match: {
       resolveType: (s: MatchSource) => MATCH_TYPE[s.mv.gameId],
+    },
+    Webhook: {
+      deliveries: (w: WebhookView & { match: LoadedMatch }, args: { limit?: number | null }) =>
+        guard(() => service.webhooks.deliveries(w.match, w.id, clampLimit(args.limit, 20, 100))),
     },
     EvonsMatch: { ...matchFields, ...evonsMatchResolvers, config: (s: MatchSource) => (s.mv.gameId === 'evons' ? (s.mv.game?.config ?? null) : null) },
     UniVersusMatch: { ...matchFields, ...universusMatchResolvers },

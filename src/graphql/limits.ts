@@ -51,6 +51,8 @@ const LIST_SIZES: Record<string, number | 'limit'> = {
   'UniVersusPlayer.cardPool': 60,
   'UniVersusPlayer.stage': 60,
   'ActionResult.events': 100,
+  ...Object.fromEntries(perMatchType('webhooks', 10)),
+  'Webhook.deliveries': 'limit',
 };
 
 const listEstimator: ComplexityEstimator = ({ type, field, args, childComplexity }) => {

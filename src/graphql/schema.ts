@@ -32,6 +32,8 @@ const matchFields = /* GraphQL */ `
     "What the caller may do now (empty when it is not their decision; an Evons resign is always accepted)."
     legalActions: [LegalAction!]!
     events(after: Int = 0, limit: Int = 100): EventPage!
+    "The caller's seat's webhooks; null for a spectator."
+    webhooks: [Webhook!]
 `;
 
 export const typeDefs = /* GraphQL */ `
@@ -98,6 +100,56 @@ export const typeDefs = /* GraphQL */ `
     (and extensions.version for version-conflict / illegal actions).
     """
     submitAction(matchId: ID!, action: JSON, input: ActionInput, idempotencyKey: String, expectedVersion: Int): ActionResult!
+    "Register a webhook for the token's seat (as POST /v1/matches/{id}/webhooks); the secret is returned once."
+    registerWebhook(matchId: ID!, webhook: WebhookInput!): WebhookCreated!
+    deleteWebhook(matchId: ID!, webhookId: ID!): Boolean!
+    "A new signing secret; for 24 h deliveries carry a signature per secret."
+    rotateWebhookSecret(matchId: ID!, webhookId: ID!): WebhookCreated!
+    "Queue a delivery again, with the same webhook-id and body."
+    redeliverWebhook(matchId: ID!, webhookId: ID!, deliveryId: ID!): WebhookDelivery!
+  }
+
+  "A Standard Webhooks endpoint: events are your-turn, opponent-joined, match-ended, deadline-near."
+  input WebhookInput {
+    url: String!
+    events: [String!]!
+    "deadline-near fires this long before a deadline (default 720)."
+    deadlineLeadMinutes: Int
+  }
+
+  type Webhook {
+    id: ID!
+    url: String!
+    events: [String!]!
+    deadlineLeadMinutes: Int!
+    "active, failing (retrying) or disabled (failing for 24 h: see disabledReason)."
+    status: String!
+    failingSince: String
+    disabledReason: String
+    createdAt: String!
+    "Newest first."
+    deliveries(limit: Int = 20): [WebhookDelivery!]!
+  }
+
+  type WebhookCreated {
+    webhook: Webhook!
+    "The signing secret (whsec_…), shown once."
+    secret: String!
+  }
+
+  type WebhookDelivery {
+    "The webhook-id header, the same on every attempt."
+    id: ID!
+    kind: String!
+    version: Int!
+    "pending, delivered, failed or superseded."
+    status: String!
+    attempts: Int!
+    nextAttemptAt: String
+    lastStatusCode: Int
+    lastError: String
+    createdAt: String!
+    deliveredAt: String
   }
 
   """

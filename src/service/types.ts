@@ -2,7 +2,7 @@
 import type { DeckEntry, Seat, Viewer } from '../core/ruleset.js';
 import type { TimeControl } from '../core/clock.js';
 import type { MatchEntry } from './match-loader.js';
-import type { WebhookInput, WebhookView } from './webhooks/endpoints.js';
+import type { WebhookInput, WebhookView } from './webhooks/types.js';
 import type { AnyAction, GameId, GameViewOf } from '../games/registry.js';
 import type { MatchStatus } from '../persistence/types.js';
 

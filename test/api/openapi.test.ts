@@ -57,7 +57,8 @@ describe('OpenAPI document: what the server reads and sends (issue 6 item 8)', (
       [
         'createMatch', 'getHealth', 'getMatch', 'getReadiness', 'joinMatch', 'listCards', 'listDecks', 'listEvents',
         'listGameCards', 'listGameDecks', 'listGames', 'listLegalActions', 'listMatches', 'listMyMatches', 'streamEvents',
-        'submitAction',
+        'submitAction', 'registerWebhook', 'listWebhooks', 'deleteWebhook', 'rotateWebhookSecret', 'listWebhookDeliveries',
+        'redeliverWebhook',
       ].sort(),
     );
     for (const { path, method, op } of ops(doc)) {

@@ -613,7 +613,9 @@ for (const backend of backends) {
         expect(v.body.game.winReason).toBe('HEALTH_ZERO');
         expect(v.body.winner).toBe('p1');
       } else {
-        expectProblem(res, 422, 'invalid-position');
+        // The request schema is the position schema, so the refusal is a 400 naming the field.
+        const p = expectProblem(res, 400, 'validation-failed');
+        expect(((p as { errors?: string[] }).errors ?? []).join(' ')).toMatch(/players\.p2\.health: a player at 0 or less health has already lost/);
       }
     });
 

@@ -5,61 +5,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Seat } from '../../core/ruleset.js';
-import type { ClaimedDelivery, DeliveryRow, MatchStore, NewWebhook, WebhookKind, WebhookRow } from '../../persistence/types.js';
+import type { ClaimedDelivery, DeliveryRow, MatchStore, NewWebhook, WebhookRow } from '../../persistence/types.js';
 import { problems, ServiceError } from '../errors.js';
 import type { MatchLoader } from '../match-loader.js';
 import { redact } from '../reads.js';
 import type { EventDto, LoadedMatch } from '../types.js';
 import { urlProblem } from './outbound.js';
 import { newWebhookSecret } from './signing.js';
+import type { DeliveryBody, DeliveryView, WebhookInput, WebhookView } from './types.js';
 
-export interface WebhookInput {
-  url: string;
-  events: WebhookKind[];
-  /** deadline-near: this many minutes before a deadline (default 720: 12 h). */
-  deadlineLeadMinutes?: number | undefined;
-}
-
-/** An endpoint as its seat sees it (never the secret, except once at registration). */
-export interface WebhookView {
-  id: string;
-  url: string;
-  events: WebhookKind[];
-  deadlineLeadMinutes: number;
-  status: 'active' | 'failing' | 'disabled';
-  failingSince: string | null;
-  disabledReason: string | null;
-  createdAt: string;
-}
-
-export interface DeliveryView {
-  id: string;
-  kind: WebhookKind;
-  version: number;
-  status: DeliveryRow['status'];
-  attempts: number;
-  nextAttemptAt: string | null;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  createdAt: string;
-  deliveredAt: string | null;
-}
-
-/** The body receivers get (Standard Webhooks: type, timestamp, data). */
-export interface DeliveryBody {
-  type: WebhookKind;
-  timestamp: string;
-  data: {
-    matchId: string;
-    gameId: string;
-    seat: Seat;
-    version: number;
-    toMove: Seat | null;
-    deadline: string | null;
-    /** The events of the append that caused this notification, as this seat may see them. */
-    events: EventDto[];
-  };
-}
+export type { DeliveryBody, DeliveryView, WebhookInput, WebhookView };
 
 const DEFAULT_LEAD_MINUTES = 720;
 /** The old secret keeps signing this long after a rotation. */
