@@ -80,6 +80,7 @@ export interface DeliveryRow {
   deadline: Date | null;
   status: DeliveryStatus;
   attempts: number;
+  firstAttemptAt: Date | null;
   nextAttemptAt: Date;
   lastStatusCode: number | null;
   lastError: string | null;

@@ -41,6 +41,7 @@ function deliveryRow(d: DeliveryModel): DeliveryRow {
     deadline: d.deadline,
     status: d.status as DeliveryStatus,
     attempts: d.attempts,
+    firstAttemptAt: d.firstAttemptAt,
     nextAttemptAt: d.nextAttemptAt,
     lastStatusCode: d.lastStatusCode,
     lastError: d.lastError,
@@ -59,7 +60,8 @@ WITH due AS (
    FOR UPDATE SKIP LOCKED
 )
 UPDATE "webhook_delivery" d
-   SET "next_attempt_at" = now() + ($2::int * interval '1 millisecond'), "attempts" = d."attempts" + 1
+   SET "next_attempt_at" = now() + ($2::int * interval '1 millisecond'), "attempts" = d."attempts" + 1,
+       "first_attempt_at" = COALESCE(d."first_attempt_at", now())
   FROM due
  WHERE d."id" = due."id"
 RETURNING d."id"`;
@@ -100,7 +102,7 @@ export class PrismaWebhookStore implements WebhookStore {
   async redeliver(webhookId: string, deliveryId: string): Promise<DeliveryRow | null> {
     const r = await this.prisma.webhookDelivery.updateMany({
       where: { id: deliveryId, webhookId },
-      data: { status: 'pending', nextAttemptAt: new Date(), lastError: null },
+      data: { status: 'pending', nextAttemptAt: new Date(), firstAttemptAt: null, lastError: null },
     });
     if (r.count === 0) return null;
     const d = await this.prisma.webhookDelivery.findUnique({ where: { id: deliveryId } });

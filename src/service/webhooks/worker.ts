@@ -122,7 +122,7 @@ export class WebhookWorker {
     }
     const error = r.error ?? `HTTP ${r.statusCode}`;
     const failingSince = d.webhook.failingSince ?? now;
-    const givingUp = now.getTime() - d.createdAt.getTime() >= this.giveUpAfter;
+    const givingUp = now.getTime() - (d.firstAttemptAt ?? now).getTime() >= this.giveUpAfter;
     const disable = now.getTime() - failingSince.getTime() >= this.giveUpAfter;
     const wait = this.backoff[Math.min(d.attempts - 1, this.backoff.length - 1)] ?? this.backoff.at(-1)!;
     // ±20 % jitter, so endpoints that failed together do not retry together.

@@ -1,3 +1,5 @@
+-- Webhook endpoints per seat and their delivery outbox (rows written by the append that causes
+-- them; workers claim due rows with FOR UPDATE SKIP LOCKED by (status, next_attempt_at)).
 -- CreateTable
 CREATE TABLE "webhook" (
     "id" TEXT NOT NULL,
@@ -30,6 +32,7 @@ CREATE TABLE "webhook_delivery" (
     "deadline" TIMESTAMPTZ(3),
     "status" TEXT NOT NULL DEFAULT 'pending',
     "attempts" INTEGER NOT NULL DEFAULT 0,
+    "first_attempt_at" TIMESTAMPTZ(3),
     "next_attempt_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "last_status_code" INTEGER,
     "last_error" TEXT,
