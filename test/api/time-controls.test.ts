@@ -309,6 +309,18 @@ for (const backend of backends) {
       expect(r2.body.match).toMatchObject({ status: 'finished', winner: null, clock: null, outcome: { winner: null, reason: 'aborted', seat: 'p2' } });
       expect(r2.body.events.map((e: { event: { type: string } }) => e.event.type)).toEqual(['MatchEnded']);
 
+      // Through GraphQL, by the seat that is not to move, at the very start.
+      const third = await create(h, { kind: 'correspondence', daysPerMove: 5 });
+      const abortGql = (id: string, token: string) =>
+        h.http
+          .post('/graphql')
+          .set(bearer(token))
+          .send({ query: 'mutation ($id: ID!) { submitAction(matchId: $id, action: {type: "abort"}) { version match { status winner outcome { winner reason seat } clock { running deadline } } } }', variables: { id } })
+          .expect(200);
+      const g = await abortGql(third.id, third.tokens.p2);
+      expect(g.body.errors).toBeUndefined();
+      expect(g.body.data.submitAction.match).toEqual({ status: 'finished', winner: null, outcome: { winner: null, reason: 'aborted', seat: 'p2' }, clock: { running: null, deadline: null } });
+
       // Both have decided: too late, for either seat; the log and version stay as they were.
       const late = await create(h, { kind: 'correspondence', daysPerMove: 2 });
       await endTurn(h, late);
@@ -319,6 +331,8 @@ for (const backend of backends) {
         const res = await h.http.post(`/v1/matches/${late.id}/actions`).set(bearer(late.tokens[seat])).send({ action: { type: 'abort' } });
         expectProblem(res, 422, 'ABORT_TOO_LATE');
       }
+      const gLate = await abortGql(late.id, late.tokens.p1);
+      expect(gLate.body.errors?.[0]?.extensions?.code).toBe('ABORT_TOO_LATE');
       const after = await view(h, late.id);
       expect(after.version).toBe(before.version);
       expect(after.status).toBe('active');
