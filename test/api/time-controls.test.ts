@@ -179,6 +179,36 @@ for (const backend of backends) {
       expect(new Set([plain.rulesHash, v0.rulesHash, live.rulesHash]).size).toBe(3);
     });
 
+    it('issue 9 POST /v1/matches refuses a time control outside the schema (4 days per move, initialSeconds 0, unknown fields): 400, nothing created', async () => {
+      fresh();
+      const before = (await h.http.get('/v1/matches').query({ handle: 'refused', limit: 100 }).expect(200)).body.matches.length;
+      for (const timeControl of [
+        { kind: 'correspondence', daysPerMove: 4 },
+        { kind: 'live', initialSeconds: 0, incrementSeconds: 0 },
+        { kind: 'live', initialSeconds: 60, incrementSeconds: 5, delaySeconds: 1 },
+        { kind: 'none', daysPerMove: 1 },
+      ]) {
+        const res = await h.http
+          .post('/v1/matches')
+          .send({ handle: 'refused', opponentHandle: 'bob', decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[2] } }, timeControl });
+        expectProblem(res, 400, 'validation-failed');
+      }
+      expect((await h.http.get('/v1/matches').query({ handle: 'refused', limit: 100 }).expect(200)).body.matches).toHaveLength(before);
+    });
+
+    it('issue 9 polling with If-None-Match: 304 while the clock runs, a fresh 200 (finished) once the deadline has passed', async () => {
+      const t0 = fresh();
+      const m = await create(h, { kind: 'live', initialSeconds: 20, incrementSeconds: 0 });
+      const first = await h.http.get(`/v1/matches/${m.id}`).set(bearer(m.tokens.p2)).expect(200);
+      const etag = first.headers.etag as string;
+      h.t.now = t0 + 19 * SEC;
+      await h.http.get(`/v1/matches/${m.id}`).set(bearer(m.tokens.p2)).set('if-none-match', etag).expect(304);
+      h.t.now = t0 + 20 * SEC;
+      const after = await h.http.get(`/v1/matches/${m.id}`).set(bearer(m.tokens.p2)).set('if-none-match', etag).expect(200);
+      expect(after.headers.etag).not.toBe(etag);
+      expect(after.body).toMatchObject({ status: 'finished', outcome: { reason: 'aborted', winner: null } });
+    });
+
     it('issue 9 live 60+5: your time falls only while the decision is yours; the increment arrives once per handover', async () => {
       const t0 = fresh();
       const m = await create(h, { kind: 'live', initialSeconds: 60, incrementSeconds: 5 });
