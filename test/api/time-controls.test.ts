@@ -5,6 +5,8 @@
  * match exactly once (reads, moves, sweeps on one or two services); abort until both seats have
  * decided; "my turn" lists soonest deadline first.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import supertest from 'supertest';
 import { buildApp, type App } from '../../src/app.js';
@@ -126,6 +128,31 @@ async function publicEvents(h: Clocked, id: string) {
     if (!page.hasMore) return out;
     after = page.next;
   }
+}
+
+/** Reads an NDJSON stream until it ends or `settle` resolves; returns the non-blank lines. */
+function readStream(url: string, token: string) {
+  const lines: Record<string, unknown>[] = [];
+  let buf = '';
+  let closed = false;
+  const req = http.get(url, { headers: bearer(token) }, (res) => {
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => {
+      buf += chunk;
+      for (let i; (i = buf.indexOf('\n')) >= 0; ) {
+        const line = buf.slice(0, i);
+        buf = buf.slice(i + 1);
+        if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
+      }
+    });
+    res.on('end', () => (closed = true));
+  });
+  return { lines, closed: () => closed, abort: () => req.destroy() };
+}
+
+async function until(cond: () => boolean): Promise<void> {
+  // A generous bound on waiting, not an assertion on time: the caller asserts the condition.
+  for (let i = 0; i < 250 && !cond(); i++) await new Promise((r) => setTimeout(r, 20));
 }
 
 const GQL_MATCH = /* GraphQL */ `
@@ -532,6 +559,38 @@ for (const backend of backends) {
       await endTurn(h, tenMin);
       const now = (await h.http.get('/v1/me/matches').query({ turn: 'mine', handle, limit: 50 }).expect(200)).body;
       expect(now.matches.map((s: { id: string }) => s.id)).toEqual(ids.slice(1));
+    });
+
+    // BUG: src/http/routes/stream.ts ends a stream only when `m.ruleset.outcome(m.state)` says the
+    // game is over; a match ended by its clock or by an abort (MatchEnded) is finished too
+    // (outcomeOf in src/service/reads.ts), yet its stream never sends {"end":"finished"} and stays
+    // open with keep-alives forever. Unskip once the stream uses outcomeOf.
+    it.skip('issue 9 BUG: the event stream of an aborted or timed-out match ends with {"end":"finished"}', async () => {
+      const t0 = fresh();
+      await h.app.listen({ port: 0, host: '127.0.0.1' });
+      const base = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
+      const aborted = await create(h, { kind: 'live', initialSeconds: 60, incrementSeconds: 0 });
+      await h.http.post(`/v1/matches/${aborted.id}/actions`).set(bearer(aborted.tokens.p1)).send({ action: { type: 'abort' } }).expect(200);
+      const timedOut = await create(h, { kind: 'live', initialSeconds: 60, incrementSeconds: 0 });
+      const live = readStream(`${base}/v1/matches/${timedOut.id}/stream`, timedOut.tokens.p2);
+      const stored = readStream(`${base}/v1/matches/${aborted.id}/stream`, aborted.tokens.p2);
+      try {
+        await until(() => stored.closed());
+        expect(stored.lines.at(-1)).toEqual({ end: 'finished' });
+        expect(stored.lines.at(-2)).toMatchObject({ event: { type: 'ClockSet' } });
+        expect(stored.closed()).toBe(true);
+
+        await until(() => live.lines.length > 0);
+        h.t.now = t0 + 60 * SEC;
+        expect(await h.app.service.sweep()).toBeGreaterThanOrEqual(1);
+        await until(() => live.closed());
+        expect(live.lines.some((l) => (l.event as { type?: string } | undefined)?.type === 'MatchEnded')).toBe(true);
+        expect(live.lines.at(-1)).toEqual({ end: 'finished' });
+        expect(live.closed()).toBe(true);
+      } finally {
+        live.abort();
+        stored.abort();
+      }
     });
 
     it('issue 9 idempotent retry of an action on a clocked match returns the same result, also after the match timed out', async () => {
