@@ -308,7 +308,7 @@ for (const backend of backends) {
       // More reads (REST, GraphQL, a later time), sweeps: still one ending, nothing more written.
       h.t.now = deadline + DAY;
       for (let i = 0; i < 3; i++) await view(h, m.id);
-      await h.http.get(`/v1/matches/${m.id}/legal-actions`).set(bearer(m.tokens.p1)).expect(200);
+      expect((await h.http.get(`/v1/matches/${m.id}/legal-actions`).set(bearer(m.tokens.p1)).expect(200)).body.actions).toEqual([]);
       const gql = await h.http.post('/graphql').send({ query: GQL_MATCH, variables: { id: m.id } }).expect(200);
       expect(gql.body.errors).toBeUndefined();
       expect(gql.body.data.match).toEqual({
@@ -590,6 +590,27 @@ for (const backend of backends) {
       } finally {
         live.abort();
         stored.abort();
+      }
+    });
+
+    // BUG: GraphQL Match.pending is documented as "null ... when the game is over", but a match
+    // ended by its clock or an abort still shows the game's pending decision (src/graphql/index.ts
+    // reads it from the game's view, which knows nothing of MatchEnded). legalActions is empty and
+    // any action is 409 match-finished, so `pending` is the one field that says someone must move.
+    it.skip('issue 9 BUG: GraphQL pending is null once the match ended on time or by abort', async () => {
+      const t0 = fresh();
+      const timedOut = await create(h, { kind: 'live', initialSeconds: 10, incrementSeconds: 0 });
+      const aborted = await create(h, undefined);
+      await h.http.post(`/v1/matches/${aborted.id}/actions`).set(bearer(aborted.tokens.p2)).send({ action: { type: 'abort' } }).expect(200);
+      h.t.now = t0 + 10 * SEC;
+      for (const m of [timedOut, aborted]) {
+        const res = await h.http
+          .post('/graphql')
+          .set(bearer(m.tokens.p1))
+          .send({ query: 'query ($id: ID!) { match(id: $id) { status pending legalActions { type } outcome { reason } } }', variables: { id: m.id } })
+          .expect(200);
+        expect(res.body.errors).toBeUndefined();
+        expect(res.body.data.match).toEqual({ status: 'finished', pending: null, legalActions: [], outcome: { reason: 'aborted' } });
       }
     });
 
