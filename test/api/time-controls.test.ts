@@ -13,7 +13,7 @@ import { buildApp, type App } from '../../src/app.js';
 import { openStore } from '../../src/persistence/index.js';
 import type { DatabaseConfig } from '../../src/persistence/database.js';
 import type { MatchStore } from '../../src/persistence/types.js';
-import { STARTERS, backends, bearer, expectProblem, type Backend, type Created, type Harness } from './helpers.js';
+import { STARTERS, backends, bearer, expectProblem, prng, type Backend, type Created, type Harness } from './helpers.js';
 
 type Seat = 'p1' | 'p2';
 type Control = { kind: 'none' } | { kind: 'correspondence'; daysPerMove: number } | { kind: 'live'; initialSeconds: number; incrementSeconds: number };
@@ -514,6 +514,8 @@ for (const backend of backends) {
       const plainA = await mine(undefined);
       const oneDay = await mine({ kind: 'correspondence', daysPerMove: 1 });
       const plainB = await mine(undefined);
+      // The same deadline as oneDay: the tie is broken newest first, and pages must not split it wrongly.
+      const oneDayToo = await mine({ kind: 'correspondence', daysPerMove: 1 });
       // Not this handle's turn (p2 decides first), or over: not listed.
       await mine({ kind: 'live', initialSeconds: 60, incrementSeconds: 0 }, { settings: { firstPlayer: 'p2' } });
       const aborted = await mine({ kind: 'live', initialSeconds: 60, incrementSeconds: 0 });
@@ -522,9 +524,11 @@ for (const backend of backends) {
       h.t.now = t0 + 60 * SEC;
       const all = (await h.http.get('/v1/me/matches').query({ turn: 'mine', handle, limit: 50 }).expect(200)).body;
       const ids = all.matches.map((s: { id: string }) => s.id);
-      expect(ids.slice(0, 3)).toEqual([tenMin.id, oneDay.id, week.id]);
-      expect(new Set(ids.slice(3))).toEqual(new Set([plainA.id, plainB.id]));
-      expect(ids).toHaveLength(5);
+      expect(ids[0]).toBe(tenMin.id);
+      expect(new Set(ids.slice(1, 3))).toEqual(new Set([oneDay.id, oneDayToo.id]));
+      expect(ids[3]).toBe(week.id);
+      expect(new Set(ids.slice(4))).toEqual(new Set([plainA.id, plainB.id]));
+      expect(ids).toHaveLength(6);
       expect(all.nextCursor).toBeNull();
       const byId = new Map(all.matches.map((s: { id: string }) => [s.id, s]));
       expect(byId.get(tenMin.id)).toMatchObject({ deadline: iso(t0 + 600 * SEC), timeLeftMs: 540 * SEC, toMove: 'p1' });
@@ -559,6 +563,13 @@ for (const backend of backends) {
       await endTurn(h, tenMin);
       const now = (await h.http.get('/v1/me/matches').query({ turn: 'mine', handle, limit: 50 }).expect(200)).body;
       expect(now.matches.map((s: { id: string }) => s.id)).toEqual(ids.slice(1));
+      // timeLeftMs counts down with the clock read, to 0 (never below) once the deadline passed.
+      h.t.now = t0 + 2 * DAY;
+      const overdue = (await h.http.get('/v1/me/matches').query({ turn: 'mine', handle, limit: 50 }).expect(200)).body;
+      const left = new Map(overdue.matches.map((s: { id: string; timeLeftMs: number | null }) => [s.id, s.timeLeftMs]));
+      expect(left.get(week.id)).toBe(5 * DAY);
+      // Overdue and not yet swept (lists never end matches themselves): 0, not negative.
+      expect(left.get(oneDay.id)).toBe(0);
     });
 
     // BUG: src/http/routes/stream.ts ends a stream only when `m.ruleset.outcome(m.state)` says the
@@ -612,6 +623,35 @@ for (const backend of backends) {
         expect(res.body.errors).toBeUndefined();
         expect(res.body.data.match).toEqual({ status: 'finished', pending: null, legalActions: [], outcome: { reason: 'aborted' } });
       }
+    });
+
+    it('issue 9 a game that ends by its own rules stops the clock: no deadline, no timeout afterwards, no MatchEnded', async () => {
+      const t0 = fresh();
+      const m = await create(h, { kind: 'live', initialSeconds: 600, incrementSeconds: 1 });
+      let v = await view(h, m.id);
+      // Seeded random legal decisions until the game ends on its own.
+      const rand = prng(9);
+      let n = 0;
+      for (; n < 600 && v.status === 'active'; n++) {
+        h.t.now += SEC;
+        const seat = v.game.pending.seat as Seat;
+        const legal = (await h.http.get(`/v1/matches/${m.id}/legal-actions`).set(bearer(m.tokens[seat])).expect(200)).body.actions;
+        const res = await h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens[seat])).send({ action: legal[Math.floor(rand() * legal.length)].action });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        v = res.body.match;
+      }
+      expect(v.status).toBe('finished');
+      expect(v.outcome.reason).not.toMatch(/timed-out|aborted/);
+      expect(v.clock.running).toBeNull();
+      expect(v.clock.deadline).toBeNull();
+      expect((await h.store.getMatch(m.id))?.deadline).toBeNull();
+      h.t.now = t0 + 10 * DAY;
+      await h.app.service.sweep();
+      const later = await view(h, m.id);
+      expect(later.version).toBe(v.version);
+      expect(later.outcome).toEqual(v.outcome);
+      expect(later.clock).toEqual(v.clock);
+      expect(await matchEndedCount(h.store, m.id)).toBe(0);
     });
 
     it('issue 9 idempotent retry of an action on a clocked match returns the same result, also after the match timed out', async () => {
