@@ -353,7 +353,14 @@ for (const backend of backends) {
       // p1 asks at once.
       const first = await create(h, { kind: 'live', initialSeconds: 60, incrementSeconds: 0 });
       h.t.now = t0 + 4 * SEC;
-      const r1 = await h.http.post(`/v1/matches/${first.id}/actions`).set(bearer(first.tokens.p1)).send({ action: { type: 'abort' } }).expect(200);
+      const abortFirst = () => h.http.post(`/v1/matches/${first.id}/actions`).set(bearer(first.tokens.p1)).set('idempotency-key', 'abort-once').send({ action: { type: 'abort' } });
+      const r1 = await abortFirst().expect(200);
+      // Retried later with the same key: the stored answer, nothing new written.
+      h.t.now = t0 + 9 * SEC;
+      const again = await abortFirst().expect(200);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toEqual(r1.body);
+      expect(await matchEndedCount(h.store, first.id)).toBe(1);
       expect(r1.body.match).toMatchObject({ status: 'finished', winner: null, outcome: { winner: null, reason: 'aborted', seat: 'p1' } });
       expect(r1.body.match.clock).toEqual({ remainingMs: { p1: 56 * SEC, p2: 60 * SEC }, running: null, deadline: null });
       expect(r1.body.events.map((e: { event: { type: string } }) => e.event.type)).toEqual(['MatchEnded', 'ClockSet']);
