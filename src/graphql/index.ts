@@ -86,12 +86,13 @@ export function buildResolvers(service: MatchService): IResolvers {
     createdAt: (s: MatchSource) => s.mv.createdAt,
     rulesHash: (s: MatchSource) => s.mv.rulesHash,
     engineVersion: (s: MatchSource) => s.mv.engineVersion,
-    pending: (s: MatchSource) => s.mv.game?.pending ?? null,
+    // A match ended by its clock or an abort waits for nobody, whatever its game's state says.
+    pending: (s: MatchSource) => (s.mv.outcome ? null : (s.mv.game?.pending ?? null)),
     timeControl: (s: MatchSource) => s.mv.timeControl,
     clock: (s: MatchSource) => s.mv.clock,
     outcome: (s: MatchSource) => s.mv.outcome,
     seedCommitment: (s: MatchSource) => s.mv.game?.seedCommitment ?? null,
-    seed: (s: MatchSource) => s.mv.game?.seed ?? null,
+    seed: (s: MatchSource) => s.mv.seed,
     config: (s: MatchSource) =>
       guard(async () => {
         if (s.mv.game === null) return null;

@@ -27,7 +27,7 @@ const matchFields = /* GraphQL */ `
     "The game's settings."
     config: JSON
     seedCommitment: String
-    "Published once the game has ended."
+    "Published once the match is over, however it ended."
     seed: String
     "What the caller may do now (empty when it is not their decision; an Evons resign is always accepted)."
     legalActions: [LegalAction!]!

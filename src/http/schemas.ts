@@ -302,6 +302,7 @@ const matchViewCommon = {
       'MatchOutcome',
       'How the match ended; null while it runs.',
     ).nullable(),
+    seed: z.string().nullable().describe("The match's seed, published once the match is over however it ended (verify it against the seedCommitment)."),
 };
 
 export const EvonsMatchViewSchema = register(

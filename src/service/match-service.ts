@@ -57,6 +57,8 @@ export class MatchService {
   readonly now: () => number;
   readonly webhooksAllowPrivate: boolean;
   readonly webhooks: WebhookEndpoints;
+  /** The last sweep's per-match failures (the sweeper logs them). */
+  sweepErrors: { id: string; error: string }[] = [];
   /** Called after every append this node commits (the app wakes its webhook worker). */
   onAppend: () => void = () => {};
 
@@ -112,8 +114,14 @@ export class MatchService {
   async sweep(limit = 100): Promise<number> {
     const at = this.now();
     let ended = 0;
+    this.sweepErrors = [];
     for (const { id } of await this.store.expiredMatches(new Date(at), limit)) {
-      if (await expire(this, await this.loader.current(id), at)) ended++;
+      try {
+        if (await expire(this, await this.loader.current(id), at)) ended++;
+      } catch (err) {
+        // One match that cannot be loaded (say, a game this node does not host) must not stop the others.
+        this.sweepErrors.push({ id, error: err instanceof Error ? err.message : String(err) });
+      }
     }
     return ended;
   }

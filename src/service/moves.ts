@@ -224,5 +224,6 @@ async function replayIdempotent(store: MatchStore, entry: MatchEntry, key: strin
   match.timeControl ??= { kind: 'none' };
   match.clock ??= null;
   match.outcome ??= null;
+  match.seed ??= null;
   return { result, seat, replayed: true };
 }

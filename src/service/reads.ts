@@ -50,6 +50,7 @@ export function matchView(m: LoadedMatch): MatchView {
     timeControl: m.timeControl,
     clock: clockView(m),
     outcome,
+    seed: outcome ? m.row.seed : null,
     game: m.state ? m.ruleset.view(m.state, m.viewer) : null,
   } as MatchView;
 }

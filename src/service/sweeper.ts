@@ -6,6 +6,7 @@
  */
 export interface Sweepable {
   sweep(limit?: number): Promise<number>;
+  readonly sweepErrors: readonly { id: string; error: string }[];
 }
 
 export interface SweeperLog {
@@ -35,6 +36,7 @@ export class Sweeper {
       try {
         const ended = await this.target.sweep();
         if (ended > 0) this.log?.info({ ended }, 'ended matches whose time ran out');
+        for (const e of this.target.sweepErrors) this.log?.warn(e, 'could not end an expired match');
       } catch (err) {
         // A database outage must not stop the timer: the next tick tries again.
         this.log?.warn({ err }, 'deadline sweep failed');

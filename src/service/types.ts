@@ -77,6 +77,8 @@ interface MatchViewBase {
   timeControl: TimeControl;
   clock: ClockView | null;
   outcome: MatchOutcome | null;
+  /** The match's seed, published once the match is over (however it ended); its sha256 is the commitment in every view. */
+  seed: string | null;
 }
 
 /** A match for one caller; `game` is the engine's view for them, null while a seat is open. */

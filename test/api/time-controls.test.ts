@@ -579,11 +579,7 @@ for (const backend of backends) {
       expect(left.get(oneDay.id)).toBe(0);
     });
 
-    // BUG: src/http/routes/stream.ts ends a stream only when `m.ruleset.outcome(m.state)` says the
-    // game is over; a match ended by its clock or by an abort (MatchEnded) is finished too
-    // (outcomeOf in src/service/reads.ts), yet its stream never sends {"end":"finished"} and stays
-    // open with keep-alives forever. Unskip once the stream uses outcomeOf.
-    it.skip('issue 9 BUG: the event stream of an aborted or timed-out match ends with {"end":"finished"}', async () => {
+    it('issue 9: the event stream of an aborted or timed-out match ends with {"end":"finished"}', async () => {
       const t0 = fresh();
       await h.app.listen({ port: 0, host: '127.0.0.1' });
       const base = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
@@ -611,11 +607,7 @@ for (const backend of backends) {
       }
     });
 
-    // BUG: GraphQL Match.pending is documented as "null ... when the game is over", but a match
-    // ended by its clock or an abort still shows the game's pending decision (src/graphql/index.ts
-    // reads it from the game's view, which knows nothing of MatchEnded). legalActions is empty and
-    // any action is 409 match-finished, so `pending` is the one field that says someone must move.
-    it.skip('issue 9 BUG: GraphQL pending is null once the match ended on time or by abort', async () => {
+    it('issue 9: GraphQL pending is null once the match ended on time or by abort', async () => {
       const t0 = fresh();
       const timedOut = await create(h, { kind: 'live', initialSeconds: 10, incrementSeconds: 0 });
       const aborted = await create(h, undefined);

@@ -1440,6 +1440,8 @@ export interface components {
             timeControl: components["schemas"]["TimeControl"];
             clock: components["schemas"]["ClockView"] | null;
             outcome: components["schemas"]["MatchOutcome"] | null;
+            /** @description The match's seed, published once the match is over however it ended (verify it against the seedCommitment). */
+            seed: string | null;
             /** @description The engine's view for this caller; null while a seat is open. */
             game: components["schemas"]["GameView"] | null;
         };
@@ -1466,6 +1468,8 @@ export interface components {
             timeControl: components["schemas"]["TimeControl"];
             clock: components["schemas"]["ClockView"] | null;
             outcome: components["schemas"]["MatchOutcome"] | null;
+            /** @description The match's seed, published once the match is over however it ended (verify it against the seedCommitment). */
+            seed: string | null;
             /** @description The engine's view for this caller; null while a seat is open. */
             game: components["schemas"]["UniVersusView"] | null;
         };
