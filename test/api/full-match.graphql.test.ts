@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import supertest from 'supertest';
 import { buildApp } from '../../src/app.js';
-import { backends, bearer, createHotSeat, prng, startOn, type Harness } from './helpers.js';
+import { backends, bearer, createHotSeat, graphqlRequest, prng, startOn, type Harness } from './helpers.js';
 import { assertNoLeak, secretsFor } from './secrecy.js';
 import type { GameState, Seat, Viewer } from '../../src/games/evons/index.js';
 
@@ -46,11 +46,7 @@ for (const backend of backends) describe.skipIf(backend.skipReason !== null)(`Gr
     await h?.close();
   });
 
-  const gql = async (query: string, variables: Record<string, unknown>, token?: string) => {
-    const req = h.http.post('/graphql').send({ query, variables });
-    const res = await (token ? req.set(bearer(token)) : req);
-    return res;
-  };
+  const gql = (query: string, variables: Record<string, unknown>, token?: string) => graphqlRequest(h, query, variables, token);
 
   it('plays to the end with submitAction; every query result is free of secrets', async () => {
     const seed = Number(process.env.MATCH_SEED ?? Date.now() % 1_000_000);

@@ -68,6 +68,12 @@ export async function createHotSeat(http: Harness['http'], extra: Record<string,
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
+/** A GraphQL request over HTTP, as a seat (token) or a spectator (none). */
+export function graphqlRequest(h: Harness, query: string, variables: Record<string, unknown> = {}, token?: string) {
+  const req = h.http.post('/graphql').send({ query, variables });
+  return token ? req.set(bearer(token)) : req;
+}
+
 /** The deciding seat, the version and its first legal action. */
 export async function nextMove(h: Harness, id: string, tokens: Record<'p1' | 'p2', string>) {
   const v = await h.http.get(`/v1/matches/${id}`).expect(200);

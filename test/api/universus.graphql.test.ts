@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Seat, Viewer } from '../../src/core/ruleset.js';
 import type { UniversusEvent } from '../../src/games/universus/index.js';
 import { gameRecords } from '../../src/service/match-log.js';
-import { backends, bearer, createHotSeat, prng, startOn, type Harness } from './helpers.js';
+import { backends, createHotSeat, graphqlRequest, prng, startOn, type Harness } from './helpers.js';
 import { assertUvsNoLeak, otherSeat, uvsTruth } from './universus-secrecy.js';
 
 const VIEWERS = ['p1', 'p2', 'spectator'] as const;
@@ -82,8 +82,7 @@ for (const backend of backends) {
     });
 
     const gql = async (query: string, variables: Record<string, unknown>, token?: string) => {
-      const req = h.http.post('/graphql').send({ query, variables });
-      const res = await (token ? req.set(bearer(token)) : req);
+      const res = await graphqlRequest(h, query, variables, token);
       expect(res.status).toBe(200);
       return res;
     };
