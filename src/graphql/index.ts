@@ -127,9 +127,13 @@ export function buildResolvers(service: MatchService): IResolvers {
   return {
     JSON: JsonScalar,
     Query: {
-      match: (_root, args: { id: string }, c) =>
+      match: (_root, args: { id: string; at?: number | null }, c) =>
         guard(async () => {
           checkId(args.id);
+          if (args.at != null) {
+            if (!Number.isInteger(args.at) || args.at < 1) throw problems.validation('at must be ≥ 1', ['at: must be ≥ 1']);
+            return sourceOf(await service.loadAt(args.id, ctxOf(c).token, args.at));
+          }
           return sourceOf(await loadMemo(ctxOf(c), args.id));
         }),
       matches: (_root, args: { handle?: string | null; status?: 'waiting' | 'active' | 'finished' | null; cursor?: string | null; limit?: number | null }) =>

@@ -53,7 +53,11 @@ export const typeDefs = /* GraphQL */ `
 
   type Query {
     "A match as the caller sees it (seat token in the Authorization header; none = spectator)."
-    match(id: ID!): Match!
+    match(
+      id: ID!
+      "Time travel: the match as it was right after event at (1 … version), redacted for you as it was then."
+      at: Int
+    ): Match!
     "History, newest first. Handles are the labels chosen at create/join."
     matches(handle: String, status: MatchStatus, cursor: String, limit: Int = 20): MatchPage!
     """

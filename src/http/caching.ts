@@ -15,14 +15,15 @@ export function viewerEtag(version: number, viewer: ViewerTag): string {
 export interface PerCallerCaching {
   version: number;
   viewer: ViewerTag;
-  /** no-cache: store privately but revalidate (views, event pages); no-store: never keep. */
-  cache: 'no-cache' | 'no-store';
+  /** no-cache: store privately but revalidate (views, event pages); no-store: never keep; immutable: a past version, never changes. */
+  cache: 'no-cache' | 'no-store' | 'immutable';
 }
 
 /** Sets ETag, Vary and Cache-Control for a response whose body depends on the caller. */
 export function perCaller(reply: FastifyReply, c: PerCallerCaching): string {
   const tag = viewerEtag(c.version, c.viewer);
-  reply.header('etag', tag).header('vary', 'Authorization').header('cache-control', `private, ${c.cache}`);
+  const cache = c.cache === 'immutable' ? 'max-age=31536000, immutable' : c.cache;
+  reply.header('etag', tag).header('vary', 'Authorization').header('cache-control', `private, ${cache}`);
   return tag;
 }
 

@@ -418,6 +418,15 @@ export const MAX_SEQ = 2_147_483_647;
 /** An event position from the query string: a non-negative integer the database can compare. */
 export const SeqQuerySchema = z.coerce.number().int().min(0).max(MAX_SEQ);
 
+export const MatchReadQuery = z.strictObject({
+  at: SeqQuerySchema.min(1)
+    .optional()
+    .describe(
+      'Time travel: the view as it was right after event `at` (1 … version), redacted for you exactly as it was then. ' +
+        'Such a view never changes: it is sent with Cache-Control immutable.',
+    ),
+});
+
 export const EventsQuery = z.strictObject({
   after: SeqQuerySchema.default(0).describe('Return events with seq > after.'),
   limit: z.coerce.number().int().min(1).max(500).default(100),

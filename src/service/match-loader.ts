@@ -59,6 +59,28 @@ export class MatchLoader {
   }
 
   /**
+   * The match as it was right after event `seq` (time travel): its log up to there, replayed.
+   * Not cached (a past version is read rarely); null when the match has no event `seq`.
+   */
+  async at(id: string, seq: number): Promise<{ entry: MatchEntry; at: number } | null> {
+    const row = await this.store.getMatch(id);
+    if (!row) throw problems.matchNotFound(id);
+    if (seq < 1 || seq > row.version) return null;
+    const ruleset = rulesetOfRow(row);
+    const stored = await this.store.loadEvents(id, { limit: seq });
+    const events = gameRecords(stored).map((e) => e.payload as { type: string });
+    const opening = openingOf(stored);
+    const sandbox = events[0]?.type === 'PositionLoaded' || (opening?.position ?? null) !== null;
+    if (events.length > 0 && row.cardSetHash !== ruleset.cardSet.hash) throw problems.cardSetUnavailable(row.cardSetId, row.cardSetHash);
+    const state = events.length > 0 ? ruleset.replay(events) : null;
+    // Before the deal only the creator had sat down.
+    const seats = state === null && opening ? row.seats.map((s) => (s.seat === opening.creatorSeat ? s : { ...s, tokenHash: null, handle: null })) : row.seats;
+    const entry: MatchEntry = { ...foldRecords(NO_RECORDS, stored), row: { ...row, seats, version: seq }, ruleset, version: seq, state, sandbox };
+    // The clocks read as they did when event `seq` was written.
+    return { entry, at: stored.at(-1)!.createdAt.getTime() };
+  }
+
+  /**
    * The cached entry without asking the database, for the move path: its append carries the
    * expected version, so the database still decides whether the entry was current.
    */

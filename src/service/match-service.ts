@@ -108,6 +108,22 @@ export class MatchService {
   }
 
   /**
+   * The match as it was right after event `seq`, for one caller (time travel). Redacted exactly as
+   * the live view was then: the caller's seat sees what it could see at that moment, no more.
+   */
+  async loadAt(id: string, token: string | null | undefined, seq: number): Promise<LoadedMatch> {
+    const past = await this.loader.at(id, seq);
+    if (!past) {
+      const version = (await this.store.getVersion(id)) ?? 0;
+      throw problems.validation(`at: the match has events 1 to ${version}; there is no event ${seq}.`, [`at: must be 1..${version}`]);
+    }
+    // The caller is identified by the seats as they are now (a token issued at the join still names its seat).
+    const current = await this.store.getMatch(id);
+    const seat = this.seatOf(current ?? past.entry.row, token);
+    return { ...past.entry, viewer: seat ?? 'spectator', seat, at: past.at };
+  }
+
+  /**
    * Ends every match whose clock ran out (at most `limit`), through the same conditional append
    * as a move: on any number of nodes, each timeout is written once. Returns how many it ended.
    */

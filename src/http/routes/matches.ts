@@ -21,6 +21,7 @@ import {
   MatchIdParams,
   MatchPageSchema,
   MatchReadHeaders,
+  MatchReadQuery,
   MatchViewSchema,
   MyMatchesQuery,
   SubmitActionBody,
@@ -95,9 +96,10 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
         summary: "The caller's view of a match",
         description:
           "With a seat token: that seat's view (own hand). Without: the spectator view. ETag = version: " +
-          'poll with If-None-Match and get 304 (no body) until the match moves.',
+          'poll with If-None-Match and get 304 (no body) until the match moves. With ?at=SEQ: the view as it was after event SEQ.',
         params: MatchIdParams,
         headers: MatchReadHeaders,
+        querystring: MatchReadQuery,
         response: {
           200: MatchViewSchema,
           304: z.null().describe('Not modified: the match is still at the version given in If-None-Match.'),
@@ -106,8 +108,10 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
       },
     },
     async (req, reply) => {
-      const m = await service.load(req.params.id, bearerToken(req.headers.authorization));
-      const tag = perCaller(reply, { version: m.version, viewer: m.viewer, cache: 'no-cache' });
+      const token = bearerToken(req.headers.authorization);
+      const at = req.query.at;
+      const m = at === undefined ? await service.load(req.params.id, token) : await service.loadAt(req.params.id, token, at);
+      const tag = perCaller(reply, { version: m.version, viewer: m.viewer, cache: at === undefined ? 'no-cache' : 'immutable' });
       if (notModified(req, tag)) return reply.code(304).send(null);
       return service.matchView(m);
     },
