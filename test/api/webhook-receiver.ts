@@ -14,7 +14,7 @@ export interface Received {
   answered: number | null;
 }
 
-export type Step = 500 | 'hang' | 'big';
+export type Step = 500 | 'hang' | 'big' | 'trickle';
 
 export interface BigAnswer {
   /** Whether the receiver managed to write the whole large answer. */
@@ -25,6 +25,8 @@ export interface BigAnswer {
 export class Receiver {
   readonly received: Received[] = [];
   readonly bigAnswers: BigAnswer[] = [];
+  /** Answers sent a byte every 500 ms for 8 s (finished: the receiver got to the end). */
+  readonly trickles: BigAnswer[] = [];
   private readonly plans = new Map<string, Step[]>();
   private readonly always = new Map<string, Step>();
   private readonly hanging: http.ServerResponse[] = [];
@@ -74,6 +76,22 @@ export class Receiver {
       this.received.push(rec);
       if (step === 'hang') {
         this.hanging.push(res);
+        return;
+      }
+      if (step === 'trickle') {
+        rec.answered = 200;
+        const t: BigAnswer = { finished: false, closed: new Promise((resolve) => res.on('close', () => resolve())) };
+        res.on('finish', () => (t.finished = true));
+        res.on('error', () => {});
+        this.trickles.push(t);
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        let left = 16;
+        const timer = setInterval(() => {
+          if (res.destroyed) return clearInterval(timer);
+          if (--left > 0) return void res.write('x');
+          clearInterval(timer);
+          res.end('x');
+        }, 500);
         return;
       }
       if (step === 'big') {

@@ -200,6 +200,36 @@ for (const backend of backends) {
       }
     });
 
+    // BUG: a webhook registered with the join is inserted by the same statement as the join's
+    // outbox rows (the `hook` and `outbox` CTEs of APPEND_SQL see the same snapshot), so when the
+    // deal hands the first decision to the joiner, its own endpoint gets no your-turn (nor
+    // deadline-near): a webhook-driven bot that joins and moves first waits forever. The
+    // creator's endpoint in the mirror case does get its your-turn.
+    it.skip('your-turn to the joiner when the deal hands it the first decision (endpoint registered with the join)', async () => {
+      // Who moves first may depend on the deal: try until the joiner has been first at least once.
+      const seen = { joiner: 0, creator: 0 };
+      for (let i = 0; i < 12 && seen.joiner === 0; i++) {
+        const creatorSeat = i % 2 === 0 ? 'p1' : 'p2';
+        const pc = path('jc');
+        const pj = path('jj');
+        const created = await h.http
+          .post('/v1/matches')
+          .send({ handle: 'alice', seat: creatorSeat, openSeat: true, decks: { [creatorSeat]: { starter: STARTERS[0] } }, webhook: { url: rx.url(pc), events: ['your-turn'] } })
+          .expect(201);
+        const id: string = created.body.id;
+        const joined = await h.http
+          .post(`/v1/matches/${id}/join`)
+          .send({ handle: 'bob', deck: { starter: STARTERS[2] }, webhook: { url: rx.url(pj), events: ['your-turn'] } })
+          .expect(200);
+        const first = await toMoveOf(id);
+        const to = first === joined.body.seat ? pj : pc;
+        const got = await waitFor(() => rx.on(to)[0], `your-turn at the join to ${first} (${to === pj ? 'joiner' : 'creator'})`, 10_000);
+        expect(json(got)).toMatchObject({ type: 'your-turn', data: { seat: first, version: joined.body.version } });
+        seen[to === pj ? 'joiner' : 'creator']++;
+      }
+      expect(seen.joiner).toBeGreaterThan(0);
+    });
+
     it('match-ended to both seats when a live clock runs out (injected now; the read ends the match)', async () => {
       const m = await createHotSeat(h.http, { timeControl: { kind: 'live', initialSeconds: 60, incrementSeconds: 0 } });
       const paths = { p1: path('live-p1'), p2: path('live-p2') };
@@ -562,6 +592,19 @@ describe('issue 9 outbound webhook POSTs (SSRF at connection time, answer size, 
     const big = rx.bigAnswers.at(-1)!;
     await big.closed;
     expect(big.finished).toBe(false);
+  });
+
+  // BUG: the 5 s limit is a socket idle timeout, not "5 s in all" (outbound.ts): a receiver that
+  // answers headers and then trickles a byte every half second keeps the delivery open for as
+  // long as it likes (here 8 s; a trickle past the lease makes another node send it again).
+  it.skip('a receiver that trickles its answer is cut off by the 5 s limit too', async () => {
+    rx.plan('/trickle', 'trickle');
+    const r = await postJson(rx.url('/trickle'), '{}', {}, true);
+    const t = rx.trickles.at(-1)!;
+    // Cut off: the call settled while the receiver was still sending.
+    expect(t.finished).toBe(false);
+    expect(r.error).toMatch(/5 s/);
+    await t.closed;
   });
 
   it('a receiver that never answers is cut off by the 5 s timeout', async () => {
