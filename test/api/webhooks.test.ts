@@ -164,7 +164,7 @@ for (const backend of backends) {
       }
     });
 
-    it('opponent-joined goes to the creator at the join (hooks registered with create and with join); match-ended to both seats on a resignation', async () => {
+    it('opponent-joined goes to the creator at the join, redacted (hooks registered with create and with join); match-ended to both seats on a resignation', async () => {
       const pc = path('creator');
       const pj = path('joiner');
       const created = await h.http
@@ -185,6 +185,9 @@ for (const backend of backends) {
       expect(b.type).toBe('opponent-joined');
       expect(b.data.seat).toBe(creatorSeat);
       expect(b.data.version).toBe(joined.body.version);
+      // The join's events are the deal: the creator's body must not show the joiner's hand or deck.
+      assertNoLeak(hello.body, secretsFor(await truth(id), creatorSeat), 'opponent-joined');
+      expect(b.data.events.length).toBeGreaterThan(0);
       await h.app.webhookWorker!.idle();
       expect(rx.on(pj)).toEqual([]);
 
