@@ -137,8 +137,14 @@ WITH bumped AS (
   SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), w."id", $1, w."seat", n.kind, b."version", $2::int + 1,
          CASE WHEN $18::boolean THEN $19::text ELSE NULL END, $21::timestamptz,
          CASE WHEN n.kind = 'deadline-near' THEN $21::timestamptz - w."deadline_lead_ms" * interval '1 millisecond' ELSE now() END
-    FROM bumped b, "webhook" w, jsonb_to_recordset($22::jsonb) AS n(seat text, kind text)
-   WHERE w."match_id" = $1 AND w."seat" = n.seat AND w."disabled_at" IS NULL AND n.kind = ANY(w."kinds")
+    FROM bumped b,
+         -- The match's endpoints, and the one this statement registers (the CTEs share one snapshot,
+         -- so the new row is not visible in "webhook" yet: a joiner must hear of its own first turn).
+         (SELECT "id", "seat", "kinds", "deadline_lead_ms" FROM "webhook" WHERE "match_id" = $1 AND "disabled_at" IS NULL
+          UNION ALL
+          SELECT $24::text, $25::text, ARRAY(SELECT jsonb_array_elements_text($27::jsonb)), $29::int WHERE $23::boolean) w,
+         jsonb_to_recordset($22::jsonb) AS n(seat text, kind text)
+   WHERE w."seat" = n.seat AND n.kind = ANY(w."kinds")
 ), hook AS (
   INSERT INTO "webhook" ("id", "match_id", "seat", "url", "kinds", "secret", "deadline_lead_ms")
   SELECT $24::text, $1, $25::text, $26::text, ARRAY(SELECT jsonb_array_elements_text($27::jsonb)), $28::text, $29::int

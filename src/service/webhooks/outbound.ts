@@ -82,7 +82,6 @@ export function postJson(url: string, body: string, headers: Record<string, stri
       {
         method: 'POST',
         headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
-        timeout: TIMEOUT_MS,
         ...(allowPrivate ? {} : { lookup: publicLookup }),
       },
       (res) => {
@@ -94,12 +93,15 @@ export function postJson(url: string, body: string, headers: Record<string, stri
         });
         const finish = () => done({ statusCode: res.statusCode ?? null, error: null });
         res.on('end', finish);
-        res.on('close', finish);
+        // A response torn down before its end (our 5 s limit) is an error, not an answer.
+        res.on('close', () => (res.complete || read > MAX_ANSWER_BYTES ? finish() : done({ statusCode: null, error: `no complete answer within ${TIMEOUT_MS / 1000} s` })));
         res.on('error', finish);
       },
     );
-    req.setTimeout(TIMEOUT_MS, () => req.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)));
+    // 5 s in all, not 5 s of silence: a receiver trickling its answer is cut off too.
+    const deadline = setTimeout(() => req.destroy(new Error(`no complete answer within ${TIMEOUT_MS / 1000} s`)), TIMEOUT_MS);
     req.on('error', (e) => done({ statusCode: null, error: e.message.slice(0, 200) }));
+    req.on('close', () => clearTimeout(deadline));
     req.end(body);
   });
 }
