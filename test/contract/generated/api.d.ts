@@ -97,7 +97,7 @@ export interface paths {
         };
         /**
          * The caller's view of a match
-         * @description With a seat token: that seat's view (own hand). Without: the spectator view. ETag = version: poll with If-None-Match and get 304 (no body) until the match moves.
+         * @description With a seat token: that seat's view (own hand). Without: the spectator view. ETag = version: poll with If-None-Match and get 304 (no body) until the match moves. With ?at=SEQ: the view as it was after event SEQ.
          */
         get: operations["getMatch"];
         put?: never;
@@ -2075,7 +2075,10 @@ export interface operations {
     };
     getMatch: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Time travel: the view as it was right after event `at` (1 … version), redacted for you exactly as it was then. Such a view never changes: it is sent with Cache-Control immutable. */
+                at?: number;
+            };
             header?: {
                 /** @description The ETag of your last read: 304 without a body while the match has not moved. */
                 "if-none-match"?: string;
