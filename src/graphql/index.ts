@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import mercurius, { type IResolvers, type MercuriusContext } from 'mercurius';
 import { GraphQLScalarType, valueFromASTUntyped } from 'graphql';
-import { ActionBodySchema } from '../http/schemas.js';
+import { ActionBodySchema, ListQuery } from '../http/schemas.js';
 import { WebhookRequestSchema } from '../http/webhook-schemas.js';
 import type { WebhookView } from '../service/webhooks/endpoints.js';
 import { problems } from '../service/errors.js';
@@ -136,14 +136,14 @@ export function buildResolvers(service: MatchService): IResolvers {
           }
           return sourceOf(await loadMemo(ctxOf(c), args.id));
         }),
-      matches: (_root, args: { handle?: string | null; status?: 'waiting' | 'active' | 'finished' | null; cursor?: string | null; limit?: number | null }) =>
-        guard(() =>
-          service.listMatches(
-            { handle: args.handle ?? undefined, status: args.status ?? undefined },
-            args.cursor ?? undefined,
-            clampLimit(args.limit, 20, 100),
-          ),
-        ),
+      matches: (_root, args: Record<string, unknown> & { cursor?: string | null; limit?: number | null }) =>
+        guard(() => {
+          // The same filters as GET /v1/matches, checked by the same schema.
+          const { cursor, limit, ...rest } = args;
+          const q = ListQuery.omit({ cursor: true, limit: true }).safeParse(Object.fromEntries(Object.entries(rest).filter(([, v]) => v != null)));
+          if (!q.success) throw problems.validation('Invalid history filters.', q.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+          return service.listMatches(q.data, cursor ?? undefined, clampLimit(limit, 20, 100));
+        }),
       myMatches: (_root, args: { turn?: 'mine' | 'any' | null; status?: 'waiting' | 'active' | 'finished' | null; cursor?: string | null; limit?: number | null }, c) =>
         guard(() =>
           service.myMatches({

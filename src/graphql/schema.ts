@@ -59,7 +59,23 @@ export const typeDefs = /* GraphQL */ `
       at: Int
     ): Match!
     "History, newest first. Handles are the labels chosen at create/join."
-    matches(handle: String, status: MatchStatus, cursor: String, limit: Int = 20): MatchPage!
+    matches(
+      handle: String
+      status: MatchStatus
+      game: String
+      "With handle: matches against this handle; alone: matches this handle played."
+      opponent: String
+      "won, lost or drawn, from handle's side (needs handle)."
+      result: String
+      "none, correspondence or live."
+      timeControl: String
+      "Created at or after (ISO 8601)."
+      from: String
+      "Created before (ISO 8601)."
+      to: String
+      cursor: String
+      limit: Int = 20
+    ): MatchPage!
     """
     The matches of the seat token's holder (every match of its handle), like GET /v1/me/matches;
     turn: mine lists only those waiting for your decision, soonest deadline first.
@@ -325,6 +341,7 @@ ${matchFields}${universusMatchFields}  }
     "The seat whose decision the match waits for; null when nobody's."
     toMove: Seat
     gameId: String!
+    timeControl: String!
     "When the seat to move runs out of time (ISO 8601, UTC); null without a running clock."
     deadline: String
     timeLeftMs: Float

@@ -445,6 +445,12 @@ export const EventPageSchema = register(
 export const ListQuery = z.strictObject({
   handle: HandleSchema.optional(),
   status: MatchStatusSchema.optional(),
+  game: GameIdSchema.optional(),
+  opponent: HandleSchema.optional().describe("With handle: matches against this handle; alone: matches this handle played."),
+  result: z.enum(['won', 'lost', 'drawn']).optional().describe("Finished matches handle won, lost or drew (needs handle)."),
+  timeControl: z.enum(['none', 'correspondence', 'live']).optional(),
+  from: z.iso.datetime({ offset: true }).optional().describe('Created at or after this time (ISO 8601).'),
+  to: z.iso.datetime({ offset: true }).optional().describe('Created before this time (ISO 8601).'),
   cursor: z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,200}$/, 'a nextCursor value from a previous page')
@@ -465,6 +471,7 @@ export const MatchSummarySchema = z.object({
   gameId: GameIdSchema,
   status: MatchStatusSchema,
   winner: SeatSchema.nullable(),
+  timeControl: z.enum(['none', 'correspondence', 'live']),
   toMove: SeatSchema.nullable().describe("The seat whose decision the match waits for; null when nobody's."),
   deadline: z.string().nullable().describe('When the seat to move runs out of time (ISO 8601, UTC); null without a running clock.'),
   timeLeftMs: z.number().int().nullable().describe('Milliseconds from this answer to the deadline.'),

@@ -61,6 +61,7 @@ function toRow(m: MatchWithSeats): MatchRow {
     winner: m.winner as SeatName | null,
     toMove: m.toMove as SeatName | null,
     deadline: m.deadline,
+    timeControl: m.timeControl,
     version: m.version,
     createdAt: m.createdAt,
     updatedAt: m.updatedAt,
@@ -216,6 +217,7 @@ interface MatchSqlRow {
   winner: string | null;
   to_move: string | null;
   deadline: Date | string | null;
+  time_control: string;
   version: number;
   created_at: Date | string;
   updated_at: Date | string;
@@ -249,6 +251,7 @@ function sqlToRow(m: MatchSqlRow): MatchRow {
     winner: m.winner as SeatName | null,
     toMove: m.to_move as SeatName | null,
     deadline: m.deadline === null ? null : asDate(m.deadline),
+    timeControl: m.time_control,
     version: Number(m.version),
     createdAt: asDate(m.created_at),
     updatedAt: asDate(m.updated_at),
@@ -290,6 +293,7 @@ export class PrismaMatchStore implements MatchStore {
         status: match.status,
         toMove: match.toMove ?? null,
         deadline: match.deadline ?? null,
+        timeControl: match.timeControl ?? 'none',
         version: events.length,
         ...(match.webhooks?.length ? { webhooks: { create: match.webhooks } } : {}),
         seats: {
@@ -438,6 +442,29 @@ export class PrismaMatchStore implements MatchStore {
     }
     if (filter.toMoveTokenHash !== undefined) {
       and.push({ OR: [toMove('p1', { tokenHash: filter.toMoveTokenHash }), toMove('p2', { tokenHash: filter.toMoveTokenHash })] });
+    }
+    if (filter.game !== undefined) and.push({ game: filter.game });
+    if (filter.timeControl !== undefined) and.push({ timeControl: filter.timeControl });
+    if (filter.from !== undefined) and.push({ createdAt: { gte: filter.from } });
+    if (filter.to !== undefined) and.push({ createdAt: { lt: filter.to } });
+    // The opponent: the other seat of a seat that has `handle` (or any seat, without a handle).
+    const seatOf = (seat: SeatName, handle: string): Prisma.MatchWhereInput => ({ seats: { some: { seat, handle } } });
+    const other = (s: SeatName): SeatName => (s === 'p1' ? 'p2' : 'p1');
+    if (filter.opponent !== undefined) {
+      const opp = filter.opponent;
+      and.push(
+        filter.handle !== undefined
+          ? { OR: (['p1', 'p2'] as const).map((s) => ({ AND: [seatOf(s, filter.handle!), seatOf(other(s), opp)] })) }
+          : { seats: { some: { handle: opp } } },
+      );
+    }
+    if (filter.result !== undefined && filter.handle !== undefined) {
+      const h = filter.handle;
+      if (filter.result === 'drawn') and.push({ status: 'finished', winner: null, seats: { some: { handle: h } } });
+      else {
+        const mine = filter.result === 'won';
+        and.push({ status: 'finished', OR: (['p1', 'p2'] as const).map((s) => ({ winner: mine ? s : other(s), ...seatOf(s, h) })) });
+      }
     }
     if (opts.cursor) {
       const c = decodeCursor(opts.cursor, order);

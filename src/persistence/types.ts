@@ -37,6 +37,8 @@ export interface NewMatch {
   deadline?: Date | null;
   /** Endpoints registered with the match, in the same transaction. */
   webhooks?: NewWebhook[];
+  /** The time control's kind (default none), for history search. */
+  timeControl?: string;
 }
 
 export type WebhookKind = 'your-turn' | 'opponent-joined' | 'match-ended' | 'deadline-near';
@@ -98,6 +100,7 @@ export interface ClaimedDelivery extends DeliveryRow {
 export interface MatchRow extends NewMatch {
   toMove: SeatName | null;
   deadline: Date | null;
+  timeControl: string;
   version: number;
   createdAt: Date;
   updatedAt: Date;
@@ -162,6 +165,15 @@ export interface MatchListFilter {
   toMoveHandle?: string;
   /** Only the match of this seat token, if that seat is to move. */
   toMoveTokenHash?: string;
+  game?: string;
+  /** A seat of this handle played against `handle`'s seat. */
+  opponent?: string;
+  /** Finished matches `handle` won, lost or drew (needs `handle`). */
+  result?: 'won' | 'lost' | 'drawn';
+  timeControl?: string;
+  /** Created at or after `from`, before `to`. */
+  from?: Date;
+  to?: Date;
 }
 
 /** recent: newest first. deadline: soonest deadline first (no deadline last), then newest. */

@@ -22,6 +22,15 @@ export async function listMatches(
   if (filter.tokenHash !== undefined) f.tokenHash = filter.tokenHash;
   if (filter.toMoveHandle !== undefined) f.toMoveHandle = filter.toMoveHandle;
   if (filter.toMoveTokenHash !== undefined) f.toMoveTokenHash = filter.toMoveTokenHash;
+  if (filter.game !== undefined) f.game = filter.game;
+  if (filter.opponent !== undefined) f.opponent = filter.opponent;
+  if (filter.timeControl !== undefined) f.timeControl = filter.timeControl;
+  if (filter.from !== undefined) f.from = new Date(filter.from);
+  if (filter.to !== undefined) f.to = new Date(filter.to);
+  if (filter.result !== undefined) {
+    if (filter.handle === undefined) throw problems.validation('result needs handle: won, lost and drawn are from that player\'s side.', ['result: needs handle']);
+    f.result = filter.result;
+  }
   let page;
   try {
     page = await store.listMatches(f, { cursor: cursor ?? null, limit, order });
@@ -72,6 +81,7 @@ function summary(r: MatchRow, now: number): MatchSummary {
     id: r.id,
     gameId: r.game,
     status: r.status,
+    timeControl: r.timeControl as MatchSummary['timeControl'],
     winner: (r.winner as Seat | null) ?? null,
     toMove: r.toMove,
     deadline: r.deadline?.toISOString() ?? null,

@@ -175,6 +175,7 @@ export async function createMatch(deps: LobbyDeps, input: CreateMatchInput): Pro
       seats: seatRecords,
       toMove: opening ? toMoveOf(ruleset, opening.state) : null,
       deadline,
+      timeControl: control.kind,
       webhooks: input.webhook ? [creatorHook!] : [],
     },
     events,

@@ -139,6 +139,7 @@ export interface MatchSummary {
   gameId: string;
   status: MatchStatus;
   winner: Seat | null;
+  timeControl: TimeControl['kind'];
   /** The seat whose decision the game waits for; null when nobody's (waiting, finished). */
   toMove: Seat | null;
   /** When the seat to move runs out of time (time controls), and how long that is from now. */
@@ -156,6 +157,14 @@ export interface MatchListFilterInput {
   tokenHash?: string | undefined;
   toMoveHandle?: string | undefined;
   toMoveTokenHash?: string | undefined;
+  game?: string | undefined;
+  opponent?: string | undefined;
+  /** won / lost / drawn: from `handle`'s side. */
+  result?: 'won' | 'lost' | 'drawn' | undefined;
+  timeControl?: string | undefined;
+  /** ISO 8601: created at or after `from`, before `to`. */
+  from?: string | undefined;
+  to?: string | undefined;
 }
 
 export interface MatchPageDto {

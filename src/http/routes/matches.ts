@@ -212,7 +212,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
         summary: 'Match history',
         description:
           'Newest first, cursor-paginated. Filter by player handle (the label chosen at create/join; handles are ' +
-          'not authenticated) and status.',
+          'not authenticated), opponent, game, status, result (from the handle\'s side), time control and creation time.',
         querystring: ListQuery,
         response: { 200: MatchPageSchema, ...problemResponses(400, 429) },
       },
@@ -220,7 +220,8 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
     async (req, reply) => {
       // The same list for everyone who asks: no Vary, but always fresh.
       reply.header('cache-control', 'no-cache');
-      return service.listMatches({ handle: req.query.handle, status: req.query.status }, req.query.cursor, req.query.limit);
+      const { cursor, limit, ...filter } = req.query;
+      return service.listMatches(filter, cursor, limit);
     },
   );
 

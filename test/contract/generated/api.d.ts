@@ -53,7 +53,7 @@ export interface paths {
         };
         /**
          * Match history
-         * @description Newest first, cursor-paginated. Filter by player handle (the label chosen at create/join; handles are not authenticated) and status.
+         * @description Newest first, cursor-paginated. Filter by player handle (the label chosen at create/join; handles are not authenticated), opponent, game, status, result (from the handle's side), time control and creation time.
          */
         get: operations["listMatches"];
         put?: never;
@@ -893,6 +893,11 @@ export interface components {
         };
         /** @description A new match of one hosted game (GET /v1/games); without `game`, an Evons match. */
         CreateMatchRequestInput: components["schemas"]["EvonsCreateMatchRequestInput"] | components["schemas"]["UniVersusCreateMatchRequestInput"];
+        /**
+         * @description A hosted game (GET /v1/games).
+         * @enum {string}
+         */
+        GameIdInput: "evons" | "universus";
         JoinMatchRequestInput: {
             /** @description A player handle chosen at create/join. Handles are labels, not accounts: anyone may use any handle, and match history is listed by handle. */
             handle?: string;
@@ -1572,6 +1577,8 @@ export interface components {
                 gameId: components["schemas"]["GameId"];
                 status: components["schemas"]["MatchStatus"];
                 winner: components["schemas"]["Seat"] | null;
+                /** @enum {string} */
+                timeControl: "none" | "correspondence" | "live";
                 /** @description The seat whose decision the match waits for; null when nobody's. */
                 toMove: components["schemas"]["Seat"] | null;
                 /** @description When the seat to move runs out of time (ISO 8601, UTC); null without a running clock. */
@@ -1783,6 +1790,16 @@ export interface operations {
                 /** @description A player handle chosen at create/join. Handles are labels, not accounts: anyone may use any handle, and match history is listed by handle. */
                 handle?: string;
                 status?: components["schemas"]["MatchStatusInput"];
+                game?: components["schemas"]["GameIdInput"];
+                /** @description With handle: matches against this handle; alone: matches this handle played. */
+                opponent?: string;
+                /** @description Finished matches handle won, lost or drew (needs handle). */
+                result?: "won" | "lost" | "drawn";
+                timeControl?: "none" | "correspondence" | "live";
+                /** @description Created at or after this time (ISO 8601). */
+                from?: string;
+                /** @description Created before this time (ISO 8601). */
+                to?: string;
                 /** @description nextCursor of the previous page, unchanged. */
                 cursor?: string;
                 limit?: number;
@@ -2518,6 +2535,16 @@ export interface operations {
                 /** @description A player handle chosen at create/join. Handles are labels, not accounts: anyone may use any handle, and match history is listed by handle. */
                 handle?: string;
                 status?: components["schemas"]["MatchStatusInput"];
+                game?: components["schemas"]["GameIdInput"];
+                /** @description With handle: matches against this handle; alone: matches this handle played. */
+                opponent?: string;
+                /** @description Finished matches handle won, lost or drew (needs handle). */
+                result?: "won" | "lost" | "drawn";
+                timeControl?: "none" | "correspondence" | "live";
+                /** @description Created at or after this time (ISO 8601). */
+                from?: string;
+                /** @description Created before this time (ISO 8601). */
+                to?: string;
                 /** @description nextCursor of the previous page, unchanged. */
                 cursor?: string;
                 limit?: number;

@@ -1,5 +1,11 @@
--- Webhook endpoints per seat and their delivery outbox (rows written by the append that causes
+-- Correspondence: the running clock's deadline and the time control kind on each match (the
+-- sweepers find expired matches by (status, deadline); history searches by game and time control),
+-- and webhook endpoints per seat with their delivery outbox (rows written by the append that causes
 -- them; workers claim due rows with FOR UPDATE SKIP LOCKED by (status, next_attempt_at)).
+-- AlterTable
+ALTER TABLE "match" ADD COLUMN     "deadline" TIMESTAMPTZ(3),
+ADD COLUMN     "time_control" TEXT NOT NULL DEFAULT 'none';
+
 -- CreateTable
 CREATE TABLE "webhook" (
     "id" TEXT NOT NULL,
@@ -50,6 +56,12 @@ CREATE INDEX "webhook_delivery_status_next_attempt_at_idx" ON "webhook_delivery"
 
 -- CreateIndex
 CREATE INDEX "webhook_delivery_webhook_id_created_at_idx" ON "webhook_delivery"("webhook_id", "created_at" DESC);
+
+-- CreateIndex
+CREATE INDEX "match_status_deadline_idx" ON "match"("status", "deadline");
+
+-- CreateIndex
+CREATE INDEX "match_game_created_at_id_idx" ON "match"("game", "created_at" DESC, "id" DESC);
 
 -- AddForeignKey
 ALTER TABLE "webhook" ADD CONSTRAINT "webhook_match_id_fkey" FOREIGN KEY ("match_id") REFERENCES "match"("id") ON DELETE CASCADE ON UPDATE CASCADE;

@@ -1,0 +1,105 @@
+/**
+ * History search (issue 10): GET /v1/matches and GraphQL matches filter by handle, opponent, game,
+ * status, result from the handle's side, time control and creation time, newest first and
+ * cursor-paginated, on both databases.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backends, bearer, expectProblem, graphqlRequest, startOn, STARTERS, type Harness } from './helpers.js';
+
+const EVONS_DECKS = { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } };
+const UVS_DECKS = { p1: { starter: 'scouts' }, p2: { starter: 'garrison' } };
+
+for (const backend of backends) {
+  describe.skipIf(backend.skipReason !== null)(`history search [${backend.name}]`, () => {
+    let h: Harness;
+    // Handles unique to this run, so the database's other matches never match.
+    const tag = Math.random().toString(36).slice(2, 8);
+    const ann = `ann-${tag}`;
+    const bob = `bob-${tag}`;
+    const cat = `cat-${tag}`;
+    const ids: Record<string, string> = {};
+    let between = '';
+
+    const create = async (name: string, body: Record<string, unknown>) => {
+      const r = await h.http.post('/v1/matches').send(body).expect(201);
+      ids[name] = r.body.id;
+      return r.body as { id: string; tokens: Record<'p1' | 'p2', string> };
+    };
+    const list = async (query: string) => {
+      const r = await h.http.get(`/v1/matches?${query}`).expect(200);
+      return (r.body.matches as { id: string }[]).map((m) => m.id);
+    };
+    const names = (found: string[]) => Object.keys(ids).filter((k) => found.includes(ids[k]!)).sort();
+
+    beforeAll(async () => {
+      h = await startOn(backend);
+      // ann (p1) beats bob: bob resigns.
+      const a = await create('annBeatsBob', { handle: ann, opponentHandle: bob, decks: EVONS_DECKS });
+      await h.http.post(`/v1/matches/${a.id}/actions`).set(bearer(a.tokens.p2)).send({ action: { type: 'resign' } }).expect(200);
+      // ann (p2) loses to cat: ann resigns.
+      const b = await create('catBeatsAnn', { handle: cat, opponentHandle: ann, decks: EVONS_DECKS, timeControl: { kind: 'correspondence', daysPerMove: 3 } });
+      await h.http.post(`/v1/matches/${b.id}/actions`).set(bearer(b.tokens.p2)).send({ action: { type: 'resign' } }).expect(200);
+      await new Promise((r) => setTimeout(r, 20));
+      between = new Date().toISOString();
+      await new Promise((r) => setTimeout(r, 20));
+      // ann vs bob at UniVersus, still running, live clock.
+      await create('annBobUniversus', { game: 'universus', handle: ann, opponentHandle: bob, decks: UVS_DECKS, timeControl: { kind: 'live', initialSeconds: 600, incrementSeconds: 5 } });
+      // bob vs cat, aborted: finished without a winner.
+      const d = await create('bobCatAborted', { handle: bob, opponentHandle: cat, decks: EVONS_DECKS });
+      await h.http.post(`/v1/matches/${d.id}/actions`).set(bearer(d.tokens.p1)).send({ action: { type: 'abort' } }).expect(200);
+    });
+    afterAll(async () => {
+      await h?.close();
+    });
+
+    it('by handle and opponent, either seat', async () => {
+      expect(names(await list(`handle=${ann}`))).toEqual(['annBeatsBob', 'annBobUniversus', 'catBeatsAnn']);
+      expect(names(await list(`handle=${ann}&opponent=${bob}`))).toEqual(['annBeatsBob', 'annBobUniversus']);
+      expect(names(await list(`handle=${bob}&opponent=${ann}`))).toEqual(['annBeatsBob', 'annBobUniversus']);
+      expect(names(await list(`opponent=${cat}`))).toEqual(['bobCatAborted', 'catBeatsAnn']);
+    });
+
+    it('by game and time control; summaries say both', async () => {
+      expect(names(await list(`handle=${ann}&game=universus`))).toEqual(['annBobUniversus']);
+      expect(names(await list(`handle=${ann}&game=evons`))).toEqual(['annBeatsBob', 'catBeatsAnn']);
+      expect(names(await list(`handle=${ann}&timeControl=correspondence`))).toEqual(['catBeatsAnn']);
+      expect(names(await list(`handle=${ann}&timeControl=none`))).toEqual(['annBeatsBob']);
+      const r = await h.http.get(`/v1/matches?handle=${ann}&game=universus`).expect(200);
+      expect(r.body.matches[0]).toMatchObject({ gameId: 'universus', timeControl: 'live', status: 'active' });
+    });
+
+    it("by result from the handle's side", async () => {
+      expect(names(await list(`handle=${ann}&result=won`))).toEqual(['annBeatsBob']);
+      expect(names(await list(`handle=${ann}&result=lost`))).toEqual(['catBeatsAnn']);
+      expect(names(await list(`handle=${cat}&result=won`))).toEqual(['catBeatsAnn']);
+      expect(names(await list(`handle=${bob}&result=drawn`))).toEqual(['bobCatAborted']);
+      expectProblem(await h.http.get('/v1/matches?result=won'), 400, 'validation-failed');
+    });
+
+    it('by creation time', async () => {
+      expect(names(await list(`handle=${ann}&to=${encodeURIComponent(between)}`))).toEqual(['annBeatsBob', 'catBeatsAnn']);
+      expect(names(await list(`handle=${ann}&from=${encodeURIComponent(between)}`))).toEqual(['annBobUniversus']);
+      expectProblem(await h.http.get(`/v1/matches?from=yesterday`), 400, 'validation-failed');
+    });
+
+    it('pages through a filtered list newest first, without repeats', async () => {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const r = await h.http.get(`/v1/matches?opponent=${cat}&limit=1${cursor ? `&cursor=${cursor}` : ''}`).expect(200);
+        seen.push(...(r.body.matches as { id: string }[]).map((m) => m.id));
+        cursor = r.body.nextCursor;
+      } while (cursor);
+      expect(seen).toEqual([ids.bobCatAborted, ids.catBeatsAnn]);
+    });
+
+    it('GraphQL matches takes the same filters', async () => {
+      const q = 'query ($h: String, $o: String, $g: String, $r: String) { matches(handle: $h, opponent: $o, game: $g, result: $r) { matches { id gameId timeControl } } }';
+      const r = await graphqlRequest(h, q, { h: ann, o: bob, g: 'evons', r: 'won' }).expect(200);
+      expect(r.body.errors).toBeUndefined();
+      expect(r.body.data.matches.matches).toEqual([{ id: ids.annBeatsBob, gameId: 'evons', timeControl: 'none' }]);
+      const bad = await graphqlRequest(h, '{ matches(result: "won") { matches { id } } }');
+      expect(bad.body.errors[0].extensions.code).toBe('validation-failed');
+    });
+  });
+}
