@@ -437,10 +437,14 @@ export class PrismaMatchStore implements MatchStore {
     if (filter.tokenHash !== undefined) and.push({ seats: { some: { tokenHash: filter.tokenHash } } });
     // "My turn": the match waits for the seat that has this handle (or token).
     const toMove = (seat: SeatName, who: Prisma.SeatWhereInput): Prisma.MatchWhereInput => ({ toMove: seat, seats: { some: { seat, ...who } } });
+    // The plain "has a seat of this handle" first: it lets the planner start from the seat index
+    // (the OR of two correlated seat checks alone made it scan every match: 330 ms at 10⁵ matches).
     if (filter.toMoveHandle !== undefined) {
+      and.push({ seats: { some: { handle: filter.toMoveHandle } } });
       and.push({ OR: [toMove('p1', { handle: filter.toMoveHandle }), toMove('p2', { handle: filter.toMoveHandle })] });
     }
     if (filter.toMoveTokenHash !== undefined) {
+      and.push({ seats: { some: { tokenHash: filter.toMoveTokenHash } } });
       and.push({ OR: [toMove('p1', { tokenHash: filter.toMoveTokenHash }), toMove('p2', { tokenHash: filter.toMoveTokenHash })] });
     }
     if (filter.game !== undefined) and.push({ game: filter.game });

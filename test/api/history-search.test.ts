@@ -86,7 +86,7 @@ for (const backend of backends) {
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
-        const r = await h.http.get(`/v1/matches?opponent=${cat}&limit=1${cursor ? `&cursor=${cursor}` : ''}`).expect(200);
+        const r: { body: { matches: { id: string }[]; nextCursor: string | null } } = await h.http.get(`/v1/matches?opponent=${cat}&limit=1${cursor ? `&cursor=${cursor}` : ''}`).expect(200);
         seen.push(...(r.body.matches as { id: string }[]).map((m) => m.id));
         cursor = r.body.nextCursor;
       } while (cursor);
