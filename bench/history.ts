@@ -56,7 +56,7 @@ async function seed(url: string): Promise<void> {
         FROM generate_series(1, $1::int) AS g`, [MATCHES]);
     await c.query(`
       INSERT INTO "seat" ("match_id", "seat", "token_hash", "handle", "joined_at")
-      SELECT 'm' || g, s.seat, md5(g::text || s.seat), 'player' || (CASE WHEN s.seat = 'p1' THEN g % $2::int ELSE (g * 7919 + 13) % $2::int END), now()
+      SELECT 'm' || g, s.seat, md5(g::text || s.seat), 'player' || (CASE WHEN s.seat = 'p1' THEN g % $2::int ELSE ((g::bigint * 7919 + 13) % $2::int)::int END), now()
         FROM generate_series(1, $1::int) AS g, (VALUES ('p1'), ('p2')) AS s(seat)`, [MATCHES, HANDLES]);
     await c.query('ANALYZE');
   } finally {

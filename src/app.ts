@@ -27,6 +27,7 @@ import matchRoutes from './http/routes/matches.js';
 import streamRoutes from './http/routes/stream.js';
 import catalogRoutes from './http/routes/catalog.js';
 import webhookRoutes from './http/routes/webhooks.js';
+import playerRoutes from './http/routes/players.js';
 import healthRoutes from './http/routes/health.js';
 import graphqlPlugin from './graphql/index.js';
 import { Sweeper } from './service/sweeper.js';
@@ -125,6 +126,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
         { name: 'matches', description: 'Create, join, view and play matches.' },
         { name: 'history', description: 'Lists of matches by player handle.' },
         { name: 'catalogue', description: 'Cards and starter decks.' },
+        { name: 'players', description: 'Registered players (verified handles, bot accounts) and their personal API tokens with scopes.' },
         { name: 'webhooks', description: "A seat's Standard Webhooks endpoints (your turn, opponent joined, match ended, deadline near) and their delivery logs." },
         { name: 'health', description: 'Probes.' },
       ],
@@ -134,6 +136,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
             type: 'http',
             scheme: 'bearer',
             description: 'The seat token returned by create/join. Only its sha256 is stored.',
+          },
+          playerToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: "A registered player's personal API token (evp_…, POST /v1/players, /v1/me/tokens), limited by its scopes. Only its sha256 is stored.",
           },
         },
       },
@@ -160,6 +167,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
         await v1.register(streamRoutes, { service });
         await v1.register(catalogRoutes);
         await v1.register(webhookRoutes, { service });
+        await v1.register(playerRoutes, { service });
       },
       { prefix: '/v1' },
     );

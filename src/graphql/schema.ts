@@ -227,6 +227,9 @@ ${matchFields}${universusMatchFields}  }
     seat: Seat!
     handle: String
     joined: Boolean!
+    "Held by a registered player: the handle is theirs."
+    verified: Boolean!
+    bot: Boolean!
   }
 
   type Player {

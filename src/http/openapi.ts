@@ -142,6 +142,17 @@ export function finishOpenapi<T>(doc: T): T {
   return doc;
 }
 
+/** Which credentials an operation takes: none, a seat token, a player token (some: either, or neither). */
+function securityOf(url: string, method: string, readsAuthorization: boolean): Json[] {
+  if (!readsAuthorization) return [];
+  const seat = { seatToken: [] };
+  const player = { playerToken: [] };
+  if (url.startsWith('/v1/me') && !url.startsWith('/v1/me/matches')) return [player];
+  if ((method === 'post' && url === '/v1/matches') || url.endsWith('/join')) return [{}, player];
+  if ((method === 'post' && url.endsWith('/actions')) || url.includes('/webhooks')) return [seat, player];
+  return [{}, seat, player];
+}
+
 function finishOperation(url: string, method: string, op: Json): void {
   const matchScoped = url.startsWith('/v1/matches/');
   const params = (op.parameters ?? []) as Json[];
@@ -151,8 +162,7 @@ function finishOperation(url: string, method: string, op: Json): void {
     if (p.in === 'header' && p.name === 'if-match') (p.schema as Json).pattern = IF_MATCH_PATTERN;
   }
   op.parameters = [...rest, ref('parameters', 'RequestId')];
-  if (!auth) op.security = [];
-  else op.security = method === 'post' && url.endsWith('/actions') ? [{ seatToken: [] }] : [{}, { seatToken: [] }];
+  op.security = securityOf(url, method, !!auth);
   const perCaller = !!auth;
 
   const responses = (op.responses ?? {}) as Record<string, Json>;

@@ -21,6 +21,7 @@ export interface Problem {
 export const STATUS_OF_KIND: Record<ErrorKind, number> = {
   'invalid-request': 400,
   unauthenticated: 401,
+  forbidden: 403,
   'not-found': 404,
   conflict: 409,
   rejected: 422,

@@ -28,8 +28,8 @@ export const HandleSchema = z
   .max(32)
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'letters, digits, "_", "." and "-", starting with a letter or digit')
   .describe(
-    'A player handle chosen at create/join. Handles are labels, not accounts: anyone may use any handle, ' +
-      'and match history is listed by handle.',
+    'A player handle. Anonymous play picks it as a label (any handle no registered player owns); a registered ' +
+      "player's handle is its own (seats show verified). Match history is listed by handle.",
   );
 
 export const MatchIdSchema = z
@@ -71,7 +71,12 @@ export const AuthHeaders = z.object({
   authorization: z
     .string()
     .optional()
-    .describe('"Bearer <seat token>": act or see as that seat. Without it you are a spectator.'),
+    .describe('"Bearer <seat token>" or "Bearer <player token>": act or see as that seat (a player: as its seat in this match). Without it you are a spectator.'),
+});
+
+/** Create and join: a player token binds the seat to that player (anonymous play sends none). */
+export const PlayerAuthHeaders = z.object({
+  authorization: z.string().optional().describe('"Bearer <player token>": take the seat as that registered player (scope match:create).'),
 });
 
 /** GET /v1/matches/{id} also reads If-None-Match (a 304 when the ETag still matches). */
@@ -269,7 +274,13 @@ export const GameViewSchema = register(
   "The engine's view of the game for one viewer: exactly what that party may know.",
 );
 
-export const SeatInfoSchema = z.object({ seat: SeatSchema, handle: z.string().nullable(), joined: z.boolean() });
+export const SeatInfoSchema = z.object({
+  seat: SeatSchema,
+  handle: z.string().nullable(),
+  joined: z.boolean(),
+  verified: z.boolean().describe("The seat is held by a registered player: the handle is theirs (otherwise it is only a label)."),
+  bot: z.boolean().describe('That player is a bot account.'),
+});
 
 const matchViewCommon = {
     id: z.string(),

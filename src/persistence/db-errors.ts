@@ -1,3 +1,4 @@
+import { Prisma } from '../generated/prisma/client.js';
 /**
  * Which failures mean "the database is unreachable or not answering" (a 503 the client may
  * retry) rather than a bug (a 500). Errors arrive raw from pg, wrapped by Prisma's adapter
@@ -37,3 +38,16 @@ export function isDatabaseUnavailable(err: unknown): boolean {
 
 /** Seconds a client should wait before retrying while the database is unavailable. */
 export const DATABASE_RETRY_AFTER_S = 2;
+
+/**
+ * Unique violation, however it arrives: Prisma's P2002 for query-API writes; for raw queries a
+ * P2010 whose meta.driverAdapterError carries { kind: 'UniqueConstraintViolation' } (adapter-pg)
+ * or { kind: 'postgres', code: '23505' } (pglite-prisma-adapter 0.6, also for non-raw writes).
+ */
+export function isUniqueViolation(e: unknown, depth = 0): boolean {
+  if (!e || typeof e !== 'object' || depth > 5) return false;
+  if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2002') return true;
+  const o = e as { code?: unknown; kind?: unknown; cause?: unknown; meta?: unknown; driverAdapterError?: unknown };
+  if (o.code === '23505' || o.kind === 'UniqueConstraintViolation') return true;
+  return [o.cause, o.meta, o.driverAdapterError].some((c) => isUniqueViolation(c, depth + 1));
+}

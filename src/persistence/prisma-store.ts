@@ -12,7 +12,9 @@
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import { openDatabase, type Database, type DatabaseConfig, type SqlQuery } from './database.js';
 import { migrate } from './migrate.js';
+import { isUniqueViolation } from './db-errors.js';
 import { PrismaWebhookStore } from './webhook-store.js';
+import { PrismaPlayerStore } from './player-store.js';
 import {
   VersionConflictError,
   type AppendOptions,
@@ -29,6 +31,7 @@ import {
   type StoredEvent,
   type EventVisibility,
   type WebhookStore,
+  type PlayerStore,
 } from './types.js';
 
 /** Thrown by listMatches for a cursor it did not issue (HTTP: 400). */
@@ -39,7 +42,8 @@ export class InvalidCursorError extends Error {
   }
 }
 
-type MatchWithSeats = Prisma.MatchGetPayload<{ include: { seats: true } }>;
+const SEATS_WITH_PLAYER = { seats: { include: { player: { select: { bot: true } } } } } as const;
+type MatchWithSeats = Prisma.MatchGetPayload<{ include: typeof SEATS_WITH_PLAYER }>;
 
 function json(value: unknown): Prisma.InputJsonValue | typeof Prisma.JsonNull {
   return value === null || value === undefined ? Prisma.JsonNull : (value as Prisma.InputJsonValue);
@@ -67,7 +71,7 @@ function toRow(m: MatchWithSeats): MatchRow {
     updatedAt: m.updatedAt,
     seats: [...m.seats]
       .sort((a, b) => a.seat.localeCompare(b.seat))
-      .map((s) => ({ seat: s.seat as SeatName, tokenHash: s.tokenHash, handle: s.handle })),
+      .map((s) => ({ seat: s.seat as SeatName, tokenHash: s.tokenHash, handle: s.handle, playerId: s.playerId, bot: s.player?.bot ?? false })),
   };
 }
 
@@ -82,18 +86,6 @@ function eventRows(matchId: string, firstSeq: number, events: NewEvent[]): Prism
   }));
 }
 
-/**
- * Unique violation, however it arrives: Prisma's P2002 for query-API writes; for raw queries a
- * P2010 whose meta.driverAdapterError carries { kind: 'UniqueConstraintViolation' } (adapter-pg)
- * or { kind: 'postgres', code: '23505' } (pglite-prisma-adapter 0.6, also for non-raw writes).
- */
-function isUniqueViolation(e: unknown, depth = 0): boolean {
-  if (!e || typeof e !== 'object' || depth > 5) return false;
-  if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2002') return true;
-  const o = e as { code?: unknown; kind?: unknown; cause?: unknown; meta?: unknown; driverAdapterError?: unknown };
-  if (o.code === '23505' || o.kind === 'UniqueConstraintViolation') return true;
-  return [o.cause, o.meta, o.driverAdapterError].some((c) => isUniqueViolation(c, depth + 1));
-}
 
 /**
  * The move path in ONE statement (one round trip, one implicit transaction, one commit):
@@ -122,7 +114,7 @@ WITH bumped AS (
            SELECT 1 FROM "seat" WHERE "match_id" = $1 AND "seat" = $15::text AND "token_hash" IS NULL))
   RETURNING "version"
 ), claim AS (
-  UPDATE "seat" SET "token_hash" = $16::text, "handle" = $17::text, "joined_at" = now()
+  UPDATE "seat" SET "token_hash" = $16::text, "handle" = $17::text, "player_id" = $30::text, "joined_at" = now()
     FROM bumped
    WHERE $14::boolean AND "seat"."match_id" = $1 AND "seat"."seat" = $15::text AND "seat"."token_hash" IS NULL
 ), ev AS (
@@ -221,14 +213,15 @@ interface MatchSqlRow {
   version: number;
   created_at: Date | string;
   updated_at: Date | string;
-  seats: { seat: string; token_hash: string | null; handle: string | null }[] | string;
+  seats: { seat: string; token_hash: string | null; handle: string | null; player_id: string | null; bot: boolean }[] | string;
 }
 
 /** One match with its seats in one statement (the hot read of every request). */
 const MATCH_SQL = `
 SELECT m.*,
-       COALESCE((SELECT json_agg(json_build_object('seat', s.seat, 'token_hash', s.token_hash, 'handle', s.handle) ORDER BY s.seat)
-                   FROM "seat" s WHERE s.match_id = m.id), '[]'::json) AS seats
+       COALESCE((SELECT json_agg(json_build_object('seat', s.seat, 'token_hash', s.token_hash, 'handle', s.handle,
+                                                   'player_id', s.player_id, 'bot', COALESCE(p.bot, false)) ORDER BY s.seat)
+                   FROM "seat" s LEFT JOIN "player" p ON p.id = s.player_id WHERE s.match_id = m.id), '[]'::json) AS seats
   FROM "match" m
  WHERE m.id = $1`;
 
@@ -255,7 +248,7 @@ function sqlToRow(m: MatchSqlRow): MatchRow {
     version: Number(m.version),
     createdAt: asDate(m.created_at),
     updatedAt: asDate(m.updated_at),
-    seats: asJson(m.seats).map((s) => ({ seat: s.seat as SeatName, tokenHash: s.token_hash, handle: s.handle })),
+    seats: asJson(m.seats).map((s) => ({ seat: s.seat as SeatName, tokenHash: s.token_hash, handle: s.handle, playerId: s.player_id, bot: s.bot })),
   };
 }
 
@@ -267,6 +260,7 @@ export class PrismaMatchStore implements MatchStore {
   private readonly pendingNotes = new Map<string, number>();
   private noteTimer: NodeJS.Timeout | null = null;
   readonly webhooks: WebhookStore;
+  readonly players: PlayerStore;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -275,6 +269,7 @@ export class PrismaMatchStore implements MatchStore {
     private readonly onClose: () => Promise<void> = () => prisma.$disconnect(),
   ) {
     this.webhooks = new PrismaWebhookStore(prisma, sql);
+    this.players = new PrismaPlayerStore(prisma);
   }
 
   async createMatch(match: NewMatch, events: NewEvent[]): Promise<MatchRow> {
@@ -301,12 +296,13 @@ export class PrismaMatchStore implements MatchStore {
             seat: s.seat,
             tokenHash: s.tokenHash,
             handle: s.handle,
+            playerId: s.playerId ?? null,
             joinedAt: s.tokenHash === null ? null : new Date(),
           })),
         },
         events: { createMany: { data: eventRows(match.id, 1, events).map(({ matchId: _, ...e }) => e) } },
       },
-      include: { seats: true },
+      include: SEATS_WITH_PLAYER,
     });
     return toRow(created);
   }
@@ -376,6 +372,7 @@ export class PrismaMatchStore implements MatchStore {
         JSON.stringify(opts.registerWebhook?.kinds ?? []),
         opts.registerWebhook?.secret ?? null,
         opts.registerWebhook?.deadlineLeadMs ?? null,
+        opts.claimSeat?.playerId ?? null,
       ], 'evons_append');
     } catch (e) {
       if (isUniqueViolation(e)) throw await this.conflict(id);
@@ -448,6 +445,11 @@ export class PrismaMatchStore implements MatchStore {
       and.push({ OR: [toMove('p1', { tokenHash: filter.toMoveTokenHash }), toMove('p2', { tokenHash: filter.toMoveTokenHash })] });
     }
     if (filter.game !== undefined) and.push({ game: filter.game });
+    if (filter.playerId !== undefined) and.push({ seats: { some: { playerId: filter.playerId } } });
+    if (filter.toMovePlayerId !== undefined) {
+      and.push({ seats: { some: { playerId: filter.toMovePlayerId } } });
+      and.push({ OR: [toMove('p1', { playerId: filter.toMovePlayerId }), toMove('p2', { playerId: filter.toMovePlayerId })] });
+    }
     if (filter.timeControl !== undefined) and.push({ timeControl: filter.timeControl });
     if (filter.from !== undefined) and.push({ createdAt: { gte: filter.from } });
     if (filter.to !== undefined) and.push({ createdAt: { lt: filter.to } });
@@ -486,7 +488,7 @@ export class PrismaMatchStore implements MatchStore {
           ? [{ deadline: { sort: 'asc', nulls: 'last' } }, { createdAt: 'desc' }, { id: 'desc' }]
           : [{ createdAt: 'desc' }, { id: 'desc' }],
       take: limit + 1,
-      include: { seats: true },
+      include: SEATS_WITH_PLAYER,
     });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];

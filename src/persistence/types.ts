@@ -13,6 +13,10 @@ export interface SeatRecord {
   /** sha256 of the seat token; the token itself is never stored. Null while the seat is open. */
   tokenHash: string | null;
   handle: string | null;
+  /** The registered player holding the seat (its handle verified); null or absent for anonymous play. */
+  playerId?: string | null;
+  /** Read side: whether that player is a bot. */
+  bot?: boolean;
 }
 
 export interface NewMatch {
@@ -146,7 +150,7 @@ export interface AppendOptions {
    * Takes an open seat in the same transaction (a join: the deal and the seat together). If
    * the seat is no longer open nothing is written and VersionConflictError is thrown.
    */
-  claimSeat?: { seat: SeatName; tokenHash: string; handle: string | null };
+  claimSeat?: { seat: SeatName; tokenHash: string; handle: string | null; playerId?: string | null };
 }
 
 /** Thrown when the expected version is stale (a lost race): the HTTP layer answers 409. */
@@ -166,6 +170,10 @@ export interface MatchListFilter {
   /** Only the match of this seat token, if that seat is to move. */
   toMoveTokenHash?: string;
   game?: string;
+  /** A seat of this registered player. */
+  playerId?: string;
+  /** Only matches where this registered player's seat is to move. */
+  toMovePlayerId?: string;
   /** A seat of this handle played against `handle`'s seat. */
   opponent?: string;
   /** Finished matches `handle` won, lost or drew (needs `handle`). */
@@ -206,6 +214,7 @@ export interface MatchStore {
   /** Active matches whose deadline is at or before `now`, soonest first: the sweepers' work. */
   expiredMatches(now: Date, limit: number): Promise<{ id: string; version: number }[]>;
   readonly webhooks: WebhookStore;
+  readonly players: PlayerStore;
   /**
    * Calls `onAppend(matchId, version)` after every committed append, from any node sharing the
    * database (PostgreSQL LISTEN/NOTIFY; PGlite's own). Returns the unsubscribe function.
@@ -236,4 +245,36 @@ export interface WebhookStore {
   claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
   /** Records an attempt's result: delivered, or the next attempt (null: give up), and the endpoint's state. */
   settle(d: ClaimedDelivery, r: { ok: boolean; statusCode: number | null; error: string | null; nextAttemptAt: Date | null; superseded?: boolean; disableReason?: string | null }): Promise<void>;
+}
+
+export type Scope = 'match:read' | 'match:play' | 'match:create' | 'webhook:write' | 'token:write';
+
+export interface PlayerRow {
+  id: string;
+  handle: string;
+  bot: boolean;
+  createdAt: Date;
+}
+
+export interface PlayerTokenRow {
+  id: string;
+  playerId: string;
+  label: string | null;
+  scopes: Scope[];
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+/** Registered players and their API tokens. */
+export interface PlayerStore {
+  /** Registers the player with its first token; null when the handle (case-insensitively) is taken. */
+  register(p: { id: string; handle: string; bot: boolean }, token: { id: string; tokenHash: string; label: string | null; scopes: Scope[] }): Promise<PlayerRow | null>;
+  byHandle(handle: string): Promise<PlayerRow | null>;
+  /** The player and scopes of a live (not revoked) token. */
+  byToken(tokenHash: string): Promise<{ player: PlayerRow; token: PlayerTokenRow } | null>;
+  /** Which of these handles are registered (case-insensitively), as given. */
+  registered(handles: string[]): Promise<string[]>;
+  tokens(playerId: string): Promise<PlayerTokenRow[]>;
+  addToken(playerId: string, token: { id: string; tokenHash: string; label: string | null; scopes: Scope[] }): Promise<PlayerTokenRow>;
+  revokeToken(playerId: string, tokenId: string): Promise<boolean>;
 }

@@ -9,6 +9,7 @@
 export type ErrorKind =
   | 'invalid-request' // the request is malformed or self-contradictory
   | 'unauthenticated' // a seat token is missing or wrong
+  | 'forbidden' // the credential is valid but may not do this
   | 'not-found'
   | 'conflict' // the match moved on, or the seat is gone: reload and retry
   | 'rejected' // well-formed but refused: an illegal action, a bad deck or settings
@@ -68,6 +69,23 @@ export const problems = {
       title: 'Invalid seat token',
       detail: 'The token is malformed or is not a seat token of this match.',
     }),
+  insufficientScope: (scope: string) =>
+    new ServiceError({ kind: 'forbidden', code: 'insufficient-scope', title: 'Insufficient scope', detail: `This token lacks the ${scope} scope.` }),
+  noSeat: () =>
+    new ServiceError({ kind: 'forbidden', code: 'no-seat', title: 'Not your match', detail: 'This token holds no seat in this match.' }),
+  handleTaken: (handle: string) =>
+    new ServiceError({ kind: 'conflict', code: 'handle-taken', title: 'Handle taken', detail: `The handle "${handle}" is registered to a player already.` }),
+  handleReserved: (handle: string) =>
+    new ServiceError({
+      kind: 'conflict',
+      code: 'handle-reserved',
+      title: 'Handle reserved',
+      detail: `The handle "${handle}" belongs to a registered player: play as that player with its token, or pick another handle.`,
+    }),
+  playerNotFound: (handle: string) =>
+    new ServiceError({ kind: 'not-found', code: 'player-not-found', title: 'No such player', detail: `No registered player "${handle}".` }),
+  tokenNotFound: (id: string) =>
+    new ServiceError({ kind: 'not-found', code: 'token-not-found', title: 'No such token', detail: `No live token "${id}" of yours.` }),
   gameNotFound: (id: string) =>
     new ServiceError({ kind: 'not-found', code: 'game-not-found', title: 'No such game', detail: `No hosted game with id "${id}" (see GET /v1/games).` }),
   matchNotFound: (id: string) =>

@@ -23,6 +23,8 @@ export async function listMatches(
   if (filter.toMoveHandle !== undefined) f.toMoveHandle = filter.toMoveHandle;
   if (filter.toMoveTokenHash !== undefined) f.toMoveTokenHash = filter.toMoveTokenHash;
   if (filter.game !== undefined) f.game = filter.game;
+  if (filter.playerId !== undefined) f.playerId = filter.playerId;
+  if (filter.toMovePlayerId !== undefined) f.toMovePlayerId = filter.toMovePlayerId;
   if (filter.opponent !== undefined) f.opponent = filter.opponent;
   if (filter.timeControl !== undefined) f.timeControl = filter.timeControl;
   if (filter.from !== undefined) f.from = new Date(filter.from);
@@ -58,10 +60,12 @@ export interface MyMatchesQuery {
 }
 
 /** Matches of the holder of a seat token: every match of that seat's handle, or just that match. */
-export async function myMatches(store: MatchStore, q: MyMatchesQuery, now: number): Promise<MatchPageDto> {
+export async function myMatches(store: MatchStore, q: MyMatchesQuery, now: number, playerId?: string): Promise<MatchPageDto> {
   const mine = q.turn === 'mine';
   // "My turn" is sorted by urgency: the soonest deadline first (lichess's urgent games).
   const list = (filter: MatchListFilterInput) => listMatches(store, filter, q.cursor, q.limit, now, mine ? 'deadline' : 'recent');
+  // A registered player: the matches of its seats, by identity rather than by handle.
+  if (playerId !== undefined) return list(mine ? { toMovePlayerId: playerId, status: q.status } : { playerId, status: q.status });
   if (q.token === null) throw problems.invalidToken();
   if (q.token !== undefined) {
     const tokenHash = hashToken(q.token);
@@ -89,7 +93,7 @@ function summary(r: MatchRow, now: number): MatchSummary {
     version: r.version,
     seats: (['p1', 'p2'] as const).map((s) => {
       const x = r.seats.find((y) => y.seat === s);
-      return { seat: s, handle: x?.handle ?? null, joined: !!x?.tokenHash };
+      return { seat: s, handle: x?.handle ?? null, joined: !!x?.tokenHash, verified: !!x?.playerId, bot: x?.bot ?? false };
     }),
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../core/hash.js';
 import { expandDeck, type AnyRuleset, type Seat } from '../core/ruleset.js';
 import type { GameId } from '../games/registry.js';
-import { VersionConflictError, type MatchStatus, type MatchStore, type NewEvent } from '../persistence/types.js';
+import { VersionConflictError, type MatchStatus, type MatchStore, type NewEvent, type Scope } from '../persistence/types.js';
 import type { KnownCredentials } from './credentials.js';
 import { problems } from './errors.js';
 import { gameRuleset } from './games.js';
@@ -19,11 +19,13 @@ import { deadlineOf, startClock, type TimeControl } from '../core/clock.js';
 import { canonicalJson } from '../core/hash.js';
 import { hashToken, newMatchId, newSeatToken } from './tokens.js';
 import { newWebhook, webhookView } from './webhooks/endpoints.js';
+import { requireScope, type Players, type Principal } from './players.js';
 import { joinNotifications } from './webhooks/notifications.js';
 import type { CreateMatchInput, CreateMatchResult, DeckSpec, JoinInput, JoinResult } from './types.js';
 
 export interface LobbyDeps {
   store: MatchStore;
+  players: Players;
   loader: MatchLoader;
   credentials: KnownCredentials;
   /** Epoch ms: the clocks start at the deal. */
@@ -92,7 +94,23 @@ export function toMoveOf(ruleset: AnyRuleset, state: unknown): Seat | null {
   return ruleset.pending(state)?.seat ?? null;
 }
 
-export async function createMatch(deps: LobbyDeps, input: CreateMatchInput): Promise<CreateMatchResult> {
+/**
+ * The handle a seat is taken under: a player's own (verified), or an anonymous one that no
+ * registered player owns.
+ */
+async function seatIdentity(deps: LobbyDeps, who: Principal, handle: string | undefined, scope: Scope): Promise<{ handle: string | null; playerId: string | null }> {
+  if (who.kind === 'player') {
+    requireScope(who, scope);
+    if (handle !== undefined && handle.toLowerCase() !== who.player.handle.toLowerCase()) {
+      throw problems.validation(`handle: you play as ${who.player.handle} (your token's player); leave handle out.`);
+    }
+    return { handle: who.player.handle, playerId: who.player.id };
+  }
+  await deps.players.assertUnreserved([handle]);
+  return { handle: handle ?? null, playerId: null };
+}
+
+export async function createMatch(deps: LobbyDeps, input: CreateMatchInput, who: Principal = { kind: 'anonymous' }): Promise<CreateMatchResult> {
   const ruleset = gameRuleset(input.game ?? 'evons');
   const game = ruleset.id as GameId;
   const creatorSeat: Seat = input.seat ?? 'p1';
@@ -154,10 +172,13 @@ export async function createMatch(deps: LobbyDeps, input: CreateMatchInput): Pro
     status = statusOf(ruleset, opening.state);
   }
 
+  const creator = await seatIdentity(deps, who, input.handle, 'match:create');
+  await deps.players.assertUnreserved([openSeat ? undefined : input.opponentHandle]);
   const seatRecords = (['p1', 'p2'] as const).map((s) => ({
     seat: s,
     tokenHash: tokens[s] ? hashToken(tokens[s]) : null,
-    handle: s === creatorSeat ? (input.handle ?? null) : openSeat ? null : (input.opponentHandle ?? null),
+    playerId: s === creatorSeat ? creator.playerId : null,
+    handle: s === creatorSeat ? creator.handle : openSeat ? null : (input.opponentHandle ?? null),
   }));
   const row = await deps.store.createMatch(
     {
@@ -186,7 +207,7 @@ export async function createMatch(deps: LobbyDeps, input: CreateMatchInput): Pro
   return { id, game, seat: creatorSeat, status, version: row.version, tokens, ...(webhook ? { webhook } : {}) };
 }
 
-export async function joinMatch(deps: LobbyDeps, id: string, input: JoinInput): Promise<JoinResult> {
+export async function joinMatch(deps: LobbyDeps, id: string, input: JoinInput, who: Principal = { kind: 'anonymous' }): Promise<JoinResult> {
   const row = await deps.store.getMatch(id);
   if (!row) throw problems.matchNotFound(id);
   const open = row.seats.find((s) => s.tokenHash === null);
@@ -198,6 +219,11 @@ export async function joinMatch(deps: LobbyDeps, id: string, input: JoinInput): 
   // The deal and the seat are stored together, so a match past its opening has no open seat.
   if (row.status !== 'waiting' || !opening || log.length !== 1) throw problems.seatTaken();
 
+  const joiner = await seatIdentity(deps, who, input.handle, 'match:create');
+  // One player on both seats would be a match against oneself.
+  if (joiner.playerId !== null && row.seats.some((s) => s.playerId === joiner.playerId)) {
+    throw problems.validation('You already hold the other seat of this match.');
+  }
   const token = newSeatToken();
   const tokenHash = hashToken(token);
   const hook = input.webhook ? newWebhook(seat, input.webhook, deps.webhooksAllowPrivate) : null;
@@ -224,7 +250,7 @@ export async function joinMatch(deps: LobbyDeps, id: string, input: JoinInput): 
       status,
       toMove,
       deadline,
-      claimSeat: { seat, tokenHash, handle: input.handle ?? null },
+      claimSeat: { seat, tokenHash, handle: joiner.handle, playerId: joiner.playerId },
       notify: joinNotifications(opening.creatorSeat, { status, toMove, deadline }),
       ...(hook ? { registerWebhook: hook } : {}),
     });
@@ -233,7 +259,7 @@ export async function joinMatch(deps: LobbyDeps, id: string, input: JoinInput): 
     if (e instanceof VersionConflictError) throw problems.seatTaken();
     throw e;
   }
-  const joined = { ...row, version, status, toMove, deadline, seats: row.seats.map((x) => (x.seat === seat ? { ...x, tokenHash, handle: input.handle ?? null } : x)) };
+  const joined = { ...row, version, status, toMove, deadline, seats: row.seats.map((x) => (x.seat === seat ? { ...x, tokenHash, handle: joiner.handle, playerId: joiner.playerId, bot: who.kind === 'player' && who.player.bot } : x)) };
   deps.loader.remember({ ...foldRecords(NO_RECORDS, records), row: joined, ruleset, version, state: dealt.state, sandbox });
   deps.credentials.remember(tokenHash);
   return { id, seat, token, version, status, ...(hook ? { webhook: { ...webhookView({ ...hook, matchId: id, previousSecret: null, previousUntil: null, failingSince: null, disabledAt: null, disabledReason: null, createdAt: new Date() }), secret: hook.secret } } : {}) };

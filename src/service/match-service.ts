@@ -6,7 +6,7 @@
  * legal actions, events), moves (the action path), history (lists).
  */
 import type { Seat } from '../core/ruleset.js';
-import type { MatchRow, MatchStore } from '../persistence/types.js';
+import type { MatchRow, MatchStore, Scope } from '../persistence/types.js';
 import { KnownCredentials } from './credentials.js';
 import { problems } from './errors.js';
 import { listMatches, myMatches, type MyMatchesQuery } from './history.js';
@@ -16,7 +16,8 @@ import { MatchLoader } from './match-loader.js';
 import { expire, submitAction, type MoveOptions } from './moves.js';
 import { flagged } from '../core/clock.js';
 import { eventPage, legalActions, matchView, outcomeOf, redact } from './reads.js';
-import { hashToken, sameHash } from './tokens.js';
+import { hashToken } from './tokens.js';
+import { Players, requireScope, seatOfPrincipal } from './players.js';
 import { WebhookEndpoints } from './webhooks/endpoints.js';
 import type {
   ActionOutcome,
@@ -57,6 +58,7 @@ export class MatchService {
   readonly now: () => number;
   readonly webhooksAllowPrivate: boolean;
   readonly webhooks: WebhookEndpoints;
+  readonly players: Players;
   /** The last sweep's per-match failures (the sweeper logs them). */
   sweepErrors: { id: string; error: string }[] = [];
   /** Called after every append this node commits (the app wakes its webhook worker). */
@@ -69,6 +71,7 @@ export class MatchService {
     this.loader = new MatchLoader(this.store, opts.cacheSize ?? DEFAULT_CACHE_SIZE);
     this.live = new LiveUpdates(this.store);
     this.webhooks = new WebhookEndpoints(this.store, this.loader, this.webhooksAllowPrivate);
+    this.players = new Players(this.store.players, this.credentials);
   }
 
   /** Loader counters (replays, cache hits, catch-ups) for tests and metrics. */
@@ -76,34 +79,37 @@ export class MatchService {
     return this.loader.stats;
   }
 
-  createMatch(input: CreateMatchInput): Promise<CreateMatchResult> {
-    return createMatch(this, input);
+  /** With a player token (match:create) the creator's seat is that player's, its handle verified. */
+  async createMatch(input: CreateMatchInput, token?: string | null): Promise<CreateMatchResult> {
+    return createMatch(this, input, await this.players.principal(token));
   }
 
-  joinMatch(id: string, input: JoinInput): Promise<JoinResult> {
-    return joinMatch(this, id, input);
+  async joinMatch(id: string, input: JoinInput, token?: string | null): Promise<JoinResult> {
+    return joinMatch(this, id, input, await this.players.principal(token));
   }
 
-  /** Who the token belongs to in this match. undefined token = spectator; a bad token is an error. */
-  seatOf(row: MatchRow, token: string | null | undefined): Seat | null {
-    if (token === undefined) return null;
-    if (token === null) throw problems.invalidToken();
-    const h = hashToken(token);
-    const s = row.seats.find((x) => x.tokenHash !== null && sameHash(x.tokenHash, h));
-    if (!s) throw problems.invalidToken();
-    this.credentials.remember(h);
-    return s.seat as Seat;
+  /**
+   * The seat a credential holds in this match: a seat token's seat, or the seat of a player token's
+   * player (null: a spectator, which a player without a seat here is too). A bad token is an error;
+   * a player token needs `scope`.
+   */
+  async seatOf(row: MatchRow, token: string | null | undefined, scope: Scope = 'match:read'): Promise<Seat | null> {
+    const p = await this.players.principal(token);
+    requireScope(p, scope);
+    const seat = seatOfPrincipal(row, p);
+    if (p.kind === 'seat') this.credentials.remember(hashToken(p.token));
+    return seat;
   }
 
   /** Loads a match for one caller. `token`: undefined = no Authorization header, null = malformed. */
-  async load(id: string, token: string | null | undefined): Promise<LoadedMatch> {
+  async load(id: string, token: string | null | undefined, scope: Scope = 'match:read'): Promise<LoadedMatch> {
     let entry = await this.loader.current(id);
     const at = this.now();
     // A clock never shows less than zero: a match whose time ran out is ended before it is read.
     const ended = await expire(this, entry, at);
     if (ended) entry = ended;
     else if (entry.clock?.running && !entry.end && flagged(entry.clock, at)) entry = await this.loader.current(id);
-    const seat = this.seatOf(entry.row, token);
+    const seat = await this.seatOf(entry.row, token, scope);
     return { ...entry, viewer: seat ?? 'spectator', seat, at };
   }
 
@@ -119,7 +125,7 @@ export class MatchService {
     }
     // The caller is identified by the seats as they are now (a token issued at the join still names its seat).
     const current = await this.store.getMatch(id);
-    const seat = this.seatOf(current ?? past.entry.row, token);
+    const seat = await this.seatOf(current ?? past.entry.row, token);
     return { ...past.entry, viewer: seat ?? 'spectator', seat, at: past.at };
   }
 
@@ -167,7 +173,7 @@ export class MatchService {
   /** Applies one action for the seat holding `token`; a retry with the same key gets the same result. */
   submitAction(id: string, token: string | null | undefined, action: unknown, opts: MoveOptions): Promise<ActionOutcome> {
     return submitAction(
-      { store: this.store, loader: this.loader, now: this.now, onAppend: () => this.onAppend(), seatOf: (entry, t) => this.seatOf(entry.row, t) },
+      { store: this.store, loader: this.loader, now: this.now, onAppend: () => this.onAppend(), seatOf: (entry, t) => this.seatOf(entry.row, t, 'match:play') },
       id,
       token,
       action,
@@ -180,7 +186,12 @@ export class MatchService {
   }
 
   /** Matches of the holder of a seat token: every match of that seat's handle, or just that match. */
-  myMatches(q: MyMatchesQuery): Promise<MatchPageDto> {
+  async myMatches(q: MyMatchesQuery): Promise<MatchPageDto> {
+    const p = q.token === undefined || q.token === null ? null : await this.players.principal(q.token);
+    if (p?.kind === 'player') {
+      requireScope(p, 'match:read');
+      return myMatches(this.store, { ...q, token: undefined }, this.now(), p.player.id);
+    }
     return myMatches(this.store, q, this.now());
   }
 }

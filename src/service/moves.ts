@@ -25,7 +25,7 @@ export interface MoveDeps {
   store: MatchStore;
   loader: MatchLoader;
   /** The seat of a token in a match (undefined token = none sent, null = malformed). */
-  seatOf(entry: MatchEntry, token: string | null): Seat | null;
+  seatOf(entry: MatchEntry, token: string | null): Promise<Seat | null>;
   /** Epoch ms: the time every clock reads. */
   now(): number;
   /** Called after each committed append (wakes the webhook worker). */
@@ -108,8 +108,8 @@ async function appendEnding(deps: Pick<MoveDeps, 'store' | 'loader' | 'onAppend'
 
 async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null, action: unknown, opts: MoveOptions): Promise<ActionOutcome> {
   const { row, version, state, ruleset } = entry;
-  const seat = deps.seatOf(entry, token);
-  if (!seat) throw problems.missingToken();
+  const seat = await deps.seatOf(entry, token);
+  if (!seat) throw problems.noSeat();
   const key = opts.idempotencyKey;
   // Only a request with a key is ever compared with an earlier one.
   const hash = key === undefined ? '' : requestHash(seat, action);

@@ -40,7 +40,7 @@ export function matchView(m: LoadedMatch): MatchView {
     seat: m.seat,
     seats: (['p1', 'p2'] as const).map((s) => {
       const r = m.row.seats.find((x) => x.seat === s);
-      return { seat: s, handle: r?.handle ?? null, joined: !!r?.tokenHash };
+      return { seat: s, handle: r?.handle ?? null, joined: !!r?.tokenHash, verified: !!r?.playerId, bot: r?.bot ?? false };
     }),
     sandbox: m.sandbox,
     engineVersion: m.row.engineVersion,

@@ -31,3 +31,14 @@ export function newMatchId(): string {
 }
 
 export const MATCH_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Personal API tokens carry a prefix, so a token says what it is (and secret scanners can find leaked ones). */
+export const PLAYER_TOKEN_PREFIX = 'evp_';
+
+export function newPlayerToken(): string {
+  return PLAYER_TOKEN_PREFIX + randomBytes(32).toString('base64url');
+}
+
+export function isPlayerToken(token: string): boolean {
+  return token.startsWith(PLAYER_TOKEN_PREFIX);
+}

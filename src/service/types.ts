@@ -59,6 +59,10 @@ export interface SeatInfo {
   seat: Seat;
   handle: string | null;
   joined: boolean;
+  /** The seat is held by a registered player: its handle is theirs. */
+  verified: boolean;
+  /** That player is a bot account. */
+  bot: boolean;
 }
 
 interface MatchViewBase {
@@ -158,6 +162,8 @@ export interface MatchListFilterInput {
   toMoveHandle?: string | undefined;
   toMoveTokenHash?: string | undefined;
   game?: string | undefined;
+  playerId?: string | undefined;
+  toMovePlayerId?: string | undefined;
   opponent?: string | undefined;
   /** won / lost / drawn: from `handle`'s side. */
   result?: 'won' | 'lost' | 'drawn' | undefined;

@@ -23,7 +23,7 @@ describe('OpenAPI document', () => {
       expect(doc.openapi).toBe('3.1.0');
       const post = doc.paths['/v1/matches/{id}/actions'].post;
       expect(Object.keys(post.responses['409'].content)).toEqual(['application/problem+json']);
-      expect(post.security).toEqual([{ seatToken: [] }]);
+      expect(post.security).toEqual([{ seatToken: [] }, { playerToken: [] }]);
       expect(doc.components.schemas.Problem).toBeDefined();
       await h.http.get('/docs/').expect(200);
       expect((await h.http.get('/healthz').expect(200)).body).toEqual({ status: 'ok' });
@@ -58,7 +58,7 @@ describe('OpenAPI document: what the server reads and sends (issue 6 item 8)', (
         'createMatch', 'getHealth', 'getMatch', 'getReadiness', 'joinMatch', 'listCards', 'listDecks', 'listEvents',
         'listGameCards', 'listGameDecks', 'listGames', 'listLegalActions', 'listMatches', 'listMyMatches', 'streamEvents',
         'submitAction', 'registerWebhook', 'listWebhooks', 'deleteWebhook', 'rotateWebhookSecret', 'listWebhookDeliveries',
-        'redeliverWebhook',
+        'redeliverWebhook', 'registerPlayer', 'getPlayer', 'getMe', 'listMyTokens', 'createMyToken', 'revokeMyToken',
       ].sort(),
     );
     for (const { path, method, op } of ops(doc)) {
@@ -81,8 +81,11 @@ describe('OpenAPI document: what the server reads and sends (issue 6 item 8)', (
       }
     }
     const paths = doc.paths as Json;
-    expect(paths['/v1/matches'].post.security).toEqual([]);
-    expect(paths['/v1/matches/{id}'].get.security).toEqual([{}, { seatToken: [] }]);
+    expect(paths['/v1/matches'].post.security).toEqual([{}, { playerToken: [] }]);
+    expect(paths['/v1/matches/{id}'].get.security).toEqual([{}, { seatToken: [] }, { playerToken: [] }]);
+    expect(paths['/v1/matches/{id}/actions'].post.security).toEqual([{ seatToken: [] }, { playerToken: [] }]);
+    expect(paths['/v1/me/tokens'].get.security).toEqual([{ playerToken: [] }]);
+    expect(paths['/v1/players'].post.security).toEqual([]);
     expect(doc.components.securitySchemes.seatToken).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 

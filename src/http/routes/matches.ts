@@ -22,6 +22,7 @@ import {
   MatchPageSchema,
   MatchReadHeaders,
   MatchReadQuery,
+  PlayerAuthHeaders,
   MatchViewSchema,
   MyMatchesQuery,
   SubmitActionBody,
@@ -52,13 +53,15 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
         description:
           'Creates a match from two decks (starter deck ids or explicit 60-card lists), rules settings and, for a ' +
           'sandbox, a starting position. With openSeat the second seat stays open for POST /v1/matches/{id}/join and ' +
-          "only the creator's token is returned; without it both seat tokens are returned (hot-seat or bot play).",
+          "only the creator's token is returned; without it both seat tokens are returned (hot-seat or bot play). " +
+          "With a player token (scope match:create) the creator's seat is that player's, its handle verified.",
+        headers: PlayerAuthHeaders,
         body: CreateMatchBody,
-        response: { 201: CreateMatchResponse, ...problemResponses(400, 413, 415, 422, 429) },
+        response: { 201: CreateMatchResponse, ...problemResponses(400, 401, 403, 409, 413, 415, 422, 429) },
       },
     },
     async (req, reply) => {
-      const r = await service.createMatch(req.body);
+      const r = await service.createMatch(req.body, bearerToken(req.headers.authorization));
       perCaller(reply, { version: r.version, viewer: r.seat, cache: 'no-store' });
       reply.header('location', `/v1/matches/${r.id}`);
       return reply.code(201).send({ ...r, token: r.tokens[r.seat] as string });
@@ -76,12 +79,13 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
           'Takes the seat left open at creation, with a deck (unless the match is a sandbox) and an optional handle. ' +
           'Returns that seat\'s token, once. 409 seat-taken when nobody may join any more.',
         params: MatchIdParams,
+        headers: PlayerAuthHeaders,
         body: JoinBody,
-        response: { 200: JoinResponse, ...problemResponses(400, 404, 409, 413, 415, 422, 429) },
+        response: { 200: JoinResponse, ...problemResponses(400, 401, 403, 404, 409, 413, 415, 422, 429) },
       },
     },
     async (req, reply) => {
-      const r = await service.joinMatch(req.params.id, req.body);
+      const r = await service.joinMatch(req.params.id, req.body, bearerToken(req.headers.authorization));
       perCaller(reply, { version: r.version, viewer: r.seat, cache: 'no-store' });
       return r;
     },

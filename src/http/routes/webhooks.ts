@@ -16,7 +16,7 @@ import {
 } from '../webhook-schemas.js';
 
 const webhookRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (app, { service }) => {
-  const seatMatch = (id: string, authorization: string | undefined) => service.load(id, bearerToken(authorization));
+  const seatMatch = (id: string, authorization: string | undefined) => service.load(id, bearerToken(authorization), 'webhook:write');
   const privateAnswer = { 'cache-control': 'private, no-store', vary: 'Authorization' };
 
   app.post(

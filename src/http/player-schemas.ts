@@ -1,0 +1,49 @@
+/** Zod schemas of the player routes (registration, profiles, personal API tokens). */
+import { z } from 'zod';
+import { HandleSchema } from './schemas.js';
+
+const register = <T extends z.ZodType>(schema: T, id: string, description?: string): T =>
+  schema.meta({ id, ...(description ? { description } : {}) }) as T;
+
+export const ScopeSchema = register(
+  z.enum(['match:read', 'match:play', 'match:create', 'webhook:write', 'token:write']),
+  'Scope',
+  'match:read: see your seats; match:play: act; match:create: create and join as you; webhook:write: manage webhooks; token:write: manage tokens.',
+);
+
+export const RegisterPlayerBody = register(
+  z.strictObject({
+    handle: HandleSchema.describe('Your handle: reserved for you from now on, case-insensitively (anonymous play can no longer use it).'),
+    bot: z.boolean().optional().describe('A bot account (shown on every seat it holds).'),
+  }),
+  'RegisterPlayerRequest',
+);
+
+export const PlayerSchema = register(z.object({ handle: z.string(), bot: z.boolean(), createdAt: z.string() }), 'Player');
+
+export const TokenInfoSchema = register(
+  z.object({ id: z.string(), label: z.string().nullable(), scopes: z.array(ScopeSchema), createdAt: z.string(), revokedAt: z.string().nullable() }),
+  'PlayerToken',
+);
+
+export const RegisteredSchema = register(
+  z.object({
+    player: PlayerSchema,
+    token: z.string().describe('Your personal API token (evp_…), shown once: send it as "Authorization: Bearer <token>".'),
+    tokenInfo: TokenInfoSchema,
+  }),
+  'PlayerRegistered',
+);
+
+export const NewTokenBody = register(
+  z.strictObject({ label: z.string().min(1).max(64).optional(), scopes: z.array(ScopeSchema).min(1).max(5) }),
+  'NewPlayerTokenRequest',
+);
+
+export const NewTokenSchema = register(z.object({ token: z.string().describe('Shown once.'), tokenInfo: TokenInfoSchema }), 'NewPlayerToken');
+
+export const TokenListSchema = register(z.object({ tokens: z.array(TokenInfoSchema) }), 'PlayerTokenList');
+
+export const PlayerParams = z.strictObject({ handle: HandleSchema });
+export const TokenParams = z.strictObject({ tokenId: z.string().regex(/^tok_[A-Za-z0-9_-]{1,40}$/, 'a token id') });
+export const PlayerAuth = z.object({ authorization: z.string().optional().describe('"Bearer <player token>".') });

@@ -1,0 +1,131 @@
+/** /v1/players and /v1/me: registered players, their profiles and personal API tokens. */
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { MatchService } from '../../service/match-service.js';
+import { bearerToken } from '../../service/tokens.js';
+import { problemResponses } from '../schemas.js';
+import {
+  NewTokenBody,
+  NewTokenSchema,
+  PlayerAuth,
+  PlayerParams,
+  PlayerSchema,
+  RegisterPlayerBody,
+  RegisteredSchema,
+  TokenListSchema,
+  TokenParams,
+} from '../player-schemas.js';
+
+const playerRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (app, { service }) => {
+  const players = service.players;
+  const privateAnswer = { 'cache-control': 'private, no-store', vary: 'Authorization' };
+
+  app.post(
+    '/players',
+    {
+      schema: {
+        tags: ['players'],
+        operationId: 'registerPlayer',
+        summary: 'Register a player',
+        description:
+          'Reserves the handle (case-insensitively) and returns a personal API token with every scope, once. With it you create, ' +
+          'join and play as that player (your seats are verified), without handling seat tokens.',
+        body: RegisterPlayerBody,
+        response: { 201: RegisteredSchema, ...problemResponses(400, 409, 413, 415, 429) },
+      },
+    },
+    async (req, reply) => reply.code(201).headers(privateAnswer).send(await players.register(req.body)),
+  );
+
+  app.get(
+    '/players/:handle',
+    {
+      schema: {
+        tags: ['players'],
+        operationId: 'getPlayer',
+        summary: "A player's profile",
+        description: 'Public: the handle as registered, whether it is a bot, since when.',
+        params: PlayerParams,
+        response: { 200: PlayerSchema, ...problemResponses(400, 404, 429) },
+      },
+    },
+    async (req, reply) => {
+      reply.header('cache-control', 'no-cache');
+      return players.profile(req.params.handle);
+    },
+  );
+
+  app.get(
+    '/me',
+    {
+      schema: {
+        tags: ['players'],
+        operationId: 'getMe',
+        summary: 'The player of this token',
+        description: 'Needs a player token (match:read).',
+        headers: PlayerAuth,
+        response: { 200: PlayerSchema, ...problemResponses(400, 401, 403, 429) },
+      },
+    },
+    async (req, reply) => {
+      reply.headers(privateAnswer);
+      const p = await players.player(bearerToken(req.headers.authorization), 'match:read');
+      return { handle: p.handle, bot: p.bot, createdAt: p.createdAt.toISOString() };
+    },
+  );
+
+  app.get(
+    '/me/tokens',
+    {
+      schema: {
+        tags: ['players'],
+        operationId: 'listMyTokens',
+        summary: 'Your API tokens',
+        description: 'Their ids, labels, scopes and state; never the tokens themselves.',
+        headers: PlayerAuth,
+        response: { 200: TokenListSchema, ...problemResponses(400, 401, 403, 429) },
+      },
+    },
+    async (req, reply) => {
+      reply.headers(privateAnswer);
+      return { tokens: await players.tokens(bearerToken(req.headers.authorization)) };
+    },
+  );
+
+  app.post(
+    '/me/tokens',
+    {
+      schema: {
+        tags: ['players'],
+        operationId: 'createMyToken',
+        summary: 'A new API token',
+        description: 'With the scopes you choose (e.g. a bot that may only play: match:read and match:play); shown once. Needs token:write.',
+        headers: PlayerAuth,
+        body: NewTokenBody,
+        response: { 201: NewTokenSchema, ...problemResponses(400, 401, 403, 413, 415, 429) },
+      },
+    },
+    async (req, reply) => reply.code(201).headers(privateAnswer).send(await players.addToken(bearerToken(req.headers.authorization), req.body)),
+  );
+
+  app.delete(
+    '/me/tokens/:tokenId',
+    {
+      schema: {
+        tags: ['players'],
+        operationId: 'revokeMyToken',
+        summary: 'Revoke an API token',
+        description: 'It stops working at once. Needs token:write.',
+        headers: PlayerAuth,
+        params: TokenParams,
+        response: { 204: z.null().describe('Revoked.'), ...problemResponses(400, 401, 403, 404, 429) },
+      },
+    },
+    async (req, reply) => {
+      await players.revokeToken(bearerToken(req.headers.authorization), req.params.tokenId);
+      return reply.code(204).headers(privateAnswer).send(null);
+    },
+  );
+};
+
+export default playerRoutes;

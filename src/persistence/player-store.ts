@@ -1,0 +1,68 @@
+/** Registered players and their API tokens (only token hashes are stored). */
+import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
+import { isUniqueViolation } from './db-errors.js';
+import type { PlayerRow, PlayerStore, PlayerTokenRow, Scope } from './types.js';
+
+type PlayerModel = Prisma.PlayerGetPayload<object>;
+type TokenModel = Prisma.PlayerTokenGetPayload<object>;
+
+const playerRow = (p: PlayerModel): PlayerRow => ({ id: p.id, handle: p.handle, bot: p.bot, createdAt: p.createdAt });
+const tokenRow = (t: TokenModel): PlayerTokenRow => ({
+  id: t.id,
+  playerId: t.playerId,
+  label: t.label,
+  scopes: t.scopes as Scope[],
+  createdAt: t.createdAt,
+  revokedAt: t.revokedAt,
+});
+
+export class PrismaPlayerStore implements PlayerStore {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async register(
+    p: { id: string; handle: string; bot: boolean },
+    token: { id: string; tokenHash: string; label: string | null; scopes: Scope[] },
+  ): Promise<PlayerRow | null> {
+    try {
+      const created = await this.prisma.player.create({
+        data: { ...p, handleKey: p.handle.toLowerCase(), tokens: { create: token } },
+      });
+      return playerRow(created);
+    } catch (e) {
+      // The handle's unique key decides a race between two registrations.
+      if (isUniqueViolation(e)) return null;
+      throw e;
+    }
+  }
+
+  async byHandle(handle: string): Promise<PlayerRow | null> {
+    const p = await this.prisma.player.findUnique({ where: { handleKey: handle.toLowerCase() } });
+    return p ? playerRow(p) : null;
+  }
+
+  async byToken(tokenHash: string): Promise<{ player: PlayerRow; token: PlayerTokenRow } | null> {
+    const t = await this.prisma.playerToken.findUnique({ where: { tokenHash }, include: { player: true } });
+    if (!t || t.revokedAt) return null;
+    const { player, ...token } = t;
+    return { player: playerRow(player), token: tokenRow(token) };
+  }
+
+  async registered(handles: string[]): Promise<string[]> {
+    if (handles.length === 0) return [];
+    const keys = handles.map((h) => h.toLowerCase());
+    const found = new Set((await this.prisma.player.findMany({ where: { handleKey: { in: keys } }, select: { handleKey: true } })).map((p) => p.handleKey));
+    return handles.filter((h) => found.has(h.toLowerCase()));
+  }
+
+  async tokens(playerId: string): Promise<PlayerTokenRow[]> {
+    return (await this.prisma.playerToken.findMany({ where: { playerId }, orderBy: { createdAt: 'asc' } })).map(tokenRow);
+  }
+
+  async addToken(playerId: string, token: { id: string; tokenHash: string; label: string | null; scopes: Scope[] }): Promise<PlayerTokenRow> {
+    return tokenRow(await this.prisma.playerToken.create({ data: { ...token, playerId } }));
+  }
+
+  async revokeToken(playerId: string, tokenId: string): Promise<boolean> {
+    return (await this.prisma.playerToken.updateMany({ where: { id: tokenId, playerId, revokedAt: null }, data: { revokedAt: new Date() } })).count > 0;
+  }
+}
