@@ -58,8 +58,8 @@ function playout(r: AnyRuleset, seed: string, maxActions = 3000): Played {
   return { r, config, seed, decks, actions, log };
 }
 
-function fileFor(p: Played, reader: Viewer): ReplayFile {
-  const outcome = p.r.outcome(p.r.replay(p.log.map((e) => e.event)));
+function fileFor(p: Played, reader: Viewer, ended?: ReplayFile['outcome']): ReplayFile {
+  const outcome = ended ?? p.r.outcome(p.r.replay(p.log.filter((e) => !['MatchEnded', 'ClockSet'].includes(e.event.type)).map((e) => e.event)));
   return buildReplay({
     ruleset: p.r,
     config: p.config,
@@ -74,7 +74,7 @@ function fileFor(p: Played, reader: Viewer): ReplayFile {
     ],
     createdAt: '2026-11-23T12:00:00.000Z',
     finishedAt: '2026-11-23T12:30:00.000Z',
-    outcome: outcome && { winner: outcome.winner, reason: outcome.reason },
+    outcome: ended ?? (outcome && { winner: outcome.winner, reason: outcome.reason }),
   });
 }
 
@@ -205,6 +205,74 @@ for (const id of GAME_IDS) {
       expect(failed(verifyReplay(g))).toEqual(['rules-hash']);
     });
   });
+}
+
+describe('matches ended outside the rules, and legacy deals', () => {
+  it('a match that ended on time verifies against its public MatchEnded record, and not with another outcome', () => {
+    const r = GAMES.universus as AnyRuleset;
+    const full = playout(r, 'timed-out');
+    // Cut the match after its sixth action: seat of action 6 runs out of time on the next decision.
+    const cut = 6;
+    const kept = full.log.filter((e) => e.actingSeat === null).length + full.actions.slice(0, cut).reduce((n, a, i) => n + countEvents(r, full, i), 0);
+    const state = r.replay(full.log.slice(0, kept).map((e) => e.event));
+    const loser = r.pending(state)!.seat;
+    const winner: Seat = loser === 'p1' ? 'p2' : 'p1';
+    const end = { reason: 'timed-out', seat: loser, winner, at: Date.UTC(2026, 10, 23, 12, 30) };
+    const log: LoggedEvent[] = [
+      ...full.log.slice(0, kept),
+      { seq: kept + 1, actingSeat: null, event: { type: 'MatchEnded', end } },
+      { seq: kept + 2, actingSeat: null, event: { type: 'ClockSet', at: end.at, clock: { control: { kind: 'correspondence', daysPerMove: 1 }, remainingMs: { p1: 0, p2: 0 }, running: null } } },
+    ];
+    const timedOut = { ...full, log, actions: full.actions.slice(0, cut) };
+    const f = fileFor(timedOut, 'spectator', { winner, reason: 'timed-out', seat: loser });
+    const rep = verifyReplay(f);
+    expect(failed(rep), JSON.stringify(rep.checks)).toEqual([]);
+    expect(failed(verifyReplay({ ...f, outcome: { winner: loser, reason: 'timed-out', seat: loser } }))).toEqual(['outcome']);
+    // Without the record, a game that did not end has no outcome to show.
+    expect(failed(verifyReplay({ ...f, events: f.events.filter((e) => e.event.type !== 'MatchEnded') }))).toEqual(['outcome']);
+  });
+
+  it('an Evons match dealt with the legacy sfc32 generator verifies with it (its opening names no rng)', () => {
+    const r = GAMES.evons as AnyRuleset;
+    const config = r.configSchema.parse({});
+    const decks = starterDecks(r);
+    const seed = 'legacy-deal';
+    const created = r.create({ config, decks, seed, generator: 'sfc32' });
+    if (!created.ok) throw new Error(created.errors.join('; '));
+    expect(created.events[0]).not.toHaveProperty('rng');
+    let state = created.state;
+    const log: LoggedEvent[] = created.events.map((event: LoggedEvent['event'], i: number) => ({ seq: i + 1, actingSeat: null, event }));
+    const actions: ReplayAction[] = [];
+    const choose = r.randomPlayer('legacy-player');
+    while (!r.outcome(state)) {
+      const seat = r.pending(state)!.seat;
+      const action = choose(state, r.legalActions(state, seat)) as ReplayAction['action'];
+      const res = r.apply(state, seat, action);
+      if (!res.ok) throw new Error(res.error.code);
+      state = res.state;
+      actions.push({ seat, action });
+      for (const event of res.events) log.push({ seq: log.length + 1, actingSeat: seat, event: JSON.parse(JSON.stringify(event)) as LoggedEvent['event'] });
+    }
+    const f = fileFor({ r, config, seed, decks, actions, log }, 'p2');
+    expect(f.rulesHash).toBe(r.rulesHash(config, 'sfc32'));
+    expect(failed(verifyReplay(f))).toEqual([]);
+    // The same seed dealt with the current generator is another match.
+    const rehashed = { ...f, events: f.events.map((e, i) => (i === 0 ? { ...e, event: { ...e.event, rng: 'chacha20' } } : e)) };
+    expect(verifyReplay(rehashed).ok).toBe(false);
+  });
+});
+
+/** How many stored events action `i` of a played match produced (re-applied from the deal). */
+function countEvents(r: AnyRuleset, p: Played, i: number): number {
+  let state = r.replay(p.log.filter((e) => e.actingSeat === null).map((e) => e.event));
+  for (let k = 0; k < i; k++) {
+    const res = r.apply(state, p.actions[k]!.seat, p.actions[k]!.action);
+    if (!res.ok) throw new Error('replay failed');
+    state = res.state;
+  }
+  const res = r.apply(state, p.actions[i]!.seat, p.actions[i]!.action);
+  if (!res.ok) throw new Error('replay failed');
+  return res.events.length;
 }
 
 describe('npm run verify', () => {
