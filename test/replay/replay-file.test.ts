@@ -262,6 +262,53 @@ describe('matches ended outside the rules, and legacy deals', () => {
   });
 });
 
+describe('sandbox matches (opened from a position)', () => {
+  for (const id of GAME_IDS) {
+    it(`${id}: a sandbox match verifies from its revealed position, and not from another`, () => {
+      const r = GAMES[id] as AnyRuleset;
+      const seed = `${id}-sandbox`;
+      // A position: a played match's state a few actions in, in the game's own format.
+      const source = playout(r, `${id}-sandbox-source`);
+      let mid = r.replay(source.log.filter((e) => e.actingSeat === null).map((e) => e.event));
+      for (const a of source.actions.slice(0, 4)) {
+        const res = r.apply(mid, a.seat, a.action);
+        if (!res.ok) throw new Error(res.error.code);
+        mid = res.state;
+      }
+      const position = JSON.parse(JSON.stringify(r.positions.toPosition(mid))) as unknown;
+      const created = r.positions.fromPosition(position, seed);
+      if (!created.ok) throw new Error(created.errors.join('; '));
+      let state = created.state;
+      const log: LoggedEvent[] = created.events.map((event: LoggedEvent['event'], i: number) => ({ seq: i + 1, actingSeat: null, event: JSON.parse(JSON.stringify(event)) as LoggedEvent['event'] }));
+      const actions: ReplayAction[] = [];
+      const choose = r.randomPlayer(`${seed}:player`);
+      for (let i = 0; i < 3000 && !r.outcome(state); i++) {
+        const seat = r.pending(state)!.seat;
+        const action = choose(state, r.legalActions(state, seat)) as ReplayAction['action'];
+        const res = r.apply(state, seat, action);
+        if (!res.ok) throw new Error(res.error.code);
+        state = res.state;
+        actions.push({ seat, action });
+        for (const event of res.events) log.push({ seq: log.length + 1, actingSeat: seat, event: JSON.parse(JSON.stringify(event)) as LoggedEvent['event'] });
+      }
+      const outcome = r.outcome(state)!;
+      const f = buildReplay({
+        ruleset: r, config: source.config, seed, decks: null, position, actions, log, reader: 'p1',
+        players: [{ seat: 'p1', handle: 'ada', verified: true }, { seat: 'p2', handle: 'bo', verified: true }],
+        createdAt: '2026-11-23T12:00:00.000Z', finishedAt: '2026-11-23T12:30:00.000Z',
+        outcome: { winner: outcome.winner, reason: outcome.reason },
+      });
+      expect(f.decks).toBeNull();
+      const rep = verifyReplay(JSON.parse(JSON.stringify(f)));
+      expect(failed(rep), JSON.stringify(rep.firstMismatch)).toEqual([]);
+      expect(rep.checks.find((c) => c.name === 'deal')?.detail).toBe('position loaded');
+      // Another position (the opening one of the source match) deals other cards.
+      const other = JSON.parse(JSON.stringify(r.positions.toPosition(r.replay(source.log.filter((e) => e.actingSeat === null).map((e) => e.event))))) as unknown;
+      expect(verifyReplay({ ...f, position: other }).ok).toBe(false);
+    });
+  }
+});
+
 /** How many stored events action `i` of a played match produced (re-applied from the deal). */
 function countEvents(r: AnyRuleset, p: Played, i: number): number {
   let state = r.replay(p.log.filter((e) => e.actingSeat === null).map((e) => e.event));
