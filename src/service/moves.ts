@@ -144,8 +144,10 @@ async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null
     });
     return { version: m.version, events, match: matchView(m) };
   };
-  const idempotency = (result: ActionResult) =>
-    key !== undefined ? { idempotency: { key, seat, requestHash: hash, statusCode: ACCEPTED, response: JSON.stringify(result) } } : {};
+  // Serialised once: the same JSON is stored for retries and can be sent as the answer.
+  const idempotency = (json: string | undefined) =>
+    key !== undefined && json !== undefined ? { idempotency: { key, seat, requestHash: hash, statusCode: ACCEPTED, response: json } } : {};
+  const jsonOf = (result: ActionResult) => (key !== undefined ? JSON.stringify(result) : undefined);
 
   if (isAbort(action)) {
     // lichess's rule: a match can be called off until each seat has made its first decision.
@@ -157,7 +159,8 @@ async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null
     if (entry.clock) records.push(clockRecord(stopClock(entry.clock, now), now, seat));
     const m: LoadedMatch = { ...entry, ...foldRecords(entry, records), ...base, row: { ...row, status: 'finished', winner: null, toMove: null, deadline: null, version: version + records.length }, version: version + records.length };
     const result = resultFor(m, records);
-    return commit(deps, entry, m, records, { status: 'finished', winner: null, toMove: null, deadline: null, ...idempotency(result) }, result, priorOr);
+    const json = jsonOf(result);
+    return commit(deps, entry, m, records, { status: 'finished', winner: null, toMove: null, deadline: null, ...idempotency(json) }, result, json, priorOr);
   }
 
   const r = ruleset.apply(state, seat, action);
@@ -184,7 +187,8 @@ async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null
     state: r.state,
   };
   const result = resultFor(m, records);
-  return commit(deps, entry, m, records, { status, winner: outcome?.winner ?? null, toMove, deadline, ...idempotency(result) }, result, priorOr);
+  const json = jsonOf(result);
+  return commit(deps, entry, m, records, { status, winner: outcome?.winner ?? null, toMove, deadline, ...idempotency(json) }, result, json, priorOr);
 }
 
 /** Appends the action's records as one statement and remembers the new state. */
@@ -195,6 +199,7 @@ async function commit(
   records: NewEvent[],
   opts: NonNullable<Parameters<MatchStore['appendEvents']>[3]>,
   result: ActionResult,
+  json: string | undefined,
   priorOr: (failure: Error) => Promise<ActionOutcome>,
 ): Promise<ActionOutcome> {
   try {
@@ -210,7 +215,7 @@ async function commit(
   deps.onAppend?.();
   const { viewer: _v, seat: _s, at: _a, ...next } = m;
   deps.loader.remember(next);
-  return { result, seat: m.seat!, replayed: false };
+  return { result, seat: m.seat!, replayed: false, ...(json !== undefined ? { json } : {}) };
 }
 
 async function replayIdempotent(store: MatchStore, entry: MatchEntry, key: string, seat: Seat, hash: string): Promise<ActionOutcome | null> {

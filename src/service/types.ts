@@ -136,6 +136,11 @@ export interface ActionOutcome {
   seat: Seat;
   /** True when this is the stored result of an earlier request with the same idempotency key. */
   replayed: boolean;
+  /**
+   * The result as JSON, when the service already wrote it (it is what the idempotency record
+   * stores): an adapter that answers in JSON may send these bytes instead of serialising again.
+   */
+  json?: string;
 }
 
 export interface MatchSummary {

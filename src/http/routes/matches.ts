@@ -1,5 +1,6 @@
 /** /v1/matches…: create, join, view, legal actions, actions, events, history. */
 import { z } from 'zod';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MatchService } from '../../service/match-service.js';
 import { bearerToken } from '../../service/tokens.js';
@@ -181,6 +182,8 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
       });
       perCaller(reply, { version: out.result.version, viewer: out.seat, cache: 'no-store' });
       if (out.replayed) reply.header('idempotent-replayed', 'true');
+      // The JSON the service stored for retries, when it has it: the same bytes, serialised once.
+      if (out.json !== undefined) return (reply as FastifyReply).type('application/json; charset=utf-8').send(out.json);
       return out.result;
     },
   );
