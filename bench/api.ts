@@ -511,6 +511,8 @@ interface BackendReport {
 
 async function runBackend(name: 'pglite' | 'postgres'): Promise<BackendReport | null> {
   const env: Record<string, string> = { LOG_LEVEL: 'warn', NODE_ENV: 'production', GRAPHIQL: 'false' };
+  // The bench's own receiver listens on 127.0.0.1, which production refuses by default.
+  if (WEBHOOKS) env.WEBHOOK_ALLOW_PRIVATE = 'true';
   let dataDir = '';
   let dbUrl = '';
   if (name === 'pglite') {

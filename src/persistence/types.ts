@@ -99,6 +99,10 @@ export interface ClaimedDelivery extends DeliveryRow {
   webhook: WebhookRow;
   /** The match's version now (a deadline-near for an older version is superseded). */
   matchVersion: number;
+  /** The match's game (its rules redact the body). */
+  game: string;
+  /** The stored events the notification is about (from_seq … version), unredacted. */
+  events: { seq: number; type: string; payload: unknown; actingSeat: SeatName | null }[];
 }
 
 export interface MatchRow extends NewMatch {

@@ -50,7 +50,10 @@ function deliveryRow(d: DeliveryModel): DeliveryRow {
   };
 }
 
-/** Claims due deliveries under a lease: pushing next_attempt_at forward hides them from other workers. */
+/**
+ * Claims due deliveries under a lease (pushing next_attempt_at forward hides them from other
+ * workers) and returns each with its endpoint and its match's version and game: one statement.
+ */
 const CLAIM_SQL = `
 WITH due AS (
   SELECT "id" FROM "webhook_delivery"
@@ -58,13 +61,81 @@ WITH due AS (
    ORDER BY "next_attempt_at"
    LIMIT $1
    FOR UPDATE SKIP LOCKED
+), claimed AS (
+  UPDATE "webhook_delivery" d
+     SET "next_attempt_at" = now() + ($2::int * interval '1 millisecond'), "attempts" = d."attempts" + 1,
+         "first_attempt_at" = COALESCE(d."first_attempt_at", now())
+    FROM due
+   WHERE d."id" = due."id"
+  RETURNING d.*
 )
-UPDATE "webhook_delivery" d
-   SET "next_attempt_at" = now() + ($2::int * interval '1 millisecond'), "attempts" = d."attempts" + 1,
-       "first_attempt_at" = COALESCE(d."first_attempt_at", now())
-  FROM due
- WHERE d."id" = due."id"
-RETURNING d."id"`;
+SELECT c.*, row_to_json(w.*) AS webhook, m."version" AS match_version, m."game" AS match_game,
+       (SELECT COALESCE(json_agg(json_build_object('seq', e."seq", 'type', e."type", 'payload', e."payload", 'actingSeat', e."acting_seat") ORDER BY e."seq"), '[]'::json)
+          FROM "event" e WHERE e."match_id" = c."match_id" AND e."seq" BETWEEN c."from_seq" AND c."version") AS events
+  FROM claimed c JOIN "webhook" w ON w."id" = c."webhook_id" JOIN "match" m ON m."id" = c."match_id"`;
+
+/** A delivery's result and its endpoint's state, in one statement. */
+const SETTLE_SQL = `
+WITH d AS (
+  UPDATE "webhook_delivery"
+     SET "status" = $2, "last_status_code" = $3::int, "last_error" = $4::text,
+         "next_attempt_at" = COALESCE($5::timestamptz, "next_attempt_at"),
+         "delivered_at" = CASE WHEN $2 = 'delivered' THEN now() ELSE "delivered_at" END
+   WHERE "id" = $1
+)
+UPDATE "webhook"
+   SET "failing_since" = CASE WHEN $7::boolean THEN NULL ELSE COALESCE("failing_since", now()) END,
+       "disabled_at" = CASE WHEN $8::text IS NOT NULL THEN now() ELSE "disabled_at" END,
+       "disabled_reason" = COALESCE($8::text, "disabled_reason")
+ WHERE "id" = $6 AND NOT $9::boolean`;
+
+type Raw = Record<string, unknown>;
+const date = (v: unknown): Date | null => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(String(v)));
+
+function rawWebhook(w: Raw): WebhookRow {
+  return {
+    id: String(w.id),
+    matchId: String(w.match_id),
+    seat: w.seat as SeatName,
+    url: String(w.url),
+    kinds: w.kinds as WebhookKind[],
+    secret: String(w.secret),
+    deadlineLeadMs: Number(w.deadline_lead_ms),
+    previousSecret: (w.previous_secret as string | null) ?? null,
+    previousUntil: date(w.previous_until),
+    failingSince: date(w.failing_since),
+    disabledAt: date(w.disabled_at),
+    disabledReason: (w.disabled_reason as string | null) ?? null,
+    createdAt: date(w.created_at)!,
+  };
+}
+
+function rawClaimed(d: Raw): ClaimedDelivery {
+  const w = (typeof d.webhook === 'string' ? JSON.parse(d.webhook) : d.webhook) as Raw;
+  return {
+    id: String(d.id),
+    webhookId: String(d.webhook_id),
+    matchId: String(d.match_id),
+    seat: d.seat as SeatName,
+    kind: d.kind as WebhookKind,
+    version: Number(d.version),
+    fromSeq: Number(d.from_seq),
+    toMove: (d.to_move as SeatName | null) ?? null,
+    deadline: date(d.deadline),
+    status: d.status as DeliveryStatus,
+    attempts: Number(d.attempts),
+    firstAttemptAt: date(d.first_attempt_at),
+    nextAttemptAt: date(d.next_attempt_at)!,
+    lastStatusCode: (d.last_status_code as number | null) ?? null,
+    lastError: (d.last_error as string | null) ?? null,
+    createdAt: date(d.created_at)!,
+    deliveredAt: date(d.delivered_at),
+    webhook: rawWebhook(w),
+    matchVersion: Number(d.match_version),
+    game: String(d.match_game),
+    events: (typeof d.events === 'string' ? JSON.parse(d.events) : d.events) as ClaimedDelivery['events'],
+  };
+}
 
 export class PrismaWebhookStore implements WebhookStore {
   constructor(
@@ -110,10 +181,7 @@ export class PrismaWebhookStore implements WebhookStore {
   }
 
   async claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
-    const ids = (await this.sql<{ id: string }>(CLAIM_SQL, [limit, leaseMs], 'evons_webhook_claim')).map((r) => r.id);
-    if (ids.length === 0) return [];
-    const rows = await this.prisma.webhookDelivery.findMany({ where: { id: { in: ids } }, include: { webhook: { include: { match: { select: { version: true } } } } } });
-    return rows.map(({ webhook: { match, ...w }, ...d }) => ({ ...deliveryRow(d), webhook: webhookRow(w), matchVersion: match.version }));
+    return (await this.sql<Raw>(CLAIM_SQL, [limit, leaseMs], 'evons_webhook_claim')).map(rawClaimed);
   }
 
   async settle(
@@ -121,28 +189,10 @@ export class PrismaWebhookStore implements WebhookStore {
     r: { ok: boolean; statusCode: number | null; error: string | null; nextAttemptAt: Date | null; superseded?: boolean; disableReason?: string | null },
   ): Promise<void> {
     const status: DeliveryStatus = r.superseded ? 'superseded' : r.ok ? 'delivered' : r.nextAttemptAt ? 'pending' : 'failed';
-    await this.prisma.$transaction([
-      this.prisma.webhookDelivery.update({
-        where: { id: d.id },
-        data: {
-          status,
-          lastStatusCode: r.statusCode,
-          lastError: r.error,
-          ...(r.nextAttemptAt ? { nextAttemptAt: r.nextAttemptAt } : {}),
-          ...(r.ok ? { deliveredAt: new Date() } : {}),
-        },
-      }),
-      this.prisma.webhook.update({
-        where: { id: d.webhookId },
-        data: r.superseded
-          ? {}
-          : r.ok
-            ? { failingSince: null }
-            : {
-                failingSince: d.webhook.failingSince ?? new Date(),
-                ...(r.disableReason ? { disabledAt: new Date(), disabledReason: r.disableReason } : {}),
-              },
-      }),
-    ]);
+    await this.sql(
+      SETTLE_SQL,
+      [d.id, status, r.statusCode, r.error, r.nextAttemptAt?.toISOString() ?? null, d.webhookId, r.ok, r.disableReason ?? null, r.superseded ?? false],
+      'evons_webhook_settle',
+    );
   }
 }

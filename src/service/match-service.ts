@@ -70,7 +70,7 @@ export class MatchService {
     this.webhooksAllowPrivate = opts.webhooksAllowPrivate ?? false;
     this.loader = new MatchLoader(this.store, opts.cacheSize ?? DEFAULT_CACHE_SIZE);
     this.live = new LiveUpdates(this.store);
-    this.webhooks = new WebhookEndpoints(this.store, this.loader, this.webhooksAllowPrivate);
+    this.webhooks = new WebhookEndpoints(this.store, this.webhooksAllowPrivate);
     this.players = new Players(this.store.players, this.credentials);
   }
 

@@ -7,8 +7,8 @@ import { randomBytes } from 'node:crypto';
 import type { Seat } from '../../core/ruleset.js';
 import type { ClaimedDelivery, DeliveryRow, MatchStore, NewWebhook, WebhookRow } from '../../persistence/types.js';
 import { problems, ServiceError } from '../errors.js';
-import type { MatchLoader } from '../match-loader.js';
 import { redact } from '../reads.js';
+import { rulesetOf } from '../../games/registry.js';
 import type { EventDto, LoadedMatch } from '../types.js';
 import { urlProblem } from './outbound.js';
 import { newWebhookSecret } from './signing.js';
@@ -73,7 +73,6 @@ const notFound = (id: string) => new ServiceError({ kind: 'not-found', code: 'we
 export class WebhookEndpoints {
   constructor(
     private readonly store: MatchStore,
-    private readonly loader: MatchLoader,
     private readonly allowPrivate: boolean,
   ) {}
 
@@ -112,20 +111,22 @@ export class WebhookEndpoints {
     return deliveryView(d);
   }
 
-  /** The JSON a delivery sends: the same on every attempt (it reads only the log up to its version). */
-  async bodyOf(d: ClaimedDelivery): Promise<string> {
-    const entry = await this.loader.current(d.matchId);
-    const stored = await this.store.loadEvents(d.matchId, { afterSeq: d.fromSeq - 1, limit: Math.max(0, d.version - d.fromSeq + 1) });
+  /** The JSON a delivery sends: the same on every attempt (it reads only the log up to its version, brought by the claim). */
+  bodyOf(d: ClaimedDelivery): Promise<string> {
+    // The claim brought the match's game: no match load on the delivery path.
+    const ruleset = rulesetOf(d.game);
+    if (!ruleset) throw problems.gameUnavailable(d.game);
+    const entry = { ruleset };
     const events: EventDto[] = [];
-    for (const e of stored) {
+    for (const e of d.events) {
       const r = redact(entry, e, d.seat);
       if (r) events.push(r);
     }
     const body: DeliveryBody = {
       type: d.kind,
       timestamp: d.createdAt.toISOString(),
-      data: { matchId: d.matchId, gameId: entry.ruleset.id, seat: d.seat, version: d.version, toMove: d.toMove, deadline: d.deadline?.toISOString() ?? null, events },
+      data: { matchId: d.matchId, gameId: ruleset.id, seat: d.seat, version: d.version, toMove: d.toMove, deadline: d.deadline?.toISOString() ?? null, events },
     };
-    return JSON.stringify(body);
+    return Promise.resolve(JSON.stringify(body));
   }
 }

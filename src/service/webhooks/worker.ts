@@ -18,7 +18,7 @@ export interface WorkerOptions {
   pollMs?: number;
   /** Private and loopback addresses allowed (development, tests). */
   allowPrivate: boolean;
-  /** Deliveries claimed per round (default 10). */
+  /** Deliveries claimed per round (default 50). */
   batch?: number;
   /** A claimed delivery is invisible to other workers this long (default 30 s, more than a send can take). */
   leaseMs?: number;
@@ -89,7 +89,7 @@ export class WebhookWorker {
   private async drain(): Promise<void> {
     try {
       for (;;) {
-        const batch = await this.store.claim(this.opts.batch ?? 10, this.opts.leaseMs ?? LEASE_MS);
+        const batch = await this.store.claim(this.opts.batch ?? 50, this.opts.leaseMs ?? LEASE_MS);
         if (batch.length === 0) return;
         await Promise.all(batch.map((d) => this.deliver(d)));
         if (this.stopped) return;
