@@ -8,6 +8,7 @@ import { ActionSchema, PositionSchema, RulesConfigSchema } from '../games/evons/
 import { UniversusActionSchema, UniversusConfigSchema, UniversusPositionSchema, UniversusViewSchema } from '../games/universus/index.js';
 import { GAME_IDS } from '../games/registry.js';
 import { TimeControlSchema } from '../core/clock.js';
+import { ReplayFileSchema } from '../replay/replay-file.js';
 import { WebhookCreatedSchema, WebhookRequestSchema } from './webhook-schemas.js';
 
 const register = <T extends z.ZodType>(schema: T, id: string, description?: string): T =>
@@ -564,6 +565,12 @@ export const GameDecksResponse = register(
     decks: z.array(z.object({ id: z.string(), name: z.string(), cards: z.array(z.object({ card: z.string(), count: z.number().int() })) })),
   }),
   'GameDecks',
+);
+
+export const MatchReplaySchema = register(
+  ReplayFileSchema,
+  'MatchReplay',
+  'A match as a versioned replay file (match-replay/1): what a reader may see of it and, after the end, what verifies it.',
 );
 
 export const HealthResponse = z.object({ status: z.literal('ok') });

@@ -66,6 +66,7 @@ function toRow(m: MatchWithSeats): MatchRow {
     toMove: m.toMove as SeatName | null,
     deadline: m.deadline,
     timeControl: m.timeControl,
+    decks: (m.decks as Record<SeatName, string[]> | null) ?? null,
     version: m.version,
     createdAt: m.createdAt,
     updatedAt: m.updatedAt,
@@ -108,6 +109,7 @@ WITH bumped AS (
          "winner" = CASE WHEN $5::boolean THEN $6::text ELSE "winner" END,
          "to_move" = CASE WHEN $18::boolean THEN $19::text ELSE "to_move" END,
          "deadline" = CASE WHEN $20::boolean THEN $21::timestamptz ELSE "deadline" END,
+         "decks" = COALESCE($31::jsonb, "decks"),
          "updated_at" = now()
    WHERE "id" = $1 AND "version" = $2::int
      AND (NOT $14::boolean OR EXISTS (
@@ -210,6 +212,7 @@ interface MatchSqlRow {
   to_move: string | null;
   deadline: Date | string | null;
   time_control: string;
+  decks: unknown;
   version: number;
   created_at: Date | string;
   updated_at: Date | string;
@@ -245,6 +248,7 @@ function sqlToRow(m: MatchSqlRow): MatchRow {
     toMove: m.to_move as SeatName | null,
     deadline: m.deadline === null ? null : asDate(m.deadline),
     timeControl: m.time_control,
+    decks: (asJson(m.decks as string | Record<SeatName, string[]> | null) as Record<SeatName, string[]> | null) ?? null,
     version: Number(m.version),
     createdAt: asDate(m.created_at),
     updatedAt: asDate(m.updated_at),
@@ -289,6 +293,7 @@ export class PrismaMatchStore implements MatchStore {
         toMove: match.toMove ?? null,
         deadline: match.deadline ?? null,
         timeControl: match.timeControl ?? 'none',
+        decks: json(match.decks ?? null),
         version: events.length,
         ...(match.webhooks?.length ? { webhooks: { create: match.webhooks } } : {}),
         seats: {
@@ -373,6 +378,7 @@ export class PrismaMatchStore implements MatchStore {
         opts.registerWebhook?.secret ?? null,
         opts.registerWebhook?.deadlineLeadMs ?? null,
         opts.claimSeat?.playerId ?? null,
+        opts.decks ? JSON.stringify(opts.decks) : null,
       ], 'evons_append');
     } catch (e) {
       if (isUniqueViolation(e)) throw await this.conflict(id);

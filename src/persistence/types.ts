@@ -43,6 +43,8 @@ export interface NewMatch {
   webhooks?: NewWebhook[];
   /** The time control's kind (default none), for history search. */
   timeControl?: string;
+  /** The deck lists as dealt (secret until the end, like the seed); null before the deal or for a sandbox. */
+  decks?: Record<SeatName, string[]> | null;
 }
 
 export type WebhookKind = 'your-turn' | 'opponent-joined' | 'match-ended' | 'deadline-near';
@@ -106,6 +108,7 @@ export interface ClaimedDelivery extends DeliveryRow {
 }
 
 export interface MatchRow extends NewMatch {
+  decks: Record<SeatName, string[]> | null;
   toMove: SeatName | null;
   deadline: Date | null;
   timeControl: string;
@@ -146,6 +149,8 @@ export interface AppendOptions {
   deadline?: Date | null;
   /** Webhook notifications, written to the outbox in the same statement. */
   notify?: Notification[];
+  /** The deck lists dealt by this append (a join's deal). */
+  decks?: Record<SeatName, string[]>;
   /** An endpoint registered in the same statement (a join that brings one). */
   registerWebhook?: NewWebhook;
   /** Stored in the same transaction, so a retried request gets the same answer. */

@@ -6,6 +6,7 @@
  * and compare with the file's events one by one; then compare the outcome. The file's own claims
  * are never trusted: every check recomputes.
  */
+import { matchRulesHash } from '../core/match-rules.js';
 import { canonicalJson, sha256Hex } from '../core/hash.js';
 import type { AnyRuleset, Seat } from '../core/ruleset.js';
 import { rulesetOf } from '../games/registry.js';
@@ -76,7 +77,7 @@ export function verifyReplay(input: unknown): VerifyReport {
   const generator = sandbox ? null : generatorOf(gameEvents[0]?.event);
   let hash: string | null = null;
   try {
-    hash = r.rulesHash(file.settings, generator);
+    hash = matchRulesHash(r, file.settings, generator, file.timeControl);
   } catch (e) {
     check('rules-hash', false, `settings rejected: ${(e as Error).message}`);
   }

@@ -16,7 +16,7 @@ import type { MatchLoader } from './match-loader.js';
 import { rulesetOfRow } from './match-loader.js';
 import { NO_RECORDS, clockRecord, foldRecords, gameRecord, openingOf, openingRecord } from './match-log.js';
 import { deadlineOf, startClock, type TimeControl } from '../core/clock.js';
-import { canonicalJson } from '../core/hash.js';
+import { matchRulesHash } from '../core/match-rules.js';
 import { hashToken, newMatchId, newSeatToken } from './tokens.js';
 import { newWebhook, webhookView } from './webhooks/endpoints.js';
 import { requireScope, type Players, type Principal } from './players.js';
@@ -83,11 +83,6 @@ function dealRecords(ruleset: AnyRuleset, dealt: { state: unknown; events: { typ
   return { records, deadline: deadline === null ? null : new Date(deadline) };
 }
 
-/** The rules a match is pinned to: the game's rules hash, and its time control when it has one. */
-function matchRulesHash(ruleset: AnyRuleset, config: unknown, generator: null | undefined, control: TimeControl): string {
-  const game = ruleset.rulesHash(config, generator);
-  return control.kind === 'none' ? game : sha256Hex(canonicalJson({ game, timeControl: control }));
-}
 
 /** Whose decision the game waits for, kept on the match row for "my turn" lists. */
 export function toMoveOf(ruleset: AnyRuleset, state: unknown): Seat | null {
@@ -123,6 +118,7 @@ export async function createMatch(deps: LobbyDeps, input: CreateMatchInput, who:
   let config: unknown;
   let opening: { state: unknown; events: { type: string }[] } | null = null;
   let creatorDeck: string[] | null = null;
+  let dealtDecks: Record<Seat, string[]> | null = null;
 
   if (sandbox) {
     if (input.decks && Object.keys(input.decks).length > 0) {
@@ -148,6 +144,7 @@ export async function createMatch(deps: LobbyDeps, input: CreateMatchInput, who:
       const otherDeck = resolveDeck(ruleset, otherSpec, config, `decks.${otherSeat}`);
       const decks = { [creatorSeat]: creatorDeck, [otherSeat]: otherDeck } as Record<Seat, string[]>;
       opening = opened(ruleset.create({ config, decks, seed }), problems.invalidDeck);
+      dealtDecks = decks;
     }
   }
   if (openSeat && input.opponentHandle !== undefined) {
@@ -197,6 +194,7 @@ export async function createMatch(deps: LobbyDeps, input: CreateMatchInput, who:
       toMove: opening ? toMoveOf(ruleset, opening.state) : null,
       deadline,
       timeControl: control.kind,
+      decks: opening && creatorDeck ? dealtDecks! : null,
       webhooks: input.webhook ? [creatorHook!] : [],
     },
     events,
@@ -228,6 +226,7 @@ export async function joinMatch(deps: LobbyDeps, id: string, input: JoinInput, w
   const tokenHash = hashToken(token);
   const hook = input.webhook ? newWebhook(seat, input.webhook, deps.webhooksAllowPrivate) : null;
   const sandbox = opening.position !== null && opening.position !== undefined;
+  let dealtDecks: Record<Seat, string[]> | null = null;
   let dealt: { state: unknown; events: { type: string }[] };
   if (sandbox) {
     if (input.deck) throw problems.validation('This is a sandbox match: its position holds the decks; do not send one.');
@@ -236,6 +235,7 @@ export async function joinMatch(deps: LobbyDeps, id: string, input: JoinInput, w
     if (!input.deck) throw problems.validation('deck is required to join this match.');
     const deck = resolveDeck(ruleset, input.deck, opening.config, 'deck');
     const decks = { [opening.creatorSeat]: opening.deck ?? [], [seat]: deck } as Record<Seat, string[]>;
+    dealtDecks = decks;
     // Dealt with the generator recorded when the seat was opened (rows from before keyed streams: sfc32).
     dealt = opened(ruleset.create({ config: opening.config, decks, seed: row.seed, generator: opening.rng ?? 'sfc32' }), problems.invalidDeck);
   }
@@ -252,6 +252,7 @@ export async function joinMatch(deps: LobbyDeps, id: string, input: JoinInput, w
       deadline,
       claimSeat: { seat, tokenHash, handle: joiner.handle, playerId: joiner.playerId },
       notify: joinNotifications(opening.creatorSeat, { status, toMove, deadline }),
+      ...(dealtDecks ? { decks: dealtDecks } : {}),
       ...(hook ? { registerWebhook: hook } : {}),
     });
     deps.onAppend?.();
@@ -259,7 +260,7 @@ export async function joinMatch(deps: LobbyDeps, id: string, input: JoinInput, w
     if (e instanceof VersionConflictError) throw problems.seatTaken();
     throw e;
   }
-  const joined = { ...row, version, status, toMove, deadline, seats: row.seats.map((x) => (x.seat === seat ? { ...x, tokenHash, handle: joiner.handle, playerId: joiner.playerId, bot: who.kind === 'player' && who.player.bot } : x)) };
+  const joined = { ...row, version, status, toMove, deadline, decks: dealtDecks ?? row.decks, seats: row.seats.map((x) => (x.seat === seat ? { ...x, tokenHash, handle: joiner.handle, playerId: joiner.playerId, bot: who.kind === 'player' && who.player.bot } : x)) };
   deps.loader.remember({ ...foldRecords(NO_RECORDS, records), row: joined, ruleset, version, state: dealt.state, sandbox });
   deps.credentials.remember(tokenHash);
   return { id, seat, token, version, status, ...(hook ? { webhook: { ...webhookView({ ...hook, matchId: id, previousSecret: null, previousUntil: null, failingSince: null, disabledAt: null, disabledReason: null, createdAt: new Date() }), secret: hook.secret } } : {}) };

@@ -19,6 +19,8 @@ import { eventPage, legalActions, matchView, outcomeOf, redact } from './reads.j
 import { hashToken } from './tokens.js';
 import { Players, requireScope, seatOfPrincipal } from './players.js';
 import { WebhookEndpoints } from './webhooks/endpoints.js';
+import { exportMatch } from './export.js';
+import type { ReplayFile } from '../replay/replay-file.js';
 import type {
   ActionOutcome,
   CreateMatchInput,
@@ -150,6 +152,11 @@ export class MatchService {
 
   matchView(m: LoadedMatch): MatchView {
     return matchView(m);
+  }
+
+  /** The match as a `match-replay/1` file for the caller (seed, decks and actions once it is over). */
+  async exportMatch(id: string, token: string | null | undefined): Promise<ReplayFile> {
+    return exportMatch(this.store, await this.load(id, token));
   }
 
   /** How the match ended (its game's result, a timeout, an abort), or null while it runs. */

@@ -24,6 +24,7 @@ import {
   MatchReadHeaders,
   MatchReadQuery,
   PlayerAuthHeaders,
+  MatchReplaySchema,
   MatchViewSchema,
   MyMatchesQuery,
   SubmitActionBody,
@@ -185,6 +186,30 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
       // The JSON the service stored for retries, when it has it: the same bytes, serialised once.
       if (out.json !== undefined) return (reply as FastifyReply).type('application/json; charset=utf-8').send(out.json);
       return out.result;
+    },
+  );
+
+  app.get(
+    '/matches/:id/export',
+    {
+      schema: {
+        tags: ['history'],
+        operationId: 'exportMatch',
+        summary: 'The match as a replay file',
+        description:
+          'A match-replay/1 file (docs/replay-format.md): rules id, version and hash, settings, time control, players, and every ' +
+          'event as you may see it; once the match is over also the seed, the deck lists and the actions, so that anyone can ' +
+          're-deal and replay it: `npm run verify -- file.json`.',
+        params: MatchIdParams,
+        headers: AuthHeaders,
+        response: { 200: MatchReplaySchema, ...problemResponses(400, 401, 404, 429) },
+      },
+    },
+    async (req, reply) => {
+      const file = await service.exportMatch(req.params.id, bearerToken(req.headers.authorization));
+      reply.header('vary', 'Authorization').header('cache-control', 'private, no-cache');
+      reply.header('content-disposition', `attachment; filename="match-${req.params.id}.json"`);
+      return file;
     },
   );
 

@@ -148,6 +148,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/matches/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The match as a replay file
+         * @description A match-replay/1 file (docs/replay-format.md): rules id, version and hash, settings, time control, players, and every event as you may see it; once the match is over also the seed, the deck lists and the actions, so that anyone can re-deal and replay it: `npm run verify -- file.json`.
+         */
+        get: operations["exportMatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/matches/{id}/events": {
         parameters: {
             query?: never;
@@ -1800,6 +1820,62 @@ export interface components {
                 }[];
             }[];
         };
+        /** @description A match as a versioned replay file (match-replay/1): what a reader may see of it and, after the end, what verifies it. */
+        MatchReplay: {
+            /** @constant */
+            format: "match-replay/1";
+            game: string;
+            rulesVersion: string;
+            engineVersion: string;
+            rulesHash: string;
+            settings: unknown;
+            timeControl: components["schemas"]["TimeControl"];
+            cardSet: {
+                id: string;
+                hash: string;
+            };
+            players: {
+                /** @enum {string} */
+                seat: "p1" | "p2";
+                handle: string | null;
+                verified: boolean;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            finishedAt: string | null;
+            outcome: {
+                winner: ("p1" | "p2") | null;
+                reason: string;
+                seat?: ("p1" | "p2") | null;
+            } | null;
+            seedCommitment: string;
+            seed: string | null;
+            decks: {
+                p1: string[];
+                p2: string[];
+            } | null;
+            position?: unknown;
+            actions: {
+                /** @enum {string} */
+                seat: "p1" | "p2";
+                action: {
+                    type: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            }[] | null;
+            /** @enum {string} */
+            reader: "spectator" | "p1" | "p2";
+            events: {
+                seq: number;
+                actingSeat: ("p1" | "p2") | null;
+                event: {
+                    type: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            }[];
+        };
         /**
          * @description match:read: see your seats; match:play: act; match:create: create and join as you; webhook:write: manage webhooks; token:write: manage tokens.
          * @enum {string}
@@ -2641,6 +2717,94 @@ export interface operations {
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportMatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Match id as returned by POST /v1/matches. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControlPrivate"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchReplay"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed or wrong seat token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such match */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
