@@ -80,8 +80,8 @@ for (const backend of backends) {
       expect(past.body.status).toBe('waiting');
       expect(past.body.game).toBeNull();
       expect(past.body.seats).toEqual([
-        { seat: 'p1', handle: 'ann', joined: true },
-        { seat: 'p2', handle: null, joined: false },
+        { seat: 'p1', handle: 'ann', joined: true, verified: false, bot: false },
+        { seat: 'p2', handle: null, joined: false, verified: false, bot: false },
       ]);
     });
 
