@@ -174,6 +174,16 @@ function finishOperation(url: string, method: string, op: Json): void {
       res.content = { 'application/problem+json': content['application/json'] };
     }
     if (code === 304) delete res.content;
+    if (code === 200 && url.endsWith('/matches/export') && url.startsWith('/v1/players/')) {
+      res.content = {
+        'application/x-ndjson': {
+          schema: {
+            description: 'One line: a MatchSummary, or with ?events=true a MatchReplay.',
+            oneOf: [{ $ref: '#/components/schemas/MatchSummary' }, { $ref: '#/components/schemas/MatchReplay' }],
+          },
+        },
+      };
+    }
     if (code === 200 && url.endsWith('/stream')) {
       res.content = {
         'application/x-ndjson': {

@@ -45,5 +45,12 @@ export const NewTokenSchema = register(z.object({ token: z.string().describe('Sh
 export const TokenListSchema = register(z.object({ tokens: z.array(TokenInfoSchema) }), 'PlayerTokenList');
 
 export const PlayerParams = z.strictObject({ handle: HandleSchema });
+export const PlayerExportQuery = z.strictObject({
+  events: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true')
+    .describe('true: each line is the full public record of the match (MatchReplay) instead of its summary.'),
+});
 export const TokenParams = z.strictObject({ tokenId: z.string().regex(/^tok_[A-Za-z0-9_-]{1,40}$/, 'a token id') });
 export const PlayerAuth = z.object({ authorization: z.string().optional().describe('"Bearer <player token>".') });

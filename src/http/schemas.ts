@@ -478,7 +478,7 @@ export const MyMatchesQuery = ListQuery.extend({
     .describe('mine: only matches waiting for your decision, soonest deadline first (then those without a clock, newest first).'),
 });
 
-export const MatchSummarySchema = z.object({
+export const MatchSummarySchema = register(z.object({
   id: z.string(),
   gameId: GameIdSchema,
   status: MatchStatusSchema,
@@ -491,7 +491,7 @@ export const MatchSummarySchema = z.object({
   seats: z.array(SeatInfoSchema),
   createdAt: z.string(),
   updatedAt: z.string(),
-});
+}), 'MatchSummary', 'One match of a history list: public data only.');
 
 export const MatchPageSchema = register(
   z.object({ matches: z.array(MatchSummarySchema), nextCursor: z.string().nullable() }),

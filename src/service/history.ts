@@ -80,7 +80,7 @@ export async function myMatches(store: MatchStore, q: MyMatchesQuery, now: numbe
   return list(mine ? { toMoveHandle: q.handle, status: q.status } : { handle: q.handle, status: q.status });
 }
 
-function summary(r: MatchRow, now: number): MatchSummary {
+export function summary(r: MatchRow, now: number): MatchSummary {
   return {
     id: r.id,
     gameId: r.game,

@@ -9,7 +9,7 @@ import type { Seat } from '../core/ruleset.js';
 import type { MatchRow, MatchStore, Scope } from '../persistence/types.js';
 import { KnownCredentials } from './credentials.js';
 import { problems } from './errors.js';
-import { listMatches, myMatches, type MyMatchesQuery } from './history.js';
+import { listMatches, myMatches, summary, type MyMatchesQuery } from './history.js';
 import { LiveUpdates } from './live.js';
 import { createMatch, joinMatch } from './lobby.js';
 import { MatchLoader } from './match-loader.js';
@@ -157,6 +157,24 @@ export class MatchService {
   /** The match as a `match-replay/1` file for the caller (seed, decks and actions once it is over). */
   async exportMatch(id: string, token: string | null | undefined): Promise<ReplayFile> {
     return exportMatch(this.store, await this.load(id, token));
+  }
+
+  /**
+   * A registered player's whole history as NDJSON lines, newest first, page by page (never all in
+   * memory): one match summary per line, or with `events` the match's public record (its
+   * spectator replay file).
+   */
+  async *playerExport(handle: string, opts: { events: boolean }): AsyncGenerator<string> {
+    const player = await this.store.players.byHandle(handle);
+    if (!player) throw problems.playerNotFound(handle);
+    let cursor: string | null = null;
+    do {
+      const page: Awaited<ReturnType<MatchStore['listMatches']>> = await this.store.listMatches({ playerId: player.id }, { cursor, limit: 100 });
+      for (const row of page.matches) {
+        yield JSON.stringify(opts.events ? await exportMatch(this.store, await this.load(row.id, undefined)) : summary(row, this.now())) + '\n';
+      }
+      cursor = page.nextCursor;
+    } while (cursor);
   }
 
   /** How the match ended (its game's result, a timeout, an abort), or null while it runs. */

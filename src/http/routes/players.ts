@@ -3,12 +3,14 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MatchService } from '../../service/match-service.js';
 import { bearerToken } from '../../service/tokens.js';
-import { problemResponses } from '../schemas.js';
+import { Readable } from 'node:stream';
+import { MatchReplaySchema, MatchSummarySchema, problemResponses } from '../schemas.js';
 import {
   NewTokenBody,
   NewTokenSchema,
   PlayerAuth,
   PlayerParams,
+  PlayerExportQuery,
   PlayerSchema,
   RegisterPlayerBody,
   RegisteredSchema,
@@ -52,6 +54,36 @@ const playerRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (ap
     async (req, reply) => {
       reply.header('cache-control', 'no-cache');
       return players.profile(req.params.handle);
+    },
+  );
+
+  app.get(
+    '/players/:handle/matches/export',
+    {
+      schema: {
+        tags: ['players', 'history'],
+        operationId: 'exportPlayerMatches',
+        summary: "A player's whole history (NDJSON)",
+        description:
+          'Every match of the registered player, newest first, streamed as NDJSON (application/x-ndjson): one MatchSummary per ' +
+          'line, or with ?events=true the full public record (the spectator MatchReplay file) per line. Public, like the history.',
+        params: PlayerParams,
+        querystring: PlayerExportQuery,
+        response: { 200: z.union([MatchSummarySchema, MatchReplaySchema]).describe('NDJSON: one object per line.'), ...problemResponses(400, 404, 429) },
+      },
+    },
+    async (req, reply) => {
+      const lines = service.playerExport(req.params.handle, { events: req.query.events });
+      // The first line is read before answering, so an unknown player is still a 404.
+      const first = await lines.next();
+      async function* rest() {
+        if (!first.done) yield first.value;
+        yield* lines;
+      }
+      reply.header('content-type', 'application/x-ndjson; charset=utf-8').header('cache-control', 'no-cache');
+      reply.header('content-disposition', `attachment; filename="${req.params.handle}-matches.ndjson"`);
+      // Sent as it is made, not through the response schema's serializer.
+      return reply.send(Readable.from(rest()) as unknown as z.infer<typeof MatchSummarySchema>);
     },
   );
 

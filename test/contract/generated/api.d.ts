@@ -472,6 +472,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/players/{handle}/matches/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player's whole history (NDJSON)
+         * @description Every match of the registered player, newest first, streamed as NDJSON (application/x-ndjson): one MatchSummary per line, or with ?events=true the full public record (the spectator MatchReplay file) per line. Public, like the history.
+         */
+        get: operations["exportPlayerMatches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/me": {
         parameters: {
             query?: never;
@@ -1718,33 +1738,35 @@ export interface components {
             hasMore: boolean;
             version: number;
         };
-        MatchPage: {
-            matches: {
-                id: string;
-                gameId: components["schemas"]["GameId"];
-                status: components["schemas"]["MatchStatus"];
-                winner: components["schemas"]["Seat"] | null;
-                /** @enum {string} */
-                timeControl: "none" | "correspondence" | "live";
-                /** @description The seat whose decision the match waits for; null when nobody's. */
-                toMove: components["schemas"]["Seat"] | null;
-                /** @description When the seat to move runs out of time (ISO 8601, UTC); null without a running clock. */
-                deadline: string | null;
-                /** @description Milliseconds from this answer to the deadline. */
-                timeLeftMs: number | null;
-                version: number;
-                seats: {
-                    seat: components["schemas"]["Seat"];
-                    handle: string | null;
-                    joined: boolean;
-                    /** @description The seat is held by a registered player: the handle is theirs (otherwise it is only a label). */
-                    verified: boolean;
-                    /** @description That player is a bot account. */
-                    bot: boolean;
-                }[];
-                createdAt: string;
-                updatedAt: string;
+        /** @description One match of a history list: public data only. */
+        MatchSummary: {
+            id: string;
+            gameId: components["schemas"]["GameId"];
+            status: components["schemas"]["MatchStatus"];
+            winner: components["schemas"]["Seat"] | null;
+            /** @enum {string} */
+            timeControl: "none" | "correspondence" | "live";
+            /** @description The seat whose decision the match waits for; null when nobody's. */
+            toMove: components["schemas"]["Seat"] | null;
+            /** @description When the seat to move runs out of time (ISO 8601, UTC); null without a running clock. */
+            deadline: string | null;
+            /** @description Milliseconds from this answer to the deadline. */
+            timeLeftMs: number | null;
+            version: number;
+            seats: {
+                seat: components["schemas"]["Seat"];
+                handle: string | null;
+                joined: boolean;
+                /** @description The seat is held by a registered player: the handle is theirs (otherwise it is only a label). */
+                verified: boolean;
+                /** @description That player is a bot account. */
+                bot: boolean;
             }[];
+            createdAt: string;
+            updatedAt: string;
+        };
+        MatchPage: {
+            matches: components["schemas"]["MatchSummary"][];
             nextCursor: string | null;
         };
         CardSet: {
@@ -4053,6 +4075,81 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Player"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such match */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportPlayerMatches: {
+        parameters: {
+            query?: {
+                /** @description true: each line is the full public record of the match (MatchReplay) instead of its summary. */
+                events?: "true" | "false";
+            };
+            header?: {
+                /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description A player handle. Anonymous play picks it as a label (any handle no registered player owns); a registered player's handle is its own (seats show verified). Match history is listed by handle. */
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description NDJSON: one object per line. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["MatchSummary"] | components["schemas"]["MatchReplay"];
                 };
             };
             /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
