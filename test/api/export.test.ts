@@ -4,27 +4,18 @@
  * re-deals and replays it (exit 0), and refuses a tampered copy (exit 1). Both games, both
  * databases; a running match's export hides the seed, decks and actions.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyReplay } from '../../src/replay/verify.js';
+import { runVerify } from '../replay/verify-command.js';
 import { backends, bearer, prng, startOn, STARTERS, type Harness } from './helpers.js';
 
-const ROOT = resolve(new URL('../..', import.meta.url).pathname);
 const dir = mkdtempSync(join(tmpdir(), 'evons-export-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function verifyCommand(file: string): Promise<{ code: number | null; stdout: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/verify.ts'), file], { cwd: ROOT });
-    let stdout = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout }));
-  });
-}
+const verifyCommand = runVerify;
 
 type Tokens = Record<'p1' | 'p2', string>;
 

@@ -3,18 +3,17 @@
  * hosted game, they verify; changing any one thing (an event field, an action, the seed, a deck
  * card) makes verification fail at the check that recomputes it; `npm run verify` exits 0 / 1.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runVerify } from './verify-command.js';
 import { expandDeck, type AnyRuleset, type Seat, type Viewer } from '../../src/core/ruleset.js';
 import { GAME_IDS, GAMES } from '../../src/games/registry.js';
 import { buildReplay, recoverActions, type LoggedEvent } from '../../src/replay/build.js';
 import { ReplayFileSchema, type ReplayAction, type ReplayFile } from '../../src/replay/replay-file.js';
 import { verifyReplay, type VerifyReport } from '../../src/replay/verify.js';
 
-const ROOT = resolve(new URL('../..', import.meta.url).pathname);
 
 function starterDecks(r: AnyRuleset): Record<Seat, string[]> {
   const [a, b] = [r.starterDecks[0], r.starterDecks[1] ?? r.starterDecks[0]];
@@ -326,15 +325,7 @@ describe('npm run verify', () => {
   const dir = mkdtempSync(join(tmpdir(), 'replay-verify-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  function run(file: string): Promise<{ code: number | null; stdout: string }> {
-    return new Promise((done, fail) => {
-      const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/verify.ts'), file], { cwd: ROOT });
-      let stdout = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.on('error', fail);
-      child.on('close', (code) => done({ code, stdout }));
-    });
-  }
+  const run = runVerify;
 
   it('exits 0 on a verified file and 1 on a tampered one', async () => {
     const f = fileFor(playout(GAMES.universus as AnyRuleset, 'cli-match'), 'spectator');
