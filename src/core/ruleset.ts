@@ -18,6 +18,9 @@ import type { GeneratorId } from './random.js';
 
 export type Seat = 'p1' | 'p2';
 export type Viewer = Seat | 'spectator';
+
+/** The seat across the table. */
+export const otherSeat = (s: Seat): Seat => (s === 'p1' ? 'p2' : 'p1');
 /** Who may read a stored event whole: everyone, one seat, or the server only. */
 export type Visibility = 'public' | Seat | 'server';
 

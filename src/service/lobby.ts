@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../core/hash.js';
-import { expandDeck, type AnyRuleset, type Seat } from '../core/ruleset.js';
+import { expandDeck, otherSeat, type AnyRuleset, type Seat } from '../core/ruleset.js';
 import type { GameId } from '../games/registry.js';
 import { VersionConflictError, type MatchStatus, type MatchStore, type NewEvent, type Scope } from '../persistence/types.js';
 import type { KnownCredentials } from './credentials.js';
@@ -18,7 +18,7 @@ import { NO_RECORDS, clockRecord, foldRecords, gameRecord, openingOf, openingRec
 import { deadlineOf, startClock, type TimeControl } from '../core/clock.js';
 import { matchRulesHash } from '../core/match-rules.js';
 import { hashToken, newMatchId, newSeatToken } from './tokens.js';
-import { newWebhook, webhookView } from './webhooks/endpoints.js';
+import { createdWebhookView, newWebhook } from './webhooks/endpoints.js';
 import { requireScope, type Players, type Principal } from './players.js';
 import { joinNotifications } from './webhooks/notifications.js';
 import type { CreateMatchInput, CreateMatchResult, DeckSpec, JoinInput, JoinResult } from './types.js';
@@ -37,7 +37,6 @@ export interface LobbyDeps {
 
 type Opening = { ok: true; state: unknown; events: { type: string }[] } | { ok: false; errors: string[] };
 
-const other = (s: Seat): Seat => (s === 'p1' ? 'p2' : 'p1');
 
 /** The public commitment to a match's seed (every game's views show it; the seed is shown at the end). */
 const seedCommitment = sha256Hex;
@@ -109,7 +108,7 @@ export async function createMatch(deps: LobbyDeps, input: CreateMatchInput, who:
   const ruleset = gameRuleset(input.game ?? 'evons');
   const game = ruleset.id as GameId;
   const creatorSeat: Seat = input.seat ?? 'p1';
-  const otherSeat = other(creatorSeat);
+  const secondSeat = otherSeat(creatorSeat);
   const openSeat = input.openSeat ?? false;
   const sandbox = input.position !== undefined;
   const seed = randomBytes(32).toString('hex');
@@ -135,14 +134,14 @@ export async function createMatch(deps: LobbyDeps, input: CreateMatchInput, who:
     const creatorSpec = input.decks?.[creatorSeat];
     if (!creatorSpec) throw problems.validation(`decks.${creatorSeat} (the creator's deck) is required.`);
     creatorDeck = resolveDeck(ruleset, creatorSpec, config, `decks.${creatorSeat}`);
-    const otherSpec = input.decks?.[otherSeat];
+    const otherSpec = input.decks?.[secondSeat];
     if (openSeat) {
       // The deal happens at join, with this seed.
-      if (otherSpec) throw problems.validation(`decks.${otherSeat}: the open seat brings its own deck when it joins.`);
+      if (otherSpec) throw problems.validation(`decks.${secondSeat}: the open seat brings its own deck when it joins.`);
     } else {
-      if (!otherSpec) throw problems.validation(`decks.${otherSeat} is required unless openSeat is true.`);
-      const otherDeck = resolveDeck(ruleset, otherSpec, config, `decks.${otherSeat}`);
-      const decks = { [creatorSeat]: creatorDeck, [otherSeat]: otherDeck } as Record<Seat, string[]>;
+      if (!otherSpec) throw problems.validation(`decks.${secondSeat} is required unless openSeat is true.`);
+      const otherDeck = resolveDeck(ruleset, otherSpec, config, `decks.${secondSeat}`);
+      const decks = { [creatorSeat]: creatorDeck, [secondSeat]: otherDeck } as Record<Seat, string[]>;
       opening = opened(ruleset.create({ config, decks, seed }), problems.invalidDeck);
       dealtDecks = decks;
     }
@@ -154,7 +153,7 @@ export async function createMatch(deps: LobbyDeps, input: CreateMatchInput, who:
   const creatorHook = input.webhook ? newWebhook(creatorSeat, input.webhook, deps.webhooksAllowPrivate) : null;
   const id = newMatchId();
   const tokens: Partial<Record<Seat, string>> = { [creatorSeat]: newSeatToken() };
-  if (!openSeat) tokens[otherSeat] = newSeatToken();
+  if (!openSeat) tokens[secondSeat] = newSeatToken();
 
   let events: NewEvent[];
   let status: MatchStatus;
@@ -194,15 +193,14 @@ export async function createMatch(deps: LobbyDeps, input: CreateMatchInput, who:
       toMove: opening ? toMoveOf(ruleset, opening.state) : null,
       deadline,
       timeControl: control.kind,
-      decks: opening && creatorDeck ? dealtDecks! : null,
+      decks: dealtDecks,
       webhooks: input.webhook ? [creatorHook!] : [],
     },
     events,
   );
   if (opening) deps.loader.remember({ ...foldRecords(NO_RECORDS, events), row, ruleset, version: row.version, state: opening.state, sandbox });
   for (const r of seatRecords) if (r.tokenHash) deps.credentials.remember(r.tokenHash);
-  const webhook = creatorHook ? { ...webhookView({ ...creatorHook, matchId: id, previousSecret: null, previousUntil: null, failingSince: null, disabledAt: null, disabledReason: null, createdAt: row.createdAt }), secret: creatorHook.secret } : undefined;
-  return { id, game, seat: creatorSeat, status, version: row.version, tokens, ...(webhook ? { webhook } : {}) };
+  return { id, game, seat: creatorSeat, status, version: row.version, tokens, ...(creatorHook ? { webhook: createdWebhookView(creatorHook, id, row.createdAt) } : {}) };
 }
 
 export async function joinMatch(deps: LobbyDeps, id: string, input: JoinInput, who: Principal = { kind: 'anonymous' }): Promise<JoinResult> {
@@ -263,5 +261,5 @@ export async function joinMatch(deps: LobbyDeps, id: string, input: JoinInput, w
   const joined = { ...row, version, status, toMove, deadline, decks: dealtDecks ?? row.decks, seats: row.seats.map((x) => (x.seat === seat ? { ...x, tokenHash, handle: joiner.handle, playerId: joiner.playerId, bot: who.kind === 'player' && who.player.bot } : x)) };
   deps.loader.remember({ ...foldRecords(NO_RECORDS, records), row: joined, ruleset, version, state: dealt.state, sandbox });
   deps.credentials.remember(tokenHash);
-  return { id, seat, token, version, status, ...(hook ? { webhook: { ...webhookView({ ...hook, matchId: id, previousSecret: null, previousUntil: null, failingSince: null, disabledAt: null, disabledReason: null, createdAt: new Date() }), secret: hook.secret } } : {}) };
+  return { id, seat, token, version, status, ...(hook ? { webhook: createdWebhookView(hook, id, new Date()) } : {}) };
 }

@@ -9,7 +9,7 @@
  * their first decision). A clock that ran out ends the match first (expire), the same way the
  * sweepers do.
  */
-import type { Seat } from '../core/ruleset.js';
+import { otherSeat, type Seat } from '../core/ruleset.js';
 import { afterDecision, deadlineOf, flagged, stopClock } from '../core/clock.js';
 import { canonicalJson, sha256Hex } from '../core/hash.js';
 import { VersionConflictError, type MatchStatus, type MatchStore, type NewEvent } from '../persistence/types.js';
@@ -40,7 +40,6 @@ export interface MoveOptions {
 /** The stored idempotency result is the ActionResult as JSON (200 = an accepted action). */
 const ACCEPTED = 200;
 
-const other = (s: Seat): Seat => (s === 'p1' ? 'p2' : 'p1');
 
 function requestHash(seat: Seat, action: unknown): string {
   return sha256Hex(canonicalJson({ seat, action }));
@@ -74,7 +73,7 @@ export async function expire(deps: Pick<MoveDeps, 'store' | 'loader' | 'onAppend
   const seat = entry.clock && !entry.end && entry.state ? flagged(entry.clock, now) : null;
   if (!seat) return null;
   const end: MatchEnd = entry.decided[seat]
-    ? { reason: 'timed-out', seat, winner: other(seat), at: now }
+    ? { reason: 'timed-out', seat, winner: otherSeat(seat), at: now }
     : { reason: 'aborted', seat: null, winner: null, at: now };
   try {
     return await appendEnding(deps, entry, end, null, now);
@@ -84,10 +83,15 @@ export async function expire(deps: Pick<MoveDeps, 'store' | 'loader' | 'onAppend
   }
 }
 
-async function appendEnding(deps: Pick<MoveDeps, 'store' | 'loader' | 'onAppend'>, entry: MatchEntry, end: MatchEnd, actingSeat: Seat | null, now: number): Promise<MatchEntry> {
+/** The records that end a match outside its game: the ending, and the clock stopped where the time was (a seat that ran out shows zero). */
+function endingRecords(entry: MatchEntry, end: MatchEnd, actingSeat: Seat | null, now: number): NewEvent[] {
   const records: NewEvent[] = [endRecord(end, actingSeat)];
-  // The clock stops where the time was (a seat that ran out shows zero).
   if (entry.clock) records.push(clockRecord(stopClock(entry.clock, Math.min(now, deadlineOf(entry.clock) ?? now)), now, actingSeat));
+  return records;
+}
+
+async function appendEnding(deps: Pick<MoveDeps, 'store' | 'loader' | 'onAppend'>, entry: MatchEntry, end: MatchEnd, actingSeat: Seat | null, now: number): Promise<MatchEntry> {
+  const records = endingRecords(entry, end, actingSeat, now);
   const version = await deps.store.appendEvents(entry.row.id, entry.version, records, {
     status: 'finished',
     winner: end.winner,
@@ -154,9 +158,8 @@ async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null
     if (entry.decided.p1 && entry.decided.p2) {
       return priorOr(problems.illegal('ABORT_TOO_LATE', 'Both seats have made a decision: the match can no longer be aborted (resign instead, where the game has it).', version));
     }
-    const end: MatchEnd = { reason: 'aborted', seat, winner: null, at: now };
-    const records: NewEvent[] = [endRecord(end, seat)];
-    if (entry.clock) records.push(clockRecord(stopClock(entry.clock, now), now, seat));
+    // Not expired (checked above), so the clock stops at now.
+    const records = endingRecords(entry, { reason: 'aborted', seat, winner: null, at: now }, seat, now);
     const m: LoadedMatch = { ...entry, ...foldRecords(entry, records), ...base, row: { ...row, status: 'finished', winner: null, toMove: null, deadline: null, version: version + records.length }, version: version + records.length };
     const result = resultFor(m, records);
     const json = jsonOf(result);

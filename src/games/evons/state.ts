@@ -8,7 +8,7 @@ import type { GeneratorId } from '../../core/random.js';
 
 export type Seat = 'p1' | 'p2';
 export const SEATS: readonly Seat[] = ['p1', 'p2'];
-export const other = (s: Seat): Seat => (s === 'p1' ? 'p2' : 'p1');
+export { otherSeat as other } from '../../core/ruleset.js';
 
 /** Static facts of a card instance: which definition, whose deck (R-GY-2). */
 export interface CardInstance {

@@ -66,4 +66,4 @@ export interface UniversusState {
   winReason: string | null;
 }
 
-export const other = (s: Seat): Seat => (s === 'p1' ? 'p2' : 'p1');
+export { otherSeat as other } from '../../core/ruleset.js';

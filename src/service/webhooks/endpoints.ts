@@ -48,6 +48,12 @@ export function deliveryView(d: DeliveryRow): DeliveryView {
   };
 }
 
+/** A just-registered endpoint as its seat sees it, with the secret (shown this once). */
+export function createdWebhookView(hook: NewWebhook, matchId: string, createdAt: Date): WebhookView & { secret: string } {
+  const row: WebhookRow = { ...hook, matchId, previousSecret: null, previousUntil: null, failingSince: null, disabledAt: null, disabledReason: null, createdAt };
+  return { ...webhookView(row), secret: hook.secret };
+}
+
 /** A new endpoint for `seat`, checked; the caller stores it (alone, or with a create or join). */
 export function newWebhook(seat: Seat, input: WebhookInput, allowPrivate: boolean): NewWebhook {
   const problem = urlProblem(input.url, allowPrivate);
