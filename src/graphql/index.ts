@@ -89,6 +89,7 @@ export function buildResolvers(service: MatchService): IResolvers {
     // A match ended by its clock or an abort waits for nobody, whatever its game's state says.
     pending: (s: MatchSource) => (s.mv.outcome ? null : (s.mv.game?.pending ?? null)),
     timeControl: (s: MatchSource) => s.mv.timeControl,
+    rated: (s: MatchSource) => s.mv.rated,
     clock: (s: MatchSource) => s.mv.clock,
     outcome: (s: MatchSource) => s.mv.outcome,
     seedCommitment: (s: MatchSource) => s.mv.game?.seedCommitment ?? null,
@@ -140,7 +141,9 @@ export function buildResolvers(service: MatchService): IResolvers {
         guard(() => {
           // The same filters as GET /v1/matches, checked by the same schema.
           const { cursor, limit, ...rest } = args;
-          const q = ListQuery.omit({ cursor: true, limit: true }).safeParse(Object.fromEntries(Object.entries(rest).filter(([, v]) => v != null)));
+          // GraphQL's Boolean arrives as a boolean, the query string's as text.
+          const given = Object.entries(rest).filter(([, v]) => v != null).map(([k, v]) => [k, typeof v === 'boolean' ? String(v) : v]);
+          const q = ListQuery.omit({ cursor: true, limit: true }).safeParse(Object.fromEntries(given));
           if (!q.success) throw problems.validation('Invalid history filters.', q.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
           return service.listMatches(q.data, cursor ?? undefined, clampLimit(limit, 20, 100));
         }),

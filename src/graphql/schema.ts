@@ -20,6 +20,8 @@ const matchFields = /* GraphQL */ `
     "The decision the game waits for: { kind, seat, ... }; null while a seat is open or when the game is over."
     pending: JSON
     timeControl: TimeControl!
+    "Rated: the end updates both players' ratings."
+    rated: Boolean!
     "The clock as of this read; null without a time control."
     clock: Clock
     "How the match ended (the game's result, a timeout or an abort); null while it runs."
@@ -69,6 +71,8 @@ export const typeDefs = /* GraphQL */ `
       result: String
       "none, correspondence or live."
       timeControl: String
+      "true: rated matches only; false: unrated only."
+      rated: Boolean
       "Created at or after (ISO 8601)."
       from: String
       "Created before (ISO 8601)."
@@ -345,6 +349,7 @@ ${matchFields}${universusMatchFields}  }
     toMove: Seat
     gameId: String!
     timeControl: String!
+    rated: Boolean!
     "When the seat to move runs out of time (ISO 8601, UTC); null without a running clock."
     deadline: String
     timeLeftMs: Float

@@ -1,6 +1,6 @@
 /** Zod schemas of the player routes (registration, profiles, personal API tokens). */
 import { z } from 'zod';
-import { HandleSchema } from './schemas.js';
+import { GameIdSchema, HandleSchema } from './schemas.js';
 
 const register = <T extends z.ZodType>(schema: T, id: string, description?: string): T =>
   schema.meta({ id, ...(description ? { description } : {}) }) as T;
@@ -20,6 +20,63 @@ export const RegisterPlayerBody = register(
 );
 
 export const PlayerSchema = register(z.object({ handle: z.string(), bot: z.boolean(), createdAt: z.string() }), 'Player');
+
+const FamilySchema = z.enum(['correspondence', 'live']).describe('The time-control family a rating counts (each has its own rating).');
+
+export const ProfileSchema = register(
+  z.object({
+    handle: z.string(),
+    bot: z.boolean(),
+    createdAt: z.string(),
+    ratings: z
+      .array(
+        z.object({
+          game: GameIdSchema,
+          timeControl: FamilySchema,
+          rating: z.number().int().describe('Glicko-2 rating, rounded (stored unrounded).'),
+          rd: z.number().int().describe('Rating deviation, rounded: how uncertain the rating is.'),
+          provisional: z.boolean().describe('RD above 110: too uncertain for the leaderboard.'),
+          games: z.number().int().describe('Rated games counted.'),
+        }),
+      )
+      .describe('One per game and time-control family the player has played rated; none before the first rated match ends.'),
+    stats: z
+      .array(
+        z.object({
+          game: GameIdSchema,
+          played: z.number().int().describe('Finished matches, aborted ones not counted.'),
+          won: z.number().int(),
+          lost: z.number().int(),
+          drawn: z.number().int(),
+          timedOut: z.number().int().describe('Lost on time (included in lost).'),
+          aborted: z.number().int(),
+        }),
+      )
+      .describe('Results per game, rated or not.'),
+    favouriteDecks: z
+      .array(z.object({ game: GameIdSchema, deck: z.string().describe('A starter deck id, or custom-<hash> of a card list.'), matches: z.number().int() }))
+      .describe('The decks brought most often, up to 3 per game, most used first.'),
+  }),
+  'PlayerProfile',
+);
+
+export const LeaderboardQuery = z.strictObject({
+  game: GameIdSchema.default('evons'),
+  timeControl: FamilySchema.default('correspondence'),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+});
+
+export const LeaderboardSchema = register(
+  z.object({
+    game: GameIdSchema,
+    timeControl: FamilySchema,
+    players: z.array(
+      z.object({ rank: z.number().int(), handle: z.string(), bot: z.boolean(), rating: z.number().int(), rd: z.number().int(), games: z.number().int() }),
+    ),
+  }),
+  'Leaderboard',
+  'The highest established ratings (RD at most 110) of one game and time-control family, highest first.',
+);
 
 export const TokenInfoSchema = register(
   z.object({ id: z.string(), label: z.string().nullable(), scopes: z.array(ScopeSchema), createdAt: z.string(), revokedAt: z.string().nullable() }),

@@ -126,6 +126,13 @@ const createCommon = {
     'The clock (default none): correspondence (days per decision) or live (Fischer). Pinned in the rules hash; the clock starts at the deal.',
   ),
   webhook: WebhookRequestSchema.optional().describe("The creator's webhook endpoint, registered with the match (its secret comes back once)."),
+  rated: z
+    .boolean()
+    .optional()
+    .describe(
+      'Rated (default false): the end updates both players\' Glicko-2 ratings (this game, this time control\'s family). ' +
+        'Needs a player token, openSeat true (the opponent joins with their own player token) and a correspondence or live time control; never a sandbox.',
+    ),
 };
 
 const EvonsCreateMatchBody = register(
@@ -296,6 +303,7 @@ const matchViewCommon = {
     cardSetId: z.string(),
     createdAt: z.string(),
     timeControl: TimeControlSchema,
+    rated: z.boolean().describe("Rated: the end updates both players' ratings."),
     clock: register(
       z.object({
         remainingMs: z.object({ p1: z.number().int(), p2: z.number().int() }).describe('Time left per seat at this read, in ms (never below 0).'),
@@ -461,6 +469,11 @@ export const ListQuery = z.strictObject({
   opponent: HandleSchema.optional().describe("With handle: matches against this handle; alone: matches this handle played."),
   result: z.enum(['won', 'lost', 'drawn']).optional().describe("Finished matches handle won, lost or drew (needs handle)."),
   timeControl: z.enum(['none', 'correspondence', 'live']).optional(),
+  rated: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === 'true'))
+    .describe('true: rated matches only; false: unrated only.'),
   from: z.iso.datetime({ offset: true }).optional().describe('Created at or after this time (ISO 8601).'),
   to: z.iso.datetime({ offset: true }).optional().describe('Created before this time (ISO 8601).'),
   cursor: z
@@ -484,6 +497,7 @@ export const MatchSummarySchema = register(z.object({
   status: MatchStatusSchema,
   winner: SeatSchema.nullable(),
   timeControl: z.enum(['none', 'correspondence', 'live']),
+  rated: z.boolean(),
   toMove: SeatSchema.nullable().describe("The seat whose decision the match waits for; null when nobody's."),
   deadline: z.string().nullable().describe('When the seat to move runs out of time (ISO 8601, UTC); null without a running clock.'),
   timeLeftMs: z.number().int().nullable().describe('Milliseconds from this answer to the deadline.'),

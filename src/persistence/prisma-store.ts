@@ -15,6 +15,7 @@ import { migrate } from './migrate.js';
 import { isUniqueViolation } from './db-errors.js';
 import { PrismaWebhookStore } from './webhook-store.js';
 import { PrismaPlayerStore } from './player-store.js';
+import { SqlRatingStore, applyRating } from './rating-store.js';
 import {
   VersionConflictError,
   type AppendOptions,
@@ -32,6 +33,8 @@ import {
   type EventVisibility,
   type WebhookStore,
   type PlayerStore,
+  type RatingStore,
+  type MatchEnding,
 } from './types.js';
 
 /** Thrown by listMatches for a cursor it did not issue (HTTP: 400). */
@@ -67,12 +70,14 @@ function toRow(m: MatchWithSeats): MatchRow {
     deadline: m.deadline,
     timeControl: m.timeControl,
     decks: (m.decks as Record<SeatName, string[]> | null) ?? null,
+    rated: m.rated,
+    ending: m.ending as MatchEnding | null,
     version: m.version,
     createdAt: m.createdAt,
     updatedAt: m.updatedAt,
     seats: [...m.seats]
       .sort((a, b) => a.seat.localeCompare(b.seat))
-      .map((s) => ({ seat: s.seat as SeatName, tokenHash: s.tokenHash, handle: s.handle, playerId: s.playerId, bot: s.player?.bot ?? false })),
+      .map((s) => ({ seat: s.seat as SeatName, tokenHash: s.tokenHash, handle: s.handle, playerId: s.playerId, bot: s.player?.bot ?? false, deck: s.deck })),
   };
 }
 
@@ -110,13 +115,14 @@ WITH bumped AS (
          "to_move" = CASE WHEN $18::boolean THEN $19::text ELSE "to_move" END,
          "deadline" = CASE WHEN $20::boolean THEN $21::timestamptz ELSE "deadline" END,
          "decks" = COALESCE($31::jsonb, "decks"),
+         "ending" = COALESCE($32::text, "ending"),
          "updated_at" = now()
    WHERE "id" = $1 AND "version" = $2::int
      AND (NOT $14::boolean OR EXISTS (
            SELECT 1 FROM "seat" WHERE "match_id" = $1 AND "seat" = $15::text AND "token_hash" IS NULL))
   RETURNING "version"
 ), claim AS (
-  UPDATE "seat" SET "token_hash" = $16::text, "handle" = $17::text, "player_id" = $30::text, "joined_at" = now()
+  UPDATE "seat" SET "token_hash" = $16::text, "handle" = $17::text, "player_id" = $30::text, "deck" = $33::text, "joined_at" = now()
     FROM bumped
    WHERE $14::boolean AND "seat"."match_id" = $1 AND "seat"."seat" = $15::text AND "seat"."token_hash" IS NULL
 ), ev AS (
@@ -146,6 +152,46 @@ WITH bumped AS (
     FROM bumped WHERE $23::boolean
 )
 SELECT "version" FROM bumped`;
+
+/** APPEND_SQL's parameters, in order. */
+function appendParams(id: string, expectedVersion: number, events: NewEvent[], opts: AppendOptions): unknown[] {
+  const idem = opts.idempotency;
+  return [
+    id,
+    expectedVersion,
+    events.length,
+    opts.status ?? null,
+    opts.winner !== undefined,
+    opts.winner ?? null,
+    JSON.stringify(events.map((e) => ({ type: e.type, payload: e.payload ?? null, visibility: e.visibility, acting_seat: e.actingSeat }))),
+    idem !== undefined,
+    idem?.key ?? null,
+    idem?.seat ?? null,
+    idem?.requestHash ?? null,
+    idem?.statusCode ?? null,
+    idem?.response ?? null,
+    opts.claimSeat !== undefined,
+    opts.claimSeat?.seat ?? null,
+    opts.claimSeat?.tokenHash ?? null,
+    opts.claimSeat?.handle ?? null,
+    opts.toMove !== undefined,
+    opts.toMove ?? null,
+    opts.deadline !== undefined,
+    opts.deadline?.toISOString() ?? null,
+    JSON.stringify(opts.notify ?? []),
+    opts.registerWebhook !== undefined,
+    opts.registerWebhook?.id ?? null,
+    opts.registerWebhook?.seat ?? null,
+    opts.registerWebhook?.url ?? null,
+    JSON.stringify(opts.registerWebhook?.kinds ?? []),
+    opts.registerWebhook?.secret ?? null,
+    opts.registerWebhook?.deadlineLeadMs ?? null,
+    opts.claimSeat?.playerId ?? null,
+    opts.decks ? JSON.stringify(opts.decks) : null,
+    opts.ending ?? null,
+    opts.claimSeat?.deck ?? null,
+  ];
+}
 
 /** A page boundary: the last row's sort keys (its deadline only in deadline order). */
 export interface Cursor {
@@ -213,17 +259,19 @@ interface MatchSqlRow {
   deadline: Date | string | null;
   time_control: string;
   decks: unknown;
+  rated: boolean;
+  ending: string | null;
   version: number;
   created_at: Date | string;
   updated_at: Date | string;
-  seats: { seat: string; token_hash: string | null; handle: string | null; player_id: string | null; bot: boolean }[] | string;
+  seats: { seat: string; token_hash: string | null; handle: string | null; player_id: string | null; bot: boolean; deck: string | null }[] | string;
 }
 
 /** One match with its seats in one statement (the hot read of every request). */
 const MATCH_SQL = `
 SELECT m.*,
        COALESCE((SELECT json_agg(json_build_object('seat', s.seat, 'token_hash', s.token_hash, 'handle', s.handle,
-                                                   'player_id', s.player_id, 'bot', COALESCE(p.bot, false)) ORDER BY s.seat)
+                                                   'player_id', s.player_id, 'bot', COALESCE(p.bot, false), 'deck', s.deck) ORDER BY s.seat)
                    FROM "seat" s LEFT JOIN "player" p ON p.id = s.player_id WHERE s.match_id = m.id), '[]'::json) AS seats
   FROM "match" m
  WHERE m.id = $1`;
@@ -249,10 +297,12 @@ function sqlToRow(m: MatchSqlRow): MatchRow {
     deadline: m.deadline === null ? null : asDate(m.deadline),
     timeControl: m.time_control,
     decks: (asJson(m.decks as string | Record<SeatName, string[]> | null) as Record<SeatName, string[]> | null) ?? null,
+    rated: m.rated,
+    ending: m.ending as MatchEnding | null,
     version: Number(m.version),
     createdAt: asDate(m.created_at),
     updatedAt: asDate(m.updated_at),
-    seats: asJson(m.seats).map((s) => ({ seat: s.seat as SeatName, tokenHash: s.token_hash, handle: s.handle, playerId: s.player_id, bot: s.bot })),
+    seats: asJson(m.seats).map((s) => ({ seat: s.seat as SeatName, tokenHash: s.token_hash, handle: s.handle, playerId: s.player_id, bot: s.bot, deck: s.deck })),
   };
 }
 
@@ -265,15 +315,18 @@ export class PrismaMatchStore implements MatchStore {
   private noteTimer: NodeJS.Timeout | null = null;
   readonly webhooks: WebhookStore;
   readonly players: PlayerStore;
+  readonly ratings: RatingStore;
 
   constructor(
     private readonly prisma: PrismaClient,
     private readonly sql: SqlQuery,
     private readonly listen: Database['listen'],
+    private readonly transaction: Database['transaction'],
     private readonly onClose: () => Promise<void> = () => prisma.$disconnect(),
   ) {
     this.webhooks = new PrismaWebhookStore(prisma, sql);
     this.players = new PrismaPlayerStore(prisma);
+    this.ratings = new SqlRatingStore(sql);
   }
 
   async createMatch(match: NewMatch, events: NewEvent[]): Promise<MatchRow> {
@@ -294,6 +347,8 @@ export class PrismaMatchStore implements MatchStore {
         deadline: match.deadline ?? null,
         timeControl: match.timeControl ?? 'none',
         decks: json(match.decks ?? null),
+        rated: match.rated ?? false,
+        ending: match.status === 'finished' ? 'game' : null,
         version: events.length,
         ...(match.webhooks?.length ? { webhooks: { create: match.webhooks } } : {}),
         seats: {
@@ -302,6 +357,7 @@ export class PrismaMatchStore implements MatchStore {
             tokenHash: s.tokenHash,
             handle: s.handle,
             playerId: s.playerId ?? null,
+            deck: s.deck ?? null,
             joinedAt: s.tokenHash === null ? null : new Date(),
           })),
         },
@@ -342,44 +398,13 @@ export class PrismaMatchStore implements MatchStore {
   async appendEvents(id: string, expectedVersion: number, events: NewEvent[], opts: AppendOptions = {}): Promise<number> {
     if (events.length === 0) throw new Error('appendEvents needs at least one event');
     if (!Number.isInteger(expectedVersion) || expectedVersion < 0) throw new Error('expectedVersion must be an integer >= 0');
-    const idem = opts.idempotency;
     let rows: { version: number }[];
     try {
-      rows = await this.sql<{ version: number }>(APPEND_SQL, [
-        id,
-        expectedVersion,
-        events.length,
-        opts.status ?? null,
-        opts.winner !== undefined,
-        opts.winner ?? null,
-        JSON.stringify(
-          events.map((e) => ({ type: e.type, payload: e.payload ?? null, visibility: e.visibility, acting_seat: e.actingSeat })),
-        ),
-        idem !== undefined,
-        idem?.key ?? null,
-        idem?.seat ?? null,
-        idem?.requestHash ?? null,
-        idem?.statusCode ?? null,
-        idem?.response ?? null,
-        opts.claimSeat !== undefined,
-        opts.claimSeat?.seat ?? null,
-        opts.claimSeat?.tokenHash ?? null,
-        opts.claimSeat?.handle ?? null,
-        opts.toMove !== undefined,
-        opts.toMove ?? null,
-        opts.deadline !== undefined,
-        opts.deadline?.toISOString() ?? null,
-        JSON.stringify(opts.notify ?? []),
-        opts.registerWebhook !== undefined,
-        opts.registerWebhook?.id ?? null,
-        opts.registerWebhook?.seat ?? null,
-        opts.registerWebhook?.url ?? null,
-        JSON.stringify(opts.registerWebhook?.kinds ?? []),
-        opts.registerWebhook?.secret ?? null,
-        opts.registerWebhook?.deadlineLeadMs ?? null,
-        opts.claimSeat?.playerId ?? null,
-        opts.decks ? JSON.stringify(opts.decks) : null,
-      ], 'evons_append');
+      const params = appendParams(id, expectedVersion, events, opts);
+      const rating = opts.rating;
+      rows = rating
+        ? await this.appendRated(id, params, rating)
+        : await this.sql<{ version: number }>(APPEND_SQL, params, 'evons_append');
     } catch (e) {
       if (isUniqueViolation(e)) throw await this.conflict(id);
       throw e;
@@ -388,6 +413,26 @@ export class PrismaMatchStore implements MatchStore {
     const version = expectedVersion + events.length;
     this.announce(id, version);
     return version;
+  }
+
+  /**
+   * A rated match's final append: the append and both rating updates in one transaction (the
+   * ratings are locked first; the update runs only if the append matched its expected version).
+   */
+  private async appendRated(id: string, params: unknown[], rating: NonNullable<AppendOptions['rating']>): Promise<{ version: number }[]> {
+    const lost = Symbol('lost');
+    try {
+      return await this.transaction(async (tx) => {
+        const rows = await tx.query<{ version: number }>(APPEND_SQL, params);
+        // Nothing was written: roll back (the rating rows may have been created).
+        if (rows.length === 0) throw lost;
+        await applyRating(tx, id, rating);
+        return rows;
+      });
+    } catch (e) {
+      if (e === lost) return [];
+      throw e;
+    }
   }
 
   /**
@@ -457,6 +502,7 @@ export class PrismaMatchStore implements MatchStore {
       and.push({ OR: [toMove('p1', { playerId: filter.toMovePlayerId }), toMove('p2', { playerId: filter.toMovePlayerId })] });
     }
     if (filter.timeControl !== undefined) and.push({ timeControl: filter.timeControl });
+    if (filter.rated !== undefined) and.push({ rated: filter.rated });
     if (filter.from !== undefined) and.push({ createdAt: { gte: filter.from } });
     if (filter.to !== undefined) and.push({ createdAt: { lt: filter.to } });
     // The opponent: the other seat of a seat that has `handle` (or any seat, without a handle).
@@ -472,7 +518,8 @@ export class PrismaMatchStore implements MatchStore {
     }
     if (filter.result !== undefined && filter.handle !== undefined) {
       const h = filter.handle;
-      if (filter.result === 'drawn') and.push({ status: 'finished', winner: null, seats: { some: { handle: h } } });
+      // An aborted match has no winner either, but nobody drew it.
+      if (filter.result === 'drawn') and.push({ status: 'finished', winner: null, OR: [{ ending: null }, { ending: { not: 'aborted' } }], seats: { some: { handle: h } } });
       else {
         const mine = filter.result === 'won';
         and.push({ status: 'finished', OR: (['p1', 'p2'] as const).map((s) => ({ winner: mine ? s : other(s), ...seatOf(s, h) })) });
@@ -537,6 +584,6 @@ export async function openStore(config: DatabaseConfig): Promise<OpenedStore> {
     await db.close();
     throw e;
   }
-  const store = new PrismaMatchStore(db.prisma, db.query, db.listen, () => db.close());
+  const store = new PrismaMatchStore(db.prisma, db.query, db.listen, (fn) => db.transaction(fn), () => db.close());
   return { store, db, close: () => db.close() };
 }

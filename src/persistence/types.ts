@@ -17,6 +17,8 @@ export interface SeatRecord {
   playerId?: string | null;
   /** Read side: whether that player is a bot. */
   bot?: boolean;
+  /** The deck the seat brought (a starter deck's id, or custom-<hash>); null for a sandbox or before the join. */
+  deck?: string | null;
 }
 
 export interface NewMatch {
@@ -45,6 +47,94 @@ export interface NewMatch {
   timeControl?: string;
   /** The deck lists as dealt (secret until the end, like the seed); null before the deal or for a sandbox. */
   decks?: Record<SeatName, string[]> | null;
+  /** A rated match: its end updates both players' ratings (default false). */
+  rated?: boolean;
+}
+
+/** How a finished match ended: by its game's rules, a seat's clock, or an abort. */
+export type MatchEnding = 'game' | 'timed-out' | 'aborted';
+
+/** Ratings are kept per game and per time-control family. */
+export type RatingFamily = 'correspondence' | 'live';
+
+/** A Glicko-2 rating as stored (unrounded). */
+export interface RatingValue {
+  rating: number;
+  rd: number;
+  volatility: number;
+}
+
+/**
+ * The rating update a rated match's final append carries. The store locks both players' ratings,
+ * calls `rate` with them, and writes the result in the append's own transaction: once per match.
+ */
+export interface RatedEnding {
+  game: string;
+  family: RatingFamily;
+  players: Record<SeatName, string>;
+  /** p1's score: 1 win, 0.5 draw, 0 loss. */
+  score: 0 | 0.5 | 1;
+  /** A player's rating before their first rated game here. */
+  initial: RatingValue;
+  /** Both new ratings from both ratings before the match (pure). */
+  rate(before: Record<SeatName, RatingValue>): Record<SeatName, RatingValue>;
+}
+
+export interface RatingRow extends RatingValue {
+  playerId: string;
+  game: string;
+  family: RatingFamily;
+  games: number;
+  updatedAt: Date;
+}
+
+export interface RatingChangeRow {
+  matchId: string;
+  playerId: string;
+  game: string;
+  family: RatingFamily;
+  score: number;
+  before: RatingValue;
+  after: RatingValue;
+  createdAt: Date;
+}
+
+export interface LeaderboardRow extends RatingValue {
+  handle: string;
+  bot: boolean;
+  games: number;
+}
+
+/** A player's results in one game (finished matches of their seats). */
+export interface PlayerGameStats {
+  game: string;
+  /** Finished, not aborted. */
+  played: number;
+  won: number;
+  lost: number;
+  drawn: number;
+  /** Lost on time. */
+  timedOut: number;
+  aborted: number;
+}
+
+export interface DeckUsage {
+  game: string;
+  deck: string;
+  matches: number;
+}
+
+/** Ratings, their history, and the results they come from. */
+export interface RatingStore {
+  ofPlayer(playerId: string): Promise<RatingRow[]>;
+  /** Highest first, only ratings with rd <= maxRd (the others are provisional). */
+  leaderboard(game: string, family: RatingFamily, maxRd: number, limit: number): Promise<LeaderboardRow[]>;
+  /** The rating changes a match made (none, or one per seat). */
+  changesOfMatch(matchId: string): Promise<RatingChangeRow[]>;
+  /** Per game, from the player's finished matches. */
+  stats(playerId: string): Promise<PlayerGameStats[]>;
+  /** The decks the player brought most often, per game, most used first (at most `perGame` each). */
+  favouriteDecks(playerId: string, perGame: number): Promise<DeckUsage[]>;
 }
 
 export type WebhookKind = 'your-turn' | 'opponent-joined' | 'match-ended' | 'deadline-near';
@@ -109,6 +199,9 @@ export interface ClaimedDelivery extends DeliveryRow {
 
 export interface MatchRow extends NewMatch {
   decks: Record<SeatName, string[]> | null;
+  rated: boolean;
+  /** Null while the match runs. */
+  ending: MatchEnding | null;
   toMove: SeatName | null;
   deadline: Date | null;
   timeControl: string;
@@ -151,6 +244,10 @@ export interface AppendOptions {
   notify?: Notification[];
   /** The deck lists dealt by this append (a join's deal). */
   decks?: Record<SeatName, string[]>;
+  /** How the match ended, with status 'finished'. */
+  ending?: MatchEnding;
+  /** A rated match's end: both ratings are updated in this append's transaction. */
+  rating?: RatedEnding;
   /** An endpoint registered in the same statement (a join that brings one). */
   registerWebhook?: NewWebhook;
   /** Stored in the same transaction, so a retried request gets the same answer. */
@@ -159,7 +256,7 @@ export interface AppendOptions {
    * Takes an open seat in the same transaction (a join: the deal and the seat together). If
    * the seat is no longer open nothing is written and VersionConflictError is thrown.
    */
-  claimSeat?: { seat: SeatName; tokenHash: string; handle: string | null; playerId?: string | null };
+  claimSeat?: { seat: SeatName; tokenHash: string; handle: string | null; playerId?: string | null; deck?: string | null };
 }
 
 /** Thrown when the expected version is stale (a lost race): the HTTP layer answers 409. */
@@ -188,6 +285,7 @@ export interface MatchListFilter {
   /** Finished matches `handle` won, lost or drew (needs `handle`). */
   result?: 'won' | 'lost' | 'drawn';
   timeControl?: string;
+  rated?: boolean;
   /** Created at or after `from`, before `to`. */
   from?: Date;
   to?: Date;
@@ -224,6 +322,7 @@ export interface MatchStore {
   expiredMatches(now: Date, limit: number): Promise<{ id: string; version: number }[]>;
   readonly webhooks: WebhookStore;
   readonly players: PlayerStore;
+  readonly ratings: RatingStore;
   /**
    * Calls `onAppend(matchId, version)` after every committed append, from any node sharing the
    * database (PostgreSQL LISTEN/NOTIFY; PGlite's own). Returns the unsubscribe function.

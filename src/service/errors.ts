@@ -82,6 +82,15 @@ export const problems = {
       title: 'Handle reserved',
       detail: `The handle "${handle}" belongs to a registered player: play as that player with its token, or pick another handle.`,
     }),
+  ratedNeedsPlayer: () =>
+    new ServiceError({
+      kind: 'forbidden',
+      code: 'rated-needs-player',
+      title: 'Rated matches are between players',
+      detail: 'Both seats of a rated match are registered players: create or join it with a player token.',
+    }),
+  ratedMatchInvalid: (detail: string) =>
+    new ServiceError({ kind: 'invalid-request', code: 'rated-match-invalid', title: 'This match cannot be rated', detail, errors: [`rated: ${detail}`] }),
   playerNotFound: (handle: string) =>
     new ServiceError({ kind: 'not-found', code: 'player-not-found', title: 'No such player', detail: `No registered player "${handle}".` }),
   tokenNotFound: (id: string) =>

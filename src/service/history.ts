@@ -27,6 +27,7 @@ export async function listMatches(
   if (filter.toMovePlayerId !== undefined) f.toMovePlayerId = filter.toMovePlayerId;
   if (filter.opponent !== undefined) f.opponent = filter.opponent;
   if (filter.timeControl !== undefined) f.timeControl = filter.timeControl;
+  if (filter.rated !== undefined) f.rated = filter.rated;
   if (filter.from !== undefined) f.from = new Date(filter.from);
   if (filter.to !== undefined) f.to = new Date(filter.to);
   if (filter.result !== undefined) {
@@ -86,6 +87,7 @@ export function summary(r: MatchRow, now: number): MatchSummary {
     gameId: r.game,
     status: r.status,
     timeControl: r.timeControl as MatchSummary['timeControl'],
+    rated: r.rated,
     winner: (r.winner as Seat | null) ?? null,
     toMove: r.toMove,
     deadline: r.deadline?.toISOString() ?? null,

@@ -22,6 +22,7 @@ import { createdWebhookView, newWebhook } from './webhooks/endpoints.js';
 import { requireScope, type Players, type Principal } from './players.js';
 import { joinNotifications } from './webhooks/notifications.js';
 import type { CreateMatchInput, CreateMatchResult, DeckSpec, JoinInput, JoinResult } from './types.js';
+import { deckLabel, ratingFamily } from './ratings.js';
 
 export interface LobbyDeps {
   store: MatchStore;
@@ -104,6 +105,17 @@ async function seatIdentity(deps: LobbyDeps, who: Principal, handle: string | un
   return { handle: handle ?? null, playerId: null };
 }
 
+/**
+ * A rated match is between two registered players (the creator's token now, the joiner's at the
+ * join), with a clock (without one a losing seat could stall forever) and a real deal.
+ */
+function checkRated(who: Principal, m: { sandbox: boolean; openSeat: boolean; control: TimeControl }): void {
+  if (who.kind !== 'player') throw problems.ratedNeedsPlayer();
+  if (m.sandbox) throw problems.ratedMatchInvalid('a sandbox (position) match is never rated.');
+  if (!m.openSeat) throw problems.ratedMatchInvalid('a rated match has an open seat for the opponent, who joins with their own player token.');
+  if (ratingFamily(m.control.kind) === null) throw problems.ratedMatchInvalid('a rated match needs a time control (correspondence or live): without a clock a losing seat could stall forever.');
+}
+
 export async function createMatch(deps: LobbyDeps, input: CreateMatchInput, who: Principal = { kind: 'anonymous' }): Promise<CreateMatchResult> {
   const ruleset = gameRuleset(input.game ?? 'evons');
   const game = ruleset.id as GameId;
@@ -118,6 +130,9 @@ export async function createMatch(deps: LobbyDeps, input: CreateMatchInput, who:
   let opening: { state: unknown; events: { type: string }[] } | null = null;
   let creatorDeck: string[] | null = null;
   let dealtDecks: Record<Seat, string[]> | null = null;
+  const deckNames: Partial<Record<Seat, string>> = {};
+  const rated = input.rated ?? false;
+  if (rated) checkRated(who, { sandbox, openSeat, control });
 
   if (sandbox) {
     if (input.decks && Object.keys(input.decks).length > 0) {
@@ -134,6 +149,7 @@ export async function createMatch(deps: LobbyDeps, input: CreateMatchInput, who:
     const creatorSpec = input.decks?.[creatorSeat];
     if (!creatorSpec) throw problems.validation(`decks.${creatorSeat} (the creator's deck) is required.`);
     creatorDeck = resolveDeck(ruleset, creatorSpec, config, `decks.${creatorSeat}`);
+    deckNames[creatorSeat] = deckLabel(creatorSpec, creatorDeck);
     const otherSpec = input.decks?.[secondSeat];
     if (openSeat) {
       // The deal happens at join, with this seed.
@@ -141,6 +157,7 @@ export async function createMatch(deps: LobbyDeps, input: CreateMatchInput, who:
     } else {
       if (!otherSpec) throw problems.validation(`decks.${secondSeat} is required unless openSeat is true.`);
       const otherDeck = resolveDeck(ruleset, otherSpec, config, `decks.${secondSeat}`);
+      deckNames[secondSeat] = deckLabel(otherSpec, otherDeck);
       const decks = { [creatorSeat]: creatorDeck, [secondSeat]: otherDeck } as Record<Seat, string[]>;
       opening = opened(ruleset.create({ config, decks, seed }), problems.invalidDeck);
       dealtDecks = decks;
@@ -174,6 +191,7 @@ export async function createMatch(deps: LobbyDeps, input: CreateMatchInput, who:
     seat: s,
     tokenHash: tokens[s] ? hashToken(tokens[s]) : null,
     playerId: s === creatorSeat ? creator.playerId : null,
+    deck: deckNames[s] ?? null,
     handle: s === creatorSeat ? creator.handle : openSeat ? null : (input.opponentHandle ?? null),
   }));
   const row = await deps.store.createMatch(
@@ -194,6 +212,7 @@ export async function createMatch(deps: LobbyDeps, input: CreateMatchInput, who:
       deadline,
       timeControl: control.kind,
       decks: dealtDecks,
+      rated,
       webhooks: input.webhook ? [creatorHook!] : [],
     },
     events,
@@ -215,6 +234,8 @@ export async function joinMatch(deps: LobbyDeps, id: string, input: JoinInput, w
   // The deal and the seat are stored together, so a match past its opening has no open seat.
   if (row.status !== 'waiting' || !opening || log.length !== 1) throw problems.seatTaken();
 
+  // A rated match's second seat is a player's too (checked before anything is dealt).
+  if (row.rated && who.kind !== 'player') throw problems.ratedNeedsPlayer();
   const joiner = await seatIdentity(deps, who, input.handle, 'match:create');
   // One player on both seats would be a match against oneself.
   if (joiner.playerId !== null && row.seats.some((s) => s.playerId === joiner.playerId)) {
@@ -225,6 +246,7 @@ export async function joinMatch(deps: LobbyDeps, id: string, input: JoinInput, w
   const hook = input.webhook ? newWebhook(seat, input.webhook, deps.webhooksAllowPrivate) : null;
   const sandbox = opening.position !== null && opening.position !== undefined;
   let dealtDecks: Record<Seat, string[]> | null = null;
+  let deckName: string | null = null;
   let dealt: { state: unknown; events: { type: string }[] };
   if (sandbox) {
     if (input.deck) throw problems.validation('This is a sandbox match: its position holds the decks; do not send one.');
@@ -232,6 +254,7 @@ export async function joinMatch(deps: LobbyDeps, id: string, input: JoinInput, w
   } else {
     if (!input.deck) throw problems.validation('deck is required to join this match.');
     const deck = resolveDeck(ruleset, input.deck, opening.config, 'deck');
+    deckName = deckLabel(input.deck, deck);
     const decks = { [opening.creatorSeat]: opening.deck ?? [], [seat]: deck } as Record<Seat, string[]>;
     dealtDecks = decks;
     // Dealt with the generator recorded when the seat was opened (rows from before keyed streams: sfc32).
@@ -248,7 +271,7 @@ export async function joinMatch(deps: LobbyDeps, id: string, input: JoinInput, w
       status,
       toMove,
       deadline,
-      claimSeat: { seat, tokenHash, handle: joiner.handle, playerId: joiner.playerId },
+      claimSeat: { seat, tokenHash, handle: joiner.handle, playerId: joiner.playerId, deck: deckName },
       notify: joinNotifications(opening.creatorSeat, { status, toMove, deadline }),
       ...(dealtDecks ? { decks: dealtDecks } : {}),
       ...(hook ? { registerWebhook: hook } : {}),
@@ -258,7 +281,7 @@ export async function joinMatch(deps: LobbyDeps, id: string, input: JoinInput, w
     if (e instanceof VersionConflictError) throw problems.seatTaken();
     throw e;
   }
-  const joined = { ...row, version, status, toMove, deadline, decks: dealtDecks ?? row.decks, seats: row.seats.map((x) => (x.seat === seat ? { ...x, tokenHash, handle: joiner.handle, playerId: joiner.playerId, bot: who.kind === 'player' && who.player.bot } : x)) };
+  const joined = { ...row, version, status, toMove, deadline, decks: dealtDecks ?? row.decks, seats: row.seats.map((x) => (x.seat === seat ? { ...x, tokenHash, handle: joiner.handle, playerId: joiner.playerId, deck: deckName, bot: who.kind === 'player' && who.player.bot } : x)) };
   deps.loader.remember({ ...foldRecords(NO_RECORDS, records), row: joined, ruleset, version, state: dealt.state, sandbox });
   deps.credentials.remember(tokenHash);
   return { id, seat, token, version, status, ...(hook ? { webhook: createdWebhookView(hook, id, new Date()) } : {}) };

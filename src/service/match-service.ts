@@ -18,6 +18,7 @@ import { flagged } from '../core/clock.js';
 import { eventPage, legalActions, matchView, outcomeOf, redact } from './reads.js';
 import { hashToken } from './tokens.js';
 import { Players, requireScope, seatOfPrincipal } from './players.js';
+import { Ratings } from './ratings.js';
 import { WebhookEndpoints } from './webhooks/endpoints.js';
 import { exportMatch } from './export.js';
 import type { ReplayFile } from '../replay/replay-file.js';
@@ -61,6 +62,7 @@ export class MatchService {
   readonly webhooksAllowPrivate: boolean;
   readonly webhooks: WebhookEndpoints;
   readonly players: Players;
+  readonly ratings: Ratings;
   /** The last sweep's per-match failures (the sweeper logs them). */
   sweepErrors: { id: string; error: string }[] = [];
   /** Called after every append this node commits (the app wakes its webhook worker). */
@@ -74,6 +76,7 @@ export class MatchService {
     this.live = new LiveUpdates(this.store);
     this.webhooks = new WebhookEndpoints(this.store, this.webhooksAllowPrivate);
     this.players = new Players(this.store.players, this.credentials);
+    this.ratings = new Ratings(this.store.players, this.store.ratings);
   }
 
   /** Loader counters (replays, cache hits, catch-ups) for tests and metrics. */

@@ -19,6 +19,7 @@ import type { MatchEntry, MatchLoader } from './match-loader.js';
 import { clockRecord, endRecord, foldRecords, gameRecord, type MatchEnd } from './match-log.js';
 import { matchView, redact, outcomeOf } from './reads.js';
 import { notificationsFor } from './webhooks/notifications.js';
+import { ratedEnding } from './ratings.js';
 import type { ActionOutcome, ActionResult, EventDto, LoadedMatch } from './types.js';
 
 export interface MoveDeps {
@@ -95,6 +96,8 @@ async function appendEnding(deps: Pick<MoveDeps, 'store' | 'loader' | 'onAppend'
   const version = await deps.store.appendEvents(entry.row.id, entry.version, records, {
     status: 'finished',
     winner: end.winner,
+    ending: end.reason,
+    rating: ratedEnding(entry.row, end.winner, end.reason),
     toMove: null,
     deadline: null,
     notify: notificationsFor(entry.row, { status: 'finished', toMove: null }),
@@ -103,7 +106,7 @@ async function appendEnding(deps: Pick<MoveDeps, 'store' | 'loader' | 'onAppend'
   const next: MatchEntry = {
     ...entry,
     ...foldRecords(entry, records),
-    row: { ...entry.row, status: 'finished', winner: end.winner, toMove: null, deadline: null, version },
+    row: { ...entry.row, status: 'finished', winner: end.winner, ending: end.reason, toMove: null, deadline: null, version },
     version,
   };
   deps.loader.remember(next);
@@ -160,10 +163,10 @@ async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null
     }
     // Not expired (checked above), so the clock stops at now.
     const records = endingRecords(entry, { reason: 'aborted', seat, winner: null, at: now }, seat, now);
-    const m: LoadedMatch = { ...entry, ...foldRecords(entry, records), ...base, row: { ...row, status: 'finished', winner: null, toMove: null, deadline: null, version: version + records.length }, version: version + records.length };
+    const m: LoadedMatch = { ...entry, ...foldRecords(entry, records), ...base, row: { ...row, status: 'finished', winner: null, ending: 'aborted', toMove: null, deadline: null, version: version + records.length }, version: version + records.length };
     const result = resultFor(m, records);
     const json = jsonOf(result);
-    return commit(deps, entry, m, records, { status: 'finished', winner: null, toMove: null, deadline: null, ...idempotency(json) }, result, json, priorOr);
+    return commit(deps, entry, m, records, { status: 'finished', winner: null, ending: 'aborted', toMove: null, deadline: null, ...idempotency(json) }, result, json, priorOr);
   }
 
   const r = ruleset.apply(state, seat, action);
@@ -185,13 +188,14 @@ async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null
     ...entry,
     ...foldRecords(entry, records),
     ...base,
-    row: { ...row, status, winner: outcome?.winner ?? null, version: newVersion, toMove, deadline },
+    row: { ...row, status, winner: outcome?.winner ?? null, ending: outcome ? 'game' : null, version: newVersion, toMove, deadline },
     version: newVersion,
     state: r.state,
   };
   const result = resultFor(m, records);
   const json = jsonOf(result);
-  return commit(deps, entry, m, records, { status, winner: outcome?.winner ?? null, toMove, deadline, ...idempotency(json) }, result, json, priorOr);
+  const ending = outcome ? ({ ending: 'game', rating: ratedEnding(row, outcome.winner, 'game') } as const) : {};
+  return commit(deps, entry, m, records, { status, winner: outcome?.winner ?? null, toMove, deadline, ...ending, ...idempotency(json) }, result, json, priorOr);
 }
 
 /** Appends the action's records as one statement and remembers the new state. */
@@ -233,5 +237,6 @@ async function replayIdempotent(store: MatchStore, entry: MatchEntry, key: strin
   match.clock ??= null;
   match.outcome ??= null;
   match.seed ??= null;
+  match.rated ??= false;
   return { result, seat, replayed: true };
 }

@@ -48,6 +48,7 @@ export function matchView(m: LoadedMatch): MatchView {
     cardSetId: m.row.cardSetId,
     createdAt: m.row.createdAt.toISOString(),
     timeControl: m.timeControl,
+    rated: m.row.rated,
     clock: clockView(m),
     outcome,
     seed: outcome ? m.row.seed : null,

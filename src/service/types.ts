@@ -26,6 +26,8 @@ export interface CreateMatchInput {
   timeControl?: TimeControl | undefined;
   /** The creator's webhook endpoint, registered with the match. */
   webhook?: WebhookInput | undefined;
+  /** Rated: both seats registered players, an open seat, a time control; never a sandbox. */
+  rated?: boolean | undefined;
 }
 
 export interface CreateMatchResult {
@@ -79,6 +81,8 @@ interface MatchViewBase {
   cardSetId: string;
   createdAt: string;
   timeControl: TimeControl;
+  /** The end moves both players' ratings. */
+  rated: boolean;
   clock: ClockView | null;
   outcome: MatchOutcome | null;
   /** The match's seed, published once the match is over (however it ended); its sha256 is the commitment in every view. */
@@ -149,6 +153,7 @@ export interface MatchSummary {
   status: MatchStatus;
   winner: Seat | null;
   timeControl: TimeControl['kind'];
+  rated: boolean;
   /** The seat whose decision the game waits for; null when nobody's (waiting, finished). */
   toMove: Seat | null;
   /** When the seat to move runs out of time (time controls), and how long that is from now. */
@@ -173,6 +178,7 @@ export interface MatchListFilterInput {
   /** won / lost / drawn: from `handle`'s side. */
   result?: 'won' | 'lost' | 'drawn' | undefined;
   timeControl?: string | undefined;
+  rated?: boolean | undefined;
   /** ISO 8601: created at or after `from`, before `to`. */
   from?: string | undefined;
   to?: string | undefined;

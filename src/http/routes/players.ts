@@ -12,6 +12,9 @@ import {
   PlayerParams,
   PlayerExportQuery,
   PlayerSchema,
+  ProfileSchema,
+  LeaderboardQuery,
+  LeaderboardSchema,
   RegisterPlayerBody,
   RegisteredSchema,
   TokenListSchema,
@@ -46,14 +49,37 @@ const playerRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (ap
         tags: ['players'],
         operationId: 'getPlayer',
         summary: "A player's profile",
-        description: 'Public: the handle as registered, whether it is a bot, since when.',
+        description:
+          'Public: the handle as registered, whether it is a bot, since when; ratings per game and time-control family (with RD); ' +
+          'results per game (played, won, lost, drawn, timed out, aborted); favourite decks.',
         params: PlayerParams,
-        response: { 200: PlayerSchema, ...problemResponses(400, 404, 429) },
+        response: { 200: ProfileSchema, ...problemResponses(400, 404, 429) },
       },
     },
     async (req, reply) => {
       reply.header('cache-control', 'no-cache');
-      return players.profile(req.params.handle);
+      return service.ratings.profile(req.params.handle);
+    },
+  );
+
+  app.get(
+    '/leaderboard',
+    {
+      schema: {
+        tags: ['players'],
+        operationId: 'getLeaderboard',
+        summary: 'Leaderboard',
+        description:
+          'The highest ratings of one game and time-control family (default evons, correspondence). Provisional ratings ' +
+          '(RD above 110: too few rated games) are left out, as on lichess.',
+        querystring: LeaderboardQuery,
+        response: { 200: LeaderboardSchema, ...problemResponses(400, 429) },
+      },
+    },
+    async (req, reply) => {
+      reply.header('cache-control', 'no-cache');
+      const { game, timeControl, limit } = req.query;
+      return service.ratings.leaderboard(game, timeControl, limit);
     },
   );
 

@@ -461,9 +461,29 @@ export interface paths {
         };
         /**
          * A player's profile
-         * @description Public: the handle as registered, whether it is a bot, since when.
+         * @description Public: the handle as registered, whether it is a bot, since when; ratings per game and time-control family (with RD); results per game (played, won, lost, drawn, timed out, aborted); favourite decks.
          */
         get: operations["getPlayer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leaderboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Leaderboard
+         * @description The highest ratings of one game and time-control family (default evons, correspondence). Provisional ratings (RD above 110: too few rated games) are left out, as on lichess.
+         */
+        get: operations["getLeaderboard"];
         put?: never;
         post?: never;
         delete?: never;
@@ -664,6 +684,8 @@ export interface components {
             timeControl?: components["schemas"]["TimeControlInput"];
             /** @description The creator's webhook endpoint, registered with the match (its secret comes back once). */
             webhook?: components["schemas"]["WebhookRequestInput"];
+            /** @description Rated (default false): the end updates both players' Glicko-2 ratings (this game, this time control's family). Needs a player token, openSeat true (the opponent joins with their own player token) and a correspondence or live time control; never a sandbox. */
+            rated?: boolean;
             /** @description Rules settings (RulesConfig); every field has a default. */
             settings?: {
                 /**
@@ -943,6 +965,8 @@ export interface components {
             timeControl?: components["schemas"]["TimeControlInput"];
             /** @description The creator's webhook endpoint, registered with the match (its secret comes back once). */
             webhook?: components["schemas"]["WebhookRequestInput"];
+            /** @description Rated (default false): the end updates both players' Glicko-2 ratings (this game, this time control's family). Needs a player token, openSeat true (the opponent joins with their own player token) and a correspondence or live time control; never a sandbox. */
+            rated?: boolean;
             settings?: components["schemas"]["UniVersusSettingsInput"];
             /** @description Sandbox: start from this position (format universus-position/1, see docs/universus.md). Send no decks or settings with it. */
             position?: {
@@ -1606,6 +1630,8 @@ export interface components {
             cardSetId: string;
             createdAt: string;
             timeControl: components["schemas"]["TimeControl"];
+            /** @description Rated: the end updates both players' ratings. */
+            rated: boolean;
             clock: components["schemas"]["ClockView"] | null;
             outcome: components["schemas"]["MatchOutcome"] | null;
             /** @description The match's seed, published once the match is over however it ended (verify it against the seedCommitment). */
@@ -1638,6 +1664,8 @@ export interface components {
             cardSetId: string;
             createdAt: string;
             timeControl: components["schemas"]["TimeControl"];
+            /** @description Rated: the end updates both players' ratings. */
+            rated: boolean;
             clock: components["schemas"]["ClockView"] | null;
             outcome: components["schemas"]["MatchOutcome"] | null;
             /** @description The match's seed, published once the match is over however it ended (verify it against the seedCommitment). */
@@ -1746,6 +1774,7 @@ export interface components {
             winner: components["schemas"]["Seat"] | null;
             /** @enum {string} */
             timeControl: "none" | "correspondence" | "live";
+            rated: boolean;
             /** @description The seat whose decision the match waits for; null when nobody's. */
             toMove: components["schemas"]["Seat"] | null;
             /** @description When the seat to move runs out of time (ISO 8601, UTC); null without a running clock. */
@@ -1908,6 +1937,64 @@ export interface components {
             bot: boolean;
             createdAt: string;
         };
+        PlayerProfile: {
+            handle: string;
+            bot: boolean;
+            createdAt: string;
+            /** @description One per game and time-control family the player has played rated; none before the first rated match ends. */
+            ratings: {
+                game: components["schemas"]["GameId"];
+                /**
+                 * @description The time-control family a rating counts (each has its own rating).
+                 * @enum {string}
+                 */
+                timeControl: "correspondence" | "live";
+                /** @description Glicko-2 rating, rounded (stored unrounded). */
+                rating: number;
+                /** @description Rating deviation, rounded: how uncertain the rating is. */
+                rd: number;
+                /** @description RD above 110: too uncertain for the leaderboard. */
+                provisional: boolean;
+                /** @description Rated games counted. */
+                games: number;
+            }[];
+            /** @description Results per game, rated or not. */
+            stats: {
+                game: components["schemas"]["GameId"];
+                /** @description Finished matches, aborted ones not counted. */
+                played: number;
+                won: number;
+                lost: number;
+                drawn: number;
+                /** @description Lost on time (included in lost). */
+                timedOut: number;
+                aborted: number;
+            }[];
+            /** @description The decks brought most often, up to 3 per game, most used first. */
+            favouriteDecks: {
+                game: components["schemas"]["GameId"];
+                /** @description A starter deck id, or custom-<hash> of a card list. */
+                deck: string;
+                matches: number;
+            }[];
+        };
+        /** @description The highest established ratings (RD at most 110) of one game and time-control family, highest first. */
+        Leaderboard: {
+            game: components["schemas"]["GameId"];
+            /**
+             * @description The time-control family a rating counts (each has its own rating).
+             * @enum {string}
+             */
+            timeControl: "correspondence" | "live";
+            players: {
+                rank: number;
+                handle: string;
+                bot: boolean;
+                rating: number;
+                rd: number;
+                games: number;
+            }[];
+        };
         PlayerToken: {
             id: string;
             label: string | null;
@@ -2056,6 +2143,8 @@ export interface operations {
                 /** @description Finished matches handle won, lost or drew (needs handle). */
                 result?: "won" | "lost" | "drawn";
                 timeControl?: "none" | "correspondence" | "live";
+                /** @description true: rated matches only; false: unrated only. */
+                rated?: "true" | "false";
                 /** @description Created at or after this time (ISO 8601). */
                 from?: string;
                 /** @description Created before this time (ISO 8601). */
@@ -2955,6 +3044,8 @@ export interface operations {
                 /** @description Finished matches handle won, lost or drew (needs handle). */
                 result?: "won" | "lost" | "drawn";
                 timeControl?: "none" | "correspondence" | "live";
+                /** @description true: rated matches only; false: unrated only. */
+                rated?: "true" | "false";
                 /** @description Created at or after this time (ISO 8601). */
                 from?: string;
                 /** @description Created before this time (ISO 8601). */
@@ -4074,7 +4165,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Player"];
+                    "application/json": components["schemas"]["PlayerProfile"];
                 };
             };
             /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
@@ -4092,6 +4183,67 @@ export interface operations {
             };
             /** @description No such match */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getLeaderboard: {
+        parameters: {
+            query?: {
+                game?: components["schemas"]["GameIdInput"];
+                /** @description The time-control family a rating counts (each has its own rating). */
+                timeControl?: "correspondence" | "live";
+                limit?: number;
+            };
+            header?: {
+                /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Leaderboard"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
