@@ -45,13 +45,15 @@ async function seed(url: string): Promise<void> {
   try {
     await c.query(`
       INSERT INTO "match" ("id", "game", "rules_version", "engine_version", "rules_hash", "config", "card_set_id", "card_set_hash",
-                           "seed", "seed_commitment", "status", "winner", "to_move", "deadline", "time_control", "version", "created_at", "updated_at")
+                           "seed", "seed_commitment", "status", "winner", "to_move", "deadline", "time_control", "rated", "ending", "version", "created_at", "updated_at")
       SELECT 'm' || g, CASE WHEN g % 4 = 0 THEN 'universus' ELSE 'evons' END, 'r', 'e', 'h', '{}'::jsonb, 'set', 'hash', 's', 'c',
              CASE WHEN g % 10 < 7 THEN 'finished' WHEN g % 10 < 9 THEN 'active' ELSE 'waiting' END,
              CASE WHEN g % 10 < 7 THEN (CASE WHEN g % 3 = 0 THEN NULL WHEN g % 2 = 0 THEN 'p1' ELSE 'p2' END) END,
              CASE WHEN g % 10 BETWEEN 7 AND 8 THEN (CASE WHEN g % 2 = 0 THEN 'p1' ELSE 'p2' END) END,
              CASE WHEN g % 10 BETWEEN 7 AND 8 AND g % 3 = 1 THEN now() + (g % 1000) * interval '1 minute' END,
              CASE g % 3 WHEN 0 THEN 'none' WHEN 1 THEN 'correspondence' ELSE 'live' END,
+             g % 3 <> 0 AND g % 5 = 0,
+             CASE WHEN g % 10 < 7 THEN 'game' END,
              100, now() - (g % 525600) * interval '1 minute', now()
         FROM generate_series(1, $1::int) AS g`, [MATCHES]);
     await c.query(`
@@ -77,10 +79,12 @@ const QUERIES: Query[] = [
   { name: 'by handle and opponent', filter: () => ({ handle: pick(), opponent: pick() }) },
   { name: 'by handle, game universus', filter: () => ({ handle: pick(), game: 'universus' }) },
   { name: 'by handle, won', filter: () => ({ handle: pick(), result: 'won' }) },
+  { name: 'by handle, rated', filter: () => ({ handle: pick(), rated: true }) },
   { name: 'by handle, last 30 days', filter: () => ({ handle: pick(), from: new Date(Date.now() - 30 * 86_400_000) }) },
   { name: "my turn, soonest deadline first", filter: () => ({ toMoveHandle: pick() }), order: 'deadline' },
   { name: 'everything, newest first', filter: () => ({}) },
   { name: 'game universus, newest first', filter: () => ({ game: 'universus' }) },
+  { name: 'rated, newest first', filter: () => ({ rated: true }) },
 ];
 
 async function measure(store: MatchStore, q: Query): Promise<{ first: Samples; next: Samples }> {
