@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { isMemoryDir } from '../persistence/database.js';
 
 const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
 
@@ -107,7 +108,8 @@ export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvResult {
       webhookLeaseMs: e.WEBHOOK_LEASE_MS,
       database: e.DATABASE_URL
         ? { kind: 'postgres', url: e.DATABASE_URL, connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS, statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS }
-        : { kind: 'pglite', dataDir: path.resolve(e.DATA_DIR) },
+        // memory:// is PGlite's in-memory database, not a path (resolving it made a directory "memory:").
+        : { kind: 'pglite', dataDir: isMemoryDir(e.DATA_DIR) ? e.DATA_DIR : path.resolve(e.DATA_DIR) },
     },
   };
 }
