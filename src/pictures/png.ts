@@ -17,7 +17,8 @@ export const FONT_FILES = ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf', 'DejaVuSans-
 /** PNG widths the API accepts, in pixels (the height follows the picture's proportions). */
 export const PNG_SIZE = { min: 120, max: 2400, default: 800 } as const;
 
-function options(width: number): ResvgRenderOptions {
+/** resvg options: the bundled font only, `width` pixels wide, on white. */
+export function pngOptions(width: number): ResvgRenderOptions {
   return {
     font: { loadSystemFonts: false, fontFiles: FONT_FILES, defaultFontFamily: 'DejaVu Sans', sansSerifFamily: 'DejaVu Sans' },
     fitTo: { mode: 'width', value: width },
@@ -28,6 +29,6 @@ function options(width: number): ResvgRenderOptions {
 
 /** The SVG drawn `width` pixels wide. */
 export async function svgToPng(svg: string, width: number): Promise<Buffer> {
-  const image = await renderAsync(svg, options(width));
+  const image = await renderAsync(svg, pngOptions(width));
   return image.asPng();
 }
