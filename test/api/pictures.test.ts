@@ -48,7 +48,7 @@ for (const backend of backends) {
       }
     };
 
-    it("draws exactly the caller's JSON view: spectator, each seat, a player token; hidden hands stay hidden (R-HAND-1)", async () => {
+    it("draws exactly the caller's JSON view: spectator, each seat, a player token; hidden hands stay hidden", async () => {
       const m = await createHotSeat(h.http);
       await play(m.id, m.tokens, 6);
       const spectatorView = await json(m.id);
@@ -128,7 +128,7 @@ for (const backend of backends) {
         expect(Math.abs(got.height - (size * hgt) / w)).toBeLessThanOrEqual(1);
         expect(res.headers.etag).toMatch(new RegExp(`^"\\d+\\.p1\\.png-${size}\\.r${PICTURE_VERSION}"$`));
         expect(res.headers['cache-control']).toBe('private, no-cache');
-        const again = await png(m.id, `?size=${size}`, m.tokens.p1).set('if-none-match', res.headers.etag).expect(304);
+        const again = await png(m.id, `?size=${size}`, m.tokens.p1).set('if-none-match', String(res.headers.etag)).expect(304);
         expect(again.body.length).toBe(0);
         // The same picture again (from the cache or drawn anew): the same bytes.
         expect((await png(m.id, `?size=${size}`, m.tokens.p1).expect(200)).body.equals(res.body)).toBe(true);

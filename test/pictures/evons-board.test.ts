@@ -1,7 +1,8 @@
 /**
  * The Evons picture (src/pictures/evons-board.ts): snapshots of a dealt match, a position in play
- * and a finished match; what it draws (R-BOARD-4 main zone, R-FACE covered cards, R-SCORE scores,
- * damage, arrows by kind); determinism; and redaction (R-HAND-1 hidden hands, R-FACE-2 covered cards).
+ * and a finished match; what it draws (R-BOARD-4 main zone, R-CARD-8 a board card's owner, facing,
+ * cover and current DEF, R-FACE-1 covered cards face down, R-SCORE-1 scores, arrows by kind);
+ * determinism; and redaction: the other hand and others' covered cards stay unnamed.
  */
 import { describe, expect, it } from 'vitest';
 import { Resvg } from '@resvg/resvg-js';
@@ -66,7 +67,7 @@ describe('Evons board picture', () => {
     expect(end).toContain(r.winner ? `${r.winner} (${r.winner === 'p1' ? 'alice' : 'bob'}) wins: ${r.reason}` : `No winner: ${r.reason}`);
   });
 
-  it('draws the 5×5 main zone (R-BOARD-4), each card in its owner colour with its facing band, and a legend of every arrow kind', () => {
+  it('draws the 5×5 main zone (R-BOARD-4), each card in its owner colour with its facing band (R-CARD-8, R-BOARD-9), and a legend of every arrow kind', () => {
     const svg = renderBoardSvg(evonsMatchView(midGame, 'spectator'));
     // The main zone outline: columns A–E × rows 1–5, one cell (84) in from the board's corner.
     expect(svg).toContain('<rect x="132" y="180" width="420" height="420" fill="none" stroke="#334155" stroke-width="3"/>');
@@ -88,7 +89,7 @@ describe('Evons board picture', () => {
     expect(after).toContain(`DEF ${cell.card!.currentDef} (damage 2)`);
   });
 
-  it('never draws what the view does not show: hands and covered cards of others stay unnamed (R-HAND-1, R-FACE-2)', () => {
+  it('never draws what the view does not show: hands and covered cards of others stay unnamed (R-FACE-1)', () => {
     let sawHidden = false;
     let sawCovered = false;
     for (const s of [dealt, midGame, evonsAfter('pictures-evons', 25), finished]) {
