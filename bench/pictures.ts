@@ -14,6 +14,7 @@ import { PNG_SIZE, svgToPng } from '../src/pictures/png.js';
 import type { MatchView } from '../src/service/types.js';
 import { buildApp } from '../src/app.js';
 import { openStore } from '../src/persistence/index.js';
+import os from 'node:os';
 import { Samples } from './lib/stats.js';
 
 const POSITIONS = Number(process.env.POSITIONS ?? 120);
@@ -68,30 +69,44 @@ function positions(r: AnyRuleset, count: number): unknown[] {
 }
 
 const ms = (n: number) => `${n.toFixed(2)} ms`;
-const line = (label: string, s: Samples) => console.log(`  ${label.padEnd(34)} p50 ${ms(s.percentile(50)).padStart(9)}   p95 ${ms(s.percentile(95)).padStart(9)}   (${s.count})`);
+/** Wall time and the process's CPU time (all threads: resvg renders on libuv's pool), which another load on the machine disturbs less. */
+class Timed {
+  readonly wall = new Samples();
+  readonly cpu = new Samples();
+  async time<T>(f: () => T | Promise<T>): Promise<T> {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    const out = await f();
+    this.wall.add(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    this.cpu.add((c.user + c.system) / 1000);
+    return out;
+  }
+}
+const line = (label: string, t: Timed) =>
+  console.log(
+    `  ${label.padEnd(36)} wall p50 ${ms(t.wall.percentile(50)).padStart(9)}  p95 ${ms(t.wall.percentile(95)).padStart(9)}   ` +
+      `cpu p50 ${ms(t.cpu.percentile(50)).padStart(9)}  p95 ${ms(t.cpu.percentile(95)).padStart(9)}   (${t.wall.count})`,
+  );
 
-console.log(`pictures benchmark: ${POSITIONS} positions per game × ${VIEWERS.length} viewers, one at a time, Node ${process.version}`);
+// The machines are shared: the load average says how much else ran.
+const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
+console.log(`pictures benchmark: ${POSITIONS} positions per game × ${VIEWERS.length} viewers, one at a time, Node ${process.version}, ${os.cpus().length} cores, load ${load()}`);
 for (const id of GAME_IDS) {
   const r = GAMES[id] as AnyRuleset;
   const views = positions(r, POSITIONS).flatMap((s) => VIEWERS.map((v) => matchViewOf(r, s, v)));
   for (const v of views.slice(0, 10)) await svgToPng(renderBoardSvg(v), PNG_SIZE.default); // warm-up
-  const svg = new Samples();
-  const pngDefault = new Samples();
-  const pngMax = new Samples();
+  const svg = new Timed();
+  const pngDefault = new Timed();
+  const pngMax = new Timed();
   let bytes = 0;
   let pngBytes = 0;
   for (const v of views) {
-    const t0 = performance.now();
-    const picture = renderBoardSvg(v);
-    svg.add(performance.now() - t0);
+    const picture = await svg.time(() => renderBoardSvg(v));
     bytes += picture.length;
-    const t1 = performance.now();
-    const png = await svgToPng(picture, PNG_SIZE.default);
-    pngDefault.add(performance.now() - t1);
+    const png = await pngDefault.time(() => svgToPng(picture, PNG_SIZE.default));
     pngBytes += png.length;
-    const t2 = performance.now();
-    await svgToPng(picture, PNG_SIZE.max);
-    pngMax.add(performance.now() - t2);
+    await pngMax.time(() => svgToPng(picture, PNG_SIZE.max));
   }
   console.log(`${r.name}: SVG ${Math.round(bytes / views.length / 1024)} KiB, PNG ${PNG_SIZE.default} px ${Math.round(pngBytes / views.length / 1024)} KiB on average`);
   line('SVG from the view', svg);
@@ -117,22 +132,19 @@ try {
       const action = legal.actions[(i * 7919) % legal.actions.length]!.action;
       await app.inject({ method: 'POST', url: `/v1/matches/${id}/actions`, headers: { authorization: `Bearer ${tokens[seat]}` }, payload: { action } });
     }
-    const svgReq = new Samples();
-    const pngReq = new Samples();
+    const svgReq = new Timed();
+    const pngReq = new Timed();
     for (let i = 0; i < 100; i++) {
       const headers = i % 2 === 0 ? {} : { authorization: `Bearer ${tokens.p1}` };
-      const t0 = performance.now();
-      const s = await app.inject({ url: `/v1/matches/${id}/board.svg`, headers });
-      svgReq.add(performance.now() - t0);
-      const t1 = performance.now();
-      const p = await app.inject({ url: `/v1/matches/${id}/board.png?size=${PNG_SIZE.default - i}`, headers });
-      pngReq.add(performance.now() - t1);
+      const s = await svgReq.time(() => app.inject({ url: `/v1/matches/${id}/board.svg`, headers }));
+      const p = await pngReq.time(() => app.inject({ url: `/v1/matches/${id}/board.png?size=${PNG_SIZE.default - i}`, headers }));
       if (s.statusCode !== 200 || p.statusCode !== 200) throw new Error(`${s.statusCode} ${p.statusCode}`);
     }
     console.log(`${r.name} over HTTP (app.inject, PGlite, match cached):`);
     line('GET board.svg', svgReq);
     line(`GET board.png (~${PNG_SIZE.default} px, not cached)`, pngReq);
   }
+  console.log(`load average at the end: ${load()}`);
 } finally {
   await app.close();
   await opened.close();
