@@ -28,7 +28,9 @@ function attrs(a: Attrs): string {
 
 /** An element; children are SVG strings already (escape text with `esc` or use `text`). */
 export function el(tag: string, a: Attrs = {}, ...children: string[]): string {
-  const inner = children.join('');
+  // A group's children one per line: snapshots and diffs stay readable (whitespace between
+  // elements draws nothing; inside <text> it would, so only groups get it).
+  const inner = tag === 'g' ? children.filter(Boolean).map((c) => `\n${c}`).join('') + (children.some(Boolean) ? '\n' : '') : children.join('');
   return inner === '' ? `<${tag}${attrs(a)}/>` : `<${tag}${attrs(a)}>${inner}</${tag}>`;
 }
 
@@ -74,11 +76,11 @@ export function document(o: { width: number; height: number; title: string; desc
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${num(o.width)}" height="${num(o.height)}" viewBox="0 0 ${num(o.width)} ${num(o.height)}"` +
     ` role="img" aria-labelledby="board-title board-desc" font-family="sans-serif">` +
-    el('title', { id: 'board-title' }, esc(o.title)) +
-    el('desc', { id: 'board-desc' }, esc(o.desc)) +
-    (o.defs ? el('defs', {}, o.defs) : '') +
-    el('rect', { width: o.width, height: o.height, fill: '#ffffff' }) +
-    o.body +
-    '</svg>\n'
+    `\n${el('title', { id: 'board-title' }, esc(o.title))}` +
+    `\n${el('desc', { id: 'board-desc' }, esc(o.desc))}` +
+    (o.defs ? `\n${el('defs', {}, o.defs)}` : '') +
+    `\n${el('rect', { width: o.width, height: o.height, fill: '#ffffff' })}` +
+    `\n${o.body}` +
+    '\n</svg>\n'
   );
 }
