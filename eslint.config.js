@@ -32,4 +32,19 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Board pictures are drawn by pure code too (the same view gives the same bytes); only the
+    // PNG rasteriser (png.ts) touches the outside, to read its font.
+    files: ['src/pictures/**/*.ts'],
+    ignores: ['src/pictures/png.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['node:*', 'fs', '**/persistence/**', '**/http/**', '**/graphql/**', '**/config/**', '@resvg/*'] }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Math', property: 'random', message: 'A picture depends on its view only.' },
+        { object: 'Date', property: 'now', message: 'A picture depends on its view only.' },
+        { object: 'process', property: 'env', message: 'A picture depends on its view only.' },
+      ],
+    },
+  },
 );

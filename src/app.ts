@@ -29,6 +29,7 @@ import catalogRoutes from './http/routes/catalog.js';
 import webhookRoutes from './http/routes/webhooks.js';
 import playerRoutes from './http/routes/players.js';
 import healthRoutes from './http/routes/health.js';
+import pictureRoutes from './http/routes/pictures.js';
 import graphqlPlugin from './graphql/index.js';
 import { Sweeper } from './service/sweeper.js';
 import { WebhookWorker, type WorkerOptions } from './service/webhooks/worker.js';
@@ -165,6 +166,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
       async (v1) => {
         await v1.register(matchRoutes, { service });
         await v1.register(streamRoutes, { service });
+        await v1.register(pictureRoutes, { service });
         await v1.register(catalogRoutes);
         await v1.register(webhookRoutes, { service });
         await v1.register(playerRoutes, { service });

@@ -8,8 +8,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export type ViewerTag = 'p1' | 'p2' | 'spectator';
 
-export function viewerEtag(version: number, viewer: ViewerTag): string {
-  return `"${version}.${viewer}"`;
+/** `variant` names one of several representations of the same view (a picture: `png-800.r1`). */
+export function viewerEtag(version: number, viewer: ViewerTag, variant?: string): string {
+  return variant === undefined ? `"${version}.${viewer}"` : `"${version}.${viewer}.${variant}"`;
 }
 
 export interface PerCallerCaching {
@@ -17,11 +18,13 @@ export interface PerCallerCaching {
   viewer: ViewerTag;
   /** no-cache: store privately but revalidate (views, event pages); no-store: never keep; immutable: a past version, never changes. */
   cache: 'no-cache' | 'no-store' | 'immutable';
+  /** Another representation of the same view (see viewerEtag). */
+  variant?: string;
 }
 
 /** Sets ETag, Vary and Cache-Control for a response whose body depends on the caller. */
 export function perCaller(reply: FastifyReply, c: PerCallerCaching): string {
-  const tag = viewerEtag(c.version, c.viewer);
+  const tag = viewerEtag(c.version, c.viewer, c.variant);
   const cache = c.cache === 'immutable' ? 'max-age=31536000, immutable' : c.cache;
   reply.header('etag', tag).header('vary', 'Authorization').header('cache-control', `private, ${cache}`);
   return tag;

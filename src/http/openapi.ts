@@ -184,6 +184,13 @@ function finishOperation(url: string, method: string, op: Json): void {
         },
       };
     }
+    const picture = /\/board\.(svg|png)$/.exec(url)?.[1];
+    if (code === 200 && picture) {
+      res.content =
+        picture === 'svg'
+          ? { 'image/svg+xml': { schema: { type: 'string', description: 'A self-contained SVG document.' } } }
+          : { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png', description: 'A PNG image.' } } };
+    }
     if (code === 200 && url.endsWith('/stream')) {
       res.content = {
         'application/x-ndjson': {

@@ -59,6 +59,7 @@ describe('OpenAPI document: what the server reads and sends (issue 6 item 8)', (
         'listGameCards', 'listGameDecks', 'listGames', 'listLegalActions', 'listMatches', 'listMyMatches', 'streamEvents',
         'submitAction', 'registerWebhook', 'listWebhooks', 'deleteWebhook', 'rotateWebhookSecret', 'listWebhookDeliveries',
         'redeliverWebhook', 'exportMatch', 'exportPlayerMatches', 'registerPlayer', 'getPlayer', 'getLeaderboard', 'getMe', 'listMyTokens', 'createMyToken', 'revokeMyToken',
+        'getBoardSvg', 'getBoardPng',
       ].sort(),
     );
     for (const { path, method, op } of ops(doc)) {

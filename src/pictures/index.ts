@@ -1,0 +1,47 @@
+/**
+ * Board pictures: the caller's match view (the body of GET /v1/matches/{id}, already redacted for
+ * them) drawn as a self-contained SVG by the game's own renderer. Pure: the same view gives the
+ * same bytes, and nothing reaches a picture that is not in the view (the card lists read to name
+ * a card are public, GET /v1/games/{game}/cards).
+ */
+import type { GameId, GameViewOf } from '../games/registry.js';
+import type { MatchView } from '../service/types.js';
+import { renderEvonsBoard } from './evons-board.js';
+import { frameOf, outcomeWords, seatLabel, viewerWords, SEATS, type PictureFrame } from './frame.js';
+import { document, text } from './svg.js';
+import { renderUniversusBoard } from './universus-board.js';
+
+/**
+ * Part of every picture's ETag: bump it whenever a renderer draws anything differently, so that
+ * no cache keeps an old drawing of a version under a tag that now means another one.
+ */
+export const PICTURE_VERSION = 1;
+
+/** One renderer per hosted game: adding a game without one fails to compile. */
+const RENDERERS: { [G in GameId]: (f: PictureFrame, game: GameViewOf<G>) => string } = {
+  evons: renderEvonsBoard,
+  universus: renderUniversusBoard,
+};
+
+/** Before the deal (a seat still open) there is no position: the picture says who is waiting. */
+function waitingPicture(f: PictureFrame, gameId: string): string {
+  const seated = SEATS.filter((s) => f.handles[s] !== null).map((s) => seatLabel(f, s));
+  const words = outcomeWords(f) ?? `Waiting for an opponent to join${seated.length ? `; seated: ${seated.join(', ')}` : ''}.`;
+  return document({
+    width: 600,
+    height: 160,
+    title: `${gameId} match ${f.matchId}: ${words}`,
+    desc: `${gameId} match ${f.matchId}, ${viewerWords(f)}. ${words}`,
+    body:
+      text(24, 48, `${gameId} · match ${f.matchId}`, { 'font-size': 22, 'font-weight': 'bold', fill: '#111827' }) +
+      text(24, 92, words, { 'font-size': 16, fill: '#4b5563' }),
+  });
+}
+
+/** The picture of a match view: the game's board, or the waiting picture before the deal. */
+export function renderBoardSvg(view: MatchView): string {
+  const f = frameOf(view);
+  if (view.game === null) return waitingPicture(f, view.gameId);
+  const render = RENDERERS[view.gameId] as (f: PictureFrame, game: MatchView['game']) => string;
+  return render(f, view.game);
+}
