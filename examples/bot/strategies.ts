@@ -13,7 +13,10 @@
  * swap each other for ever), as the engine's own random player does.
  */
 import { evons } from '../../src/games/evons/ruleset.js';
-import { defaultCardSet, view as engineView, type Action, type GameState, type Seat } from '../../src/games/evons/index.js';
+import { defaultCardSet, type Action, type GameState, type Seat } from '../../src/games/evons/index.js';
+// The engine's own scoring (R-SCORE), not a copy of the rule; view() would give the same numbers
+// but also hashes the rules on every call, which the greedy pays for hundreds of times a move.
+import { scores } from '../../src/games/evons/stats.js';
 import type { EvonsAction } from '../../clients/typescript/src/index.js';
 import { beliefState } from './belief.js';
 import { turnFacts } from './turn-facts.js';
@@ -47,8 +50,8 @@ function lead(s: GameState, seat: Seat): number {
     const diff = s.result.scores[seat] - s.result.scores[other];
     return s.result.winner === null ? diff : s.result.winner === seat ? WIN + diff : -WIN + diff;
   }
-  const seats = engineView(s, seat).seats;
-  return seats[seat].score - seats[other].score;
+  const now = scores(s);
+  return now[seat] - now[other];
 }
 
 /** The state right after `action` and everything it sets off, up to the end of the seat's turn. */

@@ -25,7 +25,9 @@ export interface Block {
 
 
 export function docFiles(): string[] {
-  return ['README.md', ...filesUnder('docs', /\.md$/).sort()];
+  // The client's README and the bot's tutorial are run too (after the docs: their shell blocks
+  // share the walkthrough's session and server).
+  return ['README.md', ...filesUnder('docs', /\.md$/).sort(), 'clients/typescript/README.md', 'examples/bot/README.md'];
 }
 
 export function blocks(file: string): Block[] {
