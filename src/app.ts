@@ -34,6 +34,7 @@ import graphqlPlugin from './graphql/index.js';
 import { Sweeper } from './service/sweeper.js';
 import { WebhookWorker, type WorkerOptions } from './service/webhooks/worker.js';
 import { openapiInfo, finishOpenapi } from './http/openapi.js';
+import watchRoutes from './http/routes/watch.js';
 
 /** Requests larger than this are refused with 413 before they are parsed. */
 export const BODY_LIMIT = 256 * 1024;
@@ -175,6 +176,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     );
   });
   await app.register(graphqlPlugin, { service, graphiql: opts.graphiql ?? false });
+  // The watch page (HTML for people, outside the JSON API's scope).
+  await app.register(watchRoutes, { service });
 
   return app as unknown as App;
 }
