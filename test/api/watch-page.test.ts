@@ -1,0 +1,109 @@
+/**
+ * GET /watch/{id} as HTTP (the browser suite, test/browser/watch.test.ts, runs the script): the
+ * page and its 404 are HTML with a Content-Security-Policy that allows script from this origin
+ * only; the link-preview tags point at the match's board.png by an absolute URL; everything from
+ * the match (handles are user input) is escaped; the assets it links are served; and the route is
+ * not in the OpenAPI document (HTML, like /docs).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { escapeHtml } from '../../src/http/watch/page.js';
+import { createHotSeat, startApp, type Harness } from './helpers.js';
+
+const EVIL = '<img src=x onerror=alert(1)>';
+
+/** The content of `<meta property="NAME" content="…">`, still escaped. */
+function meta(html: string, property: string): string | undefined {
+  return new RegExp(`<meta property="${property}" content="([^"]*)">`).exec(html)?.[1];
+}
+
+describe('the watch page over HTTP', () => {
+  let h: Harness;
+  let id: string;
+  beforeAll(async () => {
+    h = await startApp({ kind: 'pglite', dataDir: 'memory://' });
+    id = (await createHotSeat(h.http)).id;
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('is HTML with a CSP allowing script from this origin only, and link-preview tags for the position', async () => {
+    const res = await h.http.get(`/watch/${id}`).set('host', 'watch.example:8080').expect(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    const csp = res.headers['content-security-policy'] as string;
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    const html = res.text;
+    expect(meta(html, 'og:image')).toBe(`http://watch.example:8080/v1/matches/${id}/board.png`);
+    expect(meta(html, 'og:title')).toBe('alice vs bob · Evons');
+    expect(meta(html, 'og:description')).toMatch(/^Turn 1 · alice 0 – 0 bob · (alice|bob) to move\.$/);
+    expect(html).toContain(`data-match="${id}"`);
+    expect(html).toContain('data-game="evons"');
+    // No inline script: the CSP would block it.
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+  });
+
+  it('points the preview at ?at= when the link has a valid one, and ignores a bad one', async () => {
+    const at = (html: string) => meta(html, 'og:image')?.replace(/^.*board\.png/, '');
+    expect(at((await h.http.get(`/watch/${id}?at=3`).expect(200)).text)).toBe('?at=3');
+    for (const bad of ['0', '99999', 'abc', '-1', '1e3']) {
+      expect(at((await h.http.get(`/watch/${id}?at=${bad}`).expect(200)).text), bad).toBe('');
+    }
+  });
+
+  it('answers an unknown or malformed id with a 404 page, escaping the id', async () => {
+    for (const path of ['/watch/no-such-match', '/watch/a.b', `/watch/${encodeURIComponent('<script>alert(1)</script>')}`]) {
+      const res = await h.http.get(path).expect(404);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(res.text).toContain('No such match');
+      expect(res.text).not.toContain('<script>');
+    }
+  });
+
+  it('escapes handles (user input) in the HTML: a handle the API would refuse, stored as it is', async () => {
+    // The REST API refuses such a handle; the store keeps what it is given: the page must not trust it.
+    const created = await h.app.service.createMatch({
+      handle: EVIL,
+      opponentHandle: '"><script>alert(2)</script>',
+      decks: { p1: { starter: 'starter-verdant-quake' }, p2: { starter: 'starter-ember-tide' } },
+    });
+    const html = (await h.http.get(`/watch/${created.id}`).expect(200)).text;
+    expect(html).not.toContain(EVIL);
+    expect(html).not.toContain('<script>alert(2)');
+    expect(meta(html, 'og:title')).toBe(escapeHtml(`${EVIL} vs "><script>alert(2)</script> · Evons`));
+    expect(html).toContain('&#60;img src=x onerror=alert(1)&#62;');
+  });
+
+  it('does not put a forged Host header into its links', async () => {
+    const html = (await h.http.get(`/watch/${id}`).set('host', 'evil"><script>x</script>').expect(200)).text;
+    expect(meta(html, 'og:image')).toBe(`http://localhost/v1/matches/${id}/board.png`);
+  });
+
+  it('serves the script modules and stylesheet it links, with ETags, and nothing else under /watch/assets', async () => {
+    const html = (await h.http.get(`/watch/${id}`).expect(200)).text;
+    const linked = [...html.matchAll(/(?:src|href)="(\/watch\/assets\/[^"]+)"/g)].map((m) => m[1] as string);
+    expect(linked.map((u) => u.replace(/\?v=[0-9a-f]{12}$/, ''))).toEqual(['/watch/assets/watch.css', '/watch/assets/watch.js']);
+    for (const url of [...linked, '/watch/assets/words.js']) {
+      const res = await h.http.get(url).expect(200);
+      expect(res.headers['content-type']).toMatch(url.includes('.css') ? /^text\/css/ : /^text\/javascript/);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      await h.http.get(url).set('if-none-match', res.headers.etag as string).expect(304);
+    }
+    const missing = await h.http.get('/watch/assets/server.ts').expect(404);
+    expect(missing.headers['content-type']).toMatch(/^application\/problem\+json/);
+  });
+
+  it('is not in the OpenAPI document (an HTML page, like /docs)', async () => {
+    const doc = (await h.http.get('/openapi.json').expect(200)).body as { paths: Record<string, unknown> };
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith('/watch'))).toEqual([]);
+  });
+});
+
+describe('escapeHtml', () => {
+  it('escapes the five characters that matter in text and quoted attributes', () => {
+    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe('&#60;a href=&#34;x&#34; title=&#39;y&#39;&#62;&#38;&#60;/a&#62;');
+  });
+});
