@@ -254,6 +254,32 @@ describe.skipIf(skip !== null)('the watch page in Chromium', () => {
     });
   });
 
+  it("shows a live match's clocks, the running one counting down", async () => {
+    const m = await createMatch(base, 'evons', { timeControl: { kind: 'live', initialSeconds: 600, incrementSeconds: 5 } });
+    const version = await playOne(base, m);
+    const { page, context, problems } = await openPage(`${base}/watch/${m.id}`);
+    try {
+      await waitForVersion(page, version);
+      const api = await call<{ clock: { running: string; remainingMs: Record<string, number> } }>(base, `/v1/matches/${m.id}`);
+      const idle = api.clock.running === 'p1' ? 'p2' : 'p1';
+      const clock = (seat: string) => page.textContent(`dd.clock[data-seat="${seat}"]`);
+      const idleText = await clock(idle);
+      const seconds = Math.floor(api.clock.remainingMs[idle]! / 1000);
+      expect(idleText).toBe(`${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`);
+      const runningText = await clock(api.clock.running);
+      expect(runningText).toMatch(/^\d+:\d\d$/);
+      // The page ticks the running clock itself between reads; the idle one stands still.
+      await page.waitForFunction(
+        ([seat, before]) => document.querySelector(`dd.clock[data-seat="${seat}"]`)?.textContent !== before,
+        [api.clock.running, runningText] as const,
+      );
+      expect(await clock(idle)).toBe(idleText);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('shows a handle like <img src=x onerror=alert(1)> as text', async () => {
     const evil = '<img src=x onerror=alert(1)>';
     const other = '"><script>window.pwned=1</script>';

@@ -130,6 +130,9 @@ function seatFacts(/** @type {any} */ g, /** @type {string} */ seat) {
   ];
 }
 
+/** A decision's kind in words: `AWAIT_MOMENTUM` → "await momentum", `reveal-order` → "reveal order". */
+const decision = (/** @type {string} */ kind) => kind.toLowerCase().replace(/[_-]+/g, ' ');
+
 function renderPlayers() {
   const v = state.view;
   const g = v?.game ?? null;
@@ -155,7 +158,7 @@ function renderPlayers() {
       facts.append(dd);
     }
     box.append(facts);
-    if (pending === seat && !v.outcome) box.append(node('p', `To move: ${g.pending.kind}`, 'badge'));
+    if (pending === seat && !v.outcome) box.append(node('p', `To move: ${decision(g.pending.kind)}`, 'badge'));
     return box;
   });
   el.players.replaceChildren(...boxes);
@@ -182,7 +185,7 @@ function renderStatus() {
   } else {
     const g = v.game;
     const turn = state.game === 'universus' ? g.turnNumber : g.turn;
-    text = `Turn ${turn}. ${g.pending ? `${seatLabel(g.pending.seat)} to move (${g.pending.kind}).` : ''}`;
+    text = `Turn ${turn}. ${g.pending ? `${seatLabel(g.pending.seat)} to move (${decision(g.pending.kind)}).` : ''}`;
   }
   el.status.textContent = text;
   el.title.textContent = `${seatLabel('p1')} vs ${seatLabel('p2')}`;
