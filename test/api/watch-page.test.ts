@@ -45,6 +45,16 @@ describe('the watch page over HTTP', () => {
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
   });
 
+  it('describes an open seat as waiting', async () => {
+    const open = await h.http
+      .post('/v1/matches')
+      .send({ handle: 'carol', openSeat: true, decks: { p1: { starter: 'starter-verdant-quake' } } })
+      .expect(201);
+    const html = (await h.http.get(`/watch/${open.body.id}`).expect(200)).text;
+    expect(meta(html, 'og:title')).toBe('carol vs open seat · Evons');
+    expect(meta(html, 'og:description')).toBe('Evons match waiting for a second player.');
+  });
+
   it('points the preview at ?at= when the link has a valid one, and ignores a bad one', async () => {
     const at = (html: string) => meta(html, 'og:image')?.replace(/^.*board\.png/, '');
     expect(at((await h.http.get(`/watch/${id}?at=3`).expect(200)).text)).toBe('?at=3');

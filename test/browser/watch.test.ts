@@ -254,6 +254,29 @@ describe.skipIf(skip !== null)('the watch page in Chromium', () => {
     });
   });
 
+  it('shows an open seat as waiting, and the deal as soon as someone joins', async () => {
+    const created = await call<{ id: string; version: number }>(base, '/v1/matches', {
+      method: 'POST',
+      body: { handle: 'alice', openSeat: true, decks: { p1: { starter: 'starter-verdant-quake' } } },
+    });
+    const { page, context, problems } = await openPage(`${base}/watch/${created.id}`);
+    try {
+      await waitForVersion(page, created.version);
+      expect((await shown(page)).status).toBe('Waiting for a second player to join.');
+      const joined = await call<{ version: number }>(base, `/v1/matches/${created.id}/join`, {
+        method: 'POST',
+        body: { handle: 'bob', deck: { starter: 'starter-ember-tide' } },
+      });
+      await waitForVersion(page, joined.version);
+      const s = await shown(page);
+      expect(s.status).toMatch(/^Turn 1\. (alice|bob) to move/);
+      expect(await page.textContent('.player[data-seat="p2"] .handle')).toBe('bob');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it("shows a live match's clocks, the running one counting down", async () => {
     const m = await createMatch(base, 'evons', { timeControl: { kind: 'live', initialSeconds: 600, incrementSeconds: 5 } });
     const version = await playOne(base, m);

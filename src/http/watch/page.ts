@@ -30,8 +30,10 @@ const GAME_NAMES: Record<string, string> = { evons: 'Evons', universus: 'UniVers
 
 export const gameName = (id: string): string => GAME_NAMES[id] ?? id;
 
+/** A seat by its handle, else "p1"/"p2", or "open seat" while nobody has taken it. */
 function label(v: MatchView, seat: string): string {
-  return v.seats.find((s) => s.seat === seat)?.handle ?? seat;
+  const s = v.seats.find((x) => x.seat === seat);
+  return s?.handle ?? (s?.joined === false ? 'open seat' : seat);
 }
 
 /** "alice vs bob · Evons". */

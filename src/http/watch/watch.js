@@ -64,10 +64,10 @@ function initialAt() {
   return raw !== null && /^\d{1,10}$/.test(raw) && Number(raw) >= 1 ? Number(raw) : null;
 }
 
-/** "alice" or "p1" when the seat has no handle. */
+/** "alice", or "p1" when the seat has no handle, or "open seat" while nobody has taken it. */
 function seatLabel(/** @type {string} */ seat) {
   const s = state.view?.seats?.find((/** @type {any} */ x) => x.seat === seat);
-  return s?.handle ?? seat;
+  return s?.handle ?? (s?.joined === false ? 'open seat' : seat);
 }
 
 /** A fetch of this match's API as the current reader. */
@@ -142,7 +142,7 @@ function renderPlayers() {
     const box = node('section', '', `player ${seat}${pending === seat && !v.outcome ? ' to-move' : ''}`);
     box.dataset.seat = seat;
     const head = node('h2');
-    head.append(node('span', '', 'swatch'), node('span', info?.handle ?? (info?.joined === false ? 'open seat' : seat), 'handle'));
+    head.append(node('span', '', 'swatch'), node('span', seatLabel(seat), 'handle'));
     const tags = [seat];
     if (info?.verified) tags.push('verified');
     if (info?.bot) tags.push('bot');
