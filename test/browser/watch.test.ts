@@ -8,9 +8,11 @@
  *   address opens one;
  * - a seat token typed into the page shows that seat's hand (the spectator view has none), is
  *   sent as Authorization for the picture too, and never lands in the URL or storage;
- * - no horizontal scrolling on a 375 px wide screen;
+ * - no horizontal scrolling on a 375 px wide screen (also with 32-character handles);
+ * - clocks, the running one ticking; an open seat waiting, then joined live;
  * - a handle like `<img src=x onerror=alert(1)>` is shown as text;
  * - UniVersus matches work the same way.
+ * Every page fails its test on a script error, a dialog or a CSP violation.
  * A screenshot goes to $ARTIFACTS_DIR (else test-artifacts/). Skips, saying so, only when no
  * Chromium is installed and CI is not set.
  */
@@ -252,6 +254,21 @@ describe.skipIf(skip !== null)('the watch page in Chromium', () => {
         await context.close();
       }
     });
+  });
+
+  it('fits a 375 px wide screen with the longest handles the API takes', async () => {
+    const m = await createMatch(base, 'evons', { handle: 'W'.repeat(32), opponentHandle: 'M'.repeat(32) });
+    const version = await playOne(base, m);
+    const { page, context, problems } = await openPage(`${base}/watch/${m.id}`, { width: 375, height: 812 });
+    try {
+      await waitForVersion(page, version);
+      const o = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+      expect(o.client).toBe(375);
+      expect(o.scroll).toBeLessThanOrEqual(o.client);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
   });
 
   it('shows an open seat as waiting, and the deal as soon as someone joins', async () => {
