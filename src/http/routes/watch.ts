@@ -26,7 +26,7 @@ interface Asset {
   etag: string;
 }
 
-/** Read once at startup: the page's script modules and stylesheet. */
+/** Read once at startup: the page's script modules and stylesheet (beside the code; `npm run build` copies them to dist/). */
 function loadAssets(): Map<string, Asset> {
   const files: Record<string, string> = {
     'watch.js': 'text/javascript; charset=utf-8',
