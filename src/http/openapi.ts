@@ -23,7 +23,7 @@ export const openapiInfo = {
     'the stored response byte for byte (with `Idempotent-Replayed: true`); the same key with another body is a 422.\n' +
     '* **Errors.** Every error is `application/problem+json` (RFC 9457) with a stable `code`. Besides the statuses ' +
     'listed per operation, any path answers 404 `not-found` for an unknown route, 405 `method-not-allowed` (with ' +
-    '`Allow`) for a method the path does not support, and 431 `request-header-fields-too-large` for oversized ' +
+    '`Allow`) for a method the path does not support, and 431 `headers-too-large` for oversized ' +
     'headers. A 500 `internal` never carries internal details: quote its `X-Request-Id`. A 503 is ' +
     '`database-unavailable` (with `Retry-After`) or `shutting-down` (retry, another node will answer).\n' +
     '* **Rate limits.** When the server runs with a limit, every response except the health probes carries ' +
