@@ -40,10 +40,10 @@ const VALID = [
 ];
 /** A valid action with one key set to an edge value, or removed. */
 const nearMiss = fc
-  .tuple(fc.constantFrom(...VALID), fc.constantFrom(...KEYS), fc.option(value, { nil: Symbol.for('delete') as never }))
-  .map(([a, key, v]) => {
+  .tuple(fc.constantFrom(...VALID), fc.constantFrom(...KEYS), fc.boolean(), value)
+  .map(([a, key, remove, v]) => {
     const out: Record<string, unknown> = { ...a };
-    if (v === Symbol.for('delete')) delete out[key];
+    if (remove) delete out[key];
     else out[key] = v;
     return out;
   });
