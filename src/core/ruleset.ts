@@ -53,7 +53,14 @@ export interface DeckEntry {
 
 /** A deck list as one card id per copy (what `create` and `validateDeck` take). */
 export function expandDeck(entries: readonly DeckEntry[]): string[] {
-  return entries.flatMap(({ card, count }) => Array<string>(count).fill(card));
+  // A plain loop (no array per entry): every new match expands two decks. Counts that are not
+  // array lengths keep the old expression's answer (or its RangeError).
+  const out: string[] = [];
+  for (const { card, count } of entries) {
+    if (Number.isInteger(count) && count >= 0 && count < 2 ** 32) for (let i = 0; i < count; i++) out.push(card);
+    else out.push(...Array<string>(count).fill(card));
+  }
+  return out;
 }
 
 export interface StarterDeck {

@@ -2,7 +2,7 @@
  * apply: one player action → the new state and the events it produced, or a rule error.
  * Pure: the input state is never changed; bad input is a result, never an exception.
  */
-import { ActionSchema, type Action } from './actions.js';
+import { ActionSchema, wellFormedAction, type Action } from './actions.js';
 import { cellIndex, cellName } from './board.js';
 import { cloneState } from './clone.js';
 import { err, type RuleError } from './errors.js';
@@ -18,12 +18,15 @@ import { endGame, openTx, type Tx } from './tx.js';
 export type ApplyResult = { ok: true; state: GameState; events: GameEvent[] } | { ok: false; error: RuleError };
 
 export function apply(state: GameState, seat: Seat, input: Action | unknown): ApplyResult {
-  const parsed = ActionSchema.safeParse(input);
-  if (!parsed.success) {
-    return { ok: false, error: err('INVALID_ACTION', parsed.error.issues.map((i) => `${i.path.join('.') || 'action'}: ${i.message}`).join('; ')) };
+  let action = wellFormedAction(input);
+  if (!action) {
+    const parsed = ActionSchema.safeParse(input);
+    if (!parsed.success) {
+      return { ok: false, error: err('INVALID_ACTION', parsed.error.issues.map((i) => `${i.path.join('.') || 'action'}: ${i.message}`).join('; ')) };
+    }
+    action = parsed.data;
   }
   if (seat !== 'p1' && seat !== 'p2') return { ok: false, error: err('NOT_YOUR_DECISION', 'unknown seat') };
-  const action = parsed.data;
   if (action.type === 'resign') {
     if (state.result) return { ok: false, error: err('GAME_OVER', 'the game is over') };
   } else {

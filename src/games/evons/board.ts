@@ -59,13 +59,23 @@ export function opposite(d: Direction): Direction {
   return DIRECTIONS[(DIRECTIONS.indexOf(d) + 4) % 8] as Direction;
 }
 
-/** The neighbouring cell in a direction, or null past the grid edge (R-BOARD-8). */
-export function step(i: number, d: Direction): number | null {
+function computeStep(i: number, d: Direction): number | null {
   const [dc, dr] = DELTA[d];
   const c = colOf(i) + dc;
   const r = rowOf(i) + dr;
   if (c < 0 || c >= SIZE || r < 0 || r >= SIZE) return null;
   return r * SIZE + c;
+}
+
+/** Every cell's neighbour per direction, computed once: arrows walk the grid on every decision. */
+const STEPS = {} as Record<Direction, readonly (number | null)[]>;
+for (const d of DIRECTIONS) STEPS[d] = Array.from({ length: CELL_COUNT }, (_, i) => computeStep(i, d));
+
+/** The neighbouring cell in a direction, or null past the grid edge (R-BOARD-8). */
+export function step(i: number, d: Direction): number | null {
+  const n = STEPS[d][i];
+  // Outside the grid (never asked by the engine), answer as the arithmetic would.
+  return n === undefined ? computeStep(i, d) : n;
 }
 
 /** Orthogonal neighbours (R-BOARD-7). */

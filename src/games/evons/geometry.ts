@@ -3,7 +3,7 @@
  * (R-ARROW-5..7, OQ-2): LINE scans to the first occupied cell, ADJACENT looks one cell only.
  */
 import { opposite, step, type Direction } from './board.js';
-import type { Arrow } from './cards.js';
+import type { Arrow, MonsterDef } from './cards.js';
 import type { BoardCard, GameState, Seat } from './state.js';
 
 /** A card facing the first player shows its printed up toward row 0; the other seat's is turned 180°. */
@@ -30,13 +30,39 @@ export function reach(board: readonly (BoardCard | null)[], from: number, dir: D
   return { passed, hit: null };
 }
 
-/** The arrows of the monster on `cell`, turned to the board (empty for covered cards, R-FACE-11). */
-export function arrowsOnBoard(s: GameState, cell: number): { index: number; arrow: Arrow; dir: Direction }[] {
+/** One printed arrow of a card on the board: its index on the card and its board direction. */
+export interface BoardArrow {
+  readonly index: number;
+  readonly arrow: Arrow;
+  readonly dir: Direction;
+}
+
+const NO_ARROWS: readonly BoardArrow[] = [];
+
+/**
+ * A monster's arrows turned to the board, [facing the first player, facing the other], built
+ * once per card definition: these lists are read several times for every decision.
+ */
+const TURNED = new WeakMap<MonsterDef, readonly [readonly BoardArrow[], readonly BoardArrow[]]>();
+
+function turnedArrows(def: MonsterDef, facesFirst: boolean): readonly BoardArrow[] {
+  let both = TURNED.get(def);
+  if (!both) {
+    const turn = (asFirst: boolean): readonly BoardArrow[] =>
+      def.arrows.map((arrow, index) => ({ index, arrow, dir: asFirst ? arrow.dir : opposite(arrow.dir) }));
+    both = [turn(true), turn(false)];
+    TURNED.set(def, both);
+  }
+  return facesFirst ? both[0] : both[1];
+}
+
+/** The arrows of the monster on `cell`, turned to the board (empty for covered cards, R-FACE-11). Shared: do not modify. */
+export function arrowsOnBoard(s: GameState, cell: number): readonly BoardArrow[] {
   const bc = s.board[cell];
-  if (!bc || bc.covered) return [];
+  if (!bc || bc.covered) return NO_ARROWS;
   const def = s.cardSet.byId.get(s.cards[bc.id]!.def);
-  if (!def || def.kind !== 'monster') return [];
-  return def.arrows.map((arrow, index) => ({ index, arrow, dir: boardDirection(arrow.dir, bc.facing, s.first) }));
+  if (!def || def.kind !== 'monster') return NO_ARROWS;
+  return turnedArrows(def, bc.facing === s.first);
 }
 
 /** The cell each arrow of the card on `cell` points at (R-ARROW-5). */

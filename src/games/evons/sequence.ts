@@ -6,7 +6,7 @@ import { cellOf } from './locate.js';
 import { cellName, isMainZone } from './board.js';
 import { RESOLVERS, type AbilityContext, type AbilityOption } from './abilities/index.js';
 import { destroyAt } from './abilities/effects.js';
-import { arrowsOnBoard, pointedCells, pointsAt, reach } from './geometry.js';
+import { arrowsOnBoard, pointedCells, pointsAt, reach, type BoardArrow } from './geometry.js';
 import type { Frame, GameState } from './state.js';
 import { attackOf, currentDef, defOf } from './stats.js';
 import type { Tx } from './tx.js';
@@ -23,7 +23,11 @@ export function frameCell(s: GameState, f: Frame): number {
 export function abilityContext(s: GameState, f: Frame, cell: number, arrow: number): AbilityContext | null {
   const a = arrowsOnBoard(s, cell).find((x) => x.index === arrow);
   if (!a || a.arrow.type === 'Normal' || f.used.includes(arrow)) return null;
-  return { s, frame: f, cell, card: f.card, arrow, dir: a.dir, reach: reach(s.board, cell, a.dir, s.config.arrowReach), seat: s.active };
+  return contextOf(s, f, cell, a);
+}
+
+function contextOf(s: GameState, f: Frame, cell: number, a: BoardArrow): AbilityContext {
+  return { s, frame: f, cell, card: f.card, arrow: a.index, dir: a.dir, reach: reach(s.board, cell, a.dir, s.config.arrowReach), seat: s.active };
 }
 
 export interface AbilityChoice {
@@ -36,8 +40,7 @@ export function abilityChoices(s: GameState, f: Frame, cell: number, any = false
   const out: AbilityChoice[] = [];
   for (const a of arrowsOnBoard(s, cell)) {
     if (a.arrow.type === 'Normal' || f.used.includes(a.index)) continue;
-    const ctx = abilityContext(s, f, cell, a.index)!;
-    for (const option of RESOLVERS[a.arrow.type].options(ctx)) out.push({ arrow: a.index, option });
+    for (const option of RESOLVERS[a.arrow.type].options(contextOf(s, f, cell, a))) out.push({ arrow: a.index, option });
     if (any && out.length) return out;
   }
   return out;

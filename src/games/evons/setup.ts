@@ -13,6 +13,7 @@ import { CELL_COUNT } from './board.js';
 import { validateDeck, type CardSet } from './cards.js';
 import type { RulesConfig } from './config.js';
 import type { EventOf, GameEvent } from './events.js';
+import { idDictionary } from '../../core/dictionary.js';
 import { sha256Hex } from '../../core/hash.js';
 import { keyedStream, nextInt, randomId, sfc32Stream, shuffle, type GeneratorId, type RandomSource } from '../../core/random.js';
 import type { CardInstance, GameState, Seat } from './state.js';
@@ -41,7 +42,7 @@ export function dealCards(seed: string, decks: Record<Seat, string[]>, config: R
   const legacy = rng === 'sfc32' ? sfc32Stream(seed, LEGACY_PREFIX) : null;
   const stream = (purpose: string): RandomSource => legacy ?? keyedStream(seed, purpose);
   const ids = stream('ids');
-  const cards: Record<string, CardInstance> = {};
+  const cards = idDictionary<CardInstance>();
   const out: Record<Seat, string[]> = { p1: [], p2: [] };
   for (const seat of ['p1', 'p2'] as const) {
     for (const def of decks[seat]) {

@@ -17,6 +17,19 @@ export const RULES_VERSION = 'evons-set00-v1.0/r1';
  * position), so every match created before keyed streams keeps its hash.
  */
 export function rulesHash(config: RulesConfig, cardSet: CardSet, rng: GeneratorId | null = null): string {
-  const base = { rules: RULES_VERSION, config, cardSet: cardSet.hash };
-  return sha256Hex(canonicalJson(rng === null || rng === 'sfc32' ? base : { ...base, rng }));
+  // Every new match and every view asks; configs are few, so the answers are remembered by
+  // the config's JSON (equal JSON means equal canonical JSON, hence the same hash).
+  const key = `${cardSet.hash} ${rng} ${JSON.stringify(config)}`;
+  let hash = KNOWN_HASHES.get(key);
+  if (hash === undefined) {
+    const base = { rules: RULES_VERSION, config, cardSet: cardSet.hash };
+    hash = sha256Hex(canonicalJson(rng === null || rng === 'sfc32' ? base : { ...base, rng }));
+    if (KNOWN_HASHES.size >= MAX_KNOWN_HASHES) KNOWN_HASHES.clear();
+    KNOWN_HASHES.set(key, hash);
+  }
+  return hash;
 }
+
+/** rulesHash answers by (card set, generator, config JSON); bounded, since configs come from callers. */
+const KNOWN_HASHES = new Map<string, string>();
+const MAX_KNOWN_HASHES = 256;

@@ -1,6 +1,6 @@
 /** Validates one action against the pending decision and turns it into events. */
 import type { ApplyResult, RuleError, Seat } from '../../core/ruleset.js';
-import { actionSchema, type UniversusAction } from './actions.js';
+import { actionSchema, wellFormedAction, type UniversusAction } from './actions.js';
 import { blockFit, endPhase, finishEndPhase, momentumEligible, onFail, onPass, progressiveDifficulty, readyFoundations, resolveBlock, runCheck } from './combat.js';
 import type { UniversusEvent } from './events.js';
 import type { UniversusState } from './state.js';
@@ -17,9 +17,12 @@ const EXPECTS: Record<string, UniversusAction['type'][]> = {
 };
 
 export function apply(state: UniversusState, seat: Seat, input: unknown): Result {
-  const parsed = actionSchema.safeParse(input);
-  if (!parsed.success) return fail('INVALID_ACTION', 'The action does not match any UniVersus action shape.');
-  const action = parsed.data;
+  let action = wellFormedAction(input);
+  if (!action) {
+    const parsed = actionSchema.safeParse(input);
+    if (!parsed.success) return fail('INVALID_ACTION', 'The action does not match any UniVersus action shape.');
+    action = parsed.data;
+  }
   if (state.phase === 'OVER') return fail('GAME_OVER', 'The game is over.');
   const pending = state.pending;
   if (!pending) return fail('NOTHING_PENDING', 'No decision is pending.');

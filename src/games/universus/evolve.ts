@@ -1,4 +1,5 @@
 /** Folds one event into state (copy-on-write: the input state is never mutated). */
+import { idDictionary } from '../../core/dictionary.js';
 import type { Seat } from '../../core/ruleset.js';
 import type { UniversusEvent } from './events.js';
 import type { PlayerState, UniversusState } from './state.js';
@@ -34,7 +35,7 @@ function remove(list: string[], id: string): void {
 }
 
 export function startState(e: Extract<UniversusEvent, { type: 'GameStarted' }>, handSizes: Record<Seat, number>, health: Record<Seat, number>): UniversusState {
-  const cards: Record<string, string> = {};
+  const cards = idDictionary<string>();
   const player = (seat: Seat): PlayerState => {
     for (const c of e.decks[seat]) cards[c.id] = c.card;
     return {

@@ -20,16 +20,16 @@ export const RULES_VERSION = '1.0.0';
 export const ENGINE_VERSION = '1.0.0';
 
 export function replay(events: readonly UniversusEvent[]): UniversusState {
-  const [first, ...rest] = events;
+  const first = events[0];
   if (!first) throw new Error('replay: no events');
-  let state: UniversusState;
-  if (first.type === 'GameStarted') state = stateFromStart(first);
-  else if (first.type === 'PositionLoaded') state = first.state;
-  else throw new Error('replay: the first event must open the game');
-  // One private copy, then every event folded into it in place: copying the state per event
+  // One private draft, then every event folded into it in place: copying the state per event
   // (what `evolve` does for a caller's state) made replay cost as much as playing the game.
-  const draft = cloneState(state);
-  for (const e of rest) evolveDraft(draft, e);
+  // stateFromStart builds a new state; a position's state belongs to its event, so it is copied.
+  let draft: UniversusState;
+  if (first.type === 'GameStarted') draft = stateFromStart(first);
+  else if (first.type === 'PositionLoaded') draft = cloneState(first.state);
+  else throw new Error('replay: the first event must open the game');
+  for (let i = 1; i < events.length; i++) evolveDraft(draft, events[i]!); // no copy of the log
   return draft;
 }
 

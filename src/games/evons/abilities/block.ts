@@ -4,13 +4,13 @@
  * is not offered there (R-ACT-7).
  */
 import { cellName } from '../board.js';
-import { destroyAt, kindAt } from './effects.js';
-import type { AbilityOption, AbilityResolver } from './types.js';
+import { destroyAt, everyPair, kindAt } from './effects.js';
+import type { AbilityResolver } from './types.js';
 
 export const block: AbilityResolver = {
   options({ s, reach, seat }) {
     const blocks = s.hands[seat].filter((id) => s.cardSet.byId.get(s.cards[id]!.def)?.kind === 'block');
-    const out: AbilityOption[] = reach.passed.flatMap((target) => blocks.map((card) => ({ target, card })));
+    const out = everyPair(reach.passed, blocks);
     if (kindAt(s, reach.hit) === 'block') out.push({ target: reach.hit! });
     return out;
   },

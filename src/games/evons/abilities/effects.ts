@@ -3,6 +3,17 @@ import { cellName } from '../board.js';
 import type { DestroyCause } from '../events.js';
 import type { GameState } from '../state.js';
 import type { Tx } from '../tx.js';
+import type { AbilityOption } from './types.js';
+
+/**
+ * Options placing one of `cards` on one of `targets`, targets first (nearest first), then cards
+ * in order. Plain loops: placement options are listed for most ability decisions.
+ */
+export function everyPair(targets: readonly number[], cards: readonly string[]): AbilityOption[] {
+  const out: AbilityOption[] = [];
+  for (const target of targets) for (const card of cards) out.push({ target, card });
+  return out;
+}
 
 /** What lies on a cell: a monster, a Block card, or nothing. */
 export function kindAt(s: GameState, cell: number | null): 'monster' | 'block' | null {

@@ -5,6 +5,7 @@
  */
 import { cellName } from '../board.js';
 import { monsterOf } from '../stats.js';
+import { everyPair } from './effects.js';
 import type { AbilityResolver } from './types.js';
 
 export const resurrection: AbilityResolver = {
@@ -14,7 +15,7 @@ export const resurrection: AbilityResolver = {
       const m = monsterOf(s, id);
       return m !== null && m.cost <= budget;
     });
-    return reach.passed.flatMap((target) => candidates.map((c) => ({ target, card: c })));
+    return everyPair(reach.passed, candidates);
   },
   resolve(tx, { seat }, { target, card }) {
     const revived = card!;
