@@ -50,6 +50,13 @@ describe('position examples load', () => {
   }
 });
 
+/**
+ * Examples are whole programs (a bot playing a match on its own in-memory server, tsc on a
+ * snippet): on a CI machine busy with the other suites they take several times longer than alone
+ * (measured: 6–11 s alone, over 60 s in a loaded CI run). Not a speed check, a bound on a hang.
+ */
+const EXAMPLE_TIMEOUT_MS = 240_000;
+
 describe('TypeScript examples run', () => {
   for (const b of ofKind('ts')) {
     it(`${where(b)} type-checks and runs from the repository root`, async () => {
@@ -67,7 +74,7 @@ describe('TypeScript examples run', () => {
         rmSync(file, { force: true });
         rmSync(config, { force: true });
       }
-    });
+    }, EXAMPLE_TIMEOUT_MS);
   }
 });
 
@@ -107,7 +114,7 @@ describe('HTTP examples run against a real server', () => {
       const { code, stdout, stderr } = await run('bash', [script], { ...process.env, API: api });
       expect(code, `${where(b)} failed:\n${stderr}\n--- stdout ---\n${stdout}`).toBe(0);
       if (b.output) expect(stdout.trim(), where(b.output)).toBe(b.output.code.trim());
-    });
+    }, EXAMPLE_TIMEOUT_MS);
   }
 
   for (const b of ofKind('graphql')) {
