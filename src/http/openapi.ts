@@ -1,7 +1,7 @@
 /**
  * OpenAPI document metadata and the final touches @fastify/swagger cannot express per route:
  * problem+json media types, security per operation, the headers the server reads and sends, the
- * 500/503 every operation may answer, the NDJSON stream. The result must lint clean with
+ * 500/503 every operation may answer, the event stream's two media types (NDJSON, SSE). The result must lint clean with
  * `npm run lint:openapi` (Redocly and Spectral).
  */
 
@@ -201,6 +201,16 @@ function finishOperation(url: string, method: string, op: Json): void {
               'StreamEnd saying why. Blank lines are keep-alives.',
             oneOf: [{ $ref: '#/components/schemas/MatchEvent' }, { $ref: '#/components/schemas/StreamEnd' }],
           },
+        },
+        'text/event-stream': {
+          // With Accept: text/event-stream. The schema describes the text; each `data:` is one of the objects above.
+          schema: {
+            type: 'string',
+            description:
+              'Server-Sent Events: per event `id: <seq>`, `event: match-event`, `data: <MatchEvent JSON>`; last `event: end` ' +
+              'with `data: <StreamEnd JSON>`; `: keep-alive` comments.',
+          },
+          example: 'id: 7\nevent: match-event\ndata: {"seq":7,"actingSeat":"p1","event":{"type":"Passed","seat":"p1"}}\n\n',
         },
       };
     }

@@ -1,6 +1,6 @@
 /**
  * Live updates: one store subscription per process (LISTEN/NOTIFY under the hood), fanned out to
- * whoever watches a match (the NDJSON event streams). Appends made on any node sharing the
+ * whoever watches a match (the event streams, NDJSON and SSE, and GraphQL subscriptions). Appends made on any node sharing the
  * database arrive here, so a stream on one node sees moves submitted to another.
  *
  * The subscription re-establishes itself after a database restart; while it is down, appends are
@@ -13,6 +13,8 @@ import type { MatchStore } from '../persistence/types.js';
 export type LiveState = 'idle' | 'up' | 'down';
 
 const CATCH_UP = Symbol('catch-up');
+/** Every append, whatever the match (GraphQL `myTurn`). */
+const ANY = Symbol('any');
 
 export class LiveUpdates {
   private readonly emitter = new EventEmitter();
@@ -46,21 +48,44 @@ export class LiveUpdates {
     }
   }
 
+  /** The store subscription, made by the first watcher. */
+  private subscribe(): Promise<() => Promise<void>> {
+    this.started ??= this.store.watchAppends(
+      (id, version) => {
+        this.emitter.emit(id, version);
+        this.emitter.emit(ANY, id, version);
+      },
+      (s) => this.onState(s),
+    );
+    return this.started;
+  }
+
   /**
    * Calls `onAppend(version)` after each committed append to the match, and `onAppend(undefined)`
    * when notifications may have been missed (catch up from the store); returns the unwatch function.
    */
   async watch(matchId: string, onAppend: (version: number | undefined) => void): Promise<() => void> {
-    this.started ??= this.store.watchAppends(
-      (id, version) => this.emitter.emit(id, version),
-      (s) => this.onState(s),
-    );
-    await this.started;
+    await this.subscribe();
     const catchUp = () => onAppend(undefined);
     this.emitter.on(matchId, onAppend);
     this.emitter.on(CATCH_UP, catchUp);
     return () => {
       this.emitter.off(matchId, onAppend);
+      this.emitter.off(CATCH_UP, catchUp);
+    };
+  }
+
+  /**
+   * Like watch, for every match: `onAppend(matchId, version)` after each committed append, and
+   * `onAppend(null, undefined)` when notifications may have been missed.
+   */
+  async watchAll(onAppend: (matchId: string | null, version: number | undefined) => void): Promise<() => void> {
+    await this.subscribe();
+    const catchUp = () => onAppend(null, undefined);
+    this.emitter.on(ANY, onAppend);
+    this.emitter.on(CATCH_UP, catchUp);
+    return () => {
+      this.emitter.off(ANY, onAppend);
       this.emitter.off(CATCH_UP, catchUp);
     };
   }

@@ -90,10 +90,11 @@ describe('OpenAPI document: what the server reads and sends (issue 6 item 8)', (
     expect(doc.components.securitySchemes.seatToken).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 
-  it('declares the NDJSON stream, ETag/Location/Idempotent-Replayed, If-None-Match, If-Match with its pattern and Idempotency-Key', async () => {
+  it('declares the NDJSON and SSE stream, ETag/Location/Idempotent-Replayed, If-None-Match, If-Match with its pattern and Idempotency-Key', async () => {
     const doc = await load();
     const paths = doc.paths as Json;
-    expect(Object.keys(paths['/v1/matches/{id}/stream'].get.responses['200'].content)).toEqual(['application/x-ndjson']);
+    expect(Object.keys(paths['/v1/matches/{id}/stream'].get.responses['200'].content)).toEqual(['application/x-ndjson', 'text/event-stream']);
+    expect(paths['/v1/matches/{id}/stream'].get.parameters.map((p: Json) => p.name)).toContain('last-event-id');
     const created = paths['/v1/matches'].post.responses['201'];
     expect(Object.keys(created.headers)).toEqual(expect.arrayContaining(['ETag', 'Location']));
     const view = paths['/v1/matches/{id}'].get;

@@ -1,32 +1,67 @@
 /**
- * GET /v1/matches/{id}/stream: the match's events as NDJSON, one redacted event per line (the
- * same objects as GET …/events), first those after `after`, then each new one as it is
- * committed on any node, until the game ends. The last line says why it ended ({"end":…} or
- * {"error":…}) so that a client can tell a finished game from a server going away. A blank line every 15 s keeps proxies from
- * closing an idle stream, and each one also checks for events a lost notification missed. Like the lichess game streams, for bots and live boards.
+ * GET /v1/matches/{id}/stream: the match's events, redacted for the caller (the same objects as
+ * GET …/events), first those after `after` (or Last-Event-ID), then each new one as it is
+ * committed on any node, until the game ends. NDJSON by default, one event per line; Server-Sent
+ * Events when the client asks for text/event-stream (`id:` = the seq, so EventSource resumes by
+ * itself). The last message says why it ended ({"end":…} or {"error":…}) so that a client can
+ * tell a finished game from a server going away. A keep-alive every 15 s (a blank line; an SSE
+ * comment) keeps proxies from closing an idle stream, and each one also checks for events a lost
+ * notification missed. Like the lichess game streams, for bots and live boards.
  */
 import { PassThrough } from 'node:stream';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MatchService } from '../../service/match-service.js';
 import { bearerToken } from '../../service/tokens.js';
-import { AuthHeaders, EventSchema, MatchIdParams, SeqQuerySchema, StreamEndSchema, problemResponses } from '../schemas.js';
+import { problems } from '../../service/errors.js';
+import { EventFollower } from '../../service/event-follower.js';
+import { AuthHeaders, EventSchema, MAX_SEQ, MatchIdParams, SeqQuerySchema, StreamEndSchema, problemResponses } from '../schemas.js';
 import { problemFromError } from '../problems.js';
 import type { Problem } from '../problem-details.js';
-
-const HEARTBEAT_MS = 15_000;
-const PAGE = 500;
+import { NDJSON_CONTENT_TYPE, SSE_CONTENT_TYPE, SSE_EVENT, SSE_KEEP_ALIVE, prefersEventStream, sseMessage } from '../sse.js';
 
 const StreamQuery = z.strictObject({
   after: SeqQuerySchema.default(0).describe('Start with the events whose seq is greater than this.'),
 });
 
-/** The last line of every stream says why it ended: `{"end":"finished"|"shutdown"}` or `{"error":problem}`. */
+const StreamHeaders = AuthHeaders.extend({
+  'last-event-id': z
+    .string()
+    .regex(/^[0-9]{1,10}$/, 'a seq: digits only')
+    .optional()
+    .describe('The seq of the last event received (EventSource sends it when it reconnects): start after it. Takes precedence over `after`.'),
+});
+
+/** The last message of every stream says why it ended: `{"end":"finished"|"shutdown"}` or `{"error":problem}`. */
 type FinalLine = { end: 'finished' | 'shutdown' } | { error: Problem };
+
+/** How one form writes: NDJSON lines or SSE messages. */
+interface Framing {
+  contentType: string;
+  event(e: { seq: number }): string;
+  last(l: FinalLine): string;
+  keepAlive: string;
+}
+
+const NDJSON: Framing = {
+  contentType: NDJSON_CONTENT_TYPE,
+  event: (e) => JSON.stringify(e) + '\n',
+  last: (l) => JSON.stringify(l) + '\n',
+  keepAlive: '\n',
+};
+
+const SSE: Framing = {
+  contentType: SSE_CONTENT_TYPE,
+  event: (e) => sseMessage(SSE_EVENT.matchEvent, e, e.seq),
+  last: (l) => sseMessage(SSE_EVENT.end, l),
+  keepAlive: SSE_KEEP_ALIVE,
+};
+
+const framings = new WeakMap<PassThrough, Framing>();
 
 function finish(out: PassThrough, last: FinalLine): void {
   if (out.writableEnded) return;
-  out.end(JSON.stringify(last) + '\n');
+  out.end(framings.get(out)!.last(last));
 }
 
 const streamRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (app, { service }) => {
@@ -43,65 +78,63 @@ const streamRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (ap
       schema: {
         tags: ['matches'],
         operationId: 'streamEvents',
-        summary: 'Live event stream (NDJSON)',
+        summary: 'Live event stream (NDJSON or Server-Sent Events)',
         description:
-          'Content-Type application/x-ndjson. Each line is one event as the caller may see it (seat token → that seat; ' +
+          'Content-Type application/x-ndjson (the default). Each line is one event as the caller may see it (seat token → that seat; ' +
           'none → spectator), in seq order: first the stored ones after `after`, then new ones as they are committed, ' +
           'on any node. Blank lines are keep-alives. The last line says why the stream ended: {"end":"finished"} (the game ' +
           'is over), {"end":"shutdown"} (this server is stopping) or {"error":{problem}}; after the last two, reconnect ' +
-          'with ?after=<seq of the last event received>. A stream that closes without such a line was cut: reconnect likewise.',
+          'with ?after=<seq of the last event received>. A stream that closes without such a line was cut: reconnect likewise.\n\n' +
+          'With `Accept: text/event-stream` the same stream is sent as Server-Sent Events: each event as `id: <seq>`, ' +
+          '`event: match-event`, `data: <the same JSON object>`; the last message is `event: end` whose data is the NDJSON ' +
+          'form\'s last line; keep-alives are `: keep-alive` comments. An EventSource resumes by itself: its `Last-Event-ID` ' +
+          'header starts the stream after that seq. Reconnecting with Last-Event-ID to a finished match that has nothing ' +
+          'newer answers 204, which tells EventSource to stop.',
         params: MatchIdParams,
         querystring: StreamQuery,
-        headers: AuthHeaders,
-        response: { 200: z.union([EventSchema, StreamEndSchema]).describe('NDJSON: one object per line.'), ...problemResponses(400, 401, 404, 429) },
+        headers: StreamHeaders,
+        response: {
+          200: z.union([EventSchema, StreamEndSchema]).describe('NDJSON: one object per line (or SSE with Accept: text/event-stream).'),
+          204: z.null().describe('Server-Sent Events only: a reconnect (Last-Event-ID) to a finished match with nothing newer. EventSource stops reconnecting.'),
+          ...problemResponses(400, 401, 404, 429),
+        },
       },
     },
     async (req, reply) => {
       const id = req.params.id;
       const token = bearerToken(req.headers.authorization);
-      await service.load(id, token); // 404 and token errors before the stream starts
+      const lastEventId = req.headers['last-event-id'];
+      const resumeAt = lastEventId === undefined ? undefined : Number(lastEventId);
+      if (resumeAt !== undefined && resumeAt > MAX_SEQ) throw problems.validation(`Last-Event-ID must be at most ${MAX_SEQ}.`, [`headers.last-event-id: at most ${MAX_SEQ}`]);
+      const m = await service.load(id, token); // 404 and token errors before the stream starts
+      const sse = prefersEventStream(req.headers.accept);
+      const after = resumeAt ?? req.query.after;
+      reply.header('cache-control', 'private, no-store').header('vary', 'Authorization, Accept');
+      // An EventSource reconnects whenever a stream closes; a 204 is the one answer that stops it.
+      if (sse && resumeAt !== undefined && service.outcome(m) && m.version <= resumeAt) return reply.code(204).send(null);
+
+      const framing = sse ? SSE : NDJSON;
       const out = new PassThrough();
+      framings.set(out, framing);
       open.add(out);
-      let after = req.query.after;
-      let running = false;
-      let again = false;
-
-      // Sends everything after `after`; serialised, so lines never interleave or repeat.
-      const pump = async (): Promise<void> => {
-        if (running) {
-          again = true;
-          return;
-        }
-        running = true;
-        try {
-          do {
-            again = false;
-            const m = await service.load(id, token);
-            const page = await service.events(m, after, PAGE);
-            for (const e of page.events) out.write(JSON.stringify(e) + '\n');
-            after = page.next;
-            if (page.hasMore) again = true;
-            else if (service.outcome(m)) finish(out, { end: 'finished' });
-          } while (again && !out.writableEnded);
-        } catch (err) {
-          req.log.warn({ err }, 'event stream stopped');
-          // A problem the client can act on (database-unavailable: reconnect with ?after=).
-          finish(out, { error: problemFromError(err, req) });
-        } finally {
-          running = false;
-        }
-      };
-
-      const unwatch = await service.live.watch(id, () => void pump());
-      // The keep-alive also catches up, in case a notification was lost (they are best-effort).
-      const heartbeat = setInterval(() => {
-        out.write('\n');
-        void pump();
-      }, HEARTBEAT_MS);
-      heartbeat.unref();
+      const follower = new EventFollower(
+        service,
+        { id, token, after },
+        {
+          events: (events) => {
+            for (const e of events) out.write(framing.event(e));
+          },
+          finished: () => finish(out, { end: 'finished' }),
+          failed: (err) => {
+            req.log.warn({ err }, 'event stream stopped');
+            // A problem the client can act on (database-unavailable: reconnect with ?after=).
+            finish(out, { error: problemFromError(err, req) });
+          },
+          heartbeat: () => out.write(framing.keepAlive),
+        },
+      );
       const stop = () => {
-        clearInterval(heartbeat);
-        unwatch();
+        follower.stop();
         open.delete(out);
       };
       out.on('close', stop);
@@ -111,12 +144,16 @@ const streamRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (ap
       });
       // A keep-alive at once, so the status line and headers leave now even when there is
       // nothing to send yet (an open seat, or `after` at the current version).
-      out.write('\n');
-      void pump();
-      reply
-        .header('content-type', 'application/x-ndjson; charset=utf-8')
-        .header('cache-control', 'private, no-store')
-        .header('vary', 'Authorization');
+      out.write(framing.keepAlive);
+      try {
+        await follower.start();
+      } catch (err) {
+        stop();
+        throw err;
+      }
+      reply.header('content-type', framing.contentType);
+      // nginx buffers proxied responses unless told not to; a live stream must not wait in a buffer.
+      if (sse) reply.header('x-accel-buffering', 'no');
       // A stream is sent as it is, not through the response schema's serializer.
       return reply.send(out as unknown as z.infer<typeof StreamEndSchema>);
     },
