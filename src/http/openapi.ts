@@ -210,7 +210,7 @@ function finishOperation(url: string, method: string, op: Json): void {
               'Server-Sent Events: per event `id: <seq>`, `event: match-event`, `data: <MatchEvent JSON>`; last `event: end` ' +
               'with `data: <StreamEnd JSON>`; `: keep-alive` comments.',
           },
-          example: 'id: 7\nevent: match-event\ndata: {"seq":7,"actingSeat":"p1","event":{"type":"Passed","seat":"p1"}}\n\n',
+          example: 'id: 7\nevent: match-event\ndata: {"seq":7,"actingSeat":"p1","event":{"type":"Passed","seat":"p1","auto":false,"stalled":false}}\n\n',
         },
       };
     }

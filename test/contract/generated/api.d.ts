@@ -3203,7 +3203,7 @@ export interface operations {
                     /**
                      * @example id: 7
                      *     event: match-event
-                     *     data: {"seq":7,"actingSeat":"p1","event":{"type":"Passed","seat":"p1"}}
+                     *     data: {"seq":7,"actingSeat":"p1","event":{"type":"Passed","seat":"p1","auto":false,"stalled":false}}
                      */
                     "text/event-stream": string;
                 };
