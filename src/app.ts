@@ -49,6 +49,8 @@ export interface BuildAppOptions {
   /** Requests per minute per client (seat token, else IP); 0 or absent: no limit. */
   rateLimitPerMinute?: number;
   graphiql?: boolean;
+  /** Active GraphQL subscriptions per WebSocket connection (default 20). */
+  maxSubscriptionsPerConnection?: number;
   /** /readyz deadline for the database (default 2000 ms). */
   readyTimeoutMs?: number;
   /** How often this node ends matches whose clock ran out; 0 or absent: never (reads and moves still do). */
@@ -175,7 +177,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
       { prefix: '/v1' },
     );
   });
-  await app.register(graphqlPlugin, { service, graphiql: opts.graphiql ?? false });
+  await app.register(graphqlPlugin, { service, graphiql: opts.graphiql ?? false, maxSubscriptionsPerConnection: opts.maxSubscriptionsPerConnection });
   // The watch page (HTML for people, outside the JSON API's scope).
   await app.register(watchRoutes, { service });
 

@@ -38,6 +38,7 @@ const app = await buildApp({
   matchCacheSize: config.matchCacheSize,
   rateLimitPerMinute: config.rateLimitPerMinute,
   graphiql: config.graphiql,
+  maxSubscriptionsPerConnection: config.graphqlMaxSubscriptions,
   sweepIntervalMs: config.sweepIntervalMs,
   webhooks: {
     allowPrivate: config.webhookAllowPrivate,

@@ -48,6 +48,8 @@ export const EnvSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(600_000).default(8_000)),
   /** GraphiQL at /graphiql; defaults to on outside production. */
   GRAPHIQL: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).optional()),
+  /** Active GraphQL subscriptions one WebSocket connection may hold; one more is refused (too-many-subscriptions). */
+  GRAPHQL_MAX_SUBSCRIPTIONS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(20)),
   /** How often each node ends matches whose clock ran out (0: only when read or moved). */
   SWEEP_INTERVAL_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(3_600_000).default(1_000)),
   /** Webhook endpoints may be private or loopback addresses (default: true except in production). */
@@ -66,6 +68,7 @@ export interface AppConfig {
   logLevel: string;
   production: boolean;
   graphiql: boolean;
+  graphqlMaxSubscriptions: number;
   matchCacheSize: number;
   rateLimitPerMinute: number;
   readyTimeoutMs: number;
@@ -97,6 +100,7 @@ export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvResult {
       logLevel: e.LOG_LEVEL,
       production,
       graphiql: e.GRAPHIQL === undefined ? !production : e.GRAPHIQL === 'true',
+      graphqlMaxSubscriptions: e.GRAPHQL_MAX_SUBSCRIPTIONS,
       matchCacheSize: e.MATCH_CACHE_SIZE,
       rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
       readyTimeoutMs: e.READY_TIMEOUT_MS,

@@ -2,22 +2,29 @@
  * GraphQL at /graphql (Mercurius). Resolvers call the same MatchService as REST, so semantics and
  * error codes are the same (a Match is an EvonsMatch or a UniVersusMatch, by its game); errors carry extensions { code, status, version?, errors? }.
  * A match is loaded (and replayed at most once) per request: the context memoises it by id.
+ * Subscriptions run over WebSocket on the same path (./subscriptions.ts, ./ws-connections.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import mercurius, { type IResolvers, type MercuriusContext } from 'mercurius';
-import { GraphQLScalarType, valueFromASTUntyped } from 'graphql';
+import fastifyWebsocket from '@fastify/websocket';
+import { GraphQLError, GraphQLScalarType, getOperationAST, valueFromASTUntyped } from 'graphql';
+import { graphqlCjs } from './graphql-cjs.js';
 import { ActionBodySchema, ListQuery } from '../http/schemas.js';
 import { WebhookRequestSchema } from '../http/webhook-schemas.js';
 import type { WebhookView } from '../service/webhooks/endpoints.js';
 import { problems } from '../service/errors.js';
-import type { EventDto, LoadedMatch, MatchService } from '../service/match-service.js';
+import type { LoadedMatch, MatchService } from '../service/match-service.js';
+import { eventOut } from './event-out.js';
 import { bearerToken } from '../service/tokens.js';
 import { typeDefs } from './schema.js';
 import { errorFormatter, guard } from './errors.js';
 import { DEFAULT_QUERY_LIMITS, checkCost, validationRules, type QueryLimits } from './limits.js';
 import { graphiqlRoutes } from './graphiql.js';
 import type { MatchSource } from './match-source.js';
+import { buildSubscriptionResolvers } from './subscriptions.js';
+import { DEFAULT_MAX_SUBSCRIPTIONS, WsConnections } from './ws-connections.js';
+import { HEARTBEAT_MS } from '../service/event-follower.js';
 import { evonsMatchResolvers, evonsTypeResolvers } from './evons.js';
 import { universusMatchResolvers, universusTypeResolvers } from './universus.js';
 
@@ -48,11 +55,6 @@ function clampLimit(limit: number | null | undefined, def: number, max: number):
   const n = limit ?? def;
   if (!Number.isInteger(n) || n < 1 || n > max) throw problems.validation(`limit must be 1..${max}`, [`limit: must be 1..${max}`]);
   return n;
-}
-
-function eventOut(e: EventDto) {
-  const data = e.event as { type?: string };
-  return { seq: e.seq, actingSeat: e.actingSeat, type: data.type ?? 'unknown', data };
 }
 
 /** The GraphQL type of a match: the game decides it. */
@@ -244,13 +246,28 @@ export interface GraphqlPluginOptions {
   service: MatchService;
   graphiql: boolean;
   limits?: QueryLimits;
+  /** Active subscriptions one WebSocket connection may hold (default 20). */
+  maxSubscriptionsPerConnection?: number;
 }
+
+/** A document refused before anything runs, with the code an HTTP request would get. */
+const refused = (message: string, locations?: unknown) => {
+  const e = new GraphQLError(message, { extensions: { code: 'graphql-validation-failed', status: 400 } });
+  if (locations) (e as { locations?: unknown }).locations = locations;
+  return e;
+};
 
 async function graphqlPlugin(app: FastifyInstance, opts: GraphqlPluginOptions) {
   const limits = opts.limits ?? DEFAULT_QUERY_LIMITS;
+  const connections = new WsConnections(opts.service, opts.maxSubscriptionsPerConnection ?? DEFAULT_MAX_SUBSCRIPTIONS, app.log);
+  // Registered here rather than by Mercurius, to see each socket before Mercurius does. Stopping
+  // closes every socket with 1001 first (as the NDJSON streams end with "shutdown").
+  app.addHook('preClose', async () => connections.closeAll(app.websocketServer));
+  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+  connections.attach(app.websocketServer);
   await app.register(mercurius, {
     schema: typeDefs,
-    resolvers: buildResolvers(opts.service),
+    resolvers: { ...buildResolvers(opts.service), ...buildSubscriptionResolvers(opts.service, limits) } as IResolvers,
     graphiql: false, // Mercurius's page loads its scripts from a CDN; ours serves them (./graphiql.ts)
     path: '/graphql',
     validationRules: validationRules(limits),
@@ -259,11 +276,27 @@ async function graphqlPlugin(app: FastifyInstance, opts: GraphqlPluginOptions) {
       token: bearerToken(req.headers.authorization),
       loads: new Map(),
     }),
+    subscription: {
+      context: (socket) => connections.contextFor(socket),
+      keepAlive: HEARTBEAT_MS,
+      wsDefaultSubprotocol: 'graphql-transport-ws',
+    },
+  });
+  // Mercurius does not validate a subscription's document: the same rules as for HTTP, before it runs.
+  app.graphql.addHook('preSubscriptionExecution', (schema, document) => {
+    const errors = graphqlCjs.validate(schema, document, [...graphqlCjs.specifiedRules, ...validationRules(limits)]);
+    const first = errors[0];
+    if (!first) return;
+    if (first.extensions.code) throw first;
+    throw refused(first.message, first.locations);
   });
   // The cost depends on the variables, so it is checked per request, before execution.
   app.graphql.addHook('preExecution', (schema, document, context, variables) => {
     const body = (context as { reply?: { request: { body?: unknown } } }).reply?.request.body as { operationName?: unknown } | undefined;
     const operationName = typeof body?.operationName === 'string' ? body.operationName : undefined;
+    if (getOperationAST(document, operationName)?.operation === 'subscription') {
+      throw refused('Subscriptions are served over WebSocket at /graphql (protocol graphql-transport-ws), not over HTTP.');
+    }
     checkCost(schema, document, variables, operationName, limits);
   });
   if (opts.graphiql) await app.register(graphiqlRoutes);

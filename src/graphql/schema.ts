@@ -1,5 +1,6 @@
 /** GraphQL schema (SDL). Same data and semantics as the REST API; see docs/api.md. */
 import { universusMatchFields, universusTypeDefs } from './universus.js';
+import { subscriptionTypeDefs } from './subscriptions.js';
 
 /** The fields every Match type has (GraphQL makes each implementation repeat its interface's fields). */
 const matchFields = /* GraphQL */ `
@@ -365,4 +366,5 @@ ${matchFields}${universusMatchFields}  }
   }
 
 ${universusTypeDefs}
+${subscriptionTypeDefs}
 `;

@@ -1,0 +1,223 @@
+/**
+ * GraphQL subscriptions over WebSocket (graphql-transport-ws at /graphql): `matchEvents` sends a
+ * match's events as the connection's credential may see them (the same objects as `Match.events`
+ * and the REST stream), `myTurn` each match that now waits for the connection's decision.
+ *
+ * Both are fed by the store's append notifications (PostgreSQL LISTEN/NOTIFY, through
+ * LiveUpdates), not by Mercurius's in-process emitter, so a move committed on any node reaches
+ * subscribers on every node. Every read goes through MatchService.load with the connection's
+ * token: redaction and token checks are those of REST.
+ */
+import { GraphQLError, Kind, type DocumentNode, type GraphQLResolveInfo } from 'graphql';
+import type { IResolvers } from 'mercurius';
+import type { MatchRow } from '../persistence/types.js';
+import { isDatabaseUnavailable } from '../persistence/db-errors.js';
+import { problems } from '../service/errors.js';
+import { EventFollower, HEARTBEAT_MS } from '../service/event-follower.js';
+import type { LoadedMatch, MatchService } from '../service/match-service.js';
+import { seatOfPrincipal } from '../service/players.js';
+import { TurnFeed } from '../service/turn-feed.js';
+import { MAX_SEQ } from '../http/schemas.js';
+import { gqlError } from './errors.js';
+import { eventOut } from './event-out.js';
+import { checkCost, type QueryLimits } from './limits.js';
+import { LiveQueue } from './live-queue.js';
+import type { MatchSource } from './match-source.js';
+import type { LiveConnection } from './ws-connections.js';
+
+export const subscriptionTypeDefs = /* GraphQL */ `
+  """
+  Live updates over WebSocket at /graphql, protocol graphql-transport-ws (the graphql-ws library).
+  Authenticate in connection_init: payload { authorization: "Bearer <seat or player token>" }; none
+  = spectator. A refused credential closes the connection with 4403 and the problem code as reason.
+  """
+  type Subscription {
+    """
+    The match's events as the connection may see them (same objects as Match.events), in seq order:
+    first the stored ones after \`after\`, then each one as it is committed on any node. Completes
+    when the game is over. To resume, subscribe again with after = the last seq received.
+    """
+    matchEvents(matchId: ID!, after: Int = 0): Event!
+    """
+    Each match that now waits for the connection's decision (a seat token: its match; a player
+    token: any of the player's matches), as the connection sees it: first those waiting now, then
+    one each time an append leaves a match waiting for you (once per version). Needs a token.
+    """
+    myTurn: Match!
+  }
+`;
+
+interface LiveContext {
+  live?: LiveConnection;
+  app: { log: { error(obj: object, msg: string): void } };
+}
+
+/** A failure while a subscription runs, as the client may see it (never a driver's message). */
+function liveError(err: unknown, log: LiveContext['app']['log']): GraphQLError {
+  if (err instanceof GraphQLError) return err;
+  if (err instanceof Error && 'extensions' in err) return new GraphQLError(err.message, { extensions: (err as { extensions: Record<string, unknown> }).extensions });
+  if (isDatabaseUnavailable(err)) {
+    return new GraphQLError('The database is not answering; subscribe again shortly.', { extensions: { code: 'database-unavailable', status: 503 } });
+  }
+  log.error({ err }, 'graphql subscription failed');
+  return new GraphQLError('Something went wrong on our side.', { extensions: { code: 'internal', status: 500 } });
+}
+
+/** The cost budget, which needs the variables (the document itself was validated before subscribe). */
+function checkSubscriptionCost(info: GraphQLResolveInfo, limits: QueryLimits): void {
+  const document: DocumentNode = { kind: Kind.DOCUMENT, definitions: [info.operation, ...Object.values(info.fragments)] };
+  checkCost(info.schema, document, info.variableValues, info.operation.name?.value, limits);
+}
+
+function connectionOf(ctx: LiveContext): LiveConnection {
+  // Only the WebSocket transport carries one (a subscription over HTTP is refused before execution).
+  if (!ctx.live) throw problems.validation('Subscriptions are served over WebSocket at /graphql (graphql-transport-ws).');
+  return ctx.live;
+}
+
+/** Runs a subscribe body: every error leaves coded, none with internal details. */
+async function guardLive<T>(ctx: LiveContext, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw liveError(gqlError(err), ctx.app.log);
+  }
+}
+
+const sourceOf = (service: MatchService, m: LoadedMatch): MatchSource => ({ mv: service.matchView(m), load: async () => m });
+
+export function buildSubscriptionResolvers(service: MatchService, limits: QueryLimits): IResolvers {
+  const turns = new TurnFeed(service);
+
+  return {
+    Subscription: {
+      matchEvents: {
+        subscribe: (_root: unknown, args: { matchId: string; after?: number | null }, ctx: LiveContext, info: GraphQLResolveInfo) =>
+          guardLive(ctx, async () => {
+            checkSubscriptionCost(info, limits);
+            const conn = connectionOf(ctx);
+            if (!/^[A-Za-z0-9_-]{1,64}$/.test(args.matchId)) throw problems.validation('matchId: not a match id', ['matchId: letters, digits, "_" and "-", at most 64']);
+            const after = args.after ?? 0;
+            if (!Number.isInteger(after) || after < 0 || after > MAX_SEQ) throw problems.validation(`after must be 0..${MAX_SEQ}`, [`after: must be 0..${MAX_SEQ}`]);
+            conn.admit();
+            try {
+              await service.load(args.matchId, conn.token); // not found, token errors: before anything is sent
+              const queue = new LiveQueue<ReturnType<typeof eventOut>>(() => {
+                follower.stop();
+                conn.release();
+              });
+              const follower = new EventFollower(
+                service,
+                { id: args.matchId, token: conn.token, after },
+                {
+                  events: (events) => events.forEach((e) => queue.push(eventOut(e))),
+                  finished: () => queue.end(),
+                  failed: (err) => queue.fail(liveError(err, ctx.app.log)),
+                },
+              );
+              await follower.start();
+              return queue;
+            } catch (err) {
+              conn.release();
+              throw err;
+            }
+          }),
+        resolve: (e: ReturnType<typeof eventOut>) => e,
+      },
+      myTurn: {
+        subscribe: (_root: unknown, _args: unknown, ctx: LiveContext, info: GraphQLResolveInfo) =>
+          guardLive(ctx, async () => {
+            checkSubscriptionCost(info, limits);
+            const conn = connectionOf(ctx);
+            if (conn.principal.kind === 'anonymous') throw problems.missingToken();
+            conn.admit();
+            try {
+              return await myTurn(service, turns, conn, ctx);
+            } catch (err) {
+              conn.release();
+              throw err;
+            }
+          }),
+        resolve: (s: MatchSource) => s,
+      },
+    },
+  } as IResolvers;
+}
+
+/** The matches waiting for the connection's decision, once per version, from any node's appends. */
+async function myTurn(service: MatchService, turns: TurnFeed, conn: LiveConnection, ctx: LiveContext): Promise<LiveQueue<MatchSource>> {
+  const p = conn.principal;
+  /** The version each match was last sent at. */
+  const sent = new Map<string, number>();
+  let chain = Promise.resolve();
+  let closed = false;
+
+  /** The connection's seat in a row, when it has one there (a seat token not of this match: none). */
+  const seatIn = (row: MatchRow) => {
+    if (p.kind === 'seat' && row.id !== conn.seatMatchId) return null;
+    try {
+      return seatOfPrincipal(row, p);
+    } catch {
+      return null;
+    }
+  };
+
+  const check = async (id: string): Promise<void> => {
+    if (closed) return;
+    const m = await service.load(id, conn.token);
+    if (closed || !m.seat || service.outcome(m) || m.row.status !== 'active' || m.row.toMove !== m.seat) return;
+    if (sent.get(id) === m.version) return;
+    sent.set(id, m.version);
+    queue.push(sourceOf(service, m));
+  };
+  // Serialised: one match at a time, in the order the notifications came.
+  const offer = (ids: string[]) => {
+    chain = chain
+      .then(async () => {
+        for (const id of ids) await check(id);
+      })
+      .catch((err: unknown) => queue.fail(liveError(err, ctx.app.log)));
+  };
+  /** Everything waiting for the connection now (at the start, and whenever notifications may have been missed). */
+  const lookAgain = () => {
+    chain = chain
+      .then(async () => {
+        if (p.kind === 'seat') return offer([conn.seatMatchId!]);
+        const ids: string[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await service.myMatches({ token: conn.token, handle: undefined, status: 'active', turn: 'mine', cursor, limit: 100 });
+          ids.push(...page.matches.map((s) => s.id));
+          cursor = page.nextCursor ?? undefined;
+        } while (cursor);
+        offer(ids);
+      })
+      .catch((err: unknown) => queue.fail(liveError(err, ctx.app.log)));
+  };
+
+  let unwatch: (() => void) | null = null;
+  let timer: NodeJS.Timeout | undefined;
+  const queue = new LiveQueue<MatchSource>(() => {
+    closed = true;
+    clearInterval(timer);
+    unwatch?.();
+    conn.release();
+  });
+  const stopWatching = await turns.watch({
+    appended: (row) => {
+      const seat = seatIn(row);
+      if (seat && row.status === 'active' && row.toMove === seat && sent.get(row.id) !== row.version) offer([row.id]);
+    },
+    catchUp: lookAgain,
+  });
+  if (closed) {
+    stopWatching();
+    return queue;
+  }
+  unwatch = stopWatching;
+  // As the streams do: a periodic look in case a notification was lost.
+  timer = setInterval(lookAgain, HEARTBEAT_MS);
+  timer.unref();
+  lookAgain();
+  return queue;
+}

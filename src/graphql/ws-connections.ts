@@ -1,0 +1,161 @@
+/**
+ * GraphQL over WebSocket (graphql-transport-ws, served by Mercurius at /graphql): who a connection
+ * is, decided once at `connection_init` from its payload `{ authorization: "Bearer …" }` (or the
+ * upgrade request's Authorization header) with the same principal and seat checks as every REST
+ * call, and how many subscriptions it may hold.
+ *
+ * Mercurius's own onConnect sees the payload but not the socket, so it cannot close with a
+ * protocol close code. Instead each socket's `connection_init` is read here as it arrives (this
+ * listener runs before Mercurius's), authentication starts at once, and the subscription context
+ * Mercurius asks for on that same message waits for it. A refused credential closes the socket
+ * with 4403 (the protocol's Forbidden) and the problem code as the reason, before any ack.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { WebSocket, WebSocketServer } from 'ws';
+import { GraphQLError } from 'graphql';
+import { ServiceError, problems } from '../service/errors.js';
+import type { MatchService } from '../service/match-service.js';
+import { requireScope, type Principal } from '../service/players.js';
+import { bearerToken, hashToken } from '../service/tokens.js';
+import { isDatabaseUnavailable } from '../persistence/db-errors.js';
+
+/** Close codes: the graphql-transport-ws protocol's own, and RFC 6455's. */
+export const CLOSE = {
+  /** A credential refused (the reason is the problem code: invalid-token, insufficient-scope). */
+  forbidden: 4403,
+  /** No connection_init within INIT_TIMEOUT_MS. */
+  initTimeout: 4408,
+  /** A second connection_init. */
+  tooManyInits: 4429,
+  /** The server is stopping: reconnect (another node answers). */
+  goingAway: 1001,
+  internal: 1011,
+  /** The database did not answer while checking the credential: retry. */
+  tryAgainLater: 1013,
+} as const;
+
+export const INIT_TIMEOUT_MS = 10_000;
+export const DEFAULT_MAX_SUBSCRIPTIONS = 20;
+
+/** One authenticated connection: its credential and its active subscriptions. */
+export class LiveConnection {
+  private active = 0;
+
+  constructor(
+    /** As for MatchService.load: undefined = none (a spectator). */
+    readonly token: string | undefined,
+    readonly principal: Principal,
+    /** A seat token's match (a seat token names one seat of one match). */
+    readonly seatMatchId: string | null,
+    private readonly maxSubscriptions: number,
+  ) {}
+
+  /** Takes a subscription slot, or refuses over the limit; pair with release(). */
+  admit(): void {
+    if (this.active >= this.maxSubscriptions) {
+      throw new GraphQLError(`At most ${this.maxSubscriptions} active subscriptions per connection: complete one first.`, {
+        extensions: { code: 'too-many-subscriptions', status: 429, limit: this.maxSubscriptions },
+      });
+    }
+    this.active++;
+  }
+
+  release(): void {
+    this.active = Math.max(0, this.active - 1);
+  }
+}
+
+type Auth = { ok: true; connection: LiveConnection } | { ok: false; code: number; reason: string };
+
+interface SocketState {
+  auth: Promise<Auth> | null;
+  timer: NodeJS.Timeout;
+}
+
+interface Logger {
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export class WsConnections {
+  private readonly sockets = new WeakMap<WebSocket, SocketState>();
+
+  constructor(
+    private readonly service: MatchService,
+    private readonly maxSubscriptions: number,
+    private readonly log: Logger,
+  ) {}
+
+  /** Reads each new socket's connection_init (register before Mercurius sees the socket). */
+  attach(wss: WebSocketServer): void {
+    wss.on('connection', (socket: WebSocket, req: IncomingMessage) => this.accept(socket, req));
+  }
+
+  /** The subscription context for Mercurius (on connection_init): the authenticated connection, or nothing on a closed socket. */
+  async contextFor(socket: WebSocket): Promise<{ live?: LiveConnection }> {
+    const auth = await this.sockets.get(socket)?.auth;
+    if (auth?.ok) return { live: auth.connection };
+    return {};
+  }
+
+  /** Closes every socket: the server is stopping (clients reconnect elsewhere). */
+  closeAll(wss: WebSocketServer): void {
+    for (const socket of wss.clients) socket.close(CLOSE.goingAway, 'shutting-down');
+  }
+
+  private accept(socket: WebSocket, req: IncomingMessage): void {
+    const state: SocketState = {
+      auth: null,
+      timer: setTimeout(() => socket.close(CLOSE.initTimeout, 'Connection initialisation timeout'), INIT_TIMEOUT_MS),
+    };
+    state.timer.unref();
+    this.sockets.set(socket, state);
+    socket.on('close', () => clearTimeout(state.timer));
+    socket.on('message', (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => {
+      if (isBinary) return;
+      let msg: unknown;
+      try {
+        msg = JSON.parse(String(data));
+      } catch {
+        return; // Mercurius answers malformed messages
+      }
+      if ((msg as { type?: unknown } | null)?.type !== 'connection_init') return;
+      if (state.auth) {
+        socket.close(CLOSE.tooManyInits, 'Too many initialisation requests');
+        return;
+      }
+      clearTimeout(state.timer);
+      state.auth = this.authenticate((msg as { payload?: unknown }).payload, req.headers.authorization).then((auth) => {
+        if (!auth.ok) socket.close(auth.code, auth.reason);
+        return auth;
+      });
+    });
+  }
+
+  private async authenticate(payload: unknown, header: string | undefined): Promise<Auth> {
+    const given = payload !== null && typeof payload === 'object' && 'authorization' in payload ? (payload as { authorization: unknown }).authorization : header;
+    try {
+      if (given !== undefined && typeof given !== 'string') throw problems.invalidToken();
+      const token = bearerToken(given);
+      const principal = await this.service.players.principal(token);
+      requireScope(principal, 'match:read');
+      let seatMatchId: string | null = null;
+      if (principal.kind === 'seat') {
+        // A seat token names one match: find it, and check the token against it as every read does.
+        const row = (await this.service.store.listMatches({ tokenHash: hashToken(principal.token) }, { cursor: null, limit: 1 })).matches[0];
+        if (!row) throw problems.invalidToken();
+        await this.service.seatOf(row, token);
+        seatMatchId = row.id;
+      }
+      return { ok: true, connection: new LiveConnection(token ?? undefined, principal, seatMatchId, this.maxSubscriptions) };
+    } catch (err) {
+      if (err instanceof ServiceError) return { ok: false, code: CLOSE.forbidden, reason: err.code };
+      if (isDatabaseUnavailable(err)) {
+        this.log.warn({ err }, 'graphql-ws: database unavailable at connection_init');
+        return { ok: false, code: CLOSE.tryAgainLater, reason: 'database-unavailable' };
+      }
+      this.log.error({ err }, 'graphql-ws: connection_init failed');
+      return { ok: false, code: CLOSE.internal, reason: 'internal' };
+    }
+  }
+}
