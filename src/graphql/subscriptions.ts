@@ -196,28 +196,33 @@ async function myTurn(service: MatchService, turns: TurnFeed, conn: LiveConnecti
   };
 
   let unwatch: (() => void) | null = null;
-  let timer: NodeJS.Timeout | undefined;
+  // As the streams do: a periodic look in case a notification was lost.
+  const timer = setInterval(lookAgain, HEARTBEAT_MS);
+  timer.unref();
   const queue = new LiveQueue<MatchSource>(() => {
     closed = true;
     clearInterval(timer);
     unwatch?.();
     conn.release();
   });
-  const stopWatching = await turns.watch({
-    appended: (row) => {
-      const seat = seatIn(row);
-      if (seat && row.status === 'active' && row.toMove === seat && sent.get(row.id) !== row.version) offer([row.id]);
-    },
-    catchUp: lookAgain,
-  });
-  if (closed) {
-    stopWatching();
-    return queue;
+  let stopWatching: () => void;
+  try {
+    stopWatching = await turns.watch({
+      appended: (row) => {
+        const seat = seatIn(row);
+        if (seat && row.status === 'active' && row.toMove === seat && sent.get(row.id) !== row.version) offer([row.id]);
+      },
+      catchUp: lookAgain,
+    });
+  } catch (err) {
+    closed = true;
+    clearInterval(timer);
+    throw err;
   }
-  unwatch = stopWatching;
-  // As the streams do: a periodic look in case a notification was lost.
-  timer = setInterval(lookAgain, HEARTBEAT_MS);
-  timer.unref();
-  lookAgain();
+  if (closed) stopWatching();
+  else {
+    unwatch = stopWatching;
+    lookAgain();
+  }
   return queue;
 }
