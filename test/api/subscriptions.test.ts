@@ -21,7 +21,7 @@ import { startServer, type ServerProcess } from '../../bench/lib/server-process.
 import { openSse } from '../../bench/lib/sse-reader.js';
 import { createTempDatabase, postgresUnavailableReason, type TempDatabase } from '../persistence/pg-helper.js';
 import { STARTERS, backends, bearer, createHotSeat, graphqlRequest, startOn, type Created, type Harness } from './helpers.js';
-import { gqlWsClient, rawSocket, subscribe, waitFor } from './graphql-ws.js';
+import { gqlWsClient, rawSocket, subscribe, waitFor } from '../../bench/lib/graphql-ws.js';
 
 type Seat = 'p1' | 'p2';
 interface GqlEvent {

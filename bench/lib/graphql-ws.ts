@@ -24,8 +24,8 @@ export interface Next<T> {
   errors?: { message: string; extensions?: Record<string, unknown> }[];
 }
 
-/** A subscription through the client, collecting what it sends until it completes or fails. */
-export function subscribe<T>(client: Client, query: string, variables: Record<string, unknown> = {}) {
+/** A subscription through the client, collecting what it sends until it completes or fails (`onNext` sees each result as it arrives). */
+export function subscribe<T>(client: Client, query: string, variables: Record<string, unknown> = {}, onNext?: (r: Next<T>) => void) {
   const results: Next<T>[] = [];
   let error: unknown = null;
   let dispose: () => void = () => {};
@@ -33,7 +33,10 @@ export function subscribe<T>(client: Client, query: string, variables: Record<st
     dispose = client.subscribe<T>(
       { query, variables },
       {
-        next: (r) => results.push(r as Next<T>),
+        next: (r) => {
+          results.push(r as Next<T>);
+          onNext?.(r as Next<T>);
+        },
         error: (e) => {
           error = e;
           resolve();
