@@ -208,6 +208,7 @@ async function myTurn(service: MatchService, turns: TurnFeed, conn: LiveConnecti
   let stopWatching: () => void;
   try {
     stopWatching = await turns.watch({
+      ...(p.kind === 'seat' ? { matchId: conn.seatMatchId! } : {}),
       appended: (row) => {
         const seat = seatIn(row);
         if (seat && row.status === 'active' && row.toMove === seat && sent.get(row.id) !== row.version) offer([row.id]);
