@@ -112,7 +112,8 @@ export class WsConnections {
     this.sockets.set(socket, state);
     socket.on('close', () => clearTimeout(state.timer));
     socket.on('message', (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => {
-      if (isBinary) return;
+      // Only connection_init matters here (most messages are subscribes: not parsed twice).
+      if (isBinary || !String(data).includes('connection_init')) return;
       let msg: unknown;
       try {
         msg = JSON.parse(String(data));
