@@ -36,7 +36,7 @@ import { startServer, type ServerProcess } from './lib/server-process.js';
 import { openSse, nowMs, type SseStream } from './lib/sse-reader.js';
 import { gqlWsClient, subscribe } from './lib/graphql-ws.js';
 import { Samples, fmtInt, fmtMs, table } from './lib/stats.js';
-import { loadAverage } from './lib/machine.js';
+import { cpuBetween, loadAverage, snapshot } from './lib/machine.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const num = (v: string | undefined, d: number) => (v === undefined || v === '' || !Number.isFinite(Number(v)) ? d : Number(v));
@@ -195,11 +195,12 @@ async function main(): Promise<void> {
 
   console.log(`bench:live — ${SSE_N} SSE streams + ${GQL_N} GraphQL subscriptions on node B, moves on node A (PostgreSQL), ${MATCHES} matches at a time, ${DURATION_S} s, ${MOVE_GAP_MS} ms between moves; load ${loadAverage()}`);
   const stats: Stats = { arrivals: [], liveFrom: new Map(), moves: 0, matches: 0, unfinishedSubscribers: 0, errors: new Map() };
-  const cpu0 = { a: a.cpuMs(), b: b.cpuMs() };
+  const cpu0 = { a: a.cpuMs(), b: b.cpuMs(), bench: process.cpuUsage(), machine: snapshot() };
   const t0 = Date.now();
   await Promise.all(Array.from({ length: MATCHES }, (_, i) => slot(i, a, b, t0 + DURATION_S * 1000, stats)));
   const elapsedS = (Date.now() - t0) / 1000;
-  const cpu = { a: a.cpuMs() - cpu0.a, b: b.cpuMs() - cpu0.b };
+  const benchCpu = process.cpuUsage(cpu0.bench);
+  const cpu = { a: a.cpuMs() - cpu0.a, b: b.cpuMs() - cpu0.b, bench: (benchCpu.user + benchCpu.system) / 1000, machine: cpuBetween(cpu0.machine, snapshot()) };
 
   // Commit times, from the rows themselves.
   const db = new pg.Client({ connectionString: url.toString() });
@@ -236,7 +237,12 @@ async function main(): Promise<void> {
   console.log('');
   console.log(
     `${fmtInt(stats.moves)} moves in ${elapsedS.toFixed(1)} s (${(stats.moves / elapsedS).toFixed(0)}/s) over ${stats.matches} matches; ` +
-      `${fmtInt((latency.sse.count + latency.gql.count) / elapsedS)} live deliveries/s; CPU node A ${fmtInt(cpu.a)} ms, node B ${fmtInt(cpu.b)} ms`,
+      `${fmtInt((latency.sse.count + latency.gql.count) / elapsedS)} live deliveries/s`,
+  );
+  const core = (ms: number) => `${((ms / 1000 / elapsedS) * 100).toFixed(0)}%`;
+  console.log(
+    `CPU, in % of one core: node A ${core(cpu.a)}, node B ${core(cpu.b)}, this load generator ${core(cpu.bench)}, PostgreSQL ${(cpu.machine.postgres * 100).toFixed(0)}%; ` +
+      `the whole machine ${(cpu.machine.machineBusy * 100).toFixed(0)}% of ${cpu.machine.cores * 100}% (other work included); load ${loadAverage()}`,
   );
   if (stats.unfinishedSubscribers > 0) console.log(`SSE streams that had not ended ${END_WAIT_MS / 1000} s after their match: ${stats.unfinishedSubscribers}`);
   for (const [what, n] of stats.errors) console.log(`  ${n} × ${what}`);
