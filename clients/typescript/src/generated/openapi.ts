@@ -216,8 +216,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Live event stream (NDJSON)
-         * @description Content-Type application/x-ndjson. Each line is one event as the caller may see it (seat token → that seat; none → spectator), in seq order: first the stored ones after `after`, then new ones as they are committed, on any node. Blank lines are keep-alives. The last line says why the stream ended: {"end":"finished"} (the game is over), {"end":"shutdown"} (this server is stopping) or {"error":{problem}}; after the last two, reconnect with ?after=<seq of the last event received>. A stream that closes without such a line was cut: reconnect likewise.
+         * Live event stream (NDJSON or Server-Sent Events)
+         * @description Content-Type application/x-ndjson (the default). Each line is one event as the caller may see it (seat token → that seat; none → spectator), in seq order: first the stored ones after `after`, then new ones as they are committed, on any node. Blank lines are keep-alives. The last line says why the stream ended: {"end":"finished"} (the game is over), {"end":"shutdown"} (this server is stopping) or {"error":{problem}}; after the last two, reconnect with ?after=<seq of the last event received>. A stream that closes without such a line was cut: reconnect likewise.
+         *
+         *     With `Accept: text/event-stream` the same stream is sent as Server-Sent Events: each event as `id: <seq>`, `event: match-event`, `data: <the same JSON object>`; the last message is `event: end` whose data is the NDJSON form's last line; keep-alives are `: keep-alive` comments. An EventSource resumes by itself: its `Last-Event-ID` header starts the stream after that seq. Reconnecting with Last-Event-ID to a finished match that has nothing newer answers 204, which tells EventSource to stop.
          */
         get: operations["streamEvents"];
         put?: never;
@@ -3171,6 +3173,8 @@ export interface operations {
                 after?: number;
             };
             header?: {
+                /** @description The seq of the last event received (EventSource sends it when it reconnects): start after it. Takes precedence over `after`. */
+                "last-event-id"?: string;
                 /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
@@ -3182,7 +3186,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description NDJSON: one object per line. */
+            /** @description NDJSON: one object per line (or SSE with Accept: text/event-stream). */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3196,7 +3200,25 @@ export interface operations {
                 };
                 content: {
                     "application/x-ndjson": components["schemas"]["MatchEvent"] | components["schemas"]["StreamEnd"];
+                    /**
+                     * @example id: 7
+                     *     event: match-event
+                     *     data: {"seq":7,"actingSeat":"p1","event":{"type":"Passed","seat":"p1","auto":false,"stalled":false}}
+                     */
+                    "text/event-stream": string;
                 };
+            };
+            /** @description Server-Sent Events only: a reconnect (Last-Event-ID) to a finished match with nothing newer. EventSource stops reconnecting. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
             400: {
