@@ -18,12 +18,15 @@ export const SERVICE_CODES = [
   'bad-request',
   'bad-url',
   'rated-match-invalid',
+  'graphql-validation-failed',
   // 401, 403
   'missing-token',
   'invalid-token',
   'insufficient-scope',
   'no-seat',
   'rated-needs-player',
+  // GraphQL over WebSocket: one subscription more than a connection may hold
+  'too-many-subscriptions',
   // 404, 405
   'not-found',
   'match-not-found',
