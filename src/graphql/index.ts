@@ -10,7 +10,8 @@ import mercurius, { type IResolvers, type MercuriusContext } from 'mercurius';
 import fastifyWebsocket from '@fastify/websocket';
 import { GraphQLError, GraphQLScalarType, getOperationAST, valueFromASTUntyped } from 'graphql';
 import { graphqlCjs } from './graphql-cjs.js';
-import { ActionBodySchema, ListQuery } from '../http/schemas.js';
+import { ActionBodySchema, HandleSchema, ListQuery } from '../http/schemas.js';
+import { LeaderboardQuery } from '../http/player-schemas.js';
 import { WebhookRequestSchema } from '../http/webhook-schemas.js';
 import type { WebhookView } from '../service/webhooks/endpoints.js';
 import { problems } from '../service/errors.js';
@@ -138,6 +139,18 @@ export function buildResolvers(service: MatchService): IResolvers {
             return sourceOf(await service.loadAt(args.id, ctxOf(c).token, args.at));
           }
           return sourceOf(await loadMemo(ctxOf(c), args.id));
+        }),
+      player: (_root, args: { handle: string }) =>
+        guard(() => {
+          if (!HandleSchema.safeParse(args.handle).success) throw problems.validation('handle is not a handle.', ['handle: not a handle']);
+          return service.ratings.profile(args.handle);
+        }),
+      leaderboard: (_root, args: { game?: string | null; timeControl?: string | null; limit?: number | null }) =>
+        guard(() => {
+          // The same checks as GET /v1/leaderboard.
+          const q = LeaderboardQuery.safeParse({ game: args.game ?? undefined, timeControl: args.timeControl ?? undefined, limit: args.limit ?? undefined });
+          if (!q.success) throw problems.validation('Invalid leaderboard query.', q.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+          return service.ratings.leaderboard(q.data.game, q.data.timeControl, q.data.limit);
         }),
       matches: (_root, args: Record<string, unknown> & { cursor?: string | null; limit?: number | null }) =>
         guard(() => {

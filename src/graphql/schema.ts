@@ -55,6 +55,10 @@ export const typeDefs = /* GraphQL */ `
   }
 
   type Query {
+    "A registered player's profile: ratings per game and time-control family, results, favourite decks (like GET /v1/players/{handle})."
+    player(handle: String!): PlayerProfile!
+    "The highest established ratings (RD at most 110) of one game and time-control family (like GET /v1/leaderboard)."
+    leaderboard(game: String = "evons", timeControl: String = "correspondence", limit: Int = 50): Leaderboard!
     "A match as the caller sees it (seat token in the Authorization header; none = spectator)."
     match(
       id: ID!
@@ -358,6 +362,59 @@ ${matchFields}${universusMatchFields}  }
     seats: [SeatInfo!]!
     createdAt: String!
     updatedAt: String!
+  }
+
+  type PlayerRating {
+    game: String!
+    "correspondence or live"
+    timeControl: String!
+    "Rounded for display."
+    rating: Int!
+    rd: Int!
+    "RD above 110: kept off the leaderboard."
+    provisional: Boolean!
+    games: Int!
+  }
+
+  type PlayerGameStats {
+    game: String!
+    played: Int!
+    won: Int!
+    lost: Int!
+    drawn: Int!
+    timedOut: Int!
+    aborted: Int!
+  }
+
+  type DeckUsage {
+    game: String!
+    "A starter deck id, or custom-<hash> of a card list."
+    deck: String!
+    matches: Int!
+  }
+
+  type PlayerProfile {
+    handle: String!
+    bot: Boolean!
+    createdAt: String!
+    ratings: [PlayerRating!]!
+    stats: [PlayerGameStats!]!
+    favouriteDecks: [DeckUsage!]!
+  }
+
+  type LeaderboardEntry {
+    rank: Int!
+    handle: String!
+    bot: Boolean!
+    rating: Int!
+    rd: Int!
+    games: Int!
+  }
+
+  type Leaderboard {
+    game: String!
+    timeControl: String!
+    players: [LeaderboardEntry!]!
   }
 
   type MatchPage {

@@ -204,6 +204,21 @@ for (const backend of backends) {
       expect(board.body.players.find((p: { handle: string }) => p.handle === jo.handle)).toMatchObject({ bot: true, games: 16 });
       expect(board.body.players.every((p: { rd: number }) => p.rd <= 110)).toBe(true);
       expect((await h.http.get('/v1/leaderboard?game=evons&timeControl=live').expect(200)).body.players).toEqual([]);
+      // GraphQL answers the same.
+      const gql = await h.http
+        .post('/graphql')
+        .send({
+          query: `{ leaderboard(game: "evons", timeControl: "correspondence") { game timeControl players { rank handle bot rating rd games } }
+                    player(handle: "${jo.handle}") { handle bot createdAt ratings { game timeControl rating rd provisional games }
+                      stats { game played won lost drawn timedOut aborted } favouriteDecks { game deck matches } } }`,
+        })
+        .expect(200);
+      expect(gql.body.data.leaderboard).toEqual(board.body);
+      expect(gql.body.data.player).toEqual((await h.http.get(`/v1/players/${jo.handle}`).expect(200)).body);
+      const bad = await h.http.post('/graphql').send({ query: '{ leaderboard(game: "chess") { game } }' }).expect(200);
+      expect(bad.body.errors[0].extensions.code).toBe('validation-failed');
+      const nobody = await h.http.post('/graphql').send({ query: `{ player(handle: "nobody-${tag}") { handle } }` }).expect(200);
+      expect(nobody.body.errors[0].extensions.code).toBe('player-not-found');
       expectProblem(await h.http.get('/v1/leaderboard?game=chess'), 400, 'validation-failed');
       expectProblem(await h.http.get('/v1/leaderboard?limit=0'), 400, 'validation-failed');
     });
