@@ -13,6 +13,11 @@
  *   WARMUP       seconds of load before measuring                                default 3
  *   BASELINE     seconds per raw-insert baseline                                 default 3
  *   BACKENDS     comma list of pglite,postgres                                   default both
+ *   PROTOCOL     full: each move is a legal-actions GET and an action POST answered with the whole
+ *                match view (the default answer); lean: the POST asks for the lean answer
+ *                (Prefer: return=minimal) with the caller's next legal actions (?include=legal),
+ *                so the legal-actions GET is needed only when the decision passes to the
+ *                other seat                                                    default full
  *   IDEMPOTENCY  1: send an Idempotency-Key with every action (as a careful client does);
  *                0: none                                                        default 1
  *   BENCH_DATABASE_URL  maintenance db for CREATE/DROP DATABASE
@@ -50,6 +55,7 @@ const DURATION_S = Math.max(1, num(process.env.DURATION, 20));
 const WARMUP_S = Math.max(0, num(process.env.WARMUP, 3));
 const BASELINE_S = Math.max(0.5, num(process.env.BASELINE, 3));
 const IDEMPOTENCY = process.env.IDEMPOTENCY !== '0';
+const LEAN = process.env.PROTOCOL === 'lean';
 const PROFILE = process.env.PROFILE === '1';
 const WEBHOOKS = process.env.WEBHOOKS === '1';
 const BACKENDS = (process.env.BACKENDS ?? 'pglite,postgres').split(',').map((s) => s.trim()).filter(Boolean);
@@ -303,6 +309,8 @@ async function runLoad(server: ServerProcess): Promise<LoadResult> {
       return;
     }
     let view = first.body as MatchViewLite;
+    // Lean protocol: the legal actions the last answer carried for the seat that decides next.
+    let known: LegalAction[] | null = null;
     let abilitiesInRow = 0;
     let actions = 0;
     while (!stopped()) {
@@ -312,20 +320,25 @@ async function runLoad(server: ServerProcess): Promise<LoadResult> {
         return;
       }
       const seat = pending.seat;
-      const legal = await call(base, 'GET', `/v1/matches/${c.id}/legal-actions`, auth(seat));
-      let end = performance.now();
-      if (inWindow(end - legal.ms, end)) {
-        r.legal.add(legal.ms);
-        r.bytes.legal += legal.text.length;
-        countStatus('GET legal-actions', legal.status);
+      let options: LegalAction[];
+      let end: number;
+      if (known) options = known;
+      else {
+        const legal = await call(base, 'GET', `/v1/matches/${c.id}/legal-actions`, auth(seat));
+        end = performance.now();
+        if (inWindow(end - legal.ms, end)) {
+          r.legal.add(legal.ms);
+          r.bytes.legal += legal.text.length;
+          countStatus('GET legal-actions', legal.status);
+        }
+        if (legal.status !== 200) {
+          problem('GET legal-actions', legal);
+          return;
+        }
+        options = (legal.body as { actions: LegalAction[] }).actions;
       }
-      if (legal.status !== 200) {
-        problem('GET legal-actions', legal);
-        return;
-      }
-      const options = (legal.body as { actions: LegalAction[] }).actions;
       if (options.length === 0) {
-        problem('GET legal-actions', { ...legal, text: `no legal action for the deciding seat ${seat} (pending ${pending.kind})` });
+        problem('legal actions', { status: 0, ms: 0, body: null, text: `no legal action for the deciding seat ${seat} (pending ${pending.kind})` });
         return;
       }
       let choice: { type: string };
@@ -339,7 +352,8 @@ async function runLoad(server: ServerProcess): Promise<LoadResult> {
       }
       const headers: Record<string, string> = { ...auth(seat), 'if-match': `"${view.version}"` };
       if (IDEMPOTENCY) headers['idempotency-key'] = `b-${c.id}-${view.version}`;
-      const res = await call(base, 'POST', `/v1/matches/${c.id}/actions`, headers, { action: choice });
+      if (LEAN) headers.prefer = 'return=minimal';
+      const res = await call(base, 'POST', `/v1/matches/${c.id}/actions${LEAN ? '?include=legal' : ''}`, headers, { action: choice });
       end = performance.now();
       const counted = inWindow(end - res.ms, end);
       if (counted) {
@@ -351,7 +365,11 @@ async function runLoad(server: ServerProcess): Promise<LoadResult> {
       if (res.status === 200) {
         if (counted) r.moves++;
         abilitiesInRow = choice.type === 'ability' ? abilitiesInRow + 1 : ['play', 'pass', 'end-phase'].includes(choice.type) ? 0 : abilitiesInRow;
-        view = (res.body as { match: MatchViewLite }).match;
+        if (LEAN) {
+          const b = res.body as { version: number; status: string; pending: Pending | null; legalActions: LegalAction[] };
+          view = { version: b.version, status: b.status, game: { pending: b.pending } };
+          known = b.pending?.seat === seat ? b.legalActions : null;
+        } else view = (res.body as { match: MatchViewLite }).match;
         if (choice.type === 'resign' && view.status === 'finished') r.matchesFinished++;
         if (choice.type === 'resign') return;
         continue;
@@ -361,6 +379,7 @@ async function runLoad(server: ServerProcess): Promise<LoadResult> {
       const again = await call(base, 'GET', `/v1/matches/${c.id}`, auth(seat));
       if (again.status !== 200) return;
       view = again.body as MatchViewLite;
+      known = null;
       if (res.status >= 500) return;
     }
   }
@@ -610,6 +629,7 @@ function report(b: BackendReport): { movesPerS: number; p95: number } {
     [`deep-chain breaks (> ${CHAIN_LIMIT} ability actions in a row → end-phase)`, fmtInt(L.chainBreaks)],
     ['mean response size: POST actions / GET legal-actions', `${fmtInt(L.bytes.post / Math.max(1, L.post.count))} / ${fmtInt(L.bytes.legal / Math.max(1, L.legal.count))} chars`],
     ['server CPU per accepted move (incl. its legal-actions GET)', `${fmtMs(L.serverCpuMs / Math.max(1, L.moves))} ms`],
+    ['protocol; requests per accepted move (POST + legal-actions GET)', `${LEAN ? 'lean (Prefer: return=minimal, ?include=legal)' : 'full'}; ${((L.post.count + L.legal.count) / Math.max(1, L.moves)).toFixed(2)}`],
     ['server process CPU in window', cores(L.serverCpuMs)],
     ['bench process CPU in window', cores(L.benchCpuMs)],
     ...(L.machine

@@ -385,6 +385,18 @@ export const ActionHeaders = z.object({
     .max(64)
     .optional()
     .describe('The version you expect the match to be at ("12", 12, W/"12" or an ETag we sent, "12.p1"); stale → 409 with the current version.'),
+  prefer: z
+    .string()
+    .max(200)
+    .optional()
+    .describe('RFC 7240. `return=minimal`: the lean answer (MinimalActionResult: version, your events, status and the next decision) instead of the whole match view; answered with Preference-Applied.'),
+});
+
+export const ActionQuery = z.strictObject({
+  include: z
+    .enum(['legal'])
+    .optional()
+    .describe('legal: the answer also carries your legal actions for the next decision (empty unless it is yours): a bot plays with one request per move.'),
 });
 
 export const EventSchema = register(
@@ -410,8 +422,28 @@ export const ActionResultSchema = register(
     version: z.number().int(),
     events: z.array(EventSchema).describe('The events this action produced, as the caller may see them.'),
     match: MatchViewSchema,
+    legalActions: z
+      .array(z.object({ action: ActionBodySchema, text: z.string().optional() }))
+      .optional()
+      .describe('With ?include=legal: your legal actions for the next decision; empty when it is not yours.'),
   }),
   'ActionResult',
+);
+
+const LegalActionListSchema = z.array(z.object({ action: ActionBodySchema, text: z.string().optional().describe('Only with ?text=true.') }));
+
+export const MinimalActionResultSchema = register(
+  z.object({
+    version: z.number().int(),
+    events: z.array(EventSchema).describe('The events this action produced, as the caller may see them.'),
+    status: MatchStatusSchema,
+    winner: SeatSchema.nullable(),
+    outcome: z.looseObject({ winner: SeatSchema.nullable(), reason: z.string() }).nullable().describe('How the match ended; null while it runs.'),
+    pending: z.looseObject({ seat: SeatSchema }).nullable().describe("The decision the game waits for now (its kind and seat); null when the match is over."),
+    legalActions: LegalActionListSchema.optional().describe('With ?include=legal: your legal actions for that decision; empty when it is not yours.'),
+  }),
+  'MinimalActionResult',
+  'The lean answer to an action (Prefer: return=minimal).',
 );
 
 export const LegalActionsSchema = register(

@@ -17,7 +17,7 @@ import { ServiceError, problems } from './errors.js';
 import { toMoveOf } from './lobby.js';
 import type { MatchEntry, MatchLoader } from './match-loader.js';
 import { clockRecord, endRecord, foldRecords, gameRecord, type MatchEnd } from './match-log.js';
-import { matchView, redact, outcomeOf } from './reads.js';
+import { legalActions, matchView, redact, outcomeOf } from './reads.js';
 import { notificationsFor } from './webhooks/notifications.js';
 import { ratedEnding } from './ratings.js';
 import type { ActionOutcome, ActionResult, EventDto, LoadedMatch } from './types.js';
@@ -36,6 +36,8 @@ export interface MoveDeps {
 export interface MoveOptions {
   idempotencyKey?: string | undefined;
   expectedVersion?: number | undefined;
+  /** Also return the caller's legal actions for the next decision (one request per move for a bot). */
+  includeLegal?: boolean | undefined;
 }
 
 /** The stored idempotency result is the ActionResult as JSON (200 = an accepted action). */
@@ -55,14 +57,21 @@ export async function submitAction(deps: MoveDeps, id: string, token: string | n
   // carries the expected version, so the database still decides. If anything fails on a
   // cached entry (it may be stale), the match is reloaded and the action tried once more.
   const cached = deps.loader.peek(id);
+  let out: ActionOutcome | undefined;
   if (cached && !(opts.expectedVersion !== undefined && opts.expectedVersion > cached.version)) {
     try {
-      return await tryAction(deps, cached, token, action, opts);
+      out = await tryAction(deps, cached, token, action, opts);
     } catch (e) {
       if (!(e instanceof ServiceError)) throw e;
     }
   }
-  return tryAction(deps, await deps.loader.current(id), token, action, opts);
+  out ??= await tryAction(deps, await deps.loader.current(id), token, action, opts);
+  if (opts.includeLegal && out.legal === undefined) {
+    // A replayed answer: the legal actions of the match as it is now.
+    const entry = await deps.loader.current(id);
+    out = { ...out, legal: legalActions({ ...entry, viewer: out.seat, seat: out.seat, at: deps.now() }, { text: false }) };
+  }
+  return out;
 }
 
 /**
@@ -166,7 +175,7 @@ async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null
     const m: LoadedMatch = { ...entry, ...foldRecords(entry, records), ...base, row: { ...row, status: 'finished', winner: null, ending: 'aborted', toMove: null, deadline: null, version: version + records.length }, version: version + records.length };
     const result = resultFor(m, records);
     const json = jsonOf(result);
-    return commit(deps, entry, m, records, { status: 'finished', winner: null, ending: 'aborted', toMove: null, deadline: null, ...idempotency(json) }, result, json, priorOr);
+    return commit(deps, entry, m, records, { status: 'finished', winner: null, ending: 'aborted', toMove: null, deadline: null, ...idempotency(json) }, result, json, priorOr, opts.includeLegal);
   }
 
   const r = ruleset.apply(state, seat, action);
@@ -195,7 +204,7 @@ async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null
   const result = resultFor(m, records);
   const json = jsonOf(result);
   const ending = outcome ? ({ ending: 'game', rating: ratedEnding(row, outcome.winner, 'game') } as const) : {};
-  return commit(deps, entry, m, records, { status, winner: outcome?.winner ?? null, toMove, deadline, ...ending, ...idempotency(json) }, result, json, priorOr);
+  return commit(deps, entry, m, records, { status, winner: outcome?.winner ?? null, toMove, deadline, ...ending, ...idempotency(json) }, result, json, priorOr, opts.includeLegal);
 }
 
 /** Appends the action's records as one statement and remembers the new state. */
@@ -208,6 +217,7 @@ async function commit(
   result: ActionResult,
   json: string | undefined,
   priorOr: (failure: Error) => Promise<ActionOutcome>,
+  includeLegal = false,
 ): Promise<ActionOutcome> {
   try {
     const after = { status: opts.status ?? entry.row.status, toMove: opts.toMove ?? null, deadline: opts.deadline ?? null };
@@ -222,7 +232,7 @@ async function commit(
   deps.onAppend?.();
   const { viewer: _v, seat: _s, at: _a, ...next } = m;
   deps.loader.remember(next);
-  return { result, seat: m.seat!, replayed: false, ...(json !== undefined ? { json } : {}) };
+  return { result, seat: m.seat!, replayed: false, ...(json !== undefined ? { json } : {}), ...(includeLegal ? { legal: legalActions(m, { text: false }) } : {}) };
 }
 
 async function replayIdempotent(store: MatchStore, entry: MatchEntry, key: string, seat: Seat, hash: string): Promise<ActionOutcome | null> {

@@ -140,6 +140,8 @@ export interface ActionOutcome {
   seat: Seat;
   /** True when this is the stored result of an earlier request with the same idempotency key. */
   replayed: boolean;
+  /** With includeLegal: the caller's legal actions for the next decision (empty unless it is theirs). */
+  legal?: LegalActionDto[];
   /**
    * The result as JSON, when the service already wrote it (it is what the idempotency record
    * stores): an adapter that answers in JSON may send these bytes instead of serialising again.

@@ -102,7 +102,10 @@ for (const backend of backends) {
           expect(retry.data!.version).toBe(res.data!.version);
         }
         version = res.data!.version;
-        status = res.data!.match.status;
+        // No Prefer: return=minimal was sent, so the answer is the full ActionResult.
+        const answer = res.data!;
+        if (!('match' in answer)) throw new Error('a full ActionResult was expected');
+        status = answer.match.status;
         actions++;
       }
       expect(status, `${label}: the match did not end within ${MAX_ACTIONS} actions`).toBe('finished');

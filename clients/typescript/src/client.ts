@@ -209,6 +209,8 @@ export class EvonsClient {
       signal: opts.signal,
     });
     const result = this.ok(r, matchId);
+    // This client sends no `Prefer: return=minimal`, so the answer is the whole ActionResult.
+    if (!('match' in result)) throw new Error('the service answered an action without its match view');
     this.saw(matchId, result.version);
     return { ...result, replayed: r.response.headers.get('idempotent-replayed') === 'true' };
   }

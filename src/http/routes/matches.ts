@@ -6,9 +6,12 @@ import type { MatchService } from '../../service/match-service.js';
 import { bearerToken } from '../../service/tokens.js';
 import { problems } from '../../service/errors.js';
 import { notModified, perCaller } from '../caching.js';
+import { minimalResult, prefersMinimal } from '../lean-results.js';
 import {
   ActionHeaders,
   ActionResultSchema,
+  ActionQuery,
+  MinimalActionResultSchema,
   AuthHeaders,
   CreateMatchBody,
   CreateMatchResponse,
@@ -168,8 +171,12 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
           "engine's reason. Resigning is an action ({\"type\":\"resign\"}).",
         params: MatchIdParams,
         headers: ActionHeaders,
+        querystring: ActionQuery,
         body: SubmitActionBody,
-        response: { 200: ActionResultSchema, ...problemResponses(400, 401, 404, 409, 413, 415, 422, 429) },
+        response: {
+          200: z.union([ActionResultSchema, MinimalActionResultSchema]).describe('ActionResult, or with Prefer: return=minimal the MinimalActionResult.'),
+          ...problemResponses(400, 401, 404, 409, 413, 415, 422, 429),
+        },
       },
       // The result is the service's typed output (and an idempotent retry gets the same data
       // back, so the same bytes); checking it again on the way out would cost more than the move.
@@ -180,12 +187,18 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
       const out = await service.submitAction(req.params.id, bearerToken(req.headers.authorization), req.body.action, {
         idempotencyKey: req.headers['idempotency-key'],
         expectedVersion,
+        includeLegal: req.query.include === 'legal',
       });
       perCaller(reply, { version: out.result.version, viewer: out.seat, cache: 'no-store' });
       if (out.replayed) reply.header('idempotent-replayed', 'true');
+      const legal = out.legal ? { legalActions: out.legal } : {};
+      if (prefersMinimal(req.headers.prefer)) {
+        reply.header('preference-applied', 'return=minimal');
+        return { ...minimalResult(out.result), ...legal };
+      }
       // The JSON the service stored for retries, when it has it: the same bytes, serialised once.
-      if (out.json !== undefined) return (reply as FastifyReply).type('application/json; charset=utf-8').send(out.json);
-      return out.result;
+      if (out.json !== undefined && !out.legal) return (reply as FastifyReply).type('application/json; charset=utf-8').send(out.json);
+      return { ...out.result, ...legal };
     },
   );
 

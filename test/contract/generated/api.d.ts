@@ -1790,6 +1790,38 @@ export interface components {
             /** @description The events this action produced, as the caller may see them. */
             events: components["schemas"]["MatchEvent"][];
             match: components["schemas"]["MatchView"];
+            /** @description With ?include=legal: your legal actions for the next decision; empty when it is not yours. */
+            legalActions?: {
+                action: components["schemas"]["Action"];
+                text?: string;
+            }[];
+        };
+        /** @description The lean answer to an action (Prefer: return=minimal). */
+        MinimalActionResult: {
+            version: number;
+            /** @description The events this action produced, as the caller may see them. */
+            events: components["schemas"]["MatchEvent"][];
+            status: components["schemas"]["MatchStatus"];
+            winner: components["schemas"]["Seat"] | null;
+            /** @description How the match ended; null while it runs. */
+            outcome: ({
+                winner: components["schemas"]["Seat"] | null;
+                reason: string;
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            /** @description The decision the game waits for now (its kind and seat); null when the match is over. */
+            pending: ({
+                seat: components["schemas"]["Seat"];
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            /** @description With ?include=legal: your legal actions for that decision; empty when it is not yours. */
+            legalActions?: {
+                action: components["schemas"]["Action"];
+                /** @description Only with ?text=true. */
+                text?: string;
+            }[];
         };
         LegalActions: {
             version: number;
@@ -2747,12 +2779,17 @@ export interface operations {
     };
     submitAction: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description legal: the answer also carries your legal actions for the next decision (empty unless it is yours): a bot plays with one request per move. */
+                include?: "legal";
+            };
             header?: {
                 /** @description Retry-safe key: the same key with the same body returns the stored response; with another body, 422. */
                 "idempotency-key"?: string;
                 /** @description The version you expect the match to be at ("12", 12, W/"12" or an ETag we sent, "12.p1"); stale → 409 with the current version. */
                 "if-match"?: string;
+                /** @description RFC 7240. `return=minimal`: the lean answer (MinimalActionResult: version, your events, status and the next decision) instead of the whole match view; answered with Preference-Applied. */
+                prefer?: string;
                 /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
@@ -2768,7 +2805,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description ActionResult, or with Prefer: return=minimal the MinimalActionResult. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -2780,7 +2817,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ActionResult"];
+                    "application/json": components["schemas"]["ActionResult"] | components["schemas"]["MinimalActionResult"];
                 };
             };
             /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */

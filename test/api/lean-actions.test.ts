@@ -1,0 +1,97 @@
+/**
+ * The lean action answer (issue 13): `Prefer: return=minimal` (RFC 7240) answers an action with
+ * the version, the caller's events, the status and the next decision instead of the whole match
+ * view; `?include=legal` adds the caller's legal actions for that decision, so a bot plays with
+ * one request per move. Redaction, idempotent replays and the default answer are unchanged. Both
+ * databases.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backends, bearer, createHotSeat, expectProblem, startOn, type Harness } from './helpers.js';
+
+type Seat = 'p1' | 'p2';
+const MINIMAL = { prefer: 'return=minimal' };
+
+for (const backend of backends) {
+  describe.skipIf(backend.skipReason !== null)(`lean action answers [${backend.name}]`, () => {
+    let h: Harness;
+    beforeAll(async () => {
+      h = await startOn(backend);
+    });
+    afterAll(async () => {
+      await h?.close();
+    });
+
+    it('one request per move: each answer carries the next decision and, when it is the caller\'s, exactly its legal actions', async () => {
+      const c = await createHotSeat(h.http);
+      const first = await h.http.get(`/v1/matches/${c.id}`).expect(200);
+      let seat = first.body.game.pending.seat as Seat;
+      let legal = (await h.http.get(`/v1/matches/${c.id}/legal-actions`).set(bearer(c.tokens[seat])).expect(200)).body.actions as { action: unknown }[];
+      let sameSeatAnswers = 0;
+      for (let i = 0; i < 25; i++) {
+        const r = await h.http
+          .post(`/v1/matches/${c.id}/actions?include=legal`)
+          .set({ ...bearer(c.tokens[seat]), ...MINIMAL })
+          .send({ action: legal[0]!.action })
+          .expect(200);
+        expect(r.headers['preference-applied']).toBe('return=minimal');
+        expect(Object.keys(r.body).sort()).toEqual(['events', 'legalActions', 'outcome', 'pending', 'status', 'version', 'winner']);
+        expect(r.body.match).toBeUndefined();
+        if (r.body.status === 'finished') break;
+        const next = r.body.pending.seat as Seat;
+        // What the caller was told is what the legal-actions route says, for the caller.
+        const mine = await h.http.get(`/v1/matches/${c.id}/legal-actions`).set(bearer(c.tokens[seat])).expect(200);
+        expect(r.body.legalActions).toEqual(mine.body.actions);
+        if (next === seat) {
+          sameSeatAnswers++;
+          expect(r.body.legalActions.length).toBeGreaterThan(0);
+          legal = r.body.legalActions;
+        } else {
+          expect(r.body.legalActions).toEqual([]);
+          seat = next;
+          legal = (await h.http.get(`/v1/matches/${c.id}/legal-actions`).set(bearer(c.tokens[seat])).expect(200)).body.actions;
+        }
+      }
+      // Evons seats make several decisions in a row: most moves needed no second request.
+      expect(sameSeatAnswers).toBeGreaterThan(0);
+    });
+
+    it('the lean answer holds the same redacted events as the full one; the default answer is unchanged', async () => {
+      const a = await createHotSeat(h.http);
+      const b = await createHotSeat(h.http);
+      const seatOf = async (id: string) => (await h.http.get(`/v1/matches/${id}`).expect(200)).body.game.pending.seat as Seat;
+      const sa = await seatOf(a.id);
+      const sb = await seatOf(b.id);
+      const full = await h.http.post(`/v1/matches/${a.id}/actions`).set(bearer(a.tokens[sa])).send({ action: { type: 'resign' } }).expect(200);
+      const lean = await h.http.post(`/v1/matches/${b.id}/actions`).set({ ...bearer(b.tokens[sb]), ...MINIMAL }).send({ action: { type: 'resign' } }).expect(200);
+      expect(full.headers['preference-applied']).toBeUndefined();
+      expect(Object.keys(full.body).sort()).toEqual(['events', 'match', 'version']);
+      expect(lean.body).toMatchObject({ status: 'finished', pending: null, outcome: { reason: full.body.match.outcome.reason } });
+      expect(lean.body.events.map((e: { event: { type: string } }) => e.event.type)).toEqual(full.body.events.map((e: { event: { type: string } }) => e.event.type));
+      expect(lean.body.version).toBe(full.body.version);
+      expect(lean.body.legalActions).toBeUndefined();
+    });
+
+    it('an idempotent retry gets the same lean answer; the hidden hand stays hidden; bad include is a 400', async () => {
+      const c = await createHotSeat(h.http);
+      const seat = (await h.http.get(`/v1/matches/${c.id}`).expect(200)).body.game.pending.seat as Seat;
+      const legal = (await h.http.get(`/v1/matches/${c.id}/legal-actions`).set(bearer(c.tokens[seat])).expect(200)).body.actions;
+      const send = () =>
+        h.http
+          .post(`/v1/matches/${c.id}/actions?include=legal`)
+          .set({ ...bearer(c.tokens[seat]), ...MINIMAL, 'idempotency-key': 'lean-1' })
+          .send({ action: legal[0].action });
+      const first = await send().expect(200);
+      const again = await send().expect(200);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toEqual(first.body);
+      // The opponent's hand appears nowhere in the lean answer.
+      const other: Seat = seat === 'p1' ? 'p2' : 'p1';
+      const theirs = (await h.http.get(`/v1/matches/${c.id}`).set(bearer(c.tokens[other])).expect(200)).body.game.seats[other].hand as { id: string }[];
+      const text = JSON.stringify(first.body);
+      expect(theirs.length).toBeGreaterThan(0);
+      expect(theirs.every((card) => typeof card.id === 'string' && card.id.length > 0)).toBe(true);
+      for (const card of theirs) expect(text).not.toContain(card.id);
+      expectProblem(await h.http.post(`/v1/matches/${c.id}/actions?include=view`).set(bearer(c.tokens[seat])).send({ action: legal[0].action }), 400, 'validation-failed');
+    });
+  });
+}
