@@ -9,5 +9,5 @@ export { EvonsClient, type ActOptions, type ActResult, type EvonsClientOptions, 
 export { EventStream, type EventsOptions } from './events.js';
 export { EvonsProblem, RULE_CODES, SERVICE_CODES, isProblem, type Problem, type ProblemCode, type RuleCode, type ServiceCode } from './problem.js';
 export { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
-export { NdjsonTransport, lines, ndjsonItem, type LiveItem, type LiveTransport, type OpenRequest } from './transport.js';
+export { NdjsonTransport, SseTransport, lines, ndjsonItem, sseItem, type LiveItem, type LiveTransport, type OpenRequest } from './transport.js';
 export type * from './types.js';

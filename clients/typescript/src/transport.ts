@@ -1,9 +1,8 @@
 /**
  * How a match's live events reach the client. A transport opens one connection and turns what
  * arrives into items; it neither reconnects nor remembers anything (EventStream does both, the
- * same way for every transport). NDJSON (GET /v1/matches/{id}/stream) is the one the server has
- * today; a Server-Sent Events transport implements the same interface (`id:` = seq, resuming
- * with `after` = Last-Event-ID) and needs no change elsewhere.
+ * same way for every transport): NDJSON (the default) and Server-Sent Events, both from
+ * GET /v1/matches/{id}/stream.
  */
 import type { Client } from 'openapi-fetch';
 import type { MatchEvent, StreamEnd, paths } from './types.js';
@@ -83,4 +82,51 @@ export class NdjsonTransport implements LiveTransport {
     if (error !== undefined || !data) throw EvonsProblem.from(response, error);
     for await (const line of lines(data)) yield ndjsonItem(line);
   }
+}
+
+/**
+ * The same route as Server-Sent Events (`Accept: text/event-stream`): `id:` is the seq,
+ * `event: match-event` carries an event, `event: end` the NDJSON form's last line, `:` lines are
+ * keep-alives. A 204 is the server saying the match is over and nothing is newer. Resuming is
+ * EventStream's (it asks with `after`, which the server treats like Last-Event-ID).
+ */
+export class SseTransport implements LiveTransport {
+  constructor(private readonly api: Client<paths>) {}
+
+  async *open(req: OpenRequest): AsyncIterable<LiveItem> {
+    const { data, error, response } = await this.api.GET('/v1/matches/{id}/stream', {
+      params: { path: { id: req.matchId }, query: { after: req.after } },
+      headers: { accept: 'text/event-stream', ...(req.token ? { authorization: `Bearer ${req.token}` } : {}) },
+      parseAs: 'stream',
+      signal: req.signal,
+    });
+    if (response.status === 204) {
+      yield { kind: 'end', reason: 'finished' };
+      return;
+    }
+    if (error !== undefined || !data) throw EvonsProblem.from(response, error);
+    let event = 'message';
+    let payload: string[] = [];
+    for await (const line of lines(data)) {
+      if (line === '') {
+        // A blank line dispatches what the frame held.
+        if (payload.length > 0) yield sseItem(event, payload.join('\n'));
+        event = 'message';
+        payload = [];
+      } else if (line.startsWith(':')) yield { kind: 'keep-alive' };
+      else {
+        const colon = line.indexOf(':');
+        const field = colon < 0 ? line : line.slice(0, colon);
+        const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+        if (field === 'event') event = value;
+        else if (field === 'data') payload.push(value);
+      }
+    }
+  }
+}
+
+/** One dispatched SSE frame as an item: an event, or the stream's last word (as in NDJSON). */
+export function sseItem(event: string, data: string): LiveItem {
+  if (event === 'end') return ndjsonItem(data);
+  return { kind: 'event', event: JSON.parse(data) as MatchEvent };
 }

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../../../src/app.js';
 import { openStore } from '../../../src/persistence/index.js';
-import { EvonsClient, EvonsProblem, lines, type LiveItem, type LiveTransport, type MatchEvent, type OpenRequest, type Seat } from '../src/index.js';
+import { EvonsClient, EvonsProblem, SseTransport, lines, type LiveItem, type LiveTransport, type MatchEvent, type OpenRequest, type Seat } from '../src/index.js';
 import { serve, STARTERS, type Served } from './server.js';
 
 async function hotSeat(baseUrl: string) {
@@ -80,6 +80,27 @@ describe('events(): the live stream, resumed', () => {
     // Every event of the log, once, in order: nothing lost at the cut, nothing repeated.
     expect(got).toEqual(await fullLog(clients.p1, id));
     expect(got.map((e) => e.event.type)).toContain('GameEnded');
+  });
+
+  it('over Server-Sent Events too: resumed after a cut from the last seq, the whole log once, ending with the game', async () => {
+    const { id, clients } = await hotSeat(s.baseUrl);
+    const sse = new EvonsClient({ baseUrl: s.baseUrl, transport: (api) => new SseTransport(api), retry: { baseDelayMs: 5, maxDelayMs: 50 } });
+    const stream = sse.events(id);
+    const it = stream[Symbol.asyncIterator]();
+    const got: MatchEvent[] = [];
+    await play(id, clients, 3);
+    await readUntil(it, got, (await clients.p1.getMatch(id)).version);
+    expect(s.dropConnections()).toBeGreaterThan(0);
+    await play(id, clients, 3);
+    await readUntil(it, got, (await clients.p1.getMatch(id)).version);
+    expect(stream.connections).toBeGreaterThanOrEqual(2);
+    await clients.p2.resign(id);
+    for (let r = await it.next(); !r.done; r = await it.next()) got.push(r.value);
+    // A spectator's stream: the spectator's log (nobody's hand), whole and once.
+    expect(got).toEqual(await fullLog(sse, id));
+    // A finished match with nothing newer: the server's 204 ends the iteration at once.
+    const after = await sse.events(id, { after: got.at(-1)!.seq })[Symbol.asyncIterator]().next();
+    expect(after.done).toBe(true);
   });
 
   it('starts after `after`, and a refused stream is a typed problem', async () => {
