@@ -18,6 +18,8 @@
  *                (Prefer: return=minimal) with the caller's next legal actions (?include=legal),
  *                so the legal-actions GET is needed only when the decision passes to the
  *                other seat                                                    default full
+ *   NODES        API server processes sharing the PostgreSQL database; match slot i plays
+ *                against node i mod NODES (server CPU is their sum)            default 1
  *   IDEMPOTENCY  1: send an Idempotency-Key with every action (as a careful client does);
  *                0: none                                                        default 1
  *   BENCH_DATABASE_URL  maintenance db for CREATE/DROP DATABASE
@@ -56,6 +58,7 @@ const WARMUP_S = Math.max(0, num(process.env.WARMUP, 3));
 const BASELINE_S = Math.max(0.5, num(process.env.BASELINE, 3));
 const IDEMPOTENCY = process.env.IDEMPOTENCY !== '0';
 const LEAN = process.env.PROTOCOL === 'lean';
+const NODES = Math.max(1, Number(process.env.NODES ?? 1));
 const PROFILE = process.env.PROFILE === '1';
 const WEBHOOKS = process.env.WEBHOOKS === '1';
 const BACKENDS = (process.env.BACKENDS ?? 'pglite,postgres').split(',').map((s) => s.trim()).filter(Boolean);
@@ -213,8 +216,13 @@ async function startReceiver(onDelivery: (latencyMs: number) => void): Promise<{
   return { url: `http://127.0.0.1:${port}/hook`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-async function runLoad(server: ServerProcess): Promise<LoadResult> {
-  const base = server.baseUrl;
+async function runLoad(servers: ServerProcess[]): Promise<LoadResult> {
+  // Several nodes: match slot i plays against node i mod n; CPU is summed over the nodes.
+  const server = {
+    cpuMs: () => servers.reduce((sum, x) => sum + x.cpuMs(), 0),
+    exited: () => servers.map((x) => x.exited()).find((e) => e) ?? null,
+  };
+  const baseOf = (slot: number) => servers[slot % servers.length]!.baseUrl;
   const t0 = performance.now();
   const measureStart = t0 + WARMUP_S * 1000;
   const measureEnd = measureStart + DURATION_S * 1000;
@@ -278,6 +286,7 @@ async function runLoad(server: ServerProcess): Promise<LoadResult> {
   }, WARMUP_S * 1000 + DURATION_S * 1000);
 
   async function playOneMatch(slot: number, pick: (n: number) => number, n: number): Promise<void> {
+    const base = baseOf(slot);
     const created = await call(base, 'POST', '/v1/matches', {}, {
       openSeat: false,
       handle: `bench-${slot}a`,
@@ -566,14 +575,22 @@ async function runBackend(name: 'pglite' | 'postgres'): Promise<BackendReport | 
 
   const where = name === 'pglite' ? `DATA_DIR=${dataDir}` : `DATABASE_URL=${redactUrl(dbUrl)}`;
   console.log(`\n${name}: starting the server (${where}) …`);
-  const server = await startServer({ cwd: ROOT, env, nodeFlags });
-  cleanups.push(() => server.stop(5_000));
-  console.log(`${name}: server ready at ${server.baseUrl} (pid ${server.pid}); ${MATCHES} matches, ${WARMUP_S} s warm-up + ${DURATION_S} s measured${IDEMPOTENCY ? ', Idempotency-Key on every action' : ''} …`);
-  const load = await runLoad(server);
+  // NODES > 1 (PostgreSQL only: PGlite is one process's database): API nodes sharing the database.
+  const nodes = name === 'pglite' ? 1 : NODES;
+  const servers: ServerProcess[] = [];
+  for (let i = 0; i < nodes; i++) {
+    const s = await startServer({ cwd: ROOT, env, nodeFlags: i === 0 ? nodeFlags : [] });
+    cleanups.push(() => s.stop(5_000));
+    servers.push(s);
+  }
+  console.log(`${name}: ${nodes} server node(s) ready at ${servers.map((x) => `${x.baseUrl} (pid ${x.pid})`).join(', ')}; ${MATCHES} matches, ${WARMUP_S} s warm-up + ${DURATION_S} s measured${IDEMPOTENCY ? ', Idempotency-Key on every action' : ''} …`);
+  const load = await runLoad(servers);
   if (interrupted) return null; // the signal handler cleans up and exits
-  if (server.exited()) throw new Error(`the server died during the run: ${JSON.stringify(server.exited())}\n    ${server.log().slice(-20).join('\n    ')}`);
-  await server.stop();
-  const serverLog = server.log();
+  for (const x of servers) {
+    if (x.exited()) throw new Error(`a server died during the run: ${JSON.stringify(x.exited())}\n    ${x.log().slice(-20).join('\n    ')}`);
+  }
+  for (const x of servers) await x.stop();
+  const serverLog = servers.flatMap((x) => x.log());
 
   let profile: string | null = null;
   if (profileDir) {
@@ -611,7 +628,7 @@ function report(b: BackendReport): { movesPerS: number; p95: number } {
   const movesPerS = L.moves / L.measuredS;
   const lat = (s: Samples) => [fmtInt(s.count), fmtMs(s.percentile(50)), fmtMs(s.percentile(95)), fmtMs(s.percentile(99)), fmtMs(s.max()), fmtMs(s.mean())];
   const label = b.name === 'pglite' ? 'PGlite' : 'PostgreSQL';
-  console.log(`\n=== ${label} — ${MATCHES} concurrent matches, ${L.measuredS} s measured after ${WARMUP_S} s warm-up ===`);
+  console.log(`\n=== ${label} — ${b.name === "postgres" && NODES > 1 ? `${NODES} API nodes, ` : ""}${MATCHES} concurrent matches, ${L.measuredS} s measured after ${WARMUP_S} s warm-up ===`);
   console.log(table([
     ['request', 'count', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'mean ms'],
     ['POST /v1/matches/{id}/actions', ...lat(L.post)],
