@@ -7,7 +7,7 @@
  * seat's score, credits, hand, deck and graveyard (count and top card), and whose decision it is.
  * The same words are in `<desc>` for screen readers.
  */
-import type { Direction } from '../games/evons/board.js';
+import { DELTA, type Direction } from '../games/evons/board.js';
 import type { ArrowType } from '../games/evons/cards.js';
 import type { BoardCardView, GameView } from '../games/evons/view.js';
 import type { Seat } from '../core/ruleset.js';
@@ -41,28 +41,17 @@ export const ARROW_STYLE: Record<ArrowType, { colour: string; mark: 'triangle' |
   Swap: { colour: '#78350f', mark: 'badge', letter: 'S' },
 };
 
-const VECTOR: Record<Direction, readonly [number, number]> = {
-  N: [0, -1],
-  NE: [1, -1],
-  E: [1, 0],
-  SE: [1, 1],
-  S: [0, 1],
-  SW: [-1, 1],
-  W: [-1, 0],
-  NW: [-1, -1],
-};
-
 const cellXY = (index: number): [number, number] => [BOARD_X + (index % SIDE) * CELL, BOARD_Y + Math.floor(index / SIDE) * CELL];
 
 /** One arrow on the edge (or corner) of a card whose top-left corner is (x, y). */
 function arrowMark(x: number, y: number, dir: Direction, type: ArrowType): string {
-  const [dx, dy] = VECTOR[dir];
+  const [dx, dy] = DELTA[dir];
   return markAt(x + CARD / 2 + (dx * CARD) / 2, y + CARD / 2 + (dy * CARD) / 2, dir, type);
 }
 
 /** An arrow mark whose point is at (cx, cy), pointing `dir`. */
 function markAt(cx: number, cy: number, dir: Direction, type: ArrowType): string {
-  const [dx, dy] = VECTOR[dir];
+  const [dx, dy] = DELTA[dir];
   const len = Math.hypot(dx, dy);
   const [ux, uy] = [dx / len, dy / len];
   const [px, py] = [-uy, ux];

@@ -43,7 +43,8 @@ export const MAIN_ZONE: readonly number[] = Array.from({ length: CELL_COUNT }, (
 export const DIRECTIONS = ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'] as const;
 export type Direction = (typeof DIRECTIONS)[number];
 
-const DELTA: Record<Direction, readonly [number, number]> = {
+/** A direction as a step on the board: [column delta, row delta] (row 0 is north). */
+export const DELTA: Readonly<Record<Direction, readonly [number, number]>> = {
   N: [0, -1],
   NE: [1, -1],
   E: [1, 0],
