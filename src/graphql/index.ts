@@ -18,6 +18,7 @@ import { problems } from '../service/errors.js';
 import type { LoadedMatch, MatchService } from '../service/match-service.js';
 import { eventOut } from './event-out.js';
 import { bearerToken } from '../service/tokens.js';
+import { pendingOf } from '../service/reads.js';
 import { typeDefs } from './schema.js';
 import { errorFormatter, guard } from './errors.js';
 import { DEFAULT_QUERY_LIMITS, checkCost, validationRules, type QueryLimits } from './limits.js';
@@ -89,8 +90,7 @@ export function buildResolvers(service: MatchService): IResolvers {
     createdAt: (s: MatchSource) => s.mv.createdAt,
     rulesHash: (s: MatchSource) => s.mv.rulesHash,
     engineVersion: (s: MatchSource) => s.mv.engineVersion,
-    // A match ended by its clock or an abort waits for nobody, whatever its game's state says.
-    pending: (s: MatchSource) => (s.mv.outcome ? null : (s.mv.game?.pending ?? null)),
+    pending: (s: MatchSource) => pendingOf(s.mv),
     timeControl: (s: MatchSource) => s.mv.timeControl,
     rated: (s: MatchSource) => s.mv.rated,
     clock: (s: MatchSource) => s.mv.clock,

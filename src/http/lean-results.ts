@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import type { ActionResult } from '../service/types.js';
+import { pendingOf } from '../service/reads.js';
 import type { MinimalActionResultSchema } from './schemas.js';
 
 type MinimalActionResult = z.infer<typeof MinimalActionResultSchema>;
@@ -16,14 +17,12 @@ export function prefersMinimal(prefer: string | undefined): boolean {
 
 export function minimalResult(r: ActionResult): MinimalActionResult {
   const m = r.match;
-  const game = m.game as { pending?: MinimalActionResult['pending'] } | null;
   return {
     version: r.version,
     events: r.events,
     status: m.status,
     winner: m.winner,
     outcome: m.outcome as MinimalActionResult['outcome'],
-    // A match ended by its clock or an abort waits for nobody, whatever its game's state says.
-    pending: m.outcome ? null : (game?.pending ?? null),
+    pending: pendingOf(m) as MinimalActionResult['pending'],
   };
 }

@@ -56,6 +56,11 @@ export function matchView(m: LoadedMatch): MatchView {
   } as MatchView;
 }
 
+/** The decision a match waits for: its game's, except that a match ended by a clock or an abort waits for nobody, whatever its game's state says. */
+export function pendingOf(view: MatchView): NonNullable<MatchView['game']>['pending'] | null {
+  return view.outcome ? null : (view.game?.pending ?? null);
+}
+
 /** The caller's legal actions now; empty unless it is their decision in a running game. */
 export function legalActions(m: LoadedMatch, opts: { text: boolean }): LegalActionDto[] {
   if (!m.state || !m.seat || outcomeOf(m) || m.row.status === 'waiting') return [];
