@@ -16,6 +16,7 @@ import { isUniqueViolation } from './db-errors.js';
 import { PrismaWebhookStore } from './webhook-store.js';
 import { PrismaPlayerStore } from './player-store.js';
 import { SqlRatingStore, applyRating } from './rating-store.js';
+import { asDate, asJson } from './sql-values.js';
 import {
   VersionConflictError,
   type AppendOptions,
@@ -276,8 +277,6 @@ SELECT m.*,
   FROM "match" m
  WHERE m.id = $1`;
 
-const asDate = (v: Date | string): Date => (v instanceof Date ? v : new Date(v));
-const asJson = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
 
 function sqlToRow(m: MatchSqlRow): MatchRow {
   return {

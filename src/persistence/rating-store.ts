@@ -3,6 +3,7 @@
  * PrismaMatchStore inside the append's transaction: see applyRating).
  */
 import type { SqlQuery, SqlTx } from './database.js';
+import { asDate } from './sql-values.js';
 import type {
   DeckUsage,
   LeaderboardRow,
@@ -16,7 +17,6 @@ import type {
   SeatName,
 } from './types.js';
 
-const asDate = (v: Date | string): Date => (v instanceof Date ? v : new Date(v));
 
 interface RatingSqlRow {
   player_id: string;
