@@ -8,6 +8,7 @@ import { expect } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
 import { openStore } from '../../src/persistence/index.js';
 import type { DatabaseConfig } from '../../src/persistence/database.js';
+import type { MatchStore } from '../../src/persistence/types.js';
 import { backends, type Backend } from '../persistence/backends.js';
 
 export { backends, type Backend };
@@ -41,6 +42,48 @@ export async function startOn(backend: Backend, opts: { matchCacheSize?: number 
     close: async () => {
       await h.close();
       await db.dispose();
+    },
+  };
+}
+
+export interface Clocked extends Harness {
+  /** The fake clock every service in this harness reads (epoch ms); tests only move it forward. */
+  t: { now: number };
+  config: DatabaseConfig;
+  store: MatchStore;
+}
+
+/** startOn with an injectable clock: a fresh database on `backend`, the app reading `t.now`. */
+export async function startClockedOn(backend: Backend): Promise<Clocked> {
+  const db = await backend.fresh();
+  const opened = await openStore(db.config);
+  const t = { now: Date.UTC(2030, 0, 1) };
+  const app = await buildApp({ store: opened.store, logger: false, now: () => t.now });
+  await app.ready();
+  return {
+    app,
+    http: supertest(app.server),
+    t,
+    config: db.config,
+    store: opened.store,
+    close: async () => {
+      await app.close();
+      await opened.close();
+      await db.dispose();
+    },
+  };
+}
+
+/** A second app (its own MatchService) on the same database and clock; PGlite in memory is one store per process, so it shares it. */
+export async function secondApp(backend: Backend, h: Clocked): Promise<{ app: App; close(): Promise<void> }> {
+  const opened = backend.name === 'pglite' ? { store: h.store, close: async () => {} } : await openStore(h.config);
+  const app = await buildApp({ store: opened.store, logger: false, now: () => h.t.now });
+  await app.ready();
+  return {
+    app,
+    close: async () => {
+      await app.close();
+      await opened.close();
     },
   };
 }

@@ -13,49 +13,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import supertest from 'supertest';
-import { buildApp, type App } from '../../src/app.js';
-import { openStore } from '../../src/persistence/index.js';
-import type { MatchStore, RatingChangeRow, RatingValue } from '../../src/persistence/types.js';
+import type { RatingChangeRow, RatingValue } from '../../src/persistence/types.js';
 import { DEFAULT_RATING, rateMatch, type Score } from '../../src/core/rating.js';
-import { STARTERS, backends, bearer, type Backend, type Harness } from './helpers.js';
+import { STARTERS, backends, bearer, secondApp, startClockedOn, type Clocked } from './helpers.js';
 
 type Seat = 'p1' | 'p2';
 type Ending = 'resign-p1' | 'resign-p2' | 'retried-resign' | 'both-resign' | 'timeout';
 const DAY = 86_400_000;
 const PLAYERS = 4;
-
-interface Clocked extends Harness {
-  t: { now: number };
-  app: App;
-  /** A second service on the same database (PGlite in memory: the same store). */
-  other: App;
-  store: MatchStore;
-}
-
-async function start(backend: Backend): Promise<Clocked> {
-  const db = await backend.fresh();
-  const opened = await openStore(db.config);
-  const second = backend.name === 'pglite' ? { store: opened.store, close: async () => {} } : await openStore(db.config);
-  const t = { now: Date.UTC(2031, 0, 1) };
-  const app = await buildApp({ store: opened.store, logger: false, now: () => t.now });
-  const other = await buildApp({ store: second.store, logger: false, now: () => t.now });
-  await Promise.all([app.ready(), other.ready()]);
-  return {
-    app,
-    other,
-    http: supertest(app.server),
-    t,
-    store: opened.store,
-    close: async () => {
-      await other.close();
-      await app.close();
-      await second.close();
-      await opened.close();
-      await db.dispose();
-    },
-  };
-}
 
 const schedule = fc.array(
   fc.array(
@@ -74,11 +39,15 @@ const same = (x: RatingValue, y: RatingValue) => x.rating === y.rating && x.rd =
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`rating updates happen once per rated match [${backend.name}]`, () => {
     let h: Clocked;
+    /** A second service on the same database (PGlite in memory: the same store). */
+    let other: Awaited<ReturnType<typeof secondApp>>;
     let run = 0;
     beforeAll(async () => {
-      h = await start(backend);
+      h = await startClockedOn(backend);
+      other = await secondApp(backend, h);
     });
     afterAll(async () => {
+      await other?.close();
       await h?.close();
     });
 
@@ -137,7 +106,7 @@ for (const backend of backends) {
             );
             if (dealt.some((d) => d.ending === 'timeout')) {
               h.t.now += 2 * DAY;
-              await Promise.all([h.app.service.sweep(), h.other.service.sweep()]);
+              await Promise.all([h.app.service.sweep(), other.app.service.sweep()]);
             }
           }
 

@@ -6,42 +6,13 @@
  * ratings, and the `rated` history filter on REST and GraphQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import supertest from 'supertest';
-import { buildApp, type App } from '../../src/app.js';
-import { openStore } from '../../src/persistence/index.js';
-import type { MatchStore } from '../../src/persistence/types.js';
 import { DEFAULT_RATING, rateMatch } from '../../src/core/rating.js';
-import { STARTERS, backends, bearer, expectProblem, type Backend, type Harness } from './helpers.js';
+import { STARTERS, backends, bearer, expectProblem, startClockedOn, type Clocked } from './helpers.js';
 
 type Seat = 'p1' | 'p2';
 const CORRESPONDENCE = { kind: 'correspondence', daysPerMove: 1 } as const;
 const LIVE = { kind: 'live', initialSeconds: 60, incrementSeconds: 0 } as const;
 const DAY = 86_400_000;
-
-interface Clocked extends Harness {
-  t: { now: number };
-  app: App;
-  store: MatchStore;
-}
-
-async function startClockedOn(backend: Backend): Promise<Clocked> {
-  const db = await backend.fresh();
-  const opened = await openStore(db.config);
-  const t = { now: Date.UTC(2030, 0, 1) };
-  const app = await buildApp({ store: opened.store, logger: false, now: () => t.now });
-  await app.ready();
-  return {
-    app,
-    http: supertest(app.server),
-    t,
-    store: opened.store,
-    close: async () => {
-      await app.close();
-      await opened.close();
-      await db.dispose();
-    },
-  };
-}
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`rated matches [${backend.name}]`, () => {

@@ -8,12 +8,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import supertest from 'supertest';
-import { buildApp, type App } from '../../src/app.js';
-import { openStore } from '../../src/persistence/index.js';
-import type { DatabaseConfig } from '../../src/persistence/database.js';
+import type { App } from '../../src/app.js';
 import type { MatchStore } from '../../src/persistence/types.js';
-import { STARTERS, backends, bearer, expectProblem, prng, type Backend, type Created, type Harness } from './helpers.js';
+import { STARTERS, backends, bearer, expectProblem, prng, secondApp, startClockedOn, type Clocked, type Created } from './helpers.js';
 
 type Seat = 'p1' | 'p2';
 type Control = { kind: 'none' } | { kind: 'correspondence'; daysPerMove: number } | { kind: 'live'; initialSeconds: number; incrementSeconds: number };
@@ -22,48 +19,6 @@ const SEC = 1000;
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 const other = (s: Seat): Seat => (s === 'p1' ? 'p2' : 'p1');
-
-interface Clocked extends Harness {
-  /** The fake clock every service in this harness reads (epoch ms); tests only move it forward. */
-  t: { now: number };
-  config: DatabaseConfig;
-  store: MatchStore;
-}
-
-/** startOn with an injectable clock: a fresh database on `backend`, the app reading `t.now`. */
-async function startClockedOn(backend: Backend): Promise<Clocked> {
-  const db = await backend.fresh();
-  const opened = await openStore(db.config);
-  const t = { now: Date.UTC(2030, 0, 1) };
-  const app = await buildApp({ store: opened.store, logger: false, now: () => t.now });
-  await app.ready();
-  return {
-    app,
-    http: supertest(app.server),
-    t,
-    config: db.config,
-    store: opened.store,
-    close: async () => {
-      await app.close();
-      await opened.close();
-      await db.dispose();
-    },
-  };
-}
-
-/** A second app (its own MatchService) on the same database; PGlite in memory is one store per process, so it shares it. */
-async function secondApp(backend: Backend, h: Clocked): Promise<{ app: App; close(): Promise<void> }> {
-  const opened = backend.name === 'pglite' ? { store: h.store, close: async () => {} } : await openStore(h.config);
-  const app = await buildApp({ store: opened.store, logger: false, now: () => h.t.now });
-  await app.ready();
-  return {
-    app,
-    close: async () => {
-      await app.close();
-      await opened.close();
-    },
-  };
-}
 
 /** A hot-seat Evons match with p1 to decide first (so the clock's seat is known). */
 async function create(h: Clocked, timeControl: Control | undefined, extra: Record<string, unknown> = {}): Promise<Created> {
