@@ -49,6 +49,7 @@ import { seededPick } from '../src/games/evons/index.js';
 import { startServer, type ServerProcess } from './lib/server-process.js';
 import { summariseCpuProfile } from './lib/cpuprofile.js';
 import { cpuBetween, loadAverage, snapshot, type CpuSnapshot, type CpuWindow } from './lib/machine.js';
+import { MAINTENANCE_URL, admin, withDatabase } from './lib/postgres.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const num = (v: string | undefined, d: number) => (v === undefined || v === '' || !Number.isFinite(Number(v)) ? d : Number(v));
@@ -62,7 +63,6 @@ const NODES = Math.max(1, Number(process.env.NODES ?? 1));
 const PROFILE = process.env.PROFILE === '1';
 const WEBHOOKS = process.env.WEBHOOKS === '1';
 const BACKENDS = (process.env.BACKENDS ?? 'pglite,postgres').split(',').map((s) => s.trim()).filter(Boolean);
-const MAINTENANCE_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
 const REQUEST_TIMEOUT_MS = 15_000;
 /** Deep-chain guard: the view does not expose the chain stack, so count ability actions in a row. */
 const CHAIN_LIMIT = 30;
@@ -510,22 +510,7 @@ async function pgliteBaseline(dataDir: string): Promise<InsertRate[]> {
 
 // ------------------------------------------------------------------ PostgreSQL throw-away db
 
-function withDatabase(url: string, name: string): string {
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
 const redactUrl = (u: string) => u.replace(/\/\/([^:@/]*)(:[^@/]*)?@/, '//$1@');
-
-async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: MAINTENANCE_URL, connectionTimeoutMillis: 3_000 });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
-}
 
 // ------------------------------------------------------------------ one backend
 

@@ -15,28 +15,12 @@ import pg from 'pg';
 import { openStore } from '../src/persistence/index.js';
 import type { MatchListFilter, MatchOrder, MatchStore } from '../src/persistence/types.js';
 import { Samples, fmtInt, fmtMs, table } from './lib/stats.js';
+import { MAINTENANCE_URL, admin, withDatabase } from './lib/postgres.js';
 
 const num = (v: string | undefined, d: number) => (v === undefined || v === '' || !Number.isFinite(Number(v)) ? d : Number(v));
 const MATCHES = Math.max(1000, Math.floor(num(process.env.HISTORY_MATCHES, 1_000_000)));
 const RUNS = Math.max(10, Math.floor(num(process.env.HISTORY_RUNS, 200)));
 const HANDLES = Math.max(100, Math.floor(MATCHES / 50));
-const MAINTENANCE_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
-
-function withDatabase(url: string, name: string): string {
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
-
-async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: MAINTENANCE_URL });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
-}
 
 /** Set-based: one statement for the matches, one for their seats (handle i and a pseudo-random opponent). */
 async function seed(url: string): Promise<void> {

@@ -13,40 +13,18 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { Samples, fmtInt, fmtMs, table } from './lib/stats.js';
+import { MAINTENANCE_URL, admin, withDatabase } from './lib/postgres.js';
+import { freePort } from './lib/server-process.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MATCHES = Number(process.env.MATCHES ?? 10_000);
 const TRICKLE_S = Number(process.env.TRICKLE_S ?? 30);
 const RATE = Number(process.env.RATE ?? 50);
 const CONCURRENCY = 8;
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const DECKS = { p1: { starter: 'starter-verdant-quake' }, p2: { starter: 'starter-storm-shade' } };
-
-async function admin(sql: string): Promise<void> {
-  const c = new pg.Client({ connectionString: ADMIN_URL });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 
@@ -68,14 +46,13 @@ async function json(url: string, init: RequestInit = {}): Promise<{ status: numb
 async function main(): Promise<void> {
   if (!fs.existsSync(path.join(root, 'dist/server.js'))) execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
   const name = `evons_idle_${randomBytes(4).toString('hex')}`;
-  await admin(`CREATE DATABASE "${name}"`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
+  await admin((c) => c.query(`CREATE DATABASE "${name}"`));
+  const url = withDatabase(MAINTENANCE_URL, name);
   const port = await freePort();
   const api = `http://127.0.0.1:${port}`;
   const server = spawn(process.execPath, ['dist/server.js'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: url.toString(), LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: url, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   try {
@@ -152,7 +129,7 @@ async function main(): Promise<void> {
   } finally {
     server.kill('SIGTERM');
     await new Promise((r) => (server.exitCode !== null ? r(null) : server.once('exit', r)));
-    await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
   }
 }
 

@@ -11,51 +11,27 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { Samples, fmtMs, table } from './lib/stats.js';
+import { MAINTENANCE_URL, admin, withDatabase } from './lib/postgres.js';
+import { freePort } from './lib/server-process.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = Number(process.env.RUNS ?? 5);
 const IDLE_MS = 2_000;
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-
-async function admin(sql: string): Promise<void> {
-  const c = new pg.Client({ connectionString: ADMIN_URL });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
 
 /** A throw-away database (its URL and how to drop it), or null when PostgreSQL is unreachable. */
 async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> } | null> {
   const name = `evons_startup_${randomBytes(4).toString('hex')}`;
   try {
-    await admin(`CREATE DATABASE "${name}"`);
+    await admin((c) => c.query(`CREATE DATABASE "${name}"`));
   } catch {
     return null;
   }
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
+  return { url: withDatabase(MAINTENANCE_URL, name), drop: async () => void (await admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`))) };
 }
 
 function rssKiB(pid: number): number {
