@@ -3,7 +3,7 @@
  * moves (per game, per time-control family), the Glicko-2 update the final append carries, and
  * the profile's ratings, results and favourite decks.
  */
-import { DEFAULT_RATING, PROVISIONAL_RD, isProvisional, rateMatch, type Score } from '../core/rating.js';
+import { DEFAULT_RATING, PROVISIONAL_RD, displayRating, isProvisional, rateMatch, type Score } from '../core/rating.js';
 import { canonicalJson, sha256Hex } from '../core/hash.js';
 import type { TimeControl } from '../core/clock.js';
 import type { DeckUsage, MatchEnding, MatchRow, PlayerGameStats, PlayerStore, RatedEnding, RatingFamily, RatingStore, SeatName } from '../persistence/types.js';
@@ -95,8 +95,7 @@ export class Ratings {
       ratings: ratings.map((r) => ({
         game: r.game,
         timeControl: r.family,
-        rating: Math.round(r.rating),
-        rd: Math.round(r.rd),
+        ...displayRating(r),
         provisional: isProvisional(r),
         games: r.games,
       })),
@@ -111,7 +110,7 @@ export class Ratings {
     return {
       game,
       timeControl: family,
-      players: rows.map((r, i) => ({ rank: i + 1, handle: r.handle, bot: r.bot, rating: Math.round(r.rating), rd: Math.round(r.rd), games: r.games })),
+      players: rows.map((r, i) => ({ rank: i + 1, handle: r.handle, bot: r.bot, ...displayRating(r), games: r.games })),
     };
   }
 }
