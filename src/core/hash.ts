@@ -6,7 +6,8 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(sortKeys(value));
 }
 
-function sortKeys(v: unknown): unknown {
+/** `v` with every object's keys in sorted order (arrays keep theirs). */
+export function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys);
   if (v && typeof v === 'object') {
     const out: Record<string, unknown> = {};

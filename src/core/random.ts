@@ -22,26 +22,71 @@ export interface RandomSource {
 /** Names a generator in a match's creation event, so old matches replay with their own. */
 export type GeneratorId = 'sfc32' | 'chacha20';
 
-const CHUNK = new Uint8Array(1024);
+/**
+ * Keystream is produced in chunks that grow: most streams need a few words (the first player, a
+ * deck's shuffle), the ids stream over a thousand. A caller that knows about how many words it
+ * will draw says so (`expectedWords`), and the first chunk is that size: one cipher call. Chunk
+ * sizes do not change the words.
+ */
+const FIRST_CHUNK = 1024;
+/** Later chunks grow up to this. */
+const MAX_CHUNK = 4096;
+/** No first chunk beyond this: a hint is only a hint. */
+const MAX_FIRST_CHUNK = 16384;
+const ZEROS = new Uint8Array(MAX_FIRST_CHUNK);
+/** Node's chacha20 IV: a 32-bit block counter and a 96-bit nonce, all zero (never changed). */
+const ZERO_IV = new Uint8Array(16);
+/** Whether this machine stores a Uint32Array's words little-endian (then the bytes are swapped). */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
-/** An independent stream for one purpose of one match. */
-export function keyedStream(seed: string, purpose: string): RandomSource {
-  const key = createHmac('sha256', seed).update(purpose).digest();
-  // Node's chacha20 takes a 16-byte IV: a 32-bit block counter and a 96-bit nonce, all zero.
-  const cipher = createCipheriv('chacha20', key, Buffer.alloc(16));
-  let block = Buffer.alloc(0);
-  let at = 0;
-  return {
-    nextUint32() {
-      if (at >= block.length) {
-        block = cipher.update(CHUNK);
-        at = 0;
-      }
-      const v = block.readUInt32BE(at);
-      at += 4;
-      return v;
-    },
-  };
+/** The keystream's bytes as big-endian words (what Buffer.readUInt32BE reads at each offset). */
+function wordsOf(bytes: Buffer): Uint32Array {
+  const n = bytes.byteLength >>> 2;
+  if (bytes.byteOffset % 4 === 0) {
+    // The cipher's output is a fresh buffer of its own: swap its bytes in place and read it whole.
+    if (LITTLE_ENDIAN) bytes.swap32();
+    return new Uint32Array(bytes.buffer, bytes.byteOffset, n);
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const words = new Uint32Array(n);
+  for (let i = 0; i < n; i++) words[i] = view.getUint32(i * 4);
+  return words;
+}
+
+/**
+ * A keyed ChaCha20 stream. A class (not a closure) so that randomId can read a run of buffered
+ * words directly: a deal draws over a thousand words for its ids.
+ */
+class KeyedStream implements RandomSource {
+  private readonly cipher: ReturnType<typeof createCipheriv>;
+  /** Buffered keystream words; `at` is the next unread one. */
+  words: Uint32Array = new Uint32Array(0);
+  at = 0;
+  /** Bytes of the next chunk: a multiple of 4 (whole words), so no word straddles two chunks. */
+  private size: number;
+
+  constructor(seed: string, purpose: string, expectedWords: number | undefined) {
+    const key = createHmac('sha256', seed).update(purpose).digest();
+    this.cipher = createCipheriv('chacha20', key, ZERO_IV);
+    this.size = expectedWords === undefined || !(expectedWords > 0) ? FIRST_CHUNK : Math.min(Math.ceil(expectedWords) * 4, MAX_FIRST_CHUNK);
+  }
+
+  nextUint32(): number {
+    if (this.at >= this.words.length) this.refill();
+    return this.words[this.at++]!;
+  }
+
+  /** Drops what is left of the buffer (only ever called when it is all read) and reads the next chunk. */
+  private refill(): void {
+    this.words = wordsOf(this.cipher.update(ZEROS.subarray(0, this.size)));
+    this.size = Math.min(this.size * 4, MAX_CHUNK);
+    this.at = 0;
+  }
+}
+
+/** An independent stream for one purpose of one match; `expectedWords`: a hint, see above. */
+export function keyedStream(seed: string, purpose: string, expectedWords?: number): RandomSource {
+  return new KeyedStream(seed, purpose, expectedWords);
 }
 
 /**
@@ -76,7 +121,8 @@ export function nextInt(src: RandomSource, n: number): number {
   const limit = Math.floor(0x100000000 / n) * n;
   let x = src.nextUint32();
   while (x >= limit) x = src.nextUint32();
-  return x % n;
+  // x % n without a floating-point modulo (x may exceed 2^31): exact for x < 2^32.
+  return x - Math.floor(x / n) * n;
 }
 
 /** Fisher–Yates shuffle, in place. */
@@ -91,10 +137,52 @@ export function shuffle<T>(src: RandomSource, items: T[]): T[] {
 }
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
+const ALPHABET_CODES = Array.from(ALPHABET, (c) => c.charCodeAt(0));
+/** nextInt's rejection limit for the alphabet's length. */
+const ID_LIMIT = Math.floor(0x100000000 / ALPHABET.length) * ALPHABET.length;
+const ID_PREFIX = 'c'.charCodeAt(0);
+
+/** The character code of an accepted word (below ID_LIMIT): x < 2^32 is exact in a double, so the remainder needs no floating-point modulo. */
+const code = (x: number): number => ALPHABET_CODES[x - Math.floor(x / ALPHABET.length) * ALPHABET.length]!;
+
+/** One character of an id: nextInt(src, 36), inlined, as a character code. */
+function idChar(src: RandomSource): number {
+  let x = src.nextUint32();
+  while (x >= ID_LIMIT) x = src.nextUint32();
+  return code(x);
+}
 
 /** An opaque id such as `c7k2m9x0qa`: random, so it says nothing about the card. */
 export function randomId(src: RandomSource, length = 10): string {
-  let out = 'c';
-  for (let i = 0; i < length; i++) out += ALPHABET[nextInt(src, ALPHABET.length)];
-  return out;
+  // One string built at the end (not one per character): a deal makes over a hundred ids. The
+  // usual length is one call with its arguments in order (no array of codes).
+  if (length === 10) {
+    if (src instanceof KeyedStream) {
+      const fast = bufferedId(src);
+      if (fast !== null) return fast;
+    }
+    const a = idChar(src), b = idChar(src), c = idChar(src), d = idChar(src), e = idChar(src);
+    const f = idChar(src), g = idChar(src), h = idChar(src), i = idChar(src), j = idChar(src);
+    return String.fromCharCode(ID_PREFIX, a, b, c, d, e, f, g, h, i, j);
+  }
+  const codes: number[] = [ID_PREFIX];
+  for (let i = 0; i < length; i++) codes.push(idChar(src));
+  return String.fromCharCode(...codes);
 }
+
+/**
+ * randomId(src, 10) from ten words already in the stream's buffer, none rejected: the same id
+ * from the same words, without a call per word. null (nothing read) otherwise; the caller then
+ * draws word by word.
+ */
+function bufferedId(src: KeyedStream): string | null {
+  const w = src.words;
+  const at = src.at;
+  if (at + 10 > w.length) return null;
+  for (let k = at; k < at + 10; k++) if (w[k]! >= ID_LIMIT) return null;
+  src.at = at + 10;
+  return String.fromCharCode(ID_PREFIX, code(w[at]!), code(w[at + 1]!), code(w[at + 2]!), code(w[at + 3]!), code(w[at + 4]!), code(w[at + 5]!), code(w[at + 6]!), code(w[at + 7]!), code(w[at + 8]!), code(w[at + 9]!));
+}
+
+/** Words a randomId of `length` characters usually draws (a rejected word is rare: 4 in 2^32). */
+export const ID_WORDS = 10;

@@ -144,6 +144,11 @@ export interface Ruleset<S, A extends { type: string }, E extends { type: string
   evolve(state: S, events: readonly E[]): S;
 
   view(state: S, viewer: Viewer): V;
+  /**
+   * The pending decision whole, exactly as every view shows it (`view(state, v).pending`), without
+   * building the view: the lean action answer carries it.
+   */
+  pendingView(state: S): unknown;
   eventVisibility(event: E): Visibility;
   /** The event as `viewer` may see it, or null when the viewer sees nothing of it. */
   redactEvent(event: E, viewer: Viewer): Record<string, unknown> | null;
@@ -153,8 +158,13 @@ export interface Ruleset<S, A extends { type: string }, E extends { type: string
    */
   actionDescriber(state: S, viewer: Viewer): (action: A) => string;
 
-  /** A seeded, uniform-ish random player for tests, benchmarks and practice bots. */
-  randomPlayer(seed: string): (state: S, actions: readonly A[]) => A;
+  /**
+   * A seeded, uniform-ish random player for tests, benchmarks and practice bots: it picks one of
+   * `actions` (the legal actions of `state` for the seat whose decision is pending). Called
+   * without `actions`, it makes the same choice from the pending decision's legal actions, and
+   * may do so without building the whole list (what benchmarks and bots use).
+   */
+  randomPlayer(seed: string): (state: S, actions?: readonly A[]) => A;
 }
 
 /** Any ruleset, for registries and generic code. */

@@ -1,6 +1,6 @@
 // Keyed random streams (src/core/random.ts): determinism, independence per purpose, legacy sfc32.
 import { describe, expect, it } from 'vitest';
-import { keyedStream, nextInt, randomId, sfc32Stream, shuffle } from '../../src/core/random.js';
+import { keyedStream, nextInt, randomId, sfc32Stream, shuffle, type RandomSource } from '../../src/core/random.js';
 
 const draw = (src: { nextUint32(): number }, n: number) => Array.from({ length: n }, () => src.nextUint32());
 
@@ -31,6 +31,42 @@ describe('keyed streams', () => {
     const items = Array.from({ length: 20 }, (_, i) => i);
     expect([...shuffle(src, [...items])].sort((x, y) => x - y)).toEqual(items);
     expect(randomId(src)).toMatch(/^c[0-9a-z]{10}$/);
+  });
+});
+
+describe('randomId', () => {
+  it('is "c" then one alphabet character per nextInt(src, 36), as ids have always been drawn', () => {
+    const alphabet = '0123456789abcdefghijklmnopqrstuvwxyz';
+    const a = keyedStream('ids-known', 'ids');
+    const b = keyedStream('ids-known', 'ids');
+    for (let i = 0; i < 300; i++) {
+      let want = 'c';
+      for (let k = 0; k < 10; k++) want += alphabet[nextInt(b, 36)];
+      expect(randomId(a)).toBe(want);
+    }
+    expect(randomId(sfc32Stream('x', 'p'), 4)).toMatch(/^c[0-9a-z]{4}$/);
+  });
+
+  it('skips a rejected word (≥ the largest multiple of 36 below 2^32) like nextInt, also inside a buffered run', () => {
+    // A rejected word has odds 4 in 2^32: write some into both streams' buffers to see it handled.
+    type Buffered = { words: Uint32Array; at: number };
+    const words = new Uint32Array(40).map((_, i) => (i * 2654435761) >>> 0);
+    words[3] = 0xffffffff;
+    words[17] = 0xfffffffd;
+    const a = keyedStream('rejections', 'ids') as unknown as Buffered & RandomSource;
+    const b = keyedStream('rejections', 'ids') as unknown as Buffered & RandomSource;
+    a.nextUint32();
+    b.nextUint32();
+    a.words = words.slice();
+    b.words = words.slice();
+    a.at = b.at = 0;
+    const alphabet = '0123456789abcdefghijklmnopqrstuvwxyz';
+    for (let i = 0; i < 3; i++) {
+      let want = 'c';
+      for (let k = 0; k < 10; k++) want += alphabet[nextInt(b, 36)];
+      expect(randomId(a)).toBe(want);
+    }
+    expect(a.at).toBe(32);
   });
 });
 

@@ -110,5 +110,16 @@ for (const id of GAME_IDS) {
       }
       expect(typeof r.positions.format).toBe('string');
     });
+
+    it('pendingView is the pending decision exactly as every view shows it, at every step of a game', () => {
+      const { events } = playout(r, `${id}-pending-view`);
+      for (let cut = 1; cut <= events.length; cut += Math.max(1, Math.floor(events.length / 40))) {
+        const s = r.replay(events.slice(0, cut));
+        for (const viewer of ['p1', 'p2', 'spectator'] as const) {
+          const shown = (r.view(s, viewer) as { pending?: unknown }).pending ?? null;
+          expect(JSON.stringify(r.pendingView(s) ?? null), `${viewer} after event ${cut}`).toBe(JSON.stringify(shown));
+        }
+      }
+    });
   });
 }

@@ -2,6 +2,7 @@
  * apply: one player action → the new state and the events it produced, or a rule error.
  * Pure: the input state is never changed; bad input is a result, never an exception.
  */
+import { instanceOf } from '../../core/card-instances.js';
 import { ActionSchema, wellFormedAction, type Action } from './actions.js';
 import { cellIndex, cellName } from './board.js';
 import { cloneState } from './clone.js';
@@ -11,7 +12,7 @@ import { advance, endPhase } from './flow.js';
 import { check } from './legal.js';
 import { cellOf } from './locate.js';
 import { frameCell, resolveConflict, useAbility } from './sequence.js';
-import { other, type GameState, type Seat } from './state.js';
+import { other, topFrame, type GameState, type Seat } from './state.js';
 import { playCard, pass, revealCard } from './turn.js';
 import { endGame, openTx, type Tx } from './tx.js';
 
@@ -33,7 +34,8 @@ export function apply(state: GameState, seat: Seat, input: Action | unknown): Ap
     const e = check(state, seat, action);
     if (e) return { ok: false, error: e };
   }
-  const tx = openTx(cloneState(state));
+  // The copy shares its lists and board cards with `state`: nothing of it is owned yet.
+  const tx = openTx(cloneState(state), new Set());
   perform(tx, seat, action);
   advance(tx);
   return { ok: true, state: tx.s, events: tx.events };
@@ -41,7 +43,7 @@ export function apply(state: GameState, seat: Seat, input: Action | unknown): Ap
 
 function perform(tx: Tx, seat: Seat, a: Action): void {
   const s = tx.s;
-  const f = s.stack[s.stack.length - 1];
+  const f = topFrame(s);
   switch (a.type) {
     case 'resign':
       tx.emit({ type: 'Resigned', seat });
@@ -72,7 +74,7 @@ function perform(tx: Tx, seat: Seat, a: Action): void {
       tx.emit({ type: 'ActivationStarted', card: a.card, cell: cellName(cellOf(s, a.card)), kind: 'reactivation' });
       return;
     case 'discard':
-      tx.emit({ type: 'CardDiscarded', seat, card: a.card, defId: s.cards[a.card]!.def });
+      tx.emit({ type: 'CardDiscarded', seat, card: a.card, defId: instanceOf(s, a.card)!.def });
       return;
   }
 }

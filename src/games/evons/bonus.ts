@@ -13,14 +13,26 @@ export interface Line {
   cells: number[];
 }
 
+// The main-zone cells of each row and column, computed once: asked after every play.
+const ROWS = new Map<number, number[]>();
+const COLUMNS = new Map<number, number[]>();
+for (const i of MAIN_ZONE) {
+  ROWS.set(rowOf(i), [...(ROWS.get(rowOf(i)) ?? []), i]);
+  COLUMNS.set(colOf(i), [...(COLUMNS.get(colOf(i)) ?? []), i]);
+}
+const NO_LINES: readonly Line[] = [];
+
 /** Main-zone rows and columns through `cell` that are now full. */
-export function completedLines(s: GameState, cell: number): Line[] {
-  if (!isMainZone(cell)) return [];
-  const row = MAIN_ZONE.filter((i) => rowOf(i) === rowOf(cell));
-  const col = MAIN_ZONE.filter((i) => colOf(i) === colOf(cell));
+export function completedLines(s: GameState, cell: number): readonly Line[] {
+  if (!isMainZone(cell)) return NO_LINES;
+  const row = ROWS.get(rowOf(cell))!;
+  const col = COLUMNS.get(colOf(cell))!;
+  const rowFull = row.every((i) => s.board[i]);
+  const colFull = col.every((i) => s.board[i]);
+  if (!rowFull && !colFull) return NO_LINES;
   const out: Line[] = [];
-  if (row.every((i) => s.board[i])) out.push({ kind: 'row', index: rowOf(cell), cells: row });
-  if (col.every((i) => s.board[i])) out.push({ kind: 'column', index: colOf(cell), cells: col });
+  if (rowFull) out.push({ kind: 'row', index: rowOf(cell), cells: [...row] });
+  if (colFull) out.push({ kind: 'column', index: colOf(cell), cells: [...col] });
   return out;
 }
 

@@ -6,7 +6,7 @@
  * FLIP_OWNERSHIP flips an opponent's covered card to it), so "it is my decision" is not enough.
  */
 import type { Action } from './actions.js';
-import type { GameState } from './state.js';
+import { topFrame, type GameState } from './state.js';
 import { view } from './view.js';
 import type { Viewer } from './visibility.js';
 
@@ -41,7 +41,7 @@ export function actionDescriber(s: GameState, viewer: Viewer): (a: Action) => st
       case 'pass':
         return 'Pass (skip playing a card this turn)';
       case 'ability': {
-        const f = s.stack[s.stack.length - 1];
+        const f = topFrame(s);
         const defId = f ? defs.get(f.card) : undefined;
         const card = defId ? s.cardSet.byId.get(defId) : undefined;
         const arrow = card?.kind === 'monster' ? card.arrows[a.arrow] : undefined;

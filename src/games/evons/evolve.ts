@@ -4,7 +4,10 @@
  */
 import { cellIndex } from './board.js';
 import type { GameEvent } from './events.js';
-import type { BoardCard, GameState, Seat } from './state.js';
+import { forgetDecision } from './decision-memo.js';
+import { ownedByCaller, ownItem, ownList, type Owned } from '../../core/copy-on-write.js';
+import { removeAt } from '../../core/lists.js';
+import { topFrame, type BoardCard, type GameState, type Seat } from './state.js';
 
 function at(name: string): number {
   const i = cellIndex(name);
@@ -14,13 +17,28 @@ function at(name: string): number {
 
 function removeFrom(list: string[], id: string): void {
   const i = list.indexOf(id);
-  if (i >= 0) list.splice(i, 1);
+  if (i >= 0) removeAt(list, i);
 }
 
-function place(s: GameState, cell: string, card: BoardCard): void {
+/** The seat's list in `holder` (decks, hands, graveyards), copied first unless `s` owns it (core/copy-on-write.ts). */
+function own(owned: Owned, holder: Record<Seat, string[]>, seat: Seat): string[] {
+  return ownList(owned, holder, seat);
+}
+
+function ownRemoved(s: GameState, owned: Owned): string[] {
+  return ownList<'removed', string>(owned, s, 'removed');
+}
+
+/** The card on cell `i`, to change: copied first unless `s` owns it. */
+function ownCard(s: GameState, owned: Owned, i: number): BoardCard {
+  return ownItem(owned, s.board, i);
+}
+
+function place(s: GameState, owned: Owned, cell: string, card: BoardCard): void {
   const i = at(cell);
   if (s.board[i]) throw new Error(`cell ${cell} is occupied`);
   s.board[i] = card;
+  owned?.add(card);
 }
 
 function newCard(id: string, facing: Seat, covered: boolean, growth: boolean): BoardCard {
@@ -28,67 +46,25 @@ function newCard(id: string, facing: Seat, covered: boolean, growth: boolean): B
 }
 
 function top(s: GameState) {
-  const f = s.stack[s.stack.length - 1];
+  const f = topFrame(s);
   if (!f) throw new Error('no activation in progress');
   return f;
 }
 
+/** Applies `e` to `s` in place, copying first whatever of it `s` may share with other states. */
 export function evolve(s: GameState, e: GameEvent): void {
+  forgetDecision(s);
+  evolveOwned(s, e, ownedByCaller(s));
+}
+
+/** evolve with the ownership already looked up (a transaction's draft, a replay's own state). */
+export function evolveOwned(s: GameState, e: GameEvent, owned: Owned): void {
+  // Cases in the order of how often they come in a game (most first): a replay compares each
+  // event's type with every case above its own (a stored type is not an interned string).
   switch (e.type) {
-    case 'MatchCreated':
-    case 'PositionLoaded':
-      throw new Error(`${e.type} starts a game; it is not applied to one`);
-    case 'TurnStarted':
-      s.turn = e.turn;
-      s.active = e.seat;
-      s.played = false;
-      s.step = 'start';
-      s.revealDue = [];
-      return;
-    case 'CreditsGained':
-      s.credits[e.seat] = e.total;
-      return;
-    case 'CardDrawn': {
-      const deck = s.decks[e.seat];
-      if (deck[0] !== e.card) throw new Error(`${e.card} is not on top of ${e.seat}'s deck`);
-      deck.shift();
-      s.hands[e.seat].push(e.card);
-      return;
-    }
-    case 'DrawSkipped':
-      return;
     case 'StepStarted':
       s.step = e.step;
       s.revealDue = e.step === 'reveal' ? [...(e.due ?? [])] : [];
-      return;
-    case 'CardRevealed': {
-      const bc = s.board[at(e.cell)]!;
-      bc.covered = false;
-      bc.growth = false;
-      s.credits[e.seat] = e.total;
-      removeFrom(s.revealDue, e.card);
-      return;
-    }
-    case 'RevealDeferred':
-      removeFrom(s.revealDue, e.card);
-      return;
-    case 'CardPlayed':
-      removeFrom(s.hands[e.seat], e.card);
-      place(s, e.cell, newCard(e.card, e.seat, e.covered, false));
-      s.credits[e.seat] = e.total;
-      s.played = true;
-      s.step = 'activate';
-      s.stalled = 0;
-      return;
-    case 'Passed':
-      s.stalled = e.stalled ? s.stalled + 1 : 0;
-      return;
-    case 'ActivationStarted': {
-      const parent = s.stack[s.stack.length - 1];
-      if (parent) removeFrom(parent.triggers, e.card);
-      s.stack.push({ card: e.card, kind: e.kind, phase: 'ability1', used: [], revivedCost: 0, conflicts: null, triggers: [] });
-      return;
-    }
       return;
     case 'PhaseStarted': {
       const f = top(s);
@@ -96,94 +72,122 @@ export function evolve(s: GameState, e: GameEvent): void {
       if (e.phase === 'conflicts') f.conflicts = null;
       return;
     }
-    case 'AbilityUsed':
-      top(s).used.push(e.arrow);
-      return;
-    case 'CardGrown':
-      removeFrom(s.hands[e.seat], e.card);
-      place(s, e.cell, newCard(e.card, e.seat, true, true));
-      return;
-    case 'BlockPlaced':
-      removeFrom(s.hands[e.seat], e.card);
-      place(s, e.cell, newCard(e.card, e.seat, false, false));
-      return;
-    case 'CardRevived':
-      removeFrom(s.graveyards[e.seat], e.card);
-      place(s, e.cell, newCard(e.card, e.seat, false, false));
-      top(s).revivedCost += e.cost;
-      return;
-    case 'CardMoved': {
-      const from = at(e.from);
-      const bc = s.board[from]!;
-      s.board[from] = null;
-      bc.moved = true;
-      place(s, e.to, bc);
+    case 'CardDrawn': {
+      if (s.decks[e.seat][0] !== e.card) throw new Error(`${e.card} is not on top of ${e.seat}'s deck`);
+      own(owned, s.decks, e.seat).shift();
+      own(owned, s.hands, e.seat).push(e.card);
       return;
     }
-    case 'CardsSwapped': {
-      const a = at(e.from);
-      const b = at(e.to);
-      const ca = s.board[a]!;
-      const cb = s.board[b]!;
-      ca.moved = true;
-      cb.moved = true;
-      s.board[a] = cb;
-      s.board[b] = ca;
+    case 'TurnStarted':
+      s.turn = e.turn;
+      s.active = e.seat;
+      s.played = false;
+      s.step = 'start';
+      s.revealDue = [];
+      return;
+    case 'ActivationStarted': {
+      const parent = topFrame(s);
+      if (parent) removeFrom(parent.triggers, e.card);
+      s.stack.push({ card: e.card, kind: e.kind, phase: 'ability1', used: [], revivedCost: 0, conflicts: null, triggers: [] });
       return;
     }
-    case 'FirestormDamage':
-      s.board[at(e.cell)]!.damage += e.amount;
-      return;
-    case 'ConflictsFixed':
-      top(s).conflicts = [...e.defenders];
-      return;
-    case 'ConflictResolved': {
-      const f = top(s);
-      for (const bc of s.board) {
-        if (!bc) continue;
-        if (bc.id === e.attacker) bc.damage += e.attackerDamage;
-        else if (bc.id === e.defender) bc.damage += e.defenderDamage;
-      }
-      if (f.conflicts) removeFrom(f.conflicts, e.defender);
-      return;
-    }
-    case 'CardDestroyed':
-      s.board[at(e.cell)] = null;
-      s.graveyards[e.owner].push(e.card);
-      removeFrom(s.revealDue, e.card);
-      return;
-    case 'CardRemovedFromGame':
-      s.board[at(e.cell)] = null;
-      s.removed.push(e.card);
-      removeFrom(s.revealDue, e.card);
-      return;
-    case 'CardFlipped':
-      s.board[at(e.cell)]!.facing = e.to;
-      return;
-    case 'TriggersQueued':
-      top(s).triggers.push(...e.cards);
-      return;
-    case 'TriggerDropped':
-      removeFrom(top(s).triggers, e.card);
-      return;
     case 'ActivationEnded': {
       const f = s.stack.pop();
       if (!f || f.card !== e.card) throw new Error(`activation of ${e.card} is not on top of the chain`);
       return;
     }
-    case 'CardDiscarded':
-      removeFrom(s.hands[e.seat], e.card);
-      s.graveyards[e.seat].push(e.card);
+    case 'ConflictsFixed':
+      top(s).conflicts = [...e.defenders];
       return;
     case 'TurnEnded':
-      for (const bc of s.board) {
-        if (!bc) continue;
-        bc.damage = 0;
-        bc.moved = false;
+      for (let i = 0; i < s.board.length; i++) {
+        const bc = s.board[i];
+        if (!bc || (bc.damage === 0 && !bc.moved)) continue;
+        const mine = ownCard(s, owned, i);
+        mine.damage = 0;
+        mine.moved = false;
       }
       s.step = 'end';
       return;
-    case 'Resigned':
+    case 'CreditsGained':
+      s.credits[e.seat] = e.total;
+      return;
+    case 'CardPlayed':
+      removeFrom(own(owned, s.hands, e.seat), e.card);
+      place(s, owned, e.cell, newCard(e.card, e.seat, e.covered, false));
+      s.credits[e.seat] = e.total;
+      s.played = true;
+      s.step = 'activate';
+      s.stalled = 0;
+      return;
+    case 'CardRevealed': {
+      const bc = ownCard(s, owned, at(e.cell));
+      bc.covered = false;
+      bc.growth = false;
+      s.credits[e.seat] = e.total;
+      removeFrom(s.revealDue, e.card);
+      return;
+    }
+    case 'AbilityUsed':
+      top(s).used.push(e.arrow);
+      return;
+    case 'CardDestroyed':
+      s.board[at(e.cell)] = null;
+      own(owned, s.graveyards, e.owner).push(e.card);
+      removeFrom(s.revealDue, e.card);
+      return;
+    case 'ConflictResolved': {
+      const f = top(s);
+      // A card is on one cell at most: the scan stops once both are found.
+      let found = 0;
+      for (let i = 0; i < s.board.length && found < 2; i++) {
+        const bc = s.board[i];
+        if (!bc) continue;
+        if (bc.id === e.attacker) {
+          ownCard(s, owned, i).damage += e.attackerDamage;
+          found++;
+        } else if (bc.id === e.defender) {
+          ownCard(s, owned, i).damage += e.defenderDamage;
+          found++;
+        }
+      }
+      if (f.conflicts) removeFrom(f.conflicts, e.defender);
+      return;
+    }
+    case 'CardMoved': {
+      const from = at(e.from);
+      const bc = ownCard(s, owned, from);
+      s.board[from] = null;
+      bc.moved = true;
+      place(s, owned, e.to, bc);
+      return;
+    }
+    case 'CardFlipped':
+      ownCard(s, owned, at(e.cell)).facing = e.to;
+      return;
+    case 'Passed':
+      s.stalled = e.stalled ? s.stalled + 1 : 0;
+      return;
+    case 'TriggersQueued':
+      top(s).triggers.push(...e.cards);
+      return;
+    case 'CardGrown':
+      removeFrom(own(owned, s.hands, e.seat), e.card);
+      place(s, owned, e.cell, newCard(e.card, e.seat, true, true));
+      return;
+    case 'CardRevived':
+      removeFrom(own(owned, s.graveyards, e.seat), e.card);
+      place(s, owned, e.cell, newCard(e.card, e.seat, false, false));
+      top(s).revivedCost += e.cost;
+      return;
+    case 'BlockPlaced':
+      removeFrom(own(owned, s.hands, e.seat), e.card);
+      place(s, owned, e.cell, newCard(e.card, e.seat, false, false));
+      return;
+    case 'CardRemovedFromGame':
+      s.board[at(e.cell)] = null;
+      ownRemoved(s, owned).push(e.card);
+      removeFrom(s.revealDue, e.card);
       return;
     case 'GameEnded':
       s.result = { reason: e.reason, winner: e.winner, scores: { ...e.scores } };
@@ -192,6 +196,38 @@ export function evolve(s: GameState, e: GameEvent): void {
       s.revealDue = [];
       return;
     case 'SeedRevealed':
+      return;
+
+    case 'FirestormDamage':
+      ownCard(s, owned, at(e.cell)).damage += e.amount;
+      return;
+    case 'CardsSwapped': {
+      const a = at(e.from);
+      const b = at(e.to);
+      const ca = ownCard(s, owned, a);
+      const cb = ownCard(s, owned, b);
+      ca.moved = true;
+      cb.moved = true;
+      s.board[a] = cb;
+      s.board[b] = ca;
+      return;
+    }
+    case 'DrawSkipped':
+      return;
+    case 'MatchCreated':
+    case 'PositionLoaded':
+      throw new Error(`${e.type} starts a game; it is not applied to one`);
+    case 'RevealDeferred':
+      removeFrom(s.revealDue, e.card);
+      return;
+    case 'TriggerDropped':
+      removeFrom(top(s).triggers, e.card);
+      return;
+    case 'CardDiscarded':
+      removeFrom(own(owned, s.hands, e.seat), e.card);
+      own(owned, s.graveyards, e.seat).push(e.card);
+      return;
+    case 'Resigned':
       return;
   }
 }

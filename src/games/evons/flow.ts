@@ -4,11 +4,12 @@
  * is what comes next. `advance` runs automatic steps until a decision is needed or the game ends.
  * (One function for both, so "what is pending" and "what the engine does" cannot drift apart.)
  */
+import { rememberDecision, rememberedDecision } from './decision-memo.js';
 import type { Decision } from './decisions.js';
 import { cellName } from './board.js';
 import { cellOf } from './locate.js';
 import { abilityChoices, defenders, flipStep, frameCell, resolveConflict } from './sequence.js';
-import { other, type GameState } from './state.js';
+import { other, topFrame, type GameState } from './state.js';
 import { discardCount, drawCard, hasLegalPlay, pass, revealCard, startOfTurn, stillDue } from './turn.js';
 import type { Tx } from './tx.js';
 
@@ -22,7 +23,7 @@ function next(s: GameState, tx?: Tx): Decision | typeof AUTO | null {
     return AUTO;
   }
 
-  const f = s.stack[s.stack.length - 1];
+  const f = topFrame(s);
   if (f) {
     // Cards this sequence triggered run first, each to its end (R-ACT-4, R-CHAIN-2, R-ACT-17).
     if (f.triggers.length) {
@@ -122,15 +123,24 @@ function dealOpeningHands(tx: Tx): void {
 
 /** The decision the game waits for; null when it is over. States handed out are always at one. */
 export function pendingDecision(s: GameState): Decision | null {
-  const d = next(s);
-  return d === AUTO ? null : d;
+  const known = rememberedDecision(s);
+  if (known !== undefined) return known;
+  const n = next(s);
+  const d = n === AUTO ? null : n;
+  rememberDecision(s, d);
+  return d;
 }
 
 const MAX_AUTO_STEPS = 1_000_000;
 
 export function advance(tx: Tx): void {
   for (let i = 0; i < MAX_AUTO_STEPS; i++) {
-    if (next(tx.s, tx) !== AUTO) return;
+    const d = next(tx.s, tx);
+    if (d !== AUTO) {
+      // The transaction's state is final from here on (it is what apply and create hand out).
+      rememberDecision(tx.s, d);
+      return;
+    }
   }
   throw new Error('engine did not reach a decision (internal error)');
 }

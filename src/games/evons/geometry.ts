@@ -2,6 +2,7 @@
  * Arrows on the board: board directions from facing (R-ARROW-3, R-BOARD-9) and reach
  * (R-ARROW-5..7, OQ-2): LINE scans to the first occupied cell, ADJACENT looks one cell only.
  */
+import { instanceOf } from '../../core/card-instances.js';
 import { opposite, step, type Direction } from './board.js';
 import type { Arrow, MonsterDef } from './cards.js';
 import type { BoardCard, GameState, Seat } from './state.js';
@@ -28,6 +29,17 @@ export function reach(board: readonly (BoardCard | null)[], from: number, dir: D
     cur = step(cur, dir);
   }
   return { passed, hit: null };
+}
+
+/** `reach(...).hit` without building the list of passed cells: what an arrow points at. */
+export function hitOf(board: readonly (BoardCard | null)[], from: number, dir: Direction, mode: 'LINE' | 'ADJACENT'): number | null {
+  let cur = step(from, dir);
+  while (cur !== null) {
+    if (board[cur]) return cur;
+    if (mode === 'ADJACENT') return null;
+    cur = step(cur, dir);
+  }
+  return null;
 }
 
 /** One printed arrow of a card on the board: its index on the card and its board direction. */
@@ -60,7 +72,7 @@ function turnedArrows(def: MonsterDef, facesFirst: boolean): readonly BoardArrow
 export function arrowsOnBoard(s: GameState, cell: number): readonly BoardArrow[] {
   const bc = s.board[cell];
   if (!bc || bc.covered) return NO_ARROWS;
-  const def = s.cardSet.byId.get(s.cards[bc.id]!.def);
+  const def = s.cardSet.byId.get(instanceOf(s, bc.id)!.def);
   if (!def || def.kind !== 'monster') return NO_ARROWS;
   return turnedArrows(def, bc.facing === s.first);
 }
@@ -69,8 +81,8 @@ export function arrowsOnBoard(s: GameState, cell: number): readonly BoardArrow[]
 export function pointedCells(s: GameState, cell: number): number[] {
   const out: number[] = [];
   for (const a of arrowsOnBoard(s, cell)) {
-    const r = reach(s.board, cell, a.dir, s.config.arrowReach);
-    if (r.hit !== null) out.push(r.hit);
+    const hit = hitOf(s.board, cell, a.dir, s.config.arrowReach);
+    if (hit !== null) out.push(hit);
   }
   return out;
 }
@@ -78,7 +90,7 @@ export function pointedCells(s: GameState, cell: number): number[] {
 /** True when a card on `from` has an arrow pointing at `to`. */
 export function pointsAt(s: GameState, from: number, to: number): boolean {
   for (const a of arrowsOnBoard(s, from)) {
-    if (reach(s.board, from, a.dir, s.config.arrowReach).hit === to) return true;
+    if (hitOf(s.board, from, a.dir, s.config.arrowReach) === to) return true;
   }
   return false;
 }

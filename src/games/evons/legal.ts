@@ -8,11 +8,11 @@ import type { Decision } from './decisions.js';
 import { err, type RuleError } from './errors.js';
 import { pendingDecision } from './flow.js';
 import { RESOLVERS } from './abilities/index.js';
-import { abilityChoices, abilityContext, frameCell } from './sequence.js';
+import { abilityChoices, abilityContext, frameCell, type AbilityChoice } from './sequence.js';
+import { rememberChoices, rememberedChoices } from './decision-memo.js';
 import { arrowsOnBoard } from './geometry.js';
 import type { GameState, Seat } from './state.js';
 import { monsterOf, defOf } from './stats.js';
-import { canPlayFromHand } from './turn.js';
 
 /** Every legal action for `seat` now; empty when the decision is not theirs. Resign is always allowed and not listed. */
 export function legalActions(s: GameState, seat: Seat): Action[] {
@@ -34,8 +34,7 @@ function actionsFor(s: GameState, d: Decision): Action[] {
     case 'play':
       return playActions(s, d.seat);
     case 'ability': {
-      const f = s.stack[s.stack.length - 1]!;
-      const out: Action[] = abilityChoices(s, f, frameCell(s, f)).map(({ arrow, option }) => ({
+      const out: Action[] = listedChoices(s).map(({ arrow, option }) => ({
         type: 'ability',
         arrow,
         target: cellName(option.target),
@@ -48,21 +47,93 @@ function actionsFor(s: GameState, d: Decision): Action[] {
   }
 }
 
-function playActions(s: GameState, seat: Seat): Action[] {
-  const out: Action[] = [{ type: 'pass' }];
+/**
+ * The ability decision's choices, listed once per state: the random player lists them, then
+ * apply's check finds its pick among them (decision-memo.ts; the decision must be remembered).
+ */
+function listedChoices(s: GameState): AbilityChoice[] {
+  const known = rememberedChoices<AbilityChoice>(s);
+  if (known) return known;
+  const f = s.stack[s.stack.length - 1]!;
+  const choices = abilityChoices(s, f, frameCell(s, f));
+  rememberChoices(s, choices);
+  return choices;
+}
+
+/** Ways a hand card may be played (bit flags): covered (monsters) and face-up (affordable monsters, Block cards). */
+const COVERED = 1;
+const FACE_UP = 2;
+
+function playForms(s: GameState, seat: Seat, card: string): number {
+  const d = defOf(s, card);
+  // Block cards (only with allowDirectBlockPlay, as turn.ts canPlayFromHand says) are placed face-up, like the Block ability does.
+  if (d.kind !== 'monster') return s.config.allowDirectBlockPlay ? FACE_UP : 0;
+  return COVERED | (s.credits[seat] >= d.cost ? FACE_UP : 0);
+}
+
+function emptyCellNames(s: GameState): string[] {
   const empty: string[] = [];
   for (let i = 0; i < CELL_COUNT; i++) if (!s.board[i]) empty.push(cellName(i));
+  return empty;
+}
+
+/** emptyCellNames(s)[k], without the list. */
+function emptyCellName(s: GameState, k: number): string | undefined {
+  for (let i = 0; i < CELL_COUNT; i++) if (!s.board[i] && k-- === 0) return cellName(i);
+  return undefined;
+}
+
+/** Pass, then for each playable hand card, each empty cell: covered, then face-up. */
+function playActions(s: GameState, seat: Seat): Action[] {
+  const out: Action[] = [{ type: 'pass' }];
+  const empty = emptyCellNames(s);
   for (const card of s.hands[seat]) {
-    if (!canPlayFromHand(s, card)) continue;
-    const m = monsterOf(s, card);
-    // Block cards (only with allowDirectBlockPlay) are placed face-up, like the Block ability does.
-    const faceUp = m ? s.credits[seat] >= m.cost : true;
+    const forms = playForms(s, seat, card);
+    if (!forms) continue;
     for (const cell of empty) {
-      if (m) out.push({ type: 'play', card, cell, covered: true });
-      if (faceUp) out.push({ type: 'play', card, cell, covered: false });
+      if (forms & COVERED) out.push({ type: 'play', card, cell, covered: true });
+      if (forms & FACE_UP) out.push({ type: 'play', card, cell, covered: false });
     }
   }
   return out;
+}
+
+/**
+ * `playActions(s, seat)[pick(n)]` (n = the list's length) without building the list: a play
+ * decision lists over a hundred actions, and a random player needs one of them.
+ */
+function pickPlayAction(s: GameState, seat: Seat, pick: (n: number) => number): Action {
+  const hand = s.hands[seat];
+  const forms = hand.map((card) => playForms(s, seat, card));
+  let empty = 0;
+  for (let i = 0; i < CELL_COUNT; i++) if (!s.board[i]) empty++;
+  let n = 1;
+  for (const f of forms) n += ((f & COVERED) + ((f & FACE_UP) >> 1)) * empty;
+  let k = pick(n);
+  if (k === 0) return { type: 'pass' };
+  k -= 1;
+  for (let c = 0; c < hand.length; c++) {
+    const f = forms[c]!;
+    const per = (f & COVERED) + ((f & FACE_UP) >> 1);
+    if (k >= per * empty) {
+      k -= per * empty;
+      continue;
+    }
+    const cell = emptyCellName(s, Math.floor(k / per))!;
+    const covered = (f & COVERED) !== 0 && k % per === 0;
+    return { type: 'play', card: hand[c]!, cell, covered };
+  }
+  throw new RangeError(`no play action at index ${k}`);
+}
+
+/**
+ * The action `pick` chooses by index among the pending decision's legal actions, exactly
+ * `legalActions(s, d.seat)[pick(n)]`, building only what that needs (random players).
+ */
+export function pickLegalAction(s: GameState, d: Decision, pick: (n: number) => number): Action {
+  if (d.kind === 'play') return pickPlayAction(s, d.seat, pick);
+  const actions = actionsFor(s, d);
+  return actions[pick(actions.length)]!;
 }
 
 const EXPECTED: Record<Decision['kind'], Action['type'][]> = {
@@ -134,6 +205,9 @@ function checkAbility(s: GameState, a: Extract<Action, { type: 'ability' }>): Ru
   if (f.used.includes(a.arrow)) return err('ARROW_ALREADY_USED', `arrow ${a.arrow} was already used in this activation (R-ACT-6)`);
   const target = cellIndex(a.target);
   const pull = a.pull === undefined ? undefined : cellIndex(a.pull);
+  // Listed already (a player chose from the list): legal when it is one of them.
+  const listed = rememberedChoices<AbilityChoice>(s);
+  if (listed?.some((c) => c.arrow === a.arrow && c.option.target === target && c.option.card === a.card && c.option.pull === pull)) return null;
   const options = RESOLVERS[type].options(abilityContext(s, f, cell, a.arrow)!);
   if (options.some((o) => o.target === target && o.card === a.card && o.pull === pull)) return null;
   if (type === 'Resurrection' && a.card !== undefined && s.graveyards[s.active].includes(a.card)) {

@@ -57,7 +57,7 @@ export function stateFromPosition(input: unknown, cardSet: CardSet, seed: string
   if (MAIN_ZONE.every((i) => p.board[cellName(i)])) errors.push('board: the main zone is full, so the game is already over (R-END-1)');
   if (errors.length) return { ok: false, errors };
 
-  const s = emptyState(cardSet, p.config, seed, p.cards, p.first, null, null);
+  const s = emptyState(cardSet, p.config, seed, new Map(Object.entries(p.cards)), p.first, null, null);
   for (const [cell, bc] of Object.entries(p.board)) s.board[cellIndex(cell)!] = { ...bc };
   s.decks = { p1: [...p.decks.p1], p2: [...p.decks.p2] };
   s.hands = { p1: [...p.hands.p1], p2: [...p.hands.p2] };
@@ -118,7 +118,7 @@ export function createFromPosition(cardSet: CardSet, position: unknown, seed: st
     seedCommitment: sha256Hex(seed),
     position: PositionSchema.parse(position),
   };
-  const tx = openTx(r.state);
+  const tx = openTx(r.state, undefined); // a new state: all its own
   tx.events.push(first);
   advance(tx);
   return { ok: true, state: r.state, events: tx.events };

@@ -6,6 +6,8 @@
  */
 import type { Action } from './actions.js';
 import { nextInt, sfc32Stream } from '../../core/random.js';
+import { pendingDecision } from './flow.js';
+import { pickLegalAction } from './legal.js';
 import type { GameState } from './state.js';
 
 export const RANDOM_PLAYER_CHAIN_LIMIT = 8;
@@ -16,10 +18,21 @@ export function seededPick(seed: string): (n: number) => number {
   return (n) => nextInt(rng, n);
 }
 
-/** Returns a player that picks one of `actions` (the legal actions of `state`). */
-export function randomPlayer(seed: string): (state: GameState, actions: readonly Action[]) => Action {
+/**
+ * Returns a player that picks one of `actions` (the legal actions of `state`). Without
+ * `actions` it makes the same choice from the pending decision's legal actions, without listing
+ * them all (pickLegalAction).
+ */
+export function randomPlayer(seed: string): (state: GameState, actions?: readonly Action[]) => Action {
   const pick = seededPick(seed);
   return (state, actions) => {
+    if (!actions) {
+      const d = pendingDecision(state);
+      if (!d) throw new Error('no legal action to choose from');
+      // The chain limit below: an ability decision always lists end-phase.
+      if (state.stack.length > RANDOM_PLAYER_CHAIN_LIMIT && d.kind === 'ability') return { type: 'end-phase' };
+      return pickLegalAction(state, d, pick);
+    }
     if (state.stack.length > RANDOM_PLAYER_CHAIN_LIMIT) {
       const end = actions.find((a) => a.type === 'end-phase');
       if (end) return end;

@@ -1,7 +1,7 @@
 /** replay: a match's state rebuilt from its events alone (how every match is loaded). */
 import type { CardSet } from './cards.js';
 import type { GameEvent } from './events.js';
-import { evolve } from './evolve.js';
+import { evolveOwned } from './evolve.js';
 import { stateFromPosition } from './position.js';
 import { stateFromMatchCreated } from './setup.js';
 import type { GameState } from './state.js';
@@ -17,6 +17,7 @@ export function replay(events: readonly GameEvent[], cardSet: CardSet): GameStat
     s = r.state;
   } else throw new Error(`a match starts with MatchCreated or PositionLoaded, not ${first.type}`);
   // An index loop, not `[first, ...rest]`: no copy of a log of a thousand events per load.
-  for (let i = 1; i < events.length; i++) evolve(s, events[i]!);
+  // The state is this replay's own (nothing shared with another state): no ownership checks.
+  for (let i = 1; i < events.length; i++) evolveOwned(s, events[i]!, undefined);
   return s;
 }

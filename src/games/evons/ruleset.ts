@@ -10,7 +10,7 @@ import { RulesConfigSchema, type RulesConfig } from './config.js';
 import { defaultCardSet } from './data/index.js';
 import { actionDescriber } from './describe.js';
 import { cloneState } from './clone.js';
-import { evolve } from './evolve.js';
+import { evolveOwned } from './evolve.js';
 import type { GameEvent } from './events.js';
 import { pendingDecision } from './flow.js';
 import { legalActions } from './legal.js';
@@ -67,10 +67,12 @@ export const evons: Ruleset<GameState, Action, GameEvent, GameView, RulesConfig>
   replay: (events) => replay(events, cardSet),
   evolve: (state, events) => {
     const next = cloneState(state);
-    for (const e of events) evolve(next, e);
+    const owned = new Set<object>(); // the copy shares its lists and board cards with `state`
+    for (const e of events) evolveOwned(next, e, owned);
     return next;
   },
   view,
+  pendingView: (state) => pendingDecision(state),
   eventVisibility,
   redactEvent,
   actionDescriber,

@@ -47,8 +47,10 @@ export function abilityChoices(s: GameState, f: Frame, cell: number, any = false
 }
 
 export function useAbility(tx: Tx, f: Frame, cell: number, choice: AbilityChoice): void {
-  const ctx = abilityContext(tx.s, f, cell, choice.arrow)!;
-  const type = arrowsOnBoard(tx.s, cell).find((x) => x.index === choice.arrow)!.arrow.type;
+  // The board's arrows listed once (abilityContext, then the arrow's type, each listed them).
+  const a = arrowsOnBoard(tx.s, cell).find((x) => x.index === choice.arrow)!;
+  const ctx = (a.arrow.type === 'Normal' || f.used.includes(choice.arrow) ? null : contextOf(tx.s, f, cell, a))!;
+  const type = a.arrow.type;
   if (type === 'Normal') throw new Error('a Normal arrow has no ability');
   tx.emit({ type: 'AbilityUsed', card: f.card, arrow: choice.arrow, ability: type, target: cellName(choice.option.target) });
   RESOLVERS[type].resolve(tx, ctx, choice.option);

@@ -110,3 +110,12 @@ export interface GameState {
   stalled: number;
   result: GameResult | null;
 }
+
+/**
+ * The frame on top of the chain stack, undefined when it is empty. Not `stack[length - 1]` on an
+ * empty stack: V8 looks index -1 up as a property name, slowly, and this is asked at every step.
+ */
+export function topFrame(s: GameState): Frame | undefined {
+  const n = s.stack.length;
+  return n > 0 ? s.stack[n - 1] : undefined;
+}

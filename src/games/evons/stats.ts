@@ -1,10 +1,11 @@
 /** Derived numbers: effective ATK/DEF with Color Synergy (R-SYN), scores (R-SCORE), main zone full (R-END-1). */
+import { instanceOf } from '../../core/card-instances.js';
 import { isMainZone, MAIN_ZONE, orthogonalNeighbours } from './board.js';
 import type { MonsterDef } from './cards.js';
 import type { GameState, Seat } from './state.js';
 
 export function defOf(s: GameState, cardId: string) {
-  const inst = s.cards[cardId];
+  const inst = instanceOf(s, cardId);
   if (!inst) throw new Error(`unknown card ${cardId}`);
   const def = s.cardSet.byId.get(inst.def);
   if (!def) throw new Error(`card ${inst.def} is not in card set ${s.cardSet.id}`);
@@ -32,7 +33,7 @@ export function synergy(s: GameState, cell: number): number {
     if (!other) continue;
     const d = defOf(s, other.id);
     if (d.kind !== 'block' || d.element !== m.element) continue;
-    if (s.cards[other.id]!.owner !== bc.facing) continue;
+    if (instanceOf(s, other.id)!.owner !== bc.facing) continue;
     if (isMainZone(n) !== isMainZone(cell)) continue;
     bonus += 1;
   }

@@ -1,4 +1,5 @@
 /** The turn's own steps (R-TURN-1): credits, draw, reveal, play or pass, discard, end. */
+import { instanceOf } from '../../core/card-instances.js';
 import { cellName, CELL_COUNT } from './board.js';
 import { completedLines, onLineCompleted } from './bonus.js';
 import { monsterOf, defOf } from './stats.js';
@@ -27,7 +28,7 @@ export function drawCard(tx: Tx, seat: Seat): void {
     if (tx.s.config.emptyDeckDraw === 'LOSE') endGame(tx, 'deck-out', other(seat));
     return;
   }
-  tx.emit({ type: 'CardDrawn', seat, card: top, defId: tx.s.cards[top]!.def });
+  tx.emit({ type: 'CardDrawn', seat, card: top, defId: instanceOf(tx.s, top)!.def });
 }
 
 /** Covered cards the active player controls; Growth-placed ones only with growthAutoReveal. */
@@ -57,14 +58,14 @@ export function revealCard(tx: Tx, id: string): void {
   const cost = bc.growth ? 0 : (monsterOf(s, id)?.cost ?? 0);
   if (s.credits[seat] < cost) {
     if (s.config.unpaidCoverBehaviour === 'DESTROY') {
-      const inst = s.cards[id]!;
+      const inst = instanceOf(s, id)!;
       tx.emit({ type: 'CardDestroyed', card: id, defId: inst.def, owner: inst.owner, cell: cellName(cell), cause: 'unpaid' });
     } else {
       tx.emit({ type: 'RevealDeferred', seat, card: id, cell: cellName(cell) });
     }
     return;
   }
-  tx.emit({ type: 'CardRevealed', seat, card: id, defId: s.cards[id]!.def, cell: cellName(cell), paid: cost, total: s.credits[seat] - cost });
+  tx.emit({ type: 'CardRevealed', seat, card: id, defId: instanceOf(s, id)!.def, cell: cellName(cell), paid: cost, total: s.credits[seat] - cost });
   if (monsterOf(s, id)) tx.emit({ type: 'ActivationStarted', card: id, cell: cellName(cell), kind: 'activation' });
 }
 
@@ -90,7 +91,7 @@ export function playCard(tx: Tx, id: string, cell: number, covered: boolean): vo
   const seat = s.active;
   const m = monsterOf(s, id);
   const paid = covered || !m ? 0 : m.cost;
-  tx.emit({ type: 'CardPlayed', seat, card: id, defId: s.cards[id]!.def, cell: cellName(cell), covered, paid, total: s.credits[seat] - paid });
+  tx.emit({ type: 'CardPlayed', seat, card: id, defId: instanceOf(s, id)!.def, cell: cellName(cell), covered, paid, total: s.credits[seat] - paid });
   // Step 6: bonuses (a disabled hook, R-BONUS-4); synergies are standing modifiers (stats.ts).
   for (const line of completedLines(s, cell)) for (const e of onLineCompleted(s, seat, line, id)) tx.emit(e);
   if (m && !covered) tx.emit({ type: 'ActivationStarted', card: id, cell: cellName(cell), kind: 'activation' });

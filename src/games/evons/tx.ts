@@ -4,7 +4,8 @@
  * the chain resolves (R-END-2, R-CHAIN-5).
  */
 import type { GameEvent } from './events.js';
-import { evolve } from './evolve.js';
+import { evolveOwned } from './evolve.js';
+import type { Owned } from '../../core/copy-on-write.js';
 import type { GameState } from './state.js';
 import { mainZoneFull, scores, winnerOf } from './stats.js';
 
@@ -17,14 +18,15 @@ export interface Tx {
 /** Event types that can put a card on a main-zone cell. */
 const PLACING = new Set<GameEvent['type']>(['CardPlayed', 'CardGrown', 'BlockPlaced', 'CardRevived', 'CardMoved', 'CardsSwapped']);
 
-export function openTx(s: GameState): Tx {
+/** A transaction over `s`; `owned`: what of it may change in place (core/copy-on-write.ts). */
+export function openTx(s: GameState, owned: Owned): Tx {
   const events: GameEvent[] = [];
   const tx: Tx = {
     s,
     events,
     emit(e) {
       if (s.result && e.type !== 'GameEnded' && e.type !== 'SeedRevealed') return;
-      evolve(s, e);
+      evolveOwned(s, e, owned);
       events.push(e);
       if (PLACING.has(e.type) && !s.result && mainZoneFull(s)) {
         endGame(tx, 'main-zone-full');

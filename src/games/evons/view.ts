@@ -2,6 +2,7 @@
  * Per-seat and spectator views: exactly what that party may know (R-HAND, R-FACE, R-SCORE).
  * The only place game state is turned into something a client sees.
  */
+import { instanceOf } from '../../core/card-instances.js';
 import { CELL_COUNT, cellName, isMainZone, type CellName, type Direction } from './board.js';
 import type { ArrowType, CardDef } from './cards.js';
 import type { RulesConfig } from './config.js';
@@ -100,7 +101,7 @@ export function cardFace(d: CardDef): CardFaceView {
 function cardView(s: GameState, i: number, viewer: Viewer): BoardCardView | null {
   const bc = s.board[i];
   if (!bc) return null;
-  const owner = s.cards[bc.id]!.owner;
+  const owner = instanceOf(s, bc.id)!.owner;
   const def = !bc.covered || viewer === owner ? defOf(s, bc.id) : null;
   const live = !bc.covered && def?.kind === 'monster';
   return {
@@ -148,7 +149,7 @@ export function view(s: GameState, viewer: Viewer): GameView {
     active: s.active,
     first: s.first,
     step: s.step,
-    pending: pendingDecision(s),
+    pending: decisionCopy(pendingDecision(s)),
     board,
     seats: { p1: seatView('p1'), p2: seatView('p2') },
     removed: s.removed.map((id) => ref(s, id)),
@@ -156,4 +157,12 @@ export function view(s: GameState, viewer: Viewer): GameView {
     seedCommitment: s.seedCommitment,
     seed: s.result ? s.seed : null,
   };
+}
+
+/** The view's own copy: pendingDecision's answer is shared by everyone who asks about the state. */
+function decisionCopy(d: Decision | null): Decision | null {
+  if (!d) return null;
+  if (d.kind === 'reveal-order' || d.kind === 'trigger-order') return { ...d, cards: [...d.cards] };
+  if (d.kind === 'conflict-order') return { ...d, defenders: [...d.defenders] };
+  return { ...d };
 }

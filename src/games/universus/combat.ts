@@ -1,4 +1,5 @@
 /** Checks, plays, blocks, damage and the End Phase (U-CHECK, U-COMMIT, U-PLAY, U-BLOCK, U-DAMAGE, U-END). */
+import { instanceOf } from '../../core/card-instances.js';
 import type { Seat } from '../../core/ruleset.js';
 import type { Zone } from './cards/schema.js';
 import type { UniversusConfig } from './config.js';
@@ -39,7 +40,7 @@ export function runCheck(tx: Tx): void {
   if (tx.s.players[seat].deck.length === 0 && !tx.cycle(seat)) return; // U-CHECK-4
   const top = tx.s.players[seat].deck[0] as string;
   const value = tx.card(top).type === 'CHARACTER' ? 0 : (tx.card(top) as { check: number }).check;
-  tx.emit({ type: 'CheckRevealed', seat, id: top, card: tx.s.cards[top] ?? '', value, difficulty });
+  tx.emit({ type: 'CheckRevealed', seat, id: top, card: instanceOf(tx.s, top) ?? '', value, difficulty });
   if (value >= difficulty) {
     tx.emit({ type: 'CheckPassed', seat, difficulty });
     return onPass(tx);

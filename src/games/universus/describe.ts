@@ -1,4 +1,5 @@
 /** Words for an action, naming only cards the viewer may know (a hand card is named only to its owner until played). */
+import { instanceOf } from '../../core/card-instances.js';
 import { CARD_BY_ID } from './cards/index.js';
 import type { Seat, Viewer } from '../../core/ruleset.js';
 import type { UniversusAction } from './actions.js';
@@ -16,7 +17,7 @@ function name(state: UniversusState, viewer: Viewer, id: string): string {
       const p = state.players[s];
       return p.discard.includes(id) || p.cardPool.some((e) => e.id === id) || p.stage.some((e) => e.id === id);
     });
-  const card = known ? CARD_BY_ID.get(state.cards[id] ?? '') : undefined;
+  const card = known ? CARD_BY_ID.get(instanceOf(state, id) ?? '') : undefined;
   return card ? card.name : 'a card';
 }
 

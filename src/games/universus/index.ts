@@ -29,7 +29,9 @@ export function replay(events: readonly UniversusEvent[]): UniversusState {
   if (first.type === 'GameStarted') draft = stateFromStart(first);
   else if (first.type === 'PositionLoaded') draft = cloneState(first.state);
   else throw new Error('replay: the first event must open the game');
-  for (let i = 1; i < events.length; i++) evolveDraft(draft, events[i]!); // no copy of the log
+  // A dealt state is all its own; a position's copy shares its lists with the event's state.
+  const owned = first.type === 'GameStarted' ? undefined : new Set<object>();
+  for (let i = 1; i < events.length; i++) evolveDraft(draft, events[i]!, owned); // no copy of the log
   return draft;
 }
 
@@ -55,10 +57,12 @@ export const universus: Ruleset<UniversusState, UniversusAction, UniversusEvent,
   replay,
   evolve: (state, events) => {
     const next = cloneState(state);
-    for (const e of events) evolveDraft(next, e);
+    const owned = new Set<object>(); // the copy shares its lists with `state`
+    for (const e of events) evolveDraft(next, e, owned);
     return next;
   },
   view,
+  pendingView: (s) => (s.pending ? { ...s.pending } : null),
   eventVisibility,
   redactEvent,
   actionDescriber: (state, viewer) => (action) => describeAction(state, viewer, action),

@@ -1,4 +1,5 @@
 /** Every action the pending decision accepts (the random player and tests rely on it being exact). */
+import { instanceOf } from '../../core/card-instances.js';
 import type { Seat } from '../../core/ruleset.js';
 import type { UniversusAction } from './actions.js';
 import { CARD_BY_ID } from './cards/index.js';
@@ -24,7 +25,7 @@ export function legalActions(state: UniversusState, seat: Seat): UniversusAction
   const pending = state.pending;
   if (state.phase === 'OVER' || !pending || pending.seat !== seat) return [];
   const me = state.players[seat];
-  const card = (id: string) => CARD_BY_ID.get(state.cards[id] ?? '');
+  const card = (id: string) => CARD_BY_ID.get(instanceOf(state, id) ?? '');
   switch (pending.kind) {
     case 'PLAY':
       return [

@@ -2,6 +2,7 @@
  * Sandbox positions, format `universus-position/1`: card ids per zone (deck top first), at a point
  * where the turn player is free to play (no check, attack or momentum choice in progress).
  */
+import { instanceOf } from '../../core/card-instances.js';
 import { z } from 'zod';
 import { keyedStream, randomId } from '../../core/random.js';
 import type { CreateResult, Seat } from '../../core/ruleset.js';
@@ -35,7 +36,7 @@ export const positionSchema = z.object({
 export type UniversusPosition = z.infer<typeof positionSchema>;
 
 export function toPosition(s: UniversusState): UniversusPosition {
-  const c = (id: string): string => s.cards[id] ?? '';
+  const c = (id: string): string => instanceOf(s, id) ?? '';
   const player = (p: PlayerState) => ({
     character: p.character,
     health: p.health,

@@ -1,11 +1,14 @@
 /** A seeded random player: picks uniformly among legal actions, with a mild lean towards playing on. */
 import { keyedStream, nextInt } from '../../core/random.js';
 import type { UniversusAction } from './actions.js';
+import { legalActions } from './legal.js';
 import type { UniversusState } from './state.js';
 
-export function randomPlayer(seed: string): (state: UniversusState, actions: readonly UniversusAction[]) => UniversusAction {
+/** Without `actions`, the legal actions of the pending decision (the same choice either way). */
+export function randomPlayer(seed: string): (state: UniversusState, actions?: readonly UniversusAction[]) => UniversusAction {
   const rng = keyedStream(seed, 'random-player');
-  return (_state, actions) => {
+  return (state, given) => {
+    const actions = given ?? (state.pending ? legalActions(state, state.pending.seat) : []);
     if (actions.length === 0) throw new Error('no legal action');
     // Passing is one option among many; without a lean, games would rarely end by damage.
     const nonPass = actions.filter((a) => a.type !== 'PassCombat');

@@ -1,6 +1,6 @@
 /** Deck validation and the deal (U-SETUP-1..4). */
 import { sha256Hex } from '../../core/hash.js';
-import { keyedStream, nextInt, randomId, shuffle } from '../../core/random.js';
+import { ID_WORDS, keyedStream, nextInt, randomId, shuffle } from '../../core/random.js';
 import type { CreateOptions, CreateResult, Seat } from '../../core/ruleset.js';
 import { CARD_BY_ID } from './cards/index.js';
 import { configSchema, type UniversusConfig } from './config.js';
@@ -48,7 +48,8 @@ export function create(opts: CreateOptions<unknown>): CreateResult<UniversusStat
   const config = cfg.data;
   const errors = SEATS.flatMap((s) => validateDeck(opts.decks[s] ?? [], config).map((m) => `${s}: ${m}`));
   if (errors.length) return { ok: false, errors };
-  const ids = keyedStream(opts.seed, 'ids');
+  // Streams told about how many words they give (one cipher call each): an id per card, a shuffle a word per card.
+  const ids = keyedStream(opts.seed, 'ids', (opts.decks.p1.length + opts.decks.p2.length) * ID_WORDS + 8);
   const used = new Set<string>();
   const fresh = (): string => { let id = randomId(ids); while (used.has(id)) id = randomId(ids); used.add(id); return id; };
   const characters = {} as Record<Seat, string>;
@@ -58,8 +59,8 @@ export function create(opts: CreateOptions<unknown>): CreateResult<UniversusStat
     characters[s] = list.find((c) => CARD_BY_ID.get(c)?.type === 'CHARACTER') as string;
     // Ids are drawn in list order, then the instances are shuffled by another stream: ids say nothing about order.
     const instances = list.filter((c) => CARD_BY_ID.get(c)?.type !== 'CHARACTER').map((card) => ({ id: fresh(), card }));
-    decks[s] = shuffle(keyedStream(opts.seed, `deal:${s}`), instances); // U-SETUP-2
+    decks[s] = shuffle(keyedStream(opts.seed, `deal:${s}`, instances.length + 4), instances); // U-SETUP-2
   }
-  const first: Seat = nextInt(keyedStream(opts.seed, 'first'), 2) === 0 ? 'p1' : 'p2'; // U-SETUP-3
+  const first: Seat = nextInt(keyedStream(opts.seed, 'first', 4), 2) === 0 ? 'p1' : 'p2'; // U-SETUP-3
   return openingFrom(config, opts.seed, first, characters, decks);
 }

@@ -1,4 +1,5 @@
 /** A transaction: events emitted while applying one action, each folded at once into a draft state. */
+import { instanceOf } from '../../core/card-instances.js';
 import { shuffle, keyedStream } from '../../core/random.js';
 import type { Seat } from '../../core/ruleset.js';
 import { CARD_BY_ID } from './cards/index.js';
@@ -10,18 +11,20 @@ import { other, type UniversusState } from './state.js';
 export class Tx {
   readonly s: UniversusState;
   readonly events: UniversusEvent[] = [];
+  /** What the draft may change in place (core/copy-on-write.ts). */
+  private readonly owned = new Set<object>(); // the draft shares its lists with `state` until copied
   constructor(state: UniversusState) {
     this.s = cloneState(state);
   }
   emit(e: UniversusEvent): void {
     this.events.push(e);
-    evolveDraft(this.s, e);
+    evolveDraft(this.s, e, this.owned);
   }
   get over(): boolean {
     return this.s.phase === 'OVER';
   }
   card(id: string): Card {
-    const c = CARD_BY_ID.get(this.s.cards[id] ?? '');
+    const c = CARD_BY_ID.get(instanceOf(this.s, id) ?? '');
     if (!c) throw new Error(`unknown instance ${id}`);
     return c;
   }
@@ -41,7 +44,7 @@ export class Tx {
       this.win(other(seat), 'EXHAUSTED');
       return false;
     }
-    const deck = shuffle(keyedStream(this.s.seed, `shuffle:${this.s.shuffles}`), [...p.discard]);
+    const deck = shuffle(keyedStream(this.s.seed, `shuffle:${this.s.shuffles}`, p.discard.length + 4), [...p.discard]);
     this.emit({ type: 'DeckCycled', seat, shuffle: this.s.shuffles, deckSize: deck.length - n, removedCount: n, deck });
     return true;
   }
@@ -54,7 +57,7 @@ export class Tx {
       if (need <= 0) return true;
       if (p.deck.length === 0 && !this.cycle(seat)) return false;
       const take = this.s.players[seat].deck.slice(0, need);
-      this.emit({ type: 'CardsDrawn', seat, cards: take.map((id) => ({ id, card: this.s.cards[id] ?? '' })) });
+      this.emit({ type: 'CardsDrawn', seat, cards: take.map((id) => ({ id, card: instanceOf(this.s, id) ?? '' })) });
     }
   }
 }

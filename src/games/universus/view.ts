@@ -3,6 +3,7 @@
  * cards (face down), the seed until the game ends. Public: everything revealed by a play, block or
  * check (U-CHECK-1 reveals to both seats), pools, stages, discards, counts.
  */
+import { instanceOf } from '../../core/card-instances.js';
 import type { Seat, Viewer, Visibility } from '../../core/ruleset.js';
 import type { Instance, UniversusEvent } from './events.js';
 import type { Pending, UniversusState } from './state.js';
@@ -40,7 +41,7 @@ export interface UniversusView {
 }
 
 export function view(s: UniversusState, viewer: Viewer): UniversusView {
-  const inst = (id: string): Instance => ({ id, card: s.cards[id] ?? '' });
+  const inst = (id: string): Instance => ({ id, card: instanceOf(s, id) ?? '' });
   const player = (seat: Seat): PlayerView => {
     const p = s.players[seat];
     return {
@@ -52,8 +53,8 @@ export function view(s: UniversusState, viewer: Viewer): UniversusView {
       deckCount: p.deck.length,
       discard: p.discard.map(inst),
       removedCount: p.removed.length,
-      cardPool: p.cardPool.map((e) => ({ ...e, card: s.cards[e.id] ?? '' })),
-      stage: p.stage.map((e) => ({ ...e, card: s.cards[e.id] ?? '' })),
+      cardPool: p.cardPool.map((e) => ({ ...e, card: instanceOf(s, e.id) ?? '' })),
+      stage: p.stage.map((e) => ({ ...e, card: instanceOf(s, e.id) ?? '' })),
       momentumCount: p.momentum.length,
     };
   };
@@ -64,7 +65,7 @@ export function view(s: UniversusState, viewer: Viewer): UniversusView {
     turnNumber: s.turnNumber,
     phase: s.phase,
     pending: s.pending ? { ...s.pending } : null,
-    check: s.check ? { ...s.check, card: s.cards[s.check.id] ?? '' } : null,
+    check: s.check ? { ...s.check, card: instanceOf(s, s.check.id) ?? '' } : null,
     attack: s.attack ? { ...s.attack } : null,
     players: { p1: player('p1'), p2: player('p2') },
     winner: s.winner,

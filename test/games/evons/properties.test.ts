@@ -3,6 +3,7 @@
  * seeds and settings). Rule IDs: R-BOARD-6, R-SCORE-1..3, R-END-1/5, R-GY-1, plus the
  * engine-level guarantees: replay = live state; views never leak hidden information.
  */
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -59,9 +60,10 @@ function playout(seed: number, deckA: number, deckB: number, cfg: object, opts: 
   for (let n = 0; !state.result; n++) {
     if (n >= MAX_DECISIONS) throw new Error(`no end after ${MAX_DECISIONS} decisions`);
     const d = pendingDecision(state);
-    expect(d, 'a running game always waits for a decision').not.toBeNull();
+    check(d !== null, 'a running game always waits for a decision');
     const actions = legalActions(state, d!.seat);
-    expect(legalActions(state, d!.seat === 'p1' ? 'p2' : 'p1')).toEqual([]);
+    const others = legalActions(state, d!.seat === 'p1' ? 'p2' : 'p1');
+    check(others.length === 0, () => `the seat not deciding has legal actions: ${JSON.stringify(others)}`);
     const action = n === opts.resignAt ? { type: 'resign' as const } : choose(state, actions);
     const r = apply(state, d!.seat, action);
     if (!r.ok) throw new Error(`legal action rejected: ${JSON.stringify(action)} → ${r.error.code}: ${r.error.message}`);
@@ -83,11 +85,11 @@ function checkInvariants(s: GameState): void {
     s.hands[seat].forEach(count);
     s.graveyards[seat].forEach((id) => {
       count(id);
-      expect(s.cards[id]!.owner, 'R-GY-2: graveyards hold their owner’s cards').toBe(seat);
+      check(s.cards[id]!.owner === seat, () => `R-GY-2: graveyards hold their owner’s cards: ${id} of ${s.cards[id]!.owner} in ${seat}'s`);
     });
   }
   s.removed.forEach(count);
-  expect(places.size).toBe(Object.keys(s.cards).length);
+  check(places.size === Object.keys(s.cards).length, () => `${places.size} cards placed, ${Object.keys(s.cards).length} exist`);
   for (const [id, n] of places) if (n !== 1) throw new Error(`${id} is in ${n} places`);
   // R-SCORE-1..3: recount independently.
   const recount = { p1: 0, p2: 0 };
@@ -97,9 +99,10 @@ function checkInvariants(s: GameState): void {
     if (cardSet.byId.get(s.cards[bc.id]!.def)!.kind === 'monster') recount[bc.facing]++;
   }
   const v = view(s, 'spectator');
-  expect({ p1: v.seats.p1.score, p2: v.seats.p2.score }).toEqual(recount);
-  expect(recount.p1 + recount.p2).toBeLessThanOrEqual(25);
+  check(v.seats.p1.score === recount.p1 && v.seats.p2.score === recount.p2, () => `view scores ${v.seats.p1.score}/${v.seats.p2.score}, recount ${recount.p1}/${recount.p2}`);
+  check(recount.p1 + recount.p2 <= 25, () => `${recount.p1 + recount.p2} monsters score`);
   if (s.result) {
+    // Rare (once per game): expect's messages.
     expect(s.result.scores).toEqual(recount);
     if (s.result.reason === 'main-zone-full') {
       for (let i = 0; i < board.CELL_COUNT; i++) if (board.isMainZone(i)) expect(s.board[i]).not.toBeNull();
@@ -110,22 +113,62 @@ function checkInvariants(s: GameState): void {
 }
 
 /** Ids `viewer` must never see: the other seat's cards that were never public (still in hand or deck). */
-function neverSeen(s: GameState, viewer: Seat | 'spectator'): string[] {
+function neverSeen(s: GameState, viewer: Seat | 'spectator'): Set<string> {
   const seats: Seat[] = viewer === 'spectator' ? ['p1', 'p2'] : [viewer === 'p1' ? 'p2' : 'p1'];
-  return seats.flatMap((seat) => [...s.hands[seat], ...s.decks[seat]]);
+  return new Set(seats.flatMap((seat) => [...s.hands[seat], ...s.decks[seat]]));
 }
 
-function assertNoLeak(s: GameState, viewer: Seat | 'spectator', hiddenIds: string[]): void {
+function assertNoLeak(s: GameState, viewer: Seat | 'spectator', hiddenIds: ReadonlySet<string>): void {
   const v = view(s, viewer);
   const json = JSON.stringify(v);
-  for (const id of hiddenIds) expect(json.includes(id), `${viewer} view shows hidden card ${id}`).toBe(false);
-  if (!s.result) expect(json.includes(s.seed), `${viewer} view shows the seed`).toBe(false);
+  const shown = containedIds(json, hiddenIds);
+  check(shown.length === 0, () => `${viewer} view shows hidden card ${shown[0]}`);
+  if (!s.result) check(!json.includes(s.seed), () => `${viewer} view shows the seed`);
   for (const seat of ['p1', 'p2'] as const) {
-    if (seat !== viewer) expect(v.seats[seat].hand).toBeNull();
+    if (seat !== viewer) check(v.seats[seat].hand === null, () => `${viewer} sees ${seat}'s hand: ${JSON.stringify(v.seats[seat].hand)}`);
   }
   for (const c of v.board) {
-    if (c.card?.covered && c.card.owner !== viewer) expect([c.card.defId, c.card.name], `${viewer} sees covered ${c.cell}`).toEqual([null, null]);
+    if (c.card?.covered && c.card.owner !== viewer) check(c.card.defId === null && c.card.name === null, () => `${viewer} sees covered ${c.cell}: ${c.card!.defId} ${c.card!.name}`);
   }
+}
+
+/**
+ * A plain assertion for the per-step checks. They run hundreds of thousands of times per run,
+ * and one expect() call costs more than a game step (measured: vitest's expect bookkeeping was
+ * about 40% of this file's CPU); the check is the same, only the failure text is built by hand.
+ */
+function check(ok: boolean, message: string | (() => string)): asserts ok {
+  if (!ok) throw new Error(typeof message === 'string' ? message : message());
+}
+
+/** The card instance ids' shape (11 characters: 'c' and ten of [0-9a-z]). */
+const ID_SHAPE = /^c[0-9a-z]{10}$/;
+/** Every place in a text where an id-shaped string starts (overlapping ones too). */
+const ID_CANDIDATE = /(?=(c[0-9a-z]{10}))/g;
+const allIdShaped = new WeakMap<ReadonlySet<string>, boolean>();
+
+/**
+ * Which of `ids` occur in `text` as substrings: the same answer as
+ * `[...ids].filter((id) => text.includes(id))` (order aside), in one pass over the text when
+ * every id has the instance id shape: each id-shaped substring of the text is looked up in the
+ * set. The views, events and texts are checked against every hidden id at every step; one
+ * includes() per id was most of this file's CPU once expect() left the hot loops.
+ */
+function containedIds(text: string, ids: ReadonlySet<string>): string[] {
+  let shaped = allIdShaped.get(ids);
+  if (shaped === undefined) {
+    shaped = [...ids].every((id) => ID_SHAPE.test(id));
+    allIdShaped.set(ids, shaped);
+  }
+  if (!shaped) return [...ids].filter((id) => text.includes(id));
+  const found = new Set<string>();
+  for (const m of text.matchAll(ID_CANDIDATE)) if (ids.has(m[1]!)) found.add(m[1]!);
+  return [...found];
+}
+
+/** expect(actual).toEqual(expected), with node's strict deep equality as the fast path (strictly equal implies toEqual). */
+function expectEqual(actual: unknown, expected: unknown): void {
+  if (!isDeepStrictEqual(actual, expected)) expect(actual).toEqual(expected);
 }
 
 // Each property plays hundreds of complete games: generous timeouts, no timing assertions.
@@ -146,7 +189,7 @@ describe('random playouts (fast-check)', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), configArb, (seed, cfg) => {
         const { state, events } = playout(seed, 0, 1, cfg);
-        expect(replay(events, cardSet)).toEqual(state);
+        expectEqual(replay(events, cardSet), state);
       }),
       { numRuns: 300 },
     );
@@ -168,8 +211,9 @@ describe('random playouts (fast-check)', () => {
         for (const viewer of ['p1', 'p2', 'spectator'] as const) {
           const hidden = neverSeen(state, viewer);
           const log = JSON.stringify(events.map((e) => redactEvent(e, viewer)).filter((e) => e && e.type !== 'SeedRevealed'));
-          for (const id of hidden) expect(log.includes(id), `${viewer} log shows ${id}`).toBe(false);
-          expect(log.includes(state.seed), `${viewer} log shows the seed before the end`).toBe(false);
+          const shown = containedIds(log, hidden);
+          check(shown.length === 0, () => `${viewer} log shows ${shown[0]}`);
+          check(!log.includes(state.seed), () => `${viewer} log shows the seed before the end`);
         }
       }),
       { numRuns: 60 },
@@ -231,10 +275,10 @@ describe('arbitrary actions (fast-check)', () => {
           const action = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined));
           const r = apply(s, seat, action);
           const listed = seat === d.seat && legal.has(JSON.stringify(action));
-          if (r.ok) expect(listed, `accepted but not listed: ${JSON.stringify(action)} for ${seat}`).toBe(true);
+          if (r.ok) check(listed, () => `accepted but not listed: ${JSON.stringify(action)} for ${seat}`);
           else {
-            expect(listed, `listed but rejected: ${JSON.stringify(action)} → ${r.error.code}`).toBe(false);
-            expect(typeof r.error.message).toBe('string');
+            check(!listed, () => `listed but rejected: ${JSON.stringify(action)} → ${r.error.code}`);
+            check(typeof r.error.message === 'string', () => `error message is a ${typeof r.error.message}`);
           }
         }),
         { numRuns: 60 },
@@ -329,8 +373,8 @@ const hiddenFor = (s: GameState, viewer: AnyViewer): Hidden => ({ ids: hiddenIds
  */
 function assertTextSafe(s: GameState, h: Hidden, viewer: AnyViewer, text: string, action: Record<string, unknown>, what: string): void {
   const sent = JSON.stringify(action);
-  for (const id of h.ids) {
-    if (text.includes(id) && !sent.includes(id)) throw new Error(`${what} for ${viewer} shows hidden id ${id}: ${text}`);
+  for (const id of containedIds(text, h.ids)) {
+    if (!sent.includes(id)) throw new Error(`${what} for ${viewer} shows hidden id ${id}: ${text}`);
   }
   for (const id of refs(action)) {
     if (!h.identities.has(id) || !s.cards[id]) continue;
@@ -343,7 +387,7 @@ function assertTextSafe(s: GameState, h: Hidden, viewer: AnyViewer, text: string
 function assertEventSafe(s: GameState, h: Hidden, viewer: AnyViewer, e: Record<string, unknown>): void {
   if (e.type === 'SeedRevealed') return;
   const json = JSON.stringify(e);
-  for (const id of h.ids) if (json.includes(id)) throw new Error(`${viewer} event ${json} shows hidden id ${id}`);
+  for (const id of containedIds(json, h.ids)) throw new Error(`${viewer} event ${json} shows hidden id ${id}`);
   if (typeof e.card === 'string' && 'defId' in e && h.identities.has(e.card)) throw new Error(`${viewer} event ${json} identifies a hidden card`);
   if (!s.result && json.includes(s.seed)) throw new Error(`${viewer} event shows the seed`);
 }
@@ -378,7 +422,7 @@ function checkSecrecy(seed: number, cfg: object): void {
     if (n >= MAX_DECISIONS) throw new Error(`no end after ${MAX_DECISIONS} decisions`);
     const hidden = { p1: hiddenFor(state, 'p1'), p2: hiddenFor(state, 'p2'), spectator: hiddenFor(state, 'spectator') };
     for (const viewer of VIEWERS) {
-      assertNoLeak(state, viewer, [...hidden[viewer].ids]);
+      assertNoLeak(state, viewer, hidden[viewer].ids);
       for (const e of stepEvents) {
         const r = redactEvent(e, viewer);
         if (r) assertEventSafe(state, hidden[viewer], viewer, r);
@@ -413,6 +457,19 @@ describe('secrecy under every visibility-changing setting (views, redacted event
       );
     });
   }
+
+  it('the id search (containedIds) finds exactly what includes() finds, in real views and in planted texts', () => {
+    const { states } = playout(31, 0, 1, {}, { keepStates: true });
+    for (const s of states.filter((_, i) => i % 7 === 0)) {
+      const ids = new Set(Object.keys(s.cards));
+      const some = [...ids].filter((_, i) => i % 5 === 0);
+      for (const text of [JSON.stringify(view(s, 'p1')), `x${some.join('')}y`, some.join('-').replace(/c/g, 'cc'), '']) {
+        expect(containedIds(text, ids).sort()).toEqual([...ids].filter((id) => text.includes(id)).sort());
+      }
+    }
+    const odd = new Set(['not-an-id', 'c0123456789']);
+    expect(containedIds('… not-an-id …', odd)).toEqual(['not-an-id']);
+  });
 
   it('the oracle catches the FLIP_OWNERSHIP leak: naming a flipped covered card by its controller', () => {
     // Guards the guard: a text built from the full state (what the old describeAction did) fails.

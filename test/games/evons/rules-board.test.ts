@@ -1,8 +1,18 @@
 /** §2 Board, §5 Arrows (directions, reach), §16 Out zone. */
 import { describe, expect, it } from 'vitest';
+import { CELL_NAMES, cellIndex } from '../../../src/games/evons/board.js';
 import { act, at, build, card, cardView, hid, legal, playUp, scoreOf, start, types, eventsOf, activating, fillMain } from './helpers.js';
 
 describe('board geometry and facing', () => {
+  it('R-BOARD-2 R-BOARD-3: cell names are a column letter X A-E Y and a row 0-6; nothing else names a cell', () => {
+    CELL_NAMES.forEach((name, i) => expect(cellIndex(name)).toBe(i));
+    expect(cellIndex('X0')).toBe(0);
+    expect(cellIndex('C3')).toBe(24);
+    expect(cellIndex('Y6')).toBe(48);
+    for (const bad of ['', 'C', 'C33', 'C7', 'Z3', 'c3', 'C/', 'Ā3', '3C', ' C3', 'C-1']) expect(cellIndex(bad), bad).toBeUndefined();
+    expect(cellIndex(null as unknown as string)).toBeUndefined();
+  });
+
   it('R-BOARD-9 R-ARROW-3: a printed N arrow points to row 0 for the first player, to row 6 for the second', () => {
     const s = build({ board: { C3: card('p1', 'north'), D3: card('p2', 'north', { raw: true }) }, hands: { p1: ['filler'] } });
     expect(cardView(s, 'C3')?.boardArrows).toEqual([{ dir: 'N', type: 'Normal' }]);

@@ -3,13 +3,14 @@
  * free); on a Block card remove it to its owner's graveyard; on a monster it does nothing, so it
  * is not offered there (R-ACT-7).
  */
+import { instanceOf } from '../../../core/card-instances.js';
 import { cellName } from '../board.js';
 import { destroyAt, everyPair, kindAt } from './effects.js';
 import type { AbilityResolver } from './types.js';
 
 export const block: AbilityResolver = {
   options({ s, reach, seat }) {
-    const blocks = s.hands[seat].filter((id) => s.cardSet.byId.get(s.cards[id]!.def)?.kind === 'block');
+    const blocks = s.hands[seat].filter((id) => s.cardSet.byId.get(instanceOf(s, id)!.def)?.kind === 'block');
     const out = everyPair(reach.passed, blocks);
     if (kindAt(s, reach.hit) === 'block') out.push({ target: reach.hit! });
     return out;
@@ -19,6 +20,6 @@ export const block: AbilityResolver = {
       destroyAt(tx, target, 'block-ability');
       return;
     }
-    tx.emit({ type: 'BlockPlaced', seat, card, defId: tx.s.cards[card]!.def, cell: cellName(target) });
+    tx.emit({ type: 'BlockPlaced', seat, card, defId: instanceOf(tx.s, card)!.def, cell: cellName(target) });
   },
 };

@@ -1,4 +1,5 @@
 /** Effects shared by several abilities: destruction to the owner's graveyard, moves that trigger reactivation. */
+import { instanceOf } from '../../../core/card-instances.js';
 import { cellName } from '../board.js';
 import type { DestroyCause } from '../events.js';
 import type { GameState } from '../state.js';
@@ -18,13 +19,13 @@ export function everyPair(targets: readonly number[], cards: readonly string[]):
 /** What lies on a cell: a monster, a Block card, or nothing. */
 export function kindAt(s: GameState, cell: number | null): 'monster' | 'block' | null {
   const bc = cell === null ? null : s.board[cell];
-  return bc ? (s.cardSet.byId.get(s.cards[bc.id]!.def)?.kind ?? null) : null;
+  return bc ? (s.cardSet.byId.get(instanceOf(s, bc.id)!.def)?.kind ?? null) : null;
 }
 
 export function destroyAt(tx: Tx, cell: number, cause: DestroyCause): void {
   const bc = tx.s.board[cell];
   if (!bc) return;
-  const inst = tx.s.cards[bc.id]!;
+  const inst = instanceOf(tx.s, bc.id)!;
   tx.emit({ type: 'CardDestroyed', card: bc.id, defId: inst.def, owner: inst.owner, cell: cellName(cell), cause });
 }
 
@@ -35,6 +36,6 @@ export function destroyAt(tx: Tx, cell: number, cause: DestroyCause): void {
 export function queueReactivationIfOwn(tx: Tx, cell: number, except?: string): void {
   const bc = tx.s.board[cell];
   if (!bc || bc.covered || bc.facing !== tx.s.active || bc.id === except) return;
-  if (tx.s.cardSet.byId.get(tx.s.cards[bc.id]!.def)?.kind !== 'monster') return;
+  if (tx.s.cardSet.byId.get(instanceOf(tx.s, bc.id)!.def)?.kind !== 'monster') return;
   tx.emit({ type: 'TriggersQueued', cards: [bc.id] });
 }

@@ -5,6 +5,7 @@
  * goes on; own cards are skipped; a Block card or the grid edge stops it. A Growth-placed card
  * dealt any damage is destroyed (R-AB-FIRE-3).
  */
+import { instanceOf } from '../../../core/card-instances.js';
 import { cellName, step } from '../board.js';
 import type { GameState } from '../state.js';
 import { currentDef } from '../stats.js';
@@ -24,7 +25,7 @@ function plan(s: GameState, { cell, dir, reach, seat }: AbilityContext): Hit[] {
   while (cur !== null && pool > 0) {
     const bc = s.board[cur];
     if (bc) {
-      if (s.cardSet.byId.get(s.cards[bc.id]!.def)?.kind === 'block') break;
+      if (s.cardSet.byId.get(instanceOf(s, bc.id)!.def)?.kind === 'block') break;
       if (bc.facing !== seat) {
         const amount = Math.min(pool, Math.max(currentDef(s, cur), 0));
         if (amount > 0) {

@@ -3,6 +3,7 @@
  * target, face-up, facing you, free; the costs revived in one activation add up to at most the
  * activating card's cost. The revived card activates at once (a chain link, R-ACT-14).
  */
+import { instanceOf } from '../../../core/card-instances.js';
 import { cellName } from '../board.js';
 import { monsterOf } from '../stats.js';
 import { everyPair } from './effects.js';
@@ -20,7 +21,7 @@ export const resurrection: AbilityResolver = {
   resolve(tx, { seat }, { target, card }) {
     const revived = card!;
     const cost = monsterOf(tx.s, revived)!.cost;
-    tx.emit({ type: 'CardRevived', seat, card: revived, defId: tx.s.cards[revived]!.def, cell: cellName(target), cost });
+    tx.emit({ type: 'CardRevived', seat, card: revived, defId: instanceOf(tx.s, revived)!.def, cell: cellName(target), cost });
     tx.emit({ type: 'ActivationStarted', card: revived, cell: cellName(target), kind: 'activation' });
   },
 };

@@ -3,6 +3,7 @@
  * arrow's direction. The landing cell's occupant is destroyed whatever it is; a push off the
  * grid (only possible from the out zone) removes the card from the game (OQ-32).
  */
+import { instanceOf } from '../../../core/card-instances.js';
 import { cellName, step } from '../board.js';
 import { destroyAt, kindAt, queueReactivationIfOwn } from './effects.js';
 import type { AbilityResolver } from './types.js';
@@ -17,7 +18,7 @@ export const shockwave: AbilityResolver = {
     const pushed = s.board[target]!;
     const landing = step(target, dir);
     if (landing === null) {
-      const inst = s.cards[pushed.id]!;
+      const inst = instanceOf(s, pushed.id)!;
       tx.emit({ type: 'CardRemovedFromGame', card: pushed.id, defId: inst.def, owner: inst.owner, cell: cellName(target) });
       return;
     }
