@@ -8,10 +8,21 @@ import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.js';
 import { lockDataDir, type DirLock } from './dir-lock.js';
+import { namedStatements } from './pglite-statements.js';
 
 export type DatabaseConfig =
-  /** dataDir: a directory, or `memory://` (optionally `memory://name`) for an in-memory db. */
-  | { kind: 'pglite'; dataDir: string }
+  | {
+      kind: 'pglite';
+      /** A directory, or `memory://` (optionally `memory://name`) for an in-memory db. */
+      dataDir: string;
+      /**
+       * Test hook (never set from the environment): start a new database from this data
+       * directory dump (PGlite's dumpDataDir tarball) instead of running initdb. The test suite
+       * passes one already migrated, so each in-memory database costs a copy, not an initdb plus
+       * every migration (see test/persistence/pglite-template.ts).
+       */
+      loadDataDir?: Blob;
+    }
   | {
       kind: 'postgres';
       url: string;
@@ -64,14 +75,14 @@ export function isMemoryDir(dataDir: string): boolean {
 }
 
 export async function openDatabase(config: DatabaseConfig): Promise<Database> {
-  return config.kind === 'pglite' ? openPglite(config.dataDir) : openPostgres(config);
+  return config.kind === 'pglite' ? openPglite(config.dataDir, config.loadDataDir) : openPostgres(config);
 }
 
-async function openPglite(dataDir: string): Promise<Database> {
+async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database> {
   const lock: DirLock | null = isMemoryDir(dataDir) ? null : lockDataDir(dataDir);
   let client: PGlite;
   try {
-    client = await PGlite.create(dataDir);
+    client = await (loadDataDir ? PGlite.create({ dataDir, loadDataDir }) : PGlite.create(dataDir));
   } catch (e) {
     lock?.release();
     throw e;
@@ -81,10 +92,12 @@ async function openPglite(dataDir: string): Promise<Database> {
   const adapter = new PrismaPGlite(client) as unknown as NonNullable<Prisma.PrismaClientOptions['adapter']>;
   const prisma = new PrismaClient({ adapter });
   let closed = false;
+  const named = namedStatements(client);
   return {
     kind: 'pglite',
     prisma,
-    query: async <R>(sql: string, params?: unknown[]) => (await client.query<R>(sql, params)).rows,
+    query: async <R>(sql: string, params?: unknown[], name?: string) =>
+      name && params ? named<R>(name, sql, params) : (await client.query<R>(sql, params)).rows,
     listen: async (channel, onPayload, onState) => {
       const unlisten = await client.listen(channel, onPayload);
       onState?.('up'); // in-process: never breaks

@@ -9,6 +9,7 @@
  * Invariant: match.version = number of events = seq of the last event.
  * Everything else goes through Prisma's query API.
  */
+import { LRUCache } from 'lru-cache';
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import { openDatabase, type Database, type DatabaseConfig, type SqlQuery } from './database.js';
 import { migrate } from './migrate.js';
@@ -49,10 +50,6 @@ export class InvalidCursorError extends Error {
 const SEATS_WITH_PLAYER = { seats: { include: { player: { select: { bot: true } } } } } as const;
 type MatchWithSeats = Prisma.MatchGetPayload<{ include: typeof SEATS_WITH_PLAYER }>;
 
-function json(value: unknown): Prisma.InputJsonValue | typeof Prisma.JsonNull {
-  return value === null || value === undefined ? Prisma.JsonNull : (value as Prisma.InputJsonValue);
-}
-
 function toRow(m: MatchWithSeats): MatchRow {
   return {
     id: m.id,
@@ -82,18 +79,6 @@ function toRow(m: MatchWithSeats): MatchRow {
   };
 }
 
-function eventRows(matchId: string, firstSeq: number, events: NewEvent[]): Prisma.EventCreateManyInput[] {
-  return events.map((e, i) => ({
-    matchId,
-    seq: firstSeq + i,
-    type: e.type,
-    payload: json(e.payload),
-    visibility: e.visibility,
-    actingSeat: e.actingSeat,
-  }));
-}
-
-
 /**
  * The move path in ONE statement (one round trip, one implicit transaction, one commit):
  * conditional version bump; events seq expected+1…; optional idempotency row. When the bump
@@ -101,11 +86,15 @@ function eventRows(matchId: string, firstSeq: number, events: NewEvent[]): Prism
  * back. A unique violation (event seq, idempotency key) aborts the whole statement.
  * Measured (scripts/db-bench-append.ts, one event, sequential): PostgreSQL 3.1 ms vs 8.8 ms for
  * the same steps as a Prisma interactive transaction (BEGIN/UPDATE/INSERT/COMMIT round trips);
- * PGlite 3.9–4.5 ms vs 3.9–4.8 ms.
+ * PGlite 3.9–4.5 ms vs 3.9–4.8 ms, most of it planning the statement on every call. Prepared once
+ * as a named statement (pglite-statements.ts), the same script (2026-11-23, machine shared):
+ * PGlite 0.5–0.7 ms, PostgreSQL 0.75 ms.
  */
 /** NOTIFY channel of committed appends; the payload is `matchId:version`. */
 export const APPEND_CHANNEL = 'evons_appends';
 const NOTIFY_BATCH_MS = 5;
+/** How far ahead of the clock createMatch may stamp a match to keep one node's creation times distinct. */
+export const CREATION_LEAD_MS = 50;
 
 const APPEND_SQL = `
 WITH bumped AS (
@@ -117,18 +106,20 @@ WITH bumped AS (
          "deadline" = CASE WHEN $20::boolean THEN $21::timestamptz ELSE "deadline" END,
          "decks" = COALESCE($31::jsonb, "decks"),
          "ending" = COALESCE($32::text, "ending"),
-         "updated_at" = now()
+         "updated_at" = GREATEST(now(), "created_at")
    WHERE "id" = $1 AND "version" = $2::int
      AND (NOT $14::boolean OR EXISTS (
            SELECT 1 FROM "seat" WHERE "match_id" = $1 AND "seat" = $15::text AND "token_hash" IS NULL))
-  RETURNING "version"
+  RETURNING "version", "created_at"
 ), claim AS (
-  UPDATE "seat" SET "token_hash" = $16::text, "handle" = $17::text, "player_id" = $30::text, "deck" = $33::text, "joined_at" = now()
+  UPDATE "seat" SET "token_hash" = $16::text, "handle" = $17::text, "player_id" = $30::text, "deck" = $33::text,
+                    "joined_at" = GREATEST(now(), bumped."created_at")
     FROM bumped
    WHERE $14::boolean AND "seat"."match_id" = $1 AND "seat"."seat" = $15::text AND "seat"."token_hash" IS NULL
 ), ev AS (
-  INSERT INTO "event" ("match_id", "seq", "type", "payload", "visibility", "acting_seat")
-  SELECT $1, $2::int + e.ord::int, e.doc->>'type', e.doc->'payload', e.doc->>'visibility', e.doc->>'acting_seat'
+  INSERT INTO "event" ("match_id", "seq", "type", "payload", "visibility", "acting_seat", "created_at")
+  SELECT $1, $2::int + e.ord::int, e.doc->>'type', e.doc->'payload', e.doc->>'visibility', e.doc->>'acting_seat',
+         GREATEST(now(), bumped."created_at")
     FROM bumped, jsonb_array_elements($7::jsonb) WITH ORDINALITY AS e(doc, ord)
 ), idem AS (
   INSERT INTO "idempotency_key" ("match_id", "key", "seat", "request_hash", "status_code", "response")
@@ -147,12 +138,75 @@ WITH bumped AS (
           SELECT $24::text, $25::text, ARRAY(SELECT jsonb_array_elements_text($27::jsonb)), $29::int WHERE $23::boolean) w,
          jsonb_to_recordset($22::jsonb) AS n(seat text, kind text)
    WHERE w."seat" = n.seat AND n.kind = ANY(w."kinds")
+  RETURNING 1
 ), hook AS (
   INSERT INTO "webhook" ("id", "match_id", "seat", "url", "kinds", "secret", "deadline_lead_ms")
   SELECT $24::text, $1, $25::text, $26::text, ARRAY(SELECT jsonb_array_elements_text($27::jsonb)), $28::text, $29::int
     FROM bumped WHERE $23::boolean
 )
-SELECT "version" FROM bumped`;
+SELECT "version", (SELECT count(*) FROM outbox)::int AS "queued" FROM bumped`;
+
+/**
+ * A new match in ONE statement: the match row, its seats, its first events and the endpoints
+ * registered with it. Through Prisma's nested create this was several statements in a
+ * transaction and about 6 ms of this process's CPU (its query compiler); here it is one round
+ * trip. JSON nulls are stored as Prisma stored them: jsonb `null`, not SQL NULL.
+ */
+const CREATE_SQL = `
+WITH m AS (
+  INSERT INTO "match" ("id", "game", "rules_version", "engine_version", "rules_hash", "config", "card_set_id", "card_set_hash",
+                       "seed", "seed_commitment", "status", "to_move", "deadline", "time_control", "decks", "rated", "ending", "version",
+                       "created_at", "updated_at")
+  VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10, $11, $12, $13::timestamptz, $14, $15::jsonb, $16::boolean, $17, $18::int,
+          $22::timestamptz, $22::timestamptz)
+  RETURNING "id"
+), seats AS (
+  INSERT INTO "seat" ("match_id", "seat", "token_hash", "handle", "player_id", "deck", "joined_at")
+  SELECT m."id", x.seat, x.token_hash, x.handle, x.player_id, x.deck, CASE WHEN x.token_hash IS NULL THEN NULL ELSE $22::timestamptz END
+    FROM m, jsonb_to_recordset($19::jsonb) AS x(seat text, token_hash text, handle text, player_id text, deck text)
+), ev AS (
+  INSERT INTO "event" ("match_id", "seq", "type", "payload", "visibility", "acting_seat", "created_at")
+  SELECT m."id", e.ord::int, e.doc->>'type', e.doc->'payload', e.doc->>'visibility', e.doc->>'acting_seat', $22::timestamptz
+    FROM m, jsonb_array_elements($20::jsonb) WITH ORDINALITY AS e(doc, ord)
+), hooks AS (
+  INSERT INTO "webhook" ("id", "match_id", "seat", "url", "kinds", "secret", "deadline_lead_ms")
+  SELECT w.id, m."id", w.seat, w.url, ARRAY(SELECT jsonb_array_elements_text(w.kinds)), w.secret, w.deadline_lead_ms
+    FROM m, jsonb_to_recordset($21::jsonb) AS w(id text, seat text, url text, kinds jsonb, secret text, deadline_lead_ms int)
+)
+SELECT "id" FROM m`;
+
+/** A store's events as APPEND_SQL and CREATE_SQL read them from their jsonb parameter. */
+function eventDocs(events: NewEvent[]): string {
+  return JSON.stringify(events.map((e) => ({ type: e.type, payload: e.payload ?? null, visibility: e.visibility, acting_seat: e.actingSeat })));
+}
+
+/** CREATE_SQL's parameters, in order. */
+function createParams(match: NewMatch, events: NewEvent[], createdAt: Date): unknown[] {
+  return [
+    match.id,
+    match.game,
+    match.rulesVersion,
+    match.engineVersion,
+    match.rulesHash,
+    JSON.stringify(match.config ?? null),
+    match.cardSetId,
+    match.cardSetHash,
+    match.seed,
+    match.seedCommitment,
+    match.status,
+    match.toMove ?? null,
+    match.deadline?.toISOString() ?? null,
+    match.timeControl ?? 'none',
+    JSON.stringify(match.decks ?? null),
+    match.rated ?? false,
+    match.status === 'finished' ? 'game' : null,
+    events.length,
+    JSON.stringify(match.seats.map((s) => ({ seat: s.seat, token_hash: s.tokenHash, handle: s.handle, player_id: s.playerId ?? null, deck: s.deck ?? null }))),
+    eventDocs(events),
+    JSON.stringify((match.webhooks ?? []).map((w) => ({ id: w.id, seat: w.seat, url: w.url, kinds: w.kinds, secret: w.secret, deadline_lead_ms: w.deadlineLeadMs }))),
+    createdAt.toISOString(),
+  ];
+}
 
 /** APPEND_SQL's parameters, in order. */
 function appendParams(id: string, expectedVersion: number, events: NewEvent[], opts: AppendOptions): unknown[] {
@@ -164,7 +218,7 @@ function appendParams(id: string, expectedVersion: number, events: NewEvent[], o
     opts.status ?? null,
     opts.winner !== undefined,
     opts.winner ?? null,
-    JSON.stringify(events.map((e) => ({ type: e.type, payload: e.payload ?? null, visibility: e.visibility, acting_seat: e.actingSeat }))),
+    eventDocs(events),
     idem !== undefined,
     idem?.key ?? null,
     idem?.seat ?? null,
@@ -311,7 +365,16 @@ function sqlToRow(m: MatchSqlRow): MatchRow {
  */
 export class PrismaMatchStore implements MatchStore {
   private readonly pendingNotes = new Map<string, number>();
+  private readonly queuedListeners: (() => void)[] = [];
+  /**
+   * Versions this process wrote, when no other process can write the database (embedded PGlite
+   * behind its directory lock): getVersion answers from here instead of a query. Bounded; an id
+   * is forgotten on any failed append (a statement may have committed before an error).
+   */
+  private readonly written: LRUCache<string, number> | null;
   private noteTimer: NodeJS.Timeout | null = null;
+  /** The last creation time createMatch assigned (epoch ms). */
+  private lastCreatedAt = 0;
   readonly webhooks: WebhookStore;
   readonly players: PlayerStore;
   readonly ratings: RatingStore;
@@ -322,49 +385,28 @@ export class PrismaMatchStore implements MatchStore {
     private readonly listen: Database['listen'],
     private readonly transaction: Database['transaction'],
     private readonly onClose: () => Promise<void> = () => prisma.$disconnect(),
+    /** True when this process is the database's only writer (embedded PGlite). */
+    exclusive = false,
   ) {
+    this.written = exclusive ? new LRUCache({ max: 10_000 }) : null;
     this.webhooks = new PrismaWebhookStore(prisma, sql);
     this.players = new PrismaPlayerStore(prisma);
     this.ratings = new SqlRatingStore(sql);
   }
 
   async createMatch(match: NewMatch, events: NewEvent[]): Promise<MatchRow> {
-    const created = await this.prisma.match.create({
-      data: {
-        id: match.id,
-        game: match.game,
-        rulesVersion: match.rulesVersion,
-        engineVersion: match.engineVersion,
-        rulesHash: match.rulesHash,
-        config: json(match.config),
-        cardSetId: match.cardSetId,
-        cardSetHash: match.cardSetHash,
-        seed: match.seed,
-        seedCommitment: match.seedCommitment,
-        status: match.status,
-        toMove: match.toMove ?? null,
-        deadline: match.deadline ?? null,
-        timeControl: match.timeControl ?? 'none',
-        decks: json(match.decks ?? null),
-        rated: match.rated ?? false,
-        ending: match.status === 'finished' ? 'game' : null,
-        version: events.length,
-        ...(match.webhooks?.length ? { webhooks: { create: match.webhooks } } : {}),
-        seats: {
-          create: match.seats.map((s) => ({
-            seat: s.seat,
-            tokenHash: s.tokenHash,
-            handle: s.handle,
-            playerId: s.playerId ?? null,
-            deck: s.deck ?? null,
-            joinedAt: s.tokenHash === null ? null : new Date(),
-          })),
-        },
-        events: { createMany: { data: eventRows(match.id, 1, events).map(({ matchId: _, ...e }) => e) } },
-      },
-      include: SEATS_WITH_PLAYER,
-    });
-    return toRow(created);
+    // Creation times this node assigns increase strictly (millisecond columns), so matches one client
+    // creates one after another list newest first in that order however fast creation is; a burst
+    // may run ahead of the clock by at most CREATION_LEAD_MS (then ties fall back to the id order).
+    // Later writes to the match (updated_at, events, joins) are never stamped before its creation.
+    const now = Date.now();
+    const at = Math.max(now, Math.min(this.lastCreatedAt + 1, now + CREATION_LEAD_MS));
+    this.lastCreatedAt = at;
+    await this.sql(CREATE_SQL, createParams(match, events, new Date(at)), 'evons_create_match');
+    const created = await this.getMatch(match.id);
+    if (!created) throw new Error(`match ${match.id} was created but cannot be read`);
+    this.written?.set(created.id, created.version);
+    return created;
   }
 
   async getMatch(id: string): Promise<MatchRow | null> {
@@ -373,6 +415,8 @@ export class PrismaMatchStore implements MatchStore {
   }
 
   async getVersion(id: string): Promise<number | null> {
+    const known = this.written?.get(id);
+    if (known !== undefined) return known;
     const [r] = await this.sql<{ version: number }>(`SELECT version FROM "match" WHERE id = $1`, [id], 'evons_get_version');
     return r ? Number(r.version) : null;
   }
@@ -397,20 +441,26 @@ export class PrismaMatchStore implements MatchStore {
   async appendEvents(id: string, expectedVersion: number, events: NewEvent[], opts: AppendOptions = {}): Promise<number> {
     if (events.length === 0) throw new Error('appendEvents needs at least one event');
     if (!Number.isInteger(expectedVersion) || expectedVersion < 0) throw new Error('expectedVersion must be an integer >= 0');
-    let rows: { version: number }[];
+    let rows: { version: number; queued: number }[];
     try {
       const params = appendParams(id, expectedVersion, events, opts);
       const rating = opts.rating;
       rows = rating
         ? await this.appendRated(id, params, rating)
-        : await this.sql<{ version: number }>(APPEND_SQL, params, 'evons_append');
+        : await this.sql<{ version: number; queued: number }>(APPEND_SQL, params, 'evons_append');
     } catch (e) {
+      this.written?.delete(id);
       if (isUniqueViolation(e)) throw await this.conflict(id);
       throw e;
     }
-    if (rows.length === 0) throw await this.conflict(id);
+    if (rows.length === 0) {
+      this.written?.delete(id);
+      throw await this.conflict(id);
+    }
     const version = expectedVersion + events.length;
+    this.written?.set(id, version);
     this.announce(id, version);
+    if (Number(rows[0]!.queued) > 0) for (const l of this.queuedListeners) l();
     return version;
   }
 
@@ -418,11 +468,11 @@ export class PrismaMatchStore implements MatchStore {
    * A rated match's final append: the append and both rating updates in one transaction (the
    * ratings are locked first; the update runs only if the append matched its expected version).
    */
-  private async appendRated(id: string, params: unknown[], rating: NonNullable<AppendOptions['rating']>): Promise<{ version: number }[]> {
+  private async appendRated(id: string, params: unknown[], rating: NonNullable<AppendOptions['rating']>): Promise<{ version: number; queued: number }[]> {
     const lost = Symbol('lost');
     try {
       return await this.transaction(async (tx) => {
-        const rows = await tx.query<{ version: number }>(APPEND_SQL, params);
+        const rows = await tx.query<{ version: number; queued: number }>(APPEND_SQL, params);
         // Nothing was written: roll back (the rating rows may have been created).
         if (rows.length === 0) throw lost;
         await applyRating(tx, id, rating);
@@ -451,6 +501,10 @@ export class PrismaMatchStore implements MatchStore {
     const payloads = [...this.pendingNotes].map(([id, v]) => `${id}:${v}`);
     this.pendingNotes.clear();
     await this.sql(`SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p`, [APPEND_CHANNEL, payloads], 'evons_notify').catch(() => undefined);
+  }
+
+  onDeliveriesQueued(listener: () => void): void {
+    this.queuedListeners.push(listener);
   }
 
   private async conflict(id: string): Promise<Error> {
@@ -583,6 +637,6 @@ export async function openStore(config: DatabaseConfig): Promise<OpenedStore> {
     await db.close();
     throw e;
   }
-  const store = new PrismaMatchStore(db.prisma, db.query, db.listen, (fn) => db.transaction(fn), () => db.close());
+  const store = new PrismaMatchStore(db.prisma, db.query, db.listen, (fn) => db.transaction(fn), () => db.close(), db.kind === 'pglite');
   return { store, db, close: () => db.close() };
 }

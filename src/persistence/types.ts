@@ -332,6 +332,11 @@ export interface MatchStore {
     /** 'down' while the subscription is broken (appends may be missed), 'up' once it is back. */
     onState?: (state: 'up' | 'down') => void,
   ): Promise<() => Promise<void>>;
+  /**
+   * Calls `listener` after each append of this process that queued webhook deliveries (the
+   * outbox rows the append itself wrote): the node's worker wakes for them, and for nothing else.
+   */
+  onDeliveriesQueued(listener: () => void): void;
   close(): Promise<void>;
 }
 

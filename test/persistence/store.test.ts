@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type OpenedStore } from '../../src/persistence/prisma-store.js';
-import { InvalidCursorError } from '../../src/persistence/prisma-store.js';
+import { CREATION_LEAD_MS, InvalidCursorError } from '../../src/persistence/prisma-store.js';
 import { VersionConflictError, type NewEvent, type NewMatch, type SeatRecord } from '../../src/persistence/types.js';
 import { backends } from './backends.js';
 
@@ -41,7 +41,7 @@ for (const backend of backends) {
     let dispose: () => Promise<void>;
 
     beforeAll(async () => {
-      const fresh = await backend.fresh();
+      const fresh = await backend.migrated();
       dispose = fresh.dispose;
       opened = await openStore(fresh.config);
     });
@@ -65,6 +65,42 @@ for (const backend of backends) {
         [2, 'Deal', null],
       ]);
       expect(await opened.store.getMatch('nope')).toBeNull();
+    });
+
+    it('creates a match with its seats, clock, endpoints and events in one statement, or nothing at all', async () => {
+      const deadline = new Date('2030-01-02T03:04:05.678Z');
+      const hook = { id: `wh_${randomUUID()}`, seat: 'p1' as const, url: 'https://example.test/hook', kinds: ['your-turn' as const, 'match-ended' as const], secret: 'whsec_x', deadlineLeadMs: 3_600_000 };
+      const m = newMatch(
+        { status: 'active', toMove: 'p2', deadline, timeControl: 'correspondence', rated: false, decks: null, config: null, webhooks: [hook] },
+        [
+          { seat: 'p1', tokenHash: `tok_${randomUUID()}`, handle: 'ann', deck: 'starter-a' },
+          { seat: 'p2', tokenHash: `tok_${randomUUID()}`, handle: 'bob', deck: 'custom-1' },
+        ],
+      );
+      const row = await opened.store.createMatch(m, [ev('MatchCreated')]);
+      expect(row).toEqual(await opened.store.getMatch(m.id));
+      expect(row).toMatchObject({ status: 'active', toMove: 'p2', deadline, timeControl: 'correspondence', decks: null, config: null, ending: null, version: 1 });
+      expect(row.seats.map((s) => [s.seat, s.handle, s.deck, s.bot])).toEqual([['p1', 'ann', 'starter-a', false], ['p2', 'bob', 'custom-1', false]]);
+      expect(await opened.store.webhooks.list(m.id, 'p1')).toMatchObject([{ id: hook.id, url: hook.url, kinds: hook.kinds, deadlineLeadMs: hook.deadlineLeadMs }]);
+      // JSON nulls are jsonb `null`, as matches created through Prisma's nested create stored them.
+      const [types] = await opened.db.query<{ decks: string; config: string }>(`SELECT jsonb_typeof(decks) AS decks, jsonb_typeof(config) AS config FROM "match" WHERE id = $1`, [m.id]);
+      expect(types).toEqual({ decks: 'null', config: 'null' });
+
+      // Creation times strictly increase on one store, even when creates come faster than a millisecond.
+      // They run ahead of the clock by at most CREATION_LEAD_MS, and whatever happens to a match
+      // right after (an append, its events) is never stamped before its creation.
+      // Twenty creates started in one tick take twenty consecutive milliseconds from now on.
+      const burst = Array.from({ length: 20 }, () => newMatch());
+      const rows = await Promise.all(burst.map((b) => opened.store.createMatch(b, [ev('MatchCreated')])));
+      const times = rows.map((r) => r.createdAt.getTime());
+      expect(times.every((t, i) => i === 0 || t > times[i - 1]!)).toBe(true);
+      expect(times.at(-1)!).toBeLessThanOrEqual(Date.now() + CREATION_LEAD_MS);
+
+      // A seat token already in use: the statement fails whole (no match row, no seats, no events).
+      const clash = newMatch({}, [{ seat: 'p1', tokenHash: m.seats[0]!.tokenHash, handle: 'eve' }, { seat: 'p2', tokenHash: null, handle: null }]);
+      await expect(opened.store.createMatch(clash, [ev('MatchCreated')])).rejects.toThrow();
+      expect(await opened.store.getMatch(clash.id)).toBeNull();
+      expect(await opened.store.loadEvents(clash.id)).toEqual([]);
     });
 
     it('appends at the expected version, with status and winner', async () => {
@@ -247,6 +283,28 @@ for (const backend of backends) {
       await expect(opened.store.listMatches({}, { cursor: 'garbage', limit: 3 })).rejects.toBeInstanceOf(
         InvalidCursorError,
       );
+    });
+
+    it('never stamps a write to a match before its creation, when the creation ran ahead of the database clock', async () => {
+      // A burst runs creation times ahead of the clock (see the creation test); a match stamped a
+      // second ahead has the same effect deterministically. Last in this suite: that match would
+      // top the listings the other tests check.
+      const m = newMatch({}, [
+        { seat: 'p1', tokenHash: `tok_${randomUUID()}`, handle: 'ann' },
+        { seat: 'p2', tokenHash: null, handle: null },
+      ]);
+      await opened.store.createMatch(m, [ev('MatchCreated')]);
+      await opened.db.query(`UPDATE "match" SET "created_at" = "created_at" + interval '1 second' WHERE "id" = $1`, [m.id]);
+      const created = (await opened.store.getMatch(m.id))!;
+      const tokenHash = `tok_${randomUUID()}`;
+      await opened.store.appendEvents(m.id, 1, [ev('Joined', null, 'p2')], { claimSeat: { seat: 'p2', tokenHash, handle: 'bob' } });
+      const row = (await opened.store.getMatch(m.id))!;
+      expect(row.createdAt).toEqual(created.createdAt);
+      expect(row.updatedAt.getTime()).toBeGreaterThanOrEqual(row.createdAt.getTime());
+      const [joinedEvent] = await opened.store.loadEvents(m.id, { afterSeq: 1 });
+      expect(joinedEvent!.createdAt.getTime()).toBeGreaterThanOrEqual(row.createdAt.getTime());
+      const [joined] = await opened.db.query<{ at: Date | string }>(`SELECT joined_at AS at FROM "seat" WHERE match_id = $1 AND seat = 'p2'`, [m.id]);
+      expect(new Date(joined!.at).getTime()).toBeGreaterThanOrEqual(row.createdAt.getTime());
     });
   });
 }
