@@ -8,8 +8,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import mercurius, { type IResolvers, type MercuriusContext } from 'mercurius';
 import fastifyWebsocket from '@fastify/websocket';
-import { GraphQLError, GraphQLScalarType, getOperationAST, valueFromASTUntyped } from 'graphql';
+import { GraphQLError, GraphQLScalarType, getOperationAST, valueFromASTUntyped, type GraphQLResolveInfo } from 'graphql';
 import { graphqlCjs } from './graphql-cjs.js';
+import { selectsField } from './selection.js';
 import { ActionBodySchema, HandleSchema, ListQuery } from '../http/schemas.js';
 import { LeaderboardQuery } from '../http/player-schemas.js';
 import { WebhookRequestSchema } from '../http/webhook-schemas.js';
@@ -201,13 +202,14 @@ export function buildResolvers(service: MatchService): IResolvers {
         guard(async () => {
           checkId(args.matchId);
           const d = await service.webhooks.redeliver(await loadMemo(ctxOf(c), args.matchId), args.webhookId, args.deliveryId);
-          service.onAppend();
+          service.deliveriesQueued();
           return d;
         }),
       submitAction: (
         _root,
         args: { matchId: string; action?: unknown; input?: Record<string, unknown> | null; idempotencyKey?: string | null; expectedVersion?: number | null },
         c,
+        info: GraphQLResolveInfo,
       ) =>
         guard(async () => {
           const ctx = ctxOf(c);
@@ -227,15 +229,18 @@ export function buildResolvers(service: MatchService): IResolvers {
           if (args.idempotencyKey != null && !/^[\x21-\x7e]{1,128}$/.test(args.idempotencyKey)) {
             throw problems.validation('idempotencyKey: 1–128 visible ASCII characters.');
           }
+          // The match view is built only when the query selects it (as REST's Prefer: return=minimal).
+          const withMatch = selectsField(info, 'match');
           const out = await service.submitAction(args.matchId, ctx.token, parsed.data, {
             idempotencyKey: args.idempotencyKey ?? undefined,
             expectedVersion: args.expectedVersion ?? undefined,
+            representation: withMatch ? 'full' : 'minimal',
           });
-          const { result } = out;
+          const { summary } = out;
           // The new state is in the service cache at this version; a later field needing it reloads once.
           ctx.loads.delete(args.matchId);
-          const source: MatchSource = { mv: result.match, load: () => loadMemo(ctx, args.matchId) };
-          return { version: result.version, events: result.events.map(eventOut), match: source, replayed: out.replayed };
+          const match: MatchSource | null = out.result ? { mv: out.result.match, load: () => loadMemo(ctx, args.matchId) } : null;
+          return { version: summary.version, events: summary.events.map(eventOut), match, replayed: out.replayed };
         }),
     },
     Match: {

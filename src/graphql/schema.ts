@@ -78,9 +78,9 @@ export const typeDefs = /* GraphQL */ `
       timeControl: String
       "true: rated matches only; false: unrated only."
       rated: Boolean
-      "Created at or after (ISO 8601)."
+      "Created at or after (ISO 8601, years 0001–9999 UTC)."
       from: String
-      "Created before (ISO 8601)."
+      "Created before (ISO 8601, years 0001–9999 UTC)."
       to: String
       cursor: String
       limit: Int = 20

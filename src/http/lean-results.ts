@@ -4,8 +4,7 @@
  * view, which is most of an action's bytes.
  */
 import type { z } from 'zod';
-import type { ActionResult } from '../service/types.js';
-import { pendingOf } from '../service/reads.js';
+import type { ActionSummary } from '../service/types.js';
 import type { MinimalActionResultSchema } from './schemas.js';
 
 type MinimalActionResult = z.infer<typeof MinimalActionResultSchema>;
@@ -15,14 +14,14 @@ export function prefersMinimal(prefer: string | undefined): boolean {
   return prefer !== undefined && prefer.split(',').some((p) => p.trim().toLowerCase() === 'return=minimal');
 }
 
-export function minimalResult(r: ActionResult): MinimalActionResult {
-  const m = r.match;
+/** The lean answer's fields in the documented order (the summary is built by the service). */
+export function minimalResult(s: ActionSummary): MinimalActionResult {
   return {
-    version: r.version,
-    events: r.events,
-    status: m.status,
-    winner: m.winner,
-    outcome: m.outcome as MinimalActionResult['outcome'],
-    pending: pendingOf(m) as MinimalActionResult['pending'],
+    version: s.version,
+    events: s.events,
+    status: s.status,
+    winner: s.winner,
+    outcome: s.outcome as MinimalActionResult['outcome'],
+    pending: s.pending as MinimalActionResult['pending'],
   };
 }

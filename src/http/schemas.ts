@@ -494,6 +494,17 @@ export const EventPageSchema = register(
   'EventPage',
 );
 
+// Years 0001–9999 in UTC: a valid ISO 8601 string can still name year 0 once its offset is
+// applied ("0000-02-29T23:38-11:41"), which PostgreSQL's timestamptz refuses with an error.
+const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00Z');
+const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
+const QueryInstant = z.iso
+  .datetime({ offset: true })
+  .refine((v) => {
+    const t = Date.parse(v);
+    return t >= FIRST_INSTANT && t <= LAST_INSTANT;
+  }, 'a time between years 0001 and 9999 (UTC)');
+
 export const ListQuery = z.strictObject({
   handle: HandleSchema.optional(),
   status: MatchStatusSchema.optional(),
@@ -506,8 +517,8 @@ export const ListQuery = z.strictObject({
     .optional()
     .transform((v) => (v === undefined ? undefined : v === 'true'))
     .describe('true: rated matches only; false: unrated only.'),
-  from: z.iso.datetime({ offset: true }).optional().describe('Created at or after this time (ISO 8601).'),
-  to: z.iso.datetime({ offset: true }).optional().describe('Created before this time (ISO 8601).'),
+  from: QueryInstant.optional().describe('Created at or after this time (ISO 8601, years 0001–9999 UTC).'),
+  to: QueryInstant.optional().describe('Created before this time (ISO 8601, years 0001–9999 UTC).'),
   cursor: z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,200}$/, 'a nextCursor value from a previous page')

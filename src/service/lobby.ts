@@ -33,7 +33,6 @@ export interface LobbyDeps {
   now(): number;
   /** Whether webhook URLs may point at private addresses. */
   webhooksAllowPrivate: boolean;
-  onAppend?(): void;
 }
 
 type Opening = { ok: true; state: unknown; events: { type: string }[] } | { ok: false; errors: string[] };
@@ -276,7 +275,6 @@ export async function joinMatch(deps: LobbyDeps, id: string, input: JoinInput, w
       ...(dealtDecks ? { decks: dealtDecks } : {}),
       ...(hook ? { registerWebhook: hook } : {}),
     });
-    deps.onAppend?.();
   } catch (e) {
     if (e instanceof VersionConflictError) throw problems.seatTaken();
     throw e;

@@ -65,8 +65,11 @@ export class MatchService {
   readonly ratings: Ratings;
   /** The last sweep's per-match failures (the sweeper logs them). */
   sweepErrors: { id: string; error: string }[] = [];
-  /** Called after every append this node commits (the app wakes its webhook worker). */
-  onAppend: () => void = () => {};
+  /**
+   * Called when this node queued a delivery outside an append (a redelivery): the app wakes its
+   * webhook worker. Appends that queue deliveries signal through the store (onDeliveriesQueued).
+   */
+  deliveriesQueued: () => void = () => {};
 
   constructor(opts: MatchServiceOptions) {
     this.store = opts.store;
@@ -201,7 +204,7 @@ export class MatchService {
   /** Applies one action for the seat holding `token`; a retry with the same key gets the same result. */
   submitAction(id: string, token: string | null | undefined, action: unknown, opts: MoveOptions): Promise<ActionOutcome> {
     return submitAction(
-      { store: this.store, loader: this.loader, now: this.now, onAppend: () => this.onAppend(), seatOf: (entry, t) => this.seatOf(entry.row, t, 'match:play') },
+      { store: this.store, loader: this.loader, now: this.now, seatOf: (entry, t) => this.seatOf(entry.row, t, 'match:play') },
       id,
       token,
       action,

@@ -17,10 +17,10 @@ import { ServiceError, problems } from './errors.js';
 import { toMoveOf } from './lobby.js';
 import type { MatchEntry, MatchLoader } from './match-loader.js';
 import { clockRecord, endRecord, foldRecords, gameRecord, type MatchEnd } from './match-log.js';
-import { legalActions, matchView, redact, outcomeOf } from './reads.js';
+import { legalActions, matchView, redact, outcomeOf, pendingOf, summaryOf } from './reads.js';
 import { notificationsFor } from './webhooks/notifications.js';
 import { ratedEnding } from './ratings.js';
-import type { ActionOutcome, ActionResult, EventDto, LoadedMatch } from './types.js';
+import type { ActionOutcome, ActionRepresentation, ActionResult, ActionSummary, EventDto, LoadedMatch } from './types.js';
 
 export interface MoveDeps {
   store: MatchStore;
@@ -29,8 +29,6 @@ export interface MoveDeps {
   seatOf(entry: MatchEntry, token: string | null): Promise<Seat | null>;
   /** Epoch ms: the time every clock reads. */
   now(): number;
-  /** Called after each committed append (wakes the webhook worker). */
-  onAppend?(): void;
 }
 
 export interface MoveOptions {
@@ -38,10 +36,25 @@ export interface MoveOptions {
   expectedVersion?: number | undefined;
   /** Also return the caller's legal actions for the next decision (one request per move for a bot). */
   includeLegal?: boolean | undefined;
+  /** minimal: the answer is the summary only (the match view is neither built nor serialised). Default full. */
+  representation?: ActionRepresentation | undefined;
 }
 
-/** The stored idempotency result is the ActionResult as JSON (200 = an accepted action). */
+/** 200 = an accepted action (the only answer stored for a key). */
 const ACCEPTED = 200;
+
+/**
+ * What the idempotency record stores for an accepted action: the summary and the time it was
+ * read at, not the whole answer. The match view of a retry is rebuilt from the log at `version`
+ * (the same events, seats and clock reading give the same bytes), so each move writes a few
+ * hundred bytes instead of the whole view. Records written before this held the whole
+ * ActionResult (a `match` field); those are still answered as stored.
+ */
+interface StoredAnswer extends ActionSummary {
+  stored: 2;
+  /** Epoch ms the action was applied at: the clock reading of the answer's view. */
+  at: number;
+}
 
 
 function requestHash(seat: Seat, action: unknown): string {
@@ -79,7 +92,7 @@ export async function submitAction(deps: MoveDeps, id: string, token: string | n
  * an abort (no winner) when that seat had not made its first decision. Returns the new entry, or
  * null when there was nothing to end or another request ended or moved the match first.
  */
-export async function expire(deps: Pick<MoveDeps, 'store' | 'loader' | 'onAppend'>, entry: MatchEntry, now: number): Promise<MatchEntry | null> {
+export async function expire(deps: Pick<MoveDeps, 'store' | 'loader'>, entry: MatchEntry, now: number): Promise<MatchEntry | null> {
   const seat = entry.clock && !entry.end && entry.state ? flagged(entry.clock, now) : null;
   if (!seat) return null;
   const end: MatchEnd = entry.decided[seat]
@@ -100,7 +113,7 @@ function endingRecords(entry: MatchEntry, end: MatchEnd, actingSeat: Seat | null
   return records;
 }
 
-async function appendEnding(deps: Pick<MoveDeps, 'store' | 'loader' | 'onAppend'>, entry: MatchEntry, end: MatchEnd, actingSeat: Seat | null, now: number): Promise<MatchEntry> {
+async function appendEnding(deps: Pick<MoveDeps, 'store' | 'loader'>, entry: MatchEntry, end: MatchEnd, actingSeat: Seat | null, now: number): Promise<MatchEntry> {
   const records = endingRecords(entry, end, actingSeat, now);
   const version = await deps.store.appendEvents(entry.row.id, entry.version, records, {
     status: 'finished',
@@ -111,7 +124,6 @@ async function appendEnding(deps: Pick<MoveDeps, 'store' | 'loader' | 'onAppend'
     deadline: null,
     notify: notificationsFor(entry.row, { status: 'finished', toMove: null }),
   });
-  deps.onAppend?.();
   const next: MatchEntry = {
     ...entry,
     ...foldRecords(entry, records),
@@ -135,7 +147,7 @@ async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null
   // append's own transaction. One round trip saved on every move.
   const priorOr = async (failure: Error): Promise<ActionOutcome> => {
     if (key !== undefined) {
-      const prior = await replayIdempotent(deps.store, entry, key, seat, hash);
+      const prior = await replayIdempotent(deps, entry, key, seat, hash, opts.representation ?? 'full');
       if (prior) return prior;
     }
     throw failure;
@@ -152,18 +164,20 @@ async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null
   if (expired) return priorOr(problems.notActive('finished', expired.version));
 
   const base: Omit<LoadedMatch, 'row' | 'version' | 'state' | 'clock' | 'end' | 'decided' | 'timeControl'> = { ruleset, viewer: seat, seat, sandbox: entry.sandbox, at: now };
-  const resultFor = (m: LoadedMatch, records: NewEvent[]): ActionResult => {
+  const full = (opts.representation ?? 'full') === 'full';
+  const answerFor = (m: LoadedMatch, records: NewEvent[]): Answer => {
     const events: EventDto[] = [];
     records.forEach((e, i) => {
       const d = redact(m, { seq: version + 1 + i, type: e.type, payload: e.payload, actingSeat: seat }, seat);
       if (d) events.push(d);
     });
-    return { version: m.version, events, match: matchView(m) };
+    const summary = summaryOf(m, events);
+    if (!full) return { summary };
+    const result: ActionResult = { version: m.version, events, match: matchView(m) };
+    return { summary, result };
   };
-  // Serialised once: the same JSON is stored for retries and can be sent as the answer.
-  const idempotency = (json: string | undefined) =>
-    key !== undefined && json !== undefined ? { idempotency: { key, seat, requestHash: hash, statusCode: ACCEPTED, response: json } } : {};
-  const jsonOf = (result: ActionResult) => (key !== undefined ? JSON.stringify(result) : undefined);
+  const idempotency = (a: Answer) =>
+    key !== undefined ? { idempotency: { key, seat, requestHash: hash, statusCode: ACCEPTED, response: JSON.stringify({ stored: 2, ...a.summary, at: now } satisfies StoredAnswer) } } : {};
 
   if (isAbort(action)) {
     // lichess's rule: a match can be called off until each seat has made its first decision.
@@ -173,9 +187,8 @@ async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null
     // Not expired (checked above), so the clock stops at now.
     const records = endingRecords(entry, { reason: 'aborted', seat, winner: null, at: now }, seat, now);
     const m: LoadedMatch = { ...entry, ...foldRecords(entry, records), ...base, row: { ...row, status: 'finished', winner: null, ending: 'aborted', toMove: null, deadline: null, version: version + records.length }, version: version + records.length };
-    const result = resultFor(m, records);
-    const json = jsonOf(result);
-    return commit(deps, entry, m, records, { status: 'finished', winner: null, ending: 'aborted', toMove: null, deadline: null, ...idempotency(json) }, result, json, priorOr, opts.includeLegal);
+    const answer = answerFor(m, records);
+    return commit(deps, entry, m, records, { status: 'finished', winner: null, ending: 'aborted', toMove: null, deadline: null, ...idempotency(answer) }, answer, priorOr, opts.includeLegal);
   }
 
   const r = ruleset.apply(state, seat, action);
@@ -201,10 +214,9 @@ async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null
     version: newVersion,
     state: r.state,
   };
-  const result = resultFor(m, records);
-  const json = jsonOf(result);
+  const answer = answerFor(m, records);
   const ending = outcome ? ({ ending: 'game', rating: ratedEnding(row, outcome.winner, 'game') } as const) : {};
-  return commit(deps, entry, m, records, { status, winner: outcome?.winner ?? null, toMove, deadline, ...ending, ...idempotency(json) }, result, json, priorOr, opts.includeLegal);
+  return commit(deps, entry, m, records, { status, winner: outcome?.winner ?? null, toMove, deadline, ...ending, ...idempotency(answer) }, answer, priorOr, opts.includeLegal);
 }
 
 /** Appends the action's records as one statement and remembers the new state. */
@@ -214,8 +226,7 @@ async function commit(
   m: LoadedMatch,
   records: NewEvent[],
   opts: NonNullable<Parameters<MatchStore['appendEvents']>[3]>,
-  result: ActionResult,
-  json: string | undefined,
+  answer: Answer,
   priorOr: (failure: Error) => Promise<ActionOutcome>,
   includeLegal = false,
 ): Promise<ActionOutcome> {
@@ -229,17 +240,31 @@ async function commit(
     if (e instanceof VersionConflictError) return priorOr(problems.versionConflict(e.currentVersion));
     throw e;
   }
-  deps.onAppend?.();
   const { viewer: _v, seat: _s, at: _a, ...next } = m;
   deps.loader.remember(next);
-  return { result, seat: m.seat!, replayed: false, ...(json !== undefined ? { json } : {}), ...(includeLegal ? { legal: legalActions(m, { text: false }) } : {}) };
+  return { ...answer, seat: m.seat!, replayed: false, ...(includeLegal ? { legal: legalActions(m, { text: false }) } : {}) };
 }
 
-async function replayIdempotent(store: MatchStore, entry: MatchEntry, key: string, seat: Seat, hash: string): Promise<ActionOutcome | null> {
-  const prior = await store.findIdempotency(entry.row.id, seat, key);
+/** An accepted action's answer: the summary, and unless the caller asked for the minimal one the whole result. */
+type Answer = Pick<ActionOutcome, 'summary' | 'result'>;
+
+async function replayIdempotent(deps: Pick<MoveDeps, 'store' | 'loader'>, entry: MatchEntry, key: string, seat: Seat, hash: string, representation: ActionRepresentation): Promise<ActionOutcome | null> {
+  const prior = await deps.store.findIdempotency(entry.row.id, seat, key);
   if (!prior) return null;
   if (prior.requestHash !== hash) throw problems.idempotencyMismatch();
-  const result = JSON.parse(prior.response) as ActionResult;
+  const stored = JSON.parse(prior.response) as StoredAnswer | ActionResult;
+  if ('match' in stored) return legacyReplay(stored, entry, seat);
+  const { stored: _v, at, ...summary } = stored;
+  if (representation === 'minimal') return { summary, seat, replayed: true };
+  // The view as the first answer showed it: the log up to its version, read at its time.
+  const past = await deps.loader.at(entry.row.id, summary.version);
+  if (!past) throw new Error(`idempotency record of ${entry.row.id} names version ${summary.version}, which the log does not have`);
+  const result: ActionResult = { version: summary.version, events: summary.events, match: matchView({ ...past.entry, viewer: seat, seat, at }) };
+  return { summary, result, seat, replayed: true };
+}
+
+/** A record written before records were compact: the whole ActionResult, answered as stored. */
+function legacyReplay(result: ActionResult, entry: MatchEntry, seat: Seat): ActionOutcome {
   // Results stored before matches named their game are Evons results (and had no clocks).
   const match = result.match as unknown as Record<string, unknown>;
   match.gameId ??= entry.ruleset.id;
@@ -248,5 +273,7 @@ async function replayIdempotent(store: MatchStore, entry: MatchEntry, key: strin
   match.outcome ??= null;
   match.seed ??= null;
   match.rated ??= false;
-  return { result, seat, replayed: true };
+  const m = result.match;
+  const summary: ActionSummary = { version: result.version, events: result.events, status: m.status, winner: m.winner, outcome: m.outcome, pending: pendingOf(m) };
+  return { summary, result, seat, replayed: true };
 }

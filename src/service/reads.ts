@@ -8,7 +8,8 @@ import type { AnyAction } from '../games/registry.js';
 import type { MatchStatus, MatchStore } from '../persistence/types.js';
 import { isMatchRecord, publicRecord } from './match-log.js';
 import { deadlineOf, remainingAt } from '../core/clock.js';
-import type { ClockView, EventDto, LegalActionDto, LoadedMatch, MatchOutcome, MatchView } from './types.js';
+import { sortKeys } from '../core/hash.js';
+import type { ActionSummary, ClockView, EventDto, LegalActionDto, LoadedMatch, MatchOutcome, MatchView } from './types.js';
 
 /** How the match ended, if it has: the match's own ending (time, abort) or the game's result. */
 export function outcomeOf(m: Pick<LoadedMatch, 'ruleset' | 'state' | 'end'>): MatchOutcome | null {
@@ -28,9 +29,24 @@ function clockView(m: LoadedMatch): ClockView | null {
   };
 }
 
+/**
+ * A game view whose settings are in one key order, whichever way the state was built: a match
+ * replayed from PostgreSQL has its settings back from jsonb (keys reordered), one created here has
+ * them as parsed. The same match at the same version then serialises to the same bytes (an
+ * idempotent retry answers byte for byte from a view rebuilt from the log).
+ */
+function withSortedConfig<V>(view: V): V {
+  const config = (view as { config?: unknown }).config;
+  return config === undefined ? view : { ...view, config: sortKeys(config) };
+}
+
+function statusOf(m: LoadedMatch, outcome: MatchOutcome | null): MatchStatus {
+  return m.state || m.end ? (outcome ? 'finished' : m.row.status === 'waiting' ? 'waiting' : 'active') : 'waiting';
+}
+
 export function matchView(m: LoadedMatch): MatchView {
   const outcome = outcomeOf(m);
-  const status: MatchStatus = m.state || m.end ? (outcome ? 'finished' : m.row.status === 'waiting' ? 'waiting' : 'active') : 'waiting';
+  const status = statusOf(m, outcome);
   return {
     id: m.row.id,
     gameId: m.ruleset.id,
@@ -52,8 +68,24 @@ export function matchView(m: LoadedMatch): MatchView {
     clock: clockView(m),
     outcome,
     seed: outcome ? m.row.seed : null,
-    game: m.state ? m.ruleset.view(m.state, m.viewer) : null,
+    game: m.state ? withSortedConfig(m.ruleset.view(m.state, m.viewer)) : null,
   } as MatchView;
+}
+
+/**
+ * An action's lean answer: the same status, winner, outcome and pending decision the match view
+ * shows (pendingOf of it), without building the view.
+ */
+export function summaryOf(m: LoadedMatch, events: EventDto[]): ActionSummary {
+  const outcome = outcomeOf(m);
+  return {
+    version: m.version,
+    events,
+    status: statusOf(m, outcome),
+    winner: outcome?.winner ?? null,
+    outcome,
+    pending: outcome || !m.state ? null : (m.ruleset.pendingView(m.state) ?? null),
+  };
 }
 
 /** The decision a match waits for: its game's, except that a match ended by a clock or an abort waits for nobody, whatever its game's state says. */

@@ -134,19 +134,31 @@ export interface ActionResult {
   match: MatchView;
 }
 
+/** The lean answer to an action: what a client needs to go on, without the whole match view. */
+export interface ActionSummary {
+  version: number;
+  events: EventDto[];
+  status: MatchStatus;
+  winner: Seat | null;
+  outcome: MatchOutcome | null;
+  /** The decision the match waits for now, as the views show it; null when it is over. */
+  pending: unknown;
+}
+
+/** How much an action's answer holds: the match view too (full, the default), or the summary only. */
+export type ActionRepresentation = 'full' | 'minimal';
+
 export interface ActionOutcome {
-  result: ActionResult;
+  /** Always there: the lean answer. */
+  summary: ActionSummary;
+  /** The whole answer with the caller's match view; absent when the caller asked for the minimal one. */
+  result?: ActionResult;
   /** The seat that acted (whose view the result holds). */
   seat: Seat;
   /** True when this is the stored result of an earlier request with the same idempotency key. */
   replayed: boolean;
   /** With includeLegal: the caller's legal actions for the next decision (empty unless it is theirs). */
   legal?: LegalActionDto[];
-  /**
-   * The result as JSON, when the service already wrote it (it is what the idempotency record
-   * stores): an adapter that answers in JSON may send these bytes instead of serialising again.
-   */
-  json?: string;
 }
 
 export interface MatchSummary {

@@ -1,6 +1,7 @@
 /** Bad input of every kind: the right 4xx, application/problem+json, and nothing written. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createHotSeat, expectProblem, startApp, type Harness, type Created } from './helpers.js';
+import { memoryDatabase } from '../persistence/pglite-template.js';
 
 describe('bad input → 4xx problem+json, no new event', () => {
   let h: Harness;
@@ -8,7 +9,7 @@ describe('bad input → 4xx problem+json, no new event', () => {
   let other: Created;
   let seat: 'p1' | 'p2';
   beforeAll(async () => {
-    h = await startApp({ kind: 'pglite', dataDir: 'memory://' });
+    h = await startApp(memoryDatabase());
     m = await createHotSeat(h.http);
     other = await createHotSeat(h.http);
     seat = (await h.http.get(`/v1/matches/${m.id}`).expect(200)).body.game.pending.seat;

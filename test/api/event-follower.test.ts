@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventFollower } from '../../src/service/event-follower.js';
 import type { EventDto } from '../../src/service/match-service.js';
-import { backends, bearer, createHotSeat, nextMove, startOn, type Harness } from './helpers.js';
+import { backends, bearer, createHotSeat, nextMove, startOn, waitFor, type Harness } from './helpers.js';
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`event follower [${backend.name}]`, () => {
@@ -44,7 +44,7 @@ for (const backend of backends) {
       try {
         await Promise.all(followers.map((f) => f.start()));
         const version0 = (await h.http.get(`/v1/matches/${m.id}`).expect(200)).body.version as number;
-        await waitFor(() => followers.every((f) => f.position === version0), 'the stored events');
+        await waitFor(() => followers.every((f) => f.position === version0), 'the stored events', 1000);
         const readsBefore = eventReads;
         const appends = 8;
         for (let i = 0; i < appends; i++) {
@@ -52,12 +52,12 @@ for (const backend of backends) {
           await h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens[mv.seat])).send({ action: mv.action }).expect(200);
           const v = (await h.http.get(`/v1/matches/${m.id}`).expect(200)).body.version as number;
           // Each follower has handed over everything up to v before the next move.
-          await waitFor(() => followers.every((f) => f.position === v), `every follower at version ${v}`);
+          await waitFor(() => followers.every((f) => f.position === v), `every follower at version ${v}`, 1000);
         }
         // Shared: far fewer event reads than one per follower per append (that would be 72).
         expect(eventReads - readsBefore).toBeLessThanOrEqual(appends * 2);
         await h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens.p1)).send({ action: { type: 'resign' } }).expect(200);
-        await waitFor(() => finished.every(Boolean), 'the end');
+        await waitFor(() => finished.every(Boolean), 'the end', 1000);
         for (const [i, token] of tokens.entries()) {
           const log = (await h.http.get(`/v1/matches/${m.id}/events?limit=500`).set(token ? bearer(token) : {}).expect(200)).body.events;
           expect(got[i], `follower ${i}`).toEqual(log);
@@ -70,7 +70,3 @@ for (const backend of backends) {
   });
 }
 
-async function waitFor(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 1000 && !cond(); i++) await new Promise((r) => setTimeout(r, 20));
-  if (!cond()) throw new Error(`timed out waiting for ${what}`);
-}

@@ -2,11 +2,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GAMES } from '../../src/games/registry.js';
 import { expectProblem, startApp, type Harness } from './helpers.js';
+import { memoryDatabase } from '../persistence/pglite-template.js';
 
 describe('games catalogue', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startApp({ kind: 'pglite', dataDir: 'memory://' });
+    h = await startApp(memoryDatabase());
   });
   afterAll(async () => {
     await h?.close();

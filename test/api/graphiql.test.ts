@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import supertest from 'supertest';
 import { buildApp, type App } from '../../src/app.js';
 import { openStore } from '../../src/persistence/index.js';
+import { memoryDatabase } from '../persistence/pglite-template.js';
+import { localHttp } from './helpers.js';
 
 describe('GraphiQL assets are local', () => {
   let app: App;
@@ -13,10 +15,10 @@ describe('GraphiQL assets are local', () => {
   let http: ReturnType<typeof supertest>;
 
   beforeAll(async () => {
-    const opened = await openStore({ kind: 'pglite', dataDir: 'memory://' });
+    const opened = await openStore(memoryDatabase());
     app = await buildApp({ store: opened.store, logger: false, graphiql: true });
     await app.ready();
-    http = supertest(app.server);
+    http = await localHttp(app);
     close = async () => {
       await app.close();
       await opened.close();
@@ -61,7 +63,7 @@ describe('GraphiQL assets are local', () => {
   });
 
   it('is off unless asked for', async () => {
-    const opened = await openStore({ kind: 'pglite', dataDir: 'memory://' });
+    const opened = await openStore(memoryDatabase());
     const off = await buildApp({ store: opened.store, logger: false });
     await off.ready();
     try {

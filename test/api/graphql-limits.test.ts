@@ -10,6 +10,7 @@ import { buildApp, type App } from '../../src/app.js';
 import { openStore } from '../../src/persistence/index.js';
 import type { MatchStore } from '../../src/persistence/types.js';
 import { createHotSeat, startOn, backends, type Harness } from './helpers.js';
+import { memoryDatabase } from '../persistence/pglite-template.js';
 
 const gql = (h: Harness, query: string, variables?: Record<string, unknown>) =>
   h.http.post('/graphql').send({ query, ...(variables ? { variables } : {}) });
@@ -86,7 +87,7 @@ describe('GraphQL internal errors', () => {
   let app: App;
   let close: () => Promise<void>;
   beforeAll(async () => {
-    const opened = await openStore({ kind: 'pglite', dataDir: 'memory://' });
+    const opened = await openStore(memoryDatabase());
     // A store whose history query fails the way a driver does: with internals in its message.
     const store: MatchStore = Object.create(opened.store, {
       listMatches: {

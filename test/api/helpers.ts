@@ -19,13 +19,37 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/**
+ * Supertest on `app`, listening on a local port first: given a server that is not listening,
+ * supertest binds a new port for every request and closes it after (measured: binding was the
+ * largest single cost of the API suites' CPU).
+ */
+export async function localHttp(app: App): Promise<ReturnType<typeof supertest>> {
+  await baseUrlOf(app);
+  return supertest(app.server);
+}
+
+/** Checks `cond` every 20 ms, `tries` times at most; throws naming `what` when it never held. */
+export async function waitFor(cond: () => boolean, what: string, tries = 500): Promise<void> {
+  for (let i = 0; i < tries && !cond(); i++) await new Promise((r) => setTimeout(r, 20));
+  if (!cond()) throw new Error(`timed out waiting for ${what}`);
+}
+
+/** The app's base URL, listening on a free local port first if it is not yet. */
+export async function baseUrlOf(app: App): Promise<string> {
+  if (!app.server.listening) await app.listen({ port: 0, host: '127.0.0.1' });
+  const addr = app.server.address();
+  if (!addr || typeof addr === 'string') throw new Error('no TCP address');
+  return `http://127.0.0.1:${addr.port}`;
+}
+
 export async function startApp(config: DatabaseConfig, opts: { matchCacheSize?: number } = {}): Promise<Harness> {
   const opened = await openStore(config);
   const app = await buildApp({ store: opened.store, logger: false, matchCacheSize: opts.matchCacheSize });
   await app.ready();
   return {
     app,
-    http: supertest(app.server),
+    http: await localHttp(app),
     close: async () => {
       await app.close();
       await opened.close();
@@ -35,7 +59,7 @@ export async function startApp(config: DatabaseConfig, opts: { matchCacheSize?: 
 
 /** A fresh database on `backend` plus the app on it; close() also drops the database. */
 export async function startOn(backend: Backend, opts: { matchCacheSize?: number } = {}): Promise<Harness> {
-  const db = await backend.fresh();
+  const db = await backend.migrated();
   const h = await startApp(db.config, opts);
   return {
     ...h,
@@ -55,14 +79,14 @@ export interface Clocked extends Harness {
 
 /** startOn with an injectable clock: a fresh database on `backend`, the app reading `t.now`. */
 export async function startClockedOn(backend: Backend): Promise<Clocked> {
-  const db = await backend.fresh();
+  const db = await backend.migrated();
   const opened = await openStore(db.config);
   const t = { now: Date.UTC(2030, 0, 1) };
   const app = await buildApp({ store: opened.store, logger: false, now: () => t.now });
   await app.ready();
   return {
     app,
-    http: supertest(app.server),
+    http: await localHttp(app),
     t,
     config: db.config,
     store: opened.store,

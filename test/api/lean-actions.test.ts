@@ -93,5 +93,30 @@ for (const backend of backends) {
       for (const card of theirs) expect(text).not.toContain(card.id);
       expectProblem(await h.http.post(`/v1/matches/${c.id}/actions?include=view`).set(bearer(c.tokens[seat])).send({ action: legal[0].action }), 400, 'validation-failed');
     });
+
+    it('GraphQL: submitAction builds the match only when the query selects it, directly or through a fragment; its events are the log\'s either way', async () => {
+      const a = await createHotSeat(h.http);
+      const b = await createHotSeat(h.http);
+      const seatOf = async (id: string) => (await h.http.get(`/v1/matches/${id}`).expect(200)).body.game.pending.seat as Seat;
+      const mutate = async (c: typeof a, query: string) => {
+        const seat = await seatOf(c.id);
+        const legal = (await h.http.get(`/v1/matches/${c.id}/legal-actions`).set(bearer(c.tokens[seat])).expect(200)).body.actions;
+        const res = await h.http.post('/graphql').set(bearer(c.tokens[seat])).send({ query, variables: { id: c.id, action: legal[0].action } }).expect(200);
+        expect(res.body.errors).toBeUndefined();
+        const out = res.body.data.submitAction;
+        // The events are the action's, as the caller reads them from the log.
+        const log = (await h.http.get(`/v1/matches/${c.id}/events?after=${c.version}`).set(bearer(c.tokens[seat])).expect(200)).body.events;
+        expect(out.events).toEqual(log.map((e: { seq: number; event: { type: string } }) => ({ seq: e.seq, type: e.event.type })));
+        return out;
+      };
+      const lean = await mutate(a, 'mutation ($id: ID!, $action: JSON) { submitAction(matchId: $id, action: $action) { version events { seq type } } }');
+      const viaFragment = await mutate(
+        b,
+        'mutation ($id: ID!, $action: JSON) { submitAction(matchId: $id, action: $action) { ...R } } fragment R on ActionResult { version events { seq type } ... on ActionResult { match { version status } } }',
+      );
+      expect(lean.match).toBeUndefined();
+      expect(viaFragment.match).toEqual({ version: viaFragment.version, status: 'active' });
+      expect(lean.events.length).toBeGreaterThan(0);
+    });
   });
 }

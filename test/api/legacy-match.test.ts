@@ -15,7 +15,7 @@ import { apply, createGame, dealCards, defaultCardSet, eventVisibility, rulesHas
 import { loadMigrations, migrate, openDatabase, openStore, type DatabaseConfig, type MatchStore, type NewEvent } from '../../src/persistence/index.js';
 import { DEFAULT_MIGRATIONS_DIR } from '../../src/persistence/migrate.js';
 import { hashToken, newMatchId, newSeatToken } from '../../src/service/tokens.js';
-import { backends, bearer, STARTERS } from './helpers.js';
+import { backends, bearer, localHttp, STARTERS } from './helpers.js';
 
 const cardSet = defaultCardSet();
 const fixture = JSON.parse(readFileSync(new URL('../games/evons/fixtures/legacy-sfc32-match.json', import.meta.url), 'utf8')) as {
@@ -51,12 +51,12 @@ for (const backend of backends) {
     let close: () => Promise<void>;
     let http: ReturnType<typeof supertest>;
     beforeAll(async () => {
-      const db = await backend.fresh();
+      const db = await backend.migrated();
       const opened = await openStore(db.config);
       store = opened.store;
       app = await buildApp({ store, logger: false });
       await app.ready();
-      http = supertest(app.server);
+      http = await localHttp(app);
       close = async () => {
         await app.close();
         await opened.close();

@@ -11,6 +11,7 @@ import { buildApp } from '../../src/app.js';
 import { backends, bearer, createHotSeat, expectProblem, nextMove, startApp, startOn, type Harness } from './helpers.js';
 import { assertNoLeak, secretsFor } from './secrecy.js';
 import type { GameState, Seat } from '../../src/games/evons/index.js';
+import { memoryDatabase } from '../persistence/pglite-template.js';
 
 async function eventCount(h: Harness, id: string): Promise<number> {
   return (await h.app.service.store.loadEvents(id)).length;
@@ -300,7 +301,7 @@ describe('restart on the same PGlite directory', () => {
 
 describe('leak checker', () => {
   it('flags another seat\'s hand, deck cards and the seed', async () => {
-    const h = await startApp({ kind: 'pglite', dataDir: 'memory://' });
+    const h = await startApp(memoryDatabase());
     try {
       const m = await createHotSeat(h.http);
       const state = (await h.app.service.load(m.id, undefined)).state as GameState;

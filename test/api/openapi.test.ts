@@ -9,6 +9,7 @@ import { IF_MATCH_PATTERN } from '../../src/http/openapi.js';
 import { parseIfMatch } from '../../src/http/routes/matches.js';
 import { openStore } from '../../src/persistence/index.js';
 import { startApp } from './helpers.js';
+import { memoryDatabase } from '../persistence/pglite-template.js';
 
 describe('OpenAPI document', () => {
   it('the committed openapi/openapi.json equals what the code generates (run `npm run openapi`)', async () => {
@@ -17,7 +18,7 @@ describe('OpenAPI document', () => {
   });
 
   it('is served at /openapi.json, documents problem+json errors, and /docs, /healthz, /readyz, /v1/cards and /v1/decks answer', async () => {
-    const h = await startApp({ kind: 'pglite', dataDir: 'memory://' });
+    const h = await startApp(memoryDatabase());
     try {
       const doc = (await h.http.get('/openapi.json').expect(200)).body;
       expect(doc.openapi).toBe('3.1.0');
@@ -129,7 +130,7 @@ describe('OpenAPI document: what the server reads and sends (issue 6 item 8)', (
 
   it('the rate-limit headers the document declares are the ones @fastify/rate-limit sends on a 429', async () => {
     const doc = await load();
-    const opened = await openStore({ kind: 'pglite', dataDir: 'memory://' });
+    const opened = await openStore(memoryDatabase());
     const app = await buildApp({ store: opened.store, logger: false, rateLimitPerMinute: 1 });
     try {
       await app.ready();

@@ -8,17 +8,18 @@ import { randomBytes } from 'node:crypto';
 import supertest from 'supertest';
 import { buildApp, type App } from '../../src/app.js';
 import { openStore } from '../../src/persistence/index.js';
-import { bearer, expectProblem, STARTERS } from './helpers.js';
+import { bearer, expectProblem, localHttp, STARTERS } from './helpers.js';
+import { memoryDatabase } from '../persistence/pglite-template.js';
 
 describe('rate limits', () => {
   let app: App;
   let http: ReturnType<typeof supertest>;
   let close: () => Promise<void>;
   beforeEach(async () => {
-    const opened = await openStore({ kind: 'pglite', dataDir: 'memory://' });
+    const opened = await openStore(memoryDatabase());
     app = await buildApp({ store: opened.store, logger: false, rateLimitPerMinute: 5 });
     await app.ready();
-    http = supertest(app.server);
+    http = await localHttp(app);
     close = async () => {
       await app.close();
       await opened.close();

@@ -5,6 +5,7 @@
  */
 import { expect } from 'vitest';
 import type { GameState, Viewer } from '../../src/games/evons/index.js';
+import { quotedIn } from './quoted.js';
 
 export interface Secrets {
   viewer: Viewer;
@@ -29,8 +30,9 @@ export function secretsFor(state: GameState, viewer: Viewer): Secrets {
 export function assertNoLeak(json: unknown, s: Secrets, label: string): void {
   const text = typeof json === 'string' ? json : JSON.stringify(json);
   if (s.seed) expect(text.includes(s.seed), `${label}: the seed leaked to ${s.viewer}`).toBe(false);
+  const quoted = quotedIn(text);
   for (const id of s.hiddenIds) {
-    if (text.includes(`"${id}"`)) {
+    if (quoted(id)) {
       throw new Error(`${label}: hidden card ${id} (deck or other hand) appears in a response to ${s.viewer}: ${excerpt(text, id)}`);
     }
   }

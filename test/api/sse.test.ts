@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import supertest from 'supertest';
 import { buildApp } from '../../src/app.js';
 import { openSse, type SseMessage, type SseStream } from '../../bench/lib/sse-reader.js';
-import { backends, bearer, createHotSeat, expectProblem, startOn, type Created, type Harness } from './helpers.js';
+import { baseUrlOf, backends, waitFor, bearer, createHotSeat, expectProblem, startOn, type Created, type Harness } from './helpers.js';
 
 interface Ev {
   seq: number;
@@ -17,10 +17,6 @@ interface Ev {
   event: { type: string; seat?: string; card?: string };
 }
 
-async function waitFor(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 20));
-  if (!cond()) throw new Error(`timed out waiting for ${what}`);
-}
 
 const eventsOf = (s: SseStream): SseMessage[] => s.messages.filter((m) => m.event === 'match-event');
 const dataOf = (s: SseStream): Ev[] => eventsOf(s).map((m) => JSON.parse(m.data) as Ev);
@@ -31,8 +27,7 @@ for (const backend of backends) {
     let base: string;
     beforeAll(async () => {
       h = await startOn(backend);
-      await h.app.listen({ port: 0, host: '127.0.0.1' });
-      base = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
+      base = await baseUrlOf(h.app);
     });
     afterAll(async () => {
       await h?.close();

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import supertest from 'supertest';
 import { buildApp } from '../../src/app.js';
-import { backends, bearer, createHotSeat, expectProblem, startOn, type Harness } from './helpers.js';
+import { baseUrlOf, backends, waitFor, bearer, createHotSeat, expectProblem, startOn, type Harness } from './helpers.js';
 import type { Seat } from '../../src/games/evons/index.js';
 
 interface Line {
@@ -50,10 +50,6 @@ function openStream(base: string, path: string, token?: string) {
   return { lines, ended, status: () => status, contentType: () => contentType, blank: () => blank };
 }
 
-async function waitFor(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 20));
-  if (!cond()) throw new Error(`timed out waiting for ${what}`);
-}
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`event stream [${backend.name}]`, () => {
@@ -61,8 +57,7 @@ for (const backend of backends) {
     let base: string;
     beforeAll(async () => {
       h = await startOn(backend);
-      await h.app.listen({ port: 0, host: '127.0.0.1' });
-      base = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
+      base = await baseUrlOf(h.app);
     });
     afterAll(async () => {
       await h?.close();

@@ -20,7 +20,7 @@ import { buildApp, type App } from '../../src/app.js';
 import { startServer, type ServerProcess } from '../../bench/lib/server-process.js';
 import { openSse } from '../../bench/lib/sse-reader.js';
 import { createTempDatabase, postgresUnavailableReason, type TempDatabase } from '../persistence/pg-helper.js';
-import { STARTERS, backends, bearer, createHotSeat, graphqlRequest, startOn, type Created, type Harness } from './helpers.js';
+import { baseUrlOf, STARTERS, backends, bearer, createHotSeat, graphqlRequest, startOn, type Created, type Harness } from './helpers.js';
 import { gqlWsClient, rawSocket, subscribe, waitFor } from '../../bench/lib/graphql-ws.js';
 
 type Seat = 'p1' | 'p2';
@@ -49,8 +49,7 @@ for (const backend of backends) {
     const clients: Client[] = [];
     beforeAll(async () => {
       h = await startOn(backend);
-      await h.app.listen({ port: 0, host: '127.0.0.1' });
-      base = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
+      base = await baseUrlOf(h.app);
     });
     afterAll(async () => {
       for (const c of clients) await c.dispose();

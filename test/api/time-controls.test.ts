@@ -6,11 +6,10 @@
  * decided; "my turn" lists soonest deadline first.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import type { MatchStore } from '../../src/persistence/types.js';
-import { STARTERS, backends, bearer, expectProblem, prng, secondApp, startClockedOn, type Clocked, type Created } from './helpers.js';
+import { baseUrlOf, STARTERS, backends, bearer, expectProblem, prng, secondApp, startClockedOn, type Clocked, type Created } from './helpers.js';
 
 type Seat = 'p1' | 'p2';
 type Control = { kind: 'none' } | { kind: 'correspondence'; daysPerMove: number } | { kind: 'live'; initialSeconds: number; incrementSeconds: number };
@@ -536,8 +535,7 @@ for (const backend of backends) {
 
     it('issue 9: the event stream of an aborted or timed-out match ends with {"end":"finished"}', async () => {
       const t0 = fresh();
-      await h.app.listen({ port: 0, host: '127.0.0.1' });
-      const base = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
+      const base = await baseUrlOf(h.app);
       const aborted = await create(h, { kind: 'live', initialSeconds: 60, incrementSeconds: 0 });
       await h.http.post(`/v1/matches/${aborted.id}/actions`).set(bearer(aborted.tokens.p1)).send({ action: { type: 'abort' } }).expect(200);
       const timedOut = await create(h, { kind: 'live', initialSeconds: 60, incrementSeconds: 0 });

@@ -15,6 +15,7 @@ import type { App } from '../../src/app.js';
 import type { Seat, Viewer } from '../../src/core/ruleset.js';
 import type { UniversusEvent, UniversusState } from '../../src/games/universus/index.js';
 import { isOpening } from '../../src/service/match-log.js';
+import { quotedIn } from './quoted.js';
 
 const SEATS = ['p1', 'p2'] as const;
 /** Event types the rules document keeps from some or all viewers (the rest are public). */
@@ -111,12 +112,13 @@ function eventLeak(o: Record<string, unknown>, viewer: Viewer): string | null {
 export function assertUvsNoLeak(json: unknown, s: UvsSecrets, label: string, opts: { view: boolean }): void {
   const text = typeof json === 'string' ? json : JSON.stringify(json);
   if (s.seed && text.includes(s.seed)) throw new Error(`${label}: the seed leaked to ${s.viewer} before the end`);
+  const quoted = quotedIn(text);
   for (const id of s.neverShown) {
-    if (text.includes(`"${id}"`)) throw new Error(`${label}: card ${id}, never shown to ${s.viewer}, appears: ${excerpt(text, id)}`);
+    if (quoted(id)) throw new Error(`${label}: card ${id}, never shown to ${s.viewer}, appears: ${excerpt(text, id)}`);
   }
   if (opts.view) {
     for (const id of s.hiddenNow) {
-      if (text.includes(`"${id}"`)) throw new Error(`${label}: card ${id} (deck, removed, momentum or another hand) in a view for ${s.viewer}: ${excerpt(text, id)}`);
+      if (quoted(id)) throw new Error(`${label}: card ${id} (deck, removed, momentum or another hand) in a view for ${s.viewer}: ${excerpt(text, id)}`);
     }
   }
   const walk = (v: unknown): void => {

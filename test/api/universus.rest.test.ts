@@ -7,14 +7,13 @@
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import supertest from 'supertest';
 import { buildApp } from '../../src/app.js';
 import type { Seat, Viewer } from '../../src/core/ruleset.js';
 import { universus, type UniversusEvent } from '../../src/games/universus/index.js';
 import { gameRecords } from '../../src/service/match-log.js';
-import { backends, bearer, expectProblem, prng, startOn, type Harness } from './helpers.js';
+import { baseUrlOf, backends, bearer, expectProblem, localHttp, prng, startOn, type Harness } from './helpers.js';
 import { assertUvsNoLeak, otherSeat, uvsTruth } from './universus-secrecy.js';
 
 const VIEWERS = ['p1', 'p2', 'spectator'] as const;
@@ -363,7 +362,7 @@ for (const backend of backends) {
       const second = await buildApp({ store: h.app.service.store, logger: false });
       await second.ready();
       try {
-        const nodes = [h.http, supertest(second.server)];
+        const nodes = [h.http, await localHttp(second)];
         const rand = prng(BASE_SEED + 5);
         let version = c.version;
         for (let n = 0; n < 40; n++) {
@@ -429,8 +428,7 @@ for (const backend of backends) {
     });
 
     it('U-CHECK-1 live NDJSON streams for both seats and a spectator: each gets exactly its events page, redacted, and the end line', async () => {
-      if (!h.app.server.listening) await h.app.listen({ port: 0, host: '127.0.0.1' });
-      const base = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
+      const base = await baseUrlOf(h.app);
       const c = await create({ settings: SMALL_SETTINGS, decks: SMALL_DECKS });
       const streams = VIEWERS.map((viewer) => openStream(base, `/v1/matches/${c.id}/stream`, viewer === 'spectator' ? undefined : c.tokens[viewer]));
       // Connected (the stored opening arrived) before the first move, so the moves arrive live.

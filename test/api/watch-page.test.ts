@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escapeHtml } from '../../src/http/watch/page.js';
 import { createHotSeat, startApp, type Harness } from './helpers.js';
+import { memoryDatabase } from '../persistence/pglite-template.js';
 
 const EVIL = '<img src=x onerror=alert(1)>';
 
@@ -20,7 +21,7 @@ describe('the watch page over HTTP', () => {
   let h: Harness;
   let id: string;
   beforeAll(async () => {
-    h = await startApp({ kind: 'pglite', dataDir: 'memory://' });
+    h = await startApp(memoryDatabase());
     id = (await createHotSeat(h.http)).id;
   });
   afterAll(async () => {

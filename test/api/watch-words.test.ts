@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNarrator, type ApiEvent } from '../../src/http/watch/words.js';
 import { bearer, createHotSeat, nextMove, startApp, type Harness } from './helpers.js';
+import { memoryDatabase } from '../persistence/pglite-template.js';
 
 const names: Record<string, string> = { 'gravel-mole': 'Gravel Mole', F05: 'Horse Relay', A07: 'Quick Jab', C01: 'Scout Captain', C02: 'Iron Duke' };
 const labels: Record<string, string> = { p1: 'alice', p2: 'bob' };
@@ -60,7 +61,7 @@ describe('the move list in words', () => {
   describe('on the events of real matches', () => {
     let h: Harness;
     beforeAll(async () => {
-      h = await startApp({ kind: 'pglite', dataDir: 'memory://' });
+      h = await startApp(memoryDatabase());
     });
     afterAll(async () => {
       await h.close();

@@ -16,7 +16,7 @@ import type { MatchStore } from '../../src/persistence/types.js';
 import { isPrivateAddress, postJson } from '../../src/service/webhooks/outbound.js';
 import { WebhookWorker } from '../../src/service/webhooks/worker.js';
 import type { GameState, Seat } from '../../src/games/evons/index.js';
-import { backends, bearer, createHotSeat, expectProblem, nextMove, STARTERS, type Backend, type Harness } from './helpers.js';
+import { backends, bearer, createHotSeat, expectProblem, localHttp, nextMove, STARTERS, type Backend, type Harness } from './helpers.js';
 import { assertNoLeak, secretsFor } from './secrecy.js';
 import { Receiver, waitFor, type Received } from './webhook-receiver.js';
 
@@ -29,7 +29,7 @@ interface HookHarness extends Harness {
 
 /** The app as helpers.startApp builds it, plus webhooks (private addresses allowed) and an injected clock. */
 async function startHooks(backend: Backend, webhooks: BuildAppOptions['webhooks']): Promise<HookHarness> {
-  const db = await backend.fresh();
+  const db = await backend.migrated();
   const opened = await openStore(db.config);
   const clock = { at: Date.now() };
   const app = await buildApp({ store: opened.store, logger: false, now: () => clock.at, webhooks });
@@ -38,7 +38,7 @@ async function startHooks(backend: Backend, webhooks: BuildAppOptions['webhooks'
     app,
     store: opened.store,
     clock,
-    http: supertest(app.server),
+    http: await localHttp(app),
     close: async () => {
       await app.close();
       await opened.close();

@@ -5,7 +5,7 @@
  */
 import createClient from 'openapi-fetch';
 import type { paths } from './generated/api.js';
-import { startOn, type Backend } from '../api/helpers.js';
+import { baseUrlOf, startOn, type Backend } from '../api/helpers.js';
 import { contractViolations, operations } from './document.js';
 
 export type Client = ReturnType<typeof createClient<paths>>;
@@ -20,10 +20,7 @@ export interface Served {
 
 export async function serve(backend: Backend): Promise<Served> {
   const h = await startOn(backend);
-  await h.app.listen({ port: 0, host: '127.0.0.1' });
-  const addr = h.app.server.address();
-  if (!addr || typeof addr === 'string') throw new Error('no TCP address');
-  const baseUrl = `http://127.0.0.1:${addr.port}`;
+  const baseUrl = await baseUrlOf(h.app);
   const client = createClient<paths>({ baseUrl });
   const violations: string[] = [];
   // Each response is checked against what the document declares for its operation.

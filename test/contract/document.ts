@@ -59,12 +59,30 @@ export const operations: Operation[] = Object.entries(doc.paths as Record<string
 const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: false });
 const validators = new Map<string, ValidateFunction>();
 
+/**
+ * The document's components, added to Ajv once under their own id: every validator refers to
+ * them there, so each component schema is compiled once per process and shared, where copying
+ * the components into each root schema made Ajv walk the whole document again for every
+ * validator (measured: about 0.25 s per validator, dozens per suite).
+ */
+const DOC_ID = 'evons-openapi-document';
+ajv.addSchema({ $id: DOC_ID, components: doc.components });
+
+/** A copy of `v` whose local refs (`#/...`) point into the document added above. */
+function refsIntoDocument(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(refsIntoDocument);
+  if (!v || typeof v !== 'object') return v;
+  return Object.fromEntries(
+    Object.entries(v as Json).map(([k, x]) => [k, k === '$ref' && typeof x === 'string' && x.startsWith('#/') ? `${DOC_ID}${x}` : refsIntoDocument(x)]),
+  );
+}
+
 /** A validator for a schema from the document; its `#/components/...` refs resolve inside the document. */
 export function validatorFor(key: string, schema: Json): ValidateFunction {
   let v = validators.get(key);
   if (!v) {
     const { $schema: _ignored, ...rest } = schema;
-    v = ajv.compile({ ...rest, components: doc.components });
+    v = ajv.compile(refsIntoDocument(rest) as Json);
     validators.set(key, v);
   }
   return v;

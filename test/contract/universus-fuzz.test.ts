@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Seat } from '../../src/core/ruleset.js';
-import { backends, prng, startOn, type Harness } from '../api/helpers.js';
+import { baseUrlOf, backends, prng, startOn, type Harness } from '../api/helpers.js';
 import { assertUvsNoLeak, uvsTruth } from '../api/universus-secrecy.js';
 import { invalidBody, valid } from './arbitraries.js';
 import { contractViolations, doc, operations, type Operation } from './document.js';
@@ -39,10 +39,7 @@ for (const backend of backends) {
 
     beforeAll(async () => {
       h = await startOn(backend);
-      await h.app.listen({ port: 0, host: '127.0.0.1' });
-      const addr = h.app.server.address();
-      if (!addr || typeof addr === 'string') throw new Error('no TCP address');
-      base = `http://127.0.0.1:${addr.port}`;
+      base = await baseUrlOf(h.app);
       fx.live = await create({ decks: { p1: { starter: 'scouts' }, p2: { starter: 'shifters' } } });
       fx.open = await create({ openSeat: true, decks: { p1: { starter: 'garrison' } } });
       // A finished match: 12-card decks exhaust within a few dozen random moves.

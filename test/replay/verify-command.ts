@@ -6,7 +6,8 @@ const ROOT = resolve(new URL('../..', import.meta.url).pathname);
 
 export function runVerify(file: string): Promise<{ code: number | null; stdout: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/verify.ts'), file], { cwd: ROOT });
+    // tsx as a loader in one node process (the tsx command starts a second one to run the script).
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/verify.ts'), file], { cwd: ROOT });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.on('error', fail);

@@ -10,6 +10,7 @@ import { buildApp } from '../../../src/app.js';
 import { openStore } from '../../../src/persistence/index.js';
 import { EvonsClient, EvonsProblem, SseTransport, lines, type LiveItem, type LiveTransport, type MatchEvent, type OpenRequest, type Seat } from '../src/index.js';
 import { serve, STARTERS, type Served } from './server.js';
+import { memoryDatabase } from '../../../test/persistence/pglite-template.js';
 
 async function hotSeat(baseUrl: string) {
   const p1 = new EvonsClient({ baseUrl, retry: { baseDelayMs: 5, maxDelayMs: 50 } });
@@ -132,7 +133,7 @@ describe('events(): the live stream, resumed', () => {
 describe('events(): a node shutting down hands the stream to another', () => {
   it('reconnects after {"end":"shutdown"} to the node that is still up, from the last seq', async () => {
     // Two nodes on one database; a client whose "load balancer" sends it to the live one.
-    const opened = await openStore({ kind: 'pglite', dataDir: 'memory://' });
+    const opened = await openStore(memoryDatabase());
     const nodes = [await buildApp({ store: opened.store, logger: false }), await buildApp({ store: opened.store, logger: false })];
     const urls: string[] = [];
     for (const n of nodes) {

@@ -7,6 +7,7 @@ import type { Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { buildApp, type App } from '../../../src/app.js';
 import { openStore } from '../../../src/persistence/index.js';
+import { memoryDatabase } from '../../../test/persistence/pglite-template.js';
 
 export const STARTERS = ['starter-verdant-quake', 'starter-storm-shade', 'starter-ember-tide'] as const;
 
@@ -19,7 +20,7 @@ export interface Served {
 }
 
 export async function serve(): Promise<Served> {
-  const opened = await openStore({ kind: 'pglite', dataDir: 'memory://' });
+  const opened = await openStore(memoryDatabase());
   const app = await buildApp({ store: opened.store, logger: false });
   const sockets = new Set<Socket>();
   app.server.on('connection', (s: Socket) => {

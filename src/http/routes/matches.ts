@@ -1,6 +1,5 @@
 /** /v1/matches…: create, join, view, legal actions, actions, events, history. */
 import { z } from 'zod';
-import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MatchService } from '../../service/match-service.js';
 import { bearerToken } from '../../service/tokens.js';
@@ -184,20 +183,20 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
     },
     async (req, reply) => {
       const expectedVersion = parseIfMatch(req.headers['if-match']);
+      const minimal = prefersMinimal(req.headers.prefer);
       const out = await service.submitAction(req.params.id, bearerToken(req.headers.authorization), req.body.action, {
         idempotencyKey: req.headers['idempotency-key'],
         expectedVersion,
         includeLegal: req.query.include === 'legal',
+        representation: minimal ? 'minimal' : 'full',
       });
-      perCaller(reply, { version: out.result.version, viewer: out.seat, cache: 'no-store' });
+      perCaller(reply, { version: out.summary.version, viewer: out.seat, cache: 'no-store' });
       if (out.replayed) reply.header('idempotent-replayed', 'true');
       const legal = out.legal ? { legalActions: out.legal } : {};
-      if (prefersMinimal(req.headers.prefer)) {
+      if (minimal || !out.result) {
         reply.header('preference-applied', 'return=minimal');
-        return { ...minimalResult(out.result), ...legal };
+        return { ...minimalResult(out.summary), ...legal };
       }
-      // The JSON the service stored for retries, when it has it: the same bytes, serialised once.
-      if (out.json !== undefined && !out.legal) return (reply as FastifyReply).type('application/json; charset=utf-8').send(out.json);
       return { ...out.result, ...legal };
     },
   );

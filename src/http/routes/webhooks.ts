@@ -138,7 +138,7 @@ const webhookRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (a
     },
     async (req, reply) => {
       const d = await service.webhooks.redeliver(await seatMatch(req.params.id, req.headers.authorization), req.params.webhookId, req.params.deliveryId);
-      service.onAppend();
+      service.deliveriesQueued();
       return reply.code(202).headers(privateAnswer).send(d);
     },
   );

@@ -2219,9 +2219,9 @@ export interface operations {
                 timeControl?: "none" | "correspondence" | "live";
                 /** @description true: rated matches only; false: unrated only. */
                 rated?: "true" | "false";
-                /** @description Created at or after this time (ISO 8601). */
+                /** @description Created at or after this time (ISO 8601, years 0001–9999 UTC). */
                 from?: string;
-                /** @description Created before this time (ISO 8601). */
+                /** @description Created before this time (ISO 8601, years 0001–9999 UTC). */
                 to?: string;
                 /** @description nextCursor of the previous page, unchanged. */
                 cursor?: string;
@@ -3125,9 +3125,9 @@ export interface operations {
                 timeControl?: "none" | "correspondence" | "live";
                 /** @description true: rated matches only; false: unrated only. */
                 rated?: "true" | "false";
-                /** @description Created at or after this time (ISO 8601). */
+                /** @description Created at or after this time (ISO 8601, years 0001–9999 UTC). */
                 from?: string;
-                /** @description Created before this time (ISO 8601). */
+                /** @description Created before this time (ISO 8601, years 0001–9999 UTC). */
                 to?: string;
                 /** @description nextCursor of the previous page, unchanged. */
                 cursor?: string;
