@@ -25,11 +25,15 @@
  *   BENCH_DATABASE_URL  maintenance db for CREATE/DROP DATABASE
  *                default TEST_DATABASE_URL or postgresql://postgres@127.0.0.1:5432/postgres
  *   PROFILE      1: run the server with --cpu-prof and print the top self-time functions
+ *   SERVER_FLAGS extra node flags for the server processes (e.g. --max-semi-space-size=32)
  *   WEBHOOKS     1: every seat of every match registers a webhook (all kinds) to a receiver in
  *                this process; reports deliveries and their latency from commit (the body's
  *                timestamp: the outbox row's creation in the append) to arrival     default 0
  *
- * Per backend: start `node --import tsx src/server.ts` (PORT=free, HOST=127.0.0.1, LOG_LEVEL=warn,
+ *   SERVER       dist: the compiled server production runs (built first with npm run build);
+ *                tsx: src/server.ts through tsx                                 default dist
+ *
+ * Per backend: start the server (PORT=free, HOST=127.0.0.1, LOG_LEVEL=warn,
  * DATA_DIR=fresh temp dir or DATABASE_URL=throw-away database evons_bench_<hex>), wait for /readyz,
  * run MATCHES client loops in this process (create a match with both tokens → read pending.seat →
  * GET legal-actions with that seat's token → POST a uniformly random one with If-Match → … → when
@@ -46,10 +50,12 @@ import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { Samples, fmtInt, fmtMs, table } from './lib/stats.js';
 import { seededPick } from '../src/games/evons/index.js';
-import { startServer, type ServerProcess } from './lib/server-process.js';
+import { BenchPlayer, CHAIN_LIMIT } from './lib/move-policy.js';
+import { SERVER_KIND, ensureBuilt, startServer, type ServerProcess } from './lib/server-process.js';
 import { summariseCpuProfile } from './lib/cpuprofile.js';
-import { cpuBetween, loadAverage, snapshot, type CpuSnapshot, type CpuWindow } from './lib/machine.js';
+import { loadAverage, measureCpuWindow, type CpuWindow } from './lib/machine.js';
 import { MAINTENANCE_URL, admin, withDatabase } from './lib/postgres.js';
+import { cleanUpOnSignals, cleanups, interrupted, runCleanups } from './lib/cleanup.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const num = (v: string | undefined, d: number) => (v === undefined || v === '' || !Number.isFinite(Number(v)) ? d : Number(v));
@@ -61,40 +67,19 @@ const IDEMPOTENCY = process.env.IDEMPOTENCY !== '0';
 const LEAN = process.env.PROTOCOL === 'lean';
 const NODES = Math.max(1, Number(process.env.NODES ?? 1));
 const PROFILE = process.env.PROFILE === '1';
+/** Extra node flags for the server processes (e.g. SERVER_FLAGS=--max-semi-space-size=32). */
+const SERVER_FLAGS = (process.env.SERVER_FLAGS ?? '').split(/\s+/).filter(Boolean);
 const WEBHOOKS = process.env.WEBHOOKS === '1';
 const BACKENDS = (process.env.BACKENDS ?? 'pglite,postgres').split(',').map((s) => s.trim()).filter(Boolean);
 const REQUEST_TIMEOUT_MS = 15_000;
-/** Deep-chain guard: the view does not expose the chain stack, so count ability actions in a row. */
-const CHAIN_LIMIT = 30;
-/** A match that runs this long is resigned (bounds a pathological game). */
-const MAX_ACTIONS_PER_MATCH = 3_000;
 const STARTERS = ['starter-verdant-quake', 'starter-storm-shade', 'starter-ember-tide'];
 const BAR = { movesPerSecond: 500, p95Ms: 50 };
 
 // ------------------------------------------------------------------ cleanup on any exit path
 
-const cleanups: (() => Promise<void>)[] = [];
-let interrupted = false;
-async function runCleanups(): Promise<void> {
-  while (cleanups.length > 0) {
-    const c = cleanups.pop()!;
-    try {
-      await c();
-    } catch (e) {
-      console.error(`cleanup failed: ${(e as Error).message}`);
-    }
-  }
-}
-for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(sig, () => {
-    interrupted = true;
-    console.error(`\n${sig}: stopping and cleaning up…`);
-    stopAll.abort();
-    void runCleanups().finally(() => process.exit(130));
-  });
-}
 /** Aborts every in-flight request (interrupt or hard deadline). */
 const stopAll = new AbortController();
+cleanUpOnSignals(() => stopAll.abort());
 
 // ------------------------------------------------------------------ small HTTP client
 
@@ -272,18 +257,13 @@ async function runLoad(servers: ServerProcess[]): Promise<LoadResult> {
   const stopped = () => performance.now() >= measureEnd || stopAll.signal.aborted;
 
   // Server and bench CPU over the measured window.
-  let cpuStart: { server: number; bench: NodeJS.CpuUsage; machine: CpuSnapshot | null } = { server: Number.NaN, bench: process.cpuUsage(), machine: null };
-  const windowTimer = setTimeout(() => {
-    cpuStart = { server: server.cpuMs(), bench: process.cpuUsage(), machine: snapshot() };
-    r.windowUs.fromUs = Number(process.hrtime.bigint() / 1000n);
-  }, WARMUP_S * 1000);
-  const endTimer = setTimeout(() => {
-    r.serverCpuMs = server.cpuMs() - cpuStart.server;
-    const b = process.cpuUsage(cpuStart.bench);
-    r.benchCpuMs = (b.user + b.system) / 1000;
-    if (cpuStart.machine) r.machine = cpuBetween(cpuStart.machine, snapshot());
-    r.windowUs.toUs = Number(process.hrtime.bigint() / 1000n);
-  }, WARMUP_S * 1000 + DURATION_S * 1000);
+  const cpuWindow = measureCpuWindow(() => server.cpuMs(), WARMUP_S * 1000, WARMUP_S * 1000 + DURATION_S * 1000, {
+    start: () => (r.windowUs.fromUs = Number(process.hrtime.bigint() / 1000n)),
+    end: (cpu) => {
+      Object.assign(r, cpu);
+      r.windowUs.toUs = Number(process.hrtime.bigint() / 1000n);
+    },
+  });
 
   async function playOneMatch(slot: number, pick: (n: number) => number, n: number): Promise<void> {
     const base = baseOf(slot);
@@ -320,8 +300,7 @@ async function runLoad(servers: ServerProcess[]): Promise<LoadResult> {
     let view = first.body as MatchViewLite;
     // Lean protocol: the legal actions the last answer carried for the seat that decides next.
     let known: LegalAction[] | null = null;
-    let abilitiesInRow = 0;
-    let actions = 0;
+    const player = new BenchPlayer(pick, r);
     while (!stopped()) {
       const pending = view.game?.pending ?? null;
       if (view.status !== 'active' || !pending) {
@@ -350,15 +329,7 @@ async function runLoad(servers: ServerProcess[]): Promise<LoadResult> {
         problem('legal actions', { status: 0, ms: 0, body: null, text: `no legal action for the deciding seat ${seat} (pending ${pending.kind})` });
         return;
       }
-      let choice: { type: string };
-      if (actions >= MAX_ACTIONS_PER_MATCH) {
-        choice = { type: 'resign' };
-        r.matchesResigned++;
-      } else {
-        const endPhase = abilitiesInRow > CHAIN_LIMIT ? options.find((o) => o.action.type === 'end-phase') : undefined;
-        if (endPhase) r.chainBreaks++;
-        choice = (endPhase ?? options[pick(options.length)]!).action;
-      }
+      const choice: { type: string } = player.choose(options, (o) => o.action.type)?.action ?? { type: 'resign' };
       const headers: Record<string, string> = { ...auth(seat), 'if-match': `"${view.version}"` };
       if (IDEMPOTENCY) headers['idempotency-key'] = `b-${c.id}-${view.version}`;
       if (LEAN) headers.prefer = 'return=minimal';
@@ -370,10 +341,9 @@ async function runLoad(servers: ServerProcess[]): Promise<LoadResult> {
         r.bytes.post += res.text.length;
         countStatus('POST actions', res.status);
       }
-      actions++;
       if (res.status === 200) {
         if (counted) r.moves++;
-        abilitiesInRow = choice.type === 'ability' ? abilitiesInRow + 1 : ['play', 'pass', 'end-phase'].includes(choice.type) ? 0 : abilitiesInRow;
+        player.accepted(choice.type);
         if (LEAN) {
           const b = res.body as { version: number; status: string; pending: Pending | null; legalActions: LegalAction[] };
           view = { version: b.version, status: b.status, game: { pending: b.pending } };
@@ -416,8 +386,7 @@ async function runLoad(servers: ServerProcess[]): Promise<LoadResult> {
     await Promise.all(Array.from({ length: MATCHES }, (_, i) => slot(i)));
   } finally {
     clearTimeout(hard);
-    clearTimeout(windowTimer);
-    clearTimeout(endTimer);
+    cpuWindow.cancel();
     await receiver?.close();
   }
   return r;
@@ -550,7 +519,7 @@ async function runBackend(name: 'pglite' | 'postgres'): Promise<BackendReport | 
   }
 
   let profileDir: string | null = null;
-  const nodeFlags: string[] = [];
+  const nodeFlags: string[] = SERVER_FLAGS.slice();
   if (PROFILE) {
     profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'evons-bench-prof-'));
     const dir = profileDir;
@@ -564,13 +533,13 @@ async function runBackend(name: 'pglite' | 'postgres'): Promise<BackendReport | 
   const nodes = name === 'pglite' ? 1 : NODES;
   const servers: ServerProcess[] = [];
   for (let i = 0; i < nodes; i++) {
-    const s = await startServer({ cwd: ROOT, env, nodeFlags: i === 0 ? nodeFlags : [] });
+    const s = await startServer({ cwd: ROOT, env, nodeFlags: i === 0 ? nodeFlags : SERVER_FLAGS });
     cleanups.push(() => s.stop(5_000));
     servers.push(s);
   }
   console.log(`${name}: ${nodes} server node(s) ready at ${servers.map((x) => `${x.baseUrl} (pid ${x.pid})`).join(', ')}; ${MATCHES} matches, ${WARMUP_S} s warm-up + ${DURATION_S} s measured${IDEMPOTENCY ? ', Idempotency-Key on every action' : ''} …`);
   const load = await runLoad(servers);
-  if (interrupted) return null; // the signal handler cleans up and exits
+  if (interrupted()) return null; // the signal handler cleans up and exits
   for (const x of servers) {
     if (x.exited()) throw new Error(`a server died during the run: ${JSON.stringify(x.exited())}\n    ${x.log().slice(-20).join('\n    ')}`);
   }
@@ -678,15 +647,16 @@ function report(b: BackendReport): { movesPerS: number; p95: number } {
 
 async function main(): Promise<void> {
   console.log(`API benchmark: Node ${process.version}, ${os.cpus().length} cores, ${MATCHES} concurrent matches, ${WEBHOOKS ? 'webhooks on every seat, ' : ''}` +
-    `${WARMUP_S} s warm-up + ${DURATION_S} s measured per backend; server = child process (node --import tsx src/server.ts), ` +
+    `${WARMUP_S} s warm-up + ${DURATION_S} s measured per backend; server = child process (${SERVER_KIND === 'dist' ? 'node dist/server.js, compiled as production runs' : 'node --import tsx src/server.ts'}), ` +
     `load generator = this process.`);
+  ensureBuilt(ROOT);
   const results: BackendReport[] = [];
   for (const name of ['pglite', 'postgres'] as const) {
     if (!BACKENDS.includes(name)) {
       console.log(`\n${name}: skipped (BACKENDS=${BACKENDS.join(',')})`);
       continue;
     }
-    if (interrupted) break;
+    if (interrupted()) break;
     try {
       const r = await runBackend(name);
       if (r) {
@@ -697,7 +667,7 @@ async function main(): Promise<void> {
       await runCleanups();
     }
   }
-  if (interrupted) return;
+  if (interrupted()) return;
   console.log('\n=== summary ===');
   for (const r of results) {
     const movesPerS = r.load.moves / r.load.measuredS;
@@ -720,7 +690,7 @@ async function main(): Promise<void> {
 try {
   await main();
 } catch (e) {
-  if (interrupted) await new Promise(() => {}); // the signal handler is cleaning up and will exit
+  if (interrupted()) await new Promise(() => {}); // the signal handler is cleaning up and will exit
   console.error(`\nbench:api failed: ${(e as Error).stack ?? e}`);
   await runCleanups();
   process.exitCode = 1;

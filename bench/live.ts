@@ -32,11 +32,13 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { Client } from 'graphql-ws';
 import { seededPick } from '../src/games/evons/index.js';
-import { startServer, type ServerProcess } from './lib/server-process.js';
+import { ensureBuilt, startServer, type ServerProcess } from './lib/server-process.js';
 import { openSse, nowMs, type SseStream } from './lib/sse-reader.js';
 import { gqlWsClient, subscribe } from './lib/graphql-ws.js';
 import { Samples, fmtInt, fmtMs, table } from './lib/stats.js';
 import { cpuBetween, loadAverage, snapshot } from './lib/machine.js';
+import { cleanUpOnSignals, cleanups, runCleanups } from './lib/cleanup.js';
+import { MAINTENANCE_URL, admin, withDatabase } from './lib/postgres.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const num = (v: string | undefined, d: number) => (v === undefined || v === '' || !Number.isFinite(Number(v)) ? d : Number(v));
@@ -45,7 +47,6 @@ const GQL_N = Math.max(0, Math.floor(num(process.env.GQL, 50)));
 const MATCHES = Math.max(1, Math.floor(num(process.env.MATCHES, 10)));
 const DURATION_S = Math.max(1, num(process.env.DURATION, 20));
 const MOVE_GAP_MS = Math.max(0, num(process.env.MOVE_GAP_MS, 50));
-const MAINTENANCE_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
 const STARTERS = ['starter-verdant-quake', 'starter-storm-shade', 'starter-ember-tide'];
 /** A subscriber that has not seen its match end this long after the last move is reported, not waited for. */
 const END_WAIT_MS = 15_000;
@@ -59,11 +60,7 @@ interface Arrival {
   at: number;
 }
 
-const cleanups: (() => Promise<void>)[] = [];
-async function cleanup(): Promise<void> {
-  while (cleanups.length > 0) await cleanups.pop()!().catch((e: unknown) => console.error(`cleanup failed: ${(e as Error).message}`));
-}
-for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => void cleanup().finally(() => process.exit(130)));
+cleanUpOnSignals();
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the bench reads a few fields of several answers
@@ -173,21 +170,17 @@ async function slot(i: number, a: ServerProcess, b: ServerProcess, deadline: num
 
 async function main(): Promise<void> {
   const name = `evons_bench_live_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: MAINTENANCE_URL, connectionTimeoutMillis: 3_000 });
   try {
-    await admin.connect();
+    await admin((c) => c.query(`CREATE DATABASE "${name}"`));
   } catch (e) {
     console.log(`bench:live needs PostgreSQL (two server processes share it): ${(e as Error).message}`);
     return;
   }
-  await admin.query(`CREATE DATABASE "${name}"`);
   cleanups.push(async () => {
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.end();
+    await admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
   });
-  const url = new URL(MAINTENANCE_URL);
-  url.pathname = `/${name}`;
-  const env = { DATABASE_URL: url.toString(), LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', SWEEP_INTERVAL_MS: '0', WEBHOOK_WORKER: 'off', GRAPHQL_MAX_SUBSCRIPTIONS: '20' };
+  const env = { DATABASE_URL: withDatabase(MAINTENANCE_URL, name), LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', SWEEP_INTERVAL_MS: '0', WEBHOOK_WORKER: 'off', GRAPHQL_MAX_SUBSCRIPTIONS: '20' };
+  ensureBuilt(ROOT);
   const a = await startServer({ cwd: ROOT, env });
   cleanups.push(() => a.stop(5_000));
   const b = await startServer({ cwd: ROOT, env });
@@ -203,7 +196,7 @@ async function main(): Promise<void> {
   const cpu = { a: a.cpuMs() - cpu0.a, b: b.cpuMs() - cpu0.b, bench: (benchCpu.user + benchCpu.system) / 1000, machine: cpuBetween(cpu0.machine, snapshot()) };
 
   // Commit times, from the rows themselves.
-  const db = new pg.Client({ connectionString: url.toString() });
+  const db = new pg.Client({ connectionString: env.DATABASE_URL });
   await db.connect();
   const rows = (
     await db.query<{ match_id: string; seq: number; t: string }>(`SELECT match_id, seq, (extract(epoch from created_at) * 1000)::text AS t FROM "event" WHERE match_id = ANY($1)`, [
@@ -251,5 +244,5 @@ async function main(): Promise<void> {
 try {
   await main();
 } finally {
-  await cleanup();
+  await runCleanups();
 }

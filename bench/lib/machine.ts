@@ -67,3 +67,37 @@ export function cpuBetween(a: CpuSnapshot, b: CpuSnapshot): CpuWindow {
 }
 
 export const loadAverage = (): string => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+
+/** CPU used over a benchmark's measured window: the server's, this process's and the machine's. */
+export interface MeasuredCpu {
+  serverCpuMs: number;
+  benchCpuMs: number;
+  machine: CpuWindow | null;
+}
+
+/**
+ * Reads CPU at `fromMs` and again at `toMs` (both from now) and hands the difference to `on.end`;
+ * `on.start` runs right after the first reading. `cancel` clears both timers.
+ */
+export function measureCpuWindow(
+  serverCpuMs: () => number,
+  fromMs: number,
+  toMs: number,
+  on: { start?: () => void; end: (cpu: MeasuredCpu) => void },
+): { cancel(): void } {
+  let start: { server: number; bench: NodeJS.CpuUsage; machine: CpuSnapshot | null } = { server: Number.NaN, bench: process.cpuUsage(), machine: null };
+  const startTimer = setTimeout(() => {
+    start = { server: serverCpuMs(), bench: process.cpuUsage(), machine: snapshot() };
+    on.start?.();
+  }, fromMs);
+  const endTimer = setTimeout(() => {
+    const b = process.cpuUsage(start.bench);
+    on.end({ serverCpuMs: serverCpuMs() - start.server, benchCpuMs: (b.user + b.system) / 1000, machine: start.machine ? cpuBetween(start.machine, snapshot()) : null });
+  }, toMs);
+  return {
+    cancel() {
+      clearTimeout(startTimer);
+      clearTimeout(endTimer);
+    },
+  };
+}

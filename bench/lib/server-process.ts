@@ -1,11 +1,24 @@
 /**
- * Runs the real server (src/server.ts) as a child process for a benchmark: free port, env,
- * wait for /readyz, graceful stop (SIGTERM, then SIGKILL), last log lines kept for reports.
+ * Runs the real server as a child process for a benchmark: free port, env, wait for /readyz,
+ * graceful stop (SIGTERM, then SIGKILL), last log lines kept for reports. By default the compiled
+ * server production runs (`node dist/server.js`, built first by `ensureBuilt`); `SERVER=tsx` runs
+ * src/server.ts through tsx instead.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+
+/** Which server a benchmark runs: the compiled one production runs, or the TypeScript through tsx. */
+export type ServerKind = 'dist' | 'tsx';
+export const SERVER_KIND: ServerKind = process.env.SERVER === 'tsx' ? 'tsx' : 'dist';
+
+/** Builds dist/ (npm run build) so the benchmark measures the current source, never a stale build. */
+export function ensureBuilt(root: string, kind: ServerKind = SERVER_KIND): void {
+  if (kind !== 'dist') return;
+  console.log('building the compiled server (npm run build) …');
+  execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
+}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -38,6 +51,8 @@ export interface StartOptions {
   env: Record<string, string>;
   /** Extra node flags, e.g. --cpu-prof. */
   nodeFlags?: string[];
+  /** dist: node dist/server.js (call ensureBuilt first); tsx: src/server.ts. Default SERVER_KIND. */
+  kind?: ServerKind;
   readyTimeoutMs?: number;
 }
 
@@ -47,7 +62,8 @@ export async function startServer(opts: StartOptions): Promise<ServerProcess> {
   const env: NodeJS.ProcessEnv = { ...process.env, ...opts.env, PORT: String(port), HOST: '127.0.0.1' };
   delete env.NODE_OPTIONS; // the parent's tsx loader options must not leak in twice
   if (!opts.env.DATABASE_URL) delete env.DATABASE_URL;
-  const child = spawn(process.execPath, [...(opts.nodeFlags ?? []), '--import', 'tsx', path.join('src', 'server.ts')], {
+  const entry = (opts.kind ?? SERVER_KIND) === 'dist' ? ['--enable-source-maps', path.join('dist', 'server.js')] : ['--import', 'tsx', path.join('src', 'server.ts')];
+  const child = spawn(process.execPath, [...(opts.nodeFlags ?? []), ...entry], {
     cwd: opts.cwd,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
