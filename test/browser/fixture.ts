@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { buildApp, type App } from '../../src/app.js';
 import { openStore } from '../../src/persistence/index.js';
+import { memoryDatabase } from '../persistence/pglite-template.js';
 
 /** CHROMIUM_PATH, else the Debian package's binary. */
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -36,7 +37,7 @@ export interface Served {
 
 /** The real app (buildApp) on a fresh in-memory database, listening on a free port. */
 export async function serve(): Promise<Served> {
-  const opened = await openStore({ kind: 'pglite', dataDir: 'memory://' });
+  const opened = await openStore(memoryDatabase());
   const app = await buildApp({ store: opened.store, logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;

@@ -89,10 +89,18 @@ describe.skipIf(skip !== null)('the watch page in Chromium', () => {
     await served?.close();
   });
 
-  /** A fresh page that fails the test on any script error, dialog or CSP violation. */
-  async function openPage(url: string, viewport = { width: 1280, height: 900 }): Promise<{ page: Page; context: BrowserContext; problems: string[] }> {
+  /**
+   * A fresh page that fails the test on any script error, dialog or CSP violation. `before` runs
+   * before the page loads (listeners that must not miss the first requests).
+   */
+  async function openPage(
+    url: string,
+    viewport = { width: 1280, height: 900 },
+    before?: (page: Page) => void,
+  ): Promise<{ page: Page; context: BrowserContext; problems: string[] }> {
     const context = await browser.newContext({ viewport });
     const page = await context.newPage();
+    before?.(page);
     const problems: string[] = [];
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
     page.on('dialog', (d) => {
@@ -185,15 +193,19 @@ describe.skipIf(skip !== null)('the watch page in Chromium', () => {
     });
 
     it("shows a seat's hand with its token (the spectator view has none), keeping the token out of the URL and storage", async () => {
-      const { page, context, problems } = await openPage(`${base}/watch/${m.id}`);
       const pictures: (string | undefined)[] = [];
-      page.on('request', (r) => {
-        if (r.url().includes('/board.svg')) pictures.push(r.headers().authorization);
-      });
+      // Listening before the page loads: its first picture may be asked for before goto returns.
+      const { page, context, problems } = await openPage(`${base}/watch/${m.id}`, undefined, (p) =>
+        p.on('request', (r) => {
+          if (r.url().includes('/board.svg')) pictures.push(r.headers().authorization);
+        }),
+      );
       try {
         const v = (await call<View>(base, `/v1/matches/${m.id}`)).version;
         await waitForVersion(page, v);
         expect((await shown(page)).hand).toBeNull();
+        // The picture is fetched after the view is shown: wait for it before counting requests.
+        await expectPicture(page);
         expect(pictures.length).toBeGreaterThan(0);
         expect(pictures.every((a) => a === undefined)).toBe(true);
 
@@ -204,8 +216,10 @@ describe.skipIf(skip !== null)('the watch page in Chromium', () => {
         expect((await shown(page)).viewer).toBe('spectator');
 
         await page.fill('#token', m.tokens.p1);
+        const seatPicture = page.waitForRequest((r) => r.url().includes('/board.svg') && r.headers().authorization === `Bearer ${m.tokens.p1}`, { timeout: 10_000 });
         await page.click('#seat-form button[type=submit]');
         await page.waitForSelector('main[data-viewer="p1"]');
+        await seatPicture;
         const mine = await call<View>(base, `/v1/matches/${m.id}`, { token: m.tokens.p1 });
         const s = await shown(page);
         expect(s.hand).toEqual(mine.game!.seats!.p1!.hand!.map((c) => c.name));
