@@ -56,6 +56,7 @@ import { summariseCpuProfile } from './lib/cpuprofile.js';
 import { loadAverage, measureCpuWindow, type CpuWindow } from './lib/machine.js';
 import { MAINTENANCE_URL, admin, withDatabase } from './lib/postgres.js';
 import { cleanUpOnSignals, cleanups, interrupted, runCleanups } from './lib/cleanup.js';
+import { httpClient, type Reply } from './lib/http-call.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const num = (v: string | undefined, d: number) => (v === undefined || v === '' || !Number.isFinite(Number(v)) ? d : Number(v));
@@ -83,59 +84,7 @@ cleanUpOnSignals(() => stopAll.abort());
 
 // ------------------------------------------------------------------ small HTTP client
 
-interface Reply {
-  status: number;
-  ms: number;
-  body: unknown;
-  text: string;
-}
-
-/**
- * node:http with a keep-alive agent, not fetch: the load generator shares the 2 cores with the
- * server and the database, and fetch cost several times more CPU per request.
- */
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1024 });
-
-function call(base: string, method: 'GET' | 'POST', url: string, headers: Record<string, string>, body?: unknown): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = http.request(
-      base + url,
-      {
-        method,
-        agent,
-        timeout: REQUEST_TIMEOUT_MS,
-        headers: payload === undefined ? headers : { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('error', reject);
-        res.on('end', () => {
-          stopAll.signal.removeEventListener('abort', onAbort);
-          const text = Buffer.concat(chunks).toString('utf8');
-          const ms = performance.now() - t0;
-          let parsed: unknown = null;
-          try {
-            parsed = text ? JSON.parse(text) : null;
-          } catch {
-            parsed = null;
-          }
-          resolve({ status: res.statusCode ?? 0, ms, body: parsed, text });
-        });
-      },
-    );
-    const onAbort = () => req.destroy(new Error('benchmark stopped'));
-    stopAll.signal.addEventListener('abort', onAbort, { once: true });
-    req.on('timeout', () => req.destroy(new Error(`request timed out after ${REQUEST_TIMEOUT_MS} ms`)));
-    req.on('error', (e) => {
-      stopAll.signal.removeEventListener('abort', onAbort);
-      reject(e);
-    });
-    req.end(payload);
-  });
-}
+const call = httpClient(stopAll.signal, REQUEST_TIMEOUT_MS);
 
 // ------------------------------------------------------------------ load generator
 
@@ -247,7 +196,7 @@ async function runLoad(servers: ServerProcess[]): Promise<LoadResult> {
     const k = `${what} ${status}`;
     r.statuses.set(k, (r.statuses.get(k) ?? 0) + 1);
   };
-  const problem = (what: string, rep: Reply, extra = '') => {
+  const problem = (what: string, rep: Pick<Reply, 'status' | 'body' | 'text'>, extra = '') => {
     const b = rep.body as { code?: string; detail?: string } | null;
     const k = `${what} ${rep.status} ${b?.code ?? ''}`.trim();
     const e = r.problems.get(k) ?? { count: 0, example: `${b?.detail ?? rep.text.slice(0, 300)}${extra}` };
@@ -326,7 +275,7 @@ async function runLoad(servers: ServerProcess[]): Promise<LoadResult> {
         options = (legal.body as { actions: LegalAction[] }).actions;
       }
       if (options.length === 0) {
-        problem('legal actions', { status: 0, ms: 0, body: null, text: `no legal action for the deciding seat ${seat} (pending ${pending.kind})` });
+        problem('legal actions', { status: 0, body: null, text: `no legal action for the deciding seat ${seat} (pending ${pending.kind})` });
         return;
       }
       const choice: { type: string } = player.choose(options, (o) => o.action.type)?.action ?? { type: 'resign' };

@@ -53,6 +53,8 @@ export interface StartOptions {
   nodeFlags?: string[];
   /** dist: node dist/server.js (call ensureBuilt first); tsx: src/server.ts. Default SERVER_KIND. */
   kind?: ServerKind;
+  /** Another server's entry, in place of the service's (node arguments after the flags). */
+  entry?: string[];
   readyTimeoutMs?: number;
 }
 
@@ -62,7 +64,7 @@ export async function startServer(opts: StartOptions): Promise<ServerProcess> {
   const env: NodeJS.ProcessEnv = { ...process.env, ...opts.env, PORT: String(port), HOST: '127.0.0.1' };
   delete env.NODE_OPTIONS; // the parent's tsx loader options must not leak in twice
   if (!opts.env.DATABASE_URL) delete env.DATABASE_URL;
-  const entry = (opts.kind ?? SERVER_KIND) === 'dist' ? ['--enable-source-maps', path.join('dist', 'server.js')] : ['--import', 'tsx', path.join('src', 'server.ts')];
+  const entry = opts.entry ?? ((opts.kind ?? SERVER_KIND) === 'dist' ? ['--enable-source-maps', path.join('dist', 'server.js')] : ['--import', 'tsx', path.join('src', 'server.ts')]);
   const child = spawn(process.execPath, [...(opts.nodeFlags ?? []), ...entry], {
     cwd: opts.cwd,
     env,
