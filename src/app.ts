@@ -89,12 +89,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   const sweeper = new Sweeper(service, opts.sweepIntervalMs ?? 0, app.log);
   const workerOpts = opts.webhooks?.worker;
   const worker = workerOpts === false ? null : new WebhookWorker(opts.store.webhooks, (d) => service.webhooks.bodyOf(d), { ...workerOpts, allowPrivate }, app.log);
-  // A delivery caused here goes out at once; the poll picks up those other nodes caused. Only
-  // appends that queued a delivery wake the worker (a claim query per move would be waste).
-  if (worker) {
-    service.deliveriesQueued = () => worker.kick();
-    opts.store.onDeliveriesQueued(() => worker.kick());
-  }
+  // A delivery queued here (an append's outbox rows, a redelivery) goes out at once; the poll
+  // picks up those other nodes queued. Nothing else wakes the worker (a claim query per move would be waste).
+  if (worker) opts.store.onDeliveriesQueued(() => worker.kick());
   app.decorate('webhookWorker', worker);
   app.addHook('onReady', async () => {
     sweeper.start();

@@ -201,9 +201,7 @@ export function buildResolvers(service: MatchService): IResolvers {
       redeliverWebhook: (_root, args: { matchId: string; webhookId: string; deliveryId: string }, c) =>
         guard(async () => {
           checkId(args.matchId);
-          const d = await service.webhooks.redeliver(await loadMemo(ctxOf(c), args.matchId), args.webhookId, args.deliveryId);
-          service.deliveriesQueued();
-          return d;
+          return service.webhooks.redeliver(await loadMemo(ctxOf(c), args.matchId), args.webhookId, args.deliveryId);
         }),
       submitAction: (
         _root,

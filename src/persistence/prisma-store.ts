@@ -389,7 +389,7 @@ export class PrismaMatchStore implements MatchStore {
     exclusive = false,
   ) {
     this.written = exclusive ? new LRUCache({ max: 10_000 }) : null;
-    this.webhooks = new PrismaWebhookStore(prisma, sql);
+    this.webhooks = new PrismaWebhookStore(prisma, sql, () => this.deliveriesQueued());
     this.players = new PrismaPlayerStore(prisma);
     this.ratings = new SqlRatingStore(sql);
   }
@@ -460,7 +460,7 @@ export class PrismaMatchStore implements MatchStore {
     const version = expectedVersion + events.length;
     this.written?.set(id, version);
     this.announce(id, version);
-    if (Number(rows[0]!.queued) > 0) for (const l of this.queuedListeners) l();
+    if (Number(rows[0]!.queued) > 0) this.deliveriesQueued();
     return version;
   }
 
@@ -505,6 +505,10 @@ export class PrismaMatchStore implements MatchStore {
 
   onDeliveriesQueued(listener: () => void): void {
     this.queuedListeners.push(listener);
+  }
+
+  private deliveriesQueued(): void {
+    for (const l of this.queuedListeners) l();
   }
 
   private async conflict(id: string): Promise<Error> {

@@ -334,7 +334,8 @@ export interface MatchStore {
   ): Promise<() => Promise<void>>;
   /**
    * Calls `listener` after each append of this process that queued webhook deliveries (the
-   * outbox rows the append itself wrote): the node's worker wakes for them, and for nothing else.
+   * outbox rows the append itself wrote) and after each redelivery it queued: the node's worker
+   * wakes for them, and for nothing else.
    */
   onDeliveriesQueued(listener: () => void): void;
   close(): Promise<void>;

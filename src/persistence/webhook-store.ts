@@ -141,6 +141,8 @@ export class PrismaWebhookStore implements WebhookStore {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly sql: SqlQuery,
+    /** Called when a delivery was queued again (the match store's onDeliveriesQueued listeners). */
+    private readonly queued: () => void = () => {},
   ) {}
 
   async create(matchId: string, hook: NewWebhook): Promise<WebhookRow> {
@@ -176,6 +178,7 @@ export class PrismaWebhookStore implements WebhookStore {
       data: { status: 'pending', nextAttemptAt: new Date(), firstAttemptAt: null, lastError: null },
     });
     if (r.count === 0) return null;
+    this.queued();
     const d = await this.prisma.webhookDelivery.findUnique({ where: { id: deliveryId } });
     return d ? deliveryRow(d) : null;
   }

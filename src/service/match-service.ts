@@ -65,11 +65,6 @@ export class MatchService {
   readonly ratings: Ratings;
   /** The last sweep's per-match failures (the sweeper logs them). */
   sweepErrors: { id: string; error: string }[] = [];
-  /**
-   * Called when this node queued a delivery outside an append (a redelivery): the app wakes its
-   * webhook worker. Appends that queue deliveries signal through the store (onDeliveriesQueued).
-   */
-  deliveriesQueued: () => void = () => {};
 
   constructor(opts: MatchServiceOptions) {
     this.store = opts.store;

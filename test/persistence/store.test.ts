@@ -285,6 +285,26 @@ for (const backend of backends) {
       );
     });
 
+    it('signals queued deliveries: after an append that wrote outbox rows and after a redelivery, never otherwise', async () => {
+      let signals = 0;
+      opened.store.onDeliveriesQueued(() => signals++);
+      const m = newMatch();
+      await opened.store.createMatch(m, [ev('MatchCreated')]);
+      // No endpoint yet: the notification queues nothing.
+      await opened.store.appendEvents(m.id, 1, [ev('Move', { x: 1 }, 'p1')], { notify: [{ seat: 'p1', kind: 'your-turn' }] });
+      expect(signals).toBe(0);
+      const hook = await opened.store.webhooks.create(m.id, { id: `wh_${randomUUID()}`, seat: 'p1', url: 'https://example.test/hook', kinds: ['your-turn'], secret: 'whsec_x', deadlineLeadMs: 0 });
+      await opened.store.appendEvents(m.id, 2, [ev('Move', { x: 2 }, 'p2')]);
+      expect(signals).toBe(0);
+      await opened.store.appendEvents(m.id, 3, [ev('Move', { x: 3 }, 'p2')], { notify: [{ seat: 'p1', kind: 'your-turn' }] });
+      expect(signals).toBe(1);
+      const [queued] = await opened.store.webhooks.deliveries(hook.id, 10);
+      expect(await opened.store.webhooks.redeliver(hook.id, 'msg_none')).toBeNull();
+      expect(signals).toBe(1);
+      expect(await opened.store.webhooks.redeliver(hook.id, queued!.id)).toMatchObject({ id: queued!.id, status: 'pending' });
+      expect(signals).toBe(2);
+    });
+
     it('never stamps a write to a match before its creation, when the creation ran ahead of the database clock', async () => {
       // A burst runs creation times ahead of the clock (see the creation test); a match stamped a
       // second ahead has the same effect deterministically. Last in this suite: that match would

@@ -138,7 +138,6 @@ const webhookRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (a
     },
     async (req, reply) => {
       const d = await service.webhooks.redeliver(await seatMatch(req.params.id, req.headers.authorization), req.params.webhookId, req.params.deliveryId);
-      service.deliveriesQueued();
       return reply.code(202).headers(privateAnswer).send(d);
     },
   );
