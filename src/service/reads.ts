@@ -37,7 +37,20 @@ function clockView(m: LoadedMatch): ClockView | null {
  */
 function withSortedConfig<V>(view: V): V {
   const config = (view as { config?: unknown }).config;
-  return config === undefined ? view : { ...view, config: sortKeys(config) };
+  return config === undefined ? view : { ...view, config: sortedOnce(config) };
+}
+
+/** Sorted configs by the config object every state of a loaded match shares: sorted once per match, not per view. */
+const SORTED_CONFIGS = new WeakMap<object, unknown>();
+
+function sortedOnce(config: unknown): unknown {
+  if (config === null || typeof config !== 'object') return config;
+  let sorted = SORTED_CONFIGS.get(config);
+  if (sorted === undefined) {
+    sorted = sortKeys(config);
+    SORTED_CONFIGS.set(config, sorted);
+  }
+  return sorted;
 }
 
 function statusOf(m: LoadedMatch, outcome: MatchOutcome | null): MatchStatus {
@@ -84,13 +97,18 @@ export function summaryOf(m: LoadedMatch, events: EventDto[]): ActionSummary {
     status: statusOf(m, outcome),
     winner: outcome?.winner ?? null,
     outcome,
-    pending: outcome || !m.state ? null : (m.ruleset.pendingView(m.state) ?? null),
+    pending: waitingFor(outcome, () => (m.state ? m.ruleset.pendingView(m.state) : null)),
   };
 }
 
 /** The decision a match waits for: its game's, except that a match ended by a clock or an abort waits for nobody, whatever its game's state says. */
+function waitingFor<P>(outcome: MatchOutcome | null, gamePending: () => P | null | undefined): P | null {
+  return outcome ? null : (gamePending() ?? null);
+}
+
+/** waitingFor, read from a match view. */
 export function pendingOf(view: MatchView): NonNullable<MatchView['game']>['pending'] | null {
-  return view.outcome ? null : (view.game?.pending ?? null);
+  return waitingFor(view.outcome, () => view.game?.pending);
 }
 
 /** The caller's legal actions now; empty unless it is their decision in a running game. */
