@@ -141,13 +141,14 @@ async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null
   const key = opts.idempotencyKey;
   // Only a request with a key is ever compared with an earlier one.
   const hash = key === undefined ? '' : requestHash(seat, action);
+  const representation = opts.representation ?? 'full';
   // A retry is recognised without a lookup on the way in: a request that would fail now (the
   // match moved on, the action is no longer legal) first checks for a stored answer to its
   // key, and a retry that would apply again is stopped by the key's UNIQUE constraint in the
   // append's own transaction. One round trip saved on every move.
   const priorOr = async (failure: Error): Promise<ActionOutcome> => {
     if (key !== undefined) {
-      const prior = await replayIdempotent(deps, entry, key, seat, hash, opts.representation ?? 'full');
+      const prior = await replayIdempotent(deps, entry, key, seat, hash, representation);
       if (prior) return prior;
     }
     throw failure;
@@ -164,7 +165,6 @@ async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null
   if (expired) return priorOr(problems.notActive('finished', expired.version));
 
   const base: Omit<LoadedMatch, 'row' | 'version' | 'state' | 'clock' | 'end' | 'decided' | 'timeControl'> = { ruleset, viewer: seat, seat, sandbox: entry.sandbox, at: now };
-  const full = (opts.representation ?? 'full') === 'full';
   const answerFor = (m: LoadedMatch, records: NewEvent[]): Answer => {
     const events: EventDto[] = [];
     records.forEach((e, i) => {
@@ -172,7 +172,7 @@ async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null
       if (d) events.push(d);
     });
     const summary = summaryOf(m, events);
-    if (!full) return { summary };
+    if (representation === 'minimal') return { summary };
     const result: ActionResult = { version: m.version, events, match: matchView(m) };
     return { summary, result };
   };
