@@ -54,11 +54,9 @@ const recorded = (r: { status: number; headers: NodeJS.Dict<string | string[]>; 
 });
 
 /** One whole match against the real server, every GET legal-actions and POST answer recorded. */
-async function recordAnswers(): Promise<RecordedAnswers> {
+async function recordAnswers(dir: string): Promise<RecordedAnswers> {
   ensureBuilt(ROOT);
-  const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'evons-floor-'));
-  cleanups.push(async () => fs.rmSync(parent, { recursive: true, force: true }));
-  const server = await startServer({ cwd: ROOT, env: { LOG_LEVEL: 'warn', NODE_ENV: 'production', GRAPHIQL: 'false', DATA_DIR: path.join(parent, 'data') } });
+  const server = await startServer({ cwd: ROOT, env: { LOG_LEVEL: 'warn', NODE_ENV: 'production', GRAPHIQL: 'false', DATA_DIR: path.join(dir, 'data') } });
   cleanups.push(() => server.stop(5_000));
   const base = server.baseUrl;
   const out: RecordedAnswers = { legal: [], post: [] };
@@ -162,11 +160,13 @@ function report(r: FloorResult): void {
 
 async function main(): Promise<void> {
   console.log(`bench:floor — recording one match's answers from the real server (PGlite) …`);
-  const answers = await recordAnswers();
+  // One temporary directory: the recording server's database (and its lock file), then the answers.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evons-floor-'));
+  cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
+  const answers = await recordAnswers(dir);
   const mean = (list: RecordedAnswer[]) => list.reduce((n, a) => n + JSON.stringify(a.body).length, 0) / Math.max(1, list.length);
   console.log(`recorded ${answers.legal.length} legal-actions and ${answers.post.length} action answers (mean ${fmtInt(mean(answers.legal))} and ${fmtInt(mean(answers.post))} chars)`);
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'evons-floor-answers-')), 'answers.json');
-  cleanups.push(async () => fs.rmSync(path.dirname(file), { recursive: true, force: true }));
+  const file = path.join(dir, 'answers.json');
   fs.writeFileSync(file, JSON.stringify(answers));
   const floor = await startServer({ cwd: ROOT, env: { FLOOR_ANSWERS: file, NODE_ENV: 'production' }, entry: ['--import', 'tsx', path.join('bench', 'floor-server.ts')] });
   cleanups.push(() => floor.stop(5_000));

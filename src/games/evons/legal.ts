@@ -11,7 +11,7 @@ import { RESOLVERS } from './abilities/index.js';
 import { abilityChoices, abilityContext, frameCell, type AbilityChoice } from './sequence.js';
 import { rememberChoices, rememberedChoices } from './decision-memo.js';
 import { arrowsOnBoard } from './geometry.js';
-import type { GameState, Seat } from './state.js';
+import { topFrame, type GameState, type Seat } from './state.js';
 import { monsterOf, defOf } from './stats.js';
 
 /** Every legal action for `seat` now; empty when the decision is not theirs. Resign is always allowed and not listed. */
@@ -54,7 +54,7 @@ function actionsFor(s: GameState, d: Decision): Action[] {
 function listedChoices(s: GameState): AbilityChoice[] {
   const known = rememberedChoices<AbilityChoice>(s);
   if (known) return known;
-  const f = s.stack[s.stack.length - 1]!;
+  const f = topFrame(s)!;
   const choices = abilityChoices(s, f, frameCell(s, f));
   rememberChoices(s, choices);
   return choices;
@@ -63,6 +63,8 @@ function listedChoices(s: GameState): AbilityChoice[] {
 /** Ways a hand card may be played (bit flags): covered (monsters) and face-up (affordable monsters, Block cards). */
 const COVERED = 1;
 const FACE_UP = 2;
+/** How many actions one empty cell gives a card of these forms. */
+const formCount = (forms: number): number => (forms & COVERED) + ((forms & FACE_UP) >> 1);
 
 function playForms(s: GameState, seat: Seat, card: string): number {
   const d = defOf(s, card);
@@ -108,13 +110,13 @@ function pickPlayAction(s: GameState, seat: Seat, pick: (n: number) => number): 
   let empty = 0;
   for (let i = 0; i < CELL_COUNT; i++) if (!s.board[i]) empty++;
   let n = 1;
-  for (const f of forms) n += ((f & COVERED) + ((f & FACE_UP) >> 1)) * empty;
+  for (const f of forms) n += formCount(f) * empty;
   let k = pick(n);
   if (k === 0) return { type: 'pass' };
   k -= 1;
   for (let c = 0; c < hand.length; c++) {
     const f = forms[c]!;
-    const per = (f & COVERED) + ((f & FACE_UP) >> 1);
+    const per = formCount(f);
     if (k >= per * empty) {
       k -= per * empty;
       continue;
