@@ -35,6 +35,21 @@ describe('doc examples are marked', () => {
     expect(ofKind('output').length).toBeGreaterThanOrEqual(3);
     expect(all.some((b) => b.file === 'README.md' && b.kind === 'shell' && b.code.includes('/v1/matches'))).toBe(true);
   });
+
+  // The run below shares one bash session across blocks and passes API in; a reader pastes one
+  // README block into a new shell, often sh. So each README block that calls the API sets API
+  // itself, and no block fenced as sh uses words only bash knows.
+  it('each README shell block pastes into a new POSIX shell: it sets API before using it, and uses no bash-only words', () => {
+    const readmeBlocks = ofKind('shell').filter((b) => b.file === 'README.md');
+    const setsApi = 'API=${API:-http://127.0.0.1:3000}';
+    const noApi = readmeBlocks.filter((b) => {
+      const first = b.code.split('\n').find((l) => /\$\{?API\b/.test(l));
+      return first !== undefined && first !== setsApi;
+    });
+    expect(noApi.map(where)).toEqual([]);
+    const bashOnly = /\$\{?(RANDOM|SECONDS|BASH\w*)\b|\[\[|<\(|\bdeclare\b|\bsource\b|\bfunction\b/;
+    expect(ofKind('shell').filter((b) => b.lang === 'sh' && bashOnly.test(b.code)).map(where)).toEqual([]);
+  });
 });
 
 describe('position examples load', () => {
