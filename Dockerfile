@@ -12,7 +12,8 @@ COPY prisma.config.ts tsconfig.json tsconfig.build.json ./
 # `postinstall` runs `prisma generate` (no engine download: engineType = "client") into src/generated.
 RUN npm ci --no-audit --no-fund
 COPY src ./src
-# tsc: src/ (with the generated Prisma client) to dist/, with source maps.
+COPY scripts/build.ts ./scripts/
+# scripts/build.ts: src/ (with the generated Prisma client) to dist/ with source maps, plus the watch page's plain files.
 RUN npm run build
 
 FROM node:22-slim AS prod-deps

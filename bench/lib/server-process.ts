@@ -56,6 +56,9 @@ export interface StartOptions {
   /** Another server's entry, in place of the service's (node arguments after the flags). */
   entry?: string[];
   readyTimeoutMs?: number;
+  /** Run as this user and group (the caller must be root); default the caller's. */
+  uid?: number;
+  gid?: number;
 }
 
 export async function startServer(opts: StartOptions): Promise<ServerProcess> {
@@ -69,6 +72,8 @@ export async function startServer(opts: StartOptions): Promise<ServerProcess> {
     cwd: opts.cwd,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(opts.uid === undefined ? {} : { uid: opts.uid }),
+    ...(opts.gid === undefined ? {} : { gid: opts.gid }),
   });
   const lines: string[] = [];
   const keep = (chunk: Buffer) => {

@@ -11,13 +11,13 @@
  * - two server processes on one PostgreSQL: a move made through A reaches subscribers on B.
  * PGlite and, when reachable, PostgreSQL.
  */
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import supertest from 'supertest';
 import type { Client } from 'graphql-ws';
 import { buildApp, type App } from '../../src/app.js';
 import { startServer, type ServerProcess } from '../../bench/lib/server-process.js';
+import { productionImage } from '../package/production-image.js';
 import { openSse } from '../../bench/lib/sse-reader.js';
 import { createTempDatabase, postgresUnavailableReason, type TempDatabase } from '../persistence/pg-helper.js';
 import { baseUrlOf, STARTERS, backends, bearer, createHotSeat, graphqlRequest, startOn, type Created, type Harness } from './helpers.js';
@@ -297,16 +297,17 @@ for (const backend of backends) {
   });
 }
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const pgReason = await postgresUnavailableReason();
 
 describe.skipIf(pgReason !== null)('live updates across two server processes on one PostgreSQL [postgres]', () => {
   let db: TempDatabase;
   const servers: ServerProcess[] = [];
   const clients: Client[] = [];
+  let app: string;
   beforeAll(async () => {
+    app = await productionImage();
     db = await createTempDatabase();
-  });
+  }, 600_000);
   afterAll(async () => {
     for (const c of clients) await c.dispose();
     for (const s of servers) await s.stop(5_000).catch(() => {});
@@ -315,7 +316,7 @@ describe.skipIf(pgReason !== null)('live updates across two server processes on 
 
   it('a move made through node A reaches subscribers and SSE streams on node B: every event, redacted, and each turn', async () => {
     const env = { DATABASE_URL: db.url, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', SWEEP_INTERVAL_MS: '0', WEBHOOK_WORKER: 'off' };
-    const [a, b] = await Promise.all([startServer({ cwd: ROOT, env }), startServer({ cwd: ROOT, env })]);
+    const [a, b] = await Promise.all([startServer({ cwd: app, env }), startServer({ cwd: app, env })]);
     servers.push(a, b);
     const A = supertest(a.baseUrl);
     const m = await createHotSeat(A);

@@ -4,13 +4,12 @@
  * nobody reads them; both nodes sweep the same rows, and each match still ends exactly once.
  * Polls with a generous overall limit and never asserts on how long anything took.
  */
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type ServerProcess } from '../../bench/lib/server-process.js';
+import { productionImage } from '../package/production-image.js';
 import { createTempDatabase, postgresUnavailableReason, type TempDatabase } from '../persistence/pg-helper.js';
 import { STARTERS } from './helpers.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const pgReason = await postgresUnavailableReason();
 if (pgReason) console.warn(`[sweeper processes] skipping: ${pgReason}`);
 
@@ -35,15 +34,16 @@ describe.skipIf(pgReason !== null)('issue 9 sweeper: two server processes on one
   const output: string[] = ['', ''];
 
   beforeAll(async () => {
+    const app = await productionImage();
     db = await createTempDatabase();
     const env = { DATABASE_URL: db.url, SWEEP_INTERVAL_MS: '200', LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '0' };
     // One after the other: the first applies the migrations.
     for (let i = 0; i < 2; i++) {
-      const s = await startServer({ cwd: ROOT, env, readyTimeoutMs: 60_000 });
+      const s = await startServer({ cwd: app, env, readyTimeoutMs: 60_000 });
       s.child.stdout!.on('data', (c: Buffer) => (output[i] += c.toString('utf8')));
       servers.push(s);
     }
-  }, 120_000);
+  }, 600_000);
 
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.stop(5_000)));

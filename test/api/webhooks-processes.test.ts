@@ -7,16 +7,15 @@
  *   the outbox shows each delivered exactly once (attempts 1).
  * Skips when PostgreSQL is unreachable, like the other PostgreSQL suites.
  */
-import path from 'node:path';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type ServerProcess } from '../../bench/lib/server-process.js';
+import { productionImage } from '../package/production-image.js';
 import { createTempDatabase, postgresUnavailableReason, type TempDatabase } from '../persistence/pg-helper.js';
 import { STARTERS } from './helpers.js';
 import { Receiver, waitFor } from './webhook-receiver.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const ENV = { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', SWEEP_INTERVAL_MS: '0', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '100' };
 const KINDS = ['your-turn', 'opponent-joined', 'match-ended', 'deadline-near'];
 const pgReason = await postgresUnavailableReason();
@@ -50,11 +49,13 @@ describe.skipIf(pgReason !== null)('issue 9 webhooks across server processes [po
   /** Secrets by webhook id, to verify what the receiver got. */
   const secrets = new Map<string, string>();
   let paths = 0;
+  let app: string;
 
   beforeAll(async () => {
+    app = await productionImage();
     db = await createTempDatabase();
     rx = await Receiver.start();
-  });
+  }, 600_000);
   afterAll(async () => {
     for (const s of servers) await s.stop(5_000).catch(() => {});
     await client?.end().catch(() => {});
@@ -63,7 +64,7 @@ describe.skipIf(pgReason !== null)('issue 9 webhooks across server processes [po
   });
 
   const start = async (env: Record<string, string>) => {
-    const s = await startServer({ cwd: ROOT, env: { ...ENV, DATABASE_URL: db.url, ...env } });
+    const s = await startServer({ cwd: app, env: { ...ENV, DATABASE_URL: db.url, ...env } });
     servers.push(s);
     return s;
   };

@@ -1,56 +1,51 @@
 /**
- * Production runs compiled JavaScript (`npm run build` → dist/, `node dist/server.js`): the
- * compiled server starts on an in-memory database, applies the migrations from dist/'s place,
- * serves a match and drains on SIGTERM. .ci/run builds before the tests; locally the test is
- * skipped (with the reason) until `npm run build` has run.
+ * Production runs compiled JavaScript (`node dist/server.js` in the Docker image's layout, as user
+ * `node` with DATA_DIR=/data on a volume). These tests build that layout themselves
+ * (production-image.ts), so `npm test` passes on a fresh clone with no build step first:
+ * - the compiled server starts on an in-memory database, applies the migrations from dist/'s
+ *   place, serves a match and drains on SIGTERM;
+ * - as an unprivileged user on a fresh volume directory whose parent it cannot write (the image's
+ *   /data under /), the embedded database starts, keeps its lock inside the data directory, and a
+ *   second start on the same volume finds the match the first one created.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type ServerProcess } from '../../bench/lib/server-process.js';
+import { productionImage } from './production-image.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const built = fs.existsSync(path.join(root, 'dist/server.js'));
-if (!built && process.env.CI) throw new Error('dist/server.js is missing: .ci/run must run `npm run build` before the tests');
-if (!built) console.warn('[dist-server test] skipped: run `npm run build` first');
+/** Root runs the server as `nobody` (standing for the image's user `node`); anyone else already is unprivileged. */
+const unprivileged = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+const ENV = { LOG_LEVEL: 'warn', NODE_ENV: 'production', DATABASE_URL: '' };
+// A loaded machine starts a process slowly: a bound on a hang, not a speed check.
+const START = { readyTimeoutMs: 240_000 };
+const TEST_TIMEOUT_MS = 600_000;
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
+const createMatch = (api: string) =>
+  fetch(`${api}/v1/matches`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ decks: { p1: { starter: 'starter-verdant-quake' }, p2: { starter: 'starter-storm-shade' } } }),
   });
 
-describe.skipIf(!built)('the compiled server (dist/)', () => {
+/** SIGTERM, and the exit code the drain ended with. */
+async function stop(server: ServerProcess): Promise<number | null> {
+  await server.stop(60_000);
+  return server.exited()?.code ?? null;
+}
+
+describe('the compiled server (the image layout)', () => {
+  let app: string;
+  beforeAll(async () => {
+    app = await productionImage();
+  }, TEST_TIMEOUT_MS);
+
   it('starts, serves a match and exits 0 on SIGTERM', async () => {
-    const port = await freePort();
-    const child = spawn(process.execPath, ['--enable-source-maps', 'dist/server.js'], {
-      cwd: root,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: 'memory://', DATABASE_URL: '', LOG_LEVEL: 'warn', NODE_ENV: 'production' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    const server = await startServer({ cwd: app, env: { ...ENV, DATA_DIR: 'memory://' }, ...START });
+    const api = server.baseUrl;
     try {
-      const api = `http://127.0.0.1:${port}`;
-      let ready = false;
-      // Polled by count, not by elapsed time: up to 600 tries 100 ms apart.
-      for (let i = 0; i < 600 && !ready && child.exitCode === null; i++) {
-        ready = await fetch(`${api}/readyz`).then((r) => r.ok, () => false);
-        if (!ready) await new Promise((r) => setTimeout(r, 100));
-      }
-      expect(ready, stderr).toBe(true);
-      const created = await fetch(`${api}/v1/matches`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ decks: { p1: { starter: 'starter-verdant-quake' }, p2: { starter: 'starter-storm-shade' } } }),
-      });
+      const created = await createMatch(api);
       expect(created.status).toBe(201);
       const { id } = (await created.json()) as { id: string };
       const view = (await (await fetch(`${api}/v1/matches/${id}`)).json()) as { status: string; gameId: string };
@@ -60,8 +55,41 @@ describe.skipIf(!built)('the compiled server (dist/)', () => {
       for (const asset of page.matchAll(/(?:src|href)="(\/watch\/assets\/[^"]+)"/g)) expect((await fetch(api + asset[1])).status, asset[1]).toBe(200);
       expect((await fetch(`${api}/watch/assets/words.js`)).status).toBe(200);
     } finally {
-      child.kill('SIGTERM');
+      expect(await stop(server), server.log().join('\n')).toBe(0);
     }
-    expect(await exited, stderr).toBe(0);
-  });
+  }, TEST_TIMEOUT_MS);
+
+  it('starts as an unprivileged user on a fresh volume directory it owns, inside a directory it cannot write', async () => {
+    // The image: `RUN mkdir -p /data && chown node:node /data`, `USER node`, `DATA_DIR=/data`; / is not the user's.
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'evons-volume-'));
+    const volume = path.join(root, 'data');
+    try {
+      fs.mkdirSync(volume);
+      if (unprivileged.uid !== undefined) fs.chownSync(volume, unprivileged.uid, unprivileged.gid!);
+      fs.chmodSync(root, 0o555); // readable and passable, not writable: nothing may be created beside the volume
+      const env = { ...ENV, DATA_DIR: volume };
+      const first = await startServer({ cwd: app, env, ...START, ...unprivileged });
+      let id: string;
+      try {
+        const created = await createMatch(first.baseUrl);
+        expect(created.status, first.log().join('\n')).toBe(201);
+        ({ id } = (await created.json()) as { id: string });
+        expect(fs.readdirSync(volume)).toContain('evons.lock');
+        expect(fs.readdirSync(root)).toEqual(['data']);
+      } finally {
+        expect(await stop(first), first.log().join('\n')).toBe(0);
+      }
+      expect(fs.readdirSync(volume)).not.toContain('evons.lock');
+      // The volume outlives the container: the next start reopens it.
+      const second = await startServer({ cwd: app, env, ...START, ...unprivileged });
+      try {
+        expect((await fetch(`${second.baseUrl}/v1/matches/${id}`)).status, second.log().join('\n')).toBe(200);
+      } finally {
+        expect(await stop(second), second.log().join('\n')).toBe(0);
+      }
+    } finally {
+      fs.chmodSync(root, 0o755);
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  }, TEST_TIMEOUT_MS);
 });
