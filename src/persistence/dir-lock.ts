@@ -1,7 +1,9 @@
 /**
  * Exclusive lock on a PGlite data directory. PGlite allows one opener per directory and a
- * second opener hangs instead of failing, so we fail fast before opening: a lock file next to
- * the directory (`<dataDir>.lock`), hard-linked into place (exclusive, never half-written), holding the owner's pid and host.
+ * second opener hangs instead of failing, so we fail fast before opening: a lock file inside the
+ * directory (`<dataDir>/evons.lock`: PostgreSQL ignores files it does not know there), hard-linked
+ * into place (exclusive, never half-written), holding the owner's pid and host. Inside, not beside:
+ * the process may own only the directory (the image's /data volume, as user `node`), not its parent.
  * A lock whose pid is dead (same host) is stale and taken over. Released on close and, as a
  * last resort, when the process exits.
  */
@@ -54,7 +56,7 @@ function isAlive(pid: number): boolean {
 
 /** The lock file used for a data directory. */
 export function lockPathFor(dataDir: string): string {
-  return `${path.resolve(dataDir).replace(/[\\/]+$/, '')}.lock`;
+  return path.join(path.resolve(dataDir), 'evons.lock');
 }
 
 const TAKEOVER_STALE_MS = 10_000;

@@ -47,7 +47,6 @@ describe('the server process', () => {
   });
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
-    await rm(`${path.join(dir, 'data')}.lock`, { force: true });
   });
 
   it('serves on a fresh data directory, refuses a second process on it, and stops cleanly on SIGTERM', async () => {
@@ -67,7 +66,7 @@ describe('the server process', () => {
     }
     expect(await first.exited).toBe(0);
     expect(first.output()).toMatch(/bye/);
-    expect(fs.existsSync(`${dataDir}.lock`)).toBe(false);
+    expect(fs.existsSync(path.join(dataDir, 'evons.lock'))).toBe(false);
   });
 
   it('refuses a bad environment, naming the variable', async () => {

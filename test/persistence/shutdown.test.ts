@@ -92,7 +92,7 @@ describe('SIGTERM with keep-alive clients and an open stream', () => {
 
     expect(await exited, output).toBe(0);
     expect(output).toMatch(/bye/);
-    expect(fs.existsSync(path.join(dir, 'data.lock'))).toBe(false);
+    expect(fs.existsSync(path.join(dir, 'data', 'evons.lock'))).toBe(false);
     agent.destroy();
     idle.destroy();
     streamAgent.destroy();
