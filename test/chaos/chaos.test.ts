@@ -5,15 +5,13 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startServer, type ServerProcess } from '../../bench/lib/server-process.js';
-import { createCluster, findPgBin, type Cluster } from './cluster.js';
+import { chaosBase, createCluster, findPgBin, type Cluster } from './cluster.js';
 import { Load, pause } from './load.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const BASE = process.env.CHAOS_DIR || os.tmpdir();
 const ENV = { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', DB_CONNECT_TIMEOUT_MS: '1000', DB_STATEMENT_TIMEOUT_MS: '1500', READY_TIMEOUT_MS: '500' };
 const pgBin = findPgBin();
 if (!pgBin) console.warn('[chaos] SKIPPING the PostgreSQL scenarios: no initdb/pg_ctl under /usr/lib/postgresql/*/bin');
@@ -79,7 +77,7 @@ async function killUnderLoad(env: Record<string, string>, name: string) {
 
 describe('chaos: PGlite', () => {
   it('kill -9 under load, restart: every acknowledged move present, retries never double-apply', async () => {
-    const dir = fs.mkdtempSync(path.join(BASE, 'evons-chaos-pglite-'));
+    const dir = fs.mkdtempSync(path.join(chaosBase(), 'evons-chaos-pglite-'));
     try {
       await killUnderLoad({ DATA_DIR: path.join(dir, 'data'), DATABASE_URL: '' }, 'pglite kill -9');
     } finally {

@@ -29,9 +29,15 @@ export interface Cluster {
   destroy(): void;
 }
 
-export function createCluster(bin: string, port: number): Cluster {
+/** Where the scenarios keep their clusters and data directories: CHAOS_DIR (created if missing), else TMPDIR. */
+export function chaosBase(): string {
   const base = process.env.CHAOS_DIR || os.tmpdir();
   fs.mkdirSync(base, { recursive: true });
+  return base;
+}
+
+export function createCluster(bin: string, port: number): Cluster {
+  const base = chaosBase();
   const dir = fs.mkdtempSync(path.join(base, 'evons-chaos-pg-'));
   const asRoot = process.getuid?.() === 0;
   if (asRoot) execFileSync('chown', ['-R', 'postgres', dir]);

@@ -34,7 +34,7 @@ describe('PGlite data directory lock', () => {
     const dir = tmpDir();
     const dead = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' });
     const deadPid = Number(dead.stdout.trim());
-    fs.mkdirSync(path.dirname(dir), { recursive: true });
+    fs.mkdirSync(path.dirname(lockPathFor(dir)), { recursive: true });
     fs.writeFileSync(lockPathFor(dir), JSON.stringify({ pid: deadPid, host: os.hostname(), token: 'old' }));
     const lock = lockDataDir(dir);
     expect(JSON.parse(fs.readFileSync(lockPathFor(dir), 'utf8')).pid).toBe(process.pid);
@@ -78,28 +78,49 @@ describe('PGlite data directory lock under simultaneous starters', () => {
     const { spawn } = await import('node:child_process');
     const dir = tmpDir();
     const dead = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' });
-    fs.mkdirSync(path.dirname(dir), { recursive: true });
+    fs.mkdirSync(path.dirname(lockPathFor(dir)), { recursive: true });
     fs.writeFileSync(lockPathFor(dir), JSON.stringify({ pid: Number(dead.stdout.trim()), host: os.hostname(), token: 'old' }));
     const N = 16;
-    // Every child waits for the same instant, then takes the lock and holds it until all have tried.
-    const goAt = Date.now() + 6000;
+    // A barrier, not a clock: each child loads its modules and says READY; once all are ready the
+    // parent says GO to every one at once; each then tries the lock, says what it got, and holds
+    // it until the parent says EXIT after all have answered. So every attempt overlaps every
+    // holder, however slowly a loaded machine starts the children.
     const child = `
+      import { createInterface } from 'node:readline';
       import { lockDataDir } from ${JSON.stringify(path.resolve('src/persistence/dir-lock.ts'))};
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.max(0, ${goAt} - Date.now()));
-      try { lockDataDir(${JSON.stringify(dir)}); console.log('LOCKED'); }
-      catch (e) { console.log('REFUSED ' + e.message); }
-      setTimeout(() => {}, 1500);
+      console.log('READY');
+      for await (const line of createInterface({ input: process.stdin })) {
+        if (line === 'GO') {
+          try { lockDataDir(${JSON.stringify(dir)}); console.log('LOCKED'); }
+          catch (e) { console.log('REFUSED ' + e.message); }
+        } else if (line === 'EXIT') process.exit(0);
+      }
     `;
-    const outputs = await Promise.all(
-      Array.from({ length: N }, () =>
-        new Promise<string>((resolve) => {
-          const p = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', child]);
-          let out = '';
-          p.stdout.on('data', (d: Buffer) => (out += d.toString()));
-          p.on('close', () => resolve(out.trim()));
-        }),
-      ),
-    );
+    const children = Array.from({ length: N }, () => {
+      const p = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', child], { stdio: ['pipe', 'pipe', 'inherit'] });
+      const lines: string[] = [];
+      const waiters: Array<() => void> = [];
+      let buffered = '';
+      p.stdout.on('data', (d: Buffer) => {
+        buffered += d.toString();
+        const parts = buffered.split('\n');
+        buffered = parts.pop()!;
+        lines.push(...parts.filter(Boolean));
+        for (const w of waiters.splice(0)) w();
+      });
+      const closed = new Promise<void>((r) => p.on('close', () => r()));
+      const nthLine = (n: number) =>
+        new Promise<string>((resolve, reject) => {
+          const check = () => (lines.length > n ? resolve(lines[n]!) : p.exitCode !== null ? reject(new Error(`child exited: ${lines.join(' | ')}`)) : waiters.push(check));
+          check();
+        });
+      return { p, nthLine, closed };
+    });
+    expect(await Promise.all(children.map((c) => c.nthLine(0)))).toEqual(Array(N).fill('READY'));
+    for (const c of children) c.p.stdin.write('GO\n');
+    const outputs = await Promise.all(children.map((c) => c.nthLine(1)));
+    for (const c of children) c.p.stdin.write('EXIT\n');
+    await Promise.all(children.map((c) => c.closed));
     const owners = outputs.filter((o) => o === 'LOCKED').length;
     expect(outputs.filter((o) => !o.startsWith('REFUSED') && o !== 'LOCKED'), outputs.join('\n')).toEqual([]);
     expect(owners, outputs.join('\n')).toBe(1);
