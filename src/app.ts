@@ -23,6 +23,7 @@ import { clientErrorHandler, frameworkErrors } from './http/transport-errors.js'
 import { problem } from './http/problem-details.js';
 import rateLimit from '@fastify/rate-limit';
 import { rateLimitOptions } from './http/rate-limit.js';
+import cors, { corsHeaders, type CorsOrigins } from './http/cors.js';
 import matchRoutes from './http/routes/matches.js';
 import streamRoutes from './http/routes/stream.js';
 import catalogRoutes from './http/routes/catalog.js';
@@ -48,6 +49,8 @@ export interface BuildAppOptions {
   matchCacheSize?: number;
   /** Requests per minute per client (seat token, else IP); 0 or absent: no limit. */
   rateLimitPerMinute?: number;
+  /** Web origins allowed to call the API from a browser (CORS; default `*`). */
+  corsOrigins?: CorsOrigins;
   graphiql?: boolean;
   /** Active GraphQL subscriptions per WebSocket connection (default 20). */
   maxSubscriptionsPerConnection?: number;
@@ -64,6 +67,7 @@ export interface BuildAppOptions {
 export type App = FastifyInstance & { service: MatchService; webhookWorker: WebhookWorker | null };
 
 export async function buildApp(opts: BuildAppOptions): Promise<App> {
+  const corsOrigins = opts.corsOrigins ?? '*';
   const app = Fastify({
     ...(opts.loggerInstance ? { loggerInstance: opts.loggerInstance } : { logger: opts.logger ?? false }),
     bodyLimit: BODY_LIMIT,
@@ -74,7 +78,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     // Keep-alive sockets with no request in flight are closed as soon as close() starts.
     forceCloseConnections: 'idle',
     clientErrorHandler,
-    frameworkErrors,
+    // The router's rejections skip every hook, the CORS one included: they add its headers here.
+    frameworkErrors: (err, req, reply) => {
+      reply.headers(corsHeaders(corsOrigins, req.headers.origin));
+      frameworkErrors(err, req, reply);
+    },
   }).withTypeProvider<ZodTypeProvider>();
 
   const allowPrivate = opts.webhooks?.allowPrivate ?? false;
@@ -102,6 +110,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     await worker?.stop();
     await service.live.close();
   });
+
+  // CORS first: its onRequest hook runs before every other (the 503 below, the rate limit), so
+  // a page on another origin can read every answer, problems included.
+  await app.register(cors, { origins: corsOrigins });
 
   // Shutdown: in-flight requests finish, but their sockets close after the response (a socket
   // that turns idle after SIGTERM must not hold the process open), and new requests on open

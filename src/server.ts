@@ -37,6 +37,7 @@ const app = await buildApp({
   loggerInstance: logger,
   matchCacheSize: config.matchCacheSize,
   rateLimitPerMinute: config.rateLimitPerMinute,
+  corsOrigins: config.corsOrigins,
   graphiql: config.graphiql,
   maxSubscriptionsPerConnection: config.graphqlMaxSubscriptions,
   sweepIntervalMs: config.sweepIntervalMs,

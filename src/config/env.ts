@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { isMemoryDir } from '../persistence/database.js';
+import { parseCorsOrigins, type CorsOrigins } from '../http/cors.js';
 
 const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
 
@@ -38,6 +39,23 @@ export const EnvSchema = z.object({
    * Counted per node: N nodes allow up to N times this.
    */
   RATE_LIMIT_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(10_000_000).default(6000)),
+  /**
+   * Web pages on which origins may call the API (CORS): `*` (any, the default: tokens are bearer
+   * headers, never cookies, so a page gets nothing its own script could not), `none`, or a
+   * comma-separated list of origins.
+   */
+  CORS_ORIGINS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default('*')
+      .transform((s, ctx) => {
+        const r = parseCorsOrigins(s);
+        if (r.ok) return r.origins;
+        ctx.addIssue({ code: 'custom', message: r.error });
+        return z.NEVER;
+      }),
+  ),
   /** PostgreSQL: give up opening a connection after this long. */
   DB_CONNECT_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(600_000).default(5_000)),
   /** PostgreSQL: statement_timeout; the client gives up one second later if the server cannot answer. */
@@ -71,6 +89,7 @@ export interface AppConfig {
   graphqlMaxSubscriptions: number;
   matchCacheSize: number;
   rateLimitPerMinute: number;
+  corsOrigins: CorsOrigins;
   readyTimeoutMs: number;
   shutdownTimeoutMs: number;
   sweepIntervalMs: number;
@@ -103,6 +122,7 @@ export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvResult {
       graphqlMaxSubscriptions: e.GRAPHQL_MAX_SUBSCRIPTIONS,
       matchCacheSize: e.MATCH_CACHE_SIZE,
       rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+      corsOrigins: e.CORS_ORIGINS,
       readyTimeoutMs: e.READY_TIMEOUT_MS,
       shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
       sweepIntervalMs: e.SWEEP_INTERVAL_MS,

@@ -89,7 +89,7 @@ for (const backend of backends) {
       const v1 = (await json(m.id)).version as number;
       expect(first.headers.etag).toBe(`"${v1}.spectator.svg.r${PICTURE_VERSION}"`);
       expect(first.headers['cache-control']).toBe('private, no-cache');
-      expect(first.headers.vary).toBe('Authorization');
+      expect(first.headers.vary).toBe('Authorization, Origin');
       const again = await svg(m.id, { etag: first.headers.etag }).expect(304);
       expect(again.body.length).toBe(0);
       expect(again.headers.etag).toBe(first.headers.etag);

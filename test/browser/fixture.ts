@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
-import { buildApp, type App } from '../../src/app.js';
+import { buildApp, type App, type BuildAppOptions } from '../../src/app.js';
 import { openStore } from '../../src/persistence/index.js';
 import { memoryDatabase } from '../persistence/pglite-template.js';
 
@@ -35,10 +35,10 @@ export interface Served {
   close(): Promise<void>;
 }
 
-/** The real app (buildApp) on a fresh in-memory database, listening on a free port. */
-export async function serve(): Promise<Served> {
+/** The real app (buildApp, with `opts`) on a fresh in-memory database, listening on a free port. */
+export async function serve(opts: Omit<BuildAppOptions, 'store' | 'logger'> = {}): Promise<Served> {
   const opened = await openStore(memoryDatabase());
-  const app = await buildApp({ store: opened.store, logger: false });
+  const app = await buildApp({ store: opened.store, logger: false, ...opts });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   return {

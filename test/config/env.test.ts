@@ -16,3 +16,35 @@ describe('DATA_DIR', () => {
     expect(pg.ok && pg.config.database.kind).toBe('postgres');
   });
 });
+
+describe('CORS_ORIGINS', () => {
+  it('is * (any origin) by default and when empty', () => {
+    for (const env of [{}, { CORS_ORIGINS: '' }]) {
+      const r = loadEnv(env);
+      expect(r.ok && r.config.corsOrigins).toBe('*');
+    }
+  });
+
+  it('takes none, or a comma-separated list of origins', () => {
+    const none = loadEnv({ CORS_ORIGINS: 'none' });
+    expect(none.ok && none.config.corsOrigins).toBe('none');
+    const some = loadEnv({ CORS_ORIGINS: 'https://app.example.com, http://localhost:5173' });
+    expect(some.ok && some.config.corsOrigins).toEqual(['https://app.example.com', 'http://localhost:5173']);
+  });
+
+  it.each([
+    ['a trailing slash (browsers send none: it would never match)', 'https://app.example.com/', 'did you mean https://app.example.com?'],
+    ['a path', 'https://app.example.com/play', 'did you mean https://app.example.com?'],
+    ['upper case', 'https://App.example.com', 'did you mean https://app.example.com?'],
+    ['a default port', 'https://app.example.com:443', 'did you mean https://app.example.com?'],
+    ['no scheme', 'app.example.com', 'is not an origin'],
+    ['the null origin', 'null', 'is not an origin'],
+    ['another scheme', 'file:///tmp', 'is not an origin'],
+    ['* among origins', '*, https://app.example.com', 'is not an origin'],
+    ['only commas', ',', 'no origin given'],
+  ])('refuses %s, naming the variable', (_what, value, message) => {
+    const r = loadEnv({ CORS_ORIGINS: value });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.errors.join('\n')).toMatch(new RegExp(`^CORS_ORIGINS: .*${message.replace(/[.?*]/g, '\\$&')}`, 'm'));
+  });
+});
