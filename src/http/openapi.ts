@@ -29,6 +29,10 @@ export const openapiInfo = {
     '* **Rate limits.** When the server runs with a limit, every response except the health probes carries ' +
     '`x-ratelimit-limit`, `x-ratelimit-remaining` and `x-ratelimit-reset` (seconds), and a 429 `rate-limited` ' +
     'carries `Retry-After` (seconds). A client is its seat token when that token is valid, else its address.\n' +
+    '* **Browsers on other origins (CORS).** Preflights are answered for every operation; answers (problems ' +
+    'included) expose `ETag`, `Location`, `Retry-After`, the rate-limit headers, `Preference-Applied`, ' +
+    '`Idempotent-Replayed`, `X-Request-Id` and `Allow` to script, and vary on `Origin`. Allowed origins are a ' +
+    'server setting (any by default); credentials mode is never allowed: tokens are bearer headers.\n' +
     '* **Request ids.** Every response carries `X-Request-Id`; send your own (`X-Request-Id` request header) to ' +
     'correlate logs.\n' +
     '* **GraphQL.** The same data and the `submitAction` mutation are at `POST /graphql`.',
@@ -91,7 +95,7 @@ const COMPONENTS = {
       schema: { type: 'string' },
     },
     CacheControlPublic: { description: 'Public and cacheable (`public, max-age=300`).', schema: { type: 'string' } },
-    Vary: { description: '`Authorization`: the body depends on the seat token.', schema: { type: 'string' } },
+    Vary: { description: '`Authorization`: the body depends on the seat token (and `Origin`, for CORS).', schema: { type: 'string' } },
   },
   parameters: {
     RequestId: {

@@ -2140,7 +2140,7 @@ export interface components {
         CacheControlPrivate: string;
         /** @description Public and cacheable (`public, max-age=300`). */
         CacheControlPublic: string;
-        /** @description `Authorization`: the body depends on the seat token. */
+        /** @description `Authorization`: the body depends on the seat token (and `Origin`, for CORS). */
         Vary: string;
     };
     pathItems: never;
