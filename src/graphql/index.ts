@@ -17,6 +17,7 @@ import { WebhookRequestSchema } from '../http/webhook-schemas.js';
 import type { WebhookView } from '../service/webhooks/endpoints.js';
 import { problems } from '../service/errors.js';
 import type { LoadedMatch, MatchService } from '../service/match-service.js';
+import type { Scope } from '../persistence/types.js';
 import { eventOut } from './event-out.js';
 import { bearerToken } from '../service/tokens.js';
 import { pendingOf } from '../service/reads.js';
@@ -64,14 +65,18 @@ function clampLimit(limit: number | null | undefined, def: number, max: number):
 const MATCH_TYPE: Record<string, string> = { evons: 'EvonsMatch', universus: 'UniVersusMatch' };
 
 export function buildResolvers(service: MatchService): IResolvers {
-  const loadMemo = (ctx: GqlContext, id: string): Promise<LoadedMatch> => {
-    let p = ctx.loads.get(id);
+  /** The match for this request, its credential checked for `scope` (the scope of the REST twin). */
+  const loadMemo = (ctx: GqlContext, id: string, scope: Scope = 'match:read'): Promise<LoadedMatch> => {
+    const key = scope === 'match:read' ? id : `${id}\0${scope}`;
+    let p = ctx.loads.get(key);
     if (!p) {
-      p = service.load(id, ctx.token);
-      ctx.loads.set(id, p);
+      p = service.load(id, ctx.token, scope);
+      ctx.loads.set(key, p);
     }
     return p;
   };
+  /** A seat's webhooks are for credentials with webhook:write, as on REST (/v1/matches/{id}/webhooks…). */
+  const webhookMatch = (ctx: GqlContext, id: string) => loadMemo(ctx, id, 'webhook:write');
 
   const sourceOf = (loaded: LoadedMatch): MatchSource => ({
     mv: service.matchView(loaded),
@@ -113,11 +118,12 @@ export function buildResolvers(service: MatchService): IResolvers {
         const text = (a: { type: string }) => (describe ??= m.ruleset.actionDescriber(state, m.viewer))(a);
         return service.legal(m, { text: false }).map((l) => ({ type: l.action.type, action: l.action, text }));
       }),
-    webhooks: (s: MatchSource) =>
+    webhooks: (s: MatchSource, _args: unknown, c: MercuriusContext) =>
       guard(async () => {
         const m = await s.load();
         if (!m.seat) return null;
-        return (await service.webhooks.list(m)).map((w) => ({ ...w, match: m }));
+        const hooks = await webhookMatch(ctxOf(c), m.row.id);
+        return (await service.webhooks.list(hooks)).map((w) => ({ ...w, match: hooks }));
       }),
     events: (s: MatchSource, args: { after?: number | null; limit?: number | null }) =>
       guard(async () => {
@@ -181,27 +187,27 @@ export function buildResolvers(service: MatchService): IResolvers {
           checkId(args.matchId);
           const input = WebhookRequestSchema.safeParse(args.webhook);
           if (!input.success) throw problems.validation('The webhook does not match the schema.', input.error.issues.map((i) => `webhook.${i.path.join('.')}: ${i.message}`));
-          const m = await loadMemo(ctxOf(c), args.matchId);
+          const m = await webhookMatch(ctxOf(c), args.matchId);
           const r = await service.webhooks.register(m, input.data);
           return { webhook: { ...r.webhook, match: m }, secret: r.secret };
         }),
       deleteWebhook: (_root, args: { matchId: string; webhookId: string }, c) =>
         guard(async () => {
           checkId(args.matchId);
-          await service.webhooks.remove(await loadMemo(ctxOf(c), args.matchId), args.webhookId);
+          await service.webhooks.remove(await webhookMatch(ctxOf(c), args.matchId), args.webhookId);
           return true;
         }),
       rotateWebhookSecret: (_root, args: { matchId: string; webhookId: string }, c) =>
         guard(async () => {
           checkId(args.matchId);
-          const m = await loadMemo(ctxOf(c), args.matchId);
+          const m = await webhookMatch(ctxOf(c), args.matchId);
           const r = await service.webhooks.rotate(m, args.webhookId);
           return { webhook: { ...r.webhook, match: m }, secret: r.secret };
         }),
       redeliverWebhook: (_root, args: { matchId: string; webhookId: string; deliveryId: string }, c) =>
         guard(async () => {
           checkId(args.matchId);
-          return service.webhooks.redeliver(await loadMemo(ctxOf(c), args.matchId), args.webhookId, args.deliveryId);
+          return service.webhooks.redeliver(await webhookMatch(ctxOf(c), args.matchId), args.webhookId, args.deliveryId);
         }),
       submitAction: (
         _root,
@@ -236,7 +242,7 @@ export function buildResolvers(service: MatchService): IResolvers {
           });
           const { summary } = out;
           // The new state is in the service cache at this version; a later field needing it reloads once.
-          ctx.loads.delete(args.matchId);
+          for (const key of ctx.loads.keys()) if (key === args.matchId || key.startsWith(`${args.matchId}\0`)) ctx.loads.delete(key);
           const match: MatchSource | null = out.result ? { mv: out.result.match, load: () => loadMemo(ctx, args.matchId) } : null;
           return { version: summary.version, events: summary.events.map(eventOut), match, replayed: out.replayed };
         }),
