@@ -122,6 +122,26 @@ for (const backend of backends) {
       expect(r.body.data.match.hand.map((c: { id: string }) => c.id)).toEqual(live.game.seats.p1.hand.map((c: { id: string }) => c.id));
     });
 
+    it('GraphQL match(id, at: N) lists the events up to N only, as the view at N has version N', async () => {
+      const m = await createHotSeat(h.http);
+      for (let i = 0; i < 4; i++) {
+        const mv = await nextMove(h, m.id, m.tokens);
+        await h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens[mv.seat])).send({ action: mv.action }).expect(200);
+      }
+      const now = (await view(m.id, m.tokens, 'spectator').expect(200)).body.version as number;
+      expect(now).toBeGreaterThan(4);
+      const q = 'query ($id: ID!, $at: Int, $after: Int) { match(id: $id, at: $at) { version events(after: $after, limit: 500) { events { seq } next hasMore } } }';
+      const r = await graphqlRequest(h, q, { id: m.id, at: 3 }, m.tokens.p1).expect(200);
+      expect(r.body.errors).toBeUndefined();
+      const page = r.body.data.match.events;
+      expect(r.body.data.match.version).toBe(3);
+      expect(page.events.map((e: { seq: number }) => e.seq).every((seq: number) => seq <= 3)).toBe(true);
+      expect(page.next).toBe(3);
+      expect(page.hasMore).toBe(false);
+      const beyond = await graphqlRequest(h, q, { id: m.id, at: 3, after: 3 }, m.tokens.p1).expect(200);
+      expect(beyond.body.data.match.events).toEqual({ events: [], next: 3, hasMore: false });
+    });
+
     it('refuses a version the match does not have (400), and at=0 or not a number (400)', async () => {
       const m = await createHotSeat(h.http);
       const version = (await view(m.id, m.tokens, 'spectator').expect(200)).body.version as number;
