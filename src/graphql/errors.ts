@@ -10,6 +10,7 @@ import mercurius, { type MercuriusContext } from 'mercurius';
 import { ServiceError } from '../service/errors.js';
 import { STATUS_OF_KIND } from '../http/problem-details.js';
 import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from '../persistence/db-errors.js';
+import { tokenLimitOf, tooManyTokens } from './limits.js';
 
 export const GRAPHQL_CODES = {
   parse: 'graphql-parse-failed',
@@ -57,9 +58,15 @@ function codeOf(e: AnyError): string | undefined {
 
 /** Request-level errors (no field path): the document or its variables were refused. */
 function requestError(e: AnyError): GraphQLError {
+  // graphql-js stops parsing at the token cap with a syntax error: given its own code and words.
+  const tokenCap = tokenLimitOf(e.message);
+  if (tokenCap !== null) return tooManyTokens(tokenCap);
   const code = codeOf(e) ?? (/^Syntax Error/.test(e.message) ? GRAPHQL_CODES.parse : GRAPHQL_CODES.validation);
   const locations = Array.isArray(e.locations) ? e.locations : undefined;
-  const out = new GraphQLError(e.message, { extensions: { ...(e.extensions ?? {}), code, status: 400 } });
+  // A 4xx of its own (a document too large: 413) stays; every other refusal is a 400.
+  const own = e.extensions?.status;
+  const status = typeof own === 'number' && own >= 400 && own < 500 ? own : 400;
+  const out = new GraphQLError(e.message, { extensions: { ...(e.extensions ?? {}), code, status } });
   if (locations) (out as { locations?: unknown }).locations = locations;
   return out;
 }
@@ -98,9 +105,9 @@ export function errorFormatter(
     if (e.extensions.code !== GRAPHQL_CODES.internal) log.info({ code: e.extensions.code }, e.message);
   }
 
-  // A refused document (nothing executed) is a 400; otherwise Mercurius's rules apply.
+  // A refused document (nothing executed) is a 400 (a 413 when it is too large); otherwise Mercurius's rules apply.
   let statusCode = execution.data ? 200 : (execution.statusCode ?? 200);
-  if (!execution.data && flat.every((e) => e.path === undefined)) statusCode = 400;
+  if (!execution.data && flat.every((e) => e.path === undefined)) statusCode = errors.every((e) => e.extensions.status === 413) ? 413 : 400;
   else if (!execution.data && execution.statusCode === undefined && errors.length === 1) {
     const original = (execution.errors[0] as AnyError | undefined)?.originalError as { statusCode?: unknown } | undefined;
     if (typeof original?.statusCode === 'number') statusCode = original.statusCode;

@@ -23,7 +23,7 @@ import { bearerToken } from '../service/tokens.js';
 import { pendingOf } from '../service/reads.js';
 import { typeDefs } from './schema.js';
 import { errorFormatter, guard } from './errors.js';
-import { DEFAULT_QUERY_LIMITS, checkCost, validationRules, type QueryLimits } from './limits.js';
+import { DEFAULT_QUERY_LIMITS, DOCUMENT_CACHE_ENTRIES, checkCost, checkDocumentSize, checkTokens, validationRules, type QueryLimits } from './limits.js';
 import { graphiqlRoutes } from './graphiql.js';
 import type { MatchSource } from './match-source.js';
 import { buildSubscriptionResolvers } from './subscriptions.js';
@@ -293,6 +293,9 @@ async function graphqlPlugin(app: FastifyInstance, opts: GraphqlPluginOptions) {
     graphiql: false, // Mercurius's page loads its scripts from a CDN; ours serves them (./graphiql.ts)
     path: '/graphql',
     validationRules: validationRules(limits),
+    // Parsing stops at maxTokens (graphql-js counts while it lexes); what is cached stays bounded (limits.ts).
+    graphql: { parseOptions: { maxTokens: limits.maxTokens } },
+    cache: DOCUMENT_CACHE_ENTRIES,
     errorFormatter,
     context: (req: FastifyRequest, _reply: FastifyReply): GqlContext => ({
       token: bearerToken(req.headers.authorization),
@@ -303,6 +306,21 @@ async function graphqlPlugin(app: FastifyInstance, opts: GraphqlPluginOptions) {
       keepAlive: HEARTBEAT_MS,
       wsDefaultSubprotocol: 'graphql-transport-ws',
     },
+  });
+  // Before parsing: the size cap, so an oversized document costs neither CPU nor cache.
+  app.graphql.addHook('preParsing', (_schema, source) => checkDocumentSize(source, limits));
+  // Mercurius takes text that is not GraphQL for a syntax tree in JSON, and graphql-js trusts a
+  // tree's shape (a malformed one failed with JavaScript's own error text): only parsed text runs.
+  app.graphql.addHook('preValidation', (_schema, document) => {
+    if (!((document as { loc?: unknown } | null)?.loc instanceof graphqlCjs.Location)) {
+      throw refused('The query must be GraphQL text (a syntax tree in JSON is not accepted).');
+    }
+  });
+  // Over WebSocket Mercurius parses a subscription's text itself, without the token cap: the same
+  // caps then (the frame is at most 64 KiB, so the parse was bounded), before anything runs.
+  app.graphql.addHook('preSubscriptionParsing', (_schema, source) => {
+    checkDocumentSize(source, limits);
+    checkTokens(source, limits);
   });
   // Mercurius does not validate a subscription's document: the same rules as for HTTP, before it runs.
   app.graphql.addHook('preSubscriptionExecution', (schema, document) => {

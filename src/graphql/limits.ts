@@ -1,10 +1,13 @@
 /**
- * What one GraphQL request may cost, checked before anything executes: the depth and alias caps
- * are validation rules (cached with the parsed document), the cost budget needs the variables and
- * so runs as a preExecution hook. Without them, thousands of aliases of `events(limit: 500)` in
- * one body made a 200 MB response. The standard introspection query passes all three.
+ * What one GraphQL request may cost, checked before anything executes: the document's size before
+ * it is parsed, its tokens while it is parsed (graphql-js stops at the cap), the depth and alias
+ * caps as validation rules (cached with the parsed document), and the cost budget, which needs the
+ * variables and so runs as a preExecution hook. Without them, thousands of aliases of
+ * `events(limit: 500)` in one body made a 200 MB response, and large unique documents filled the
+ * parsed-document cache (about 50 bytes kept per byte of document). The standard introspection
+ * query passes them all.
  */
-import { GraphQLError, type DocumentNode, type GraphQLSchema, type ValidationContext, type ValidationRule } from 'graphql';
+import { GraphQLError, Lexer, Source, TokenKind, type DocumentNode, type GraphQLSchema, type ValidationContext, type ValidationRule } from 'graphql';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
@@ -16,16 +19,67 @@ export interface QueryLimits {
   maxAliases: number;
   /** Cost budget: each field costs 1, lists count as many items as they may hold (see LIST_SIZES). */
   maxCost: number;
+  /** Lexical tokens in one document (names, punctuation, values; not comments or whitespace). */
+  maxTokens: number;
+  /** UTF-8 bytes of one document, checked before it is parsed. */
+  maxDocumentBytes: number;
 }
 
-export const DEFAULT_QUERY_LIMITS: QueryLimits = { maxDepth: 8, maxAliases: 30, maxCost: 10_000 };
+export const DEFAULT_QUERY_LIMITS: QueryLimits = { maxDepth: 8, maxAliases: 30, maxCost: 10_000, maxTokens: 1_000, maxDocumentBytes: 16 * 1024 };
+
+/**
+ * Parsed documents Mercurius keeps (its LRU, by document text; failed documents in a second one
+ * of the same size). Each holds up to twice this many, so at most 4 × 64 documents of at most
+ * maxTokens and maxDocumentBytes are kept: bounded bytes, not only a bounded count.
+ */
+export const DOCUMENT_CACHE_ENTRIES = 64;
 
 /** Stable codes in extensions.code, documented in docs/api.md. */
 export const LIMIT_CODES = {
   depth: 'query-too-deep',
   aliases: 'too-many-aliases',
   cost: 'query-too-costly',
+  tokens: 'too-many-tokens',
+  size: 'query-too-large',
 } as const;
+
+/** The error of a document over maxTokens, with its code. */
+export const tooManyTokens = (max: number): GraphQLError =>
+  new GraphQLError(`The document has more than ${max} tokens: send a smaller query (use variables and fragments).`, {
+    extensions: { code: LIMIT_CODES.tokens, status: 400, maxTokens: max },
+  });
+
+/** The cap in the error graphql-js's parser throws at its maxTokens (sic: "more that"), or null for any other error. */
+export function tokenLimitOf(message: string): number | null {
+  const m = /Document contains more that (\d+) tokens/.exec(message);
+  return m ? Number(m[1]) : null;
+}
+
+/** Counts a document's tokens (lexing only, stopping past the cap); throws over maxTokens. */
+export function checkTokens(source: string, limits: QueryLimits): void {
+  const lexer = new Lexer(new Source(source));
+  let n = 0;
+  try {
+    while (lexer.advance().kind !== TokenKind.EOF) {
+      if (++n > limits.maxTokens) throw tooManyTokens(limits.maxTokens);
+    }
+  } catch (err) {
+    if (err instanceof GraphQLError && err.extensions.code === LIMIT_CODES.tokens) throw err;
+    // A syntax error is reported by the parser, as for any document.
+  }
+}
+
+/** A document over maxDocumentBytes: refused before parsing, 413 like any body over a limit. */
+export function checkDocumentSize(source: string, limits: QueryLimits): void {
+  // Length in UTF-16 units is at most the UTF-8 length: only documents near the cap are measured.
+  if (source.length * 3 <= limits.maxDocumentBytes) return;
+  const bytes = Buffer.byteLength(source, 'utf8');
+  if (bytes > limits.maxDocumentBytes) {
+    throw new GraphQLError(`The document is ${bytes} bytes; at most ${limits.maxDocumentBytes} are accepted: send a smaller query (use variables and fragments).`, {
+      extensions: { code: LIMIT_CODES.size, status: 413, maxBytes: limits.maxDocumentBytes },
+    });
+  }
+}
 
 /**
  * How many items a list field may hold. A number is a fixed bound (the 49 cells, a 60-card
@@ -79,7 +133,8 @@ export function validationRules(limits: QueryLimits): ValidationRule[] {
       propagateOnRejection: false,
       onReject: [rejecter(LIMIT_CODES.depth)],
     }),
-    maxAliasesRule({ n: limits.maxAliases, propagateOnRejection: false, onReject: [rejecter(LIMIT_CODES.aliases)] }),
+    // allowList [] : `__typename` aliases count too (the library lets them through by default).
+    maxAliasesRule({ n: limits.maxAliases, allowList: [], propagateOnRejection: false, onReject: [rejecter(LIMIT_CODES.aliases)] }),
   ] as ValidationRule[];
 }
 

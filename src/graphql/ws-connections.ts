@@ -27,6 +27,8 @@ export const CLOSE = {
   initTimeout: 4408,
   /** A second connection_init. */
   tooManyInits: 4429,
+  /** A message the protocol does not allow (a subscribe whose query is not text). */
+  badRequest: 4400,
   /** The server is stopping: reconnect (another node answers). */
   goingAway: 1001,
   internal: 1011,
@@ -112,15 +114,23 @@ export class WsConnections {
     this.sockets.set(socket, state);
     socket.on('close', () => clearTimeout(state.timer));
     socket.on('message', (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => {
-      // Only connection_init matters here (most messages are subscribes: not parsed twice).
-      if (isBinary || !String(data).includes('connection_init')) return;
+      // Only connection_init and subscribe matter here (a subscribe is read twice: small, at most 64 KiB).
+      const text = isBinary ? '' : String(data);
+      if (!text.includes('connection_init') && !text.includes('subscribe')) return;
       let msg: unknown;
       try {
-        msg = JSON.parse(String(data));
+        msg = JSON.parse(text);
       } catch {
         return; // Mercurius answers malformed messages
       }
-      if ((msg as { type?: unknown } | null)?.type !== 'connection_init') return;
+      const type = (msg as { type?: unknown } | null)?.type;
+      if (type === 'subscribe') {
+        // The protocol's query is a string. Mercurius would take an object for a syntax tree and
+        // graphql-js trusts its shape (answering with JavaScript's own error text): an invalid message.
+        if (typeof (msg as { payload?: { query?: unknown } }).payload?.query !== 'string') socket.close(CLOSE.badRequest, 'Invalid message: payload.query must be GraphQL text');
+        return;
+      }
+      if (type !== 'connection_init') return;
       if (state.auth) {
         socket.close(CLOSE.tooManyInits, 'Too many initialisation requests');
         return;
