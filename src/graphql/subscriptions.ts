@@ -47,20 +47,43 @@ export const subscriptionTypeDefs = /* GraphQL */ `
   }
 `;
 
-interface LiveContext {
-  live?: LiveConnection;
-  app: { log: { error(obj: object, msg: string): void } };
+interface LiveLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
 }
 
-/** A failure while a subscription runs, as the client may see it (never a driver's message). */
-function liveError(err: unknown, log: LiveContext['app']['log']): GraphQLError {
-  if (err instanceof GraphQLError) return err;
-  if (err instanceof Error && 'extensions' in err) return new GraphQLError(err.message, { extensions: (err as { extensions: Record<string, unknown> }).extensions });
+interface LiveContext {
+  live?: LiveConnection;
+  app: { log: LiveLog };
+}
+
+/**
+ * A subscription's failure (at subscribe or while it runs) as the client may see it, never with a
+ * driver's message, and logged as REST logs the same failure (src/http/problems.ts): a service
+ * error (a token revoked meanwhile: invalid-token) at info with its code, the database not
+ * answering at warn, anything else at error.
+ */
+function liveError(err: unknown, log: LiveLog): GraphQLError {
+  const e = gqlError(err);
+  const ext = (e as { extensions?: Record<string, unknown> }).extensions;
+  if (typeof ext?.code === 'string') {
+    log.info({ code: ext.code, status: ext.status }, e.message);
+    return e instanceof GraphQLError ? e : new GraphQLError(e.message, { extensions: ext });
+  }
   if (isDatabaseUnavailable(err)) {
+    log.warn({ err }, 'database unavailable');
     return new GraphQLError('The database is not answering; subscribe again shortly.', { extensions: { code: 'database-unavailable', status: 503 } });
   }
   log.error({ err }, 'graphql subscription failed');
   return new GraphQLError('Something went wrong on our side.', { extensions: { code: 'internal', status: 500 } });
+}
+
+/** An iterator that fails at once with `error`: Mercurius sends it as the subscription's error without logging it again. */
+function failed<T>(error: GraphQLError): LiveQueue<T> {
+  const q = new LiveQueue<T>(() => {});
+  q.fail(error);
+  return q;
 }
 
 /** The cost budget, which needs the variables (the document itself was validated before subscribe). */
@@ -75,12 +98,16 @@ function connectionOf(ctx: LiveContext): LiveConnection {
   return ctx.live;
 }
 
-/** Runs a subscribe body: every error leaves coded, none with internal details. */
-async function guardLive<T>(ctx: LiveContext, fn: () => Promise<T>): Promise<T> {
+/**
+ * Runs a subscribe body: every error leaves coded, none with internal details. It is returned as
+ * a failed iterator, not thrown: Mercurius logs a thrown one at error level, without a message,
+ * whatever it was (a match not found, the database down).
+ */
+async function guardLive<T>(ctx: LiveContext, fn: () => Promise<LiveQueue<T>>): Promise<LiveQueue<T>> {
   try {
     return await fn();
   } catch (err) {
-    throw liveError(gqlError(err), ctx.app.log);
+    return failed(liveError(err, ctx.app.log));
   }
 }
 
