@@ -16,6 +16,7 @@ import { problems } from '../service/errors.js';
 import { EventFollower, HEARTBEAT_MS } from '../service/event-follower.js';
 import type { LoadedMatch, MatchService } from '../service/match-service.js';
 import { seatOfPrincipal } from '../service/players.js';
+import { hashToken } from '../service/tokens.js';
 import { TurnFeed } from '../service/turn-feed.js';
 import { MAX_SEQ } from '../http/schemas.js';
 import { gqlError } from './errors.js';
@@ -242,6 +243,13 @@ async function myTurn(service: MatchService, turns: TurnFeed, conn: LiveConnecti
       },
       catchUp: lookAgain,
     });
+    // The connection's token revoked on any node: look now (the token check fails: invalid-token).
+    const unwatchToken = await service.live.watchRevoked(hashToken(conn.token!), lookAgain);
+    const unwatchTurns = stopWatching;
+    stopWatching = () => {
+      unwatchTurns();
+      unwatchToken();
+    };
   } catch (err) {
     closed = true;
     clearInterval(timer);

@@ -62,7 +62,11 @@ export class PrismaPlayerStore implements PlayerStore {
     return tokenRow(await this.prisma.playerToken.create({ data: { ...token, playerId } }));
   }
 
-  async revokeToken(playerId: string, tokenId: string): Promise<boolean> {
-    return (await this.prisma.playerToken.updateMany({ where: { id: tokenId, playerId, revokedAt: null }, data: { revokedAt: new Date() } })).count > 0;
+  async revokeToken(playerId: string, tokenId: string): Promise<string | null> {
+    const live = { id: tokenId, playerId, revokedAt: null };
+    const t = await this.prisma.playerToken.findFirst({ where: live, select: { tokenHash: true } });
+    if (!t) return null;
+    // The conditional update decides a race between two revocations: one of them revokes.
+    return (await this.prisma.playerToken.updateMany({ where: live, data: { revokedAt: new Date() } })).count > 0 ? t.tokenHash : null;
   }
 }

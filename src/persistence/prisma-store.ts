@@ -90,8 +90,13 @@ function toRow(m: MatchWithSeats): MatchRow {
  * as a named statement (pglite-statements.ts), the same script (2026-11-23, machine shared):
  * PGlite 0.5–0.7 ms, PostgreSQL 0.75 ms.
  */
-/** NOTIFY channel of committed appends; the payload is `matchId:version`. */
+/**
+ * NOTIFY channel of committed appends (payload `matchId:version`) and of revoked tokens (payload
+ * `revoked:<sha256>`, which a node that does not know it reads as no append: its "version" is not
+ * a number). One channel, so one LISTEN session per node carries both.
+ */
 export const APPEND_CHANNEL = 'evons_appends';
+const REVOKED_PREFIX = 'revoked:';
 const NOTIFY_BATCH_MS = 5;
 /** How far ahead of the clock createMatch may stamp a match to keep one node's creation times distinct. */
 export const CREATION_LEAD_MS = 50;
@@ -503,6 +508,11 @@ export class PrismaMatchStore implements MatchStore {
     await this.sql(`SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p`, [APPEND_CHANNEL, payloads], 'evons_notify').catch(() => undefined);
   }
 
+  async announceRevoked(tokenHash: string): Promise<void> {
+    // After the revocation committed; not batched (rare, and a stream should end at once).
+    await this.sql(`SELECT pg_notify($1, $2)`, [APPEND_CHANNEL, REVOKED_PREFIX + tokenHash]);
+  }
+
   onDeliveriesQueued(listener: () => void): void {
     this.queuedListeners.push(listener);
   }
@@ -611,8 +621,13 @@ export class PrismaMatchStore implements MatchStore {
   async watchAppends(
     onAppend: (matchId: string, version: number) => void,
     onState?: (state: 'up' | 'down') => void,
+    onRevoked?: (tokenHash: string) => void,
   ): Promise<() => Promise<void>> {
     return this.listen(APPEND_CHANNEL, (payload) => {
+      if (payload.startsWith(REVOKED_PREFIX)) {
+        onRevoked?.(payload.slice(REVOKED_PREFIX.length));
+        return;
+      }
       const i = payload.lastIndexOf(':');
       const version = Number(payload.slice(i + 1));
       if (i > 0 && Number.isInteger(version)) onAppend(payload.slice(0, i), version);

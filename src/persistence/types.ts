@@ -331,7 +331,11 @@ export interface MatchStore {
     onAppend: (matchId: string, version: number) => void,
     /** 'down' while the subscription is broken (appends may be missed), 'up' once it is back. */
     onState?: (state: 'up' | 'down') => void,
+    /** A token was revoked (on any node): its sha256, as announceRevoked sent it. */
+    onRevoked?: (tokenHash: string) => void,
   ): Promise<() => Promise<void>>;
+  /** Tells every node's watchers that the token with this sha256 no longer counts (live streams end at once). */
+  announceRevoked(tokenHash: string): Promise<void>;
   /**
    * Calls `listener` after each append of this process that queued webhook deliveries (the
    * outbox rows the append itself wrote) and after each redelivery it queued: the node's worker
@@ -390,5 +394,6 @@ export interface PlayerStore {
   registered(handles: string[]): Promise<string[]>;
   tokens(playerId: string): Promise<PlayerTokenRow[]>;
   addToken(playerId: string, token: { id: string; tokenHash: string; label: string | null; scopes: Scope[] }): Promise<PlayerTokenRow>;
-  revokeToken(playerId: string, tokenId: string): Promise<boolean>;
+  /** Revokes a live token of the player; its sha256, or null when there was no such live token. */
+  revokeToken(playerId: string, tokenId: string): Promise<string | null>;
 }

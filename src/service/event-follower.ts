@@ -18,6 +18,7 @@
 import type { StoredEvent } from '../persistence/types.js';
 import type { MatchEntry } from './match-loader.js';
 import type { EventDto, LoadedMatch, MatchService } from './match-service.js';
+import { hashToken } from './tokens.js';
 
 /** Keep-alive interval of the live streams; each beat also catches up, in case a notification was lost (they are best-effort). */
 export const HEARTBEAT_MS = 15_000;
@@ -83,11 +84,22 @@ export class EventFollower {
 
   /** Starts watching and sends what is stored; resolves once watching (nothing missed from then on). */
   async start(): Promise<void> {
-    const unwatch = await this.service.live.watch(this.opts.id, (version) => {
+    const unwatchAppends = await this.service.live.watch(this.opts.id, (version) => {
       if (version === undefined) this.alone = true;
       else this.announced = Math.max(this.announced ?? 0, version);
       void this.pump();
     });
+    // The caller's token revoked on any node: read again now (the token check fails: invalid-token),
+    // rather than at the next heartbeat.
+    const { token } = this.opts;
+    const unwatchToken = token ? await this.service.live.watchRevoked(hashToken(token), () => {
+      this.alone = true;
+      void this.pump();
+    }) : () => {};
+    const unwatch = () => {
+      unwatchAppends();
+      unwatchToken();
+    };
     if (this.stopped) {
       unwatch();
       return;

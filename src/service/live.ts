@@ -13,6 +13,8 @@ import type { MatchStore } from '../persistence/types.js';
 export type LiveState = 'idle' | 'up' | 'down';
 
 const CATCH_UP = Symbol('catch-up');
+/** Event names of revocations: a token's sha256 behind a prefix no match id has (ids have no NUL). */
+const revokedEvent = (tokenHash: string) => `\0revoked\0${tokenHash}`;
 /** Every append, whatever the match (GraphQL `myTurn`). */
 const ANY = Symbol('any');
 
@@ -56,6 +58,7 @@ export class LiveUpdates {
         this.emitter.emit(ANY, id, version);
       },
       (s) => this.onState(s),
+      (tokenHash) => this.emitter.emit(revokedEvent(tokenHash)),
     );
     return this.started;
   }
@@ -88,6 +91,18 @@ export class LiveUpdates {
       this.emitter.off(ANY, onAppend);
       this.emitter.off(CATCH_UP, catchUp);
     };
+  }
+
+  /**
+   * Calls `onRevoked()` when the token with this sha256 is revoked on any node (the watcher then
+   * checks its token, and ends with invalid-token); returns the unwatch function. A revocation
+   * announced while the subscription was down is not replayed: the heartbeat's check finds it.
+   */
+  async watchRevoked(tokenHash: string, onRevoked: () => void): Promise<() => void> {
+    await this.subscribe();
+    const name = revokedEvent(tokenHash);
+    this.emitter.on(name, onRevoked);
+    return () => this.emitter.off(name, onRevoked);
   }
 
   async close(): Promise<void> {

@@ -73,7 +73,7 @@ export class MatchService {
     this.loader = new MatchLoader(this.store, opts.cacheSize ?? DEFAULT_CACHE_SIZE);
     this.live = new LiveUpdates(this.store);
     this.webhooks = new WebhookEndpoints(this.store, this.webhooksAllowPrivate);
-    this.players = new Players(this.store.players, this.credentials);
+    this.players = new Players(this.store.players, this.credentials, (hash) => this.store.announceRevoked(hash));
     this.ratings = new Ratings(this.store.players, this.store.ratings);
   }
 

@@ -44,6 +44,8 @@ export class Players {
   constructor(
     private readonly store: PlayerStore,
     private readonly credentials: KnownCredentials,
+    /** Tells every node a token was revoked (its live streams and subscriptions end at once). */
+    private readonly announceRevoked: (tokenHash: string) => Promise<void> = async () => {},
   ) {}
 
   /** Registers a handle; the answer holds the player's first token (every scope), shown once. */
@@ -97,7 +99,10 @@ export class Players {
 
   async revokeToken(token: string | null | undefined, id: string): Promise<void> {
     const p = await this.player(token, 'token:write');
-    if (!(await this.store.revokeToken(p.id, id))) throw problems.tokenNotFound(id);
+    const revoked = await this.store.revokeToken(p.id, id);
+    if (revoked === null) throw problems.tokenNotFound(id);
+    // Best-effort, as append notifications are: the streams' heartbeat check backs it up.
+    await this.announceRevoked(revoked).catch(() => undefined);
   }
 
   /** Refuses handles that registered players own, for anonymous seats. */

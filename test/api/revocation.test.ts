@@ -1,0 +1,96 @@
+/**
+ * Revocation reaches live streams at once (issue 21, item 8): a token revoked through one node
+ * ends the NDJSON stream and the GraphQL subscription it holds on another node with
+ * `invalid-token`, without a move and without waiting for the 15 s heartbeat's check. The
+ * revocation is announced on the append notification channel (PostgreSQL NOTIFY; PGlite's own),
+ * so it crosses nodes. "At once" is checked by structure, not by time: the stream's only blank
+ * line is the one sent when it opened, so no heartbeat came before its end.
+ */
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STARTERS, backends, baseUrlOf, bearer, secondApp, startClockedOn, type Clocked } from './helpers.js';
+import { gqlWsClient, subscribe, waitFor } from '../../bench/lib/graphql-ws.js';
+import type { App } from '../../src/app.js';
+
+/** Opens an NDJSON stream and collects its lines (and blank keep-alives) until it ends. */
+function openStream(base: string, path: string, token: string) {
+  const lines: Record<string, unknown>[] = [];
+  let blank = 0;
+  let buf = '';
+  const ended = new Promise<void>((resolve, reject) => {
+    const req = http.get(base + path, { headers: bearer(token) }, (res) => {
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        buf += chunk;
+        let i: number;
+        while ((i = buf.indexOf('\n')) >= 0) {
+          const line = buf.slice(0, i);
+          buf = buf.slice(i + 1);
+          if (line.trim() === '') blank++;
+          else lines.push(JSON.parse(line) as Record<string, unknown>);
+        }
+      });
+      res.on('end', resolve);
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+  return { lines, ended, blank: () => blank };
+}
+
+for (const backend of backends) {
+  describe.skipIf(backend.skipReason !== null)(`revocation ends live streams at once [${backend.name}]`, () => {
+    let h: Clocked;
+    let b: { app: App; close(): Promise<void> };
+    let base: string;
+    beforeAll(async () => {
+      h = await startClockedOn(backend);
+      base = await baseUrlOf(h.app);
+      b = await secondApp(backend, h);
+    });
+    afterAll(async () => {
+      await b?.close();
+      await h?.close();
+    });
+
+    /** A registered player in a match, and a second token of theirs that will be revoked. */
+    async function playerInMatch(handle: string) {
+      const reg = await h.http.post('/v1/players').send({ handle }).expect(201);
+      const extra = await h.http.post('/v1/me/tokens').set(bearer(reg.body.token)).send({ scopes: ['match:read'] }).expect(201);
+      const c = await h.http.post('/v1/matches').set(bearer(reg.body.token)).send({ opponentHandle: 'anon', decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } } }).expect(201);
+      const revoke = async () => {
+        const r = await fetch(`${await baseUrlOf(b.app)}/v1/me/tokens/${extra.body.tokenInfo.id}`, { method: 'DELETE', headers: bearer(reg.body.token) });
+        expect(r.status).toBe(204);
+      };
+      return { matchId: c.body.id as string, token: extra.body.token as string, revoke };
+    }
+
+    it('an NDJSON stream on node A ends with invalid-token when its player token is revoked through node B, before any heartbeat', async () => {
+      const p = await playerInMatch(`nd-${backend.name}`);
+      const s = openStream(base, `/v1/matches/${p.matchId}/stream`, p.token);
+      await waitFor(() => s.lines.length > 0, 'the stored events');
+      await p.revoke();
+      await s.ended;
+      expect(s.lines.at(-1)).toMatchObject({ error: { code: 'invalid-token', status: 401 } });
+      // The keep-alive sent when the stream opened, and no other: no heartbeat's check ended it.
+      expect(s.blank()).toBe(1);
+    });
+
+    it('a GraphQL subscription on node A ends with invalid-token when its token is revoked through node B, without a move', async () => {
+      const p = await playerInMatch(`ws-${backend.name}`);
+      const client = gqlWsClient(base, p.token);
+      try {
+        const s = subscribe<{ matchEvents: { seq: number } }>(client, 'subscription ($id: ID!) { matchEvents(matchId: $id) { seq } }', { id: p.matchId });
+        await waitFor(() => s.results.length > 0, 'the stored events');
+        const turns = subscribe<{ myTurn: { id: string } }>(client, 'subscription { myTurn { id } }');
+        await p.revoke();
+        await s.done;
+        await turns.done;
+        expect((s.error() as { extensions?: { code?: string } }[])[0]?.extensions?.code).toBe('invalid-token');
+        expect((turns.error() as { extensions?: { code?: string } }[])[0]?.extensions?.code).toBe('invalid-token');
+      } finally {
+        await client.dispose();
+      }
+    });
+  });
+}
