@@ -9,7 +9,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STARTERS, backends, baseUrlOf, bearer, secondApp, startClockedOn, type Clocked } from './helpers.js';
-import { gqlWsClient, subscribe, waitFor } from '../../bench/lib/graphql-ws.js';
+import { rawSocket, waitFor } from '../../bench/lib/graphql-ws.js';
 import type { App } from '../../src/app.js';
 
 /** Opens an NDJSON stream and collects its lines (and blank keep-alives) until it ends. */
@@ -78,18 +78,24 @@ for (const backend of backends) {
 
     it('a GraphQL subscription on node A ends with invalid-token when its token is revoked through node B, without a move', async () => {
       const p = await playerInMatch(`ws-${backend.name}`);
-      const client = gqlWsClient(base, p.token);
+      const r = rawSocket(base);
       try {
-        const s = subscribe<{ matchEvents: { seq: number } }>(client, 'subscription ($id: ID!) { matchEvents(matchId: $id) { seq } }', { id: p.matchId });
-        await waitFor(() => s.results.length > 0, 'the stored events');
-        const turns = subscribe<{ myTurn: { id: string } }>(client, 'subscription { myTurn { id } }');
+        await r.opened;
+        r.send({ type: 'connection_init', payload: { authorization: `Bearer ${p.token}` } });
+        await waitFor(() => r.messages.some((m) => m.type === 'connection_ack'), 'the ack');
+        r.send({ type: 'subscribe', id: 'events', payload: { query: 'subscription ($id: ID!) { matchEvents(matchId: $id) { seq } }', variables: { id: p.matchId } } });
+        r.send({ type: 'subscribe', id: 'turns', payload: { query: 'subscription { myTurn { id } }' } });
+        await waitFor(() => r.messages.some((m) => m.id === 'events' && m.type === 'next'), 'the stored events');
         await p.revoke();
-        await s.done;
-        await turns.done;
-        expect((s.error() as { extensions?: { code?: string } }[])[0]?.extensions?.code).toBe('invalid-token');
-        expect((turns.error() as { extensions?: { code?: string } }[])[0]?.extensions?.code).toBe('invalid-token');
+        const errorOf = (id: string) => r.messages.find((m) => m.id === id && m.type === 'error');
+        await waitFor(() => errorOf('events') !== undefined && errorOf('turns') !== undefined, 'both subscriptions to end');
+        for (const id of ['events', 'turns']) {
+          expect((errorOf(id)!.payload as { extensions: { code: string } }[])[0]!.extensions.code, id).toBe('invalid-token');
+        }
+        // The ping sent with the ack, and no other: no heartbeat (whose look would also have found it) came first.
+        expect(r.messages.filter((m) => m.type === 'ping')).toHaveLength(1);
       } finally {
-        await client.dispose();
+        r.socket.close();
       }
     });
   });
