@@ -34,6 +34,7 @@ import pictureRoutes from './http/routes/pictures.js';
 import graphqlPlugin from './graphql/index.js';
 import { Sweeper } from './service/sweeper.js';
 import { WebhookWorker, type WorkerOptions } from './service/webhooks/worker.js';
+import type { WebhookLimits } from './service/webhooks/limits.js';
 import { openapiInfo, finishOpenapi } from './http/openapi.js';
 import watchRoutes from './http/routes/watch.js';
 
@@ -60,8 +61,12 @@ export interface BuildAppOptions {
   sweepIntervalMs?: number;
   /** Epoch ms for every clock (tests pass their own; default Date.now). */
   now?: () => number;
-  /** Webhooks: whether endpoints may be private/loopback addresses (default false), and the delivery worker (false: none on this node). */
-  webhooks?: { allowPrivate?: boolean; worker?: Omit<WorkerOptions, 'allowPrivate'> | false };
+  /**
+   * Webhooks: whether endpoints may be private/loopback addresses (default false), how many a seat
+   * may hold and how often a delivery may be sent again, and the delivery worker (false: none on
+   * this node).
+   */
+  webhooks?: { allowPrivate?: boolean; worker?: Omit<WorkerOptions, 'allowPrivate'> | false } & Partial<WebhookLimits>;
 }
 
 export type App = FastifyInstance & { service: MatchService; webhookWorker: WebhookWorker | null };
@@ -90,6 +95,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     store: opts.store,
     cacheSize: opts.matchCacheSize,
     webhooksAllowPrivate: allowPrivate,
+    webhookLimits: {
+      ...(opts.webhooks?.maxPerSeat !== undefined ? { maxPerSeat: opts.webhooks.maxPerSeat } : {}),
+      ...(opts.webhooks?.maxRedeliveries !== undefined ? { maxRedeliveries: opts.webhooks.maxRedeliveries } : {}),
+    },
     ...(opts.now ? { now: opts.now } : {}),
   });
   app.decorate('service', service);

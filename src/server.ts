@@ -43,7 +43,9 @@ const app = await buildApp({
   sweepIntervalMs: config.sweepIntervalMs,
   webhooks: {
     allowPrivate: config.webhookAllowPrivate,
-    worker: config.webhookWorker ? { pollMs: config.webhookPollMs, leaseMs: config.webhookLeaseMs } : false,
+    maxPerSeat: config.webhookMaxPerSeat,
+    maxRedeliveries: config.webhookMaxRedeliveries,
+    worker: config.webhookWorker ? { pollMs: config.webhookPollMs, leaseMs: config.webhookLeaseMs, concurrency: config.webhookConcurrency } : false,
   },
   readyTimeoutMs: config.readyTimeoutMs,
 });

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { isMemoryDir } from '../persistence/database.js';
 import { parseCorsOrigins, type CorsOrigins } from '../http/cors.js';
+import { DEFAULT_WEBHOOK_LIMITS } from '../service/webhooks/limits.js';
 
 const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
 
@@ -70,8 +71,14 @@ export const EnvSchema = z.object({
   GRAPHQL_MAX_SUBSCRIPTIONS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(20)),
   /** How often each node ends matches whose clock ran out (0: only when read or moved). */
   SWEEP_INTERVAL_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(3_600_000).default(1_000)),
-  /** Webhook endpoints may be private or loopback addresses (default: true except in production). */
-  WEBHOOK_ALLOW_PRIVATE: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).optional()),
+  /** Webhook endpoints may be private or loopback addresses: an explicit opt-in (development, tests), false everywhere by default. */
+  WEBHOOK_ALLOW_PRIVATE: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('false')),
+  /** Endpoints one seat of one match may hold; one more is 409 too-many-webhooks. */
+  WEBHOOK_MAX_PER_SEAT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100).default(DEFAULT_WEBHOOK_LIMITS.maxPerSeat)),
+  /** Times one delivery may be sent again on request; one more is 409 redelivery-limit. */
+  WEBHOOK_MAX_REDELIVERIES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(100).default(DEFAULT_WEBHOOK_LIMITS.maxRedeliveries)),
+  /** Webhook deliveries in flight at once on a node, all endpoints together (each endpoint has at most one). */
+  WEBHOOK_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(64)),
   /** How often each node looks for due webhook deliveries another node caused (0: only its own, at once). */
   WEBHOOK_POLL_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(3_600_000).default(1_000)),
   /** off: this node delivers no webhooks (others do; the outbox keeps them). */
@@ -94,6 +101,9 @@ export interface AppConfig {
   shutdownTimeoutMs: number;
   sweepIntervalMs: number;
   webhookAllowPrivate: boolean;
+  webhookMaxPerSeat: number;
+  webhookMaxRedeliveries: number;
+  webhookConcurrency: number;
   webhookPollMs: number;
   webhookWorker: boolean;
   webhookLeaseMs: number;
@@ -126,7 +136,10 @@ export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvResult {
       readyTimeoutMs: e.READY_TIMEOUT_MS,
       shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
       sweepIntervalMs: e.SWEEP_INTERVAL_MS,
-      webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === undefined ? !production : e.WEBHOOK_ALLOW_PRIVATE === 'true',
+      webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',
+      webhookMaxPerSeat: e.WEBHOOK_MAX_PER_SEAT,
+      webhookMaxRedeliveries: e.WEBHOOK_MAX_REDELIVERIES,
+      webhookConcurrency: e.WEBHOOK_CONCURRENCY,
       webhookPollMs: e.WEBHOOK_POLL_MS,
       webhookWorker: e.WEBHOOK_WORKER === 'on',
       webhookLeaseMs: e.WEBHOOK_LEASE_MS,

@@ -134,7 +134,7 @@ export const typeDefs = /* GraphQL */ `
     deleteWebhook(matchId: ID!, webhookId: ID!): Boolean!
     "A new signing secret; for 24 h deliveries carry a signature per secret."
     rotateWebhookSecret(matchId: ID!, webhookId: ID!): WebhookCreated!
-    "Queue a delivery again, with the same webhook-id and body."
+    "Queue a settled delivery again, with the same webhook-id and body: one attempt (as POST …/redeliver: delivery-pending, redelivery-limit)."
     redeliverWebhook(matchId: ID!, webhookId: ID!, deliveryId: ID!): WebhookDelivery!
   }
 
@@ -171,7 +171,7 @@ export const typeDefs = /* GraphQL */ `
     id: ID!
     kind: String!
     version: Int!
-    "pending, delivered, failed or superseded."
+    "pending, delivered, failed or superseded (a deadline-near the match moved past before it was sent)."
     status: String!
     attempts: Int!
     nextAttemptAt: String

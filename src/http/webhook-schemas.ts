@@ -50,7 +50,12 @@ export const DeliverySchema = register(
     id: z.string().describe('The webhook-id header: the same on every attempt, for deduplication.'),
     kind: WebhookKindSchema,
     version: z.number().int().describe('The match version the notification is about.'),
-    status: z.enum(['pending', 'delivered', 'failed', 'superseded']).describe('superseded: a deadline-near the match moved past before it was due.'),
+    status: z
+      .enum(['pending', 'delivered', 'failed', 'superseded'])
+      .describe(
+        'pending: queued or retrying; delivered: answered 2xx; failed: given up (or a redelivery that failed); ' +
+          'superseded: a deadline-near whose position the match moved past (or that ended it) before it was sent, marked by that move.',
+      ),
     attempts: z.number().int(),
     nextAttemptAt: z.string().nullable(),
     lastStatusCode: z.number().int().nullable(),

@@ -144,6 +144,12 @@ WITH bumped AS (
          jsonb_to_recordset($22::jsonb) AS n(seat text, kind text)
    WHERE w."seat" = n.seat AND n.kind = ANY(w."kinds")
   RETURNING 1
+), stale AS (
+  -- A deadline warning is about one position: the append that moves past it (or ends the match)
+  -- supersedes it at once, so the log never shows it pending for a position that is gone.
+  UPDATE "webhook_delivery" d SET "status" = 'superseded'
+    FROM bumped
+   WHERE d."match_id" = $1 AND d."status" = 'pending' AND d."kind" = 'deadline-near' AND d."version" <= $2::int
 ), hook AS (
   INSERT INTO "webhook" ("id", "match_id", "seat", "url", "kinds", "secret", "deadline_lead_ms")
   SELECT $24::text, $1, $25::text, $26::text, ARRAY(SELECT jsonb_array_elements_text($27::jsonb)), $28::text, $29::int
@@ -394,7 +400,7 @@ export class PrismaMatchStore implements MatchStore {
     exclusive = false,
   ) {
     this.written = exclusive ? new LRUCache({ max: 10_000 }) : null;
-    this.webhooks = new PrismaWebhookStore(prisma, sql, () => this.deliveriesQueued());
+    this.webhooks = new PrismaWebhookStore(prisma, sql, transaction, () => this.deliveriesQueued());
     this.players = new PrismaPlayerStore(prisma);
     this.ratings = new SqlRatingStore(sql);
   }

@@ -184,6 +184,8 @@ export interface DeliveryRow {
   lastError: string | null;
   createdAt: Date;
   deliveredAt: Date | null;
+  /** How many times its seat asked for it again (each a single attempt). */
+  redeliveries: number;
 }
 
 /** A claimed delivery with what sending it needs. */
@@ -347,20 +349,26 @@ export interface MatchStore {
 
 /** Webhook endpoints and their outbox. */
 export interface WebhookStore {
-  create(matchId: string, hook: NewWebhook): Promise<WebhookRow>;
+  /** Stores an endpoint unless its seat holds `maxPerSeat` already (null), checked atomically. */
+  create(matchId: string, hook: NewWebhook, maxPerSeat: number): Promise<WebhookRow | null>;
   list(matchId: string, seat: SeatName): Promise<WebhookRow[]>;
   get(matchId: string, seat: SeatName, id: string): Promise<WebhookRow | null>;
   delete(matchId: string, seat: SeatName, id: string): Promise<boolean>;
   /** A new secret; the old one keeps signing until `previousUntil`. */
   rotate(matchId: string, seat: SeatName, id: string, secret: string, previousUntil: Date): Promise<WebhookRow | null>;
   deliveries(webhookId: string, limit: number): Promise<DeliveryRow[]>;
-  /** Queues a delivery again (a new attempt now), keeping its id. */
-  redeliver(webhookId: string, deliveryId: string): Promise<DeliveryRow | null>;
+  /**
+   * Queues a settled delivery again (one attempt now), keeping its id, unless it is pending
+   * already or was queued again `max` times; null: no such delivery.
+   */
+  redeliver(webhookId: string, deliveryId: string, max: number): Promise<DeliveryRow | 'pending' | 'limit' | null>;
   /**
    * Claims up to `limit` due deliveries for `leaseMs` (FOR UPDATE SKIP LOCKED: each goes to one
-   * worker on one node); a worker that dies mid-send loses its lease and another retries.
+   * worker on one node); a worker that dies mid-send loses its lease and another retries. None
+   * for the endpoints in `busy` (this node is sending to them), and none while an earlier
+   * version to the same endpoint is pending (per endpoint, deliveries go in version order).
    */
-  claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
+  claim(limit: number, leaseMs: number, busy?: readonly string[]): Promise<ClaimedDelivery[]>;
   /** Records an attempt's result: delivered, or the next attempt (null: give up), and the endpoint's state. */
   settle(d: ClaimedDelivery, r: { ok: boolean; statusCode: number | null; error: string | null; nextAttemptAt: Date | null; superseded?: boolean; disableReason?: string | null }): Promise<void>;
 }

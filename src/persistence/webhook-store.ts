@@ -4,7 +4,7 @@
  * rolled-back one never does; workers on every node claim due rows here.
  */
 import type { PrismaClient, Prisma } from '../generated/prisma/client.js';
-import type { SqlQuery } from './database.js';
+import type { Database, SqlQuery } from './database.js';
 import type { ClaimedDelivery, DeliveryRow, DeliveryStatus, NewWebhook, SeatName, WebhookKind, WebhookRow, WebhookStore } from './types.js';
 
 type WebhookModel = Prisma.WebhookGetPayload<object>;
@@ -47,20 +47,28 @@ function deliveryRow(d: DeliveryModel): DeliveryRow {
     lastError: d.lastError,
     createdAt: d.createdAt,
     deliveredAt: d.deliveredAt,
+    redeliveries: d.redeliveries,
   };
 }
 
 /**
  * Claims due deliveries under a lease (pushing next_attempt_at forward hides them from other
  * workers) and returns each with its endpoint and its match's version and game: one statement.
+ * Not for the endpoints the caller is sending to ($3), and per endpoint in version order: a
+ * delivery waits while an earlier version to its endpoint is pending (retrying, or leased by a
+ * worker); a pending deadline-near is always of the match's current version (the append that
+ * moves past it supersedes it), so it holds up nothing later.
  */
 const CLAIM_SQL = `
 WITH due AS (
-  SELECT "id" FROM "webhook_delivery"
-   WHERE "status" = 'pending' AND "next_attempt_at" <= now()
-   ORDER BY "next_attempt_at"
+  SELECT d."id" FROM "webhook_delivery" d
+   WHERE d."status" = 'pending' AND d."next_attempt_at" <= now()
+     AND d."webhook_id" <> ALL (ARRAY(SELECT jsonb_array_elements_text($3::jsonb)))
+     AND NOT EXISTS (SELECT 1 FROM "webhook_delivery" e
+                      WHERE e."webhook_id" = d."webhook_id" AND e."status" = 'pending' AND e."version" < d."version")
+   ORDER BY d."next_attempt_at"
    LIMIT $1
-   FOR UPDATE SKIP LOCKED
+   FOR UPDATE OF d SKIP LOCKED
 ), claimed AS (
   UPDATE "webhook_delivery" d
      SET "next_attempt_at" = now() + ($2::int * interval '1 millisecond'), "attempts" = d."attempts" + 1,
@@ -78,7 +86,9 @@ SELECT c.*, row_to_json(w.*) AS webhook, m."version" AS match_version, m."game" 
 const SETTLE_SQL = `
 WITH d AS (
   UPDATE "webhook_delivery"
-     SET "status" = $2, "last_status_code" = $3::int, "last_error" = $4::text,
+     -- An append superseded it while it was being sent: it stays superseded unless it got through.
+     SET "status" = CASE WHEN "status" = 'superseded' AND $2 <> 'delivered' THEN 'superseded' ELSE $2 END,
+         "last_status_code" = $3::int, "last_error" = $4::text,
          "next_attempt_at" = COALESCE($5::timestamptz, "next_attempt_at"),
          "delivered_at" = CASE WHEN $2 = 'delivered' THEN now() ELSE "delivered_at" END
    WHERE "id" = $1
@@ -130,6 +140,7 @@ function rawClaimed(d: Raw): ClaimedDelivery {
     lastError: (d.last_error as string | null) ?? null,
     createdAt: date(d.created_at)!,
     deliveredAt: date(d.delivered_at),
+    redeliveries: Number(d.redeliveries),
     webhook: rawWebhook(w),
     matchVersion: Number(d.match_version),
     game: String(d.match_game),
@@ -141,12 +152,24 @@ export class PrismaWebhookStore implements WebhookStore {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly sql: SqlQuery,
+    private readonly transaction: Database['transaction'],
     /** Called when a delivery was queued again (the match store's onDeliveriesQueued listeners). */
     private readonly queued: () => void = () => {},
   ) {}
 
-  async create(matchId: string, hook: NewWebhook): Promise<WebhookRow> {
-    return webhookRow(await this.prisma.webhook.create({ data: { ...hook, matchId } }));
+  async create(matchId: string, hook: NewWebhook, maxPerSeat: number): Promise<WebhookRow | null> {
+    const rows = await this.transaction(async (tx) => {
+      // The seat's row lock orders concurrent registrations: each counts after the one before committed.
+      await tx.query(`SELECT 1 FROM "seat" WHERE "match_id" = $1 AND "seat" = $2 FOR UPDATE`, [matchId, hook.seat]);
+      return tx.query<Raw>(
+        `INSERT INTO "webhook" ("id", "match_id", "seat", "url", "kinds", "secret", "deadline_lead_ms")
+         SELECT $1, $2, $3, $4, ARRAY(SELECT jsonb_array_elements_text($5::jsonb)), $6, $7::int
+          WHERE (SELECT count(*) FROM "webhook" WHERE "match_id" = $2 AND "seat" = $3) < $8::int
+         RETURNING *`,
+        [hook.id, matchId, hook.seat, hook.url, JSON.stringify(hook.kinds), hook.secret, hook.deadlineLeadMs, maxPerSeat],
+      );
+    });
+    return rows[0] ? rawWebhook(rows[0]) : null;
   }
 
   async list(matchId: string, seat: SeatName): Promise<WebhookRow[]> {
@@ -172,19 +195,21 @@ export class PrismaWebhookStore implements WebhookStore {
     return (await this.prisma.webhookDelivery.findMany({ where: { webhookId }, orderBy: { createdAt: 'desc' }, take: limit })).map(deliveryRow);
   }
 
-  async redeliver(webhookId: string, deliveryId: string): Promise<DeliveryRow | null> {
+  async redeliver(webhookId: string, deliveryId: string, max: number): Promise<DeliveryRow | 'pending' | 'limit' | null> {
+    // Only a settled delivery, and only `max` times: a redelivery cannot be queued twice at once,
+    // and the seat cannot make one notification into many POSTs.
     const r = await this.prisma.webhookDelivery.updateMany({
-      where: { id: deliveryId, webhookId },
-      data: { status: 'pending', nextAttemptAt: new Date(), firstAttemptAt: null, lastError: null },
+      where: { id: deliveryId, webhookId, status: { not: 'pending' }, redeliveries: { lt: max } },
+      data: { status: 'pending', nextAttemptAt: new Date(), firstAttemptAt: null, lastError: null, redeliveries: { increment: 1 } },
     });
-    if (r.count === 0) return null;
+    const d = await this.prisma.webhookDelivery.findFirst({ where: { id: deliveryId, webhookId } });
+    if (r.count === 0) return !d ? null : d.status === 'pending' ? 'pending' : 'limit';
     this.queued();
-    const d = await this.prisma.webhookDelivery.findUnique({ where: { id: deliveryId } });
     return d ? deliveryRow(d) : null;
   }
 
-  async claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
-    return (await this.sql<Raw>(CLAIM_SQL, [limit, leaseMs], 'evons_webhook_claim')).map(rawClaimed);
+  async claim(limit: number, leaseMs: number, busy: readonly string[] = []): Promise<ClaimedDelivery[]> {
+    return (await this.sql<Raw>(CLAIM_SQL, [limit, leaseMs, JSON.stringify(busy)], 'evons_webhook_claim')).map(rawClaimed);
   }
 
   async settle(

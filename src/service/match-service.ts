@@ -20,6 +20,7 @@ import { hashToken } from './tokens.js';
 import { Players, requireScope, seatOfPrincipal } from './players.js';
 import { Ratings } from './ratings.js';
 import { WebhookEndpoints } from './webhooks/endpoints.js';
+import { DEFAULT_WEBHOOK_LIMITS, type WebhookLimits } from './webhooks/limits.js';
 import { exportMatch } from './export.js';
 import type { ReplayFile } from '../replay/replay-file.js';
 import type {
@@ -47,6 +48,8 @@ export interface MatchServiceOptions {
   now?: () => number;
   /** Webhook URLs may point at private and loopback addresses (development, tests). Default false. */
   webhooksAllowPrivate?: boolean;
+  /** Endpoints per seat and redeliveries per delivery (defaults: 5 and 3). */
+  webhookLimits?: Partial<WebhookLimits>;
 }
 
 const DEFAULT_CACHE_SIZE = 500;
@@ -72,7 +75,7 @@ export class MatchService {
     this.webhooksAllowPrivate = opts.webhooksAllowPrivate ?? false;
     this.loader = new MatchLoader(this.store, opts.cacheSize ?? DEFAULT_CACHE_SIZE);
     this.live = new LiveUpdates(this.store);
-    this.webhooks = new WebhookEndpoints(this.store, this.webhooksAllowPrivate);
+    this.webhooks = new WebhookEndpoints(this.store, this.webhooksAllowPrivate, { ...DEFAULT_WEBHOOK_LIMITS, ...opts.webhookLimits });
     this.players = new Players(this.store.players, this.credentials, (hash) => this.store.announceRevoked(hash));
     this.ratings = new Ratings(this.store.players, this.store.ratings);
   }

@@ -1,7 +1,8 @@
 /**
  * A real local webhook receiver for the webhook suites: node:http on 127.0.0.1:0, records every
  * request (including the ones it fails), and per path can be told to answer 500 a number of
- * times, to never answer, or to answer with a large body; otherwise 200.
+ * times, to never answer, to answer with a large body, or to hold every request until the test
+ * opens a gate; otherwise 200.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +13,13 @@ export interface Received {
   body: string;
   /** The status this request was answered with (null: never answered). */
   answered: number | null;
+  /** The sender tore the connection down before an answer (its timeout, say). */
+  aborted: boolean;
+}
+
+/** Requests on a gated path wait, unanswered, until release() (then each is answered 200). */
+export interface Gate {
+  release(): void;
 }
 
 export type Step = 500 | 'hang' | 'big' | 'trickle';
@@ -30,6 +38,8 @@ export class Receiver {
   private readonly plans = new Map<string, Step[]>();
   private readonly always = new Map<string, Step>();
   private readonly hanging: http.ServerResponse[] = [];
+  private readonly gates = new Map<string, { open: boolean; held: (() => void)[] }>();
+  private readonly arrivals = new Map<string, (r: Received) => void>();
 
   private constructor(
     private readonly server: http.Server,
@@ -55,6 +65,23 @@ export class Receiver {
     else this.always.set(path, step);
   }
 
+  /** Holds every request on `path` from now on, until the returned gate is released. */
+  gate(path: string): Gate {
+    const g = { open: false, held: [] as (() => void)[] };
+    this.gates.set(path, g);
+    return {
+      release: () => {
+        g.open = true;
+        for (const answer of g.held.splice(0)) answer();
+      },
+    };
+  }
+
+  /** Calls `fn` as each request on `path` arrives, before it is answered. */
+  onArrival(path: string, fn: (r: Received) => void): void {
+    this.arrivals.set(path, fn);
+  }
+
   url(path: string): string {
     return `${this.base}${path}`;
   }
@@ -72,8 +99,23 @@ export class Receiver {
       const step = this.always.get(path) ?? queue?.shift();
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
-      const rec: Received = { path, headers, body: Buffer.concat(chunks).toString('utf8'), answered: null };
+      const rec: Received = { path, headers, body: Buffer.concat(chunks).toString('utf8'), answered: null, aborted: false };
       this.received.push(rec);
+      res.on('close', () => {
+        if (!res.writableFinished && rec.answered === null) rec.aborted = true;
+      });
+      this.arrivals.get(path)?.(rec);
+      const gate = this.gates.get(path);
+      if (gate && !gate.open) {
+        gate.held.push(() => {
+          if (res.destroyed) return;
+          rec.answered = 200;
+          res.writeHead(200, { 'content-type': 'text/plain' });
+          res.end('ok');
+        });
+        this.hanging.push(res);
+        return;
+      }
       if (step === 'hang') {
         this.hanging.push(res);
         return;

@@ -366,6 +366,26 @@ for (const backend of backends) {
       expect((await h.http.get(`/v1/matches/${m.id}/webhooks`).set(bearer(m.tokens.p1)).expect(200)).body.webhooks).toHaveLength(1);
     });
 
+    it('issue 21 #6: a seat holds at most 5 endpoints (409 too-many-webhooks over REST and GraphQL, even when registered at once); deleting one frees a place; the other seat has its own', async () => {
+      const m = await createHotSeat(h.http);
+      const p = path('many');
+      const attempts = await Promise.all(Array.from({ length: 8 }, () => h.http.post(`/v1/matches/${m.id}/webhooks`).set(bearer(m.tokens.p1)).send({ url: rx.url(p), events: ['your-turn'] })));
+      expect(attempts.filter((r) => r.status === 201)).toHaveLength(5);
+      for (const r of attempts.filter((x) => x.status !== 201)) expectProblem(r, 409, 'too-many-webhooks');
+      const hooks = (await h.http.get(`/v1/matches/${m.id}/webhooks`).set(bearer(m.tokens.p1)).expect(200)).body.webhooks as { id: string }[];
+      expect(hooks).toHaveLength(5);
+      const gql = await h.http
+        .post('/graphql')
+        .set(bearer(m.tokens.p1))
+        .send({ query: `mutation { registerWebhook(matchId: "${m.id}", webhook: { url: "${rx.url(p)}", events: ["your-turn"] }) { secret } }` })
+        .expect(200);
+      expect(gql.body.errors[0].extensions.code).toBe('too-many-webhooks');
+      await register(m.id, m.tokens.p2, path('many-p2'), ['your-turn']);
+      await h.http.delete(`/v1/matches/${m.id}/webhooks/${hooks[0]!.id}`).set(bearer(m.tokens.p1)).expect(204);
+      await register(m.id, m.tokens.p1, p, ['your-turn']);
+      expectProblem(await h.http.post(`/v1/matches/${m.id}/webhooks`).set(bearer(m.tokens.p1)).send({ url: rx.url(p), events: ['your-turn'] }), 409, 'too-many-webhooks');
+    });
+
     describe('without an automatic worker (deliveries run when the test kicks its own worker)', () => {
       let hm: HookHarness;
       beforeAll(async () => {
@@ -491,6 +511,143 @@ for (const backend of backends) {
           await run(w);
           expect(await logOf(m.id, m.tokens[other], hook.id)).toHaveLength(rows.length);
           expect(rx.on(p)).toHaveLength(sentBefore);
+        } finally {
+          await w.stop();
+        }
+      });
+
+      it('issue 21 #17: a deadline-near waiting for its lead is marked superseded by the append that moves past it, and by the end of the match (not left pending)', async () => {
+        hm.clock.at = Date.now();
+        const m = await createHotSeat(hm.http, { timeControl: { kind: 'correspondence', daysPerMove: 1 } });
+        const paths = { p1: path('stale-p1'), p2: path('stale-p2') };
+        const hooks = {
+          p1: await registerM(m.id, m.tokens.p1, paths.p1, ['deadline-near'], { deadlineLeadMinutes: 60 }),
+          p2: await registerM(m.id, m.tokens.p2, paths.p2, ['deadline-near'], { deadlineLeadMinutes: 60 }),
+        };
+        const rowOf = async (seat: Seat, version: number) => (await logOf(m.id, m.tokens[seat], hooks[seat].id)).find((d) => d.version === version)!;
+        // No worker runs in this test: only the appends change the log.
+        const v1 = await moveM(m.id, m.tokens);
+        const s1 = (await toMoveM(m.id))!;
+        expect(await rowOf(s1, v1)).toMatchObject({ kind: 'deadline-near', status: 'pending' });
+        const v2 = await moveM(m.id, m.tokens);
+        const s2 = (await toMoveM(m.id))!;
+        expect(await rowOf(s1, v1)).toMatchObject({ status: 'superseded', nextAttemptAt: null, attempts: 0 });
+        expect(await rowOf(s2, v2)).toMatchObject({ status: 'pending' });
+        await hm.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens.p1)).send({ action: { type: 'resign' } }).expect(200);
+        expect(await rowOf(s2, v2)).toMatchObject({ status: 'superseded', nextAttemptAt: null, attempts: 0 });
+        for (const seat of ['p1', 'p2'] as const) expect((await logOf(m.id, m.tokens[seat], hooks[seat].id)).filter((d) => d.status === 'pending')).toEqual([]);
+        expect(rx.on(paths.p1).concat(rx.on(paths.p2))).toEqual([]);
+      });
+
+      it('issue 21 #12: the retry after a timed-out attempt waits its backoff from the failure, not from the start of the attempt (injected clock)', async () => {
+        const clock = { at: Date.now() };
+        const w = new WebhookWorker(hm.store.webhooks, (d) => hm.app.service.webhooks.bodyOf(d), { allowPrivate: true, pollMs: 0, backoffMs: [5_000], timeoutMs: 200, now: () => clock.at });
+        try {
+          const m = await createHotSeat(hm.http);
+          const other: Seat = (await toMoveM(m.id)) === 'p1' ? 'p2' : 'p1';
+          const p = path('timed-out');
+          const hook = await registerM(m.id, m.tokens[other], p, ['your-turn']);
+          rx.plan(p, 'hang');
+          // The attempt takes a minute of the worker's clock before it times out.
+          rx.onArrival(p, () => (clock.at += 60_000));
+          while ((await toMoveM(m.id)) !== other) await moveM(m.id, m.tokens);
+          await run(w);
+          const [row] = await logOf(m.id, m.tokens[other], hook.id);
+          expect(row).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: null });
+          expect(row!.lastError).toMatch(/no complete answer/);
+          const failedAt = clock.at;
+          // 5 s ± 20 % jitter, from the failure.
+          expect(Date.parse(row!.nextAttemptAt!)).toBeGreaterThanOrEqual(failedAt + 4_000);
+          expect(Date.parse(row!.nextAttemptAt!)).toBeLessThanOrEqual(failedAt + 6_000);
+        } finally {
+          await w.stop();
+        }
+      });
+
+      it('issue 21 #11: a hanging endpoint does not hold up another: a healthy endpoint gets its deliveries while the hanging one\'s first request is still open', async () => {
+        // The attempt limit is far away, so only the gate ends the hanging requests.
+        const w = new WebhookWorker(hm.store.webhooks, (d) => hm.app.service.webhooks.bodyOf(d), { allowPrivate: true, pollMs: 20, backoffMs: [20], timeoutMs: 600_000 });
+        const ps = path('hanging');
+        const gate = rx.gate(ps);
+        w.start();
+        try {
+          const slow = await createHotSeat(hm.http);
+          const fast = await createHotSeat(hm.http);
+          const pf = { p1: path('healthy-p1'), p2: path('healthy-p2') };
+          for (const seat of ['p1', 'p2'] as const) {
+            await registerM(slow.id, slow.tokens[seat], ps, ['your-turn', 'match-ended']);
+            await registerM(fast.id, fast.tokens[seat], pf[seat], ['your-turn', 'match-ended']);
+          }
+          await hm.http.post(`/v1/matches/${slow.id}/actions`).set(bearer(slow.tokens.p1)).send({ action: { type: 'resign' } }).expect(200);
+          await waitFor(() => rx.on(ps).length === 2, 'both hanging endpoints to be called');
+          // Three hand-overs (three your-turn) and the end (two match-ended) on the healthy match.
+          for (let i = 0; i < 3; i++) {
+            const seat = await toMoveM(fast.id);
+            while ((await toMoveM(fast.id)) === seat) await moveM(fast.id, fast.tokens);
+          }
+          await hm.http.post(`/v1/matches/${fast.id}/actions`).set(bearer(fast.tokens.p1)).send({ action: { type: 'resign' } }).expect(200);
+          await waitFor(() => rx.on(pf.p1).length + rx.on(pf.p2).length >= 5, 'the healthy endpoints\' five deliveries', 20_000);
+          // …all of them while the hanging requests were still open, each attempted once.
+          expect(rx.on(ps)).toHaveLength(2);
+          for (const r of rx.on(ps)) expect(r).toMatchObject({ answered: null, aborted: false });
+        } finally {
+          gate.release();
+          await w.stop();
+        }
+      });
+
+      it('issue 21 #13: per endpoint, deliveries go out in data.version order: a later one waits while an earlier one is pending retry', async () => {
+        const w = worker();
+        try {
+          const m = await createHotSeat(hm.http);
+          const other: Seat = (await toMoveM(m.id)) === 'p1' ? 'p2' : 'p1';
+          const p = path('order');
+          const hook = await registerM(m.id, m.tokens[other], p, ['your-turn', 'match-ended']);
+          rx.plan(p, 500, 500);
+          while ((await toMoveM(m.id)) !== other) await moveM(m.id, m.tokens);
+          await hm.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens[other])).send({ action: { type: 'resign' } }).expect(200);
+          await waitFor(async () => {
+            await run(w);
+            const rows = await logOf(m.id, m.tokens[other], hook.id);
+            return rows.length === 2 && rows.every((d) => d.status === 'delivered');
+          }, 'both deliveries');
+          const sent = rx.on(p).map((r) => ({ type: json(r).type, version: json(r).data.version, answered: r.answered }));
+          expect(sent.map((s) => s.answered)).toEqual([500, 500, 200, 200]);
+          expect(sent.filter((s) => s.answered === 200).map((s) => s.type)).toEqual(['your-turn', 'match-ended']);
+          // Nothing of a later version was even tried before the earlier one got through.
+          const versions = sent.map((s) => s.version);
+          expect(versions).toEqual([...versions].sort((a, b) => a - b));
+        } finally {
+          await w.stop();
+        }
+      });
+
+      it('issue 21 #6: redeliver queues a settled delivery at most 3 times, one attempt each; a pending one is not queued twice (409 delivery-pending), a fourth time is 409 redelivery-limit', async () => {
+        const w = worker();
+        try {
+          const m = await createHotSeat(hm.http);
+          const other: Seat = (await toMoveM(m.id)) === 'p1' ? 'p2' : 'p1';
+          const p = path('redeliver-cap');
+          const hook = await registerM(m.id, m.tokens[other], p, ['your-turn']);
+          while ((await toMoveM(m.id)) !== other) await moveM(m.id, m.tokens);
+          const [d] = await logOf(m.id, m.tokens[other], hook.id);
+          const redeliver = () => hm.http.post(`/v1/matches/${m.id}/webhooks/${hook.id}/deliveries/${d!.id}/redeliver`).set(bearer(m.tokens[other]));
+          expectProblem(await redeliver(), 409, 'delivery-pending');
+          await run(w);
+          expect(rx.on(p)).toHaveLength(1);
+          for (let i = 1; i <= 3; i++) {
+            // The third redelivery fails: it is one attempt, not a new series of retries.
+            if (i === 3) rx.plan(p, 500);
+            expect((await redeliver().expect(202)).body).toMatchObject({ id: d!.id, status: 'pending' });
+            expectProblem(await redeliver(), 409, 'delivery-pending');
+            await run(w);
+            expect(rx.on(p)).toHaveLength(1 + i);
+          }
+          expect((await logOf(m.id, m.tokens[other], hook.id))[0]).toMatchObject({ status: 'failed', lastStatusCode: 500, nextAttemptAt: null });
+          const limit = await redeliver();
+          expectProblem(limit, 409, 'redelivery-limit');
+          await run(w);
+          expect(rx.on(p)).toHaveLength(4);
         } finally {
           await w.stop();
         }

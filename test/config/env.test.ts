@@ -48,3 +48,24 @@ describe('CORS_ORIGINS', () => {
     if (!r.ok) expect(r.errors.join('\n')).toMatch(new RegExp(`^CORS_ORIGINS: .*${message.replace(/[.?*]/g, '\\$&')}`, 'm'));
   });
 });
+
+describe('webhook settings (issue 21 #6, #10)', () => {
+  it('WEBHOOK_ALLOW_PRIVATE is an explicit opt-in: false unless set to true, in development as in production', () => {
+    for (const env of [{}, { NODE_ENV: 'development' }, { NODE_ENV: 'test' }, { NODE_ENV: 'production' }, { WEBHOOK_ALLOW_PRIVATE: 'false' }, { WEBHOOK_ALLOW_PRIVATE: '' }]) {
+      const r = loadEnv(env);
+      expect(r.ok && r.config.webhookAllowPrivate, JSON.stringify(env)).toBe(false);
+    }
+    for (const NODE_ENV of ['development', 'production']) {
+      const r = loadEnv({ NODE_ENV, WEBHOOK_ALLOW_PRIVATE: 'true' });
+      expect(r.ok && r.config.webhookAllowPrivate).toBe(true);
+    }
+  });
+
+  it('endpoints per seat, redeliveries and delivery concurrency have documented defaults (5, 3, 64) and can be set', () => {
+    const d = loadEnv({});
+    expect(d.ok && [d.config.webhookMaxPerSeat, d.config.webhookMaxRedeliveries, d.config.webhookConcurrency]).toEqual([5, 3, 64]);
+    const s = loadEnv({ WEBHOOK_MAX_PER_SEAT: '2', WEBHOOK_MAX_REDELIVERIES: '0', WEBHOOK_CONCURRENCY: '8' });
+    expect(s.ok && [s.config.webhookMaxPerSeat, s.config.webhookMaxRedeliveries, s.config.webhookConcurrency]).toEqual([2, 0, 8]);
+    expect(loadEnv({ WEBHOOK_MAX_PER_SEAT: '0' }).ok).toBe(false);
+  });
+});

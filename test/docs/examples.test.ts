@@ -113,7 +113,7 @@ describe('HTTP examples run against a real server', () => {
   beforeAll(async () => {
     const opened = await openStore(memoryDatabase());
     closeStore = opened.close;
-    app = await buildApp({ store: opened.store, logger: false, graphiql: true, webhooks: { allowPrivate: true } }); // as `npm start` in development
+    app = await buildApp({ store: opened.store, logger: false, graphiql: true, webhooks: { allowPrivate: true } }); // as `WEBHOOK_ALLOW_PRIVATE=true npm start` (README's walkthrough)
     await app.listen({ port: 0, host: '127.0.0.1' });
     api = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     dir = mkdtempSync(join(tmpdir(), 'evons-doc-examples-'));

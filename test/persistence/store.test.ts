@@ -293,15 +293,19 @@ for (const backend of backends) {
       // No endpoint yet: the notification queues nothing.
       await opened.store.appendEvents(m.id, 1, [ev('Move', { x: 1 }, 'p1')], { notify: [{ seat: 'p1', kind: 'your-turn' }] });
       expect(signals).toBe(0);
-      const hook = await opened.store.webhooks.create(m.id, { id: `wh_${randomUUID()}`, seat: 'p1', url: 'https://example.test/hook', kinds: ['your-turn'], secret: 'whsec_x', deadlineLeadMs: 0 });
+      const hook = (await opened.store.webhooks.create(m.id, { id: `wh_${randomUUID()}`, seat: 'p1', url: 'https://example.test/hook', kinds: ['your-turn'], secret: 'whsec_x', deadlineLeadMs: 0 }, 5))!;
       await opened.store.appendEvents(m.id, 2, [ev('Move', { x: 2 }, 'p2')]);
       expect(signals).toBe(0);
       await opened.store.appendEvents(m.id, 3, [ev('Move', { x: 3 }, 'p2')], { notify: [{ seat: 'p1', kind: 'your-turn' }] });
       expect(signals).toBe(1);
       const [queued] = await opened.store.webhooks.deliveries(hook.id, 10);
-      expect(await opened.store.webhooks.redeliver(hook.id, 'msg_none')).toBeNull();
+      expect(await opened.store.webhooks.redeliver(hook.id, 'msg_none', 3)).toBeNull();
+      // Pending already: not queued again, no signal.
+      expect(await opened.store.webhooks.redeliver(hook.id, queued!.id, 3)).toBe('pending');
       expect(signals).toBe(1);
-      expect(await opened.store.webhooks.redeliver(hook.id, queued!.id)).toMatchObject({ id: queued!.id, status: 'pending' });
+      const claimed = (await opened.store.webhooks.claim(100, 30_000)).find((d) => d.id === queued!.id)!;
+      await opened.store.webhooks.settle(claimed, { ok: true, statusCode: 200, error: null, nextAttemptAt: null });
+      expect(await opened.store.webhooks.redeliver(hook.id, queued!.id, 3)).toMatchObject({ id: queued!.id, status: 'pending', redeliveries: 1 });
       expect(signals).toBe(2);
     });
 

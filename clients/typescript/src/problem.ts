@@ -49,6 +49,9 @@ export const SERVICE_CODES = [
   'match-finished',
   'handle-taken',
   'handle-reserved',
+  'too-many-webhooks',
+  'delivery-pending',
+  'redelivery-limit',
   // 422
   'idempotency-key-reused',
   'invalid-deck',

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MatchService } from '../../service/match-service.js';
 import { bearerToken } from '../../service/tokens.js';
+import { DEFAULT_WEBHOOK_LIMITS } from '../../service/webhooks/limits.js';
 import { AuthHeaders, MatchIdParams, problemResponses } from '../schemas.js';
 import {
   DeliveriesQuery,
@@ -29,11 +30,12 @@ const webhookRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (a
         description:
           'Deliveries follow Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature: v1 HMAC-SHA256 with the secret ' +
           'returned here, once). Bodies are redacted for your seat like the event stream. Retried with backoff for 24 h; an ' +
-          'endpoint failing for 24 h is disabled.',
+          'endpoint failing for 24 h is disabled. Per endpoint, deliveries go out in data.version order. A seat holds at most ' +
+          `${DEFAULT_WEBHOOK_LIMITS.maxPerSeat} endpoints in a match (default; WEBHOOK_MAX_PER_SEAT): one more is 409 too-many-webhooks.`,
         params: MatchIdParams,
         headers: AuthHeaders,
         body: WebhookRequestSchema,
-        response: { 201: WebhookCreatedSchema, ...problemResponses(400, 401, 404, 413, 415, 429) },
+        response: { 201: WebhookCreatedSchema, ...problemResponses(400, 401, 404, 409, 413, 415, 429) },
       },
     },
     async (req, reply) => {
@@ -130,10 +132,13 @@ const webhookRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (a
         tags: ['webhooks'],
         operationId: 'redeliverWebhook',
         summary: 'Send a delivery again',
-        description: 'Queues it now, with the same webhook-id and body (receivers that deduplicate will ignore it if they already have it).',
+        description:
+          'Queues it now, with the same webhook-id and body (receivers that deduplicate will ignore it if they already have it): ' +
+          'one attempt, no retries. Only a settled delivery (409 delivery-pending while it is queued), and at most ' +
+          `${DEFAULT_WEBHOOK_LIMITS.maxRedeliveries} times (default; WEBHOOK_MAX_REDELIVERIES), then 409 redelivery-limit.`,
         params: DeliveryParams,
         headers: AuthHeaders,
-        response: { 202: DeliverySchema, ...problemResponses(400, 401, 404, 429) },
+        response: { 202: DeliverySchema, ...problemResponses(400, 401, 404, 409, 429) },
       },
     },
     async (req, reply) => {

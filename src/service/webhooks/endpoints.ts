@@ -11,6 +11,7 @@ import { redact } from '../reads.js';
 import { rulesetOf } from '../../games/registry.js';
 import type { EventDto, LoadedMatch } from '../types.js';
 import { urlProblem } from './outbound.js';
+import { DEFAULT_WEBHOOK_LIMITS, type WebhookLimits } from './limits.js';
 import { newWebhookSecret } from './signing.js';
 import type { DeliveryBody, DeliveryView, WebhookInput, WebhookView } from './types.js';
 
@@ -80,11 +81,16 @@ export class WebhookEndpoints {
   constructor(
     private readonly store: MatchStore,
     private readonly allowPrivate: boolean,
+    private readonly limits: WebhookLimits = DEFAULT_WEBHOOK_LIMITS,
   ) {}
 
   async register(m: LoadedMatch, input: WebhookInput): Promise<{ webhook: WebhookView; secret: string }> {
     const hook = newWebhook(seatOf(m), input, this.allowPrivate);
-    const row = await this.store.webhooks.create(m.row.id, hook);
+    const row = await this.store.webhooks.create(m.row.id, hook, this.limits.maxPerSeat);
+    if (!row) {
+      const detail = `A seat may hold ${this.limits.maxPerSeat} webhooks in a match; delete one first.`;
+      throw new ServiceError({ kind: 'conflict', code: 'too-many-webhooks', title: 'Too many webhooks', detail });
+    }
     return { webhook: webhookView(row), secret: hook.secret };
   }
 
@@ -112,8 +118,16 @@ export class WebhookEndpoints {
   async redeliver(m: LoadedMatch, id: string, deliveryId: string): Promise<DeliveryView> {
     const w = await this.store.webhooks.get(m.row.id, seatOf(m), id);
     if (!w) throw notFound(id);
-    const d = await this.store.webhooks.redeliver(w.id, deliveryId);
+    const d = await this.store.webhooks.redeliver(w.id, deliveryId, this.limits.maxRedeliveries);
     if (!d) throw new ServiceError({ kind: 'not-found', code: 'delivery-not-found', title: 'No such delivery', detail: `No delivery "${deliveryId}" of this webhook.` });
+    if (d === 'pending') {
+      const detail = 'This delivery is queued already (see its nextAttemptAt); it can be sent again once it has settled.';
+      throw new ServiceError({ kind: 'conflict', code: 'delivery-pending', title: 'Delivery pending', detail });
+    }
+    if (d === 'limit') {
+      const detail = `A delivery can be sent again ${this.limits.maxRedeliveries} times.`;
+      throw new ServiceError({ kind: 'conflict', code: 'redelivery-limit', title: 'Redelivery limit reached', detail });
+    }
     return deliveryView(d);
   }
 

@@ -1,5 +1,5 @@
 /**
- * One webhook POST: http(s) only, 5 s in all, at most a few KB of the answer read. Unless private
+ * One webhook POST: http(s) only, 5 s in all (the worker may set another limit), at most a few KB of the answer read. Unless private
  * addresses are allowed (development, tests), the host must resolve to public addresses only, and
  * the check happens in the connection's own DNS lookup, so a name cannot pass the check and then
  * connect somewhere else (DNS rebinding).
@@ -64,7 +64,7 @@ export interface PostResult {
   error: string | null;
 }
 
-export function postJson(url: string, body: string, headers: Record<string, string>, allowPrivate: boolean): Promise<PostResult> {
+export function postJson(url: string, body: string, headers: Record<string, string>, allowPrivate: boolean, timeoutMs = TIMEOUT_MS): Promise<PostResult> {
   const problem = urlProblem(url, allowPrivate);
   if (problem) return Promise.resolve({ statusCode: null, error: problem });
   const u = new URL(url);
@@ -94,12 +94,12 @@ export function postJson(url: string, body: string, headers: Record<string, stri
         const finish = () => done({ statusCode: res.statusCode ?? null, error: null });
         res.on('end', finish);
         // A response torn down before its end (our 5 s limit) is an error, not an answer.
-        res.on('close', () => (res.complete || read > MAX_ANSWER_BYTES ? finish() : done({ statusCode: null, error: `no complete answer within ${TIMEOUT_MS / 1000} s` })));
+        res.on('close', () => (res.complete || read > MAX_ANSWER_BYTES ? finish() : done({ statusCode: null, error: `no complete answer within ${timeoutMs / 1000} s` })));
         res.on('error', finish);
       },
     );
     // 5 s in all, not 5 s of silence: a receiver trickling its answer is cut off too.
-    const deadline = setTimeout(() => req.destroy(new Error(`no complete answer within ${TIMEOUT_MS / 1000} s`)), TIMEOUT_MS);
+    const deadline = setTimeout(() => req.destroy(new Error(`no complete answer within ${timeoutMs / 1000} s`)), timeoutMs);
     req.on('error', (e) => done({ statusCode: null, error: e.message.slice(0, 200) }));
     req.on('close', () => clearTimeout(deadline));
     req.end(body);

@@ -4,6 +4,11 @@
  * exponential backoff with jitter, or (after a day of failures) given up, and the endpoint
  * disabled with the reason. At least once: a node killed mid-send loses its lease and another
  * node sends again with the same webhook-id, which receivers deduplicate on.
+ *
+ * Endpoints do not wait on each other: up to `concurrency` deliveries are in flight at once, one
+ * endpoint's one after another, and the worker claims more as soon as any settles (never a whole
+ * round waiting on its slowest endpoint). Per endpoint, the claim takes nothing while an earlier
+ * version to that endpoint is pending, so receivers get a match's deliveries in data.version order.
  */
 import type { ClaimedDelivery, WebhookStore } from '../../persistence/types.js';
 import { postJson } from './outbound.js';
@@ -18,10 +23,14 @@ export interface WorkerOptions {
   pollMs?: number;
   /** Private and loopback addresses allowed (development, tests). */
   allowPrivate: boolean;
-  /** Deliveries claimed per round (default 50). */
-  batch?: number;
+  /** Deliveries claimed and not settled yet on this node, all endpoints together (default 64). */
+  concurrency?: number;
   /** A claimed delivery is invisible to other workers this long (default 30 s, more than a send can take). */
   leaseMs?: number;
+  /** One attempt's limit, answer included (default 5 s). */
+  timeoutMs?: number;
+  /** The clock (epoch ms) attempts are timed and retries scheduled on (default Date.now). */
+  now?: () => number;
 }
 
 export interface WorkerLog {
@@ -31,14 +40,23 @@ export interface WorkerLog {
 const DEFAULT_BACKOFF_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000, 7_200_000, 14_400_000, 28_800_000];
 const DAY_MS = 86_400_000;
 const LEASE_MS = 30_000;
+const CONCURRENCY = 64;
 
 export class WebhookWorker {
   private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+  /** The claim in progress (one at a time); `again`: another was asked for meanwhile. */
+  private claiming: Promise<void> | null = null;
   private again = false;
   private stopped = false;
+  /** Claimed, unsettled deliveries by endpoint, sent in this order. */
+  private readonly queues = new Map<string, ClaimedDelivery[]>();
+  private inFlight = 0;
+  /** The claim and every endpoint's queue still running (idle() waits for them). */
+  private readonly tasks = new Set<Promise<void>>();
   private readonly backoff: number[];
   private readonly giveUpAfter: number;
+  private readonly concurrency: number;
+  private readonly now: () => number;
 
   constructor(
     private readonly store: WebhookStore,
@@ -49,6 +67,8 @@ export class WebhookWorker {
   ) {
     this.backoff = opts.backoffMs ?? DEFAULT_BACKOFF_MS;
     this.giveUpAfter = opts.giveUpAfterMs ?? DAY_MS;
+    this.concurrency = Math.max(1, opts.concurrency ?? CONCURRENCY);
+    this.now = opts.now ?? Date.now;
   }
 
   start(): void {
@@ -58,25 +78,28 @@ export class WebhookWorker {
     this.timer.unref();
   }
 
-  /** Deliver what is due now (an append just committed, or the poll). */
+  /** Claim what is due now (an append just committed, a delivery settled, or the poll). */
   kick(): void {
     if (this.stopped) return;
-    if (this.running) {
+    if (this.claiming) {
       this.again = true;
       return;
     }
-    this.running = this.drain().finally(() => {
-      this.running = null;
+    const claim = this.fill().finally(() => {
+      this.claiming = null;
+      this.tasks.delete(claim);
       if (this.again && !this.stopped) {
         this.again = false;
         this.kick();
       }
     });
+    this.claiming = claim;
+    this.tasks.add(claim);
   }
 
-  /** Resolves once the current round is over. */
+  /** Resolves once nothing is claimed or in flight. */
   async idle(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.tasks.size > 0) await Promise.allSettled([...this.tasks]);
   }
 
   async stop(): Promise<void> {
@@ -86,18 +109,51 @@ export class WebhookWorker {
     await this.idle();
   }
 
-  private async drain(): Promise<void> {
+  /** Claims up to the free room, leaving out the endpoints this node is already sending to. */
+  private async fill(): Promise<void> {
     try {
       for (;;) {
-        const batch = await this.store.claim(this.opts.batch ?? 50, this.opts.leaseMs ?? LEASE_MS);
-        if (batch.length === 0) return;
-        await Promise.all(batch.map((d) => this.deliver(d)));
-        if (this.stopped) return;
+        const room = this.concurrency - this.inFlight;
+        if (room <= 0 || this.stopped) return;
+        const claimed = await this.store.claim(room, this.opts.leaseMs ?? LEASE_MS, [...this.queues.keys()]);
+        for (const d of claimed) this.enqueue(d);
+        if (claimed.length < room) return;
       }
     } catch (err) {
-      // The database is down or the node is stopping: the leases run out and a later round retries.
+      // The database is down or the node is stopping: the leases run out and a later claim retries.
       this.log?.warn({ err }, 'webhook delivery round failed');
     }
+  }
+
+  private enqueue(d: ClaimedDelivery): void {
+    this.inFlight++;
+    const queue = this.queues.get(d.webhookId);
+    if (queue) {
+      queue.push(d);
+      return;
+    }
+    this.queues.set(d.webhookId, [d]);
+    const task = this.send(d.webhookId).finally(() => {
+      this.tasks.delete(task);
+      // Room, and perhaps the next version to this endpoint: claim again.
+      this.kick();
+    });
+    this.tasks.add(task);
+  }
+
+  private async send(webhookId: string): Promise<void> {
+    const queue = this.queues.get(webhookId)!;
+    while (queue.length > 0) {
+      try {
+        await this.deliver(queue[0]!);
+      } catch (err) {
+        // Not settled: its lease runs out and it is claimed again.
+        this.log?.warn({ err }, 'webhook delivery failed');
+      }
+      queue.shift();
+      this.inFlight--;
+    }
+    this.queues.delete(webhookId);
   }
 
   private async deliver(d: ClaimedDelivery): Promise<void> {
@@ -106,24 +162,28 @@ export class WebhookWorker {
       await this.store.settle(d, { ok: false, statusCode: null, error: null, nextAttemptAt: null, superseded: true });
       return;
     }
-    const now = new Date();
     if (d.webhook.disabledAt) {
       await this.store.settle(d, { ok: false, statusCode: null, error: 'the endpoint is disabled', nextAttemptAt: null });
       return;
     }
     const body = await this.bodyOf(d);
+    const sentAt = new Date(this.now());
     const secrets = [d.webhook.secret];
-    if (d.webhook.previousSecret && d.webhook.previousUntil && d.webhook.previousUntil > now) secrets.push(d.webhook.previousSecret);
-    const r = await postJson(d.webhook.url, body, signatureHeaders(d.id, now, body, secrets), this.opts.allowPrivate);
+    if (d.webhook.previousSecret && d.webhook.previousUntil && d.webhook.previousUntil > sentAt) secrets.push(d.webhook.previousSecret);
+    const r = await postJson(d.webhook.url, body, signatureHeaders(d.id, sentAt, body, secrets), this.opts.allowPrivate, this.opts.timeoutMs);
     const ok = r.error === null && r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
     if (ok) {
       await this.store.settle(d, { ok: true, statusCode: r.statusCode, error: null, nextAttemptAt: null });
       return;
     }
+    // Waits count from the failure: an attempt that timed out took the whole limit.
+    const now = this.now();
     const error = r.error ?? `HTTP ${r.statusCode}`;
-    const failingSince = d.webhook.failingSince ?? now;
-    const givingUp = now.getTime() - (d.firstAttemptAt ?? now).getTime() >= this.giveUpAfter;
-    const disable = now.getTime() - failingSince.getTime() >= this.giveUpAfter;
+    const failingSince = d.webhook.failingSince ?? new Date(now);
+    const givingUp = now - (d.firstAttemptAt?.getTime() ?? now) >= this.giveUpAfter;
+    const disable = now - failingSince.getTime() >= this.giveUpAfter;
+    // A redelivery the seat asked for is one attempt, not a new series of retries.
+    const redelivery = d.redeliveries > 0;
     const wait = this.backoff[Math.min(d.attempts - 1, this.backoff.length - 1)] ?? this.backoff.at(-1)!;
     // ±20 % jitter, so endpoints that failed together do not retry together.
     const jittered = Math.round(wait * (0.8 + Math.random() * 0.4));
@@ -131,7 +191,7 @@ export class WebhookWorker {
       ok: false,
       statusCode: r.statusCode,
       error,
-      nextAttemptAt: givingUp || disable ? null : new Date(now.getTime() + jittered),
+      nextAttemptAt: givingUp || disable || redelivery ? null : new Date(now + jittered),
       disableReason: disable ? `Every delivery has failed since ${failingSince.toISOString()} (last: ${error}).` : null,
     });
   }

@@ -385,7 +385,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook for your seat
-         * @description Deliveries follow Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature: v1 HMAC-SHA256 with the secret returned here, once). Bodies are redacted for your seat like the event stream. Retried with backoff for 24 h; an endpoint failing for 24 h is disabled.
+         * @description Deliveries follow Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature: v1 HMAC-SHA256 with the secret returned here, once). Bodies are redacted for your seat like the event stream. Retried with backoff for 24 h; an endpoint failing for 24 h is disabled. Per endpoint, deliveries go out in data.version order. A seat holds at most 5 endpoints in a match (default; WEBHOOK_MAX_PER_SEAT): one more is 409 too-many-webhooks.
          */
         post: operations["registerWebhook"];
         delete?: never;
@@ -465,7 +465,7 @@ export interface paths {
         put?: never;
         /**
          * Send a delivery again
-         * @description Queues it now, with the same webhook-id and body (receivers that deduplicate will ignore it if they already have it).
+         * @description Queues it now, with the same webhook-id and body (receivers that deduplicate will ignore it if they already have it): one attempt, no retries. Only a settled delivery (409 delivery-pending while it is queued), and at most 3 times (default; WEBHOOK_MAX_REDELIVERIES), then 409 redelivery-limit.
          */
         post: operations["redeliverWebhook"];
         delete?: never;
@@ -1409,7 +1409,7 @@ export interface components {
             /** @description The match version the notification is about. */
             version: number;
             /**
-             * @description superseded: a deadline-near the match moved past before it was due.
+             * @description pending: queued or retrying; delivered: answered 2xx; failed: given up (or a redelivery that failed); superseded: a deadline-near whose position the match moved past (or that ended it) before it was sent, marked by that move.
              * @enum {string}
              */
             status: "pending" | "delivered" | "failed" | "superseded";
@@ -3965,6 +3965,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Version conflict, seat taken, or the match is not in play (body has the current version) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Body larger than 256 KiB */
             413: {
                 headers: {
@@ -4332,6 +4346,20 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Version conflict, seat taken, or the match is not in play (body has the current version) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
