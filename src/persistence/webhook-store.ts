@@ -57,16 +57,18 @@ function deliveryRow(d: DeliveryModel): DeliveryRow {
  * Not for the endpoints the caller is sending to ($3), and per endpoint in version order: a
  * delivery waits while an earlier version to its endpoint is pending (retrying, or leased by a
  * worker); a pending deadline-near is always of the match's current version (the append that
- * moves past it supersedes it), so it holds up nothing later.
+ * moves past it supersedes it), so it holds up nothing later. Endpoints that answer come before
+ * failing ones, so many slow endpoints cannot keep a node's room from the healthy ones.
  */
 const CLAIM_SQL = `
 WITH due AS (
-  SELECT d."id" FROM "webhook_delivery" d
+  SELECT d."id" FROM "webhook_delivery" d JOIN "webhook" w ON w."id" = d."webhook_id"
    WHERE d."status" = 'pending' AND d."next_attempt_at" <= now()
      AND d."webhook_id" <> ALL (ARRAY(SELECT jsonb_array_elements_text($3::jsonb)))
      AND NOT EXISTS (SELECT 1 FROM "webhook_delivery" e
                       WHERE e."webhook_id" = d."webhook_id" AND e."status" = 'pending' AND e."version" < d."version")
-   ORDER BY d."next_attempt_at"
+   -- Answering endpoints first: failing ones (slow, hanging, down) take the room that is left.
+   ORDER BY (w."failing_since" IS NOT NULL), d."next_attempt_at"
    LIMIT $1
    FOR UPDATE OF d SKIP LOCKED
 ), claimed AS (

@@ -622,6 +622,39 @@ for (const backend of backends) {
         }
       });
 
+      it('issue 21 #6: an answering endpoint\'s delivery is claimed before a failing endpoint\'s older retry (slow endpoints cannot keep the room from healthy ones)', async () => {
+        const w = new WebhookWorker(hm.store.webhooks, (d) => hm.app.service.webhooks.bodyOf(d), { allowPrivate: true, pollMs: 0, backoffMs: [20], concurrency: 1 });
+        const pb = path('failing');
+        try {
+          const bad = await createHotSeat(hm.http);
+          const good = await createHotSeat(hm.http);
+          const otherOf = async (id: string): Promise<Seat> => ((await toMoveM(id)) === 'p1' ? 'p2' : 'p1');
+          const [sb, sg] = [await otherOf(bad.id), await otherOf(good.id)];
+          const pg = path('answering');
+          const hb = await registerM(bad.id, bad.tokens[sb], pb, ['your-turn', 'match-ended']);
+          const hg = await registerM(good.id, good.tokens[sg], pg, ['your-turn']);
+          rx.setAlways(pb, 500);
+          // One failed attempt, by a worker whose clock is an hour behind (so the retry it schedules
+          // is long due) and that stops as the attempt arrives (so it does not retry it itself).
+          const first = new WebhookWorker(hm.store.webhooks, (d) => hm.app.service.webhooks.bodyOf(d), { allowPrivate: true, pollMs: 0, backoffMs: [1_000], now: () => Date.now() - 3_600_000 });
+          rx.onArrival(pb, () => void first.stop());
+          while ((await toMoveM(bad.id)) !== sb) await moveM(bad.id, bad.tokens);
+          await run(first);
+          expect(rx.on(pb)).toHaveLength(1);
+          const [retry] = await logOf(bad.id, bad.tokens[sb], hb.id);
+          expect(retry).toMatchObject({ status: 'pending', lastStatusCode: 500 });
+          while ((await toMoveM(good.id)) !== sg) await moveM(good.id, good.tokens);
+          const [fresh] = await logOf(good.id, good.tokens[sg], hg.id);
+          expect(Date.parse(fresh!.nextAttemptAt!)).toBeGreaterThan(Date.parse(retry!.nextAttemptAt!));
+          await run(w);
+          const order = rx.received.filter((r) => r.path === pb || r.path === pg).map((r) => r.path);
+          expect(order.slice(0, 3)).toEqual([pb, pg, pb]);
+        } finally {
+          rx.setAlways(pb, null);
+          await w.stop();
+        }
+      });
+
       it('issue 21 #6: redeliver queues a settled delivery at most 3 times, one attempt each; a pending one is not queued twice (409 delivery-pending), a fourth time is 409 redelivery-limit', async () => {
         const w = worker();
         try {
