@@ -541,14 +541,15 @@ for (const backend of backends) {
 
       it('issue 21 #12: the retry after a timed-out attempt waits its backoff from the failure, not from the start of the attempt (injected clock)', async () => {
         const clock = { at: Date.now() };
-        const w = new WebhookWorker(hm.store.webhooks, (d) => hm.app.service.webhooks.bodyOf(d), { allowPrivate: true, pollMs: 0, backoffMs: [5_000], timeoutMs: 200, now: () => clock.at });
+        const w = new WebhookWorker(hm.store.webhooks, (d) => hm.app.service.webhooks.bodyOf(d), { allowPrivate: true, pollMs: 0, backoffMs: [5_000], now: () => clock.at });
         try {
           const m = await createHotSeat(hm.http);
           const other: Seat = (await toMoveM(m.id)) === 'p1' ? 'p2' : 'p1';
           const p = path('timed-out');
           const hook = await registerM(m.id, m.tokens[other], p, ['your-turn']);
           rx.plan(p, 'hang');
-          // The attempt takes a minute of the worker's clock before it times out.
+          // The attempt takes a minute of the worker's clock before it times out (after the usual 5 s,
+          // ample time for the request to arrive and move the clock on a loaded machine).
           rx.onArrival(p, () => (clock.at += 60_000));
           while ((await toMoveM(m.id)) !== other) await moveM(m.id, m.tokens);
           await run(w);
@@ -586,7 +587,7 @@ for (const backend of backends) {
             while ((await toMoveM(fast.id)) === seat) await moveM(fast.id, fast.tokens);
           }
           await hm.http.post(`/v1/matches/${fast.id}/actions`).set(bearer(fast.tokens.p1)).send({ action: { type: 'resign' } }).expect(200);
-          await waitFor(() => rx.on(pf.p1).length + rx.on(pf.p2).length >= 5, 'the healthy endpoints\' five deliveries', 20_000);
+          await waitFor(() => rx.on(pf.p1).length + rx.on(pf.p2).length >= 5, 'the healthy endpoints\' five deliveries');
           // …all of them while the hanging requests were still open, each attempted once.
           expect(rx.on(ps)).toHaveLength(2);
           for (const r of rx.on(ps)) expect(r).toMatchObject({ answered: null, aborted: false });
