@@ -25,14 +25,14 @@ const matchFields = /* GraphQL */ `
     rated: Boolean!
     "The clock as of this read; null without a time control."
     clock: Clock
-    "How the match ended (the game's result, a timeout or an abort); null while it runs."
+    "How the match ended (the game's result, a timeout, a resignation or an abort); null while it runs."
     outcome: MatchOutcome
     "The game's settings."
     config: JSON
     seedCommitment: String
     "Published once the match is over, however it ended."
     seed: String
-    "What the caller may do now (empty when it is not their decision; an Evons resign is always accepted)."
+    "What the caller may do now (empty when it is not their decision; a resign is not listed but always accepted while the match runs, in every game)."
     legalActions: [LegalAction!]!
     events(after: Int = 0, limit: Int = 100): EventPage!
     "The caller's seat's webhooks; null for a spectator."
@@ -116,9 +116,9 @@ export const typeDefs = /* GraphQL */ `
 
   type MatchOutcome {
     winner: Seat
-    "timed-out, aborted, or the game's own reason."
+    "timed-out, resigned, aborted, or the game's own reason (an Evons resign is its own: resignation)."
     reason: String!
-    "The seat that ran out of time or asked to abort."
+    "The seat that ran out of time, resigned or asked to abort."
     seat: Seat
   }
 

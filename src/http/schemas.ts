@@ -316,8 +316,12 @@ const matchViewCommon = {
     outcome: register(
       z.object({
         winner: SeatSchema.nullable(),
-        reason: z.string().describe("timed-out, aborted, or the game's own reason (Evons main-zone-full, UniVersus HEALTH_ZERO, …)."),
-        seat: SeatSchema.nullable().optional().describe('timed-out: the seat that ran out of time; aborted: the seat that asked (null: nobody made a first decision in time).'),
+        reason: z
+          .string()
+          .describe("timed-out, resigned, aborted, or the game's own reason (Evons main-zone-full, resignation (Evons resigns by its own rules), UniVersus HEALTH_ZERO, …)."),
+        seat: SeatSchema.nullable()
+          .optional()
+          .describe('timed-out: the seat that ran out of time; resigned: the seat that conceded; aborted: the seat that asked (null: nobody made a first decision in time).'),
       }),
       'MatchOutcome',
       'How the match ended; null while it runs.',
@@ -349,15 +353,18 @@ export const MatchViewSchema = register(
   "A match as the caller sees it; `gameId` says which game's view `game` holds.",
 );
 
-export const EvonsActionSchema = ActionSchema.meta({
+/** Evons' decisions. Its engine also takes `resign`, listed with the match's actions below: one `type` per union member. */
+const evonsDecisions = ActionSchema.options.filter((o) => o.shape.type.value !== 'resign') as unknown as [(typeof ActionSchema.options)[number], ...(typeof ActionSchema.options)[number][]];
+export const EvonsActionSchema = z.discriminatedUnion('type', evonsDecisions).meta({
   id: 'EvonsAction',
-  description: 'One Evons decision (discriminated by type). "resign" is always accepted while the game runs.',
+  description: 'One Evons decision (discriminated by type). Resigning is a MatchAction.',
 });
 
 export const MatchActionSchema = register(
-  z.strictObject({ type: z.literal('abort') }),
+  z.discriminatedUnion('type', [z.strictObject({ type: z.literal('abort') }), z.strictObject({ type: z.literal('resign') })]),
   'MatchAction',
-  'Actions of the match itself, in every game: abort calls the match off (no winner) until both seats have made their first decision.',
+  'Actions of the match itself, in every game: abort calls the match off (no winner) until both seats have made their first decision; ' +
+    'resign concedes (the other seat wins), by either seat at any time while the match runs, whoever\'s decision it is. Neither is listed among legal actions.',
 );
 
 export const ActionBodySchema = register(

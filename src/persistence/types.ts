@@ -51,8 +51,8 @@ export interface NewMatch {
   rated?: boolean;
 }
 
-/** How a finished match ended: by its game's rules, a seat's clock, or an abort. */
-export type MatchEnding = 'game' | 'timed-out' | 'aborted';
+/** How a finished match ended: by its game's rules, a seat's clock, a resignation the match recorded (games without their own), or an abort. */
+export type MatchEnding = 'game' | 'timed-out' | 'resigned' | 'aborted';
 
 /** Ratings are kept per game and per time-control family. */
 export type RatingFamily = 'correspondence' | 'live';

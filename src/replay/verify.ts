@@ -8,7 +8,7 @@
  */
 import { matchRulesHash } from '../core/match-rules.js';
 import { canonicalJson, sha256Hex } from '../core/hash.js';
-import type { AnyRuleset, Seat } from '../core/ruleset.js';
+import { otherSeat, type AnyRuleset, type Seat } from '../core/ruleset.js';
 import { rulesetOf } from '../games/registry.js';
 import { isMatchRecord } from '../service/match-log.js';
 import { generatorOf } from './build.js';
@@ -121,8 +121,9 @@ export function verifyReplay(input: unknown): VerifyReport {
     const same = outcome.winner === engineOutcome.winner && outcome.reason === engineOutcome.reason && ends.length === 0;
     check('outcome', same, same ? `${engineOutcome.reason}, winner ${engineOutcome.winner ?? 'none'}` : `engine: ${engineOutcome.reason}, winner ${engineOutcome.winner ?? 'none'}; file: ${outcome.reason}, winner ${outcome.winner ?? 'none'}${ends.length ? ', and a MatchEnded record' : ''}`);
   } else {
-    // Ended outside the game's rules (time, abort): the public MatchEnded record says how.
-    const same = ends.length === 1 && !!end && end.reason === outcome.reason && end.winner === outcome.winner && (end.seat ?? null) === (outcome.seat ?? null) && (outcome.reason === 'timed-out' || outcome.reason === 'aborted');
+    // Ended outside the game's rules (time, a resignation, abort): the public MatchEnded record says how.
+    const resigned = outcome.reason === 'resigned' && (outcome.seat === 'p1' || outcome.seat === 'p2') && outcome.winner === otherSeat(outcome.seat);
+    const same = ends.length === 1 && !!end && end.reason === outcome.reason && end.winner === outcome.winner && (end.seat ?? null) === (outcome.seat ?? null) && (outcome.reason === 'timed-out' || outcome.reason === 'aborted' || resigned);
     check('outcome', same, same ? `${outcome.reason} (${outcome.seat ?? 'nobody'}), winner ${outcome.winner ?? 'none'}; the game itself did not end` : `the game did not end, and the file's outcome ${outcome.reason} is not one MatchEnded record's`);
   }
   return done(mismatch ?? undefined);

@@ -3,8 +3,8 @@
  * no game knows about:
  * - `MatchOpened` (server-only, first): the creation parameters the deal at join needs;
  * - `ClockSet` (public): the clock after a change (time controls; src/core/clock.ts);
- * - `MatchEnded` (public): the match ended outside the game's rules: a seat ran out of time or
- *   the match was aborted.
+ * - `MatchEnded` (public): the match ended outside the game's rules: a seat ran out of time,
+ *   resigned (in a game without a resign of its own), or the match was aborted.
  * This module is the only one that tells them apart: everything else asks it for the game's
  * events, the opening, or the match's own state (clock, ending).
  */
@@ -35,8 +35,11 @@ export interface MatchOpening {
 
 /** How a match ended outside its game's rules. */
 export interface MatchEnd {
-  /** timed-out: `seat` ran out of time; aborted: before both seats had decided (`seat` asked, or null: nobody showed). */
-  reason: 'timed-out' | 'aborted';
+  /**
+   * timed-out: `seat` ran out of time; resigned: `seat` conceded; aborted: before both seats had
+   * decided (`seat` asked, or null: nobody showed).
+   */
+  reason: 'timed-out' | 'resigned' | 'aborted';
   seat: Seat | null;
   winner: Seat | null;
   /** Epoch ms. */

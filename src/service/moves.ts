@@ -6,10 +6,12 @@
  * applied twice; a stale cache costs one reload, never a wrong answer.
  *
  * The match's own actions are handled here, not by a game: `abort` (until both seats have made
- * their first decision). A clock that ran out ends the match first (expire), the same way the
- * sweepers do.
+ * their first decision), and `resign` (by either seat, at any time while the match runs) in every
+ * game whose own rules have no resign action. A game that has one (Evons) resigns by its rules, so
+ * its log keeps its own events for it. A clock that ran out ends the match first (expire), the
+ * same way the sweepers do.
  */
-import { otherSeat, type Seat } from '../core/ruleset.js';
+import { otherSeat, type AnyRuleset, type Seat } from '../core/ruleset.js';
 import { afterDecision, deadlineOf, flagged, stopClock } from '../core/clock.js';
 import { canonicalJson, sha256Hex } from '../core/hash.js';
 import { VersionConflictError, type MatchStatus, type MatchStore, type NewEvent } from '../persistence/types.js';
@@ -61,7 +63,18 @@ function requestHash(seat: Seat, action: unknown): string {
   return sha256Hex(canonicalJson({ seat, action }));
 }
 
-const isAbort = (action: unknown): boolean => typeof action === 'object' && action !== null && (action as { type?: unknown }).type === 'abort';
+const typeOf = (action: unknown): unknown => (typeof action === 'object' && action !== null ? (action as { type?: unknown }).type : undefined);
+
+/** Whether a game's own actions include `{"type":"resign"}` (its action schema is the one source); remembered per ruleset. */
+const OWN_RESIGN = new WeakMap<AnyRuleset, boolean>();
+export function resignsByOwnRules(ruleset: AnyRuleset): boolean {
+  let own = OWN_RESIGN.get(ruleset);
+  if (own === undefined) {
+    own = ruleset.actionSchema.safeParse({ type: 'resign' }).success;
+    OWN_RESIGN.set(ruleset, own);
+  }
+  return own;
+}
 
 /** Applies one action for the seat holding `token`; a retry with the same key gets the same result. */
 export async function submitAction(deps: MoveDeps, id: string, token: string | null | undefined, action: unknown, opts: MoveOptions): Promise<ActionOutcome> {
@@ -179,17 +192,24 @@ async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null
   const idempotency = (a: Answer) =>
     key !== undefined ? { idempotency: { key, seat, requestHash: hash, statusCode: ACCEPTED, response: JSON.stringify({ stored: 2, ...a.summary, at: now } satisfies StoredAnswer) } } : {};
 
-  if (isAbort(action)) {
+  // The match's own endings, outside the game's rules. Not expired (checked above), so the clock stops at now.
+  const endByMatch = (end: MatchEnd): Promise<ActionOutcome> => {
+    const records = endingRecords(entry, end, seat, now);
+    const ending = { status: 'finished', winner: end.winner, ending: end.reason, toMove: null, deadline: null } as const;
+    const m: LoadedMatch = { ...entry, ...foldRecords(entry, records), ...base, row: { ...row, ...ending, version: version + records.length }, version: version + records.length };
+    const answer = answerFor(m, records);
+    return commit(deps, entry, m, records, { ...ending, rating: ratedEnding(row, end.winner, end.reason), ...idempotency(answer) }, answer, priorOr, opts.includeLegal);
+  };
+  const type = typeOf(action);
+  if (type === 'abort') {
     // lichess's rule: a match can be called off until each seat has made its first decision.
     if (entry.decided.p1 && entry.decided.p2) {
-      return priorOr(problems.illegal('ABORT_TOO_LATE', 'Both seats have made a decision: the match can no longer be aborted (resign instead, where the game has it).', version));
+      return priorOr(problems.illegal('ABORT_TOO_LATE', 'Both seats have made a decision: the match can no longer be aborted (resign instead).', version));
     }
-    // Not expired (checked above), so the clock stops at now.
-    const records = endingRecords(entry, { reason: 'aborted', seat, winner: null, at: now }, seat, now);
-    const m: LoadedMatch = { ...entry, ...foldRecords(entry, records), ...base, row: { ...row, status: 'finished', winner: null, ending: 'aborted', toMove: null, deadline: null, version: version + records.length }, version: version + records.length };
-    const answer = answerFor(m, records);
-    return commit(deps, entry, m, records, { status: 'finished', winner: null, ending: 'aborted', toMove: null, deadline: null, ...idempotency(answer) }, answer, priorOr, opts.includeLegal);
+    return endByMatch({ reason: 'aborted', seat, winner: null, at: now });
   }
+  // Conceding is part of every game: the other seat wins, whoever's decision it is.
+  if (type === 'resign' && !resignsByOwnRules(ruleset)) return endByMatch({ reason: 'resigned', seat, winner: otherSeat(seat), at: now });
 
   const r = ruleset.apply(state, seat, action);
   if (!r.ok) return priorOr(problems.illegal(r.error.code, r.error.message, version));

@@ -153,6 +153,27 @@ for (const backend of backends) {
       expect(games).toEqual(['universus/correspondence', 'universus/correspondence']);
     });
 
+    it('issue 20: a UniVersus resign by the seat NOT deciding ends the match (winner the other seat, reason resigned) and moves both ratings once', async () => {
+      const lu = await register('lu');
+      const mo = await register('mo');
+      const id = await ratedMatch(lu, mo, CORRESPONDENCE, 'universus');
+      await untilBothDecided(id, { p1: lu, p2: mo });
+      const v = await h.http.get(`/v1/matches/${id}`).expect(200);
+      const deciding = v.body.game.pending.seat as Seat;
+      const resigner = deciding === 'p1' ? 'p2' : 'p1';
+      const seats = { p1: lu, p2: mo };
+      const first = await resign(id, seats[resigner], 'uvs-end').expect(200);
+      expect((await resign(id, seats[resigner], 'uvs-end').expect(200)).body).toEqual(first.body);
+      expect(first.body.match).toMatchObject({ status: 'finished', winner: deciding, rated: true, outcome: { winner: deciding, reason: 'resigned', seat: resigner } });
+      const expected = rateMatch(DEFAULT_RATING, DEFAULT_RATING, deciding === 'p1' ? 1 : 0);
+      const changes = await h.store.ratings.changesOfMatch(id);
+      expect(changes).toHaveLength(2);
+      expect(changes.find((c) => c.score === 0)!.after.rating).toBeCloseTo(Math.min(expected.a.rating, expected.b.rating), 9);
+      expect((await profile(seats[resigner])).stats).toEqual([{ game: 'universus', played: 1, won: 0, lost: 1, drawn: 0, timedOut: 0, aborted: 0 }]);
+      expect((await profile(seats[deciding])).stats[0]).toMatchObject({ game: 'universus', played: 1, won: 1, lost: 0 });
+      expect((await profile(seats[deciding])).ratings).toEqual([expect.objectContaining({ game: 'universus', games: 1 })]);
+    });
+
     it('the leaderboard lists established ratings only (RD ≤ 110), highest first', async () => {
       const iv = await register('iv');
       const jo = await register('jo', true);

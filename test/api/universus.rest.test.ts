@@ -617,6 +617,51 @@ for (const backend of backends) {
       }
     });
 
+    /** Random legal actions until the game waits for a decision of `kind` (a new match if one ends first); the match, its tokens and the deciding seat. */
+    async function atDecision(kind: string, rand: () => number) {
+      for (let tries = 0; tries < 5; tries++) {
+        const c = await create({ decks: { p1: { starter: 'scouts' }, p2: { starter: 'shifters' } } });
+        for (let n = 0; n < 200; n++) {
+          const v = await h.http.get(`/v1/matches/${c.id}`).expect(200);
+          if (v.body.status !== 'active') break;
+          const pending = v.body.game.pending as { kind: string; seat: Seat };
+          if (pending.kind === kind) return { c, deciding: pending.seat, version: v.body.version as number };
+          const legal = await get(`/v1/matches/${c.id}/legal-actions`, pending.seat, c.tokens).expect(200);
+          const options = legal.body.actions as { action: object }[];
+          await h.http.post(`/v1/matches/${c.id}/actions`).set(bearer(c.tokens[pending.seat])).send({ action: options[Math.floor(rand() * options.length)]!.action }).expect(200);
+        }
+      }
+      throw new Error(`no ${kind} decision reached`);
+    }
+
+    // Attack (PLAY), block, check (AWAIT_COMMIT) and momentum after damage; each resigned by the seat deciding and by the other one.
+    it.each(['PLAY', 'AWAIT_BLOCK', 'AWAIT_COMMIT', 'AWAIT_MOMENTUM'])('issue 20: either seat resigns at a %s decision: the other seat wins (reason resigned), the log ends with MatchEnded, nothing more is accepted', async (kind) => {
+      const rand = prng(BASE_SEED + kind.length);
+      for (const who of ['deciding', 'other'] as const) {
+        const { c, deciding, version } = await atDecision(kind, rand);
+        const resigner = who === 'deciding' ? deciding : otherSeat(deciding);
+        const winner = otherSeat(resigner);
+        const t = await uvsTruth(h.app.service, c.id);
+        const res = await h.http.post(`/v1/matches/${c.id}/actions`).set(bearer(c.tokens[resigner])).set('if-match', `"${version}"`).send({ action: { type: 'resign' } });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        expect(res.body.match).toMatchObject({ status: 'finished', winner, outcome: { winner, reason: 'resigned', seat: resigner } });
+        expect(res.body.match.seed, 'the seed is published once the match is over').toEqual(expect.any(String));
+        expect(res.body.events.map((e: { actingSeat: Seat; event: { type: string } }) => [e.actingSeat, e.event.type])).toEqual([[resigner, 'MatchEnded']]);
+        expect(res.body.events[0].event.end).toMatchObject({ reason: 'resigned', seat: resigner, winner });
+        // Over now, so the seed is published; hands and decks stay hidden (the game itself did not end).
+        assertUvsNoLeak(res.text, { ...t.secrets(resigner), seed: null }, `${kind} resign by ${who}`, { view: false });
+        // The match waits for nobody: no legal actions, no further action (not even a second resign).
+        for (const seat of ['p1', 'p2'] as const) {
+          expect((await get(`/v1/matches/${c.id}/legal-actions`, seat, c.tokens).expect(200)).body.actions).toEqual([]);
+          expectProblem(await h.http.post(`/v1/matches/${c.id}/actions`).set(bearer(c.tokens[seat])).send({ action: { type: 'resign' } }), 409, 'match-finished');
+        }
+        const spectator = await h.http.get(`/v1/matches/${c.id}`).expect(200);
+        expect(spectator.body).toMatchObject({ status: 'finished', winner, version: version + 1, outcome: { winner, reason: 'resigned', seat: resigner } });
+        const page = await h.http.get(`/v1/matches/${c.id}/events?after=${version}`).expect(200);
+        expect(page.body.events.map((e: { event: { type: string } }) => e.event.type)).toEqual(['MatchEnded']);
+      }
+    });
+
     it('errors: an Evons action, an illegal UniVersus action (engine code + version), Evons settings, an unknown starter, an unknown game', async () => {
       const c = await create({ decks: { p1: { starter: 'scouts' }, p2: { starter: 'shifters' } } });
       const v = await h.http.get(`/v1/matches/${c.id}`).expect(200);
@@ -628,8 +673,6 @@ for (const backend of backends) {
       const e1 = expectProblem(evonsAction, 422, 'INVALID_ACTION');
       expect(e1.type).toBe('urn:evons:problem:illegal-action');
       expect(evonsAction.body.version).toBe(version);
-      const resign = await h.http.post(`/v1/matches/${c.id}/actions`).set(bearer(c.tokens[seat])).send({ action: { type: 'resign' } });
-      expectProblem(resign, 422, 'INVALID_ACTION');
 
       // U-PLAY-1: only the deciding seat; D-14: a card not in hand gets one answer, whoever holds it.
       const t = await uvsTruth(h.app.service, c.id);

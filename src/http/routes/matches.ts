@@ -151,7 +151,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
         version: m.version,
         seat: m.seat,
         actions: service.legal(m, { text: req.query.text }),
-        note: 'Empty when it is not your decision. "resign" is not listed but always accepted while the game runs.',
+        note: 'Empty when it is not your decision. "resign" is not listed but always accepted while the match runs, in every game.',
       };
     },
   );
@@ -167,7 +167,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
           'Applies one action for the seat of the token. Send If-Match with the version you saw (stale → 409 with ' +
           'the current version) and an Idempotency-Key to make retries safe (same key + same body → the stored ' +
           'response, byte for byte; same key + another body → 422). An illegal action is a 422 whose code is the ' +
-          "engine's reason. Resigning is an action ({\"type\":\"resign\"}).",
+          "engine's reason. Resigning is an action in every game ({\"type\":\"resign\"}), accepted from either seat while the match runs.",
         params: MatchIdParams,
         headers: ActionHeaders,
         querystring: ActionQuery,
