@@ -244,6 +244,47 @@ for (const backend of backends) {
       expect(r.body.data.matches.matches).toContainEqual({ id: u.id, gameId: 'universus' });
     });
 
+    it('issue 20: submitAction resign (JSON and typed input) ends a UniVersus match at a block, a check and while the other seat decides; the other seat wins, reason resigned', async () => {
+      const rand = prng(BASE_SEED + 20);
+      const OUTCOME = 'query ($id: ID!) { match(id: $id) { status winner pending legalActions { type } outcome { winner reason seat } } }';
+      for (const [kind, who, form] of [
+        ['AWAIT_BLOCK', 'deciding', 'json'],
+        ['AWAIT_COMMIT', 'deciding', 'input'],
+        ['PLAY', 'other', 'json'],
+      ] as const) {
+        let reached: { id: string; tokens: Record<Seat, string>; m: MatchData } | null = null;
+        for (let tries = 0; tries < 5 && !reached; tries++) {
+          const c = await createUvs({ decks: { p1: { starter: 'scouts' }, p2: { starter: 'shifters' } } });
+          for (let n = 0; n < 200; n++) {
+            const m = (await gql(MATCH, { id: c.id })).body.data.match as MatchData;
+            if (m.status !== 'active') break;
+            if (m.pending!.kind === kind) {
+              reached = { id: c.id, tokens: c.tokens, m };
+              break;
+            }
+            const mine = (await gql(MATCH, { id: c.id }, c.tokens[m.pending!.seat])).body.data.match as MatchData;
+            const choice = mine.legalActions[Math.floor(rand() * mine.legalActions.length)]!;
+            expect((await gql(SUBMIT, { id: c.id, action: choice.action }, c.tokens[m.pending!.seat])).body.errors).toBeUndefined();
+          }
+        }
+        if (!reached) throw new Error(`no ${kind} decision reached`);
+        const deciding = reached.m.pending!.seat;
+        const resigner = who === 'deciding' ? deciding : otherSeat(deciding);
+        const winner = otherSeat(resigner);
+        const action = form === 'json' ? { action: { type: 'resign' } } : { input: { type: 'resign' } };
+        const res = await gql(SUBMIT, { id: reached.id, v: reached.m.version, ...action }, reached.tokens[resigner]);
+        expect(res.body.errors, JSON.stringify(res.body.errors)).toBeUndefined();
+        const out = res.body.data.submitAction;
+        expect(out.match).toMatchObject({ __typename: 'UniVersusMatch', status: 'finished', winner });
+        expect(out.events.map((e: { type: string }) => e.type)).toEqual(['MatchEnded']);
+        expect(out.events[0].data.end).toMatchObject({ reason: 'resigned', seat: resigner, winner });
+        const after = (await gql(OUTCOME, { id: reached.id }, reached.tokens[winner])).body.data.match;
+        expect(after).toEqual({ status: 'finished', winner, pending: null, legalActions: [], outcome: { winner, reason: 'resigned', seat: resigner } });
+        const again = await gql(SUBMIT, { id: reached.id, action: { type: 'resign' } }, reached.tokens[winner]);
+        expect(again.body.errors[0].extensions.code).toBe('match-finished');
+      }
+    });
+
     it('the Match interface: a UniVersus match is UniVersusMatch, an Evons match still EvonsMatch; errors carry the engine code and version', async () => {
       const u = await createUvs({ decks: { p1: { starter: 'scouts' }, p2: { starter: 'garrison' } } });
       const e = await createHotSeat(h.http);
