@@ -76,6 +76,11 @@ export function resignsByOwnRules(ruleset: AnyRuleset): boolean {
   return own;
 }
 
+/** The match's ending when `seat` resigns at `at` (a game without its own resign): the other seat wins. */
+export function resignation(seat: Seat, at: number): MatchEnd {
+  return { reason: 'resigned', seat, winner: otherSeat(seat), at };
+}
+
 /** Applies one action for the seat holding `token`; a retry with the same key gets the same result. */
 export async function submitAction(deps: MoveDeps, id: string, token: string | null | undefined, action: unknown, opts: MoveOptions): Promise<ActionOutcome> {
   if (token === undefined) throw problems.missingToken();
@@ -209,7 +214,7 @@ async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null
     return endByMatch({ reason: 'aborted', seat, winner: null, at: now });
   }
   // Conceding is part of every game: the other seat wins, whoever's decision it is.
-  if (type === 'resign' && !resignsByOwnRules(ruleset)) return endByMatch({ reason: 'resigned', seat, winner: otherSeat(seat), at: now });
+  if (type === 'resign' && !resignsByOwnRules(ruleset)) return endByMatch(resignation(seat, now));
 
   const r = ruleset.apply(state, seat, action);
   if (!r.ok) return priorOr(problems.illegal(r.error.code, r.error.message, version));

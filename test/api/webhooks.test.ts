@@ -203,6 +203,25 @@ for (const backend of backends) {
       }
     });
 
+    it('issue 20: match-ended to both seats when a UniVersus seat resigns while the other decides; each body carries the MatchEnded event (reason resigned)', async () => {
+      const created = await h.http.post('/v1/matches').send({ game: 'universus', decks: { p1: { starter: 'scouts' }, p2: { starter: 'shifters' } } }).expect(201);
+      const id: string = created.body.id;
+      const tokens = created.body.tokens as Record<Seat, string>;
+      const paths = { p1: path('uvs-end-p1'), p2: path('uvs-end-p2') };
+      const hooks = { p1: await register(id, tokens.p1, paths.p1, ['match-ended']), p2: await register(id, tokens.p2, paths.p2, ['match-ended']) };
+      const deciding = (await toMoveOf(id))!;
+      const resigner: Seat = deciding === 'p1' ? 'p2' : 'p1';
+      const resigned = await h.http.post(`/v1/matches/${id}/actions`).set(bearer(tokens[resigner])).send({ action: { type: 'resign' } }).expect(200);
+      for (const seat of ['p1', 'p2'] as const) {
+        const r = await waitFor(() => rx.on(paths[seat])[0], `match-ended to ${seat}`);
+        const e = verify(hooks[seat].secret, r) as Body;
+        expect(e).toMatchObject({ type: 'match-ended', data: { matchId: id, gameId: 'universus', seat, version: resigned.body.version, toMove: null } });
+        const events = e.data.events as unknown as { event: { type: string; end?: unknown } }[];
+        expect(events.map((x) => x.event.type)).toEqual(['MatchEnded']);
+        expect(events[0]!.event.end).toMatchObject({ reason: 'resigned', seat: resigner, winner: deciding });
+      }
+    });
+
     it('your-turn to the joiner when the deal hands it the first decision (endpoint registered with the join)', async () => {
       // Who moves first may depend on the deal: try until the joiner has been first at least once.
       const seen = { joiner: 0, creator: 0 };

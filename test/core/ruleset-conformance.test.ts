@@ -1,12 +1,14 @@
 /**
  * Every registered game honours the Ruleset contract the same way (src/core/ruleset.ts): a deal
  * is a function of the seed, apply accepts what legalActions lists and rejects the rest without
- * touching its input, replaying the events rebuilds the live state, and the seed stays out of
- * every view and redacted event until the game ends.
+ * touching its input, replaying the events rebuilds the live state, the seed stays out of
+ * every view and redacted event until the game ends, and either seat can resign at any decision.
  */
 import { describe, expect, it } from 'vitest';
 import { GAME_IDS, GAMES, rulesetOf } from '../../src/games/registry.js';
-import { expandDeck, type AnyRuleset, type Seat } from '../../src/core/ruleset.js';
+import { expandDeck, otherSeat, type AnyRuleset, type Seat } from '../../src/core/ruleset.js';
+import { resignation, resignsByOwnRules } from '../../src/service/moves.js';
+import { outcomeOf } from '../../src/service/reads.js';
 
 function starterDecks(r: AnyRuleset): Record<Seat, string[]> {
   const [a, b] = [r.starterDecks[0], r.starterDecks[1] ?? r.starterDecks[0]];
@@ -109,6 +111,39 @@ for (const id of GAME_IDS) {
         }
       }
       expect(typeof r.positions.format).toBe('string');
+    });
+
+    it('issue 20: either seat can resign at every decision (by the game\'s own resign, or else by the match\'s); the other seat wins', () => {
+      const created = r.create({ config: r.configSchema.parse({}), decks: starterDecks(r), seed: `${id}-resign` });
+      if (!created.ok) throw new Error(created.errors.join('; '));
+      const choose = r.randomPlayer(`${id}-resign:player`);
+      const own = resignsByOwnRules(r);
+      let state = created.state;
+      let checked = 0;
+      for (let i = 0; i < 200 && !r.outcome(state); i++) {
+        const pending = r.pending(state);
+        if (!pending) break;
+        // The seat deciding and the one waiting, at every few decisions of a random game.
+        if (i % 5 === 0) {
+          for (const seat of ['p1', 'p2'] as const) {
+            const res = r.apply(state, seat, { type: 'resign' });
+            if (own) {
+              // The game's own rules end it (Evons: Resigned, GameEnded).
+              expect(res.ok, JSON.stringify(!res.ok && res.error)).toBe(true);
+              if (res.ok) expect(r.outcome(res.state)).toMatchObject({ winner: otherSeat(seat) });
+            } else {
+              // The game does not know resign, so it never takes the match's resign for a move of its own.
+              expect(res.ok).toBe(false);
+              expect(outcomeOf({ ruleset: r, state, end: resignation(seat, 0) })).toEqual({ winner: otherSeat(seat), reason: 'resigned', seat });
+            }
+            checked++;
+          }
+        }
+        const res = r.apply(state, pending.seat, choose(state));
+        if (!res.ok) throw new Error(JSON.stringify(res.error));
+        state = res.state;
+      }
+      expect(checked).toBeGreaterThan(10);
     });
 
     it('pendingView is the pending decision exactly as every view shows it, at every step of a game', () => {

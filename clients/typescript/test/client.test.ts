@@ -219,4 +219,40 @@ describe('EvonsClient against the real service', () => {
     expect(over.match.status).toBe('finished');
     expect(over.match.winner).toBe(first);
   });
+
+  it('issue 20: resign() concedes a UniVersus match, by the deciding seat at a block and by the other seat at an attack; the other seat wins', async () => {
+    for (const [kind, who] of [
+      ['AWAIT_BLOCK', 'deciding'],
+      ['PLAY', 'other'],
+    ] as const) {
+      let reached: { id: string; clients: Record<Seat, EvonsClient>; deciding: Seat } | null = null;
+      for (let tries = 0; tries < 5 && !reached; tries++) {
+        const p1 = new EvonsClient({ baseUrl: s.baseUrl });
+        const p2 = new EvonsClient({ baseUrl: s.baseUrl });
+        const created = await p1.createMatch({ game: 'universus', handle: 'cy', openSeat: true, decks: { p1: { starter: 'scouts' } } });
+        await p2.joinMatch(created.id, { handle: 'di', deck: { starter: 'shifters' } });
+        const clients: Record<Seat, EvonsClient> = { p1, p2 };
+        for (let n = 0; n < 200; n++) {
+          const v = await p1.getMatch(created.id);
+          if (v.status !== 'active' || v.gameId !== 'universus') break;
+          const pending = v.game!.pending!;
+          if (pending.kind === kind) {
+            reached = { id: created.id, clients, deciding: pending.seat };
+            break;
+          }
+          const legal = await clients[pending.seat].legalActions(created.id);
+          await clients[pending.seat].act(created.id, legal.actions[n % legal.actions.length]!.action);
+        }
+      }
+      if (!reached) throw new Error(`no ${kind} decision reached`);
+      const resigner: Seat = who === 'deciding' ? reached.deciding : reached.deciding === 'p1' ? 'p2' : 'p1';
+      const winner: Seat = resigner === 'p1' ? 'p2' : 'p1';
+      const r = await reached.clients[resigner].resign(reached.id);
+      expect(r.match).toMatchObject({ gameId: 'universus', status: 'finished', winner, outcome: { winner, reason: 'resigned', seat: resigner } });
+      expect(r.events.map((e) => e.event.type)).toEqual(['MatchEnded']);
+      const again = await reached.clients[winner].resign(reached.id).catch((e: unknown) => e);
+      expect(again).toBeInstanceOf(EvonsProblem);
+      expect(again).toMatchObject({ status: 409, code: 'match-finished' });
+    }
+  });
 });
