@@ -139,7 +139,7 @@ export interface paths {
         put?: never;
         /**
          * Submit one action
-         * @description Applies one action for the seat of the token. Send If-Match with the version you saw (stale → 409 with the current version) and an Idempotency-Key to make retries safe (same key + same body → the stored response, byte for byte; same key + another body → 422). An illegal action is a 422 whose code is the engine's reason. Resigning is an action ({"type":"resign"}).
+         * @description Applies one action for the seat of the token. Send If-Match with the version you saw (stale → 409 with the current version) and an Idempotency-Key to make retries safe (same key + same body → the stored response, byte for byte; same key + another body → 422). An illegal action is a 422 whose code is the engine's reason. Resigning is an action in every game ({"type":"resign"}), accepted from either seat while the match runs.
          */
         post: operations["submitAction"];
         delete?: never;
@@ -1116,7 +1116,7 @@ export interface components {
             /** @description Your seat's webhook endpoint, registered with the join (its secret comes back once). */
             webhook?: components["schemas"]["WebhookRequestInput"];
         };
-        /** @description One Evons decision (discriminated by type). "resign" is always accepted while the game runs. */
+        /** @description One Evons decision (discriminated by type). Resigning is a MatchAction. */
         EvonsActionInput: {
             /** @constant */
             type: "reveal";
@@ -1152,14 +1152,14 @@ export interface components {
             /** @constant */
             type: "discard";
             card: string;
-        } | {
-            /** @constant */
-            type: "resign";
         };
-        /** @description Actions of the match itself, in every game: abort calls the match off (no winner) until both seats have made their first decision. */
+        /** @description Actions of the match itself, in every game: abort calls the match off (no winner) until both seats have made their first decision; resign concedes (the other seat wins), by either seat at any time while the match runs, whoever's decision it is. Neither is listed among legal actions. */
         MatchActionInput: {
             /** @constant */
             type: "abort";
+        } | {
+            /** @constant */
+            type: "resign";
         };
         /** @description One decision: an EvonsAction or a UniVersusAction in the match's game, or a MatchAction (their `type` values do not overlap). */
         ActionInput: components["schemas"]["EvonsActionInput"] | components["schemas"]["UniVersusActionInput"] | components["schemas"]["MatchActionInput"];
@@ -1642,9 +1642,9 @@ export interface components {
         /** @description How the match ended; null while it runs. */
         MatchOutcome: {
             winner: components["schemas"]["Seat"] | null;
-            /** @description timed-out, aborted, or the game's own reason (Evons main-zone-full, UniVersus HEALTH_ZERO, …). */
+            /** @description timed-out, resigned, aborted, or the game's own reason (Evons main-zone-full, resignation (Evons resigns by its own rules), UniVersus HEALTH_ZERO, …). */
             reason: string;
-            /** @description timed-out: the seat that ran out of time; aborted: the seat that asked (null: nobody made a first decision in time). */
+            /** @description timed-out: the seat that ran out of time; resigned: the seat that conceded; aborted: the seat that asked (null: nobody made a first decision in time). */
             seat?: components["schemas"]["Seat"] | null;
         };
         EvonsMatchView: {
@@ -1717,7 +1717,7 @@ export interface components {
         };
         /** @description A match as the caller sees it; `gameId` says which game's view `game` holds. */
         MatchView: components["schemas"]["EvonsMatchView"] | components["schemas"]["UniVersusMatchView"];
-        /** @description One Evons decision (discriminated by type). "resign" is always accepted while the game runs. */
+        /** @description One Evons decision (discriminated by type). Resigning is a MatchAction. */
         EvonsAction: {
             /** @constant */
             type: "reveal";
@@ -1753,14 +1753,14 @@ export interface components {
             /** @constant */
             type: "discard";
             card: string;
-        } | {
-            /** @constant */
-            type: "resign";
         };
-        /** @description Actions of the match itself, in every game: abort calls the match off (no winner) until both seats have made their first decision. */
+        /** @description Actions of the match itself, in every game: abort calls the match off (no winner) until both seats have made their first decision; resign concedes (the other seat wins), by either seat at any time while the match runs, whoever's decision it is. Neither is listed among legal actions. */
         MatchAction: {
             /** @constant */
             type: "abort";
+        } | {
+            /** @constant */
+            type: "resign";
         };
         /** @description One decision: an EvonsAction or a UniVersusAction in the match's game, or a MatchAction (their `type` values do not overlap). */
         Action: components["schemas"]["EvonsAction"] | components["schemas"]["UniVersusAction"] | components["schemas"]["MatchAction"];
