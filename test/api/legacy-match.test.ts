@@ -106,7 +106,8 @@ for (const backend of backends) {
       }
       const end = await http.get(`/v1/matches/${id}`).expect(200);
       expect(end.body.status).toBe('finished');
-      expect({ ...end.body.game, engineVersion: 'x' }).toEqual({ ...fixture.finalView, engineVersion: 'x' });
+      // As recorded, but for the engine version and maxChainDepth (added since): null, no limit, as it was played.
+      expect({ ...end.body.game, engineVersion: 'x' }).toEqual({ ...fixture.finalView, config: { ...(fixture.finalView.config as object), maxChainDepth: null }, engineVersion: 'x' });
       // The stored log is the recorded one, event for event.
       const all = await store.loadEvents(id);
       expect(all.map((e) => e.payload)).toEqual(fixture.events);

@@ -42,12 +42,42 @@ export const RulesConfigSchema = z.strictObject({
   colorSynergy: z.boolean().default(false),
   /** R-AB-MAG-11 [T] (OQ-31): Magnetism may pull the activating card itself. */
   magnetismSelfPull: z.boolean().default(false),
+  /**
+   * R-CHAIN-1 (issue 20): engine safeguard, not a rule (the rulebook sets no depth limit, and two
+   * own Swap cards can reactivate each other for ever). A chain holds at most this many sequences:
+   * at that depth a queued reactivation is dropped (TriggerDropped, reason chain-depth) and
+   * Resurrection, whose revived card would open one more, is not offered. null: no limit, the
+   * rulebook as written (and how every match stored before this setting plays: its config lacks it).
+   */
+  maxChainDepth: z.number().int().min(1).max(1000).nullable().default(8),
 });
 
 export type RulesConfig = z.infer<typeof RulesConfigSchema>;
 export type RulesConfigInput = z.input<typeof RulesConfigSchema>;
 
 export const DEFAULT_CONFIG: RulesConfig = RulesConfigSchema.parse({});
+
+/** How deep a chain may go under `config` (a stored config without the setting: no limit, as it was played). */
+export function chainDepthLimit(config: RulesConfig): number {
+  return config.maxChainDepth ?? Number.POSITIVE_INFINITY;
+}
+
+/** Configs as views show them, by the stored config: one object per config, so memos keyed by it keep working. */
+const SHOWN = new WeakMap<RulesConfig, RulesConfig>();
+
+/**
+ * A stored config with every setting named: one stored before a setting existed shows the value
+ * it is played by (maxChainDepth null), not today's default. Its rules hash is the stored config's.
+ */
+export function shownConfig(config: RulesConfig): RulesConfig {
+  if (config.maxChainDepth !== undefined) return config;
+  let shown = SHOWN.get(config);
+  if (!shown) {
+    shown = { ...config, maxChainDepth: null };
+    SHOWN.set(config, shown);
+  }
+  return shown;
+}
 
 export type ConfigResult = { ok: true; config: RulesConfig } | { ok: false; errors: string[] };
 

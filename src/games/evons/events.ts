@@ -73,8 +73,11 @@ export type GameEvent =
   | { type: 'CardRemovedFromGame'; card: string; defId: string; owner: Seat; cell: CellName }
   | { type: 'CardFlipped'; card: string; cell: CellName; to: Seat; covered: boolean }
   | { type: 'TriggersQueued'; cards: string[] }
-  /** A queued trigger whose card left the board or its controller before its turn came. */
-  | { type: 'TriggerDropped'; card: string }
+  /**
+   * A queued trigger whose card left the board or its controller before its turn came, or (reason
+   * chain-depth) one that would have opened a sequence deeper than `maxChainDepth`.
+   */
+  | { type: 'TriggerDropped'; card: string; reason?: 'chain-depth' }
   | { type: 'ActivationEnded'; card: string; reason: 'completed' | 'destroyed' | 'left-board' }
   | { type: 'CardDiscarded'; seat: Seat; card: string; defId: string }
   | { type: 'TurnEnded'; turn: number; seat: Seat }

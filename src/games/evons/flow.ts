@@ -7,6 +7,7 @@
 import { rememberDecision, rememberedDecision } from './decision-memo.js';
 import type { Decision } from './decisions.js';
 import { cellName } from './board.js';
+import { chainDepthLimit } from './config.js';
 import { cellOf } from './locate.js';
 import { abilityChoices, defenders, flipStep, frameCell, resolveConflict } from './sequence.js';
 import { other, topFrame, type GameState } from './state.js';
@@ -30,6 +31,11 @@ function next(s: GameState, tx?: Tx): Decision | typeof AUTO | null {
       const stale = f.triggers.find((id) => !triggerValid(s, id));
       if (stale !== undefined) {
         tx?.emit({ type: 'TriggerDropped', card: stale });
+        return AUTO;
+      }
+      // maxChainDepth: a reactivation would open a sequence deeper than the limit; none is offered.
+      if (s.stack.length >= chainDepthLimit(s.config)) {
+        tx?.emit({ type: 'TriggerDropped', card: f.triggers[0]!, reason: 'chain-depth' });
         return AUTO;
       }
       if (f.triggers.length > 1) return { kind: 'trigger-order', seat: s.active, cards: [...f.triggers] };

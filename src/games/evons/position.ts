@@ -5,6 +5,7 @@
  */
 import { CELL_COUNT, cellIndex, cellName, MAIN_ZONE } from './board.js';
 import type { CardSet } from './cards.js';
+import type { RulesConfig } from './config.js';
 import type { GameEvent } from './events.js';
 import { advance } from './flow.js';
 import { emptyState } from './setup.js';
@@ -18,8 +19,12 @@ export { PositionSchema, type PositionData, type Position } from './position-for
 
 export type PositionResult = { ok: true; state: GameState } | { ok: false; errors: string[] };
 
-/** Validates a position (schema and consistency: every card in exactly one place) and builds the state. */
-export function stateFromPosition(input: unknown, cardSet: CardSet, seed: string): PositionResult {
+/**
+ * Validates a position (schema and consistency: every card in exactly one place) and builds the
+ * state. `stored`: the position of a stored PositionLoaded, which keeps the config it was created
+ * with (a setting added since, absent there, must not take today's default).
+ */
+export function stateFromPosition(input: unknown, cardSet: CardSet, seed: string, opts: { stored?: boolean } = {}): PositionResult {
   const parsed = PositionSchema.safeParse(input);
   if (!parsed.success) return { ok: false, errors: parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`) };
   const p = parsed.data;
@@ -57,7 +62,8 @@ export function stateFromPosition(input: unknown, cardSet: CardSet, seed: string
   if (MAIN_ZONE.every((i) => p.board[cellName(i)])) errors.push('board: the main zone is full, so the game is already over (R-END-1)');
   if (errors.length) return { ok: false, errors };
 
-  const s = emptyState(cardSet, p.config, seed, new Map(Object.entries(p.cards)), p.first, null, null);
+  const config = opts.stored ? ((input as { config?: RulesConfig }).config ?? p.config) : p.config;
+  const s = emptyState(cardSet, config, seed, new Map(Object.entries(p.cards)), p.first, null, null);
   for (const [cell, bc] of Object.entries(p.board)) s.board[cellIndex(cell)!] = { ...bc };
   s.decks = { p1: [...p.decks.p1], p2: [...p.decks.p2] };
   s.hands = { p1: [...p.hands.p1], p2: [...p.hands.p2] };

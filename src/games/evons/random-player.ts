@@ -2,7 +2,9 @@
  * A random player for tests, benchmarks and practice bots: uniform over legalActions, from a
  * seeded generator (reproducible). One exception, documented in docs/rules-decisions.md: deep
  * inside a chain it ends the ability phase, because the rules allow chains without end (two own
- * Swap cards can swap each other forever) and a uniform player would wander into them.
+ * Swap cards can swap each other forever) and a uniform player would wander into them. Under the
+ * default `maxChainDepth` (8) the engine already stops chains there; this is for configs with a
+ * higher limit or none (null, and matches stored before the setting).
  */
 import type { Action } from './actions.js';
 import { nextInt, sfc32Stream } from '../../core/random.js';

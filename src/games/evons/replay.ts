@@ -12,7 +12,7 @@ export function replay(events: readonly GameEvent[], cardSet: CardSet): GameStat
   let s: GameState;
   if (first.type === 'MatchCreated') s = stateFromMatchCreated(first, cardSet);
   else if (first.type === 'PositionLoaded') {
-    const r = stateFromPosition(first.position, cardSet, first.seed);
+    const r = stateFromPosition(first.position, cardSet, first.seed, { stored: true });
     if (!r.ok) throw new Error(`stored position is invalid: ${r.errors.join('; ')}`);
     s = r.state;
   } else throw new Error(`a match starts with MatchCreated or PositionLoaded, not ${first.type}`);

@@ -5,7 +5,7 @@
 import { instanceOf } from '../../core/card-instances.js';
 import { CELL_COUNT, cellName, isMainZone, type CellName, type Direction } from './board.js';
 import type { ArrowType, CardDef } from './cards.js';
-import type { RulesConfig } from './config.js';
+import { shownConfig, type RulesConfig } from './config.js';
 import type { Decision } from './decisions.js';
 import { pendingDecision } from './flow.js';
 import { boardDirection } from './geometry.js';
@@ -143,7 +143,7 @@ export function view(s: GameState, viewer: Viewer): GameView {
     rulesHash: rulesHash(s.config, s.cardSet, s.rng),
     cardSetId: s.cardSet.id,
     cardSetHash: s.cardSet.hash,
-    config: s.config,
+    config: shownConfig(s.config),
     status: s.result ? 'ended' : 'playing',
     turn: s.turn,
     active: s.active,
