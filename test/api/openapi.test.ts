@@ -49,6 +49,17 @@ describe('OpenAPI document: what the server reads and sends (issue 6 item 8)', (
   const ops = (doc: Json) =>
     Object.entries(doc.paths as Json).flatMap(([path, item]) => Object.entries(item as Json).map(([method, op]) => ({ path, method, op: op as Json })));
 
+  it('issue 20: the Evons create body offers maxChainDepth (default 8, null for no limit) in its settings and in a position\'s config', async () => {
+    const doc = await load();
+    const body = deref(doc, doc.components.schemas.EvonsCreateMatchRequestInput);
+    const setting = (schema: Json) => deref(doc, schema).properties.maxChainDepth as Json;
+    for (const s of [setting(body.properties.settings), setting(deref(doc, body.properties.position).properties.config)]) {
+      expect(s.default).toBe(8);
+      expect(s.anyOf).toEqual([{ type: 'integer', minimum: 1, maximum: 1000 }, { type: 'null' }]);
+      expect(s.description).toMatch(/rules-decisions/);
+    }
+  });
+
   it('gives every operation a stable camelCase operationId, security, and the 500/503 problems; servers are set; no schema carries $id', async () => {
     const doc = await load();
     expect(doc.servers.length).toBeGreaterThan(0);

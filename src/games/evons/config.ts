@@ -49,7 +49,14 @@ export const RulesConfigSchema = z.strictObject({
    * Resurrection, whose revived card would open one more, is not offered. null: no limit, the
    * rulebook as written (and how every match stored before this setting plays: its config lacks it).
    */
-  maxChainDepth: z.number().int().min(1).max(1000).nullable().default(8),
+  maxChainDepth: z
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .nullable()
+    .default(8)
+    .describe('A chain holds at most this many sequences; deeper reactivations are dropped (docs/rules-decisions.md, decision 11). null: no limit.'),
 });
 
 export type RulesConfig = z.infer<typeof RulesConfigSchema>;

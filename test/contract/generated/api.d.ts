@@ -788,6 +788,11 @@ export interface components {
                 colorSynergy: boolean;
                 /** @default false */
                 magnetismSelfPull: boolean;
+                /**
+                 * @description A chain holds at most this many sequences; deeper reactivations are dropped (docs/rules-decisions.md, decision 11). null: no limit.
+                 * @default 8
+                 */
+                maxChainDepth: number | null;
             };
             /** @description Sandbox: start from this position (format evons-position/1; its config holds the rules settings) instead of a deal. Send no decks or settings with it. */
             position?: {
@@ -812,7 +817,8 @@ export interface components {
                  *       "stalemateTurns": 6,
                  *       "cellBonus": "DISABLED",
                  *       "colorSynergy": false,
-                 *       "magnetismSelfPull": false
+                 *       "magnetismSelfPull": false,
+                 *       "maxChainDepth": 8
                  *     }
                  */
                 config: {
@@ -874,6 +880,11 @@ export interface components {
                     colorSynergy: boolean;
                     /** @default false */
                     magnetismSelfPull: boolean;
+                    /**
+                     * @description A chain holds at most this many sequences; deeper reactivations are dropped (docs/rules-decisions.md, decision 11). null: no limit.
+                     * @default 8
+                     */
+                    maxChainDepth: number | null;
                 };
                 /** @enum {string} */
                 first: "p1" | "p2";
@@ -1551,6 +1562,11 @@ export interface components {
                 colorSynergy: boolean;
                 /** @default false */
                 magnetismSelfPull: boolean;
+                /**
+                 * @description A chain holds at most this many sequences; deeper reactivations are dropped (docs/rules-decisions.md, decision 11). null: no limit.
+                 * @default 8
+                 */
+                maxChainDepth: number | null;
             };
             /** @enum {string} */
             status: "playing" | "ended";
