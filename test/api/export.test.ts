@@ -38,7 +38,7 @@ for (const backend of backends) {
         const seat = v.body.game.pending.seat as 'p1' | 'p2';
         const legal = await h.http.get(`/v1/matches/${id}/legal-actions`).set(bearer(tokens[seat])).expect(200);
         const options = legal.body.actions as { action: { type: string } }[];
-        const action = i >= cap && v.body.gameId === 'evons' ? { type: 'resign' } : options[Math.floor(rnd() * options.length)]!.action;
+        const action = i >= cap ? { type: 'resign' } : options[Math.floor(rnd() * options.length)]!.action;
         await h.http.post(`/v1/matches/${id}/actions`).set(bearer(tokens[seat])).set('if-match', `"${v.body.version}"`).send({ action }).expect(200);
       }
     }
@@ -46,6 +46,8 @@ for (const backend of backends) {
     const cases = [
       { name: 'Evons', body: { decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[2] } } }, cap: 120 },
       { name: 'UniVersus', body: { game: 'universus', decks: { p1: { starter: 'scouts' }, p2: { starter: 'shifters' } } }, cap: 10_000 },
+      // Issue 20: resigned by the match (a MatchEnded record), the game itself not over.
+      { name: 'UniVersus resigned mid-game', body: { game: 'universus', decks: { p1: { starter: 'garrison' }, p2: { starter: 'scouts' } } }, cap: 15 },
       {
         name: 'Evons with a correspondence clock and an open seat',
         body: { openSeat: true, timeControl: { kind: 'correspondence', daysPerMove: 2 }, decks: { p1: { starter: STARTERS[1] } } },
