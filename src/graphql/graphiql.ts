@@ -24,8 +24,14 @@ const ASSETS: Record<string, { pkg: string; file: string; type: string }> = {
 const assetPath = (a: { pkg: string; file: string }) => join(dirname(require.resolve(`${a.pkg}/package.json`)), a.file);
 
 // Headers are not persisted: a seat token typed into the header editor stays out of localStorage.
+// Subscriptions go over WebSocket to the same path (graphql-transport-ws; the graphql-ws client is
+// in GraphiQL's bundle); the header editor's headers become the connection_init payload, so an
+// Authorization header there authenticates the subscription as it does a query.
 const MAIN_JS = `'use strict';
-const fetcher = GraphiQL.createFetcher({ url: new URL('/graphql', window.location.href).href });
+const url = new URL('/graphql', window.location.href);
+const subscriptionUrl = new URL(url);
+subscriptionUrl.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+const fetcher = GraphiQL.createFetcher({ url: url.href, subscriptionUrl: subscriptionUrl.href });
 ReactDOM.createRoot(document.getElementById('graphiql')).render(
   React.createElement(GraphiQL, { fetcher, headerEditorEnabled: true, shouldPersistHeaders: false, defaultEditorToolsVisibility: true }),
 );

@@ -29,7 +29,7 @@ import type { LiveConnection } from './ws-connections.js';
 export const subscriptionTypeDefs = /* GraphQL */ `
   """
   Live updates over WebSocket at /graphql, protocol graphql-transport-ws (the graphql-ws library).
-  Authenticate in connection_init: payload { authorization: "Bearer <seat or player token>" }; none
+  Authenticate in connection_init: payload { authorization: "Bearer <seat or player token>" } (key in any case); none
   = spectator. A refused credential closes the connection with 4403 and the problem code as reason.
   """
   type Subscription {

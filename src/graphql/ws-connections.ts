@@ -1,6 +1,6 @@
 /**
  * GraphQL over WebSocket (graphql-transport-ws, served by Mercurius at /graphql): who a connection
- * is, decided once at `connection_init` from its payload `{ authorization: "Bearer …" }` (or the
+ * is, decided once at `connection_init` from its payload `{ authorization: "Bearer …" }` (key in any case; or the
  * upgrade request's Authorization header) with the same principal and seat checks as every REST
  * call, and how many subscriptions it may hold.
  *
@@ -144,7 +144,8 @@ export class WsConnections {
   }
 
   private async authenticate(payload: unknown, header: string | undefined): Promise<Auth> {
-    const given = payload !== null && typeof payload === 'object' && 'authorization' in payload ? (payload as { authorization: unknown }).authorization : header;
+    const key = payload !== null && typeof payload === 'object' ? authorizationKey(payload) : undefined;
+    const given = key !== undefined ? (payload as Record<string, unknown>)[key] : header;
     try {
       if (given !== undefined && typeof given !== 'string') throw problems.invalidToken();
       const token = bearerToken(given);
@@ -169,4 +170,12 @@ export class WsConnections {
       return { ok: false, code: CLOSE.internal, reason: 'internal' };
     }
   }
+}
+
+/**
+ * The payload's authorization key, matched as an HTTP header name is (any case): GraphiQL sends
+ * its header editor's headers as the payload, typically spelt `Authorization`.
+ */
+function authorizationKey(payload: object): string | undefined {
+  return Object.keys(payload).find((k) => k.toLowerCase() === 'authorization');
 }

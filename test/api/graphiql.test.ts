@@ -53,6 +53,9 @@ describe('GraphiQL assets are local', () => {
     const main = await http.get('/graphiql/main.js').expect(200);
     expect(main.text).not.toMatch(/https?:\/\//);
     expect(main.text).toContain("'/graphql'");
+    // Subscriptions run from the page: the fetcher has a WebSocket URL (ws:, or wss: under https:).
+    expect(main.text).toMatch(/createFetcher\(\{[^}]*subscriptionUrl/);
+    expect(main.text).toContain("'wss:' : 'ws:'");
   });
 
   it('serves the GraphiQL bundle itself, and nothing outside the asset list', async () => {
