@@ -11,7 +11,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import { GraphQLError, GraphQLScalarType, getOperationAST, valueFromASTUntyped, type GraphQLResolveInfo } from 'graphql';
 import { graphqlCjs } from './graphql-cjs.js';
 import { selectsField } from './selection.js';
-import { ActionBodySchema, HandleSchema, ListQuery } from '../http/schemas.js';
+import { ActionBodySchema, CreateMatchBody, HandleSchema, JoinBody, ListQuery } from '../http/schemas.js';
 import { LeaderboardQuery } from '../http/player-schemas.js';
 import { WebhookRequestSchema } from '../http/webhook-schemas.js';
 import type { WebhookView } from '../service/webhooks/endpoints.js';
@@ -53,6 +53,33 @@ function ctxOf(c: MercuriusContext): GqlContext {
 
 function checkId(id: string): void {
   if (!MATCH_ID.test(id)) throw problems.validation('id: not a match id', ['id: letters, digits, "_" and "-", at most 64']);
+}
+
+/**
+ * An input object as the REST body it stands for: GraphQL's explicit nulls dropped (an unset field),
+ * so the REST schema judges it. JSON-typed fields (settings, position) are left as given.
+ */
+function restBody(input: Record<string, unknown>, json: readonly string[] = []): Record<string, unknown> {
+  const strip = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(strip);
+    if (v === null || typeof v !== 'object') return v;
+    return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null && x !== undefined).map(([k, x]) => [k, strip(x)]));
+  };
+  return Object.fromEntries(
+    Object.entries(input)
+      .filter(([, v]) => v !== null && v !== undefined)
+      .map(([k, v]) => [k, json.includes(k) ? v : strip(v)]),
+  );
+}
+
+/** The REST schema's verdict on a GraphQL input, or a validation-failed error naming its fields. */
+function parseInput<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown, what: string): T {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  throw problems.validation(
+    `The ${what} does not match the schema.`,
+    r.error.issues.map((i) => `input.${i.path.map(String).join('.') || '(root)'}: ${i.message}`.replace('.(root)', '')),
+  );
 }
 
 function clampLimit(limit: number | null | undefined, def: number, max: number): number {
@@ -182,6 +209,34 @@ export function buildResolvers(service: MatchService): IResolvers {
         ),
     },
     Mutation: {
+      // The same schema, service call and credential checks as POST /v1/matches and …/join.
+      createMatch: (_root, args: { input: Record<string, unknown> }, c) =>
+        guard(async () => {
+          const body = parseInput(CreateMatchBody, restBody(args.input, ['settings', 'position']), 'match');
+          const r = await service.createMatch(body, ctxOf(c).token);
+          const token = r.tokens[r.seat] as string;
+          const loaded = await service.load(r.id, token);
+          return {
+            ...r,
+            gameId: r.game,
+            token,
+            webhook: r.webhook ? { webhook: { ...r.webhook, match: loaded }, secret: r.webhook.secret } : null,
+            match: sourceOf(loaded),
+          };
+        }),
+      joinMatch: (_root, args: { matchId: string; input: Record<string, unknown> }, c) =>
+        guard(async () => {
+          checkId(args.matchId);
+          const body = parseInput(JoinBody, restBody(args.input), 'join');
+          const r = await service.joinMatch(args.matchId, body, ctxOf(c).token);
+          ctxOf(c).loads.delete(args.matchId);
+          const loaded = await service.load(r.id, r.token);
+          return {
+            ...r,
+            webhook: r.webhook ? { webhook: { ...r.webhook, match: loaded }, secret: r.webhook.secret } : null,
+            match: sourceOf(loaded),
+          };
+        }),
       registerWebhook: (_root, args: { matchId: string; webhook: unknown }, c) =>
         guard(async () => {
           checkId(args.matchId);

@@ -124,6 +124,17 @@ export const typeDefs = /* GraphQL */ `
 
   type Mutation {
     """
+    Create a match, as POST /v1/matches (same validation, rules and error codes; no idempotency key, as
+    there). Anonymous, or as a registered player with a player token (scope match:create) in the
+    Authorization header. The seat tokens are returned once; \`match\` is the match as the creator's seat sees it.
+    """
+    createMatch(input: CreateMatchInput!): CreateMatchResult!
+    """
+    Take the seat left open at creation, as POST /v1/matches/{id}/join (a player token binds it to that
+    player). The seat token is returned once; \`match\` is the match as that seat sees it.
+    """
+    joinMatch(matchId: ID!, input: JoinMatchInput!): JoinMatchResult!
+    """
     Submit one action for the seat of the token. Pass the action either as JSON (action) or as a typed input
     (input). Same semantics and error codes as POST /v1/matches/{id}/actions: errors carry extensions.code
     (and extensions.version for version-conflict / illegal actions).
@@ -136,6 +147,102 @@ export const typeDefs = /* GraphQL */ `
     rotateWebhookSecret(matchId: ID!, webhookId: ID!): WebhookCreated!
     "Queue a settled delivery again, with the same webhook-id and body: one attempt (as POST …/redeliver: delivery-pending, redelivery-limit)."
     redeliverWebhook(matchId: ID!, webhookId: ID!, deliveryId: ID!): WebhookDelivery!
+  }
+
+  """
+  A new match: the fields of CreateMatchRequest in /openapi.json (EvonsCreateMatchRequest or
+  UniVersusCreateMatchRequest, chosen by game), checked by the same schema.
+  """
+  input CreateMatchInput {
+    "evons (default) or universus (GET /v1/games)."
+    game: String
+    "The creator's handle."
+    handle: String
+    "The creator's seat (default p1)."
+    seat: Seat
+    "true: the other seat stays open for joinMatch; false (default): both seats now, both tokens returned."
+    openSeat: Boolean
+    "Handle of the other seat when openSeat is false."
+    opponentHandle: String
+    "Decks by seat. The creator's deck is required; the other seat's too unless openSeat."
+    decks: DecksInput
+    "The clock (default none)."
+    timeControl: TimeControlInput
+    "The creator's webhook endpoint (its secret comes back once)."
+    webhook: WebhookInput
+    "Needs a player token, openSeat and a correspondence or live time control."
+    rated: Boolean
+    "The game's rules settings, every field optional: RulesConfig (Evons) or UniVersusSettings in /openapi.json."
+    settings: JSON
+    "Sandbox: start from this position (evons-position/1 or universus-position/1); no decks or settings with it."
+    position: JSON
+  }
+
+  input JoinMatchInput {
+    handle: String
+    "Required unless the match is a sandbox."
+    deck: DeckInput
+    "Your seat's webhook endpoint (its secret comes back once)."
+    webhook: WebhookInput
+  }
+
+  input DecksInput {
+    p1: DeckInput
+    p2: DeckInput
+  }
+
+  "A deck: exactly one of starter (a starter deck id) and cards (card ids with counts)."
+  input DeckInput {
+    starter: String
+    cards: [DeckCardInput!]
+  }
+
+  input DeckCardInput {
+    card: String!
+    count: Int!
+  }
+
+  "none; correspondence with daysPerMove; live with initialSeconds and incrementSeconds."
+  input TimeControlInput {
+    kind: String!
+    daysPerMove: Int
+    initialSeconds: Int
+    incrementSeconds: Int
+  }
+
+  "Seat tokens (shown once; the server keeps only their sha256)."
+  type SeatTokens {
+    p1: String
+    p2: String
+  }
+
+  type CreateMatchResult {
+    id: ID!
+    gameId: String!
+    "The creator's seat."
+    seat: Seat!
+    status: MatchStatus!
+    version: Int!
+    "The creator's seat token."
+    token: String!
+    "Both seat tokens without an open seat; only the creator's with one."
+    tokens: SeatTokens!
+    "The creator's webhook and its secret, when one was registered."
+    webhook: WebhookCreated
+    "The match as the creator's seat sees it."
+    match: Match!
+  }
+
+  type JoinMatchResult {
+    id: ID!
+    seat: Seat!
+    status: MatchStatus!
+    version: Int!
+    "Your seat token (shown once)."
+    token: String!
+    webhook: WebhookCreated
+    "The match as your seat sees it."
+    match: Match!
   }
 
   "A Standard Webhooks endpoint: events are your-turn, opponent-joined, match-ended, deadline-near."
