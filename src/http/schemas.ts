@@ -5,7 +5,11 @@
  */
 import { z } from 'zod';
 import { ActionSchema, PositionSchema, RulesConfigSchema } from '../games/evons/index.js';
+import { EvonsEventSchema, EvonsPendingSchema } from '../games/evons/event-schema.js';
 import { UniversusActionSchema, UniversusConfigSchema, UniversusPositionSchema, UniversusViewSchema } from '../games/universus/index.js';
+import { UniversusEventSchema } from '../games/universus/event-schema.js';
+import { UniversusPendingSchema } from '../games/universus/view-schema.js';
+import { MatchRecordSchema } from '../service/match-record-schema.js';
 import { GAME_IDS } from '../games/registry.js';
 import { TimeControlSchema } from '../core/clock.js';
 import { ReplayFileSchema } from '../replay/replay-file.js';
@@ -263,10 +267,7 @@ export const GameViewSchema = register(
     active: SeatSchema,
     first: SeatSchema,
     step: z.string(),
-    pending: z
-      .looseObject({ kind: z.string(), seat: SeatSchema })
-      .nullable()
-      .describe('The decision the game waits for (reveal-order, play, ability, conflict-order, trigger-order, discard).'),
+    pending: EvonsPendingSchema.nullable().describe('The decision the game waits for; null once the game is over.'),
     board: z
       .array(z.object({ cell: z.string(), zone: z.enum(['main', 'out']), card: BoardCardSchema.nullable() }))
       .describe('All 49 cells, row-major (X0 … Y6).'),
@@ -406,11 +407,23 @@ export const ActionQuery = z.strictObject({
     .describe('legal: the answer also carries your legal actions for the next decision (empty unless it is yours): a bot plays with one request per move.'),
 });
 
+/**
+ * Typed in the document and checked when each response is serialised; to the route handlers' types
+ * it is the service's redacted record (games redact into plain records), so the check happens at
+ * run time, on every answer, rather than by a cast in every game's redactEvent.
+ */
+const EventBodySchema = z
+  .union([EvonsEventSchema, UniversusEventSchema, MatchRecordSchema])
+  .describe(
+    "The event as this caller may see it: an event of the match's game (EvonsEvent or UniVersusEvent) or a record of " +
+      'the match itself (MatchRecord), each discriminated by `type` (a few type names exist in both games, with other fields).',
+  ) as unknown as z.ZodType<{ type: string; [k: string]: unknown }>;
+
 export const EventSchema = register(
   z.object({
     seq: z.number().int(),
     actingSeat: SeatSchema.nullable(),
-    event: z.looseObject({ type: z.string() }).describe('The event as this caller may see it.'),
+    event: EventBodySchema,
   }),
   'MatchEvent',
 );
@@ -446,7 +459,10 @@ export const MinimalActionResultSchema = register(
     status: MatchStatusSchema,
     winner: SeatSchema.nullable(),
     outcome: z.looseObject({ winner: SeatSchema.nullable(), reason: z.string() }).nullable().describe('How the match ended; null while it runs.'),
-    pending: z.looseObject({ seat: SeatSchema }).nullable().describe("The decision the game waits for now (its kind and seat); null when the match is over."),
+    pending: z
+      .union([EvonsPendingSchema, UniversusPendingSchema])
+      .nullable()
+      .describe("The decision the game waits for now (the game's own: EvonsPending or UniVersusPending); null when the match is over."),
     legalActions: LegalActionListSchema.optional().describe('With ?include=legal: your legal actions for that decision; empty when it is not yours.'),
   }),
   'MinimalActionResult',

@@ -1375,6 +1375,854 @@ export interface components {
             /** @description Added when the decision passes to the other seat (Fischer). */
             incrementSeconds: number;
         };
+        /** @description The deal (public form: the seed and deck lists stay on the server until SeedRevealed). */
+        EvonsMatchCreated: {
+            /** @constant */
+            type: "MatchCreated";
+            engineVersion: string;
+            rulesHash: string;
+            cardSetId: string;
+            cardSetHash: string;
+            config: {
+                /**
+                 * @default LINE
+                 * @enum {string}
+                 */
+                arrowReach: "LINE" | "ADJACENT";
+                /**
+                 * @default DESTROY
+                 * @enum {string}
+                 */
+                coveredHitByArrow: "DESTROY" | "FLIP_OWNERSHIP" | "IGNORE";
+                /** @default false */
+                growthAutoReveal: boolean;
+                /**
+                 * @default STAY_COVERED
+                 * @enum {string}
+                 */
+                unpaidCoverBehaviour: "STAY_COVERED" | "DESTROY";
+                /** @default false */
+                allowDirectBlockPlay: boolean;
+                /** @default 5 */
+                startingHandSize: number;
+                /**
+                 * @default RANDOM
+                 * @enum {string}
+                 */
+                firstPlayer: "RANDOM" | "p1" | "p2";
+                /**
+                 * @default NONE
+                 * @enum {string}
+                 */
+                mulligan: "NONE";
+                /**
+                 * @default SKIP
+                 * @enum {string}
+                 */
+                emptyDeckDraw: "SKIP" | "LOSE";
+                /** @default 8 */
+                handLimit: number;
+                /** @default 50 */
+                startingCredits: number;
+                /** @default 5 */
+                creditsPerTurn: number;
+                /**
+                 * @default DRAW
+                 * @enum {string}
+                 */
+                tieBreak: "DRAW";
+                /** @default 6 */
+                stalemateTurns: number;
+                /**
+                 * @default DISABLED
+                 * @enum {string}
+                 */
+                cellBonus: "DISABLED";
+                /** @default false */
+                colorSynergy: boolean;
+                /** @default false */
+                magnetismSelfPull: boolean;
+            };
+            /** @description sha256 of the seed; the seed itself is published in SeedRevealed at the end. */
+            seedCommitment: string;
+            /**
+             * @description Who moves first.
+             * @enum {string}
+             */
+            first: "p1" | "p2";
+            /**
+             * @description The generator that dealt the match; absent: sfc32.
+             * @enum {string}
+             */
+            rng?: "sfc32" | "chacha20";
+        };
+        /** @description A sandbox match starts from a position (public form: the position itself stays on the server). */
+        EvonsPositionLoaded: {
+            /** @constant */
+            type: "PositionLoaded";
+            engineVersion: string;
+            rulesHash: string;
+            cardSetId: string;
+            cardSetHash: string;
+            seedCommitment: string;
+        };
+        /** @description A turn begins. */
+        EvonsTurnStarted: {
+            /** @constant */
+            type: "TurnStarted";
+            turn: number;
+            /** @enum {string} */
+            seat: "p1" | "p2";
+        };
+        /** @description Credits gained; total after. */
+        EvonsCreditsGained: {
+            /** @constant */
+            type: "CreditsGained";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            amount: number;
+            total: number;
+        };
+        /** @description A card drawn; only its owner sees which. */
+        EvonsCardDrawn: {
+            /** @constant */
+            type: "CardDrawn";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @description Only for the drawing seat. */
+            card?: string;
+            /** @description Only for the drawing seat. */
+            defId?: string;
+        };
+        /** @description No draw (empty deck or the first turn). */
+        EvonsDrawSkipped: {
+            /** @constant */
+            type: "DrawSkipped";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+        };
+        /** @description A step of the turn begins. */
+        EvonsStepStarted: {
+            /** @constant */
+            type: "StepStarted";
+            /** @enum {string} */
+            step: "reveal" | "play" | "discard";
+            /** @description reveal: the covered cards due to be revealed. */
+            due?: string[];
+        };
+        /** @description A covered card revealed and paid for (R-FACE-3/4). */
+        EvonsCardRevealed: {
+            /** @constant */
+            type: "CardRevealed";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @description Opaque card instance id. */
+            card: string;
+            /** @description The card definition (GET /v1/cards). */
+            defId: string;
+            /** @description A cell name such as C3 (the board in GameView lists them all). */
+            cell: string;
+            paid: number;
+            total: number;
+        };
+        /** @description A due reveal deferred. */
+        EvonsRevealDeferred: {
+            /** @constant */
+            type: "RevealDeferred";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @description Opaque card instance id. */
+            card: string;
+            /** @description A cell name such as C3 (the board in GameView lists them all). */
+            cell: string;
+        };
+        /** @description A card played from hand (face up, or covered). */
+        EvonsCardPlayed: {
+            /** @constant */
+            type: "CardPlayed";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @description Opaque card instance id. */
+            card: string;
+            /** @description Absent for a covered play, except to its owner. */
+            defId?: string;
+            /** @description A cell name such as C3 (the board in GameView lists them all). */
+            cell: string;
+            covered: boolean;
+            paid: number;
+            total: number;
+        };
+        /** @description A seat passed (auto: the server passed for it). */
+        EvonsPassed: {
+            /** @constant */
+            type: "Passed";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            auto: boolean;
+            stalled: boolean;
+        };
+        /** @description A card's Activation Sequence begins (R-ACT-1). */
+        EvonsActivationStarted: {
+            /** @constant */
+            type: "ActivationStarted";
+            /** @description Opaque card instance id. */
+            card: string;
+            /** @description A cell name such as C3 (the board in GameView lists them all). */
+            cell: string;
+            /** @enum {string} */
+            kind: "activation" | "reactivation";
+        };
+        /** @description A phase of an activation begins. */
+        EvonsPhaseStarted: {
+            /** @constant */
+            type: "PhaseStarted";
+            /** @description Opaque card instance id. */
+            card: string;
+            /** @enum {string} */
+            phase: "ability1" | "conflicts" | "flip" | "ability2";
+        };
+        /** @description An ability arrow used. */
+        EvonsAbilityUsed: {
+            /** @constant */
+            type: "AbilityUsed";
+            /** @description Opaque card instance id. */
+            card: string;
+            arrow: number;
+            ability: string;
+            /** @description A cell name such as C3 (the board in GameView lists them all). */
+            target: string;
+        };
+        /** @description Growth: a hand card placed covered. */
+        EvonsCardGrown: {
+            /** @constant */
+            type: "CardGrown";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @description Opaque card instance id. */
+            card: string;
+            /** @description Only for its owner. */
+            defId?: string;
+            /** @description A cell name such as C3 (the board in GameView lists them all). */
+            cell: string;
+        };
+        /** @description A block placed. */
+        EvonsBlockPlaced: {
+            /** @constant */
+            type: "BlockPlaced";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @description Opaque card instance id. */
+            card: string;
+            /** @description The card definition (GET /v1/cards). */
+            defId: string;
+            /** @description A cell name such as C3 (the board in GameView lists them all). */
+            cell: string;
+        };
+        /** @description Resurrection: a card back from the graveyard. */
+        EvonsCardRevived: {
+            /** @constant */
+            type: "CardRevived";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @description Opaque card instance id. */
+            card: string;
+            /** @description The card definition (GET /v1/cards). */
+            defId: string;
+            /** @description A cell name such as C3 (the board in GameView lists them all). */
+            cell: string;
+            cost: number;
+        };
+        /** @description A card moved by an ability. */
+        EvonsCardMoved: {
+            /** @constant */
+            type: "CardMoved";
+            /** @description Opaque card instance id. */
+            card: string;
+            /** @description A cell name such as C3 (the board in GameView lists them all). */
+            from: string;
+            /** @description A cell name such as C3 (the board in GameView lists them all). */
+            to: string;
+            /** @enum {string} */
+            cause: "Shockwave" | "Magnetism" | "Swap";
+        };
+        /** @description Two cards swapped. */
+        EvonsCardsSwapped: {
+            /** @constant */
+            type: "CardsSwapped";
+            /** @description Opaque card instance id. */
+            card: string;
+            /** @description Opaque card instance id. */
+            other: string;
+            /** @description A cell name such as C3 (the board in GameView lists them all). */
+            from: string;
+            /** @description A cell name such as C3 (the board in GameView lists them all). */
+            to: string;
+        };
+        /** @description Firestorm damage. */
+        EvonsFirestormDamage: {
+            /** @constant */
+            type: "FirestormDamage";
+            /** @description Opaque card instance id. */
+            card: string;
+            /** @description A cell name such as C3 (the board in GameView lists them all). */
+            cell: string;
+            amount: number;
+            /** @description DEF left. */
+            def?: number;
+        };
+        /** @description The conflicts of an activation, in order. */
+        EvonsConflictsFixed: {
+            /** @constant */
+            type: "ConflictsFixed";
+            /** @description Opaque card instance id. */
+            card: string;
+            defenders: string[];
+        };
+        /** @description A conflict: damage dealt to each (simultaneous, R-CONF-5) and DEF left. */
+        EvonsConflictResolved: {
+            /** @constant */
+            type: "ConflictResolved";
+            /** @description Opaque card instance id. */
+            attacker: string;
+            /** @description Opaque card instance id. */
+            defender: string;
+            attackerDamage: number;
+            defenderDamage: number;
+            attackerDef: number;
+            defenderDef: number;
+        };
+        /** @description To its owner's graveyard (R-GY-2). */
+        EvonsCardDestroyed: {
+            /** @constant */
+            type: "CardDestroyed";
+            /** @description Opaque card instance id. */
+            card: string;
+            /** @description The card definition (GET /v1/cards). */
+            defId: string;
+            /** @enum {string} */
+            owner: "p1" | "p2";
+            /** @description A cell name such as C3 (the board in GameView lists them all). */
+            cell: string;
+            /** @enum {string} */
+            cause: "conflict" | "arrow" | "shockwave-landing" | "remove" | "firestorm" | "block-ability" | "unpaid";
+        };
+        /** @description Removed from the game. */
+        EvonsCardRemovedFromGame: {
+            /** @constant */
+            type: "CardRemovedFromGame";
+            /** @description Opaque card instance id. */
+            card: string;
+            /** @description The card definition (GET /v1/cards). */
+            defId: string;
+            /** @enum {string} */
+            owner: "p1" | "p2";
+            /** @description A cell name such as C3 (the board in GameView lists them all). */
+            cell: string;
+        };
+        /** @description A card turned to face (and now controlled by) another seat. */
+        EvonsCardFlipped: {
+            /** @constant */
+            type: "CardFlipped";
+            /** @description Opaque card instance id. */
+            card: string;
+            /** @description A cell name such as C3 (the board in GameView lists them all). */
+            cell: string;
+            /** @enum {string} */
+            to: "p1" | "p2";
+            covered: boolean;
+        };
+        /** @description Cards triggered at once, queued. */
+        EvonsTriggersQueued: {
+            /** @constant */
+            type: "TriggersQueued";
+            cards: string[];
+        };
+        /** @description A queued trigger whose card left the board or its controller before its turn came. */
+        EvonsTriggerDropped: {
+            /** @constant */
+            type: "TriggerDropped";
+            /** @description Opaque card instance id. */
+            card: string;
+        };
+        /** @description An activation ends. */
+        EvonsActivationEnded: {
+            /** @constant */
+            type: "ActivationEnded";
+            /** @description Opaque card instance id. */
+            card: string;
+            /** @enum {string} */
+            reason: "completed" | "destroyed" | "left-board";
+        };
+        /** @description A card discarded from hand. */
+        EvonsCardDiscarded: {
+            /** @constant */
+            type: "CardDiscarded";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @description Opaque card instance id. */
+            card: string;
+            /** @description The card definition (GET /v1/cards). */
+            defId: string;
+        };
+        /** @description A turn ends. */
+        EvonsTurnEnded: {
+            /** @constant */
+            type: "TurnEnded";
+            turn: number;
+            /** @enum {string} */
+            seat: "p1" | "p2";
+        };
+        /** @description A seat resigned. */
+        EvonsResigned: {
+            /** @constant */
+            type: "Resigned";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+        };
+        /** @description The game is over. */
+        EvonsGameEnded: {
+            /** @constant */
+            type: "GameEnded";
+            /** @enum {string} */
+            reason: "main-zone-full" | "stalemate" | "resignation" | "deck-out";
+            winner: ("p1" | "p2") | null;
+            scores: {
+                p1: number;
+                p2: number;
+            };
+        };
+        /** @description The seed and deck lists, published at the end: anyone can check the deal against the commitment. */
+        EvonsSeedRevealed: {
+            /** @constant */
+            type: "SeedRevealed";
+            seed: string;
+            /** @description The deck lists as dealt; null for a sandbox. */
+            decks: {
+                p1: string[];
+                p2: string[];
+            } | null;
+        };
+        /** @description An Evons event as the caller may see it (discriminated by type). */
+        EvonsEvent: components["schemas"]["EvonsMatchCreated"] | components["schemas"]["EvonsPositionLoaded"] | components["schemas"]["EvonsTurnStarted"] | components["schemas"]["EvonsCreditsGained"] | components["schemas"]["EvonsCardDrawn"] | components["schemas"]["EvonsDrawSkipped"] | components["schemas"]["EvonsStepStarted"] | components["schemas"]["EvonsCardRevealed"] | components["schemas"]["EvonsRevealDeferred"] | components["schemas"]["EvonsCardPlayed"] | components["schemas"]["EvonsPassed"] | components["schemas"]["EvonsActivationStarted"] | components["schemas"]["EvonsPhaseStarted"] | components["schemas"]["EvonsAbilityUsed"] | components["schemas"]["EvonsCardGrown"] | components["schemas"]["EvonsBlockPlaced"] | components["schemas"]["EvonsCardRevived"] | components["schemas"]["EvonsCardMoved"] | components["schemas"]["EvonsCardsSwapped"] | components["schemas"]["EvonsFirestormDamage"] | components["schemas"]["EvonsConflictsFixed"] | components["schemas"]["EvonsConflictResolved"] | components["schemas"]["EvonsCardDestroyed"] | components["schemas"]["EvonsCardRemovedFromGame"] | components["schemas"]["EvonsCardFlipped"] | components["schemas"]["EvonsTriggersQueued"] | components["schemas"]["EvonsTriggerDropped"] | components["schemas"]["EvonsActivationEnded"] | components["schemas"]["EvonsCardDiscarded"] | components["schemas"]["EvonsTurnEnded"] | components["schemas"]["EvonsResigned"] | components["schemas"]["EvonsGameEnded"] | components["schemas"]["EvonsSeedRevealed"];
+        /** @description The decision an Evons game waits for, by kind. */
+        EvonsPending: {
+            /** @constant */
+            kind: "reveal-order";
+            /**
+             * @description Who decides.
+             * @enum {string}
+             */
+            seat: "p1" | "p2";
+            cards: string[];
+        } | {
+            /** @constant */
+            kind: "play";
+            /**
+             * @description Who decides.
+             * @enum {string}
+             */
+            seat: "p1" | "p2";
+        } | {
+            /** @constant */
+            kind: "ability";
+            /**
+             * @description Who decides.
+             * @enum {string}
+             */
+            seat: "p1" | "p2";
+            /** @description Opaque card instance id. */
+            card: string;
+            /** @description A cell name such as C3 (the board in GameView lists them all). */
+            cell: string;
+            phase: 1 | 2;
+        } | {
+            /** @constant */
+            kind: "conflict-order";
+            /**
+             * @description Who decides.
+             * @enum {string}
+             */
+            seat: "p1" | "p2";
+            /** @description Opaque card instance id. */
+            card: string;
+            defenders: string[];
+        } | {
+            /** @constant */
+            kind: "trigger-order";
+            /**
+             * @description Who decides.
+             * @enum {string}
+             */
+            seat: "p1" | "p2";
+            cards: string[];
+        } | {
+            /** @constant */
+            kind: "discard";
+            /**
+             * @description Who decides.
+             * @enum {string}
+             */
+            seat: "p1" | "p2";
+            count: number;
+        };
+        /** @description The deal (public form: the seed and the shuffled decks stay on the server). */
+        UniVersusGameStarted: {
+            /** @constant */
+            type: "GameStarted";
+            /** @constant */
+            rng: "chacha20";
+            config: {
+                /**
+                 * @default ADJACENT_ONLY
+                 * @enum {string}
+                 */
+                blockZoneRule: "ADJACENT_ONLY" | "ANY_ZONE_HALF";
+                /**
+                 * @default UP
+                 * @constant
+                 */
+                halfDamageRounding: "UP";
+                /** @default true */
+                failedCheckEndsTurn: boolean;
+                /**
+                 * @default EXACT_SHORTFALL_AFTER_REVEAL
+                 * @enum {string}
+                 */
+                commitMode: "EXACT_SHORTFALL_AFTER_REVEAL" | "NONE";
+                /**
+                 * @default END_PHASE
+                 * @enum {string}
+                 */
+                foundationEntersStage: "END_PHASE" | "IMMEDIATELY";
+                /**
+                 * @default SKIP
+                 * @constant
+                 */
+                enhanceStep: "SKIP";
+                /**
+                 * @default ASK
+                 * @enum {string}
+                 */
+                autoMomentum: "ASK" | "ALL" | "NONE";
+                /** @default 10 */
+                cycleRemoveCount: number;
+                /** @default 60 */
+                minDeckSize: number;
+                /** @default true */
+                alwaysRevealOnCheck: boolean;
+            };
+            /** @description sha256 of the seed; the seed is published in GameWon. */
+            seedCommitment: string;
+            /** @enum {string} */
+            firstPlayer: "p1" | "p2";
+            characters: {
+                /** @description The printed card (GET /v1/games/universus/cards). */
+                p1: string;
+                /** @description The printed card (GET /v1/games/universus/cards). */
+                p2: string;
+            };
+            /** @description Cards in each deck (the order stays on the server). */
+            deckSizes: {
+                p1: number;
+                p2: number;
+            };
+        };
+        /** @description A sandbox game starts from a position (public form: the view of it, not the state). */
+        UniVersusPositionLoaded: {
+            /** @constant */
+            type: "PositionLoaded";
+            /** @constant */
+            rng: "chacha20";
+            /** @description The starting position as the caller may see it. */
+            position: components["schemas"]["UniVersusView"];
+        };
+        /** @description Cards drawn: the drawing seat sees them (cards), everyone else how many (count). */
+        UniVersusCardsDrawn: {
+            /** @constant */
+            type: "CardsDrawn";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @description Only for the drawing seat. */
+            cards?: components["schemas"]["UniVersusCardInstance"][];
+            /** @description For everyone else: how many. */
+            count?: number;
+        };
+        /** @description A turn begins. */
+        UniVersusTurnStarted: {
+            /** @constant */
+            type: "TurnStarted";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            turnNumber: number;
+        };
+        /** @description Committed foundations ready again (U-COMMIT-3). */
+        UniVersusStageReadied: {
+            /** @constant */
+            type: "StageReadied";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            ids: string[];
+        };
+        /** @description A play check begins. */
+        UniVersusPlayAttempted: {
+            /** @constant */
+            type: "PlayAttempted";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @description Opaque card instance id, stable for the whole match. */
+            id: string;
+            /** @description The printed card (GET /v1/games/universus/cards). */
+            card: string;
+            difficulty: number;
+        };
+        /** @description A block check begins. */
+        UniVersusBlockAttempted: {
+            /** @constant */
+            type: "BlockAttempted";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @description Opaque card instance id, stable for the whole match. */
+            id: string;
+            /** @description The printed card (GET /v1/games/universus/cards). */
+            card: string;
+            difficulty: number;
+        };
+        /** @description The check card revealed (U-CHECK-1). */
+        UniVersusCheckRevealed: {
+            /** @constant */
+            type: "CheckRevealed";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @description Opaque card instance id, stable for the whole match. */
+            id: string;
+            /** @description The printed card (GET /v1/games/universus/cards). */
+            card: string;
+            value: number;
+            difficulty: number;
+        };
+        /** @description Foundations committed for a check. */
+        UniVersusFoundationsCommitted: {
+            /** @constant */
+            type: "FoundationsCommitted";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            ids: string[];
+        };
+        /** @description The check passed. */
+        UniVersusCheckPassed: {
+            /** @constant */
+            type: "CheckPassed";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            difficulty: number;
+        };
+        /** @description The check failed. */
+        UniVersusCheckFailed: {
+            /** @constant */
+            type: "CheckFailed";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            difficulty: number;
+        };
+        /** @description The checker may commit `shortfall` foundations. */
+        UniVersusAwaitingCommit: {
+            /** @constant */
+            type: "AwaitingCommit";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            shortfall: number;
+        };
+        /** @description A card to the discard pile. */
+        UniVersusCardDiscarded: {
+            /** @constant */
+            type: "CardDiscarded";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @description Opaque card instance id, stable for the whole match. */
+            id: string;
+        };
+        /** @description A card into the card pool. */
+        UniVersusCardPlacedInPool: {
+            /** @constant */
+            type: "CardPlacedInPool";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @description Opaque card instance id, stable for the whole match. */
+            id: string;
+            /** @enum {string} */
+            role: "PLAYED" | "BLOCK";
+        };
+        /** @description A foundation built (U-FOUND-2). */
+        UniVersusFoundationBuilt: {
+            /** @constant */
+            type: "FoundationBuilt";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @description Opaque card instance id, stable for the whole match. */
+            id: string;
+            toStage: boolean;
+        };
+        /** @description An attack (U-ATTACK-3). */
+        UniVersusAttackStarted: {
+            /** @constant */
+            type: "AttackStarted";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @description Opaque card instance id, stable for the whole match. */
+            id: string;
+            /** @enum {string} */
+            zone: "HIGH" | "MID" | "LOW";
+            speed: number;
+            damage: number;
+        };
+        /** @description How the block went. */
+        UniVersusBlockResolved: {
+            /** @constant */
+            type: "BlockResolved";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @enum {string} */
+            outcome: "FULL" | "HALF" | "NONE";
+        };
+        /** @description Damage dealt to `seat`. */
+        UniVersusDamageDealt: {
+            /** @constant */
+            type: "DamageDealt";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            amount: number;
+        };
+        /** @description A seat's health now. */
+        UniVersusHealthChanged: {
+            /** @constant */
+            type: "HealthChanged";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            health: number;
+        };
+        /** @description Attacks eligible for momentum (U-MOMENTUM-1). */
+        UniVersusMomentumChoice: {
+            /** @constant */
+            type: "MomentumChoice";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            eligible: string[];
+        };
+        /** @description Cards moved to momentum (face down). */
+        UniVersusMovedToMomentum: {
+            /** @constant */
+            type: "MovedToMomentum";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            ids: string[];
+        };
+        /** @description The card pool cleared at the end of a turn. */
+        UniVersusCardPoolCleared: {
+            /** @constant */
+            type: "CardPoolCleared";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            toDiscard: string[];
+            toStage: string[];
+        };
+        /** @description The discard pile shuffled into a new deck (U-CYCLE-2; public form: the order stays on the server). */
+        UniVersusDeckCycled: {
+            /** @constant */
+            type: "DeckCycled";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            shuffle: number;
+            deckSize: number;
+            removedCount: number;
+        };
+        /** @description A seat could not draw (U-WIN-2). */
+        UniVersusPlayerExhausted: {
+            /** @constant */
+            type: "PlayerExhausted";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+        };
+        /** @description A turn ends. */
+        UniVersusTurnEnded: {
+            /** @constant */
+            type: "TurnEnded";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+        };
+        /** @description Combat continues after a check. */
+        UniVersusCombatResumed: {
+            /** @constant */
+            type: "CombatResumed";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+        };
+        /** @description The game is over. */
+        UniVersusGameWon: {
+            /** @constant */
+            type: "GameWon";
+            /** @enum {string} */
+            winner: "p1" | "p2";
+            /** @enum {string} */
+            reason: "HEALTH_ZERO" | "EXHAUSTED";
+            /** @description The seed, published: check it against the commitment. */
+            seed: string;
+        };
+        /** @description A UniVersus event as the caller may see it (discriminated by type). */
+        UniVersusEvent: components["schemas"]["UniVersusGameStarted"] | components["schemas"]["UniVersusPositionLoaded"] | components["schemas"]["UniVersusCardsDrawn"] | components["schemas"]["UniVersusTurnStarted"] | components["schemas"]["UniVersusStageReadied"] | components["schemas"]["UniVersusPlayAttempted"] | components["schemas"]["UniVersusBlockAttempted"] | components["schemas"]["UniVersusCheckRevealed"] | components["schemas"]["UniVersusFoundationsCommitted"] | components["schemas"]["UniVersusCheckPassed"] | components["schemas"]["UniVersusCheckFailed"] | components["schemas"]["UniVersusAwaitingCommit"] | components["schemas"]["UniVersusCardDiscarded"] | components["schemas"]["UniVersusCardPlacedInPool"] | components["schemas"]["UniVersusFoundationBuilt"] | components["schemas"]["UniVersusAttackStarted"] | components["schemas"]["UniVersusBlockResolved"] | components["schemas"]["UniVersusDamageDealt"] | components["schemas"]["UniVersusHealthChanged"] | components["schemas"]["UniVersusMomentumChoice"] | components["schemas"]["UniVersusMovedToMomentum"] | components["schemas"]["UniVersusCardPoolCleared"] | components["schemas"]["UniVersusDeckCycled"] | components["schemas"]["UniVersusPlayerExhausted"] | components["schemas"]["UniVersusTurnEnded"] | components["schemas"]["UniVersusCombatResumed"] | components["schemas"]["UniVersusGameWon"];
+        /** @description The clock after a change (time controls). */
+        MatchClockSet: {
+            /** @constant */
+            type: "ClockSet";
+            /** @description When the clock changed. */
+            at: number;
+            clock: {
+                /** @description The time control: correspondence or live (a match without a clock has no ClockSet). */
+                control: {
+                    /** @constant */
+                    kind: "correspondence";
+                    /**
+                     * @description Days for each decision: 1, 2, 3, 5, 7, 10, 14.
+                     * @enum {number}
+                     */
+                    daysPerMove: 1 | 2 | 3 | 5 | 7 | 10 | 14;
+                } | {
+                    /** @constant */
+                    kind: "live";
+                    /** @description Time per seat at the start. */
+                    initialSeconds: number;
+                    /** @description Added when the decision passes to the other seat (Fischer). */
+                    incrementSeconds: number;
+                };
+                /** @description Time left per seat when `running` started (live), or the full period (correspondence). */
+                remainingMs: {
+                    p1: number;
+                    p2: number;
+                };
+                /** @description Whose time is running, since when; null when nobody's (the game is over). */
+                running: {
+                    /** @enum {string} */
+                    seat: "p1" | "p2";
+                    /** @description Epoch milliseconds. */
+                    since: number;
+                } | null;
+            };
+        };
+        /** @description The match ended outside its game's rules: a seat ran out of time, or it was aborted. */
+        MatchEnded: {
+            /** @constant */
+            type: "MatchEnded";
+            end: {
+                /** @enum {string} */
+                reason: "timed-out" | "aborted";
+                /** @description timed-out: who ran out of time; aborted: who asked (null: nobody made a first decision in time). */
+                seat: ("p1" | "p2") | null;
+                winner: ("p1" | "p2") | null;
+                /** @description Epoch milliseconds. */
+                at: number;
+            };
+        };
+        /** @description A record of the match itself, in every game (not the game's own event). */
+        MatchRecord: components["schemas"]["MatchClockSet"] | components["schemas"]["MatchEnded"];
         /**
          * @description your-turn: the decision passed to your seat. opponent-joined: someone took the open seat. match-ended: the match is over. deadline-near: your running clock ends within the lead you chose.
          * @enum {string}
@@ -1574,13 +2422,8 @@ export interface components {
             active: components["schemas"]["Seat"];
             first: components["schemas"]["Seat"];
             step: string;
-            /** @description The decision the game waits for (reveal-order, play, ability, conflict-order, trigger-order, discard). */
-            pending: ({
-                kind: string;
-                seat: components["schemas"]["Seat"];
-            } & {
-                [key: string]: unknown;
-            }) | null;
+            /** @description The decision the game waits for; null once the game is over. */
+            pending: components["schemas"]["EvonsPending"] | null;
             /** @description All 49 cells, row-major (X0 … Y6). */
             board: {
                 cell: string;
@@ -1783,12 +2626,8 @@ export interface components {
         MatchEvent: {
             seq: number;
             actingSeat: components["schemas"]["Seat"] | null;
-            /** @description The event as this caller may see it. */
-            event: {
-                type: string;
-            } & {
-                [key: string]: unknown;
-            };
+            /** @description The event as this caller may see it: an event of the match's game (EvonsEvent or UniVersusEvent) or a record of the match itself (MatchRecord), each discriminated by `type` (a few type names exist in both games, with other fields). */
+            event: components["schemas"]["EvonsEvent"] | components["schemas"]["UniVersusEvent"] | components["schemas"]["MatchRecord"];
         };
         /** @description The last line of an event stream: why it ended. After shutdown or error, reconnect with ?after=<last seq>. */
         StreamEnd: {
@@ -1826,12 +2665,8 @@ export interface components {
             } & {
                 [key: string]: unknown;
             }) | null;
-            /** @description The decision the game waits for now (its kind and seat); null when the match is over. */
-            pending: ({
-                seat: components["schemas"]["Seat"];
-            } & {
-                [key: string]: unknown;
-            }) | null;
+            /** @description The decision the game waits for now (the game's own: EvonsPending or UniVersusPending); null when the match is over. */
+            pending: (components["schemas"]["EvonsPending"] | components["schemas"]["UniVersusPending"]) | null;
             /** @description With ?include=legal: your legal actions for that decision; empty when it is not yours. */
             legalActions?: {
                 action: components["schemas"]["Action"];
