@@ -124,6 +124,55 @@ const COMPONENTS = {
 
 const PROBES = new Set(['/healthz', '/readyz']);
 
+/** The Standard Webhooks headers every delivery carries (src/service/webhooks/signing.ts). */
+const WEBHOOK_HEADERS = [
+  { name: 'webhook-id', description: 'The delivery id (msg_…): the same on every attempt and on a redelivery; deduplicate on it.' },
+  { name: 'webhook-timestamp', description: 'Seconds since the epoch when this attempt was signed: refuse old ones (replays).' },
+  {
+    name: 'webhook-signature',
+    description:
+      'Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, one per signing secret ' +
+      '(two for 24 h after a rotation). Any Standard Webhooks library verifies it.',
+  },
+].map((h) => ({ ...h, in: 'header', required: true, schema: { type: 'string' } }));
+
+const WEBHOOK_KINDS: Record<string, string> = {
+  'your-turn': 'The decision passed to your seat (not again after each of its own decisions).',
+  'opponent-joined': 'Someone took the open seat (sent to the creator).',
+  'match-ended': "The match is over: the game's result, a timeout or an abort (sent to both seats).",
+  'deadline-near': "Your running clock ends within the endpoint's deadlineLeadMinutes (dropped if the match moves first).",
+};
+
+/**
+ * The top-level `webhooks` (OpenAPI 3.1): what this server POSTs to a seat's endpoint, one entry per
+ * kind, with the signed body (WebhookDeliveryBody, its `type` the kind) and the signature headers.
+ */
+function webhooksSection(): Json {
+  return Object.fromEntries(
+    Object.entries(WEBHOOK_KINDS).map(([kind, when]) => [
+      kind,
+      {
+        post: {
+          operationId: `${kind.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase())}Webhook`,
+          tags: ['webhooks'],
+          summary: `Delivery: ${kind}`,
+          description:
+            `${when} Sent to the URL a seat registered (POST /v1/matches/{id}/webhooks, or \`webhook\` in create/join) ` +
+            `for this kind, as \`type: "${kind}"\`. At least once: a 2xx within 5 s acknowledges it; anything else is retried ` +
+            'with backoff for up to 24 h, with the same webhook-id and body.',
+          security: [],
+          parameters: WEBHOOK_HEADERS,
+          requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', 'WebhookDeliveryBody') } } },
+          responses: {
+            '200': { description: 'Any 2xx acknowledges the delivery (the answer body is ignored, and not read past 4 KB).' },
+            default: { description: 'Any other status, or no answer within 5 s, is a failure: the delivery is retried.' },
+          },
+        },
+      },
+    ]),
+  );
+}
+
 /**
  * Problem responses are served as application/problem+json; reads of a match carry an ETag;
  * operations that take a seat token declare the bearer scheme (optional where spectators may read),
@@ -136,6 +185,7 @@ export function finishOpenapi<T>(doc: T): T {
   for (const [url, item] of Object.entries(paths)) {
     for (const [method, op] of Object.entries(item)) finishOperation(url, method, op);
   }
+  d.webhooks = webhooksSection();
   const components = (d.components ?? {}) as Json;
   d.components = components;
   for (const [kind, entries] of Object.entries(COMPONENTS)) {
@@ -277,5 +327,6 @@ function pruneComponents(doc: Json): void {
     }
   };
   visit(doc.paths);
+  visit(doc.webhooks);
   for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name];
 }

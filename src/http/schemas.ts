@@ -13,7 +13,7 @@ import { MatchRecordSchema } from '../service/match-record-schema.js';
 import { GAME_IDS } from '../games/registry.js';
 import { TimeControlSchema } from '../core/clock.js';
 import { ReplayFileSchema } from '../replay/replay-file.js';
-import { WebhookCreatedSchema, WebhookRequestSchema } from './webhook-schemas.js';
+import { WebhookCreatedSchema, WebhookKindSchema, WebhookRequestSchema } from './webhook-schemas.js';
 
 const register = <T extends z.ZodType>(schema: T, id: string, description?: string): T =>
   schema.meta({ id, ...(description ? { description } : {}) }) as T;
@@ -426,6 +426,24 @@ export const EventSchema = register(
     event: EventBodySchema,
   }),
   'MatchEvent',
+);
+
+export const WebhookDeliveryBodySchema = register(
+  z.object({
+    type: WebhookKindSchema.describe('What happened: the webhook (your-turn, opponent-joined, match-ended, deadline-near).'),
+    timestamp: z.string().describe('When the notification was written (ISO 8601, UTC): with the append that caused it.'),
+    data: z.object({
+      matchId: z.string(),
+      gameId: GameIdSchema,
+      seat: SeatSchema.describe('The receiving seat: the body is redacted for it.'),
+      version: z.number().int().describe('The match version the notification is about.'),
+      toMove: SeatSchema.nullable().describe("The seat whose decision the match waits for then; null when nobody's."),
+      deadline: z.string().nullable().describe('When the seat to move runs out of time (ISO 8601, UTC); null without a running clock.'),
+      events: z.array(EventSchema).describe('The events of the append that caused it, as the receiving seat may see them (as its event stream).'),
+    }),
+  }),
+  'WebhookDeliveryBody',
+  'The JSON body of every webhook delivery (Standard Webhooks), signed in the webhook-signature header.',
 );
 
 export const StreamEndSchema = register(

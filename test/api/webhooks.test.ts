@@ -19,6 +19,7 @@ import type { GameState, Seat } from '../../src/games/evons/index.js';
 import { backends, bearer, createHotSeat, expectProblem, localHttp, nextMove, STARTERS, type Backend, type Harness } from './helpers.js';
 import { assertNoLeak, secretsFor } from './secrecy.js';
 import { Receiver, waitFor, type Received } from './webhook-receiver.js';
+import { doc, validatorFor } from '../contract/document.js';
 
 
 interface HookHarness extends Harness {
@@ -220,6 +221,41 @@ for (const backend of backends) {
         expect(events.map((x) => x.event.type)).toEqual(['MatchEnded']);
         expect(events[0]!.event.end).toMatchObject({ reason: 'resigned', seat: resigner, winner: deciding });
       }
+    });
+
+    it("every delivered body and its headers are as the OpenAPI document's webhooks section declares for its kind", async () => {
+      const all = ['your-turn', 'opponent-joined', 'match-ended', 'deadline-near'];
+      const [pc, pj] = [path('doc-creator'), path('doc-joiner')];
+      const created = await h.http
+        .post('/v1/matches')
+        .send({ handle: 'alice', openSeat: true, decks: { p1: { starter: STARTERS[0] } }, webhook: { url: rx.url(pc), events: all } })
+        .expect(201);
+      const id: string = created.body.id;
+      const joined = await h.http.post(`/v1/matches/${id}/join`).send({ handle: 'bob', deck: { starter: STARTERS[1] }, webhook: { url: rx.url(pj), events: all } }).expect(200);
+      const tokens = { [created.body.seat]: created.body.token, [joined.body.seat]: joined.body.token } as Record<Seat, string>;
+      for (let i = 0; i < 6; i++) await move(id, tokens);
+      await h.http.post(`/v1/matches/${id}/actions`).set(bearer(tokens.p1)).send({ action: { type: 'resign' } }).expect(200);
+      await waitFor(() => rx.on(pc).find((r) => json(r).type === 'match-ended'), 'match-ended to the creator');
+      await waitFor(() => rx.on(pj).find((r) => json(r).type === 'match-ended'), 'match-ended to the joiner');
+
+      const section = doc.webhooks as Record<string, { post: { parameters: { name: string; required: boolean }[]; requestBody: { content: Record<string, { schema: Record<string, unknown> }> } } }> | undefined;
+      expect(section, 'the document has a webhooks section').toBeDefined();
+      const received = [...rx.on(pc), ...rx.on(pj)];
+      const kinds = new Set(received.map((r) => json(r).type));
+      for (const k of ['opponent-joined', 'your-turn', 'match-ended']) expect(kinds, k).toContain(k);
+      for (const r of received) {
+        const body = json(r);
+        const op = section![body.type]?.post;
+        expect(op, `no webhooks entry for ${body.type}`).toBeDefined();
+        for (const p of op!.parameters.filter((x) => x.required)) expect(r.headers[p.name], `${body.type}: header ${p.name}`).toBeTruthy();
+        expect(r.headers['content-type']).toMatch(/^application\/json/);
+        const validate = validatorFor(`webhook ${body.type}`, op!.requestBody.content['application/json']!.schema);
+        expect(validate(body), `${body.type}: ${JSON.stringify(validate.errors)}`).toBe(true);
+      }
+      // The typed events in the body (MatchEvent) refuse what a delivery never carries.
+      const sample = json(received[0]!);
+      const validate = validatorFor(`webhook ${sample.type}`, section![sample.type]!.post.requestBody.content['application/json']!.schema);
+      expect(validate({ ...sample, data: { ...sample.data, events: [{ seq: 1, actingSeat: null, event: { type: 'CardDrawn', seat: 'p1', deck: [] } }] } })).toBe(false);
     });
 
     it('your-turn to the joiner when the deal hands it the first decision (endpoint registered with the join)', async () => {

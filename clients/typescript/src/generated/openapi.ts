@@ -619,7 +619,88 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "your-turn": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delivery: your-turn
+         * @description The decision passed to your seat (not again after each of its own decisions). Sent to the URL a seat registered (POST /v1/matches/{id}/webhooks, or `webhook` in create/join) for this kind, as `type: "your-turn"`. At least once: a 2xx within 5 s acknowledges it; anything else is retried with backoff for up to 24 h, with the same webhook-id and body.
+         */
+        post: operations["yourTurnWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "opponent-joined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delivery: opponent-joined
+         * @description Someone took the open seat (sent to the creator). Sent to the URL a seat registered (POST /v1/matches/{id}/webhooks, or `webhook` in create/join) for this kind, as `type: "opponent-joined"`. At least once: a 2xx within 5 s acknowledges it; anything else is retried with backoff for up to 24 h, with the same webhook-id and body.
+         */
+        post: operations["opponentJoinedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "match-ended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delivery: match-ended
+         * @description The match is over: the game's result, a timeout or an abort (sent to both seats). Sent to the URL a seat registered (POST /v1/matches/{id}/webhooks, or `webhook` in create/join) for this kind, as `type: "match-ended"`. At least once: a 2xx within 5 s acknowledges it; anything else is retried with backoff for up to 24 h, with the same webhook-id and body.
+         */
+        post: operations["matchEndedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deadline-near": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delivery: deadline-near
+         * @description Your running clock ends within the endpoint's deadlineLeadMinutes (dropped if the match moves first). Sent to the URL a seat registered (POST /v1/matches/{id}/webhooks, or `webhook` in create/join) for this kind, as `type: "deadline-near"`. At least once: a 2xx within 5 s acknowledges it; anything else is retried with backoff for up to 24 h, with the same webhook-id and body.
+         */
+        post: operations["deadlineNearWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description A UniVersus action, by type: PlayCard, CommitForCheck, DeclineCommit, Block, NoBlock, PassCombat, ChooseMomentum. */
@@ -2628,6 +2709,27 @@ export interface components {
             actingSeat: components["schemas"]["Seat"] | null;
             /** @description The event as this caller may see it: an event of the match's game (EvonsEvent or UniVersusEvent) or a record of the match itself (MatchRecord), each discriminated by `type` (a few type names exist in both games, with other fields). */
             event: components["schemas"]["EvonsEvent"] | components["schemas"]["UniVersusEvent"] | components["schemas"]["MatchRecord"];
+        };
+        /** @description The JSON body of every webhook delivery (Standard Webhooks), signed in the webhook-signature header. */
+        WebhookDeliveryBody: {
+            /** @description What happened: the webhook (your-turn, opponent-joined, match-ended, deadline-near). */
+            type: components["schemas"]["WebhookKind"];
+            /** @description When the notification was written (ISO 8601, UTC): with the append that caused it. */
+            timestamp: string;
+            data: {
+                matchId: string;
+                gameId: components["schemas"]["GameId"];
+                /** @description The receiving seat: the body is redacted for it. */
+                seat: components["schemas"]["Seat"];
+                /** @description The match version the notification is about. */
+                version: number;
+                /** @description The seat whose decision the match waits for then; null when nobody's. */
+                toMove: components["schemas"]["Seat"] | null;
+                /** @description When the seat to move runs out of time (ISO 8601, UTC); null without a running clock. */
+                deadline: string | null;
+                /** @description The events of the append that caused it, as the receiving seat may see them (as its event stream). */
+                events: components["schemas"]["MatchEvent"][];
+            };
         };
         /** @description The last line of an event stream: why it ended. After shutdown or error, reconnect with ?after=<last seq>. */
         StreamEnd: {
@@ -5915,6 +6017,150 @@ export interface operations {
             };
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    yourTurnWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (msg_…): the same on every attempt and on a redelivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed: refuse old ones (replays). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, one per signing secret (two for 24 h after a rotation). Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookDeliveryBody"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery (the answer body is ignored, and not read past 4 KB). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, or no answer within 5 s, is a failure: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    opponentJoinedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (msg_…): the same on every attempt and on a redelivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed: refuse old ones (replays). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, one per signing secret (two for 24 h after a rotation). Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookDeliveryBody"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery (the answer body is ignored, and not read past 4 KB). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, or no answer within 5 s, is a failure: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    matchEndedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (msg_…): the same on every attempt and on a redelivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed: refuse old ones (replays). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, one per signing secret (two for 24 h after a rotation). Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookDeliveryBody"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery (the answer body is ignored, and not read past 4 KB). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, or no answer within 5 s, is a failure: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deadlineNearWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (msg_…): the same on every attempt and on a redelivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed: refuse old ones (replays). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, one per signing secret (two for 24 h after a rotation). Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookDeliveryBody"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery (the answer body is ignored, and not read past 4 KB). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, or no answer within 5 s, is a failure: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }
