@@ -9,10 +9,15 @@ export const openapiInfo = {
   title: 'Evons match service',
   version: '1.0.0',
   description:
-    'Game-as-a-service API for Evons, a two-player grid card game.\n\n' +
-    '* **Seats and tokens.** Creating a match returns seat tokens (32 random bytes, base64url; the server keeps ' +
-    'only their sha256). Send one as `Authorization: Bearer <token>` to see and act as that seat; without a token ' +
-    'you are a spectator. There are no accounts: a *handle* is a label chosen at create/join, used to list history.\n' +
+    'Game-as-a-service API for two-player card games: **Evons** (a grid card game) and **UniVersus** (attack, block, ' +
+    'damage). `GET /v1/games` lists them; a match is of one game, and its view (`gameId`), actions and events (`type`) ' +
+    "are that game's own.\n\n" +
+    '* **Seats, players and tokens.** Creating or joining a match returns seat tokens (32 random bytes, base64url; the ' +
+    'server keeps only their sha256). Send one as `Authorization: Bearer <token>` to see and act as that seat; without a ' +
+    'token you are a spectator. Play needs no account: a *handle* chosen at create/join is then only a label. Players ' +
+    'may also register (`POST /v1/players`): their handle is theirs (shown as verified), and their player tokens, with ' +
+    'scopes (match:read, match:play, match:create, webhook:write, token:write), create, join and act as their seat in ' +
+    'each of their matches; ratings and profiles belong to registered players.\n' +
     '* **Versions and caching.** A match version is the number of stored events. Reads return it in the body; ' +
     'their `ETag` is `"<version>.<viewer>"` (viewer p1, p2 or spectator), since each caller sees another body. ' +
     'Poll `GET /v1/matches/{id}` with `If-None-Match` to get 304 until the match moves. Bodies that depend on the ' +
@@ -35,7 +40,12 @@ export const openapiInfo = {
     'server setting (any by default); credentials mode is never allowed: tokens are bearer headers.\n' +
     '* **Request ids.** Every response carries `X-Request-Id`; send your own (`X-Request-Id` request header) to ' +
     'correlate logs.\n' +
-    '* **GraphQL.** The same data and the `submitAction` mutation are at `POST /graphql`.',
+    '* **Pagination.** New list routes take `cursor` + `limit` and answer `nextCursor` (null after the last page); the ' +
+    'event log pages by `after` (a seq) → `next`/`hasMore` (docs/api.md, Pagination).\n' +
+    '* **Webhooks.** A seat can register an endpoint for your-turn, opponent-joined, match-ended and deadline-near; the ' +
+    'deliveries (Standard Webhooks, signed) are described in this document\'s `webhooks` section.\n' +
+    '* **GraphQL.** The same data and the `createMatch`, `joinMatch` and `submitAction` mutations are at `POST /graphql`; ' +
+    'subscriptions over WebSocket at the same path.',
   license: { name: 'MIT', identifier: 'MIT' },
 };
 

@@ -9,9 +9,22 @@ import { IF_MATCH_PATTERN } from '../../src/http/openapi.js';
 import { parseIfMatch } from '../../src/http/routes/matches.js';
 import { openStore } from '../../src/persistence/index.js';
 import { startApp } from './helpers.js';
+import { GAMES } from '../../src/games/registry.js';
 import { memoryDatabase } from '../persistence/pglite-template.js';
 
 describe('OpenAPI document', () => {
+  it('its description is true: every hosted game by name, accounts (registered players, player tokens), webhooks and GraphQL create/join', async () => {
+    const doc = JSON.parse(await readFile(new URL('../../openapi/openapi.json', import.meta.url), 'utf8')) as { info: { description: string }; webhooks?: unknown };
+    const text = doc.info.description;
+    expect(text).not.toMatch(/no accounts/i);
+    for (const game of Object.values(GAMES)) expect(text, game.id).toContain(`**${game.name.split(' (')[0]}**`);
+    expect(text).toContain('POST /v1/players');
+    expect(text).toMatch(/player tokens/);
+    expect(text).toContain('`webhooks` section');
+    expect(doc.webhooks).toBeDefined();
+    expect(text).toContain('`createMatch`');
+  });
+
   it('the committed openapi/openapi.json equals what the code generates (run `npm run openapi`)', async () => {
     const committed = await readFile(new URL('../../openapi/openapi.json', import.meta.url), 'utf8');
     expect(committed).toBe(await renderOpenapi());
