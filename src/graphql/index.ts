@@ -124,6 +124,7 @@ export function buildResolvers(service: MatchService): IResolvers {
     rulesHash: (s: MatchSource) => s.mv.rulesHash,
     engineVersion: (s: MatchSource) => s.mv.engineVersion,
     pending: (s: MatchSource) => pendingOf(s.mv),
+    pendingDecision: (s: MatchSource) => pendingOf(s.mv),
     timeControl: (s: MatchSource) => s.mv.timeControl,
     rated: (s: MatchSource) => s.mv.rated,
     clock: (s: MatchSource) => s.mv.clock,

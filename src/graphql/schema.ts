@@ -18,8 +18,13 @@ const matchFields = /* GraphQL */ `
     createdAt: String!
     rulesHash: String!
     engineVersion: String!
-    "The decision the game waits for: { kind, seat, ... }; null while a seat is open or when the game is over."
+    """
+    The decision the game waits for, as JSON: EvonsPending or UniVersusPending in /openapi.json ({ kind, seat, … } by
+    kind); null while a seat is open or when the game is over. The same, typed: pendingDecision.
+    """
     pending: JSON
+    "The decision the game waits for, typed (the fields of its kind are set); null while a seat is open or when the game is over."
+    pendingDecision: PendingDecision
     timeControl: TimeControl!
     "Rated: the end updates both players' ratings."
     rated: Boolean!
@@ -27,7 +32,7 @@ const matchFields = /* GraphQL */ `
     clock: Clock
     "How the match ended (the game's result, a timeout, a resignation or an abort); null while it runs."
     outcome: MatchOutcome
-    "The game's settings."
+    "The game's settings: GameView.config (Evons) or UniVersusSettings in /openapi.json."
     config: JSON
     seedCommitment: String
     "Published once the match is over, however it ended."
@@ -40,8 +45,37 @@ const matchFields = /* GraphQL */ `
 `;
 
 export const typeDefs = /* GraphQL */ `
-  "Arbitrary JSON (engine objects such as the pending decision, events and actions)."
+  """
+  A JSON value whose shape the field's description names: a schema of /openapi.json (EvonsAction, UniVersusAction,
+  MatchEvent.event, EvonsPending, RulesConfig, …), each typed there.
+  """
   scalar JSON
+
+  """
+  The decision a game waits for. kind and seat always; the other fields by kind (null otherwise).
+  Evons: reveal-order (cards), play, ability (card, cell, phase), conflict-order (card, defenders),
+  trigger-order (cards), discard (count). UniVersus: PLAY, AWAIT_COMMIT (shortfall), AWAIT_BLOCK,
+  AWAIT_MOMENTUM.
+  """
+  type PendingDecision {
+    kind: String!
+    "Who decides."
+    seat: Seat!
+    "Evons reveal-order and trigger-order: the cards to order."
+    cards: [ID!]
+    "Evons ability and conflict-order: the activated card."
+    card: ID
+    "Evons ability: the activated card's cell."
+    cell: String
+    "Evons ability: ability phase 1 or 2."
+    phase: Int
+    "Evons conflict-order: the defenders to order."
+    defenders: [ID!]
+    "Evons discard: cards left to discard."
+    count: Int
+    "UniVersus AWAIT_COMMIT: ready foundations to commit to pass the check."
+    shortfall: Int
+  }
 
   enum Seat {
     p1
@@ -139,7 +173,14 @@ export const typeDefs = /* GraphQL */ `
     (input). Same semantics and error codes as POST /v1/matches/{id}/actions: errors carry extensions.code
     (and extensions.version for version-conflict / illegal actions).
     """
-    submitAction(matchId: ID!, action: JSON, input: ActionInput, idempotencyKey: String, expectedVersion: Int): ActionResult!
+    submitAction(
+      matchId: ID!
+      "The action as JSON: EvonsAction, UniVersusAction or MatchAction in /openapi.json (as LegalAction.action)."
+      action: JSON
+      input: ActionInput
+      idempotencyKey: String
+      expectedVersion: Int
+    ): ActionResult!
     "Register a webhook for the token's seat (as POST /v1/matches/{id}/webhooks); the secret is returned once."
     registerWebhook(matchId: ID!, webhook: WebhookInput!): WebhookCreated!
     deleteWebhook(matchId: ID!, webhookId: ID!): Boolean!
@@ -172,9 +213,9 @@ export const typeDefs = /* GraphQL */ `
     webhook: WebhookInput
     "Needs a player token, openSeat and a correspondence or live time control."
     rated: Boolean
-    "The game's rules settings, every field optional: RulesConfig (Evons) or UniVersusSettings in /openapi.json."
+    "The game's rules settings, every field optional (EvonsCreateMatchRequest .settings, or UniVersusSettings, in /openapi.json)."
     settings: JSON
-    "Sandbox: start from this position (evons-position/1 or universus-position/1); no decks or settings with it."
+    "Sandbox: start from this position (EvonsCreateMatchRequest or UniVersusCreateMatchRequest .position in /openapi.json); no decks or settings with it."
     position: JSON
   }
 
@@ -425,6 +466,7 @@ ${matchFields}${universusMatchFields}  }
 
   type LegalAction {
     type: String!
+    "The action as JSON (EvonsAction, UniVersusAction or MatchAction in /openapi.json): pass it as submitAction's action."
     action: JSON!
     text: String!
   }
@@ -433,7 +475,10 @@ ${matchFields}${universusMatchFields}  }
     seq: Int!
     actingSeat: Seat
     type: String!
-    "The event as the caller may see it."
+    """
+    The event as the caller may see it, as JSON: MatchEvent.event in /openapi.json, an EvonsEvent, UniVersusEvent or
+    MatchRecord by type (each type's fields typed there as a component, e.g. EvonsCardPlayed).
+    """
     data: JSON!
   }
 
