@@ -19,8 +19,8 @@ const ClockSchema = z.strictObject({
 });
 
 const MatchEndSchema = z.strictObject({
-  reason: z.enum(['timed-out', 'aborted']),
-  seat: Seat.nullable().describe('timed-out: who ran out of time; aborted: who asked (null: nobody made a first decision in time).'),
+  reason: z.enum(['timed-out', 'resigned', 'aborted']),
+  seat: Seat.nullable().describe('timed-out: who ran out of time; resigned: who conceded (games without a resign of their own); aborted: who asked (null: nobody made a first decision in time).'),
   winner: Seat.nullable(),
   at: EpochMs,
 });
@@ -32,7 +32,7 @@ export const MatchRecordSchema = z
       .meta({ id: 'MatchClockSet', description: 'The clock after a change (time controls).' }),
     z
       .strictObject({ type: z.literal('MatchEnded'), end: MatchEndSchema })
-      .meta({ id: 'MatchEnded', description: "The match ended outside its game's rules: a seat ran out of time, or it was aborted." }),
+      .meta({ id: 'MatchEnded', description: "The match ended outside its game's rules: a seat ran out of time, conceded (in a game without a resign of its own), or it was aborted." }),
   ])
   .meta({ id: 'MatchRecord', description: "A record of the match itself, in every game (not the game's own event)." });
 

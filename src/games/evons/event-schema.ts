@@ -102,7 +102,11 @@ const events = [
   event('CardRemovedFromGame', { card: Card, defId: DefId, owner: Seat, cell: Cell }, 'Removed from the game.'),
   event('CardFlipped', { card: Card, cell: Cell, to: Seat, covered: z.boolean() }, 'A card turned to face (and now controlled by) another seat.'),
   event('TriggersQueued', { cards: z.array(Card) }, 'Cards triggered at once, queued.'),
-  event('TriggerDropped', { card: Card }, 'A queued trigger whose card left the board or its controller before its turn came.'),
+  event(
+    'TriggerDropped',
+    { card: Card, reason: z.literal('chain-depth').optional().describe('chain-depth: the chain already held maxChainDepth open activations; absent: the card left the board or its controller.') },
+    'A queued trigger that does not start: its card left the board or its controller before its turn came, or the chain was at its depth limit.',
+  ),
   event('ActivationEnded', { card: Card, reason: z.enum(['completed', 'destroyed', 'left-board']) }, 'An activation ends.'),
   event('CardDiscarded', { seat: Seat, card: Card, defId: DefId }, 'A card discarded from hand.'),
   event('TurnEnded', { turn: Int, seat: Seat }, 'A turn ends.'),

@@ -1523,6 +1523,11 @@ export interface components {
                 colorSynergy: boolean;
                 /** @default false */
                 magnetismSelfPull: boolean;
+                /**
+                 * @description A chain holds at most this many sequences; deeper reactivations are dropped (docs/rules-decisions.md, decision 11). null: no limit.
+                 * @default 8
+                 */
+                maxChainDepth: number | null;
             };
             /** @description sha256 of the seed; the seed itself is published in SeedRevealed at the end. */
             seedCommitment: string;
@@ -1818,12 +1823,17 @@ export interface components {
             type: "TriggersQueued";
             cards: string[];
         };
-        /** @description A queued trigger whose card left the board or its controller before its turn came. */
+        /** @description A queued trigger that does not start: its card left the board or its controller before its turn came, or the chain was at its depth limit. */
         EvonsTriggerDropped: {
             /** @constant */
             type: "TriggerDropped";
             /** @description Opaque card instance id. */
             card: string;
+            /**
+             * @description chain-depth: the chain already held maxChainDepth open activations; absent: the card left the board or its controller.
+             * @constant
+             */
+            reason?: "chain-depth";
         };
         /** @description An activation ends. */
         EvonsActivationEnded: {
@@ -2288,14 +2298,14 @@ export interface components {
                 } | null;
             };
         };
-        /** @description The match ended outside its game's rules: a seat ran out of time, or it was aborted. */
+        /** @description The match ended outside its game's rules: a seat ran out of time, conceded (in a game without a resign of its own), or it was aborted. */
         MatchEnded: {
             /** @constant */
             type: "MatchEnded";
             end: {
                 /** @enum {string} */
-                reason: "timed-out" | "aborted";
-                /** @description timed-out: who ran out of time; aborted: who asked (null: nobody made a first decision in time). */
+                reason: "timed-out" | "resigned" | "aborted";
+                /** @description timed-out: who ran out of time; resigned: who conceded (games without a resign of their own); aborted: who asked (null: nobody made a first decision in time). */
                 seat: ("p1" | "p2") | null;
                 winner: ("p1" | "p2") | null;
                 /** @description Epoch milliseconds. */
