@@ -14,10 +14,12 @@ import { memoryDatabase } from '../persistence/pglite-template.js';
 import { STARTERS, baseUrlOf, bearer, localHttp } from './helpers.js';
 import { gqlWsClient, subscribe } from '../../bench/lib/graphql-ws.js';
 
-/** What a test call needs: a match where the player holds p1, and one of its webhooks. */
+/** What a test call needs: a match where the player holds p1, one of its webhooks, and an open match. */
 interface Fixture {
   matchId: string;
   webhookId: string;
+  /** Another's match with its second seat open, for joinMatch. */
+  openMatchId: string;
 }
 
 interface Row {
@@ -61,6 +63,16 @@ const SCOPE_OF: Record<string, Row> = {
     rest: 'GET /v1/me/matches?turn=mine',
     document: () => 'subscription { myTurn { id } }',
   },
+  'Mutation.createMatch': {
+    scope: 'match:create',
+    rest: 'POST /v1/matches',
+    document: () => `mutation { createMatch(input: { openSeat: true, decks: { p1: { starter: "${STARTERS[0]}" } } }) { id } }`,
+  },
+  'Mutation.joinMatch': {
+    scope: 'match:create',
+    rest: 'POST /v1/matches/{id}/join',
+    document: (f) => `mutation { joinMatch(matchId: "${f.openMatchId}", input: { deck: { starter: "${STARTERS[1]}" } }) { seat } }`,
+  },
   'Mutation.submitAction': {
     scope: 'match:play',
     rest: 'POST /v1/matches/{id}/actions',
@@ -103,7 +115,8 @@ describe('GraphQL scopes: each mutation and subscription needs its REST twin’s
     const full = reg.body.token as string;
     const c = await http.post('/v1/matches').set(bearer(full)).send({ opponentHandle: 'anon', decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } } }).expect(201);
     const hook = await http.post(`/v1/matches/${c.body.id}/webhooks`).set(bearer(full)).send({ url: 'https://example.com/hook', events: ['your-turn'] }).expect(201);
-    fixture = { matchId: c.body.id, webhookId: hook.body.id };
+    const open = await http.post('/v1/matches').send({ handle: 'opener', openSeat: true, decks: { p1: { starter: STARTERS[0] } } }).expect(201);
+    fixture = { matchId: c.body.id, webhookId: hook.body.id, openMatchId: open.body.id };
     // The decision is p1's (the player's), so that myTurn has something to send at once.
     for (let i = 0; i < 20; i++) {
       const v = await http.get(`/v1/matches/${c.body.id}`).expect(200);
