@@ -22,8 +22,9 @@ import problems, { sendProblem } from './http/problems.js';
 import { clientErrorHandler, frameworkErrors } from './http/transport-errors.js';
 import { problem } from './http/problem-details.js';
 import rateLimit from '@fastify/rate-limit';
-import { rateLimitOptions } from './http/rate-limit.js';
 import cors, { corsHeaders, type CorsOrigins } from './http/cors.js';
+import { isProbe, rateLimitOptions } from './http/rate-limit.js';
+import { Budgets, NO_BUDGETS, type BudgetSettings } from './http/budgets.js';
 import matchRoutes from './http/routes/matches.js';
 import streamRoutes from './http/routes/stream.js';
 import catalogRoutes from './http/routes/catalog.js';
@@ -52,6 +53,10 @@ export interface BuildAppOptions {
   rateLimitPerMinute?: number;
   /** Web origins allowed to call the API from a browser (CORS; default `*`). */
   corsOrigins?: CorsOrigins;
+  /** The other budgets and caps (src/http/budgets.ts); each absent or 0: none. */
+  budgets?: Partial<BudgetSettings>;
+  /** Fastify's trustProxy: whose X-Forwarded-For names the client's address (default: nobody's, the peer is the client). */
+  trustProxy?: boolean | string | string[];
   graphiql?: boolean;
   /** Active GraphQL subscriptions per WebSocket connection (default 20). */
   maxSubscriptionsPerConnection?: number;
@@ -69,7 +74,7 @@ export interface BuildAppOptions {
   webhooks?: { allowPrivate?: boolean; worker?: Omit<WorkerOptions, 'allowPrivate'> | false } & Partial<WebhookLimits>;
 }
 
-export type App = FastifyInstance & { service: MatchService; webhookWorker: WebhookWorker | null };
+export type App = FastifyInstance & { service: MatchService; webhookWorker: WebhookWorker | null; budgets: Budgets };
 
 export async function buildApp(opts: BuildAppOptions): Promise<App> {
   const corsOrigins = opts.corsOrigins ?? '*';
@@ -82,6 +87,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     return503OnClosing: false,
     // Keep-alive sockets with no request in flight are closed as soon as close() starts.
     forceCloseConnections: 'idle',
+    trustProxy: opts.trustProxy ?? false,
     clientErrorHandler,
     // The router's rejections skip every hook, the CORS one included: they add its headers here.
     frameworkErrors: (err, req, reply) => {
@@ -142,7 +148,16 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   });
 
   await app.register(problems);
-  if (opts.rateLimitPerMinute) await app.register(rateLimit, rateLimitOptions(opts.rateLimitPerMinute, service.credentials));
+  const budgetSettings: BudgetSettings = { ...NO_BUDGETS, ...opts.budgets };
+  const limited = (opts.rateLimitPerMinute ?? 0) > 0 || budgetSettings.perAddressPerMinute > 0 || budgetSettings.expensivePerMinute > 0;
+  if (limited) await app.register(rateLimit, rateLimitOptions(opts.rateLimitPerMinute ?? 0, service.credentials));
+  const budgets = new Budgets(limited ? app : null, service.credentials, budgetSettings);
+  app.decorate('budgets', budgets);
+  // Before the per-client budget (a route hook, run after this one): an address over its ceiling
+  // spends no client's budget. Thrown, so /graphql answers it in GraphQL's shape (with 429).
+  app.addHook('onRequest', async (req, reply) => {
+    if (!isProbe(req)) await budgets.request(req, reply);
+  });
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -189,17 +204,17 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     await api.register(healthRoutes, { store: opts.store, live: service.live, readyTimeoutMs: opts.readyTimeoutMs });
     await api.register(
       async (v1) => {
-        await v1.register(matchRoutes, { service });
-        await v1.register(streamRoutes, { service });
-        await v1.register(pictureRoutes, { service });
+        await v1.register(matchRoutes, { service, budgets });
+        await v1.register(streamRoutes, { service, budgets });
+        await v1.register(pictureRoutes, { service, budgets });
         await v1.register(catalogRoutes);
         await v1.register(webhookRoutes, { service });
-        await v1.register(playerRoutes, { service });
+        await v1.register(playerRoutes, { service, budgets });
       },
       { prefix: '/v1' },
     );
   });
-  await app.register(graphqlPlugin, { service, graphiql: opts.graphiql ?? false, maxSubscriptionsPerConnection: opts.maxSubscriptionsPerConnection });
+  await app.register(graphqlPlugin, { service, budgets, graphiql: opts.graphiql ?? false, maxSubscriptionsPerConnection: opts.maxSubscriptionsPerConnection });
   // The watch page (HTML for people, outside the JSON API's scope).
   await app.register(watchRoutes, { service });
 

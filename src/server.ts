@@ -38,6 +38,8 @@ const app = await buildApp({
   matchCacheSize: config.matchCacheSize,
   rateLimitPerMinute: config.rateLimitPerMinute,
   corsOrigins: config.corsOrigins,
+  budgets: config.budgets,
+  trustProxy: config.trustProxy,
   graphiql: config.graphiql,
   maxSubscriptionsPerConnection: config.graphqlMaxSubscriptions,
   sweepIntervalMs: config.sweepIntervalMs,

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { isMemoryDir } from '../persistence/database.js';
 import { parseCorsOrigins, type CorsOrigins } from '../http/cors.js';
 import { DEFAULT_WEBHOOK_LIMITS } from '../service/webhooks/limits.js';
+import type { BudgetSettings } from '../http/budgets.js';
 
 const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
 
@@ -57,6 +58,26 @@ export const EnvSchema = z.object({
         return z.NEVER;
       }),
   ),
+  /**
+   * Requests per minute per address, whatever credentials it uses (match creates, token minting and
+   * GraphQL subscriptions over WebSocket included); 0 turns it off. Above the per-client budget:
+   * minting credentials buys no budget.
+   */
+  RATE_LIMIT_PER_ADDRESS_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(10_000_000).default(12_000)),
+  /** Expensive reads (uncached PNGs and exports, player exports with events, large GraphQL documents) per minute per client, and per address; 0: off. */
+  RATE_LIMIT_EXPENSIVE_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(1_000_000).default(30)),
+  /** Expensive reads one node runs at once; more wait in a short line, past it 503 server-busy (0: no bound). */
+  EXPENSIVE_READS_AT_ONCE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(1_000).default(2)),
+  /** Live streams (NDJSON and SSE streams, GraphQL subscriptions) one address may hold open on a node; 0: no cap. */
+  LIVE_STREAMS_PER_ADDRESS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(1_000_000).default(200)),
+  /** WebSocket connections one address may hold open on a node; 0: no cap. */
+  WEBSOCKETS_PER_ADDRESS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(1_000_000).default(100)),
+  /**
+   * Whose X-Forwarded-For to believe for the client's address (which the per-address limits count):
+   * unset/false: nobody's (the peer is the client); true: any proxy's; else a comma-separated list of
+   * proxy addresses or CIDR ranges. Behind a load balancer, set it, or every client shares its address.
+   */
+  TRUST_PROXY: z.preprocess(emptyToUndefined, z.string().min(1).optional()),
   /** PostgreSQL: give up opening a connection after this long. */
   DB_CONNECT_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(600_000).default(5_000)),
   /** PostgreSQL: statement_timeout; the client gives up one second later if the server cannot answer. */
@@ -97,6 +118,8 @@ export interface AppConfig {
   matchCacheSize: number;
   rateLimitPerMinute: number;
   corsOrigins: CorsOrigins;
+  budgets: BudgetSettings;
+  trustProxy: boolean | string[];
   readyTimeoutMs: number;
   shutdownTimeoutMs: number;
   sweepIntervalMs: number;
@@ -110,6 +133,13 @@ export interface AppConfig {
   database:
     | { kind: 'pglite'; dataDir: string }
     | { kind: 'postgres'; url: string; connectTimeoutMs: number; statementTimeoutMs: number };
+}
+
+/** TRUST_PROXY as Fastify's trustProxy: false, true, or the trusted proxies' addresses and ranges. */
+function trustProxyOf(v: string | undefined): boolean | string[] {
+  if (v === undefined || v === 'false') return false;
+  if (v === 'true') return true;
+  return v.split(',').map((a) => a.trim()).filter(Boolean);
 }
 
 export type EnvResult = { ok: true; config: AppConfig } | { ok: false; errors: string[] };
@@ -133,6 +163,14 @@ export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvResult {
       matchCacheSize: e.MATCH_CACHE_SIZE,
       rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
       corsOrigins: e.CORS_ORIGINS,
+      budgets: {
+        perAddressPerMinute: e.RATE_LIMIT_PER_ADDRESS_PER_MINUTE,
+        expensivePerMinute: e.RATE_LIMIT_EXPENSIVE_PER_MINUTE,
+        expensiveAtOnce: e.EXPENSIVE_READS_AT_ONCE,
+        streamsPerAddress: e.LIVE_STREAMS_PER_ADDRESS,
+        socketsPerAddress: e.WEBSOCKETS_PER_ADDRESS,
+      },
+      trustProxy: trustProxyOf(e.TRUST_PROXY),
       readyTimeoutMs: e.READY_TIMEOUT_MS,
       shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
       sweepIntervalMs: e.SWEEP_INTERVAL_MS,

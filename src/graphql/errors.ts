@@ -19,14 +19,18 @@ export const GRAPHQL_CODES = {
   databaseUnavailable: 'database-unavailable',
 } as const;
 
-/** A service error as a GraphQL error with extensions { code, status, version?, errors? }. */
+/** A service error's GraphQL extensions: { code, status, version?, errors?, retryAfter? (seconds) }. */
+function extensionsOf(e: ServiceError): Record<string, unknown> {
+  const ext: Record<string, unknown> = { code: e.code, status: STATUS_OF_KIND[e.kind] };
+  if (e.version !== undefined) ext.version = e.version;
+  if (e.errors !== undefined) ext.errors = e.errors;
+  if (e.retryAfterS !== undefined) ext.retryAfter = e.retryAfterS;
+  return ext;
+}
+
+/** A service error as a GraphQL error with its extensions (extensionsOf). */
 export function gqlError(e: unknown): Error {
-  if (e instanceof ServiceError) {
-    const ext: Record<string, unknown> = { code: e.code, status: STATUS_OF_KIND[e.kind] };
-    if (e.version !== undefined) ext.version = e.version;
-    if (e.errors !== undefined) ext.errors = e.errors;
-    return new mercurius.ErrorWithProps(e.detail ?? e.title, ext);
-  }
+  if (e instanceof ServiceError) return new mercurius.ErrorWithProps(e.detail ?? e.title, extensionsOf(e));
   return e as Error;
 }
 
@@ -56,11 +60,16 @@ function codeOf(e: AnyError): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-/** Request-level errors (no field path): the document or its variables were refused. */
+/**
+ * Request-level errors (no field path): the document or its variables were refused, or the request
+ * was, before it ran (a rate limit: the service error's own code and status).
+ */
 function requestError(e: AnyError): GraphQLError {
   // graphql-js stops parsing at the token cap with a syntax error: given its own code and words.
   const tokenCap = tokenLimitOf(e.message);
   if (tokenCap !== null) return tooManyTokens(tokenCap);
+  const service = e.originalError instanceof ServiceError ? e.originalError : e instanceof ServiceError ? e : null;
+  if (service) return new GraphQLError(service.detail ?? service.title, { extensions: extensionsOf(service) });
   const code = codeOf(e) ?? (/^Syntax Error/.test(e.message) ? GRAPHQL_CODES.parse : GRAPHQL_CODES.validation);
   const locations = Array.isArray(e.locations) ? e.locations : undefined;
   // A 4xx of its own (a document too large: 413) stays; every other refusal is a 400.
@@ -105,10 +114,14 @@ export function errorFormatter(
     if (e.extensions.code !== GRAPHQL_CODES.internal) log.info({ code: e.extensions.code }, e.message);
   }
 
-  // A refused document (nothing executed) is a 400 (a 413 when it is too large); otherwise Mercurius's rules apply.
+  // A refused document (nothing executed) is a 400 (a 413 when it is too large), a refused request
+  // (a rate limit: 429) its own status; otherwise Mercurius's rules apply.
   let statusCode = execution.data ? 200 : (execution.statusCode ?? 200);
-  if (!execution.data && flat.every((e) => e.path === undefined)) statusCode = errors.every((e) => e.extensions.status === 413) ? 413 : 400;
-  else if (!execution.data && execution.statusCode === undefined && errors.length === 1) {
+  if (!execution.data && flat.every((e) => e.path === undefined)) {
+    const statuses = new Set(errors.map((e) => e.extensions.status));
+    const only = statuses.size === 1 ? [...statuses][0] : undefined;
+    statusCode = typeof only === 'number' && only !== 500 ? only : 400;
+  } else if (!execution.data && execution.statusCode === undefined && errors.length === 1) {
     const original = (execution.errors[0] as AnyError | undefined)?.originalError as { statusCode?: unknown } | undefined;
     if (typeof original?.statusCode === 'number') statusCode = original.statusCode;
   }

@@ -28,6 +28,7 @@ import { graphiqlRoutes } from './graphiql.js';
 import type { MatchSource } from './match-source.js';
 import { buildSubscriptionResolvers } from './subscriptions.js';
 import { DEFAULT_MAX_SUBSCRIPTIONS, WsConnections } from './ws-connections.js';
+import { Budgets, LARGE_DOCUMENT_CHARS, NO_BUDGETS } from '../http/budgets.js';
 import { HEARTBEAT_MS } from '../service/event-follower.js';
 import { evonsMatchResolvers, evonsTypeResolvers } from './evons.js';
 import { universusMatchResolvers, universusTypeResolvers } from './universus.js';
@@ -322,6 +323,8 @@ export function buildResolvers(service: MatchService): IResolvers {
 
 export interface GraphqlPluginOptions {
   service: MatchService;
+  /** Rate budgets and caps (none when absent). */
+  budgets?: Budgets;
   graphiql: boolean;
   limits?: QueryLimits;
   /** Active subscriptions one WebSocket connection may hold (default 20). */
@@ -337,7 +340,17 @@ const refused = (message: string, locations?: unknown) => {
 
 async function graphqlPlugin(app: FastifyInstance, opts: GraphqlPluginOptions) {
   const limits = opts.limits ?? DEFAULT_QUERY_LIMITS;
-  const connections = new WsConnections(opts.service, opts.maxSubscriptionsPerConnection ?? DEFAULT_MAX_SUBSCRIPTIONS, app.log);
+  const budgets = opts.budgets ?? new Budgets(null, opts.service.credentials, NO_BUDGETS);
+  const connections = new WsConnections(opts.service, opts.maxSubscriptionsPerConnection ?? DEFAULT_MAX_SUBSCRIPTIONS, app.log, budgets.streams);
+  // A WebSocket holds memory for as long as it is open: at most so many per address. Refused (429
+  // too-many-streams, in GraphQL's shape) before the upgrade; the slot is freed when the socket closes.
+  app.addHook('onRequest', async (req) => {
+    if (req.headers.upgrade?.toLowerCase() !== 'websocket' || req.url.split('?', 1)[0] !== '/graphql') return;
+    const address = req.ip;
+    budgets.sockets.take(address);
+    req.raw.socket.once('close', () => budgets.sockets.give(address));
+    connections.addressOf(req.raw, address);
+  });
   // Registered here rather than by Mercurius, to see each socket before Mercurius does. Stopping
   // closes every socket with 1001 first (as the NDJSON streams end with "shutdown").
   app.addHook('preClose', async () => connections.closeAll(app.websocketServer));
@@ -345,7 +358,7 @@ async function graphqlPlugin(app: FastifyInstance, opts: GraphqlPluginOptions) {
   connections.attach(app.websocketServer);
   await app.register(mercurius, {
     schema: typeDefs,
-    resolvers: { ...buildResolvers(opts.service), ...buildSubscriptionResolvers(opts.service, limits) } as IResolvers,
+    resolvers: { ...buildResolvers(opts.service), ...buildSubscriptionResolvers(opts.service, limits, budgets) } as IResolvers,
     graphiql: false, // Mercurius's page loads its scripts from a CDN; ours serves them (./graphiql.ts)
     path: '/graphql',
     validationRules: validationRules(limits),
@@ -377,6 +390,11 @@ async function graphqlPlugin(app: FastifyInstance, opts: GraphqlPluginOptions) {
   app.graphql.addHook('preSubscriptionParsing', (_schema, source) => {
     checkDocumentSize(source, limits);
     checkTokens(source, limits);
+  });
+  // A large document costs as much to parse and validate as a picture to draw: an expensive read.
+  app.graphql.addHook('preParsing', async (_schema, source, context) => {
+    const reply = (context as { reply?: FastifyReply }).reply;
+    if (reply && source.length > LARGE_DOCUMENT_CHARS) await budgets.expensive(reply.request, reply);
   });
   // Mercurius does not validate a subscription's document: the same rules as for HTTP, before it runs.
   app.graphql.addHook('preSubscriptionExecution', (schema, document) => {

@@ -25,6 +25,7 @@ import { checkCost, type QueryLimits } from './limits.js';
 import { LiveQueue } from './live-queue.js';
 import type { MatchSource } from './match-source.js';
 import type { LiveConnection } from './ws-connections.js';
+import type { Budgets } from '../http/budgets.js';
 
 export const subscriptionTypeDefs = /* GraphQL */ `
   """
@@ -114,7 +115,7 @@ async function guardLive<T>(ctx: LiveContext, fn: () => Promise<LiveQueue<T>>): 
 
 const sourceOf = (service: MatchService, m: LoadedMatch): MatchSource => ({ mv: service.matchView(m), load: async () => m });
 
-export function buildSubscriptionResolvers(service: MatchService, limits: QueryLimits): IResolvers {
+export function buildSubscriptionResolvers(service: MatchService, limits: QueryLimits, budgets: Budgets): IResolvers {
   const turns = new TurnFeed(service);
 
   return {
@@ -127,6 +128,8 @@ export function buildSubscriptionResolvers(service: MatchService, limits: QueryL
             if (!/^[A-Za-z0-9_-]{1,64}$/.test(args.matchId)) throw problems.validation('matchId: not a match id', ['matchId: letters, digits, "_" and "-", at most 64']);
             const after = args.after ?? 0;
             if (!Number.isInteger(after) || after < 0 || after > MAX_SEQ) throw problems.validation(`after must be 0..${MAX_SEQ}`, [`after: must be 0..${MAX_SEQ}`]);
+            // A subscription is a request from its address: it counts toward the address's ceiling.
+            await budgets.subscription(conn.address);
             conn.admit();
             try {
               await service.load(args.matchId, conn.token); // not found, token errors: before anything is sent
@@ -158,6 +161,7 @@ export function buildSubscriptionResolvers(service: MatchService, limits: QueryL
             checkSubscriptionCost(info, limits);
             const conn = connectionOf(ctx);
             if (conn.principal.kind === 'anonymous') throw problems.missingToken();
+            await budgets.subscription(conn.address);
             conn.admit();
             try {
               return await myTurn(service, turns, conn, ctx);

@@ -18,6 +18,7 @@ import type { MatchService } from '../service/match-service.js';
 import { requireScope, type Principal } from '../service/players.js';
 import { bearerToken, hashToken } from '../service/tokens.js';
 import { isDatabaseUnavailable } from '../persistence/db-errors.js';
+import type { LiveSlots } from '../http/live-slots.js';
 
 /** Close codes: the graphql-transport-ws protocol's own, and RFC 6455's. */
 export const CLOSE = {
@@ -39,7 +40,7 @@ export const CLOSE = {
 export const INIT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_SUBSCRIPTIONS = 20;
 
-/** One authenticated connection: its credential and its active subscriptions. */
+/** One authenticated connection: its credential, its address and its active subscriptions. */
 export class LiveConnection {
   private active = 0;
 
@@ -50,20 +51,29 @@ export class LiveConnection {
     /** A seat token's match (a seat token names one seat of one match). */
     readonly seatMatchId: string | null,
     private readonly maxSubscriptions: number,
+    /** The client's address (as Fastify's req.ip), and the live streams each address holds. */
+    readonly address: string,
+    private readonly streams: LiveSlots,
   ) {}
 
-  /** Takes a subscription slot, or refuses over the limit; pair with release(). */
+  /**
+   * Takes a subscription slot, or refuses over the limit (too-many-subscriptions) or over the
+   * address's live streams (too-many-streams); pair with release().
+   */
   admit(): void {
     if (this.active >= this.maxSubscriptions) {
       throw new GraphQLError(`At most ${this.maxSubscriptions} active subscriptions per connection: complete one first.`, {
         extensions: { code: 'too-many-subscriptions', status: 429, limit: this.maxSubscriptions },
       });
     }
+    this.streams.take(this.address);
     this.active++;
   }
 
   release(): void {
-    this.active = Math.max(0, this.active - 1);
+    if (this.active === 0) return;
+    this.active--;
+    this.streams.give(this.address);
   }
 }
 
@@ -81,12 +91,20 @@ interface Logger {
 
 export class WsConnections {
   private readonly sockets = new WeakMap<WebSocket, SocketState>();
+  /** Each upgrade request's client address as Fastify saw it (trustProxy applied). */
+  private readonly addresses = new WeakMap<IncomingMessage, string>();
 
   constructor(
     private readonly service: MatchService,
     private readonly maxSubscriptions: number,
     private readonly log: Logger,
+    private readonly streams: LiveSlots,
   ) {}
+
+  /** Notes the address of an upgrade request (from its onRequest hook, before the socket exists). */
+  addressOf(req: IncomingMessage, address: string): void {
+    this.addresses.set(req, address);
+  }
 
   /** Reads each new socket's connection_init (register before Mercurius sees the socket). */
   attach(wss: WebSocketServer): void {
@@ -136,14 +154,15 @@ export class WsConnections {
         return;
       }
       clearTimeout(state.timer);
-      state.auth = this.authenticate((msg as { payload?: unknown }).payload, req.headers.authorization).then((auth) => {
+      const address = this.addresses.get(req) ?? req.socket.remoteAddress ?? 'unknown';
+      state.auth = this.authenticate((msg as { payload?: unknown }).payload, req.headers.authorization, address).then((auth) => {
         if (!auth.ok) socket.close(auth.code, auth.reason);
         return auth;
       });
     });
   }
 
-  private async authenticate(payload: unknown, header: string | undefined): Promise<Auth> {
+  private async authenticate(payload: unknown, header: string | undefined, address: string): Promise<Auth> {
     const key = payload !== null && typeof payload === 'object' ? authorizationKey(payload) : undefined;
     const given = key !== undefined ? (payload as Record<string, unknown>)[key] : header;
     try {
@@ -159,7 +178,7 @@ export class WsConnections {
         await this.service.seatOf(row, token);
         seatMatchId = row.id;
       }
-      return { ok: true, connection: new LiveConnection(token ?? undefined, principal, seatMatchId, this.maxSubscriptions) };
+      return { ok: true, connection: new LiveConnection(token ?? undefined, principal, seatMatchId, this.maxSubscriptions, address, this.streams) };
     } catch (err) {
       if (err instanceof ServiceError) return { ok: false, code: CLOSE.forbidden, reason: err.code };
       if (isDatabaseUnavailable(err)) {

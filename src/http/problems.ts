@@ -74,6 +74,7 @@ async function problemsPlugin(app: FastifyInstance) {
   allowed.track(app);
   app.setErrorHandler((err, req, reply) => {
     const problem = problemFromError(err, req);
+    if (err instanceof ServiceError && err.retryAfterS !== undefined) reply.header('retry-after', String(err.retryAfterS));
     if (problem.status < 500) req.log.info({ code: problem.code, status: problem.status }, problem.title);
     return sendProblem(reply, problem);
   });

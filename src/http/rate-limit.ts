@@ -13,6 +13,11 @@ import { bearerToken, hashToken } from '../service/tokens.js';
 
 const PROBES = new Set(['/healthz', '/readyz']);
 
+/** Health probes are never limited, whatever their query string. */
+export function isProbe(req: FastifyRequest): boolean {
+  return PROBES.has(req.url.split('?', 1)[0] ?? '');
+}
+
 /** The limiter's key: `cred:<hash>` for a verified token, `ip:<address>` otherwise. */
 export function clientKey(req: FastifyRequest, known: KnownCredentials): string {
   const token = bearerToken(req.headers.authorization);
@@ -23,11 +28,13 @@ export function clientKey(req: FastifyRequest, known: KnownCredentials): string 
   return `ip:${req.ip}`;
 }
 
+/** The plugin's options: `perMinute` per client on every route (0: no per-client limit, only the limiters of ./budgets.ts). */
 export function rateLimitOptions(perMinute: number, known: KnownCredentials): RateLimitPluginOptions {
   return {
+    global: perMinute > 0,
     max: perMinute,
     timeWindow: 60_000,
-    allowList: (req) => PROBES.has(req.url.split('?', 1)[0] ?? ''),
+    allowList: (req) => isProbe(req),
     keyGenerator: (req) => clientKey(req, known),
     errorResponseBuilder: (_req, ctx) =>
       new ServiceError({

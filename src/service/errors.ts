@@ -26,6 +26,8 @@ export interface ServiceErrorInit {
   errors?: string[];
   /** Problem type slug; defaults to the code (illegal actions share one type). */
   type?: string;
+  /** Seconds to wait before retrying (sent as Retry-After), for refusals that pass with time. */
+  retryAfterS?: number;
 }
 
 export class ServiceError extends Error {
@@ -36,6 +38,7 @@ export class ServiceError extends Error {
   readonly version: number | undefined;
   readonly errors: string[] | undefined;
   readonly type: string;
+  readonly retryAfterS: number | undefined;
 
   constructor(init: ServiceErrorInit) {
     super(init.detail ?? init.title);
@@ -47,6 +50,7 @@ export class ServiceError extends Error {
     this.version = init.version;
     this.errors = init.errors;
     this.type = init.type ?? init.code;
+    this.retryAfterS = init.retryAfterS;
   }
 }
 
@@ -144,6 +148,18 @@ export const problems = {
       code: 'game-unavailable',
       title: 'Game unavailable',
       detail: `This match is a game of "${game}", which this server does not host.`,
+    }),
+  rateLimited: (detail: string, retryAfterS: number) =>
+    new ServiceError({ kind: 'rate-limited', code: 'rate-limited', title: 'Too many requests', detail, retryAfterS }),
+  /** A live stream (NDJSON, SSE, GraphQL subscription) or WebSocket over the caller's cap: close one first. */
+  tooManyStreams: (detail: string) => new ServiceError({ kind: 'rate-limited', code: 'too-many-streams', title: 'Too many live streams', detail }),
+  serverBusy: (retryAfterS: number) =>
+    new ServiceError({
+      kind: 'unavailable',
+      code: 'server-busy',
+      title: 'Server busy',
+      detail: 'This node is already running as many expensive reads as it may; retry shortly.',
+      retryAfterS,
     }),
   databaseUnavailable: (detail = 'The database is not answering; retry shortly.') =>
     new ServiceError({ kind: 'unavailable', code: 'database-unavailable', title: 'Database unavailable', detail }),

@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
 import supertest from 'supertest';
 import { buildApp, type App } from '../../src/app.js';
 import { openStore } from '../../src/persistence/index.js';
-import { bearer, expectProblem, localHttp, STARTERS } from './helpers.js';
+import { baseUrlOf, bearer, expectProblem, localHttp, STARTERS } from './helpers.js';
+import { rawSocket, waitFor } from '../../bench/lib/graphql-ws.js';
 import { memoryDatabase } from '../persistence/pglite-template.js';
 
 describe('rate limits', () => {
@@ -70,6 +71,108 @@ describe('rate limits', () => {
       await http.get('/healthz').expect(200);
       await http.get(`/healthz?probe=${i}`).expect(200);
       await http.get(`/readyz?x=${i}`).expect(200);
+    }
+  });
+});
+
+/**
+ * Issue 21 item 5: credentials are free to make, so the address has a ceiling over all of them
+ * (creates and token minting included, and each GraphQL subscription over a WebSocket), and every
+ * transport answers a refusal as 429 rate-limited.
+ */
+describe('the per-address ceiling, on every transport', () => {
+  let app: App;
+  let http: ReturnType<typeof supertest>;
+  let close: () => Promise<void>;
+  async function start(opts: Partial<Parameters<typeof buildApp>[0]>) {
+    const opened = await openStore(memoryDatabase());
+    app = await buildApp({ store: opened.store, logger: false, ...opts });
+    await app.ready();
+    http = await localHttp(app);
+    close = async () => {
+      await app.close();
+      await opened.close();
+    };
+  }
+  afterEach(async () => close?.());
+
+  const createBody = { handle: 'rl', decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } } };
+
+  it('seat tokens of many creates share their address ceiling: the request past it is 429, with a fresh token and for a create', async () => {
+    await start({ rateLimitPerMinute: 5, budgets: { perAddressPerMinute: 12 } });
+    const tokens: { id: string; token: string }[] = [];
+    for (let i = 0; i < 3; i++) {
+      const m = (await http.post('/v1/matches').send(createBody).expect(201)).body as { id: string; tokens: { p1: string; p2: string } };
+      tokens.push({ id: m.id, token: m.tokens.p1 }, { id: m.id, token: m.tokens.p2 });
+    }
+    // 3 creates + 9 reads spread over six tokens (each far below its own 5): the ceiling of 12 is reached.
+    for (let i = 0; i < 9; i++) {
+      const t = tokens[i % tokens.length]!;
+      await http.get(`/v1/matches/${t.id}`).set(bearer(t.token)).expect(200);
+    }
+    const fresh = tokens[5]!; // used once: 4 left of its own budget
+    const refused = await http.get(`/v1/matches/${fresh.id}`).set(bearer(fresh.token));
+    expectProblem(refused, 429, 'rate-limited');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expectProblem(await http.post('/v1/matches').send(createBody), 429, 'rate-limited');
+    // Probes stay exempt.
+    await http.get('/healthz').expect(200);
+  });
+
+  it('player tokens minted from one token share the address ceiling', async () => {
+    await start({ rateLimitPerMinute: 100, budgets: { perAddressPerMinute: 8 } });
+    const reg = (await http.post('/v1/players').send({ handle: 'minter' }).expect(201)).body as { token: string };
+    const minted: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const r = await http.post('/v1/me/tokens').set(bearer(reg.token)).send({ scopes: ['match:read'] }).expect(201);
+      minted.push((r.body as { token: string }).token);
+    }
+    // 1 register + 4 mints + 3 reads = 8; the next read, with yet another token, and the next mint are refused.
+    for (const t of minted.slice(0, 3)) await http.get('/v1/me').set(bearer(t)).expect(200);
+    expectProblem(await http.get('/v1/me').set(bearer(minted[3]!)), 429, 'rate-limited');
+    expectProblem(await http.post('/v1/me/tokens').set(bearer(reg.token)).send({ scopes: ['match:read'] }), 429, 'rate-limited');
+  });
+
+  it('a throttled GraphQL request over HTTP is a 429 with code rate-limited (not a 400), per client and per address', async () => {
+    await start({ rateLimitPerMinute: 2, budgets: { perAddressPerMinute: 3 } });
+    const q = { query: '{ __typename }' };
+    for (let i = 0; i < 2; i++) await http.post('/graphql').send(q).expect(200);
+    // Third: the client's (address's) own budget of 2 is spent.
+    const perClient = await http.post('/graphql').send(q);
+    expect(perClient.status).toBe(429);
+    expect(perClient.body.errors[0].extensions).toMatchObject({ code: 'rate-limited', status: 429 });
+    expect(Number(perClient.headers['retry-after'])).toBeGreaterThan(0);
+    // Fourth: past the address's ceiling of 3 as well.
+    const perAddress = await http.post('/graphql').send(q);
+    expect(perAddress.status).toBe(429);
+    expect(perAddress.body.errors[0].extensions).toMatchObject({ code: 'rate-limited', status: 429, retryAfter: expect.any(Number) });
+    expect(Number(perAddress.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('each GraphQL subscription over a WebSocket counts toward the ceiling; past it the subscription gets an error coded rate-limited', async () => {
+    await start({ budgets: { perAddressPerMinute: 6 }, maxSubscriptionsPerConnection: 50 });
+    const at = await baseUrlOf(app);
+    const m = (await http.post('/v1/matches').send(createBody).expect(201)).body as { id: string }; // 1
+    const r = rawSocket(at); // the upgrade: 2
+    try {
+      await r.opened;
+      r.send({ type: 'connection_init', payload: {} });
+      await waitFor(() => r.messages.some((x) => x.type === 'connection_ack'), 'the ack');
+      const of = (id: string) => r.messages.filter((x) => x.id === id);
+      const query = 'subscription($id: ID!) { matchEvents(matchId: $id) { seq } }';
+      // Subscriptions 3..6 are within the ceiling; the fifth (7th request) is refused.
+      for (const id of ['a', 'b', 'c', 'd']) {
+        r.send({ type: 'subscribe', id, payload: { query, variables: { id: m.id } } });
+        await waitFor(() => of(id).length > 0, `subscription ${id}`);
+        expect(of(id)[0]!.type, id).toBe('next');
+      }
+      r.send({ type: 'subscribe', id: 'e', payload: { query, variables: { id: m.id } } });
+      await waitFor(() => of('e').length > 0, 'the refusal');
+      expect(of('e')).toEqual([{ type: 'error', id: 'e', payload: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'rate-limited', status: 429 }) })] }]);
+      // And the address's next HTTP request too.
+      expectProblem(await http.get(`/v1/matches/${m.id}`), 429, 'rate-limited');
+    } finally {
+      r.socket.close();
     }
   });
 });

@@ -1,0 +1,107 @@
+/**
+ * What one caller may spend beyond the per-client request budget of ./rate-limit.ts:
+ *
+ * - a ceiling per address over every request it makes, whatever credentials it uses (match
+ *   creates and token minting included) and every GraphQL subscription it starts over a
+ *   WebSocket: credentials cost nothing to make, so a budget per credential alone is no limit;
+ * - a small budget of expensive reads (a PNG not in the cache, a match export not in the cache,
+ *   a player's export with events, a large GraphQL document) per client and, separately, per
+ *   address: such a read costs hundreds of times a match view;
+ * - the expensive work itself runs a few at a time per node (./work-gate.ts), so that a flood of
+ *   it, from many addresses, still leaves the event loop free for health probes and moves;
+ * - caps per address on what stays open: live streams (NDJSON, SSE, GraphQL subscriptions) and
+ *   WebSocket connections (./live-slots.ts).
+ *
+ * The address is Fastify's `req.ip`: the socket's peer unless the app trusts a proxy (TRUST_PROXY),
+ * then the client X-Forwarded-For names. Counters live in each node's memory, counted with
+ * @fastify/rate-limit's limiters (createRateLimit, the same store as the per-client budget).
+ * A setting of 0 turns its limit off.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { problems } from '../service/errors.js';
+import type { KnownCredentials } from '../service/credentials.js';
+import { clientKey } from './rate-limit.js';
+import { WorkGate } from './work-gate.js';
+import { LiveSlots } from './live-slots.js';
+
+export interface BudgetSettings {
+  /** Requests per minute per address, over all its credentials (WebSocket subscriptions count too). */
+  perAddressPerMinute: number;
+  /** Expensive reads per minute per client, and the same per address. */
+  expensivePerMinute: number;
+  /** Expensive reads running at once on this node; more wait in a short queue, past it 503 server-busy. */
+  expensiveAtOnce: number;
+  /** Live streams (NDJSON and SSE streams, GraphQL subscriptions) open at once per address. */
+  streamsPerAddress: number;
+  /** WebSocket connections open at once per address. */
+  socketsPerAddress: number;
+}
+
+export const NO_BUDGETS: BudgetSettings = { perAddressPerMinute: 0, expensivePerMinute: 0, expensiveAtOnce: 0, streamsPerAddress: 0, socketsPerAddress: 0 };
+
+/** A GraphQL document longer than this (characters) is an expensive read: parsing and validating it cost as much as a picture. */
+export const LARGE_DOCUMENT_CHARS = 8 * 1024;
+
+/** Expensive reads waiting for the gate, per concurrent slot, before the next is refused. */
+const QUEUE_PER_SLOT = 16;
+
+type Limiter = (req: FastifyRequest) => Promise<{ isAllowed: boolean; isExceeded?: boolean; ttlInSeconds?: number; max?: number }>;
+
+/** What a limiter keys on: a Fastify request, or just an address (a WebSocket subscription). */
+type Subject = Pick<FastifyRequest, 'ip'>;
+
+export class Budgets {
+  readonly gate: WorkGate;
+  readonly streams: LiveSlots;
+  readonly sockets: LiveSlots;
+  private readonly perAddress: Limiter | null;
+  private readonly expensivePerClient: Limiter | null;
+  private readonly expensivePerAddress: Limiter | null;
+
+  constructor(
+    app: FastifyInstance | null,
+    private readonly known: KnownCredentials,
+    readonly settings: BudgetSettings,
+  ) {
+    const make = (max: number, key: (req: FastifyRequest) => string): Limiter | null => {
+      if (max <= 0) return null;
+      if (!app) throw new Error('budgets need @fastify/rate-limit registered');
+      // Each limiter has its own counters (a child store: 10,000 keys, least recently used out first).
+      // No allow list: the probes never reach these (the caller decides what is charged).
+      const options = { max, timeWindow: 60_000, keyGenerator: key, allowList: [], cache: 10_000 };
+      return app.createRateLimit(options) as Limiter;
+    };
+    this.perAddress = make(settings.perAddressPerMinute, (req) => `ip:${req.ip}`);
+    this.expensivePerClient = make(settings.expensivePerMinute, (req) => clientKey(req, known));
+    this.expensivePerAddress = make(settings.expensivePerMinute, (req) => `ip:${req.ip}`);
+    this.gate = new WorkGate(settings.expensiveAtOnce, settings.expensiveAtOnce * QUEUE_PER_SLOT);
+    this.streams = new LiveSlots(settings.streamsPerAddress, 'live streams (NDJSON and SSE streams, GraphQL subscriptions)');
+    this.sockets = new LiveSlots(settings.socketsPerAddress, 'WebSocket connections');
+  }
+
+  /** Counts one request against its address's ceiling; throws rate-limited (Retry-After set on `reply`) over it. */
+  async request(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    await this.charge(this.perAddress, req, reply, 'requests per minute from one address');
+  }
+
+  /** Counts one GraphQL subscription against its address's ceiling (a WebSocket has no request per message). */
+  async subscription(address: string): Promise<void> {
+    // The limiter reads only `ip` (its key) and `routeOptions` (for a group id, which we do not use).
+    await this.charge(this.perAddress, { ip: address, routeOptions: {} } as unknown as FastifyRequest, null, 'requests per minute from one address');
+  }
+
+  /** Counts one expensive read against its client's and its address's budgets; throws rate-limited over either. */
+  async expensive(req: FastifyRequest, reply: FastifyReply | null): Promise<void> {
+    await this.charge(this.expensivePerClient, req, reply, 'expensive reads per minute (uncached pictures and exports, player exports with events, large GraphQL documents)');
+    await this.charge(this.expensivePerAddress, req, reply, 'expensive reads per minute from one address');
+  }
+
+  private async charge(limiter: Limiter | null, req: Subject, reply: FastifyReply | null, what: string): Promise<void> {
+    if (!limiter) return;
+    const r = await limiter(req as FastifyRequest);
+    if (r.isAllowed || !r.isExceeded) return;
+    const wait = Math.max(1, r.ttlInSeconds ?? 1);
+    reply?.header('retry-after', String(wait));
+    throw problems.rateLimited(`At most ${r.max} ${what}; try again in ${wait} s.`, wait);
+  }
+}
