@@ -33,7 +33,11 @@ export const openapiInfo = {
     '`database-unavailable` (with `Retry-After`) or `shutting-down` (retry, another node will answer).\n' +
     '* **Rate limits.** When the server runs with a limit, every response except the health probes carries ' +
     '`x-ratelimit-limit`, `x-ratelimit-remaining` and `x-ratelimit-reset` (seconds), and a 429 `rate-limited` ' +
-    'carries `Retry-After` (seconds). A client is its seat token when that token is valid, else its address.\n' +
+    'carries `Retry-After` (seconds). A client is its seat token when that token is valid, else its address. ' +
+    'Each address also has a ceiling over all its credentials, expensive reads (a PNG or export not yet cached, a ' +
+    "player's export with events, a large GraphQL document) have a small budget of their own, and an address may " +
+    'hold only so many live streams open (429 `too-many-streams`: close one first). A 503 `server-busy` (with ' +
+    '`Retry-After`) means this node is already running as many expensive reads as it may.\n' +
     '* **Browsers on other origins (CORS).** Preflights are answered for every operation; answers (problems ' +
     'included) expose `ETag`, `Location`, `Retry-After`, the rate-limit headers, `Preference-Applied`, ' +
     '`Idempotent-Replayed`, `X-Request-Id` and `Allow` to script, and vary on `Origin`. Allowed origins are a ' +
@@ -71,7 +75,7 @@ const STATUS_TEXT: Record<string, string> = {
   '413': 'Body larger than 256 KiB',
   '415': 'Unsupported media type (send application/json)',
   '422': 'Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body',
-  '429': 'Rate limited (code rate-limited): wait Retry-After seconds',
+  '429': 'Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first',
   '503': 'Database unavailable',
 };
 
@@ -124,7 +128,8 @@ const COMPONENTS = {
     },
     ServiceUnavailable: {
       description:
-        'Unavailable: code database-unavailable (the database did not answer; retry after Retry-After seconds) or ' +
+        'Unavailable: code database-unavailable (the database did not answer; retry after Retry-After seconds), ' +
+        'server-busy (this node runs as many expensive reads as it may; retry after Retry-After seconds) or ' +
         'shutting-down (this node is stopping; retry).',
       headers: { 'X-Request-Id': ref('headers', 'RequestId'), 'Retry-After': ref('headers', 'RetryAfter') },
       content: { 'application/problem+json': { schema: PROBLEM } },

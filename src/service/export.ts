@@ -3,10 +3,11 @@
  * see it and, once the match is over, the seed, the deck lists and the actions, so that anyone can
  * re-deal and replay it (`npm run verify`). The actions are recovered from the stored log.
  */
+import { LRUCache } from 'lru-cache';
 import type { Seat } from '../core/ruleset.js';
 import type { MatchStore } from '../persistence/types.js';
 import { buildReplay, recoverActions, type LoggedEvent } from '../replay/build.js';
-import type { ReplayFile } from '../replay/replay-file.js';
+import { ReplayFileSchema, type ReplayFile } from '../replay/replay-file.js';
 import { ServiceError } from './errors.js';
 import { gameRecords, openingOf } from './match-log.js';
 import { outcomeOf } from './reads.js';
@@ -44,4 +45,36 @@ export async function exportMatch(store: MatchStore, m: LoadedMatch): Promise<Re
     rulesHash: m.row.rulesHash,
     engineVersion: m.row.engineVersion,
   });
+}
+
+/** Bytes of finished matches' exports kept in memory per node. */
+export const EXPORT_CACHE_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Finished matches' exports as JSON text, by match, version and viewer: once a match is over its
+ * file cannot change, and building one replays and re-checks every action (hundreds of times the
+ * cost of a match view), so each is built once per node and viewer. Kept up to EXPORT_CACHE_BYTES.
+ */
+export class FinishedExports {
+  private readonly texts = new LRUCache<string, string>({ maxSize: EXPORT_CACHE_BYTES, sizeCalculation: (t) => Math.max(1, t.length) });
+
+  private keyOf(m: LoadedMatch): string | null {
+    return outcomeOf(m) ? `${m.row.id}\0${m.version}\0${m.viewer}` : null;
+  }
+
+  /** The cached text, when this match is finished and its file was built here before. */
+  cached(m: LoadedMatch): string | undefined {
+    const key = this.keyOf(m);
+    return key === null ? undefined : this.texts.get(key);
+  }
+
+  /** The file as JSON text (as the schema serialises it: its key order), kept when the match is finished. */
+  async text(store: MatchStore, m: LoadedMatch): Promise<string> {
+    const hit = this.cached(m);
+    if (hit !== undefined) return hit;
+    const text = JSON.stringify(ReplayFileSchema.parse(await exportMatch(store, m)));
+    const key = this.keyOf(m);
+    if (key !== null) this.texts.set(key, text);
+    return text;
+  }
 }

@@ -21,8 +21,7 @@ import { Players, requireScope, seatOfPrincipal } from './players.js';
 import { Ratings } from './ratings.js';
 import { WebhookEndpoints } from './webhooks/endpoints.js';
 import { DEFAULT_WEBHOOK_LIMITS, type WebhookLimits } from './webhooks/limits.js';
-import { exportMatch } from './export.js';
-import type { ReplayFile } from '../replay/replay-file.js';
+import { FinishedExports } from './export.js';
 import type {
   ActionOutcome,
   CreateMatchInput,
@@ -66,6 +65,7 @@ export class MatchService {
   readonly webhooks: WebhookEndpoints;
   readonly players: Players;
   readonly ratings: Ratings;
+  private readonly exports = new FinishedExports();
   /** The last sweep's per-match failures (the sweeper logs them). */
   sweepErrors: { id: string; error: string }[] = [];
 
@@ -159,23 +159,36 @@ export class MatchService {
   }
 
   /** The match as a `match-replay/1` file for the caller (seed, decks and actions once it is over). */
-  async exportMatch(id: string, token: string | null | undefined): Promise<ReplayFile> {
-    return exportMatch(this.store, await this.load(id, token));
+  /** A finished match's export as JSON text when this node has it already (cheap), else undefined. */
+  cachedExport(m: LoadedMatch): string | undefined {
+    return this.exports.cached(m);
+  }
+
+  /** The match's replay file (src/service/export.ts) for its caller, as JSON text; kept once the match is over. */
+  exportText(m: LoadedMatch): Promise<string> {
+    return this.exports.text(this.store, m);
   }
 
   /**
    * A registered player's whole history as NDJSON lines, newest first, page by page (never all in
    * memory): one match summary per line, or with `events` the match's public record (its
-   * spectator replay file).
+   * spectator replay file). `run` runs each match's export not in the cache (the HTTP layer passes
+   * its gate for expensive work).
    */
-  async *playerExport(handle: string, opts: { events: boolean }): AsyncGenerator<string> {
+  async *playerExport(handle: string, opts: { events: boolean; run?: <T>(work: () => Promise<T>) => Promise<T> }): AsyncGenerator<string> {
+    const run = opts.run ?? (<T>(work: () => Promise<T>) => work());
     const player = await this.store.players.byHandle(handle);
     if (!player) throw problems.playerNotFound(handle);
     let cursor: string | null = null;
     do {
       const page: Awaited<ReturnType<MatchStore['listMatches']>> = await this.store.listMatches({ playerId: player.id }, { cursor, limit: 100 });
       for (const row of page.matches) {
-        yield JSON.stringify(opts.events ? await exportMatch(this.store, await this.load(row.id, undefined)) : summary(row, this.now())) + '\n';
+        if (!opts.events) {
+          yield JSON.stringify(summary(row, this.now())) + '\n';
+          continue;
+        }
+        const m = await this.load(row.id, undefined);
+        yield (this.cachedExport(m) ?? (await run(() => this.exportText(m)))) + '\n';
       }
       cursor = page.nextCursor;
     } while (cursor);

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MatchService } from '../../service/match-service.js';
+import type { Budgets } from '../budgets.js';
 import { bearerToken } from '../../service/tokens.js';
 import { problems } from '../../service/errors.js';
 import { notModified, perCaller } from '../caching.js';
@@ -35,6 +36,7 @@ import {
 
 export interface MatchRoutesOptions {
   service: MatchService;
+  budgets: Budgets;
 }
 
 /** Parses If-Match: `"12"`, `12`, `W/"12"` or an ETag we sent (`"12.p1"`). */
@@ -46,7 +48,7 @@ export function parseIfMatch(v: string | undefined): number | undefined {
 }
 
 
-const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { service }) => {
+const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { service, budgets }) => {
   app.post(
     '/matches',
     {
@@ -218,10 +220,17 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
       },
     },
     async (req, reply) => {
-      const file = await service.exportMatch(req.params.id, bearerToken(req.headers.authorization));
+      const m = await service.load(req.params.id, bearerToken(req.headers.authorization));
+      // A finished match's file is built once per node and viewer; building one is an expensive read.
+      let text = service.cachedExport(m);
+      if (text === undefined) {
+        await budgets.expensive(req, reply);
+        text = await budgets.gate.run(() => service.exportText(m));
+      }
       reply.header('vary', 'Authorization').header('cache-control', 'private, no-cache');
       reply.header('content-disposition', `attachment; filename="match-${req.params.id}.json"`);
-      return file;
+      // Already JSON (the file the schema describes): sent as it is, not serialised again.
+      return reply.type('application/json; charset=utf-8').send(text as unknown as z.infer<typeof MatchReplaySchema>);
     },
   );
 

@@ -10,6 +10,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LRUCache } from 'lru-cache';
 import type { MatchService } from '../../service/match-service.js';
+import type { Budgets } from '../budgets.js';
 import type { LoadedMatch } from '../../service/types.js';
 import { bearerToken } from '../../service/tokens.js';
 import { PICTURE_VERSION, renderBoardSvg } from '../../pictures/index.js';
@@ -45,9 +46,10 @@ const PICTURE_DOC =
 
 export interface PictureRoutesOptions {
   service: MatchService;
+  budgets: Budgets;
 }
 
-const pictureRoutes: FastifyPluginAsyncZod<PictureRoutesOptions> = async (app, { service }) => {
+const pictureRoutes: FastifyPluginAsyncZod<PictureRoutesOptions> = async (app, { service, budgets }) => {
   const pngs = new LRUCache<string, Buffer>({ maxSize: PNG_CACHE_BYTES, sizeCalculation: (b) => b.length });
 
   /** The caller's match (now or at `at`) and the caching headers of this picture; `tag` null means 304 sent. */
@@ -104,7 +106,10 @@ const pictureRoutes: FastifyPluginAsyncZod<PictureRoutesOptions> = async (app, {
       const key = `${p.m.row.id}|${p.tag}`;
       let png = pngs.get(key);
       if (!png) {
-        png = await svgToPng(renderBoardSvg(service.matchView(p.m)), size);
+        // Drawing one is an expensive read (hundreds of ms of CPU at the largest size): charged, and a few at a time.
+        await budgets.expensive(req, reply);
+        const m = p.m;
+        png = await budgets.gate.run(() => svgToPng(renderBoardSvg(service.matchView(m)), size));
         pngs.set(key, png);
       }
       reply.header('x-content-type-options', 'nosniff');

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MatchService } from '../../service/match-service.js';
+import type { Budgets } from '../budgets.js';
 import { bearerToken } from '../../service/tokens.js';
 import { Readable } from 'node:stream';
 import { MatchReplaySchema, MatchSummarySchema, problemResponses } from '../schemas.js';
@@ -21,7 +22,7 @@ import {
   TokenParams,
 } from '../player-schemas.js';
 
-const playerRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (app, { service }) => {
+const playerRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budgets }> = async (app, { service, budgets }) => {
   const players = service.players;
   const privateAnswer = { 'cache-control': 'private, no-store', vary: 'Authorization' };
 
@@ -99,7 +100,9 @@ const playerRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (ap
       },
     },
     async (req, reply) => {
-      const lines = service.playerExport(req.params.handle, { events: req.query.events });
+      // With events: an expensive read (each match's file not in the cache is built, a few at a time per node).
+      if (req.query.events) await budgets.expensive(req, reply);
+      const lines = service.playerExport(req.params.handle, { events: req.query.events, run: (work) => budgets.gate.run(work, { wait: true }) });
       // The first line is read before answering, so an unknown player is still a 404.
       const first = await lines.next();
       async function* rest() {

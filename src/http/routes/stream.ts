@@ -12,6 +12,7 @@ import { PassThrough } from 'node:stream';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MatchService } from '../../service/match-service.js';
+import type { Budgets } from '../budgets.js';
 import { bearerToken } from '../../service/tokens.js';
 import { problems } from '../../service/errors.js';
 import { EventFollower } from '../../service/event-follower.js';
@@ -64,7 +65,7 @@ function finish(out: PassThrough, last: FinalLine): void {
   out.end(framings.get(out)!.last(last));
 }
 
-const streamRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (app, { service }) => {
+const streamRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budgets }> = async (app, { service, budgets }) => {
   const open = new Set<PassThrough>();
   // Streams never finish on their own before the game does: end them when the server stops,
   // saying so, so that a client reconnects (elsewhere) instead of taking it for the game's end.
@@ -113,6 +114,9 @@ const streamRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (ap
       // An EventSource reconnects whenever a stream closes; a 204 is the one answer that stops it.
       if (sse && resumeAt !== undefined && service.outcome(m) && m.version <= resumeAt) return reply.code(204).send(null);
 
+      // One of the address's live streams until it closes (429 too-many-streams over the cap).
+      const address = req.ip;
+      budgets.streams.take(address);
       const framing = sse ? SSE : NDJSON;
       const out = new PassThrough();
       framings.set(out, framing);
@@ -135,7 +139,7 @@ const streamRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (ap
       );
       const stop = () => {
         follower.stop();
-        open.delete(out);
+        if (open.delete(out)) budgets.streams.give(address);
       };
       out.on('close', stop);
       out.on('finish', stop);
