@@ -158,6 +158,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   app.addHook('onRequest', async (req, reply) => {
     if (!isProbe(req)) await budgets.request(req, reply);
   });
+  // A WebSocket upgrade answered with an error (a limit refused it before @fastify/websocket's own
+  // hook saw it) still holds its socket, which no HTTP parser reads any more: close it with the answer.
+  app.addHook('onResponse', async (req) => {
+    if (req.headers.upgrade !== undefined && !req.raw.socket.destroyed) req.raw.socket.destroy();
+  });
 
   await app.register(fastifySwagger, {
     openapi: {

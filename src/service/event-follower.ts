@@ -10,12 +10,14 @@
  * Many followers of one match on one node (a live board with its spectators) are all told of the
  * same append at once. They share its reads: the match and the stored events after a seq are read
  * once per announced version, by whichever follower asks first, and each follower redacts the
- * events for its own caller. A shared read is keyed by the announced version, so it always began
+ * events for its own caller. The followers with one token share its check too (a player token is
+ * looked up once per version, however many subscriptions use it). A shared read is keyed by the announced version, so it always began
  * after that announcement and holds that version: nobody joins a read that started too early.
  * The keep-alive's catch-up and a lost-notification catch-up read alone, through MatchService.load
  * (which also ends a match whose clock ran out).
  */
 import type { StoredEvent } from '../persistence/types.js';
+import { hashToken } from './tokens.js';
 import type { MatchEntry } from './match-loader.js';
 import type { EventDto, LoadedMatch, MatchService } from './match-service.js';
 import { hashToken } from './tokens.js';
@@ -124,11 +126,15 @@ export class EventFollower {
     this.unwatch = null;
   }
 
-  /** The match at `version` or later, read once for every follower told of that version; the token checked for this one. */
+  /**
+   * The match at `version` or later, read once for every follower told of that version; the token
+   * checked for this one, its lookup (a player token's row) shared by the followers with that token.
+   */
   private async loadShared(version: number): Promise<LoadedMatch> {
     const { id, token } = this.opts;
     const entry: MatchEntry = await shared(this.service, `match\0${id}\0${version}`, () => this.service.loader.current(id));
-    const seat = await this.service.seatOf(entry.row, token);
+    const principal = typeof token === 'string' ? await shared(this.service, `principal\0${hashToken(token)}\0${id}\0${version}`, () => this.service.players.principal(token)) : await this.service.players.principal(token);
+    const seat = this.service.seatFor(entry.row, principal);
     return { ...entry, viewer: seat ?? 'spectator', seat, at: this.service.now() };
   }
 

@@ -17,7 +17,7 @@ import { expire, submitAction, type MoveOptions } from './moves.js';
 import { flagged } from '../core/clock.js';
 import { eventPage, legalActions, matchView, outcomeOf, redact } from './reads.js';
 import { hashToken } from './tokens.js';
-import { Players, requireScope, seatOfPrincipal } from './players.js';
+import { Players, requireScope, seatOfPrincipal, type Principal } from './players.js';
 import { Ratings } from './ratings.js';
 import { WebhookEndpoints } from './webhooks/endpoints.js';
 import { DEFAULT_WEBHOOK_LIMITS, type WebhookLimits } from './webhooks/limits.js';
@@ -100,7 +100,11 @@ export class MatchService {
    * a player token needs `scope`.
    */
   async seatOf(row: MatchRow, token: string | null | undefined, scope: Scope = 'match:read'): Promise<Seat | null> {
-    const p = await this.players.principal(token);
+    return this.seatFor(row, await this.players.principal(token), scope);
+  }
+
+  /** seatOf for a principal already resolved from its token (the event followers share that lookup). */
+  seatFor(row: MatchRow, p: Principal, scope: Scope = 'match:read'): Seat | null {
     requireScope(p, scope);
     const seat = seatOfPrincipal(row, p);
     if (p.kind === 'seat') this.credentials.remember(hashToken(p.token));
