@@ -176,3 +176,23 @@ describe('the per-address ceiling, on every transport', () => {
     }
   });
 });
+
+describe('the client address behind a proxy', () => {
+  it('with trustProxy the address limits count the X-Forwarded-For client; without it, the peer', async () => {
+    for (const trustProxy of [true, false]) {
+      const opened = await openStore(memoryDatabase());
+      const app = await buildApp({ store: opened.store, logger: false, trustProxy, budgets: { perAddressPerMinute: 2 } });
+      try {
+        await app.ready();
+        const http = await localHttp(app);
+        for (let i = 0; i < 2; i++) await http.get('/v1/cards').set('x-forwarded-for', '203.0.113.7').expect(200);
+        // Another client behind the same proxy: its own ceiling only when the proxy is trusted.
+        const other = await http.get('/v1/cards').set('x-forwarded-for', '203.0.113.8');
+        expect(other.status, `trustProxy ${trustProxy}`).toBe(trustProxy ? 200 : 429);
+      } finally {
+        await app.close();
+        await opened.close();
+      }
+    }
+  });
+});

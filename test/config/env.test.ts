@@ -69,3 +69,24 @@ describe('webhook settings (issue 21 #6, #10)', () => {
     expect(loadEnv({ WEBHOOK_MAX_PER_SEAT: '0' }).ok).toBe(false);
   });
 });
+
+describe('limits', () => {
+  it('the per-address limits have their documented defaults, and 0 turns each off', () => {
+    const r = loadEnv({});
+    expect(r.ok && r.config.budgets).toEqual({ perAddressPerMinute: 12_000, expensivePerMinute: 30, expensiveAtOnce: 2, streamsPerAddress: 200, socketsPerAddress: 100 });
+    const off = loadEnv({ RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '0', RATE_LIMIT_EXPENSIVE_PER_MINUTE: '0', EXPENSIVE_READS_AT_ONCE: '0', LIVE_STREAMS_PER_ADDRESS: '0', WEBSOCKETS_PER_ADDRESS: '0' });
+    expect(off.ok && Object.values(off.config.budgets).every((v) => v === 0)).toBe(true);
+    expect(loadEnv({ LIVE_STREAMS_PER_ADDRESS: '-1' }).ok).toBe(false);
+  });
+
+  it('TRUST_PROXY: unset or false trusts nobody, true any proxy, else a list of addresses and ranges', () => {
+    const trust = (v?: string) => {
+      const r = loadEnv(v === undefined ? {} : { TRUST_PROXY: v });
+      return r.ok ? r.config.trustProxy : 'invalid';
+    };
+    expect(trust()).toBe(false);
+    expect(trust('false')).toBe(false);
+    expect(trust('true')).toBe(true);
+    expect(trust('10.0.0.0/8, 127.0.0.1')).toEqual(['10.0.0.0/8', '127.0.0.1']);
+  });
+});

@@ -3065,7 +3065,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Unavailable: code database-unavailable (the database did not answer; retry after Retry-After seconds) or shutting-down (this node is stopping; retry). */
+        /** @description Unavailable: code database-unavailable (the database did not answer; retry after Retry-After seconds), server-busy (this node runs as many expensive reads as it may; retry after Retry-After seconds) or shutting-down (this node is stopping; retry). */
         ServiceUnavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -3225,7 +3225,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3367,7 +3367,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3524,7 +3524,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3631,7 +3631,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3722,7 +3722,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3876,7 +3876,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3964,7 +3964,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4056,7 +4056,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4148,7 +4148,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4259,7 +4259,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4366,7 +4366,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4475,7 +4475,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4518,7 +4518,7 @@ export interface operations {
                     "application/json": components["schemas"]["Games"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4590,7 +4590,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4662,7 +4662,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4706,7 +4706,7 @@ export interface operations {
                     "application/json": components["schemas"]["CardSet"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4750,7 +4750,7 @@ export interface operations {
                     "application/json": components["schemas"]["StarterDecks"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4838,7 +4838,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4968,7 +4968,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5052,7 +5052,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5138,7 +5138,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5228,7 +5228,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5329,7 +5329,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5428,7 +5428,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5500,7 +5500,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5561,7 +5561,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5636,7 +5636,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5720,7 +5720,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5804,7 +5804,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5916,7 +5916,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6011,7 +6011,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
