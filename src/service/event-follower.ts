@@ -20,7 +20,6 @@ import type { StoredEvent } from '../persistence/types.js';
 import { hashToken } from './tokens.js';
 import type { MatchEntry } from './match-loader.js';
 import type { EventDto, LoadedMatch, MatchService } from './match-service.js';
-import { hashToken } from './tokens.js';
 
 /** Keep-alive interval of the live streams; each beat also catches up, in case a notification was lost (they are best-effort). */
 export const HEARTBEAT_MS = 15_000;
