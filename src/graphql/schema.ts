@@ -551,6 +551,7 @@ ${matchFields}${universusMatchFields}  }
     createdAt: String!
     ratings: [PlayerRating!]!
     stats: [PlayerGameStats!]!
+    "The decks brought most often to finished matches (a running match's deck is secret), up to 3 per game."
     favouriteDecks: [DeckUsage!]!
   }
 

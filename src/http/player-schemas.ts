@@ -55,7 +55,7 @@ export const ProfileSchema = register(
       .describe('Results per game, rated or not.'),
     favouriteDecks: z
       .array(z.object({ game: GameIdSchema, deck: z.string().describe('A starter deck id, or custom-<hash> of a card list.'), matches: z.number().int() }))
-      .describe('The decks brought most often, up to 3 per game, most used first.'),
+      .describe('The decks brought most often to finished matches (a running match\'s deck is secret), up to 3 per game, most used first.'),
   }),
   'PlayerProfile',
 );

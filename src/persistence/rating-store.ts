@@ -52,12 +52,13 @@ SELECT m."game",
  WHERE s."player_id" = $1 AND m."status" = 'finished'
  GROUP BY m."game" ORDER BY m."game"`;
 
+/** Finished matches only: the deck of a waiting or running match is secret (a starter name is its whole list). */
 const DECKS_SQL = `
 SELECT "game", "deck", "matches" FROM (
   SELECT m."game", s."deck", count(*)::int AS matches,
          row_number() OVER (PARTITION BY m."game" ORDER BY count(*) DESC, s."deck") AS rank
     FROM "seat" s JOIN "match" m ON m."id" = s."match_id"
-   WHERE s."player_id" = $1 AND s."deck" IS NOT NULL
+   WHERE s."player_id" = $1 AND s."deck" IS NOT NULL AND m."status" = 'finished'
    GROUP BY m."game", s."deck") ranked
  WHERE rank <= $2
  ORDER BY "game", "matches" DESC, "deck"`;

@@ -133,7 +133,7 @@ export interface RatingStore {
   changesOfMatch(matchId: string): Promise<RatingChangeRow[]>;
   /** Per game, from the player's finished matches. */
   stats(playerId: string): Promise<PlayerGameStats[]>;
-  /** The decks the player brought most often, per game, most used first (at most `perGame` each). */
+  /** The decks the player brought most often to finished matches, per game, most used first (at most `perGame` each). */
   favouriteDecks(playerId: string, perGame: number): Promise<DeckUsage[]>;
 }
 

@@ -4,7 +4,8 @@
  * R-FACE-4 low credits with many deferred reveals, R-PLAY-5 allowDirectBlockPlay, all together),
  * on both databases. For each seat token and anonymous: GET state, /events, /legal-actions?text=true,
  * GraphQL match { board graveyards legalActions { text } events }, and the problem bodies of
- * illegal moves. The oracle (secrecy.ts) is the server's true state.
+ * illegal moves. The oracle (secrecy.ts) is the server's true state. The aggregate reads (profiles,
+ * leaderboard, a player's export; REST and GraphQL) must not name the deck of an unfinished match.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, prng, startOn, STARTERS, type Backend, type Harness } from './helpers.js';
@@ -155,6 +156,58 @@ export function leakSuite(backend: Backend): void {
       expect(gTexts.join('\n')).not.toContain('Gravel Mole');
       for (const viewer of VIEWERS) await sweep(id, tokens, viewer, 0, 'flipped position');
       await illegal(id, tokens, prng(1), 'flipped position');
+    });
+
+    it('profiles, the leaderboard and the player export name no deck of an unfinished match (REST and GraphQL)', async () => {
+      const tag = Math.random().toString(36).slice(2, 7);
+      const register = async (name: string) => (await h.http.post('/v1/players').send({ handle: `${name}-${tag}` }).expect(201)).body.token as string;
+      const ann = { handle: `ann-${tag}`, token: await register('ann') };
+      const bob = { handle: `bob-${tag}`, token: await register('bob') };
+      const text = (r: { text: string }) => r.text;
+      /** Every public aggregate read about both players: profile, leaderboard, history export, on both APIs. */
+      const publicReads = async (): Promise<[string, string][]> => {
+        const reads: [string, string][] = [];
+        for (const p of [ann, bob]) {
+          reads.push([`GET /v1/players/${p.handle}`, text(await h.http.get(`/v1/players/${p.handle}`).expect(200))]);
+          const g = await gql(undefined, 'query ($h: String!) { player(handle: $h) { handle stats { played } favouriteDecks { game deck matches } } }', { h: p.handle }).expect(200);
+          expect(g.body.errors, JSON.stringify(g.body.errors)).toBeUndefined();
+          reads.push([`GraphQL player ${p.handle}`, g.text]);
+          const ex = await h.http.get(`/v1/players/${p.handle}/matches/export?events=true`).buffer(true).parse((r, done) => {
+            let t = '';
+            r.on('data', (c: Buffer) => (t += c.toString()));
+            r.on('end', () => done(null, t));
+          });
+          expect(ex.status).toBe(200);
+          reads.push([`export of ${p.handle}`, ex.body as string]);
+        }
+        for (const family of ['correspondence', 'live']) {
+          reads.push([`GET /v1/leaderboard ${family}`, text(await h.http.get(`/v1/leaderboard?timeControl=${family}`).expect(200))]);
+          const g = await gql(undefined, `{ leaderboard(timeControl: "${family}") { players { handle rating games } } }`, {}).expect(200);
+          reads.push([`GraphQL leaderboard ${family}`, g.text]);
+        }
+        return reads;
+      };
+      const assertNoDeck = async (decks: string[], when: string) => {
+        for (const [label, body] of await publicReads()) {
+          for (const d of decks) expect(body.includes(d), `${when}: ${label} names ${d}: ${body.slice(0, 400)}`).toBe(false);
+        }
+      };
+
+      const created = await h.http
+        .post('/v1/matches')
+        .set(bearer(ann.token))
+        .send({ openSeat: true, decks: { p1: { starter: STARTERS[1] } } })
+        .expect(201);
+      const id: string = created.body.id;
+      await assertNoDeck([STARTERS[1]], 'waiting');
+      await h.http.post(`/v1/matches/${id}/join`).set(bearer(bob.token)).send({ deck: { starter: STARTERS[2] } }).expect(200);
+      await assertNoDeck([STARTERS[1], STARTERS[2]], 'active');
+      // Once it is over the decks are public (the export publishes the lists), and the profile counts them.
+      await h.http.post(`/v1/matches/${id}/actions`).set(bearer(ann.token)).send({ action: { type: 'resign' } }).expect(200);
+      const pa = await h.http.get(`/v1/players/${ann.handle}`).expect(200);
+      expect(pa.body.favouriteDecks).toEqual([{ game: 'evons', deck: STARTERS[1], matches: 1 }]);
+      const pb = await gql(undefined, 'query ($h: String!) { player(handle: $h) { favouriteDecks { game deck matches } } }', { h: bob.handle }).expect(200);
+      expect(pb.body.data.player.favouriteDecks).toEqual([{ game: 'evons', deck: STARTERS[2], matches: 1 }]);
     });
 
     for (const [name, settings] of Object.entries(CONFIGS)) {

@@ -3007,7 +3007,7 @@ export interface components {
                 timedOut: number;
                 aborted: number;
             }[];
-            /** @description The decks brought most often, up to 3 per game, most used first. */
+            /** @description The decks brought most often to finished matches (a running match's deck is secret), up to 3 per game, most used first. */
             favouriteDecks: {
                 game: components["schemas"]["GameId"];
                 /** @description A starter deck id, or custom-<hash> of a card list. */
