@@ -86,6 +86,13 @@ export const problems = {
       title: 'Handle reserved',
       detail: `The handle "${handle}" belongs to a registered player: play as that player with its token, or pick another handle.`,
     }),
+  handleNotAllowed: (handle: string) =>
+    new ServiceError({
+      kind: 'conflict',
+      code: 'handle-not-allowed',
+      title: 'Handle not allowed',
+      detail: `The handle "${handle}" is reserved by the service (see docs/api.md): pick another.`,
+    }),
   ratedNeedsPlayer: () =>
     new ServiceError({
       kind: 'forbidden',

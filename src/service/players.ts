@@ -8,6 +8,7 @@ import type { MatchRow, PlayerRow, PlayerStore, PlayerTokenRow, Scope } from '..
 import type { Seat } from '../core/ruleset.js';
 import type { KnownCredentials } from './credentials.js';
 import { problems } from './errors.js';
+import { isReservedHandle } from './reserved-handles.js';
 import { hashToken, isPlayerToken, newPlayerToken, sameHash } from './tokens.js';
 
 export const SCOPES: readonly Scope[] = ['match:read', 'match:play', 'match:create', 'webhook:write', 'token:write'];
@@ -50,6 +51,7 @@ export class Players {
 
   /** Registers a handle; the answer holds the player's first token (every scope), shown once. */
   async register(input: { handle: string; bot?: boolean | undefined }): Promise<{ player: PlayerView; token: string; tokenInfo: TokenView }> {
+    if (isReservedHandle(input.handle)) throw problems.handleNotAllowed(input.handle);
     const { token, record } = newTokenRecord('registration', [...SCOPES]);
     const p = await this.store.register({ id: `pl_${randomBytes(12).toString('base64url')}`, handle: input.handle, bot: input.bot ?? false }, record);
     if (!p) throw problems.handleTaken(input.handle);

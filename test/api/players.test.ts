@@ -3,7 +3,9 @@
  * API tokens with scopes (401 / 403 with stable codes), seats bound to players (verified handles,
  * bot accounts) in every view and history entry, on both databases.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RESERVED_HANDLES } from '../../src/service/reserved-handles.js';
 import { backends, bearer, expectProblem, nextMove, startOn, STARTERS, type Harness } from './helpers.js';
 
 const DECKS = { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } };
@@ -33,6 +35,24 @@ for (const backend of backends) {
       expect((await h.http.get('/v1/me').set(bearer(ann.token)).expect(200)).body.handle).toBe(`Ann-${tag}`);
       const listed = await h.http.get('/v1/me/tokens').set(bearer(ann.token)).expect(200);
       expect(JSON.stringify(listed.body)).not.toContain(ann.token);
+    });
+
+    it('reserved handles (p1, p2, spectator, admin, ai-…, …) cannot be registered, in any case; lookalikes can', async () => {
+      const doc = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
+      for (const word of RESERVED_HANDLES) {
+        expect(doc, `docs/api.md lists the reserved handle ${word}`).toContain(`\`${word}\``);
+        const upper = word.toUpperCase();
+        for (const handle of [word, upper]) {
+          const r = await h.http.post('/v1/players').send({ handle });
+          expectProblem(r, 409, 'handle-not-allowed');
+          expect(r.body.detail).toContain(handle);
+        }
+      }
+      for (const handle of ['ai-bot', 'AI_Deep', 'Ai.9']) expectProblem(await h.http.post('/v1/players').send({ handle }), 409, 'handle-not-allowed');
+      // Only the words themselves and the ai- family: names that merely contain them are free.
+      for (const handle of [`admin-${tag}`, `p1${tag}`, `aidan${tag}`, `spectators${tag}`]) await register(handle);
+      // Nothing was stored for a refused handle.
+      expectProblem(await h.http.get('/v1/players/admin'), 404, 'player-not-found');
     });
 
     it('a registered handle is reserved: anonymous create, opponent and join under it are refused', async () => {

@@ -35,7 +35,8 @@ const playerRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budg
         summary: 'Register a player',
         description:
           'Reserves the handle (case-insensitively) and returns a personal API token with every scope, once. With it you create, ' +
-          'join and play as that player (your seats are verified), without handling seat tokens.',
+          'join and play as that player (your seats are verified), without handling seat tokens. The service\'s own words ' +
+          '(p1, p2, spectator, admin, system, ai-…; the list is in docs/api.md) cannot be registered: 409 handle-not-allowed.',
         body: RegisterPlayerBody,
         response: { 201: RegisteredSchema, ...problemResponses(400, 409, 413, 415, 429) },
       },

@@ -485,7 +485,7 @@ export interface paths {
         put?: never;
         /**
          * Register a player
-         * @description Reserves the handle (case-insensitively) and returns a personal API token with every scope, once. With it you create, join and play as that player (your seats are verified), without handling seat tokens.
+         * @description Reserves the handle (case-insensitively) and returns a personal API token with every scope, once. With it you create, join and play as that player (your seats are verified), without handling seat tokens. The service's own words (p1, p2, spectator, admin, system, ai-…; the list is in docs/api.md) cannot be registered: 409 handle-not-allowed.
          */
         post: operations["registerPlayer"];
         delete?: never;
