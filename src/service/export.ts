@@ -27,7 +27,9 @@ export async function exportMatch(store: MatchStore, m: LoadedMatch): Promise<Re
   const opening = openingOf(stored);
   const firstGameEvent = gameRecords(stored)[0]?.payload as { type?: string; position?: unknown } | undefined;
   const position = m.sandbox ? (opening?.position ?? m.ruleset.positions.toPosition(m.ruleset.replay([firstGameEvent]))) : undefined;
-  const lastAt = stored.at(-1)?.createdAt ?? m.row.updatedAt;
+  // An ending outside the game (a timeout, an abort) carries its own time: a timeout found after
+  // downtime ended at its deadline, not when it was written.
+  const lastAt = m.end ? new Date(m.end.at) : (stored.at(-1)?.createdAt ?? m.row.updatedAt);
   return buildReplay({
     ruleset: m.ruleset,
     config: m.row.config,

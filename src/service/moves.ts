@@ -113,9 +113,11 @@ export async function submitAction(deps: MoveDeps, id: string, token: string | n
 export async function expire(deps: Pick<MoveDeps, 'store' | 'loader'>, entry: MatchEntry, now: number): Promise<MatchEntry | null> {
   const seat = entry.clock && !entry.end && entry.state ? flagged(entry.clock, now) : null;
   if (!seat) return null;
+  // The match ended when the time ran out, not when a sweep, read or move (perhaps after downtime) noticed.
+  const at = deadlineOf(entry.clock!)!;
   const end: MatchEnd = entry.decided[seat]
-    ? { reason: 'timed-out', seat, winner: otherSeat(seat), at: now }
-    : { reason: 'aborted', seat: null, winner: null, at: now };
+    ? { reason: 'timed-out', seat, winner: otherSeat(seat), at }
+    : { reason: 'aborted', seat: null, winner: null, at };
   try {
     return await appendEnding(deps, entry, end, null, now);
   } catch (e) {
@@ -127,7 +129,10 @@ export async function expire(deps: Pick<MoveDeps, 'store' | 'loader'>, entry: Ma
 /** The records that end a match outside its game: the ending, and the clock stopped where the time was (a seat that ran out shows zero). */
 function endingRecords(entry: MatchEntry, end: MatchEnd, actingSeat: Seat | null, now: number): NewEvent[] {
   const records: NewEvent[] = [endRecord(end, actingSeat)];
-  if (entry.clock) records.push(clockRecord(stopClock(entry.clock, Math.min(now, deadlineOf(entry.clock) ?? now)), now, actingSeat));
+  if (entry.clock) {
+    const stoppedAt = Math.min(now, deadlineOf(entry.clock) ?? now);
+    records.push(clockRecord(stopClock(entry.clock, stoppedAt), stoppedAt, actingSeat));
+  }
   return records;
 }
 

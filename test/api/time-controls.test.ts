@@ -382,6 +382,47 @@ for (const backend of backends) {
       expect((await view(h, expiring[0]!.id)).outcome).toEqual({ winner: null, reason: 'aborted', seat: null });
     });
 
+    it('issue 21 a deadline that passed while no node ran is recorded at the deadline, not when a sweep, read or move finds it', async () => {
+      const t0 = fresh();
+      // Three live matches where both seats decided (p1 runs again from t0 + 2 s with 29 s left),
+      // and one where p1 never decided (an abort, at its own deadline).
+      const timed = [];
+      for (let i = 0; i < 3; i++) {
+        const m = await create(h, { kind: 'live', initialSeconds: 30, incrementSeconds: 0 });
+        h.t.now = t0 + SEC;
+        expect(await endTurn(h, m)).toBe('p1');
+        h.t.now = t0 + 2 * SEC;
+        expect(await endTurn(h, m)).toBe('p2');
+        h.t.now = t0;
+        timed.push(m);
+      }
+      const untouched = await create(h, { kind: 'correspondence', daysPerMove: 1 });
+      const deadline = t0 + 31 * SEC;
+      // The service is back three hours later; one match is found by the sweep, one by a read, one by a move.
+      h.t.now = t0 + 3 * 3600 * SEC;
+      const [swept, read, moved] = timed as [Created, Created, Created];
+      expect(await h.app.service.sweep()).toBeGreaterThanOrEqual(1);
+      expect((await view(h, read.id)).status).toBe('finished');
+      expectProblem(await h.http.post(`/v1/matches/${moved.id}/actions`).set(bearer(moved.tokens.p1)).send({ action: { type: 'pass' } }), 409, 'match-finished');
+      h.t.now = t0 + 2 * DAY;
+      expect((await view(h, untouched.id)).outcome).toEqual({ winner: null, reason: 'aborted', seat: null });
+
+      const cases: [Created, number, object][] = [
+        [swept, deadline, { reason: 'timed-out', seat: 'p1', winner: 'p2' }],
+        [read, deadline, { reason: 'timed-out', seat: 'p1', winner: 'p2' }],
+        [moved, deadline, { reason: 'timed-out', seat: 'p1', winner: 'p2' }],
+        [untouched, t0 + DAY, { reason: 'aborted', seat: null, winner: null }],
+      ];
+      for (const [m, at, end] of cases) {
+        const [ended, stopped] = (await publicEvents(h, m.id)).slice(-2).map((e) => e.event);
+        expect(ended, m.id).toEqual({ type: 'MatchEnded', end: { ...end, at } });
+        expect(stopped, m.id).toMatchObject({ type: 'ClockSet', at, clock: { running: null } });
+        const file = (await h.http.get(`/v1/matches/${m.id}/export`).expect(200)).body;
+        expect(file.finishedAt, m.id).toBe(iso(at));
+        expect(await matchEndedCount(h.store, m.id)).toBe(1);
+      }
+    });
+
     it('issue 9 sweep: two services on one database sweeping at once write one MatchEnded per match', async () => {
       const h2 = await startClockedOn(backend);
       const b = await secondApp(backend, h2);
