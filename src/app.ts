@@ -20,6 +20,7 @@ import type { MatchStore } from './persistence/types.js';
 import { MatchService } from './service/match-service.js';
 import problems, { sendProblem } from './http/problems.js';
 import { clientErrorHandler, frameworkErrors } from './http/transport-errors.js';
+import { closeIdleUntilStopped, drained, stopListening } from './http/drain.js';
 import { problem } from './http/problem-details.js';
 import rateLimit from '@fastify/rate-limit';
 import cors, { corsHeaders, type CorsOrigins } from './http/cors.js';
@@ -66,6 +67,12 @@ export interface BuildAppOptions {
   sweepIntervalMs?: number;
   /** Epoch ms for every clock (tests pass their own; default Date.now). */
   now?: () => number;
+  /**
+   * How long close() keeps open connections after it stops listening, answering requests on them
+   * with 503 shutting-down + Connection: close (it ends early once they are all gone); 0 or
+   * absent: idle ones are closed at once.
+   */
+  shutdownDrainMs?: number;
   /**
    * Webhooks: whether endpoints may be private/loopback addresses (default false), how many a seat
    * may hold and how often a delivery may be sent again, and the delivery worker (false: none on
@@ -121,6 +128,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     worker?.start();
   });
   app.addHook('onClose', async () => {
+    stopIdleSweep();
     await sweeper.stop();
     await worker?.stop();
     await service.live.close();
@@ -132,10 +140,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
 
   // Shutdown: in-flight requests finish, but their sockets close after the response (a socket
   // that turns idle after SIGTERM must not hold the process open), and new requests on open
-  // keep-alive sockets are refused with a 503 the client may retry elsewhere.
+  // keep-alive sockets are refused with a 503 the client may retry elsewhere. With a drain
+  // window, listening stops here and the open sockets stay for the window (see the last plugin).
   let closing = false;
+  const drainMs = opts.shutdownDrainMs ?? 0;
+  let stopIdleSweep = () => {};
   app.addHook('preClose', async () => {
     closing = true;
+    if (drainMs > 0) stopListening(app.server);
   });
   app.addHook('onRequest', async (req, reply) => {
     if (!closing) return;
@@ -222,6 +234,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   await app.register(graphqlPlugin, { service, budgets, graphiql: opts.graphiql ?? false, maxSubscriptionsPerConnection: opts.maxSubscriptionsPerConnection });
   // The watch page (HTML for people, outside the JSON API's scope).
   await app.register(watchRoutes, { service });
+  // Registered last, so its preClose runs after every other plugin's: the event streams and
+  // WebSockets have been told to end, and their sockets count as gone once they are.
+  await app.register(async (last) => {
+    last.addHook('preClose', async () => {
+      if (drainMs > 0) await drained(app.server, drainMs);
+      stopIdleSweep = closeIdleUntilStopped(app.server);
+    });
+  });
 
   return app as unknown as App;
 }

@@ -1,7 +1,8 @@
 /**
  * Process entry point: read the environment, open the store (runs migrations), build the app,
- * listen. SIGINT/SIGTERM: stop accepting requests, close idle connections, let in-flight requests
- * (and their writes) finish, then close the store and exit 0; SHUTDOWN_TIMEOUT_MS bounds it.
+ * listen. SIGINT/SIGTERM: stop accepting connections, answer requests on open ones 503 for the
+ * drain window, let in-flight requests (and their writes) finish, then close the store and exit 0;
+ * SHUTDOWN_TIMEOUT_MS bounds it.
  */
 import pino from 'pino';
 import { buildApp } from './app.js';
@@ -50,6 +51,7 @@ const app = await buildApp({
     worker: config.webhookWorker ? { pollMs: config.webhookPollMs, leaseMs: config.webhookLeaseMs, concurrency: config.webhookConcurrency } : false,
   },
   readyTimeoutMs: config.readyTimeoutMs,
+  shutdownDrainMs: config.shutdownDrainMs,
 });
 
 let stopping = false;
@@ -63,13 +65,11 @@ async function shutdown(signal: string): Promise<void> {
   }, config.shutdownTimeoutMs);
   timer.unref();
   try {
-    // Stops listening, closes idle keep-alive sockets, ends event streams ({"end":"shutdown"}),
-    // waits for in-flight requests (their sockets close after the response).
-    // A socket whose last response finishes after SIGTERM turns idle later: keep closing those.
-    const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
-    sweep.unref();
+    // Stops listening, ends event streams ({"end":"shutdown"}), answers requests on open
+    // keep-alive sockets with 503 + Connection: close for SHUTDOWN_DRAIN_MS (or until every client
+    // has gone), waits for in-flight requests (their sockets close after the response), then
+    // closes what is left (src/http/drain.ts).
     await app.close();
-    clearInterval(sweep);
     await closeStore();
     logger.info('bye');
     process.exit(0);

@@ -86,6 +86,11 @@ export const EnvSchema = z.object({
   READY_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(50).max(600_000).default(2_000)),
   /** On SIGTERM, exit (code 1) if draining has not finished within this. */
   SHUTDOWN_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(600_000).default(8_000)),
+  /**
+   * On SIGTERM, open connections stay this long (less once every client has gone) so that requests
+   * on kept-alive sockets get 503 shutting-down with Connection: close rather than a reset; 0: closed at once.
+   */
+  SHUTDOWN_DRAIN_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(600_000).default(2_000)),
   /** GraphiQL at /graphiql; defaults to on outside production. */
   GRAPHIQL: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).optional()),
   /** Active GraphQL subscriptions one WebSocket connection may hold; one more is refused (too-many-subscriptions). */
@@ -122,6 +127,7 @@ export interface AppConfig {
   trustProxy: boolean | string[];
   readyTimeoutMs: number;
   shutdownTimeoutMs: number;
+  shutdownDrainMs: number;
   sweepIntervalMs: number;
   webhookAllowPrivate: boolean;
   webhookMaxPerSeat: number;
@@ -150,6 +156,10 @@ export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvResult {
     return { ok: false, errors: r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) };
   }
   const e = r.data;
+  // The drain must leave time for the requests in flight before the timeout ends the process.
+  if (e.SHUTDOWN_DRAIN_MS >= e.SHUTDOWN_TIMEOUT_MS) {
+    return { ok: false, errors: [`SHUTDOWN_DRAIN_MS: must be below SHUTDOWN_TIMEOUT_MS (${e.SHUTDOWN_TIMEOUT_MS})`] };
+  }
   const production = e.NODE_ENV === 'production';
   return {
     ok: true,
@@ -173,6 +183,7 @@ export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvResult {
       trustProxy: trustProxyOf(e.TRUST_PROXY),
       readyTimeoutMs: e.READY_TIMEOUT_MS,
       shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+      shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
       sweepIntervalMs: e.SWEEP_INTERVAL_MS,
       webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',
       webhookMaxPerSeat: e.WEBHOOK_MAX_PER_SEAT,

@@ -27,8 +27,9 @@ function start(env: Record<string, string>) {
   return { child, exited, output: () => output };
 }
 
-async function waitReady(port: number): Promise<void> {
-  for (let i = 0; i < 300; i++) {
+/** Start-up (tsx, migrations) can take long on a loaded machine: wait while the process lives. */
+async function waitReady(port: number, child: { exitCode: number | null }): Promise<void> {
+  for (let i = 0; i < 1500 && child.exitCode === null; i++) {
     try {
       const r = await fetch(`http://127.0.0.1:${port}/readyz`);
       if (r.ok) return;
@@ -54,7 +55,7 @@ describe('the server process', () => {
     const port = await freePort();
     const first = start({ PORT: String(port), DATA_DIR: dataDir });
     try {
-      await waitReady(port);
+      await waitReady(port, first.child);
       const decks = await (await fetch(`http://127.0.0.1:${port}/v1/decks`)).json();
       expect((decks as { decks: unknown[] }).decks.length).toBeGreaterThanOrEqual(2);
 
@@ -67,7 +68,7 @@ describe('the server process', () => {
     expect(await first.exited).toBe(0);
     expect(first.output()).toMatch(/bye/);
     expect(fs.existsSync(path.join(dataDir, 'evons.lock'))).toBe(false);
-  });
+  }, 240_000);
 
   it('refuses a bad environment, naming the variable', async () => {
     const bad = start({ PORT: 'eighty', DATA_DIR: path.join(dir, 'unused') });

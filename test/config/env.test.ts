@@ -90,3 +90,14 @@ describe('limits', () => {
     expect(trust('10.0.0.0/8, 127.0.0.1')).toEqual(['10.0.0.0/8', '127.0.0.1']);
   });
 });
+
+describe('SHUTDOWN_DRAIN_MS', () => {
+  it('defaults to 2 s, may be 0, and must stay below SHUTDOWN_TIMEOUT_MS', () => {
+    const d = loadEnv({});
+    expect(d.ok && [d.config.shutdownDrainMs, d.config.shutdownTimeoutMs]).toEqual([2000, 8000]);
+    const off = loadEnv({ SHUTDOWN_DRAIN_MS: '0' });
+    expect(off.ok && off.config.shutdownDrainMs).toBe(0);
+    const over = loadEnv({ SHUTDOWN_DRAIN_MS: '8000' });
+    expect(over.ok ? [] : over.errors).toEqual(['SHUTDOWN_DRAIN_MS: must be below SHUTDOWN_TIMEOUT_MS (8000)']);
+  });
+});
