@@ -38,6 +38,7 @@ import { Sweeper } from './service/sweeper.js';
 import { WebhookWorker, type WorkerOptions } from './service/webhooks/worker.js';
 import type { WebhookLimits } from './service/webhooks/limits.js';
 import { openapiInfo, finishOpenapi } from './http/openapi.js';
+import { declareCredentialProblems } from './http/schemas.js';
 import watchRoutes from './http/routes/watch.js';
 
 /** Requests larger than this are refused with 413 before they are parsed. */
@@ -218,6 +219,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     api.setSerializerCompiler(serializerCompiler);
     // The API speaks JSON only: anything else is a 415.
     api.removeContentTypeParser(['text/plain']);
+    api.addHook('onRoute', declareCredentialProblems);
     await api.register(healthRoutes, { store: opts.store, live: service.live, readyTimeoutMs: opts.readyTimeoutMs });
     await api.register(
       async (v1) => {

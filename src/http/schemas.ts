@@ -72,6 +72,20 @@ export function problemResponses<const S extends number>(...statuses: S[]): Reco
   return out;
 }
 
+/**
+ * For an `onRoute` hook: a route that reads Authorization can refuse the credential, with 401
+ * (missing, malformed, unknown or revoked) and 403 (valid, but without the scope, the seat or the
+ * player the call needs). Declared here once, from the route's own header schema, so that no route
+ * can answer them without its schema, and so the OpenAPI document, saying so.
+ */
+export function declareCredentialProblems(route: { schema?: { headers?: unknown; response?: unknown } }): void {
+  const headers = route.schema?.headers;
+  if (!(headers instanceof z.ZodObject) || !('authorization' in headers.shape)) return;
+  const response = (route.schema!.response ?? {}) as Record<string, unknown>;
+  const all: Record<string, unknown> = { ...response, ...problemResponses(401, 403) };
+  route.schema!.response = Object.fromEntries(Object.keys(all).sort().map((k) => [k, response[k] ?? all[k]]));
+}
+
 export const AuthHeaders = z.object({
   authorization: z
     .string()

@@ -172,3 +172,66 @@ describe('OpenAPI document: what the server reads and sends (issue 6 item 8)', (
     }
   });
 });
+
+/**
+ * Every status an operation answers is in the document (issue 21 item 9: 15 operations could answer
+ * 403 and 6 said so). Table-driven over the document itself: every operation that reads
+ * Authorization is called with player tokens that lack a scope (token:write only, then match:read
+ * only) until one is refused; each answer's status must be documented for that operation, and a
+ * 403 must come (a scope is checked before anything else is looked up).
+ */
+describe('OpenAPI document: every answer a credential can get is documented (issue 21 item 9)', () => {
+  type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const DECK = { starter: 'starter-verdant-quake' };
+  /** A valid body for each operation that needs one (a new operation with a body must be added here). */
+  const BODIES: Record<string, unknown> = {
+    createMatch: { decks: { p1: DECK, p2: DECK } },
+    joinMatch: { deck: DECK },
+    submitAction: { action: { type: 'pass' } },
+    registerWebhook: { url: 'https://example.com/hook', events: ['your-turn'] },
+    createMyToken: { scopes: ['match:read'] },
+  };
+
+  it('each operation that takes a token answers 403 to a token without its scope, and documents it', async () => {
+    const h = await startApp(memoryDatabase());
+    try {
+      const doc = (await h.http.get('/openapi.json').expect(200)).body as Json;
+      const player = async (handle: string) => (await h.http.post('/v1/players').send({ handle }).expect(201)).body.token as string;
+      const full = await player('scope-owner');
+      const limited = async (scopes: string[]) => (await h.http.post('/v1/me/tokens').set('authorization', `Bearer ${full}`).send({ scopes }).expect(201)).body.token as string;
+      const tokens = [await limited(['token:write']), await limited(['match:read'])];
+      const id = (await h.http.post('/v1/matches').send({ openSeat: true, decks: { p1: DECK } }).expect(201)).body.id as string;
+      const fill = (path: string) =>
+        path.replace('{id}', id).replace('{webhookId}', 'wh_none').replace('{deliveryId}', `msg_${'0'.repeat(32)}`).replace('{tokenId}', 'tok_none');
+
+      const authed = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
+        Object.entries(item as Json)
+          .filter(([, op]) => (op as Json).security.some((s: Json) => 'playerToken' in s))
+          .map(([method, op]) => ({ path, method, op: op as Json })),
+      );
+      expect(authed.length).toBeGreaterThanOrEqual(15);
+      const undocumented: string[] = [];
+      for (const { path, method, op } of authed) {
+        const needsBody = op.requestBody?.required === true;
+        if (needsBody) expect(BODIES, `a valid body for ${op.operationId}`).toHaveProperty(op.operationId);
+        const statuses: number[] = [];
+        for (const token of tokens) {
+          const req = (h.http as unknown as Record<string, (p: string) => ReturnType<typeof h.http.get>>)[method]!(fill(path)).set('authorization', `Bearer ${token}`);
+          const res = needsBody ? await req.send(BODIES[op.operationId] as object) : await req;
+          statuses.push(res.status);
+          if (!(String(res.status) in op.responses)) undocumented.push(`${op.operationId} answered ${res.status} (${res.body?.code ?? ''})`);
+          if (res.status === 403) break;
+        }
+        expect(statuses, `${op.operationId}: a token without its scope is refused`).toContain(403);
+      }
+      // A player's token in a match where the player has no seat: 403 no-seat (the fuzzer's find).
+      const stranger = await player('scope-stranger');
+      const act = await h.http.post(`/v1/matches/${id}/actions`).set('authorization', `Bearer ${stranger}`).send(BODIES.submitAction as object);
+      expect([act.status, act.body.code]).toEqual([403, 'no-seat']);
+      if (!('403' in doc.paths['/v1/matches/{id}/actions'].post.responses)) undocumented.push('submitAction answered 403 (no-seat)');
+      expect(undocumented).toEqual([]);
+    } finally {
+      await h.close();
+    }
+  });
+});

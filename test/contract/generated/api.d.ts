@@ -3065,7 +3065,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Unavailable: code database-unavailable (the database did not answer; retry after Retry-After seconds), server-busy (this node runs as many expensive reads as it may; retry after Retry-After seconds) or shutting-down (this node is stopping; retry). */
+        /** @description Unavailable: code database-unavailable (the database did not answer; retry after Retry-After seconds) or shutting-down (this node is stopping; retry). */
         ServiceUnavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -3225,7 +3225,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3287,7 +3287,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing, malformed or wrong seat token */
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3300,7 +3300,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3367,7 +3367,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3431,7 +3431,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing, malformed or wrong seat token */
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3444,7 +3444,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3524,7 +3524,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3605,8 +3605,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing, malformed or wrong seat token */
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
@@ -3631,7 +3644,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3696,8 +3709,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing, malformed or wrong seat token */
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
@@ -3722,7 +3748,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3796,8 +3822,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing, malformed or wrong seat token */
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
@@ -3876,7 +3915,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3938,8 +3977,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing, malformed or wrong seat token */
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
@@ -3964,7 +4016,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4030,8 +4082,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing, malformed or wrong seat token */
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
@@ -4056,7 +4121,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4135,7 +4200,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing, malformed or wrong seat token */
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4148,7 +4213,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4233,8 +4311,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing, malformed or wrong seat token */
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
@@ -4259,7 +4350,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4340,8 +4431,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing, malformed or wrong seat token */
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
@@ -4366,7 +4470,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4449,8 +4553,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing, malformed or wrong seat token */
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
@@ -4475,7 +4592,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4518,7 +4635,7 @@ export interface operations {
                     "application/json": components["schemas"]["Games"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4590,7 +4707,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4662,7 +4779,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4706,7 +4823,7 @@ export interface operations {
                     "application/json": components["schemas"]["CardSet"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4750,7 +4867,7 @@ export interface operations {
                     "application/json": components["schemas"]["StarterDecks"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4812,8 +4929,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing, malformed or wrong seat token */
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
@@ -4838,7 +4968,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4902,8 +5032,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing, malformed or wrong seat token */
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
@@ -4968,7 +5111,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5026,8 +5169,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing, malformed or wrong seat token */
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
@@ -5052,7 +5208,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5112,8 +5268,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing, malformed or wrong seat token */
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
@@ -5138,7 +5307,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5202,8 +5371,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing, malformed or wrong seat token */
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
@@ -5228,7 +5410,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5289,8 +5471,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing, malformed or wrong seat token */
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
@@ -5329,7 +5524,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5428,7 +5623,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5500,7 +5695,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5561,7 +5756,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5636,7 +5831,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5694,7 +5889,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing, malformed or wrong seat token */
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5707,7 +5902,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5720,7 +5915,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5778,7 +5973,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing, malformed or wrong seat token */
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5791,7 +5986,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5804,7 +5999,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5864,7 +6059,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing, malformed or wrong seat token */
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5877,7 +6072,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5916,7 +6111,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5972,7 +6167,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing, malformed or wrong seat token */
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5985,7 +6180,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6011,7 +6206,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
