@@ -66,6 +66,8 @@ export interface BuildAppOptions {
   readyTimeoutMs?: number;
   /** How often this node ends matches whose clock ran out; 0 or absent: never (reads and moves still do). */
   sweepIntervalMs?: number;
+  /** Decisions each seat must make before a rated match moves ratings (default 3; RATED_MIN_DECISIONS). */
+  ratedMinDecisions?: number;
   /** Epoch ms for every clock (tests pass their own; default Date.now). */
   now?: () => number;
   /**
@@ -113,6 +115,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
       ...(opts.webhooks?.maxPerSeat !== undefined ? { maxPerSeat: opts.webhooks.maxPerSeat } : {}),
       ...(opts.webhooks?.maxRedeliveries !== undefined ? { maxRedeliveries: opts.webhooks.maxRedeliveries } : {}),
     },
+    ...(opts.ratedMinDecisions !== undefined ? { ratedMinDecisions: opts.ratedMinDecisions } : {}),
     ...(opts.now ? { now: opts.now } : {}),
   });
   app.decorate('service', service);

@@ -52,6 +52,7 @@ const app = await buildApp({
   },
   readyTimeoutMs: config.readyTimeoutMs,
   shutdownDrainMs: config.shutdownDrainMs,
+  ratedMinDecisions: config.ratedMinDecisions,
 });
 
 let stopping = false;

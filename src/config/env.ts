@@ -8,6 +8,7 @@ import { isMemoryDir } from '../persistence/database.js';
 import { parseCorsOrigins, type CorsOrigins } from '../http/cors.js';
 import { DEFAULT_WEBHOOK_LIMITS } from '../service/webhooks/limits.js';
 import type { BudgetSettings } from '../http/budgets.js';
+import { DEFAULT_RATED_MIN_DECISIONS } from '../service/ratings.js';
 
 const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
 
@@ -95,6 +96,8 @@ export const EnvSchema = z.object({
   GRAPHIQL: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).optional()),
   /** Active GraphQL subscriptions one WebSocket connection may hold; one more is refused (too-many-subscriptions). */
   GRAPHQL_MAX_SUBSCRIPTIONS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(20)),
+  /** Decisions each seat must make before a rated match's end moves ratings (0: every rated ending counts). */
+  RATED_MIN_DECISIONS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(1_000).default(DEFAULT_RATED_MIN_DECISIONS)),
   /** How often each node ends matches whose clock ran out (0: only when read or moved). */
   SWEEP_INTERVAL_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(3_600_000).default(1_000)),
   /** Webhook endpoints may be private or loopback addresses: an explicit opt-in (development, tests), false everywhere by default. */
@@ -128,6 +131,7 @@ export interface AppConfig {
   readyTimeoutMs: number;
   shutdownTimeoutMs: number;
   shutdownDrainMs: number;
+  ratedMinDecisions: number;
   sweepIntervalMs: number;
   webhookAllowPrivate: boolean;
   webhookMaxPerSeat: number;
@@ -184,6 +188,7 @@ export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvResult {
       readyTimeoutMs: e.READY_TIMEOUT_MS,
       shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
       shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+      ratedMinDecisions: e.RATED_MIN_DECISIONS,
       sweepIntervalMs: e.SWEEP_INTERVAL_MS,
       webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',
       webhookMaxPerSeat: e.WEBHOOK_MAX_PER_SEAT,

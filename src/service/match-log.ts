@@ -59,9 +59,14 @@ export interface MatchRecords {
   end: MatchEnd | null;
   /** Which seats have made a decision (abort is possible until both have). */
   decided: Record<Seat, boolean>;
+  /**
+   * Decisions per seat in a clocked match: each writes one ClockSet by its seat (the deal's and a
+   * timeout's are by nobody). Unclocked matches count none (they are never rated).
+   */
+  decisions: Record<Seat, number>;
 }
 
-export const NO_RECORDS: MatchRecords = { timeControl: { kind: 'none' }, clock: null, end: null, decided: { p1: false, p2: false } };
+export const NO_RECORDS: MatchRecords = { timeControl: { kind: 'none' }, clock: null, end: null, decided: { p1: false, p2: false }, decisions: { p1: 0, p2: 0 } };
 
 export function isOpening(e: { type: string }): boolean {
   return e.type === MATCH_OPENED;
@@ -87,16 +92,18 @@ export function gameRecords<T extends { type: string }>(log: readonly T[]): T[] 
 export function foldRecords(acc: MatchRecords, log: readonly LoggedRecord[]): MatchRecords {
   let { timeControl, clock, end } = acc;
   const decided = { ...acc.decided };
+  const decisions = { ...(acc.decisions ?? NO_RECORDS.decisions) };
   for (const e of log) {
     if (e.type === MATCH_OPENED) timeControl = (e.payload as MatchOpening).timeControl ?? timeControl;
     else if (e.type === CLOCK_SET) {
       clock = (e.payload as { clock: Clock }).clock;
       timeControl = clock.control;
+      if (e.actingSeat === 'p1' || e.actingSeat === 'p2') decisions[e.actingSeat] += 1;
     }
     else if (e.type === MATCH_ENDED) end = (e.payload as { end: MatchEnd }).end;
     else if (!isMatchRecord(e) && (e.actingSeat === 'p1' || e.actingSeat === 'p2')) decided[e.actingSeat] = true;
   }
-  return { timeControl, clock, end, decided };
+  return { timeControl, clock, end, decided, decisions };
 }
 
 /** The match's own records as clients see them (all public); null for the server-only opening. */

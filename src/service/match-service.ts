@@ -18,7 +18,7 @@ import { flagged } from '../core/clock.js';
 import { eventPage, legalActions, matchView, outcomeOf, redact } from './reads.js';
 import { hashToken } from './tokens.js';
 import { Players, requireScope, seatOfPrincipal, type Principal } from './players.js';
-import { Ratings } from './ratings.js';
+import { DEFAULT_RATED_MIN_DECISIONS, Ratings } from './ratings.js';
 import { WebhookEndpoints } from './webhooks/endpoints.js';
 import { DEFAULT_WEBHOOK_LIMITS, type WebhookLimits } from './webhooks/limits.js';
 import { FinishedExports } from './export.js';
@@ -49,6 +49,8 @@ export interface MatchServiceOptions {
   webhooksAllowPrivate?: boolean;
   /** Endpoints per seat and redeliveries per delivery (defaults: 5 and 3). */
   webhookLimits?: Partial<WebhookLimits>;
+  /** Decisions each seat needs before a rated match moves ratings (default DEFAULT_RATED_MIN_DECISIONS). */
+  ratedMinDecisions?: number;
 }
 
 const DEFAULT_CACHE_SIZE = 500;
@@ -62,6 +64,7 @@ export class MatchService {
   readonly credentials = new KnownCredentials();
   readonly now: () => number;
   readonly webhooksAllowPrivate: boolean;
+  readonly ratedMinDecisions: number;
   readonly webhooks: WebhookEndpoints;
   readonly players: Players;
   readonly ratings: Ratings;
@@ -73,6 +76,7 @@ export class MatchService {
     this.store = opts.store;
     this.now = opts.now ?? Date.now;
     this.webhooksAllowPrivate = opts.webhooksAllowPrivate ?? false;
+    this.ratedMinDecisions = opts.ratedMinDecisions ?? DEFAULT_RATED_MIN_DECISIONS;
     this.loader = new MatchLoader(this.store, opts.cacheSize ?? DEFAULT_CACHE_SIZE);
     this.live = new LiveUpdates(this.store);
     this.webhooks = new WebhookEndpoints(this.store, this.webhooksAllowPrivate, { ...DEFAULT_WEBHOOK_LIMITS, ...opts.webhookLimits });
@@ -219,7 +223,7 @@ export class MatchService {
   /** Applies one action for the seat holding `token`; a retry with the same key gets the same result. */
   submitAction(id: string, token: string | null | undefined, action: unknown, opts: MoveOptions): Promise<ActionOutcome> {
     return submitAction(
-      { store: this.store, loader: this.loader, now: this.now, seatOf: (entry, t) => this.seatOf(entry.row, t, 'match:play') },
+      { store: this.store, loader: this.loader, now: this.now, ratedMinDecisions: this.ratedMinDecisions, seatOf: (entry, t) => this.seatOf(entry.row, t, 'match:play') },
       id,
       token,
       action,

@@ -31,6 +31,8 @@ export interface MoveDeps {
   seatOf(entry: MatchEntry, token: string | null): Promise<Seat | null>;
   /** Epoch ms: the time every clock reads. */
   now(): number;
+  /** Decisions each seat needs before a rated match's end moves ratings (ratings.ts). */
+  ratedMinDecisions: number;
 }
 
 export interface MoveOptions {
@@ -110,7 +112,7 @@ export async function submitAction(deps: MoveDeps, id: string, token: string | n
  * an abort (no winner) when that seat had not made its first decision. Returns the new entry, or
  * null when there was nothing to end or another request ended or moved the match first.
  */
-export async function expire(deps: Pick<MoveDeps, 'store' | 'loader'>, entry: MatchEntry, now: number): Promise<MatchEntry | null> {
+export async function expire(deps: Pick<MoveDeps, 'store' | 'loader' | 'ratedMinDecisions'>, entry: MatchEntry, now: number): Promise<MatchEntry | null> {
   const seat = entry.clock && !entry.end && entry.state ? flagged(entry.clock, now) : null;
   if (!seat) return null;
   // The match ended when the time ran out, not when a sweep, read or move (perhaps after downtime) noticed.
@@ -136,13 +138,13 @@ function endingRecords(entry: MatchEntry, end: MatchEnd, actingSeat: Seat | null
   return records;
 }
 
-async function appendEnding(deps: Pick<MoveDeps, 'store' | 'loader'>, entry: MatchEntry, end: MatchEnd, actingSeat: Seat | null, now: number): Promise<MatchEntry> {
+async function appendEnding(deps: Pick<MoveDeps, 'store' | 'loader' | 'ratedMinDecisions'>, entry: MatchEntry, end: MatchEnd, actingSeat: Seat | null, now: number): Promise<MatchEntry> {
   const records = endingRecords(entry, end, actingSeat, now);
   const version = await deps.store.appendEvents(entry.row.id, entry.version, records, {
     status: 'finished',
     winner: end.winner,
     ending: end.reason,
-    rating: ratedEnding(entry.row, end.winner, end.reason),
+    rating: ratedEnding(entry.row, end.winner, end.reason, { decisions: entry.decisions, minDecisions: deps.ratedMinDecisions }),
     toMove: null,
     deadline: null,
     notify: notificationsFor(entry.row, { status: 'finished', toMove: null }),
@@ -187,7 +189,7 @@ async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null
   const expired = await expire(deps, entry, now);
   if (expired) return priorOr(problems.notActive('finished', expired.version));
 
-  const base: Omit<LoadedMatch, 'row' | 'version' | 'state' | 'clock' | 'end' | 'decided' | 'timeControl'> = { ruleset, viewer: seat, seat, sandbox: entry.sandbox, at: now };
+  const base: Omit<LoadedMatch, 'row' | 'version' | 'state' | 'clock' | 'end' | 'decided' | 'decisions' | 'timeControl'> = { ruleset, viewer: seat, seat, sandbox: entry.sandbox, at: now };
   const answerFor = (m: LoadedMatch, records: NewEvent[]): Answer => {
     const events: EventDto[] = [];
     records.forEach((e, i) => {
@@ -245,7 +247,7 @@ async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null
     state: r.state,
   };
   const answer = answerFor(m, records);
-  const ending = outcome ? ({ ending: 'game', rating: ratedEnding(row, outcome.winner, 'game') } as const) : {};
+  const ending = outcome ? ({ ending: 'game', rating: ratedEnding(row, outcome.winner, 'game', { decisions: entry.decisions, minDecisions: deps.ratedMinDecisions }) } as const) : {};
   return commit(deps, entry, m, records, { status, winner: outcome?.winner ?? null, toMove, deadline, ...ending, ...idempotency(answer) }, answer, priorOr, opts.includeLegal);
 }
 

@@ -18,12 +18,27 @@ export function ratingFamily(control: TimeControl['kind'] | string): RatingFamil
 }
 
 /**
- * The rating update for a match that ends now, or undefined when the ending moves no rating: an
- * unrated match, an abort (lichess's rule: nobody played, nobody is rated), or seats without two
- * players (cannot happen for a rated match; checked at create and join).
+ * Decisions each seat must have made (before the action or timeout that ends it) for a rated
+ * match to move ratings: a rated game resigned or lost on time sooner was not played, and is not
+ * rated (issue 21: 300 instant-resign wins against fresh puppet accounts made a 2,627 in 23 s).
+ * RATED_MIN_DECISIONS; docs/api.md#ratings.
  */
-export function ratedEnding(row: Pick<MatchRow, 'rated' | 'game' | 'timeControl' | 'seats'>, winner: SeatName | null, ending: MatchEnding): RatedEnding | undefined {
+export const DEFAULT_RATED_MIN_DECISIONS = 3;
+
+/**
+ * The rating update for a match that ends now, or undefined when the ending moves no rating: an
+ * unrated match, an abort (lichess's rule: nobody played, nobody is rated), a seat with fewer than
+ * `minDecisions` decisions, or seats without two players (cannot happen for a rated match;
+ * checked at create and join).
+ */
+export function ratedEnding(
+  row: Pick<MatchRow, 'rated' | 'game' | 'timeControl' | 'seats'>,
+  winner: SeatName | null,
+  ending: MatchEnding,
+  played: { decisions: Record<SeatName, number>; minDecisions: number },
+): RatedEnding | undefined {
   if (!row.rated || ending === 'aborted') return undefined;
+  if (played.decisions.p1 < played.minDecisions || played.decisions.p2 < played.minDecisions) return undefined;
   const family = ratingFamily(row.timeControl);
   const p1 = row.seats.find((s) => s.seat === 'p1')?.playerId;
   const p2 = row.seats.find((s) => s.seat === 'p2')?.playerId;

@@ -78,11 +78,11 @@ export interface Clocked extends Harness {
 }
 
 /** startOn with an injectable clock: a fresh database on `backend`, the app reading `t.now`. */
-export async function startClockedOn(backend: Backend): Promise<Clocked> {
+export async function startClockedOn(backend: Backend, opts: { ratedMinDecisions?: number } = {}): Promise<Clocked> {
   const db = await backend.migrated();
   const opened = await openStore(db.config);
   const t = { now: Date.UTC(2030, 0, 1) };
-  const app = await buildApp({ store: opened.store, logger: false, now: () => t.now });
+  const app = await buildApp({ store: opened.store, logger: false, now: () => t.now, ...opts });
   await app.ready();
   return {
     app,
@@ -99,9 +99,9 @@ export async function startClockedOn(backend: Backend): Promise<Clocked> {
 }
 
 /** A second app (its own MatchService) on the same database and clock; PGlite in memory is one store per process, so it shares it. */
-export async function secondApp(backend: Backend, h: Clocked): Promise<{ app: App; close(): Promise<void> }> {
+export async function secondApp(backend: Backend, h: Clocked, opts: { ratedMinDecisions?: number } = {}): Promise<{ app: App; close(): Promise<void> }> {
   const opened = backend.name === 'pglite' ? { store: h.store, close: async () => {} } : await openStore(h.config);
-  const app = await buildApp({ store: opened.store, logger: false, now: () => h.t.now });
+  const app = await buildApp({ store: opened.store, logger: false, now: () => h.t.now, ...opts });
   await app.ready();
   return {
     app,

@@ -43,8 +43,9 @@ for (const backend of backends) {
     let other: Awaited<ReturnType<typeof secondApp>>;
     let run = 0;
     beforeAll(async () => {
-      h = await startClockedOn(backend);
-      other = await secondApp(backend, h);
+      // Any rated ending counts here (instant resigns included): this suite is about rating once.
+      h = await startClockedOn(backend, { ratedMinDecisions: 0 });
+      other = await secondApp(backend, h, { ratedMinDecisions: 0 });
     });
     afterAll(async () => {
       await other?.close();

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RATING, rateMatch } from '../../src/core/rating.js';
+import { DEFAULT_RATED_MIN_DECISIONS } from '../../src/service/ratings.js';
 import { STARTERS, backends, bearer, expectProblem, startClockedOn, type Clocked } from './helpers.js';
 
 type Seat = 'p1' | 'p2';
@@ -49,11 +50,69 @@ for (const backend of backends) {
     };
     const profile = async (p: P) => (await h.http.get(`/v1/players/${p.handle}`).expect(200)).body;
 
+    /** The default minimum for rated play (each seat's decisions), for the test of that rule. */
+    let strict: Clocked;
     beforeAll(async () => {
-      h = await startClockedOn(backend);
+      // The other tests rate instant resigns: the minimum is off for them, on (the default) for `strict`.
+      h = await startClockedOn(backend, { ratedMinDecisions: 0 });
+      strict = await startClockedOn(backend);
     });
     afterAll(async () => {
       await h?.close();
+      await strict?.close();
+    });
+
+    it(`issue 21 a rated match moves ratings only once each seat has made ${DEFAULT_RATED_MIN_DECISIONS} decisions: an instant resign or an early timeout is not rated`, async () => {
+      const reg = async (name: string) => {
+        const r = await strict.http.post('/v1/players').send({ handle: `${name}-${tag}` }).expect(201);
+        return { handle: r.body.player.handle as string, token: r.body.token as string };
+      };
+      const farmer = await reg('farmer');
+      const puppet = await reg('puppet');
+      const start = async (timeControl: object = CORRESPONDENCE) => {
+        const c = await strict.http.post('/v1/matches').set(bearer(farmer.token)).send({ rated: true, openSeat: true, timeControl, decks: { p1: { starter: STARTERS[0] } } }).expect(201);
+        await strict.http.post(`/v1/matches/${c.body.id}/join`).set(bearer(puppet.token)).send({ deck: { starter: STARTERS[1] } }).expect(200);
+        return c.body.id as string;
+      };
+      /** First legal actions until each seat has made `n` decisions. */
+      const play = async (id: string, n: number) => {
+        const made = { p1: 0, p2: 0 };
+        const seats = { p1: farmer, p2: puppet };
+        while (made.p1 < n || made.p2 < n) {
+          const v = await strict.http.get(`/v1/matches/${id}`).expect(200);
+          expect(v.body.status).toBe('active');
+          const seat = v.body.game.pending.seat as Seat;
+          const legal = await strict.http.get(`/v1/matches/${id}/legal-actions`).set(bearer(seats[seat].token)).expect(200);
+          await strict.http.post(`/v1/matches/${id}/actions`).set(bearer(seats[seat].token)).send({ action: legal.body.actions[0].action }).expect(200);
+          made[seat] += 1;
+        }
+      };
+      const resignBy = (id: string, who: { token: string }) => strict.http.post(`/v1/matches/${id}/actions`).set(bearer(who.token)).send({ action: { type: 'resign' } }).expect(200);
+      const ratingsOf = async (p: { handle: string }) => (await strict.http.get(`/v1/players/${p.handle}`).expect(200)).body.ratings;
+
+      // The farm: instant resigns, and a resign one decision short of the minimum.
+      for (let i = 0; i < 3; i++) await resignBy(await start(), puppet);
+      const short = await start();
+      await play(short, DEFAULT_RATED_MIN_DECISIONS - 1);
+      await resignBy(short, puppet);
+      // A live clock run out after each seat decided once (a timeout, not an abort): not rated either.
+      const early = await start(LIVE);
+      await play(early, 1);
+      strict.t.now += 61_000;
+      expect((await strict.http.get(`/v1/matches/${early}`).expect(200)).body.outcome).toMatchObject({ reason: 'timed-out' });
+      for (const id of [short, early]) {
+        expect(await strict.store.ratings.changesOfMatch(id)).toEqual([]);
+        expect((await strict.http.get(`/v1/matches/${id}`).expect(200)).body).toMatchObject({ status: 'finished', rated: true });
+      }
+      expect(await ratingsOf(farmer)).toEqual([]);
+      expect((await strict.http.get(`/v1/players/${farmer.handle}`).expect(200)).body.stats[0]).toMatchObject({ played: 5 });
+
+      // Played to the minimum, the same resign is rated.
+      const real = await start();
+      await play(real, DEFAULT_RATED_MIN_DECISIONS);
+      await resignBy(real, puppet);
+      expect(await strict.store.ratings.changesOfMatch(real)).toHaveLength(2);
+      expect(await ratingsOf(farmer)).toEqual([expect.objectContaining({ timeControl: 'correspondence', games: 1, provisional: true })]);
     });
 
     it('rated needs players, an open seat and a clock; an anonymous joiner is refused and nothing changes', async () => {

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadEnv } from '../../src/config/env.js';
+import { DEFAULT_RATED_MIN_DECISIONS } from '../../src/service/ratings.js';
 
 describe('DATA_DIR', () => {
   it('memory:// stays PGlite\'s in-memory database (it once became a directory named "memory:")', () => {
@@ -99,5 +100,16 @@ describe('SHUTDOWN_DRAIN_MS', () => {
     expect(off.ok && off.config.shutdownDrainMs).toBe(0);
     const over = loadEnv({ SHUTDOWN_DRAIN_MS: '8000' });
     expect(over.ok ? [] : over.errors).toEqual(['SHUTDOWN_DRAIN_MS: must be below SHUTDOWN_TIMEOUT_MS (8000)']);
+  });
+});
+
+describe('RATED_MIN_DECISIONS', () => {
+  it('defaults to the service default (3), and 0 turns the minimum off', () => {
+    const d = loadEnv({});
+    expect(d.ok && d.config.ratedMinDecisions).toBe(DEFAULT_RATED_MIN_DECISIONS);
+    expect(DEFAULT_RATED_MIN_DECISIONS).toBe(3);
+    const off = loadEnv({ RATED_MIN_DECISIONS: '0' });
+    expect(off.ok && off.config.ratedMinDecisions).toBe(0);
+    expect(loadEnv({ RATED_MIN_DECISIONS: '-1' }).ok).toBe(false);
   });
 });
