@@ -210,7 +210,7 @@ async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null
     const ending = { status: 'finished', winner: end.winner, ending: end.reason, toMove: null, deadline: null } as const;
     const m: LoadedMatch = { ...entry, ...foldRecords(entry, records), ...base, row: { ...row, ...ending, version: version + records.length }, version: version + records.length };
     const answer = answerFor(m, records);
-    return commit(deps, entry, m, records, { ...ending, rating: ratedEnding(row, end.winner, end.reason), ...idempotency(answer) }, answer, priorOr, opts.includeLegal);
+    return commit(deps, entry, m, records, { ...ending, rating: ratedEnding(row, end.winner, end.reason, { decisions: entry.decisions, minDecisions: deps.ratedMinDecisions }), ...idempotency(answer) }, answer, priorOr, opts.includeLegal);
   };
   const type = typeOf(action);
   if (type === 'abort') {
