@@ -3065,7 +3065,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Unavailable: code database-unavailable (the database did not answer; retry after Retry-After seconds) or shutting-down (this node is stopping; retry). */
+        /** @description Unavailable: code database-unavailable (the database did not answer; retry after Retry-After seconds), server-busy (this node runs as many expensive reads as it may; retry after Retry-After seconds) or shutting-down (this node is stopping; retry). */
         ServiceUnavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -3225,7 +3225,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3367,7 +3367,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3524,7 +3524,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3644,7 +3644,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3748,7 +3748,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3915,7 +3915,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4016,7 +4016,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4121,7 +4121,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4226,7 +4226,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4350,7 +4350,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4470,7 +4470,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4592,7 +4592,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4635,7 +4635,7 @@ export interface operations {
                     "application/json": components["schemas"]["Games"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4707,7 +4707,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4779,7 +4779,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4823,7 +4823,7 @@ export interface operations {
                     "application/json": components["schemas"]["CardSet"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4867,7 +4867,7 @@ export interface operations {
                     "application/json": components["schemas"]["StarterDecks"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4968,7 +4968,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5111,7 +5111,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5208,7 +5208,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5307,7 +5307,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5410,7 +5410,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5524,7 +5524,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5623,7 +5623,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5695,7 +5695,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5756,7 +5756,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5831,7 +5831,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5915,7 +5915,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5999,7 +5999,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6111,7 +6111,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6206,7 +6206,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
