@@ -5,28 +5,34 @@
  * the first player) in the facing seat's colour, current ATK/DEF (damage marked), its arrows turned
  * to the board by kind, covered cards face down (named only where the view names them), each
  * seat's score, credits, hand, deck and graveyard (count and top card), and whose decision it is.
- * The same words are in `<desc>` for screen readers.
+ * The same words are in `<desc>` for screen readers. The board fills the picture's width and the
+ * seat panels sit under it, so a card's name, cost and stats are at least CARD_FONT (frame.ts).
  */
 import { DELTA, type Direction } from '../games/evons/board.js';
 import type { ArrowType } from '../games/evons/cards.js';
 import type { BoardCardView, GameView } from '../games/evons/view.js';
 import type { Seat } from '../core/ruleset.js';
-import { SEATS, SEAT_COLOUR, outcomeWords, seatLabel, viewerWords, type PictureFrame } from './frame.js';
+import { defaultCardSet } from '../games/evons/data/index.js';
+import { CARD_FONT, HALO, PICTURE_WIDTH, SEATS, SEAT_COLOUR, outcomeWords, seatLabel, viewerWords, type PictureFrame } from './frame.js';
 import { clip, document, el, num, points, text, wrap } from './svg.js';
 
-const WIDTH = 1000;
-const CELL = 84;
+const WIDTH = PICTURE_WIDTH;
+const CELL = 104;
 const PAD = 4;
 const CARD = CELL - 2 * PAD;
-const BOARD_X = 48;
+const BOARD_X = 34;
 const BOARD_Y = 96;
 const SIDE = 7;
 const COLUMNS = ['X', 'A', 'B', 'C', 'D', 'E', 'Y'];
-const PANEL_X = BOARD_X + SIDE * CELL + 28;
-const PANEL_W = WIDTH - PANEL_X - 24;
+const MARGIN = 18;
+const PANEL_GAP = 12;
+const PANEL_W = (WIDTH - 2 * MARGIN - PANEL_GAP) / 2;
 const INK = '#111827';
 const MUTED = '#4b5563';
 const HIGHLIGHT = '#d97706';
+
+/** A card's printed cost by its definition id (the public card list), for the cards the view names. */
+const COST = new Map([...defaultCardSet().byId.values()].map((c) => [c.id, c.kind === 'monster' ? c.cost : null]));
 
 /** How each arrow kind is drawn: Normal a dark triangle, Block a bar, each ability a lettered badge in its colour. */
 export const ARROW_STYLE: Record<ArrowType, { colour: string; mark: 'triangle' | 'bar' | 'badge'; letter: string }> = {
@@ -63,11 +69,11 @@ function markAt(cx: number, cy: number, dir: Direction, type: ArrowType): string
   if (style.mark === 'bar') {
     return el('polygon', { points: points([at(2, 8), at(2, -8), at(-4, -8), at(-4, 8)]), fill: style.colour, stroke: '#ffffff', 'stroke-width': 1 });
   }
-  const [bx, by] = at(-10, 0);
+  const [bx, by] = at(-11, 0);
   return (
     el('polygon', { points: points([at(3.5, 0), at(-4, 4.5), at(-4, -4.5)]), fill: style.colour }) +
-    el('circle', { cx: bx, cy: by, r: 6.5, fill: style.colour, stroke: '#ffffff', 'stroke-width': 1 }) +
-    text(bx, by + 3.5, style.letter, { 'font-size': 9.5, 'font-weight': 'bold', fill: '#ffffff', 'text-anchor': 'middle' })
+    el('circle', { cx: bx, cy: by, r: 7.5, fill: style.colour, stroke: '#ffffff', 'stroke-width': 1 }) +
+    text(bx, by + 4, style.letter, { 'font-size': 11, 'font-weight': 'bold', fill: '#ffffff', 'text-anchor': 'middle' })
   );
 }
 
@@ -80,38 +86,35 @@ function cardPicture(card: BoardCardView, index: number, first: Seat): string {
   const face = card.covered ? `url(#covered-${card.owner})` : owner.light;
   out.push(el('rect', { x, y, width: CARD, height: CARD, rx: 6, fill: face, stroke: owner.strong, 'stroke-width': 2 }));
   // The band on the edge the card's printed top points to, in the colour of the seat it faces.
-  const bandY = card.facing === first ? y : y + CARD - 6;
-  out.push(el('rect', { x: x + 1, y: bandY, width: CARD - 2, height: 6, fill: SEAT_COLOUR[card.facing].strong }));
-  const mid = x + CARD / 2;
-  const nameLines = card.name === null ? [] : wrap(card.name, 11, 2);
-  const nameAttrs = { 'font-size': 9, 'text-anchor': 'middle', fill: INK, ...(card.covered ? { 'font-style': 'italic' } : {}) };
-  if (card.covered) {
-    const label = card.name === null ? 'face down' : 'covered';
-    out.push(el('rect', { x: x + 10, y: y + 48, width: CARD - 20, height: 14, rx: 3, fill: '#ffffff', opacity: 0.85 }));
-    out.push(text(mid, y + 58, label, { 'font-size': 9, 'text-anchor': 'middle', fill: MUTED }));
-    if (nameLines.length > 0) {
-      out.push(el('rect', { x: x + 6, y: y + 19, width: CARD - 12, height: nameLines.length * 11 + 4, rx: 3, fill: '#ffffff', opacity: 0.85 }));
-      nameLines.forEach((l, i) => out.push(text(mid, y + 29 + i * 11, l, nameAttrs)));
-    }
-  } else {
-    nameLines.forEach((l, i) => out.push(text(mid, y + 28 + i * 11, l, nameAttrs)));
-    if (card.atk !== null && card.currentDef !== null) {
-      const damaged = card.damage > 0;
-      out.push(
-        el(
-          'text',
-          { x: mid, y: y + 58, 'font-size': 13, 'font-weight': 'bold', 'text-anchor': 'middle', fill: INK },
-          `${card.atk}/`,
-          el('tspan', { fill: damaged ? '#dc2626' : INK }, `${card.currentDef}`),
-          damaged ? el('tspan', { 'font-size': 8, fill: '#dc2626', dy: -5 }, `−${card.damage}`) : '',
-        ),
-      );
-    } else {
-      out.push(text(mid, y + 58, 'BLOCK CARD', { 'font-size': 8, 'font-weight': 'bold', 'text-anchor': 'middle', fill: MUTED }));
-    }
-  }
-  if (card.growthPlaced) out.push(text(x + CARD - 5, y + 44, 'G+', { 'font-size': 8, 'text-anchor': 'end', fill: ARROW_STYLE.Growth.colour }));
+  const bandY = card.facing === first ? y : y + CARD - 7;
+  out.push(el('rect', { x: x + 1, y: bandY, width: CARD - 2, height: 7, fill: SEAT_COLOUR[card.facing].strong }));
+  // Arrows first, words over them (with a halo): an arrow on an edge never hides a name.
   for (const a of card.boardArrows ?? []) out.push(arrowMark(x, y, a.dir, a.type));
+  const mid = x + CARD / 2;
+  const nameLines = card.name === null ? [] : wrap(card.name, 12, 2);
+  const nameY = (i: number) => y + (nameLines.length === 1 ? 34 : 27 + i * 15);
+  const nameAttrs = { 'font-size': CARD_FONT, 'text-anchor': 'middle', fill: INK, ...HALO, ...(card.covered ? { 'font-style': 'italic' } : {}) };
+  nameLines.forEach((l, i) => out.push(text(mid, nameY(i), l, nameAttrs)));
+  if (card.covered) {
+    out.push(text(mid, y + 70, card.name === null ? 'face down' : 'covered', { 'font-size': 12, 'text-anchor': 'middle', fill: MUTED, ...HALO }));
+  } else if (card.atk !== null && card.currentDef !== null) {
+    const damaged = card.damage > 0;
+    out.push(
+      el(
+        'text',
+        { x: mid, y: y + 66, 'font-size': 19, 'font-weight': 'bold', 'text-anchor': 'middle', fill: INK, ...HALO },
+        `${card.atk}/`,
+        el('tspan', { fill: damaged ? '#dc2626' : INK }, `${card.currentDef}`),
+        damaged ? el('tspan', { 'font-size': CARD_FONT, fill: '#dc2626', dy: -6 }, `−${card.damage}`) : '',
+      ),
+    );
+  } else {
+    out.push(text(mid, y + 66, 'BLOCK CARD', { 'font-size': 12, 'font-weight': 'bold', 'text-anchor': 'middle', fill: MUTED, ...HALO }));
+  }
+  // The cost where the view names the card (an own covered card too: its cost is what revealing it takes).
+  const cost = card.defId !== null ? COST.get(card.defId) : undefined;
+  if (cost !== undefined && cost !== null) out.push(text(mid, y + 84, `cost ${cost}`, { 'font-size': CARD_FONT, 'text-anchor': 'middle', fill: INK, ...HALO }));
+  if (card.growthPlaced) out.push(text(x + 7, y + 86, 'G+', { 'font-size': 12, 'font-weight': 'bold', fill: ARROW_STYLE.Growth.colour, ...HALO }));
   return el('g', {}, ...out);
 }
 
@@ -193,7 +196,7 @@ function board(g: GameView): string {
   const marked = decisionCells(g);
   for (let i = 0; i < SIDE; i++) {
     out.push(text(BOARD_X + i * CELL + CELL / 2, BOARD_Y - 8, COLUMNS[i]!, { 'font-size': 13, 'text-anchor': 'middle', fill: MUTED }));
-    out.push(text(BOARD_X - 14, BOARD_Y + i * CELL + CELL / 2 + 5, String(i), { 'font-size': 13, 'text-anchor': 'middle', fill: MUTED }));
+    out.push(text(BOARD_X - 13, BOARD_Y + i * CELL + CELL / 2 + 5, String(i), { 'font-size': 13, 'text-anchor': 'middle', fill: MUTED }));
   }
   g.board.forEach((c, i) => {
     const [x, y] = cellXY(i);
@@ -212,53 +215,61 @@ function board(g: GameView): string {
   return el('g', {}, ...out);
 }
 
-function seatPanel(f: PictureFrame, g: GameView, s: Seat, y: number): { svg: string; height: number } {
+/** The lines of a seat's panel: counts, graveyard, and the hand when the view shows it. */
+function seatLines(g: GameView, s: Seat): { lines: string[]; hand: string[] } {
   const v = g.seats[s];
+  const top = v.graveyard.at(-1);
+  const lines = [`Score ${v.score} · Credits ${v.credits}`, `Hand ${v.handCount} · Deck ${v.deckCount}`, `Graveyard ${v.graveyard.length}${top ? `, top: ${clip(top.name, 26)}` : ''}`];
+  const hand = v.hand ? wrap(`In hand: ${v.hand.map((h) => h.name).join(', ') || 'nothing'}`, 44, 8) : [];
+  return { lines, hand };
+}
+
+const panelHeight = (l: { lines: string[]; hand: string[] }) => 34 + l.lines.length * 20 + l.hand.length * 17 + 10;
+
+function seatPanel(f: PictureFrame, g: GameView, s: Seat, x: number, y: number, height: number): string {
   const colour = SEAT_COLOUR[s];
   const out: string[] = [];
   const deciding = g.pending?.seat === s && g.status === 'playing' && !f.outcome;
   const tags = [s === g.first ? 'first' : '', f.viewer === s ? 'you' : ''].filter(Boolean).join(', ');
-  let line = y + 22;
-  const lines: string[] = [];
-  lines.push(`Score ${v.score} · Credits ${v.credits}`);
-  lines.push(`Hand ${v.handCount} · Deck ${v.deckCount}`);
-  const top = v.graveyard.at(-1);
-  lines.push(`Graveyard ${v.graveyard.length}${top ? `, top: ${clip(top.name, 22)}` : ''}`);
-  const hand = v.hand ? wrap(`In hand: ${v.hand.map((h) => h.name).join(', ') || 'nothing'}`, 44, 4) : [];
-  const height = 34 + lines.length * 20 + hand.length * 15 + 8;
-  out.push(el('rect', { x: PANEL_X, y, width: PANEL_W, height, rx: 8, fill: colour.light, stroke: deciding ? HIGHLIGHT : colour.mid, 'stroke-width': deciding ? 3 : 1.5 }));
-  out.push(text(PANEL_X + 12, line, clip(seatLabel(f, s), 26), { 'font-size': 17, 'font-weight': 'bold', fill: colour.strong }));
-  if (tags) out.push(text(PANEL_X + PANEL_W - 12, line, tags, { 'font-size': 12, 'text-anchor': 'end', fill: MUTED }));
+  const { lines, hand } = seatLines(g, s);
+  let line = y + 24;
+  out.push(el('rect', { x, y, width: PANEL_W, height, rx: 8, fill: colour.light, stroke: deciding ? HIGHLIGHT : colour.mid, 'stroke-width': deciding ? 3 : 1.5 }));
+  out.push(text(x + 12, line, clip(seatLabel(f, s), 24), { 'font-size': 17, 'font-weight': 'bold', fill: colour.strong }));
+  if (tags) out.push(text(x + PANEL_W - 12, line, tags, { 'font-size': 13, 'text-anchor': 'end', fill: MUTED }));
   line += 10;
   for (const l of lines) {
     line += 20;
-    out.push(text(PANEL_X + 12, line, l, { 'font-size': 14, fill: INK }));
+    out.push(text(x + 12, line, l, { 'font-size': 14, fill: INK }));
   }
   for (const l of hand) {
-    line += 15;
-    out.push(text(PANEL_X + 12, line, l, { 'font-size': 11.5, fill: INK }));
+    line += 17;
+    out.push(text(x + 12, line, l, { 'font-size': CARD_FONT, fill: INK }));
   }
-  if (deciding) out.push(text(PANEL_X + PANEL_W - 12, y + 52, 'to decide', { 'font-size': 13, 'font-weight': 'bold', 'text-anchor': 'end', fill: HIGHLIGHT }));
-  return { svg: el('g', {}, ...out), height };
+  if (deciding) out.push(text(x + PANEL_W - 12, y + 54, 'to decide', { 'font-size': 14, 'font-weight': 'bold', 'text-anchor': 'end', fill: HIGHLIGHT }));
+  return el('g', {}, ...out);
 }
 
 function legend(y: number): { svg: string; height: number } {
   const out: string[] = [];
-  const item = 118;
-  const perRow = Math.floor((WIDTH - 48) / item);
+  const item = (WIDTH - 2 * MARGIN) / 5;
+  const perRow = 5;
   const entries: [string, string][] = (Object.keys(ARROW_STYLE) as ArrowType[]).map((t) => [t, t === 'Normal' ? 'Normal arrow' : t === 'Block' ? 'Block arrow' : t]);
   entries.push(['covered', 'Face down'], ['band', 'Facing band'], ['growth', 'Placed by Growth']);
   entries.forEach(([key, label], i) => {
-    const x = 24 + (i % perRow) * item;
+    const x = MARGIN + (i % perRow) * item;
     const row = y + Math.floor(i / perRow) * 26;
-    if (key === 'covered') out.push(el('rect', { x, y: row - 12, width: 16, height: 16, rx: 3, fill: 'url(#covered-p1)', stroke: SEAT_COLOUR.p1.strong }));
-    else if (key === 'growth') out.push(text(x + 8, row + 1, 'G+', { 'font-size': 11, 'text-anchor': 'middle', fill: ARROW_STYLE.Growth.colour }));
-    else if (key === 'band') out.push(el('rect', { x, y: row - 10, width: 16, height: 6, fill: SEAT_COLOUR.p2.strong }));
-    else out.push(markAt(x + 14, row - 4, 'E', key as ArrowType));
-    out.push(text(x + 24, row + 1, label, { 'font-size': 12, fill: INK }));
+    if (key === 'covered') out.push(el('rect', { x, y: row - 13, width: 18, height: 18, rx: 3, fill: 'url(#covered-p1)', stroke: SEAT_COLOUR.p1.strong }));
+    else if (key === 'growth') out.push(text(x + 9, row + 1, 'G+', { 'font-size': 12, 'font-weight': 'bold', 'text-anchor': 'middle', fill: ARROW_STYLE.Growth.colour }));
+    else if (key === 'band') out.push(el('rect', { x, y: row - 10, width: 18, height: 7, fill: SEAT_COLOUR.p2.strong }));
+    else out.push(markAt(x + 16, row - 4, 'E', key as ArrowType));
+    out.push(text(x + 26, row + 1, label, { 'font-size': 13, fill: INK }));
   });
+  // The outline drawn round the cells a decision is about, on a row of its own (a longer label).
   const rows = Math.ceil(entries.length / perRow);
-  return { svg: el('g', {}, ...out), height: rows * 26 };
+  const last = y + rows * 26;
+  out.push(el('rect', { x: MARGIN + 1.5, y: last - 14.5, width: 17, height: 17, fill: 'none', stroke: HIGHLIGHT, 'stroke-width': 3, 'stroke-dasharray': '6 4' }));
+  out.push(text(MARGIN + 26, last + 1, "Cells of the decision to make: a conflict's attacker and defenders, cards to order, an ability", { 'font-size': 13, fill: INK }));
+  return { svg: el('g', {}, ...out), height: (rows + 1) * 26 };
 }
 
 function defs(): string {
@@ -276,28 +287,24 @@ export function renderEvonsBoard(f: PictureFrame, g: GameView): string {
   const headline = outcomeWords(f) ?? decisionWords(f, g);
   const scores = `${g.seats.p1.score}–${g.seats.p2.score}`;
   const header =
-    text(24, 32, `Evons · turn ${g.turn} · ${scores}`, { 'font-size': 22, 'font-weight': 'bold', fill: INK }) +
-    text(WIDTH - 24, 32, `${clip(f.matchId, 28)} · ${viewerWords(f)}`, { 'font-size': 12, 'text-anchor': 'end', fill: MUTED }) +
-    text(24, 60, clip(headline, 110), { 'font-size': 15, fill: f.outcome ? HIGHLIGHT : INK, 'font-weight': f.outcome ? 'bold' : 'normal' });
-  const panels: string[] = [];
-  let y = BOARD_Y;
-  for (const s of SEATS) {
-    const p = seatPanel(f, g, s, y);
-    panels.push(p.svg);
-    y += p.height + 14;
-  }
-  panels.push(text(PANEL_X + 4, y + 12, `Removed from the game: ${g.removed.length}`, { 'font-size': 13, fill: MUTED }));
-  panels.push(text(PANEL_X + 4, y + 32, `Step: ${g.step}`, { 'font-size': 13, fill: MUTED }));
-  const boardBottom = BOARD_Y + SIDE * CELL;
-  const key = legend(Math.max(boardBottom, y + 40) + 30);
-  const height = Math.max(boardBottom, y + 40) + 30 + key.height + 8;
+    text(MARGIN, 32, `Evons · turn ${g.turn} · ${scores}`, { 'font-size': 22, 'font-weight': 'bold', fill: INK }) +
+    text(MARGIN, 60, clip(headline, 84), { 'font-size': 15, fill: f.outcome ? HIGHLIGHT : INK, 'font-weight': f.outcome ? 'bold' : 'normal' });
+  // The two seats side by side under the board, as tall as the taller.
+  let y = BOARD_Y + SIDE * CELL + 20;
+  const height = Math.max(...SEATS.map((s) => panelHeight(seatLines(g, s))));
+  const panels = SEATS.map((s, i) => seatPanel(f, g, s, MARGIN + i * (PANEL_W + PANEL_GAP), y, height));
+  y += height + 22;
+  panels.push(text(MARGIN + 4, y, `Removed from the game: ${g.removed.length} · Step: ${g.step}`, { 'font-size': 13, fill: MUTED }));
+  const key = legend(y + 32);
+  y += 32 + key.height;
+  const foot = text(MARGIN, y + 6, `${clip(f.matchId, 40)} · ${viewerWords(f)}`, { 'font-size': 12, fill: MUTED });
   const title = `Evons match ${f.matchId}, turn ${g.turn}: p1 ${g.seats.p1.score}, p2 ${g.seats.p2.score}. ${headline}`;
   return document({
     width: WIDTH,
-    height: Number(num(height)),
+    height: Number(num(y + 18)),
     title,
     desc: describe(f, g),
     defs: defs(),
-    body: header + board(g) + panels.join('') + key.svg,
+    body: header + board(g) + panels.join('') + key.svg + foot,
   });
 }

@@ -46,3 +46,17 @@ export function outcomeWords(f: PictureFrame): string | null {
 export function viewerWords(f: PictureFrame): string {
   return f.viewer === 'spectator' ? 'spectator view' : `as ${seatLabel(f, f.viewer)}`;
 }
+
+/**
+ * Both games' pictures are this wide, in SVG units. Every text about a card (its name, cost and
+ * stats) is at least CARD_FONT units, so a picture shown 720 px wide or more (12/13 of the width;
+ * the watch page's CSS keeps it so) or as the default 800 px PNG draws it at 12 px or more.
+ */
+export const PICTURE_WIDTH = 780;
+export const CARD_FONT = 13;
+
+/**
+ * Text that stays readable over arrows, bands and patterns: a white halo drawn under the glyphs
+ * (paint-order stroke, which Chromium and resvg both honour).
+ */
+export const HALO = { stroke: '#ffffff', 'stroke-width': 3, 'stroke-linejoin': 'round', 'paint-order': 'stroke' } as const;

@@ -15,7 +15,7 @@ import { renderUniversusBoard } from './universus-board.js';
  * Part of every picture's ETag: bump it whenever a renderer draws anything differently, so that
  * no cache keeps an old drawing of a version under a tag that now means another one.
  */
-export const PICTURE_VERSION = 1;
+export const PICTURE_VERSION = 2;
 
 /** One renderer per hosted game: adding a game without one fails to compile. */
 const RENDERERS: { [G in GameId]: (f: PictureFrame, game: GameViewOf<G>) => string } = {

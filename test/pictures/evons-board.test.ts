@@ -69,8 +69,8 @@ describe('Evons board picture', () => {
 
   it('draws the 5×5 main zone (R-BOARD-4), each card in its owner colour with its facing band (R-CARD-8, R-BOARD-9), and a legend of every arrow kind', () => {
     const svg = renderBoardSvg(evonsMatchView(midGame, 'spectator'));
-    // The main zone outline: columns A–E × rows 1–5, one cell (84) in from the board's corner.
-    expect(svg).toContain('<rect x="132" y="180" width="420" height="420" fill="none" stroke="#334155" stroke-width="3"/>');
+    // The main zone outline: columns A–E × rows 1–5, one cell (104) in from the board's corner.
+    expect(svg).toContain('<rect x="138" y="200" width="520" height="520" fill="none" stroke="#334155" stroke-width="3"/>');
     for (const type of Object.keys(ARROW_STYLE)) expect(visibleText(svg)).toContain(type);
     const cards = midGame.board.filter((c) => c !== null).length;
     expect(svg.match(/stroke="#1d4ed8" stroke-width="2"|stroke="#b91c1c" stroke-width="2"/g)?.length).toBe(cards);
@@ -85,7 +85,7 @@ describe('Evons board picture', () => {
     cell.card!.currentDef = cell.card!.currentDef! - 2;
     const after = renderBoardSvg(view);
     expect(after).not.toBe(before);
-    expect(after).toContain(`>${cell.card!.currentDef}</tspan><tspan font-size="8" fill="#dc2626" dy="-5">−2</tspan>`);
+    expect(after).toContain(`>${cell.card!.currentDef}</tspan><tspan font-size="13" fill="#dc2626" dy="-6">−2</tspan>`);
     expect(after).toContain(`DEF ${cell.card!.currentDef} (damage 2)`);
   });
 

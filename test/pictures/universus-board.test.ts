@@ -48,11 +48,24 @@ describe('UniVersus board picture', () => {
     expect(text).toContain('COMMITTED');
     expect(text).toContain('READY');
     expect(text).toContain('ATTACKING');
-    // The health bar's fill is health / printed health of the bar's width (290).
-    expect(svg).toContain(`width="${Math.round((290 * 9 * 10) / 22) / 10}" height="16" rx="4" fill="#16a34a"`);
+    // The health bar's fill is health / printed health of the bar's width (720).
+    expect(svg).toContain(`width="${Math.round((720 * 9 * 10) / 22) / 10}" height="20" rx="4" fill="#16a34a"`);
     const desc = /<desc id="board-desc">([^<]*)<\/desc>/.exec(svg)![1]!;
     expect(desc).toContain('stage: Horse Relay ready');
     expect(desc).toMatch(/committed; card pool: Seize the Opportunity played/);
+  });
+
+  it("names the seat whose decision is pending at the top: p2 to block p1's attack, not the turn player p1", () => {
+    const g = attackAwaitingBlock();
+    expect(g.state.turnPlayer).toBe('p1');
+    for (const v of VIEWERS) {
+      const head = /<text[^>]*font-size="22"[^>]*>([^<]*)<\/text>/.exec(renderBoardSvg(universusMatchView(g.state, v)))![1]!;
+      expect(head).toMatch(/^UniVersus · turn \d+ · p2 to block$/);
+    }
+    const commit = new Game(position({ hand: ['A01'], deck: ['F03'] }, { hand: ['F01'], deck: ['F03'] }));
+    const pending = commit.state.pending!;
+    const head = /<text[^>]*font-size="22"[^>]*>([^<]*)<\/text>/.exec(renderBoardSvg(universusMatchView(commit.state, 'spectator')))![1]!;
+    expect(head).toContain(`${pending.seat} to ${pending.kind === 'PLAY' ? 'play' : pending.kind === 'AWAIT_COMMIT' ? 'commit' : pending.kind === 'AWAIT_BLOCK' ? 'block' : 'pick momentum'}`);
   });
 
   it('is deterministic and parses', () => {
