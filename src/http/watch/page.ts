@@ -112,6 +112,7 @@ export function watchPage({ view, origin, at, assets }: WatchPageInput): string 
   <main id="main" class="layout">
     <section class="board" aria-label="Board">
       <figure>
+        <p class="note board-hint">The board is wider than this screen: swipe it sideways.</p>
         <img id="board" alt="" hidden>
         <figcaption id="board-note" class="note"></figcaption>
       </figure>
