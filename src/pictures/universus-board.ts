@@ -10,7 +10,7 @@
 import type { Seat } from '../core/ruleset.js';
 import { CARD_BY_ID } from '../games/universus/cards/index.js';
 import type { PlayerView, UniversusView } from '../games/universus/view.js';
-import { CARD_FONT, PICTURE_WIDTH, SEATS, SEAT_COLOUR, outcomeWords, seatLabel, viewerWords, type PictureFrame } from './frame.js';
+import { CARD_FONT, HALO, PICTURE_WIDTH, SEATS, SEAT_COLOUR, outcomeWords, seatLabel, viewerWords, type PictureFrame } from './frame.js';
 import { clip, document, el, num, text, wrap } from './svg.js';
 
 const WIDTH = PICTURE_WIDTH;
@@ -117,7 +117,7 @@ function playerBand(f: PictureFrame, v: UniversusView, s: Seat, y: number): { sv
   const barW = INNER_W;
   top.push(el('rect', { x: INNER_X, y: ly, width: barW, height: 20, rx: 4, fill: '#e5e7eb', stroke: '#9ca3af', 'stroke-width': 1 }));
   top.push(el('rect', { x: INNER_X, y: ly, width: (barW * p.health) / max, height: 20, rx: 4, fill: p.health * 4 <= max ? '#dc2626' : '#16a34a' }));
-  top.push(text(INNER_X + barW / 2, ly + 15, `Health ${p.health} / ${max}`, { 'font-size': 14, 'font-weight': 'bold', 'text-anchor': 'middle', fill: INK, stroke: '#ffffff', 'stroke-width': 3, 'paint-order': 'stroke' }));
+  top.push(text(INNER_X + barW / 2, ly + 15, `Health ${p.health} / ${max}`, { 'font-size': 14, 'font-weight': 'bold', 'text-anchor': 'middle', fill: INK, ...HALO }));
   ly += 20;
   const last = p.discard.at(-1);
   const lines = [
@@ -211,7 +211,7 @@ function middleBand(v: UniversusView, y: number): { svg: string; height: number 
 function legend(y: number): string {
   const out: string[] = [];
   out.push(el('rect', { x: MARGIN + 1.5, y: y - 13.5, width: 17, height: 17, rx: 3, fill: '#ffffff', stroke: HIGHLIGHT, 'stroke-width': 3 }));
-  out.push(text(MARGIN + 26, y + 1, 'Attacking card; a seat with this border decides', { 'font-size': 13, fill: INK }));
+  out.push(text(MARGIN + 26, y + 1, 'The attacking card; the border of the seat to decide', { 'font-size': 13, fill: INK }));
   const x = MARGIN + 400;
   out.push(el('rect', { x: x + 0.75, y: y - 12.75, width: 17, height: 17, rx: 3, fill: '#e5e7eb', stroke: MUTED, 'stroke-width': 1.5, 'stroke-dasharray': '4 3' }));
   out.push(text(x + 26, y + 1, 'Committed foundation', { 'font-size': 13, fill: INK }));

@@ -9,6 +9,7 @@ import { Resvg } from '@resvg/resvg-js';
 import type { GameView } from '../../src/games/evons/view.js';
 import { renderBoardSvg } from '../../src/pictures/index.js';
 import { ARROW_STYLE } from '../../src/pictures/evons-board.js';
+import { defaultCardSet } from '../../src/games/evons/index.js';
 import { ALL_CARD_NAMES, VIEWERS, evonsAfter, evonsFinished, evonsMatchView } from './fixtures.js';
 import { esc } from '../../src/pictures/svg.js';
 
@@ -72,8 +73,21 @@ describe('Evons board picture', () => {
     // The main zone outline: columns A–E × rows 1–5, one cell (104) in from the board's corner.
     expect(svg).toContain('<rect x="138" y="200" width="520" height="520" fill="none" stroke="#334155" stroke-width="3"/>');
     for (const type of Object.keys(ARROW_STYLE)) expect(visibleText(svg)).toContain(type);
+    // The outline of the cells a decision is about (a conflict's cards) is in the legend too.
+    expect(visibleText(svg)).toContain("Cells of the decision to make: a conflict's attacker and defenders");
     const cards = midGame.board.filter((c) => c !== null).length;
     expect(svg.match(/stroke="#1d4ed8" stroke-width="2"|stroke="#b91c1c" stroke-width="2"/g)?.length).toBe(cards);
+  });
+
+  it("writes each named card's printed cost on it, from the public card list", () => {
+    const view = evonsMatchView(midGame, 'p2');
+    const g = view.game as GameView;
+    const named = g.board.filter((c) => c.card?.defId);
+    const cards = defaultCardSet().byId;
+    const costs = named.map((c) => cards.get(c.card!.defId!)!).flatMap((d) => (d.kind === 'monster' ? [d.cost] : []));
+    expect(costs.length).toBeGreaterThan(0);
+    const drawn = renderBoardSvg(view).match(/>cost \d+</g) ?? [];
+    expect(drawn.sort()).toEqual(costs.map((c) => `>cost ${c}<`).sort());
   });
 
   it('shows current DEF and the damage of a damaged monster (R-CARD-8)', () => {
