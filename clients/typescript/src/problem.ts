@@ -25,6 +25,7 @@ export const SERVICE_CODES = [
   'insufficient-scope',
   'no-seat',
   'rated-needs-player',
+  'origin-not-allowed',
   // GraphQL over WebSocket: one subscription more than a connection may hold
   'too-many-subscriptions',
   // 404, 405
@@ -49,6 +50,7 @@ export const SERVICE_CODES = [
   'match-finished',
   'handle-taken',
   'handle-reserved',
+  'handle-not-allowed',
   'too-many-webhooks',
   'delivery-pending',
   'redelivery-limit',
@@ -59,10 +61,12 @@ export const SERVICE_CODES = [
   'invalid-position',
   // 429, 500, 503
   'rate-limited',
+  'too-many-streams',
   'internal',
   'database-unavailable',
   'live-updates-unavailable',
   'shutting-down',
+  'server-busy',
   'card-set-unavailable',
   'game-unavailable',
   'export-unavailable',
