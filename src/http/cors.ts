@@ -10,6 +10,7 @@
 import fastifyCors, { type FastifyCorsOptions } from '@fastify/cors';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
+import { problems } from '../service/errors.js';
 
 /** `*`: any origin; `none`: no CORS at all; else the allowed origins, exactly as browsers send them. */
 export type CorsOrigins = '*' | 'none' | readonly string[];
@@ -89,7 +90,24 @@ function addVaryOrigin(reply: FastifyReply): void {
   reply.header('vary', vary ? `${Array.isArray(vary) ? vary.join(', ') : String(vary)}, Origin` : 'Origin');
 }
 
+/**
+ * Whether a WebSocket upgrade may open. Browsers apply no CORS to WebSockets but always send the
+ * page's Origin, so the server checks it against the same setting: a page on an origin fetch may
+ * not call may not open a socket either. No Origin (a bot, a server) and the server's own origin
+ * (GraphiQL, the watch page) are always allowed.
+ */
+export function websocketOriginAllowed(origins: CorsOrigins, origin: string | undefined, host: string | undefined): boolean {
+  if (origins === '*' || origin === undefined) return true;
+  if (host !== undefined && (origin === `http://${host}` || origin === `https://${host}`)) return true;
+  return origins !== 'none' && origins.includes(origin);
+}
+
 async function corsPlugin(app: FastifyInstance, opts: { origins: CorsOrigins }) {
+  app.addHook('onRequest', async (req) => {
+    if (req.headers.upgrade?.toLowerCase() !== 'websocket') return;
+    const origin = req.headers.origin;
+    if (!websocketOriginAllowed(opts.origins, origin, req.headers.host)) throw problems.originNotAllowed(origin!);
+  });
   if (opts.origins === 'none') return;
   // The methods are the routes' own (one source): collected as routes are added, read at the first request.
   const methods = new Set<string>();

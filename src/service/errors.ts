@@ -156,6 +156,9 @@ export const problems = {
       title: 'Game unavailable',
       detail: `This match is a game of "${game}", which this server does not host.`,
     }),
+  /** A browser page on an origin CORS_ORIGINS does not list opened a WebSocket (browsers apply no CORS to WebSockets). */
+  originNotAllowed: (origin: string) =>
+    new ServiceError({ kind: 'forbidden', code: 'origin-not-allowed', title: 'Origin not allowed', detail: `Pages on ${origin} may not open a WebSocket to this server (CORS_ORIGINS).` }),
   rateLimited: (detail: string, retryAfterS: number) =>
     new ServiceError({ kind: 'rate-limited', code: 'rate-limited', title: 'Too many requests', detail, retryAfterS }),
   /** A live stream (NDJSON, SSE, GraphQL subscription) or WebSocket over the caller's cap: close one first. */

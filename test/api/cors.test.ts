@@ -10,7 +10,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type supertest from 'supertest';
 import { buildApp, type App, type BuildAppOptions } from '../../src/app.js';
 import { openStore } from '../../src/persistence/index.js';
-import { bearer, createHotSeat, expectProblem, localHttp, nextMove, type Harness } from './helpers.js';
+import WebSocket from 'ws';
+import { baseUrlOf, bearer, createHotSeat, expectProblem, localHttp, nextMove, type Harness } from './helpers.js';
 import { memoryDatabase } from '../persistence/pglite-template.js';
 
 const PAGE = 'https://app.example.com';
@@ -196,5 +197,48 @@ describe('CORS off (none)', () => {
     const res = await http.get('/v1/decks').set('origin', PAGE).expect(200);
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
     expect(res.headers['access-control-expose-headers']).toBeUndefined();
+  });
+});
+
+describe('WebSockets follow CORS_ORIGINS (browsers apply no CORS to them, but send Origin)', () => {
+  /** How a WebSocket upgrade to /graphql from `origin` ends: open, or the refusal's status and problem code. */
+  async function upgrade(base: string, origin: string | undefined): Promise<'open' | { status: number; code: string }> {
+    const url = `${base.replace(/^http/, 'ws')}/graphql`;
+    const ws = new WebSocket(url, 'graphql-transport-ws', origin === undefined ? {} : { origin });
+    return new Promise((resolve, reject) => {
+      ws.once('open', () => {
+        ws.close();
+        resolve('open');
+      });
+      ws.once('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => {
+          // /graphql answers problems in GraphQL's shape (extensions.code), as its other refusals.
+          const b = JSON.parse(body) as { code?: string; errors?: { extensions?: { code?: string } }[] };
+          resolve({ status: res.statusCode ?? 0, code: b.code ?? b.errors?.[0]?.extensions?.code ?? '' });
+        });
+      });
+      ws.once('error', reject);
+    });
+  }
+
+  it('a list admits listed pages, the server\'s own origin and clients that send no Origin; another page gets 403 origin-not-allowed', async () => {
+    const { app } = await start({ corsOrigins: [PAGE] });
+    const base = await baseUrlOf(app);
+    expect(await upgrade(base, PAGE)).toBe('open');
+    expect(await upgrade(base, undefined)).toBe('open');
+    expect(await upgrade(base, base)).toBe('open');
+    expect(await upgrade(base, 'https://evil.example')).toEqual({ status: 403, code: 'origin-not-allowed' });
+  });
+
+  it('any origin (the default) admits every page; none admits only the server\'s own origin and clients without one', async () => {
+    const any = await start();
+    expect(await upgrade(await baseUrlOf(any.app), 'https://evil.example')).toBe('open');
+    const none = await start({ corsOrigins: 'none' });
+    const base = await baseUrlOf(none.app);
+    expect(await upgrade(base, base)).toBe('open');
+    expect(await upgrade(base, undefined)).toBe('open');
+    expect(await upgrade(base, PAGE)).toEqual({ status: 403, code: 'origin-not-allowed' });
   });
 });
