@@ -231,6 +231,14 @@ export const JoinResponse = register(
   'JoinMatchResponse',
 );
 
+export const SeatTokenResponse = register(
+  z.object({
+    seat: SeatSchema,
+    token: z.string().describe('The seat\'s new token (shown once); the old one no longer works.'),
+  }),
+  'SeatTokenReplaced',
+);
+
 // ------------------------------------------------------------------ views and actions
 
 const ArrowViewSchema = z.object({ dir: z.string(), type: z.string() });

@@ -71,6 +71,7 @@ function toRow(m: MatchWithSeats): MatchRow {
     rated: m.rated,
     ending: m.ending as MatchEnding | null,
     version: m.version,
+    seatEpoch: m.seatEpoch,
     createdAt: m.createdAt,
     updatedAt: m.updatedAt,
     seats: [...m.seats]
@@ -328,6 +329,7 @@ interface MatchSqlRow {
   rated: boolean;
   ending: string | null;
   version: number;
+  seat_epoch: number;
   created_at: Date | string;
   updated_at: Date | string;
   seats: { seat: string; token_hash: string | null; handle: string | null; player_id: string | null; bot: boolean; deck: string | null }[] | string;
@@ -364,6 +366,7 @@ function sqlToRow(m: MatchSqlRow): MatchRow {
     rated: m.rated,
     ending: m.ending as MatchEnding | null,
     version: Number(m.version),
+    seatEpoch: Number(m.seat_epoch),
     createdAt: asDate(m.created_at),
     updatedAt: asDate(m.updated_at),
     seats: asJson(m.seats).map((s) => ({ seat: s.seat as SeatName, tokenHash: s.token_hash, handle: s.handle, playerId: s.player_id, bot: s.bot, deck: s.deck })),
@@ -383,6 +386,8 @@ export class PrismaMatchStore implements MatchStore {
    * is forgotten on any failed append (a statement may have committed before an error).
    */
   private readonly written: LRUCache<string, number> | null;
+  /** Seat epochs, on the same terms as `written` (only this process replaces seat tokens). */
+  private readonly epochs: LRUCache<string, number> | null;
   private noteTimer: NodeJS.Timeout | null = null;
   /** The last creation time createMatch assigned (epoch ms). */
   private lastCreatedAt = 0;
@@ -400,6 +405,7 @@ export class PrismaMatchStore implements MatchStore {
     exclusive = false,
   ) {
     this.written = exclusive ? new LRUCache({ max: 10_000 }) : null;
+    this.epochs = exclusive ? new LRUCache({ max: 10_000 }) : null;
     this.webhooks = new PrismaWebhookStore(prisma, sql, transaction, () => this.deliveriesQueued());
     this.players = new PrismaPlayerStore(prisma);
     this.ratings = new SqlRatingStore(sql);
@@ -430,6 +436,28 @@ export class PrismaMatchStore implements MatchStore {
     if (known !== undefined) return known;
     const [r] = await this.sql<{ version: number }>(`SELECT version FROM "match" WHERE id = $1`, [id], 'evons_get_version');
     return r ? Number(r.version) : null;
+  }
+
+  async getStamp(id: string): Promise<{ version: number; seatEpoch: number } | null> {
+    const known = this.written?.get(id);
+    const epoch = this.epochs?.get(id);
+    if (known !== undefined && epoch !== undefined) return { version: known, seatEpoch: epoch };
+    const [r] = await this.sql<{ version: number; seat_epoch: number }>(`SELECT version, seat_epoch FROM "match" WHERE id = $1`, [id], 'evons_get_stamp');
+    if (!r) return null;
+    this.epochs?.set(id, Number(r.seat_epoch));
+    return { version: Number(r.version), seatEpoch: Number(r.seat_epoch) };
+  }
+
+  async replaceSeatToken(matchId: string, seat: SeatName, oldHash: string, newHash: string): Promise<boolean> {
+    const rows = await this.sql<{ seat_epoch: number }>(
+      `WITH s AS (UPDATE "seat" SET token_hash = $4 WHERE match_id = $1 AND seat = $2 AND token_hash = $3 RETURNING 1)
+       UPDATE "match" SET seat_epoch = seat_epoch + 1 WHERE id = $1 AND EXISTS (SELECT 1 FROM s) RETURNING seat_epoch`,
+      [matchId, seat, oldHash, newHash],
+      'evons_replace_seat_token',
+    );
+    if (rows[0] === undefined) return false;
+    this.epochs?.set(matchId, Number(rows[0].seat_epoch));
+    return true;
   }
 
   async loadEvents(id: string, opts: { afterSeq?: number; limit?: number } = {}): Promise<StoredEvent[]> {

@@ -208,6 +208,8 @@ export interface MatchRow extends NewMatch {
   deadline: Date | null;
   timeControl: string;
   version: number;
+  /** Bumped by every seat-token replacement (cached copies compare it with the version). */
+  seatEpoch: number;
   createdAt: Date;
   updatedAt: Date;
   winner: SeatName | null;
@@ -308,6 +310,13 @@ export interface MatchStore {
   getMatch(id: string): Promise<MatchRow | null>;
   /** The match's current version (its number of events), or null when there is no such match. */
   getVersion(id: string): Promise<number | null>;
+  /** The version and the seat epoch: what a cached copy of the match must still match (null: no such match). */
+  getStamp(id: string): Promise<{ version: number; seatEpoch: number } | null>;
+  /**
+   * Replaces a seat's token hash (the old one stops matching at once) and bumps the seat epoch, in
+   * one statement. False when the seat no longer has `oldHash` (replaced meanwhile).
+   */
+  replaceSeatToken(matchId: string, seat: SeatName, oldHash: string, newHash: string): Promise<boolean>;
   /** Events with seq > afterSeq, ascending, at most `limit` (all when omitted). */
   loadEvents(id: string, opts?: { afterSeq?: number; limit?: number }): Promise<StoredEvent[]>;
   /**

@@ -75,6 +75,13 @@ export const problems = {
     }),
   insufficientScope: (scope: string) =>
     new ServiceError({ kind: 'forbidden', code: 'insufficient-scope', title: 'Insufficient scope', detail: `This token lacks the ${scope} scope.` }),
+  seatTokenRequired: () =>
+    new ServiceError({
+      kind: 'forbidden',
+      code: 'seat-token-required',
+      title: 'Seat token required',
+      detail: "Only a seat token can be replaced here; a player's tokens are revoked under /v1/me/tokens.",
+    }),
   noSeat: () =>
     new ServiceError({ kind: 'forbidden', code: 'no-seat', title: 'Not your match', detail: 'This token holds no seat in this match.' }),
   handleTaken: (handle: string) =>

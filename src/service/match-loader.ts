@@ -46,9 +46,10 @@ export class MatchLoader {
   async current(id: string): Promise<MatchEntry> {
     const cached = this.cache?.get(id);
     if (cached) {
-      const version = await this.store.getVersion(id);
-      if (version === null) throw problems.matchNotFound(id);
-      if (version === cached.version) {
+      // The seat epoch too: a seat token replaced on any node must stop working here at once.
+      const stamp = await this.store.getStamp(id);
+      if (stamp === null) throw problems.matchNotFound(id);
+      if (stamp.version === cached.version && stamp.seatEpoch === cached.row.seatEpoch) {
         this.stats.cacheHits++;
         return cached;
       }

@@ -16,7 +16,7 @@ import { MatchLoader } from './match-loader.js';
 import { expire, submitAction, type MoveOptions } from './moves.js';
 import { flagged } from '../core/clock.js';
 import { eventPage, legalActions, matchView, outcomeOf, redact } from './reads.js';
-import { hashToken } from './tokens.js';
+import { hashToken, newSeatToken } from './tokens.js';
 import { Players, requireScope, seatOfPrincipal, type Principal } from './players.js';
 import { DEFAULT_RATED_MIN_DECISIONS, Ratings } from './ratings.js';
 import { WebhookEndpoints } from './webhooks/endpoints.js';
@@ -113,6 +113,28 @@ export class MatchService {
     const seat = seatOfPrincipal(row, p);
     if (p.kind === 'seat') this.credentials.remember(hashToken(p.token));
     return seat;
+  }
+
+  /**
+   * A new token for the seat a seat token holds, so that a leaked one can be cut off: the old token
+   * stops working on every node at once, for reads and moves (the seat epoch each cached copy of
+   * the match checks with its version) and for its open streams and subscriptions (the revocation
+   * signal). A player's tokens are revoked under /v1/me/tokens instead.
+   */
+  async replaceSeatToken(id: string, token: string | null | undefined): Promise<{ seat: Seat; token: string }> {
+    const p = await this.players.principal(token);
+    if (p.kind === 'anonymous') throw problems.missingToken();
+    if (p.kind !== 'seat') throw problems.seatTokenRequired();
+    const entry = await this.loader.current(id);
+    const seat = this.seatFor(entry.row, p)!; // a seat token of another match: invalid-token
+    const oldHash = hashToken(p.token);
+    const fresh = newSeatToken();
+    // Decided by the database: of two replacements with the same old token, one wins.
+    if (!(await this.store.replaceSeatToken(id, seat, oldHash, hashToken(fresh)))) throw problems.invalidToken();
+    this.credentials.remember(hashToken(fresh));
+    // Best-effort, as for player tokens: the streams' heartbeat check backs it up.
+    await this.store.announceRevoked(oldHash).catch(() => undefined);
+    return { seat, token: fresh };
   }
 
   /** Loads a match for one caller. `token`: undefined = no Authorization header, null = malformed. */

@@ -80,7 +80,7 @@ describe('OpenAPI document: what the server reads and sends (issue 6 item 8)', (
     const ids = ops(doc).map((o) => o.op.operationId);
     expect(ids.sort()).toEqual(
       [
-        'createMatch', 'getHealth', 'getMatch', 'getReadiness', 'joinMatch', 'listCards', 'listDecks', 'listEvents',
+        'createMatch', 'getHealth', 'getMatch', 'getReadiness', 'joinMatch', 'replaceSeatToken', 'listCards', 'listDecks', 'listEvents',
         'listGameCards', 'listGameDecks', 'listGames', 'listLegalActions', 'listMatches', 'listMyMatches', 'streamEvents',
         'submitAction', 'registerWebhook', 'listWebhooks', 'deleteWebhook', 'rotateWebhookSecret', 'listWebhookDeliveries',
         'redeliverWebhook', 'exportMatch', 'exportPlayerMatches', 'registerPlayer', 'getPlayer', 'getLeaderboard', 'getMe', 'listMyTokens', 'createMyToken', 'revokeMyToken',

@@ -25,6 +25,7 @@ export const SERVICE_CODES = [
   'insufficient-scope',
   'no-seat',
   'rated-needs-player',
+  'seat-token-required',
   'origin-not-allowed',
   // GraphQL over WebSocket: one subscription more than a connection may hold
   'too-many-subscriptions',

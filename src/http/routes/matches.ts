@@ -32,6 +32,7 @@ import {
   MyMatchesQuery,
   SubmitActionBody,
   problemResponses,
+  SeatTokenResponse,
 } from '../schemas.js';
 
 export interface MatchRoutesOptions {
@@ -93,6 +94,29 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
     async (req, reply) => {
       const r = await service.joinMatch(req.params.id, req.body, bearerToken(req.headers.authorization));
       perCaller(reply, { version: r.version, viewer: r.seat, cache: 'no-store' });
+      return r;
+    },
+  );
+
+  app.post(
+    '/matches/:id/seat-token',
+    {
+      schema: {
+        tags: ['matches'],
+        operationId: 'replaceSeatToken',
+        summary: 'Replace your seat token',
+        description:
+          'With a seat token: a new token for the same seat, returned once; the old one stops working at once on every node ' +
+          '(401 invalid-token for reads and moves; its open streams and subscriptions end with invalid-token). For a token that ' +
+          "leaked. 403 seat-token-required for a player token (a player's tokens are revoked under /v1/me/tokens).",
+        params: MatchIdParams,
+        headers: AuthHeaders,
+        response: { 200: SeatTokenResponse, ...problemResponses(400, 401, 403, 404, 429) },
+      },
+    },
+    async (req, reply) => {
+      const r = await service.replaceSeatToken(req.params.id, bearerToken(req.headers.authorization));
+      reply.header('cache-control', 'no-store');
       return r;
     },
   );
