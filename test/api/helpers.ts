@@ -3,6 +3,7 @@
  * and PostgreSQL in a throw-away database when reachable; see test/persistence/backends.ts),
  * driven over HTTP with Supertest against app.server.
  */
+import http from 'node:http';
 import supertest from 'supertest';
 import { expect } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
@@ -170,4 +171,37 @@ export function expectProblem(res: { status: number; headers: Record<string, str
   expect(typeof b.title).toBe('string');
   if (code) expect(b.code).toBe(code);
   return b;
+}
+
+/**
+ * Opens an NDJSON stream with node:http and collects its lines until it ends, counting the blank
+ * keep-alive lines apart (the stream, revocation and seat-token suites).
+ */
+export function openStream<L = Record<string, unknown>>(base: string, path: string, token?: string) {
+  const lines: L[] = [];
+  let blank = 0;
+  let buf = '';
+  let status = 0;
+  let contentType = '';
+  const ended = new Promise<void>((resolve, reject) => {
+    const req = http.get(base + path, { headers: token ? bearer(token) : {} }, (res) => {
+      status = res.statusCode ?? 0;
+      contentType = String(res.headers['content-type'] ?? '');
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        buf += chunk;
+        let i: number;
+        while ((i = buf.indexOf('\n')) >= 0) {
+          const line = buf.slice(0, i);
+          buf = buf.slice(i + 1);
+          if (line.trim() === '') blank++;
+          else lines.push(JSON.parse(line) as L);
+        }
+      });
+      res.on('end', resolve);
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+  return { lines, ended, status: () => status, contentType: () => contentType, blank: () => blank };
 }

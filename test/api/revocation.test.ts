@@ -6,37 +6,11 @@
  * so it crosses nodes. "At once" is checked by structure, not by time: the stream's only blank
  * line is the one sent when it opened, so no heartbeat came before its end.
  */
-import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STARTERS, backends, baseUrlOf, bearer, secondApp, startClockedOn, type Clocked } from './helpers.js';
+import { STARTERS, backends, baseUrlOf, bearer, secondApp, startClockedOn, openStream, type Clocked } from './helpers.js';
 import { rawSocket, waitFor } from '../../bench/lib/graphql-ws.js';
 import type { App } from '../../src/app.js';
 
-/** Opens an NDJSON stream and collects its lines (and blank keep-alives) until it ends. */
-function openStream(base: string, path: string, token: string) {
-  const lines: Record<string, unknown>[] = [];
-  let blank = 0;
-  let buf = '';
-  const ended = new Promise<void>((resolve, reject) => {
-    const req = http.get(base + path, { headers: bearer(token) }, (res) => {
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buf += chunk;
-        let i: number;
-        while ((i = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, i);
-          buf = buf.slice(i + 1);
-          if (line.trim() === '') blank++;
-          else lines.push(JSON.parse(line) as Record<string, unknown>);
-        }
-      });
-      res.on('end', resolve);
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-  });
-  return { lines, ended, blank: () => blank };
-}
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`revocation ends live streams at once [${backend.name}]`, () => {

@@ -5,35 +5,11 @@
  * version), and for a stream it holds on another node (the revocation signal). The new token
  * plays on. A player token is refused (its tokens are revoked under /v1/me/tokens).
  */
-import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, baseUrlOf, bearer, createHotSeat, expectProblem, localHttp, nextMove, secondApp, startClockedOn, type Clocked } from './helpers.js';
+import { backends, baseUrlOf, bearer, createHotSeat, expectProblem, localHttp, nextMove, secondApp, startClockedOn, openStream, type Clocked } from './helpers.js';
 import { waitFor } from '../../bench/lib/graphql-ws.js';
 import type { App } from '../../src/app.js';
 
-/** An NDJSON stream's lines until it ends. */
-function openStream(base: string, path: string, token: string) {
-  const lines: Record<string, unknown>[] = [];
-  let buf = '';
-  const ended = new Promise<void>((resolve, reject) => {
-    const req = http.get(base + path, { headers: bearer(token) }, (res) => {
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buf += chunk;
-        let i: number;
-        while ((i = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, i);
-          buf = buf.slice(i + 1);
-          if (line.trim() !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
-        }
-      });
-      res.on('end', resolve);
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-  });
-  return { lines, ended };
-}
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`replacing a seat token [${backend.name}]`, () => {

@@ -2,12 +2,13 @@
  * The NDJSON event stream: stored events first, then each new one as it is committed (on this
  * node or another one sharing the database), redacted for the caller, ending with the game.
  */
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import supertest from 'supertest';
 import { buildApp } from '../../src/app.js';
-import { baseUrlOf, backends, waitFor, bearer, createHotSeat, expectProblem, startOn, type Harness } from './helpers.js';
+import { baseUrlOf, backends, waitFor, bearer, createHotSeat, expectProblem, openStream as openNdjson, startOn, type Harness } from './helpers.js';
+
+const openStream = (base: string, path: string, token?: string) => openNdjson<Line>(base, path, token);
 import type { Seat } from '../../src/games/evons/index.js';
 
 interface Line {
@@ -20,35 +21,6 @@ function split(lines: Line[]): { events: Line[]; last: Last } {
   return { events: lines.slice(0, -1), last: lines.at(-1) as unknown as Last };
 }
 
-/** Opens the stream with node:http and collects lines until it ends. */
-function openStream(base: string, path: string, token?: string) {
-  const lines: Line[] = [];
-  let blank = 0;
-  let buf = '';
-  let status = 0;
-  let contentType = '';
-  const ended = new Promise<void>((resolve, reject) => {
-    const req = http.get(base + path, { headers: token ? bearer(token) : {} }, (res) => {
-      status = res.statusCode ?? 0;
-      contentType = String(res.headers['content-type'] ?? '');
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buf += chunk;
-        let i: number;
-        while ((i = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, i);
-          buf = buf.slice(i + 1);
-          if (line.trim() === '') blank++;
-          else lines.push(JSON.parse(line) as Line);
-        }
-      });
-      res.on('end', resolve);
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-  });
-  return { lines, ended, status: () => status, contentType: () => contentType, blank: () => blank };
-}
 
 
 for (const backend of backends) {
