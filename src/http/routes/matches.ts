@@ -64,7 +64,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
           "With a player token (scope match:create) the creator's seat is that player's, its handle verified.",
         headers: PlayerAuthHeaders,
         body: CreateMatchBody,
-        response: { 201: CreateMatchResponse, ...problemResponses(400, 401, 403, 409, 413, 415, 422, 429) },
+        response: { 201: CreateMatchResponse, ...problemResponses(400, 409, 413, 415, 422, 429) },
       },
     },
     async (req, reply) => {
@@ -88,7 +88,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
         params: MatchIdParams,
         headers: PlayerAuthHeaders,
         body: JoinBody,
-        response: { 200: JoinResponse, ...problemResponses(400, 401, 403, 404, 409, 413, 415, 422, 429) },
+        response: { 200: JoinResponse, ...problemResponses(400, 404, 409, 413, 415, 422, 429) },
       },
     },
     async (req, reply) => {
@@ -111,7 +111,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
           "leaked. 403 seat-token-required for a player token (a player's tokens are revoked under /v1/me/tokens).",
         params: MatchIdParams,
         headers: AuthHeaders,
-        response: { 200: SeatTokenResponse, ...problemResponses(400, 401, 403, 404, 429) },
+        response: { 200: SeatTokenResponse, ...problemResponses(400, 404, 429) },
       },
     },
     async (req, reply) => {
@@ -137,7 +137,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
         response: {
           200: MatchViewSchema,
           304: z.null().describe('Not modified: the match is still at the version given in If-None-Match.'),
-          ...problemResponses(400, 401, 404, 429),
+          ...problemResponses(400, 404, 429),
         },
       },
     },
@@ -164,7 +164,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
         params: MatchIdParams,
         querystring: LegalActionsQuery,
         headers: AuthHeaders,
-        response: { 200: LegalActionsSchema, ...problemResponses(400, 401, 404, 429) },
+        response: { 200: LegalActionsSchema, ...problemResponses(400, 404, 429) },
       },
       // The list is the engine's own typed output for the caller (hundreds of entries at a
       // play decision); validating it again on the way out cost more than building it.
@@ -200,7 +200,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
         body: SubmitActionBody,
         response: {
           200: z.union([ActionResultSchema, MinimalActionResultSchema]).describe('ActionResult, or with Prefer: return=minimal the MinimalActionResult.'),
-          ...problemResponses(400, 401, 404, 409, 413, 415, 422, 429),
+          ...problemResponses(400, 404, 409, 413, 415, 422, 429),
         },
       },
       // The result is the service's typed output (and an idempotent retry gets the same data
@@ -240,7 +240,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
           're-deal and replay it: `npm run verify -- file.json`.',
         params: MatchIdParams,
         headers: AuthHeaders,
-        response: { 200: MatchReplaySchema, ...problemResponses(400, 401, 404, 429) },
+        response: { 200: MatchReplaySchema, ...problemResponses(400, 404, 429) },
       },
     },
     async (req, reply) => {
@@ -269,7 +269,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
         params: MatchIdParams,
         headers: AuthHeaders,
         querystring: EventsQuery,
-        response: { 200: EventPageSchema, ...problemResponses(400, 401, 404, 429) },
+        response: { 200: EventPageSchema, ...problemResponses(400, 404, 429) },
       },
     },
     async (req, reply) => {
@@ -314,7 +314,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
           'Without a token, pass ?handle=. Newest first. ?turn=mine: only the matches waiting for your decision.',
         headers: AuthHeaders,
         querystring: MyMatchesQuery,
-        response: { 200: MatchPageSchema, ...problemResponses(400, 401, 429) },
+        response: { 200: MatchPageSchema, ...problemResponses(400, 429) },
       },
     },
     async (req, reply) => {

@@ -73,7 +73,7 @@ const pictureRoutes: FastifyPluginAsyncZod<PictureRoutesOptions> = async (app, {
         params: MatchIdParams,
         headers: MatchReadHeaders,
         querystring: MatchReadQuery,
-        response: { 200: SvgBody, 304: NOT_MODIFIED, ...problemResponses(400, 401, 404, 429) },
+        response: { 200: SvgBody, 304: NOT_MODIFIED, ...problemResponses(400, 404, 429) },
       },
     },
     async (req, reply) => {
@@ -96,7 +96,7 @@ const pictureRoutes: FastifyPluginAsyncZod<PictureRoutesOptions> = async (app, {
         params: MatchIdParams,
         headers: MatchReadHeaders,
         querystring: PngQuery,
-        response: { 200: PngBody, 304: NOT_MODIFIED, ...problemResponses(400, 401, 404, 429) },
+        response: { 200: PngBody, 304: NOT_MODIFIED, ...problemResponses(400, 404, 429) },
       },
     },
     async (req, reply) => {

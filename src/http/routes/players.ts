@@ -126,7 +126,7 @@ const playerRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budg
         summary: 'The player of this token',
         description: 'Needs a player token (match:read).',
         headers: PlayerAuth,
-        response: { 200: PlayerSchema, ...problemResponses(400, 401, 403, 429) },
+        response: { 200: PlayerSchema, ...problemResponses(400, 429) },
       },
     },
     async (req, reply) => {
@@ -145,7 +145,7 @@ const playerRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budg
         summary: 'Your API tokens',
         description: 'Their ids, labels, scopes and state; never the tokens themselves.',
         headers: PlayerAuth,
-        response: { 200: TokenListSchema, ...problemResponses(400, 401, 403, 429) },
+        response: { 200: TokenListSchema, ...problemResponses(400, 429) },
       },
     },
     async (req, reply) => {
@@ -164,7 +164,7 @@ const playerRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budg
         description: 'With the scopes you choose (e.g. a bot that may only play: match:read and match:play); shown once. Needs token:write.',
         headers: PlayerAuth,
         body: NewTokenBody,
-        response: { 201: NewTokenSchema, ...problemResponses(400, 401, 403, 413, 415, 429) },
+        response: { 201: NewTokenSchema, ...problemResponses(400, 413, 415, 429) },
       },
     },
     async (req, reply) => reply.code(201).headers(privateAnswer).send(await players.addToken(bearerToken(req.headers.authorization), req.body)),
@@ -180,7 +180,7 @@ const playerRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budg
         description: 'It stops working at once. Needs token:write.',
         headers: PlayerAuth,
         params: TokenParams,
-        response: { 204: z.null().describe('Revoked.'), ...problemResponses(400, 401, 403, 404, 429) },
+        response: { 204: z.null().describe('Revoked.'), ...problemResponses(400, 404, 429) },
       },
     },
     async (req, reply) => {

@@ -97,7 +97,7 @@ const streamRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budg
         response: {
           200: z.union([EventSchema, StreamEndSchema]).describe('NDJSON: one object per line (or SSE with Accept: text/event-stream).'),
           204: z.null().describe('Server-Sent Events only: a reconnect (Last-Event-ID) to a finished match with nothing newer. EventSource stops reconnecting.'),
-          ...problemResponses(400, 401, 404, 429),
+          ...problemResponses(400, 404, 429),
         },
       },
     },

@@ -35,7 +35,7 @@ const webhookRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (a
         params: MatchIdParams,
         headers: AuthHeaders,
         body: WebhookRequestSchema,
-        response: { 201: WebhookCreatedSchema, ...problemResponses(400, 401, 404, 409, 413, 415, 429) },
+        response: { 201: WebhookCreatedSchema, ...problemResponses(400, 404, 409, 413, 415, 429) },
       },
     },
     async (req, reply) => {
@@ -55,7 +55,7 @@ const webhookRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (a
         description: 'With their state: active, failing (since when) or disabled (and why). Secrets are never shown again.',
         params: MatchIdParams,
         headers: AuthHeaders,
-        response: { 200: WebhookListSchema, ...problemResponses(400, 401, 404, 429) },
+        response: { 200: WebhookListSchema, ...problemResponses(400, 404, 429) },
       },
     },
     async (req, reply) => {
@@ -75,7 +75,7 @@ const webhookRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (a
         description: 'The endpoint gets nothing more; its pending deliveries and its log go with it.',
         params: WebhookParams,
         headers: AuthHeaders,
-        response: { 204: z.null().describe('Removed, with its delivery log.'), ...problemResponses(400, 401, 404, 429) },
+        response: { 204: z.null().describe('Removed, with its delivery log.'), ...problemResponses(400, 404, 429) },
       },
     },
     async (req, reply) => {
@@ -94,7 +94,7 @@ const webhookRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (a
         description: 'Returns the new secret (once). For 24 h deliveries carry two signatures, one per secret, so receivers can switch over.',
         params: WebhookParams,
         headers: AuthHeaders,
-        response: { 200: WebhookCreatedSchema, ...problemResponses(400, 401, 404, 429) },
+        response: { 200: WebhookCreatedSchema, ...problemResponses(400, 404, 429) },
       },
     },
     async (req, reply) => {
@@ -115,7 +115,7 @@ const webhookRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (a
         params: WebhookParams,
         headers: AuthHeaders,
         querystring: DeliveriesQuery,
-        response: { 200: DeliveryListSchema, ...problemResponses(400, 401, 404, 429) },
+        response: { 200: DeliveryListSchema, ...problemResponses(400, 404, 429) },
       },
     },
     async (req, reply) => {
@@ -138,7 +138,7 @@ const webhookRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (a
           `${DEFAULT_WEBHOOK_LIMITS.maxRedeliveries} times (default; WEBHOOK_MAX_REDELIVERIES), then 409 redelivery-limit.`,
         params: DeliveryParams,
         headers: AuthHeaders,
-        response: { 202: DeliverySchema, ...problemResponses(400, 401, 404, 409, 429) },
+        response: { 202: DeliverySchema, ...problemResponses(400, 404, 409, 429) },
       },
     },
     async (req, reply) => {
