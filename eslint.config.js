@@ -11,7 +11,10 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/core/**/*.ts', 'src/games/**/*.ts'],
+    // Fixture games (test/fixtures/games) are engines too; their tests are not. The computer
+    // player (src/ai) is as pure as the engines it drives, and so is tournament pairing.
+    files: ['src/core/**/*.ts', 'src/games/**/*.ts', 'src/ai/**/*.ts', 'src/tournaments/pairing/**/*.ts', 'test/fixtures/games/**/*.ts'],
+    ignores: ['test/fixtures/games/**/*.test.ts'],
     rules: {
       // Rules engines are pure: no I/O, no clock, no ambient randomness, no environment. They may
       // use the game-agnostic core (src/core) and nothing of the service around them.

@@ -1,21 +1,55 @@
-import { defineConfig } from 'vitest/config';
+import { resolve } from 'node:path';
+import { defineConfig, type Plugin } from 'vitest/config';
+
+const REGISTRY = resolve('src/games/registry.ts');
+const FIXTURE_REGISTRY = resolve('test/fixtures/games/registry.ts');
+
+/**
+ * The fixture-games project runs the real app with a third, test-only game: every import of the
+ * product registry (src/games/registry.ts) resolves to the fixture registry, which is the same
+ * list plus one line. Nothing else changes: that is the proof that a game is one folder.
+ */
+const fixtureRegistry: Plugin = {
+  name: 'fixture-registry',
+  enforce: 'pre',
+  async resolveId(source, importer, options) {
+    if (!importer || importer === FIXTURE_REGISTRY || !source.endsWith('registry.js')) return null;
+    const found = await this.resolve(source, importer, { ...options, skipSelf: true });
+    return found?.id === REGISTRY ? FIXTURE_REGISTRY : null;
+  },
+};
+
+const shared = {
+  // Once per run and project: the migrated PGlite template the suites' in-memory databases start from.
+  globalSetup: ['test/global-setup.ts'],
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  // A worker runs file after file with one module cache: the app, Prisma and PGlite's
+  // WebAssembly are loaded once per worker instead of once per file (measured: about 1.8 s of
+  // CPU less per API file). No suite mocks modules, fakes timers, stubs globals or changes
+  // process.env, and each opens and closes its own servers and databases.
+  isolate: false,
+};
 
 export default defineConfig({
   test: {
-    // The client package's and the reference bot's suites run with the rest (one `npm test`).
-    include: ['test/**/*.test.ts', 'clients/typescript/test/**/*.test.ts', 'examples/**/*.test.ts'],
-    // The chaos suite has its own config and command (npm run test:chaos).
-    exclude: ['**/node_modules/**', 'test/chaos/**'],
-    // Once per run: the migrated PGlite template the suites' in-memory databases start from.
-    globalSetup: ['test/global-setup.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
     // API suites each open their own database; keep the 2-core machines from thrashing.
     maxWorkers: 2,
-    // A worker runs file after file with one module cache: the app, Prisma and PGlite's
-    // WebAssembly are loaded once per worker instead of once per file (measured: about 1.8 s of
-    // CPU less per API file). No suite mocks modules, fakes timers, stubs globals or changes
-    // process.env, and each opens and closes its own servers and databases.
-    isolate: false,
+    projects: [
+      {
+        test: {
+          ...shared,
+          name: 'main',
+          // The client package's and the reference bot's suites run with the rest (one `npm test`).
+          include: ['test/**/*.test.ts', 'clients/typescript/test/**/*.test.ts', 'examples/**/*.test.ts'],
+          // The chaos suite has its own config and command (npm run test:chaos).
+          exclude: ['**/node_modules/**', 'test/chaos/**', 'test/fixture-games/**'],
+        },
+      },
+      {
+        plugins: [fixtureRegistry],
+        test: { ...shared, name: 'fixture-games', include: ['test/fixture-games/**/*.test.ts'] },
+      },
+    ],
   },
 });

@@ -1,6 +1,7 @@
 /**
  * The production build (`npm run build`): src/ compiled to JavaScript with source maps, and the
- * watch page's plain files (script modules, stylesheet) copied beside the compiled code.
+ * watch page's plain files (script modules, stylesheet, and each game's watch.js in its folder)
+ * copied beside the compiled code.
  *
  *   tsx scripts/build.ts               → dist/
  *   tsx scripts/build.ts --out DIR     → DIR (the tests build a throw-away copy of the image's layout)
@@ -16,6 +17,10 @@ export function build(outDir: string): void {
   const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
   execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json'), '--outDir', outDir], { cwd: root, stdio: 'inherit' });
   fs.cpSync(path.join(root, 'src/http/watch'), path.join(outDir, 'http/watch'), { recursive: true, filter: (f) => !f.endsWith('.ts') });
+  for (const game of fs.readdirSync(path.join(root, 'src/games'), { withFileTypes: true })) {
+    const script = path.join(root, 'src/games', game.name, 'watch.js');
+    if (game.isDirectory() && fs.existsSync(script)) fs.copyFileSync(script, path.join(outDir, 'games', game.name, 'watch.js'));
+  }
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -2,7 +2,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renderOpenapi } from '../src/http/openapi-doc.js';
+import { renderOpenapi } from '../src/openapi-doc.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'openapi', 'openapi.json');

@@ -27,17 +27,30 @@ import cors, { corsHeaders, type CorsOrigins } from './http/cors.js';
 import { isProbe, rateLimitOptions } from './http/rate-limit.js';
 import { Budgets, NO_BUDGETS, type BudgetSettings } from './http/budgets.js';
 import matchRoutes from './http/routes/matches.js';
+import rematchRoutes from './http/routes/rematch.js';
 import streamRoutes from './http/routes/stream.js';
 import catalogRoutes from './http/routes/catalog.js';
 import webhookRoutes from './http/routes/webhooks.js';
+import accountWebhookRoutes from './http/routes/account-webhooks.js';
 import playerRoutes from './http/routes/players.js';
+import challengeRoutes from './http/routes/challenges.js';
+import type { ChallengeSettings } from './service/challenges.js';
+import seekRoutes from './http/routes/seeks.js';
+import accountFeedRoutes from './http/routes/account-feed.js';
 import healthRoutes from './http/routes/health.js';
 import pictureRoutes from './http/routes/pictures.js';
 import graphqlPlugin from './graphql/index.js';
 import { Sweeper } from './service/sweeper.js';
 import { WebhookWorker, type WorkerOptions } from './service/webhooks/worker.js';
 import type { WebhookLimits } from './service/webhooks/limits.js';
+import type { SeekLimits } from './service/seeks.js';
+import type { FeedSettings } from './service/account-feed.js';
+import { AiRunner } from './service/ai/runner.js';
+import { WorkerPool } from './service/ai/pool.js';
+import { DEFAULT_AI_SETTINGS, limitForLevel, type AiSettings } from './service/ai/settings.js';
+import { hostname } from 'node:os';
 import { openapiInfo, finishOpenapi } from './http/openapi.js';
+import { collectOperationFacts, type OperationFactsMap } from './http/operation-facts.js';
 import { declareCredentialProblems } from './http/schemas.js';
 import watchRoutes from './http/routes/watch.js';
 
@@ -68,6 +81,10 @@ export interface BuildAppOptions {
   sweepIntervalMs?: number;
   /** Decisions each seat must make before a rated match moves ratings (default 3; RATED_MIN_DECISIONS). */
   ratedMinDecisions?: number;
+  /** Challenges per player per hour and their expiry (CHALLENGES_PER_HOUR, CHALLENGE_EXPIRY_*_S). */
+  challenges?: Partial<ChallengeSettings>;
+  /** How long a rematch offer stays open (default one day; REMATCH_OFFER_TTL_SECONDS). */
+  rematchOfferTtlSeconds?: number;
   /** Epoch ms for every clock (tests pass their own; default Date.now). */
   now?: () => number;
   /**
@@ -81,10 +98,16 @@ export interface BuildAppOptions {
    * may hold and how often a delivery may be sent again, and the delivery worker (false: none on
    * this node).
    */
+  /** Open seeks per player and how long a seek stays open (defaults: DEFAULT_SEEK_LIMITS). */
+  seeks?: Partial<SeekLimits>;
+  /** Account feed connections per player on this node (default DEFAULT_FEED_SETTINGS). */
+  feeds?: Partial<FeedSettings>;
+  /** The computer's seats on this node (default DEFAULT_AI_SETTINGS; false or 0 workers: this node plays none). */
+  ai?: Partial<AiSettings> | false;
   webhooks?: { allowPrivate?: boolean; worker?: Omit<WorkerOptions, 'allowPrivate'> | false } & Partial<WebhookLimits>;
 }
 
-export type App = FastifyInstance & { service: MatchService; webhookWorker: WebhookWorker | null; budgets: Budgets };
+export type App = FastifyInstance & { service: MatchService; webhookWorker: WebhookWorker | null; ai: AiRunner | null; budgets: Budgets };
 
 export async function buildApp(opts: BuildAppOptions): Promise<App> {
   const corsOrigins = opts.corsOrigins ?? '*';
@@ -114,12 +137,18 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     webhookLimits: {
       ...(opts.webhooks?.maxPerSeat !== undefined ? { maxPerSeat: opts.webhooks.maxPerSeat } : {}),
       ...(opts.webhooks?.maxRedeliveries !== undefined ? { maxRedeliveries: opts.webhooks.maxRedeliveries } : {}),
+      ...(opts.webhooks?.maxPerAccount !== undefined ? { maxPerAccount: opts.webhooks.maxPerAccount } : {}),
     },
     ...(opts.ratedMinDecisions !== undefined ? { ratedMinDecisions: opts.ratedMinDecisions } : {}),
+    ...(opts.challenges !== undefined ? { challenges: opts.challenges } : {}),
+    ...(opts.rematchOfferTtlSeconds !== undefined ? { rematchOfferTtlSeconds: opts.rematchOfferTtlSeconds } : {}),
     ...(opts.now ? { now: opts.now } : {}),
+    ...(opts.seeks ? { seekLimits: opts.seeks } : {}),
+    ...(opts.feeds ? { feeds: opts.feeds } : {}),
   });
   app.decorate('service', service);
   service.live.log = app.log;
+  service.feeds.hub.log = app.log;
   const sweeper = new Sweeper(service, opts.sweepIntervalMs ?? 0, app.log);
   const workerOpts = opts.webhooks?.worker;
   const worker = workerOpts === false ? null : new WebhookWorker(opts.store.webhooks, (d) => service.webhooks.bodyOf(d), { ...workerOpts, allowPrivate }, app.log);
@@ -127,14 +156,46 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   // picks up those other nodes queued. Nothing else wakes the worker (a claim query per move would be waste).
   if (worker) opts.store.onDeliveriesQueued(() => worker.kick());
   app.decorate('webhookWorker', worker);
+  const aiSettings = opts.ai === false ? null : { ...DEFAULT_AI_SETTINGS, ...opts.ai };
+  const ai =
+    aiSettings && aiSettings.workers > 0
+      ? new AiRunner(
+          {
+            ai: opts.store.ai,
+            loader: service.loader,
+            live: service.live,
+            jobFor: (entry, seat, level) => service.aiJob(entry, seat, level),
+            play: (id, seat, action, version) => service.playAsComputer(id, seat, action, version),
+          },
+          new WorkerPool({
+            size: aiSettings.workers,
+            maxHeapMb: aiSettings.maxHeapMb,
+            limitMs: (job) => aiSettings.limitMs ?? limitForLevel(job.level),
+            ...(aiSettings.deciderUrl ? { deciderUrl: aiSettings.deciderUrl } : {}),
+          }),
+          { node: `${hostname()}:${process.pid}`, concurrency: aiSettings.workers, leaseMs: aiSettings.leaseMs, maxAttempts: aiSettings.maxAttempts, pollMs: aiSettings.pollMs ?? 1_000 },
+          app.log,
+        )
+      : null;
+  app.decorate('ai', ai);
+  // An account webhook's deliveries are queued by the database with the feed entry (a trigger),
+  // which no append result reports: the feed's notification wakes the worker instead, so the
+  // node that wrote the entry sends it at once (while any account webhook exists at all).
+  let unwatchFeed = () => {};
   app.addHook('onReady', async () => {
     sweeper.start();
     worker?.start();
+    if (worker) unwatchFeed = await service.live.watchFeed(() => service.accountWebhooks.onFeed(() => worker.kick()));
+    await ai?.start();
   });
   app.addHook('onClose', async () => {
     stopIdleSweep();
+    unwatchFeed();
     await sweeper.stop();
     await worker?.stop();
+    await ai?.stop();
+    service.feeds.close();
+    await service.feeds.hub.close();
     await service.live.close();
   });
 
@@ -180,6 +241,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     if (req.headers.upgrade !== undefined && !req.raw.socket.destroyed) req.raw.socket.destroy();
   });
 
+  // Each route's own OpenAPI facts (config.openapi), read by the document's last pass.
+  const operationFacts: OperationFactsMap = new Map();
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
@@ -189,7 +252,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
         { name: 'history', description: 'Lists of matches by player handle.' },
         { name: 'catalogue', description: 'Cards and starter decks.' },
         { name: 'players', description: 'Registered players (verified handles, bot accounts) and their personal API tokens with scopes.' },
-        { name: 'webhooks', description: "A seat's Standard Webhooks endpoints (your turn, opponent joined, match ended, deadline near) and their delivery logs." },
+        { name: 'challenges', description: 'A player invites another by handle (or anyone) to a match: accept with a deck and it starts; decline with a reason, cancel, or let it expire.' },
+        { name: 'seeks', description: 'Standing offers to play anyone compatible, paired by the database, kept while you are offline.' },
+        { name: 'webhooks', description: "Standard Webhooks endpoints and their delivery logs: a seat's (your turn, opponent joined, match ended, deadline near) and an account's (every entry of the player's account feed)." },
         { name: 'health', description: 'Probes.' },
       ],
       components: {
@@ -210,7 +275,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     // Only the Zod-typed routes are documented; GraphQL and the docs UI carry plain JSON schemas.
     transform: (input) =>
       /^\/(graphql|graphiql|docs)(\/|$)/.test(input.url) ? { schema: { hide: true }, url: input.url } : jsonSchemaTransform(input),
-    transformObject: (input) => finishOpenapi(jsonSchemaTransformObject(input)),
+    transformObject: (input) => finishOpenapi(jsonSchemaTransformObject(input), operationFacts),
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
 
@@ -223,15 +288,21 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     // The API speaks JSON only: anything else is a 415.
     api.removeContentTypeParser(['text/plain']);
     api.addHook('onRoute', declareCredentialProblems);
+    api.addHook('onRoute', collectOperationFacts(operationFacts));
     await api.register(healthRoutes, { store: opts.store, live: service.live, readyTimeoutMs: opts.readyTimeoutMs });
     await api.register(
       async (v1) => {
         await v1.register(matchRoutes, { service, budgets });
+        await v1.register(rematchRoutes, { service });
         await v1.register(streamRoutes, { service, budgets });
         await v1.register(pictureRoutes, { service, budgets });
         await v1.register(catalogRoutes);
         await v1.register(webhookRoutes, { service });
+        await v1.register(accountWebhookRoutes, { service });
         await v1.register(playerRoutes, { service, budgets });
+        await v1.register(challengeRoutes, { service });
+        await v1.register(seekRoutes, { service });
+        await v1.register(accountFeedRoutes, { service, budgets });
       },
       { prefix: '/v1' },
     );

@@ -48,11 +48,17 @@ const app = await buildApp({
     allowPrivate: config.webhookAllowPrivate,
     maxPerSeat: config.webhookMaxPerSeat,
     maxRedeliveries: config.webhookMaxRedeliveries,
+    maxPerAccount: config.webhookMaxPerAccount,
     worker: config.webhookWorker ? { pollMs: config.webhookPollMs, leaseMs: config.webhookLeaseMs, concurrency: config.webhookConcurrency } : false,
   },
   readyTimeoutMs: config.readyTimeoutMs,
   shutdownDrainMs: config.shutdownDrainMs,
   ratedMinDecisions: config.ratedMinDecisions,
+  challenges: config.challenges,
+  seeks: { maxOpen: config.seekMaxOpen, ttlMs: config.seekTtlMs, liveLeaseMs: config.seekLiveLeaseMs },
+  feeds: { perPlayer: config.feedConnectionsPerPlayer },
+  ai: config.ai,
+  rematchOfferTtlSeconds: config.rematchOfferTtlSeconds,
 });
 
 let stopping = false;

@@ -1,5 +1,5 @@
 /**
- * vitest global setup (vitest.config.ts): runs once per `npm test`, before any test file.
+ * vitest global setup (vitest.config.ts): runs once per `npm test` and project, before its test files.
  * Builds the migrated PGlite template (test/persistence/pglite-template.ts) and names the directory
  * the production build goes to when a suite needs it (test/package/production-image.ts); removes
  * both after the run.
@@ -11,8 +11,9 @@ import type { TestProject } from 'vitest/node';
 import { writeTemplate } from './persistence/pglite-template.js';
 
 export default async function setup(project: TestProject): Promise<() => void> {
-  const file = path.join(os.tmpdir(), `evons-pglite-template-${process.pid}.tar`);
-  const image = path.join(os.tmpdir(), `evons-production-image-${process.pid}`);
+  const run = `${process.pid}-${project.name || 'default'}`;
+  const file = path.join(os.tmpdir(), `evons-pglite-template-${run}.tar`);
+  const image = path.join(os.tmpdir(), `evons-production-image-${run}`);
   await writeTemplate(file);
   project.provide('pgliteTemplate', file);
   project.provide('productionImageDir', image);

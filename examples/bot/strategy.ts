@@ -5,22 +5,50 @@
  */
 import type { EvonsAction, GameView, MatchEvent } from '../../clients/typescript/src/index.js';
 
-export interface Observation {
+/**
+ * What a seat knows when it decides, as the API gives it. By default typed for Evons (the view
+ * and actions its own strategies read); a strategy for several games reads `game` first.
+ */
+export interface Observation<V = GameView, A = EvonsAction> {
+  /** The match's game (its gameId: evons, universus). */
+  game: string;
   /** The seat's view of the game (the `game` of GET /v1/matches/{id} with its token). */
-  view: GameView;
+  view: V;
   /** What the seat may do now (GET /v1/matches/{id}/legal-actions): never empty when asked. */
-  legal: EvonsAction[];
+  legal: A[];
   /** Every event of the match as this seat may see it, oldest first. */
   events: readonly MatchEvent[];
 }
 
-export interface Strategy {
+export interface Strategy<V = GameView, A = EvonsAction> {
   readonly name: string;
-  choose(o: Observation): EvonsAction;
+  /** The games it can play; absent: Evons only (a strategy written for Evons' view and actions). */
+  readonly games?: readonly string[];
+  choose(o: Observation<V, A>): A;
 }
 
+/** Any strategy, whatever game it is typed for (what the players in play.ts and listen.ts take). */
+export type AnyStrategy = Strategy<unknown, { type: string }>;
+
+/** The games `s` can play. */
+export const gamesOf = (s: AnyStrategy): readonly string[] => s.games ?? ['evons'];
+
 /** Strategies by name, each made from a seed (their tie-breaks and dice are reproducible). */
-export type StrategyFactory = (seed: string) => Strategy;
+export type StrategyFactory<S extends AnyStrategy = Strategy> = (seed: string) => S;
+
+/**
+ * One strategy from several: for each game the first of `strategies` that plays it (say greedy
+ * for Evons, then the search for the rest). Named after the first.
+ */
+export function perGame(strategies: readonly AnyStrategy[]): AnyStrategy {
+  const games = [...new Set(strategies.flatMap(gamesOf))];
+  const pick = (game: string): AnyStrategy => {
+    const s = strategies.find((x) => gamesOf(x).includes(game));
+    if (!s) throw new Error(`no strategy here plays ${game}`);
+    return s;
+  };
+  return { name: strategies[0]!.name, games, choose: (o) => pick(o.game).choose(o) };
+}
 
 /** A small seeded PRNG (mulberry32) from a string seed: a strategy's own dice. */
 export function dice(seed: string): () => number {

@@ -2,13 +2,17 @@
  * Service configuration, read once from the environment and validated with Zod at start-up.
  * A bad value stops the process with a message naming the variable (see docs/api.md for the table).
  */
-import path from 'node:path';
 import { z } from 'zod';
-import { isMemoryDir } from '../persistence/database.js';
 import { parseCorsOrigins, type CorsOrigins } from '../http/cors.js';
 import { DEFAULT_WEBHOOK_LIMITS } from '../service/webhooks/limits.js';
 import type { BudgetSettings } from '../http/budgets.js';
 import { DEFAULT_RATED_MIN_DECISIONS } from '../service/ratings.js';
+import { DEFAULT_CHALLENGE_SETTINGS } from '../service/challenges.js';
+import { DEFAULT_SEEK_LIMITS } from '../service/seeks.js';
+import { DEFAULT_FEED_SETTINGS } from '../service/account-feed.js';
+import { DEFAULT_AI_SETTINGS, type AiSettings } from '../service/ai/settings.js';
+import { DEFAULT_REMATCH_OFFER_TTL_SECONDS } from '../service/rematch.js';
+import { issueLines } from '../core/issues.js';
 
 const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
 
@@ -98,14 +102,42 @@ export const EnvSchema = z.object({
   GRAPHQL_MAX_SUBSCRIPTIONS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(20)),
   /** Decisions each seat must make before a rated match's end moves ratings (0: every rated ending counts). */
   RATED_MIN_DECISIONS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(1_000).default(DEFAULT_RATED_MIN_DECISIONS)),
+  /** Challenges one player may create per rolling hour; one more is 429 too-many-challenges. */
+  CHALLENGES_PER_HOUR: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(DEFAULT_CHALLENGE_SETTINGS.perHour)),
+  /** Seconds a challenge without a clock or with a live one stays open before it expires (default 1 hour). */
+  CHALLENGE_EXPIRY_LIVE_S: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).max(30 * 86_400).default(DEFAULT_CHALLENGE_SETTINGS.expiryMs.live / 1000)),
+  /** Seconds a correspondence challenge stays open before it expires (default 7 days). */
+  CHALLENGE_EXPIRY_CORRESPONDENCE_S: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).max(90 * 86_400).default(DEFAULT_CHALLENGE_SETTINGS.expiryMs.correspondence / 1000)),
+  /** How long a rematch offer stays open before it shows as expired (default one day). */
+  REMATCH_OFFER_TTL_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(30 * 86_400).default(DEFAULT_REMATCH_OFFER_TTL_SECONDS)),
   /** How often each node ends matches whose clock ran out (0: only when read or moved). */
   SWEEP_INTERVAL_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(3_600_000).default(1_000)),
+  /** Open seeks one player may have at once; one more is 429 too-many-seeks. */
+  SEEK_MAX_OPEN: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1_000).default(DEFAULT_SEEK_LIMITS.maxOpen)),
+  /** Seconds a live seek stays open past its owner's feed's last renewal (renewed every third of it while connected). */
+  SEEK_LIVE_LEASE_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(3).max(3_600).default(DEFAULT_SEEK_LIMITS.liveLeaseMs / 1000)),
+  /** Worker threads that think for the computer's seats on this node (0: this node plays none; others do). */
+  AI_WORKERS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(64).default(DEFAULT_AI_SETTINGS.workers)),
+  /** Seconds a node's claim on a computer decision holds (a killed node's decisions are taken again after it). */
+  AI_LEASE_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(2).max(3_600).default(DEFAULT_AI_SETTINGS.leaseMs / 1000)),
+  /** Claims of one computer decision (a worker crashed or hung each time) before the computer resigns the match. */
+  AI_MAX_ATTEMPTS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10).default(DEFAULT_AI_SETTINGS.maxAttempts)),
+  /** A module (file: URL) exporting decide(job) to play the computer's seats instead of the built-in levels: another engine, or a test's. */
+  AI_DECIDER_MODULE: z.preprocess(emptyToUndefined, z.url({ protocol: /^file$/ }).optional()),
+  /** Each computer worker's heap cap in MB (a search past it ends the worker; the decision is claimed again). */
+  AI_MAX_HEAP_MB: z.preprocess(emptyToUndefined, z.coerce.number().int().min(32).max(16_384).default(DEFAULT_AI_SETTINGS.maxHeapMb)),
+  /** Account feeds (GET /v1/me/events, GraphQL myEvents) one player may hold open at once on one node; one more is 429 too-many-feeds (0: no cap). */
+  FEED_CONNECTIONS_PER_PLAYER: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(10_000).default(DEFAULT_FEED_SETTINGS.perPlayer)),
+  /** Hours a seek stays open unpaired before it expires (default 168: a week). */
+  SEEK_TTL_HOURS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(8_760).default(DEFAULT_SEEK_LIMITS.ttlMs / 3_600_000)),
   /** Webhook endpoints may be private or loopback addresses: an explicit opt-in (development, tests), false everywhere by default. */
   WEBHOOK_ALLOW_PRIVATE: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('false')),
   /** Endpoints one seat of one match may hold; one more is 409 too-many-webhooks. */
   WEBHOOK_MAX_PER_SEAT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100).default(DEFAULT_WEBHOOK_LIMITS.maxPerSeat)),
   /** Times one delivery may be sent again on request; one more is 409 redelivery-limit. */
   WEBHOOK_MAX_REDELIVERIES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(100).default(DEFAULT_WEBHOOK_LIMITS.maxRedeliveries)),
+  /** Account webhooks one player may hold (every feed entry of theirs); one more is 409 too-many-webhooks. */
+  WEBHOOK_MAX_PER_ACCOUNT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100).default(DEFAULT_WEBHOOK_LIMITS.maxPerAccount)),
   /** Webhook deliveries in flight at once on a node, all endpoints together (each endpoint has at most one). */
   WEBHOOK_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(64)),
   /** How often each node looks for due webhook deliveries another node caused (0: only its own, at once). */
@@ -132,10 +164,18 @@ export interface AppConfig {
   shutdownTimeoutMs: number;
   shutdownDrainMs: number;
   ratedMinDecisions: number;
+  challenges: { perHour: number; expiryMs: { live: number; correspondence: number } };
+  rematchOfferTtlSeconds: number;
   sweepIntervalMs: number;
+  seekMaxOpen: number;
+  feedConnectionsPerPlayer: number;
+  ai: AiSettings;
+  seekTtlMs: number;
+  seekLiveLeaseMs: number;
   webhookAllowPrivate: boolean;
   webhookMaxPerSeat: number;
   webhookMaxRedeliveries: number;
+  webhookMaxPerAccount: number;
   webhookConcurrency: number;
   webhookPollMs: number;
   webhookWorker: boolean;
@@ -157,7 +197,7 @@ export type EnvResult = { ok: true; config: AppConfig } | { ok: false; errors: s
 export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvResult {
   const r = EnvSchema.safeParse(env);
   if (!r.success) {
-    return { ok: false, errors: r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) };
+    return { ok: false, errors: issueLines(r.error.issues, '', '') };
   }
   const e = r.data;
   // The drain must leave time for the requests in flight before the timeout ends the process.
@@ -189,18 +229,35 @@ export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvResult {
       shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
       shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
       ratedMinDecisions: e.RATED_MIN_DECISIONS,
+      challenges: {
+        perHour: e.CHALLENGES_PER_HOUR,
+        expiryMs: { live: e.CHALLENGE_EXPIRY_LIVE_S * 1000, correspondence: e.CHALLENGE_EXPIRY_CORRESPONDENCE_S * 1000 },
+      },
+      rematchOfferTtlSeconds: e.REMATCH_OFFER_TTL_SECONDS,
       sweepIntervalMs: e.SWEEP_INTERVAL_MS,
+      seekMaxOpen: e.SEEK_MAX_OPEN,
+      feedConnectionsPerPlayer: e.FEED_CONNECTIONS_PER_PLAYER,
+      ai: {
+        workers: e.AI_WORKERS,
+        leaseMs: e.AI_LEASE_SECONDS * 1000,
+        maxAttempts: e.AI_MAX_ATTEMPTS,
+        maxHeapMb: e.AI_MAX_HEAP_MB,
+        ...(e.AI_DECIDER_MODULE ? { deciderUrl: e.AI_DECIDER_MODULE } : {}),
+      },
+      seekTtlMs: e.SEEK_TTL_HOURS * 3_600_000,
+      seekLiveLeaseMs: e.SEEK_LIVE_LEASE_SECONDS * 1000,
       webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',
       webhookMaxPerSeat: e.WEBHOOK_MAX_PER_SEAT,
       webhookMaxRedeliveries: e.WEBHOOK_MAX_REDELIVERIES,
+      webhookMaxPerAccount: e.WEBHOOK_MAX_PER_ACCOUNT,
       webhookConcurrency: e.WEBHOOK_CONCURRENCY,
       webhookPollMs: e.WEBHOOK_POLL_MS,
       webhookWorker: e.WEBHOOK_WORKER === 'on',
       webhookLeaseMs: e.WEBHOOK_LEASE_MS,
       database: e.DATABASE_URL
         ? { kind: 'postgres', url: e.DATABASE_URL, connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS, statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS }
-        // memory:// is PGlite's in-memory database, not a path (resolving it made a directory "memory:").
-        : { kind: 'pglite', dataDir: isMemoryDir(e.DATA_DIR) ? e.DATA_DIR : path.resolve(e.DATA_DIR) },
+        // As written: the store knows memory:// from a directory and resolves the latter (database.ts).
+        : { kind: 'pglite', dataDir: e.DATA_DIR },
     },
   };
 }

@@ -14,7 +14,7 @@
  *   may not know; rule error messages never do either.
  */
 import type { z } from 'zod';
-import type { GeneratorId } from './random.js';
+import type { GeneratorId, RandomSource } from './random.js';
 
 export type Seat = 'p1' | 'p2';
 export type Viewer = Seat | 'spectator';
@@ -165,7 +165,32 @@ export interface Ruleset<S, A extends { type: string }, E extends { type: string
    * may do so without building the whole list (what benchmarks and bots use).
    */
   randomPlayer(seed: string): (state: S, actions?: readonly A[]) => A;
+
+  /**
+   * Hidden information, for computer players that must play honestly: what one seat knows (its
+   * view and the events it may see, as `redactEvent` gave them, oldest first) turned into a
+   * sampler of full states. Every sample is a legal state whose `view(sample, seat)` equals
+   * `view`, with the cards the seat cannot see (the other hand, deck orders, face-down cards)
+   * drawn from `rng` consistently with what the seat knows; the same draws give the same state.
+   * Each game documents what the seat is taken to know (e.g. which deck lists). Optional: a game
+   * without it has no computer opponent.
+   */
+  readonly hiddenInformation?: HiddenInformation<S, V>;
 }
+
+/** A game's support for computer players (Ruleset.hiddenInformation). */
+export interface HiddenInformation<S, V> {
+  /** Folds the seat's knowledge once; each call of the answer draws one full state. */
+  sampler(view: V, seat: Seat, events: readonly SeatEvent[]): (rng: RandomSource) => S;
+  /**
+   * A heuristic value of `state` for `seat` (higher is better; a won game is far above any
+   * running one): the leaf evaluation of a search. Read by the caller only on sampled states.
+   */
+  evaluate(state: S, seat: Seat): number;
+}
+
+/** A game event as `redactEvent(event, seat)` returned it to the seat. */
+export type SeatEvent = Record<string, unknown> & { type: string };
 
 /** Any ruleset, for registries and generic code. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

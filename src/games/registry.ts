@@ -1,26 +1,22 @@
 /**
- * The games the service hosts, by id. Adding a game is one folder under src/games and one line
- * here; everything else (conformance tests, later the service and its APIs) reads this list.
+ * The games the service hosts, by id: one module per game (game-module.ts). Adding a game is one
+ * folder under src/games and one line here; REST, OpenAPI, GraphQL, pictures, the watch page and
+ * the conformance tests are assembled from this list.
  */
-import type { AnyRuleset, Ruleset } from '../core/ruleset.js';
-import { evons } from './evons/ruleset.js';
-import { universus } from './universus/index.js';
+import { defineRegistry } from './define-registry.js';
+import type { ActionOfRuleset, ViewOfRuleset } from './game-module.js';
+import { evonsGame } from './evons/module.js';
+import { universusGame } from './universus/module.js';
 
-export const GAMES = { evons, universus } as const satisfies Record<string, AnyRuleset>;
+const registry = defineRegistry({
+  evons: evonsGame,
+  universus: universusGame,
+});
 
-export type GameId = keyof typeof GAMES;
-export const GAME_IDS = Object.keys(GAMES) as GameId[];
+export const { GAME_MODULES, GAME_IDS, GAME_LIST, GAMES, moduleOf, rulesetOf } = registry;
 
-export function rulesetOf(id: string): AnyRuleset | null {
-  return Object.hasOwn(GAMES, id) ? GAMES[id as GameId] : null;
-}
-
-/* eslint-disable @typescript-eslint/no-explicit-any -- inference over the contract's type parameters */
-type ViewOf<R> = R extends Ruleset<any, any, any, infer V, any> ? V : never;
-type ActionOf<R> = R extends Ruleset<any, infer A, any, any, any> ? A : never;
-/* eslint-enable @typescript-eslint/no-explicit-any */
-
+export type GameId = keyof typeof GAME_MODULES;
 /** What one game's per-seat view looks like (`GameViewOf<'evons'>`). */
-export type GameViewOf<G extends GameId> = ViewOf<(typeof GAMES)[G]>;
+export type GameViewOf<G extends GameId> = ViewOfRuleset<(typeof GAME_MODULES)[G]['ruleset']>;
 /** An action of any hosted game. */
-export type AnyAction = ActionOf<(typeof GAMES)[GameId]>;
+export type AnyAction = ActionOfRuleset<(typeof GAME_MODULES)[GameId]['ruleset']>;

@@ -8,7 +8,7 @@
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import mercurius, { type MercuriusContext } from 'mercurius';
 import { ServiceError } from '../service/errors.js';
-import { STATUS_OF_KIND } from '../http/problem-details.js';
+import { STATUS_OF_KIND } from '../contract/errors.js';
 import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from '../persistence/db-errors.js';
 import { tokenLimitOf, tooManyTokens } from './limits.js';
 

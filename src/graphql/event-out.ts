@@ -3,5 +3,5 @@ import type { EventDto } from '../service/match-service.js';
 
 export function eventOut(e: EventDto) {
   const data = e.event as { type?: string };
-  return { seq: e.seq, actingSeat: e.actingSeat, type: data.type ?? 'unknown', data };
+  return { seq: e.seq, actingSeat: e.actingSeat, source: e.source, type: data.type ?? 'unknown', data };
 }

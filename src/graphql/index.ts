@@ -1,6 +1,6 @@
 /**
  * GraphQL at /graphql (Mercurius). Resolvers call the same MatchService as REST, so semantics and
- * error codes are the same (a Match is an EvonsMatch or a UniVersusMatch, by its game); errors carry extensions { code, status, version?, errors? }.
+ * error codes are the same (a Match is of its game's Match type: ./games.ts); errors carry extensions { code, status, version?, errors? }.
  * A match is loaded (and replayed at most once) per request: the context memoises it by id.
  * Subscriptions run over WebSocket on the same path (./subscriptions.ts, ./ws-connections.ts).
  */
@@ -11,10 +11,12 @@ import fastifyWebsocket from '@fastify/websocket';
 import { GraphQLError, GraphQLScalarType, getOperationAST, valueFromASTUntyped, type GraphQLResolveInfo } from 'graphql';
 import { graphqlCjs } from './graphql-cjs.js';
 import { selectsField } from './selection.js';
-import { ActionBodySchema, CreateMatchBody, HandleSchema, JoinBody, ListQuery } from '../http/schemas.js';
-import { LeaderboardQuery } from '../http/player-schemas.js';
-import { WebhookRequestSchema } from '../http/webhook-schemas.js';
+import { validationLines } from '../contract/errors.js';
+import { HandleSchema, IdempotencyKeySchema, MatchIdSchema, SeekIdSchema } from '../contract/ids.js';
+import { AcceptChallengeBody, AccountWebhookRequestSchema, ActionBodySchema, ChallengeListQuery, CreateChallengeBody, CreateMatchBody, DeclineChallengeBody, JoinBody, LeaderboardQuery, ListQuery, SeekBody, SeekListQuery, WebhookRequestSchema } from '../contract/requests.js';
 import type { WebhookView } from '../service/webhooks/endpoints.js';
+import type { AccountWebhookView } from '../service/webhooks/account.js';
+import type { PlayerRow } from '../persistence/types.js';
 import { problems } from '../service/errors.js';
 import type { LoadedMatch, MatchService } from '../service/match-service.js';
 import type { Scope } from '../persistence/types.js';
@@ -23,23 +25,21 @@ import { bearerToken } from '../service/tokens.js';
 import { pendingOf } from '../service/reads.js';
 import { typeDefs } from './schema.js';
 import { errorFormatter, guard } from './errors.js';
-import { DEFAULT_QUERY_LIMITS, DOCUMENT_CACHE_ENTRIES, checkCost, checkDocumentSize, checkTokens, validationRules, type QueryLimits } from './limits.js';
+import { DEFAULT_QUERY_LIMITS, DOCUMENT_CACHE_ENTRIES, LARGE_DOCUMENT_CHARS, checkCost, checkDocumentSize, checkTokens, validationRules, type QueryLimits } from './limits.js';
 import { graphiqlRoutes } from './graphiql.js';
 import type { MatchSource } from './match-source.js';
 import { buildSubscriptionResolvers } from './subscriptions.js';
 import { DEFAULT_MAX_SUBSCRIPTIONS, WsConnections } from './ws-connections.js';
-import { Budgets, LARGE_DOCUMENT_CHARS, NO_BUDGETS } from '../http/budgets.js';
+import type { GraphqlBudgets } from './budgets.js';
 import { HEARTBEAT_MS } from '../service/event-follower.js';
-import { evonsMatchResolvers, evonsTypeResolvers } from './evons.js';
-import { universusMatchResolvers, universusTypeResolvers } from './universus.js';
+import { GAME_LIST } from '../games/registry.js';
+import { gameResolvers, matchTypeResolver } from './games.js';
 
 interface GqlContext {
   token: string | null | undefined;
   /** Per-request memo: one load (and at most one replay) per match id. */
   loads: Map<string, Promise<LoadedMatch>>;
 }
-
-const MATCH_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 const JsonScalar = new GraphQLScalarType({
   name: 'JSON',
@@ -53,7 +53,7 @@ function ctxOf(c: MercuriusContext): GqlContext {
 }
 
 function checkId(id: string): void {
-  if (!MATCH_ID.test(id)) throw problems.validation('id: not a match id', ['id: letters, digits, "_" and "-", at most 64']);
+  if (!MatchIdSchema.safeParse(id).success) throw problems.validation('id: not a match id', ['id: letters, digits, "_" and "-", at most 64']);
 }
 
 /**
@@ -77,10 +77,7 @@ function restBody(input: Record<string, unknown>, json: readonly string[] = []):
 function parseInput<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown, what: string): T {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
-  throw problems.validation(
-    `The ${what} does not match the schema.`,
-    r.error.issues.map((i) => `input.${i.path.map(String).join('.') || '(root)'}: ${i.message}`.replace('.(root)', '')),
-  );
+  throw problems.validation(`The ${what} does not match the schema.`, validationLines('input', r.error.issues));
 }
 
 function clampLimit(limit: number | null | undefined, def: number, max: number): number {
@@ -88,9 +85,6 @@ function clampLimit(limit: number | null | undefined, def: number, max: number):
   if (!Number.isInteger(n) || n < 1 || n > max) throw problems.validation(`limit must be 1..${max}`, [`limit: must be 1..${max}`]);
   return n;
 }
-
-/** The GraphQL type of a match: the game decides it. */
-const MATCH_TYPE: Record<string, string> = { evons: 'EvonsMatch', universus: 'UniVersusMatch' };
 
 export function buildResolvers(service: MatchService): IResolvers {
   /** The match for this request, its credential checked for `scope` (the scope of the REST twin). */
@@ -132,6 +126,8 @@ export function buildResolvers(service: MatchService): IResolvers {
     outcome: (s: MatchSource) => s.mv.outcome,
     seedCommitment: (s: MatchSource) => s.mv.game?.seedCommitment ?? null,
     seed: (s: MatchSource) => s.mv.seed,
+    rematch: (s: MatchSource) => s.mv.rematch,
+    rematchOf: (s: MatchSource) => s.mv.rematchOf,
     config: (s: MatchSource) =>
       guard(async () => {
         if (s.mv.game === null) return null;
@@ -165,6 +161,7 @@ export function buildResolvers(service: MatchService): IResolvers {
   };
 
   return {
+    ...gameResolvers(GAME_LIST, matchFields),
     JSON: JsonScalar,
     Query: {
       match: (_root, args: { id: string; at?: number | null }, c) =>
@@ -185,7 +182,7 @@ export function buildResolvers(service: MatchService): IResolvers {
         guard(() => {
           // The same checks as GET /v1/leaderboard.
           const q = LeaderboardQuery.safeParse({ game: args.game ?? undefined, timeControl: args.timeControl ?? undefined, limit: args.limit ?? undefined });
-          if (!q.success) throw problems.validation('Invalid leaderboard query.', q.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+          if (!q.success) throw problems.validation('Invalid leaderboard query.', validationLines('', q.error.issues));
           return service.ratings.leaderboard(q.data.game, q.data.timeControl, q.data.limit);
         }),
       matches: (_root, args: Record<string, unknown> & { cursor?: string | null; limit?: number | null }) =>
@@ -195,8 +192,15 @@ export function buildResolvers(service: MatchService): IResolvers {
           // GraphQL's Boolean arrives as a boolean, the query string's as text.
           const given = Object.entries(rest).filter(([, v]) => v != null).map(([k, v]) => [k, typeof v === 'boolean' ? String(v) : v]);
           const q = ListQuery.omit({ cursor: true, limit: true }).safeParse(Object.fromEntries(given));
-          if (!q.success) throw problems.validation('Invalid history filters.', q.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+          if (!q.success) throw problems.validation('Invalid history filters.', validationLines('', q.error.issues));
           return service.listMatches(q.data, cursor ?? undefined, clampLimit(limit, 20, 100));
+        }),
+      challenge: (_root, args: { id: string }) => guard(() => service.challenges.get(args.id)),
+      myChallenges: (_root, args: { direction?: 'in' | 'out' | null; status?: string | null; cursor?: string | null; limit?: number | null }, c) =>
+        guard(async () => {
+          const q = parseInput(ChallengeListQuery, restBody({ direction: args.direction, status: args.status, cursor: args.cursor, limit: args.limit }), 'challenge list query');
+          const me = await service.players.player(ctxOf(c).token, 'match:read');
+          return service.challenges.list(me, q.direction, { status: q.status, limit: q.limit, cursor: q.cursor });
         }),
       myMatches: (_root, args: { turn?: 'mine' | 'any' | null; status?: 'waiting' | 'active' | 'finished' | null; cursor?: string | null; limit?: number | null }, c) =>
         guard(() =>
@@ -209,8 +213,66 @@ export function buildResolvers(service: MatchService): IResolvers {
             limit: clampLimit(args.limit, 20, 100),
           }),
         ),
+      // The same schemas and service calls as GET /v1/seeks and /v1/me/seeks.
+      seeks: (_root, args: { game?: string | null }) =>
+        guard(() => {
+          const q = SeekListQuery.safeParse({ game: args.game ?? undefined });
+          if (!q.success) throw problems.validation('Invalid seek filter.', validationLines('', q.error.issues));
+          return service.seeks.list(q.data);
+        }),
+      mySeeks: (_root, _args, c) => guard(() => service.seeks.mine(ctxOf(c).token)),
+      // The same service calls and scopes as /v1/me/webhooks….
+      myWebhooks: (_root, _args, c) =>
+        guard(async () => {
+          const me = await service.players.player(ctxOf(c).token, 'match:read');
+          return (await service.accountWebhooks.list(me)).map((w) => ({ ...w, me }));
+        }),
     },
     Mutation: {
+      // The same schemas and service calls as /v1/challenges.
+      createChallenge: (_root, args: { input: Record<string, unknown> }, c) =>
+        guard(async () => {
+          const body = parseInput(CreateChallengeBody, restBody(args.input, ['settings']), 'challenge');
+          return service.challenges.create(await service.players.player(ctxOf(c).token, 'match:create'), body);
+        }),
+      acceptChallenge: (_root, args: { id: string; deck: unknown }, c) =>
+        guard(async () => {
+          const body = parseInput(AcceptChallengeBody, restBody({ deck: args.deck }), 'acceptance');
+          return service.challenges.accept(await service.players.player(ctxOf(c).token, 'match:create'), args.id, body);
+        }),
+      declineChallenge: (_root, args: { id: string; reason?: string | null }, c) =>
+        guard(async () => {
+          const body = parseInput(DeclineChallengeBody, restBody({ reason: args.reason }), 'decline');
+          return service.challenges.decline(await service.players.player(ctxOf(c).token, 'match:create'), args.id, body.reason);
+        }),
+      registerAccountWebhook: (_root, args: { webhook: unknown }, c) =>
+        guard(async () => {
+          const input = parseInput(AccountWebhookRequestSchema, restBody(args.webhook as Record<string, unknown>), 'webhook');
+          const me = await service.players.player(ctxOf(c).token, 'webhook:write');
+          const r = await service.accountWebhooks.register(me, input);
+          return { webhook: { ...r.webhook, me }, secret: r.secret };
+        }),
+      deleteAccountWebhook: (_root, args: { webhookId: string }, c) =>
+        guard(async () => {
+          await service.accountWebhooks.remove(await service.players.player(ctxOf(c).token, 'webhook:write'), args.webhookId);
+          return true;
+        }),
+      rotateAccountWebhookSecret: (_root, args: { webhookId: string }, c) =>
+        guard(async () => {
+          const me = await service.players.player(ctxOf(c).token, 'webhook:write');
+          const r = await service.accountWebhooks.rotate(me, args.webhookId);
+          return { webhook: { ...r.webhook, me }, secret: r.secret };
+        }),
+      redeliverAccountWebhook: (_root, args: { webhookId: string; deliveryId: string }, c) =>
+        guard(async () => service.accountWebhooks.redeliver(await service.players.player(ctxOf(c).token, 'webhook:write'), args.webhookId, args.deliveryId)),
+      cancelChallenge: (_root, args: { id: string }, c) =>
+        guard(async () => service.challenges.cancel(await service.players.player(ctxOf(c).token, 'match:create'), args.id)),
+      postSeek: (_root, args: { input: Record<string, unknown> }, c) => guard(() => service.seeks.post(ctxOf(c).token, parseInput(SeekBody, restBody(args.input), 'seek'))),
+      cancelSeek: (_root, args: { seekId: string }, c) =>
+        guard(() => {
+          if (!SeekIdSchema.safeParse(args.seekId).success) throw problems.validation('seekId: not a seek id', ['seekId: sk_ and letters, digits, "_" and "-"']);
+          return service.seeks.cancel(ctxOf(c).token, args.seekId);
+        }),
       // The same schema, service call and credential checks as POST /v1/matches and …/join.
       createMatch: (_root, args: { input: Record<string, unknown> }, c) =>
         guard(async () => {
@@ -239,11 +301,37 @@ export function buildResolvers(service: MatchService): IResolvers {
             match: sourceOf(loaded),
           };
         }),
+      offerRematch: (_root, args: { matchId: string }, c) =>
+        guard(async () => {
+          checkId(args.matchId);
+          const r = await service.offerRematch(args.matchId, ctxOf(c).token);
+          ctxOf(c).loads.delete(args.matchId);
+          return r.rematch;
+        }),
+      declineRematch: (_root, args: { matchId: string }, c) =>
+        guard(async () => {
+          checkId(args.matchId);
+          const r = await service.declineRematch(args.matchId, ctxOf(c).token);
+          ctxOf(c).loads.delete(args.matchId);
+          return r.rematch;
+        }),
+      acceptRematch: (_root, args: { matchId: string }, c) =>
+        guard(async () => {
+          checkId(args.matchId);
+          const r = await service.acceptRematch(args.matchId, ctxOf(c).token);
+          ctxOf(c).loads.delete(args.matchId);
+          return { ...r, webhook: null, match: sourceOf(await service.load(r.id, r.token)) };
+        }),
+      claimRematchSeat: (_root, args: { matchId: string }, c) =>
+        guard(async () => {
+          checkId(args.matchId);
+          return service.claimRematchSeat(args.matchId, ctxOf(c).token);
+        }),
       registerWebhook: (_root, args: { matchId: string; webhook: unknown }, c) =>
         guard(async () => {
           checkId(args.matchId);
           const input = WebhookRequestSchema.safeParse(args.webhook);
-          if (!input.success) throw problems.validation('The webhook does not match the schema.', input.error.issues.map((i) => `webhook.${i.path.join('.')}: ${i.message}`));
+          if (!input.success) throw problems.validation('The webhook does not match the schema.', validationLines('webhook', input.error.issues));
           const m = await webhookMatch(ctxOf(c), args.matchId);
           const r = await service.webhooks.register(m, input.data);
           return { webhook: { ...r.webhook, match: m }, secret: r.secret };
@@ -281,13 +369,8 @@ export function buildResolvers(service: MatchService): IResolvers {
           const raw =
             args.action ?? Object.fromEntries(Object.entries(args.input ?? {}).filter(([, v]) => v !== null && v !== undefined));
           const parsed = ActionBodySchema.safeParse(raw);
-          if (!parsed.success) {
-            throw problems.validation(
-              'The action does not match the schema.',
-              parsed.error.issues.map((i) => `action.${i.path.join('.') || '(root)'}: ${i.message}`.replace('.(root)', '')),
-            );
-          }
-          if (args.idempotencyKey != null && !/^[\x21-\x7e]{1,128}$/.test(args.idempotencyKey)) {
+          if (!parsed.success) throw problems.validation('The action does not match the schema.', validationLines('action', parsed.error.issues));
+          if (args.idempotencyKey != null && !IdempotencyKeySchema.safeParse(args.idempotencyKey).success) {
             throw problems.validation('idempotencyKey: 1–128 visible ASCII characters.');
           }
           // The match view is built only when the query selects it (as REST's Prefer: return=minimal).
@@ -305,16 +388,16 @@ export function buildResolvers(service: MatchService): IResolvers {
         }),
     },
     Match: {
-      resolveType: (s: MatchSource) => MATCH_TYPE[s.mv.gameId],
+      resolveType: matchTypeResolver(GAME_LIST),
     },
     Webhook: {
       deliveries: (w: WebhookView & { match: LoadedMatch }, args: { limit?: number | null }) =>
         guard(() => service.webhooks.deliveries(w.match, w.id, clampLimit(args.limit, 20, 100))),
     },
-    EvonsMatch: { ...matchFields, ...evonsMatchResolvers, config: (s: MatchSource) => (s.mv.gameId === 'evons' ? (s.mv.game?.config ?? null) : null) },
-    UniVersusMatch: { ...matchFields, ...universusMatchResolvers },
-    ...evonsTypeResolvers,
-    ...universusTypeResolvers,
+    AccountWebhook: {
+      deliveries: (w: AccountWebhookView & { me: PlayerRow }, args: { limit?: number | null }) =>
+        guard(() => service.accountWebhooks.deliveries(w.me, w.id, clampLimit(args.limit, 20, 100))),
+    },
     LegalAction: {
       text: (l: { action: { type: string }; text: (a: { type: string }) => string }) => l.text(l.action),
     },
@@ -323,8 +406,8 @@ export function buildResolvers(service: MatchService): IResolvers {
 
 export interface GraphqlPluginOptions {
   service: MatchService;
-  /** Rate budgets and caps (none when absent). */
-  budgets?: Budgets;
+  /** The server's budgets and caps per address, which REST spends too. */
+  budgets: GraphqlBudgets;
   graphiql: boolean;
   limits?: QueryLimits;
   /** Active subscriptions one WebSocket connection may hold (default 20). */
@@ -340,7 +423,7 @@ const refused = (message: string, locations?: unknown) => {
 
 async function graphqlPlugin(app: FastifyInstance, opts: GraphqlPluginOptions) {
   const limits = opts.limits ?? DEFAULT_QUERY_LIMITS;
-  const budgets = opts.budgets ?? new Budgets(null, opts.service.credentials, NO_BUDGETS);
+  const { budgets } = opts;
   const connections = new WsConnections(opts.service, opts.maxSubscriptionsPerConnection ?? DEFAULT_MAX_SUBSCRIPTIONS, app.log, budgets.streams);
   // A WebSocket holds memory for as long as it is open: at most so many per address. Refused (429
   // too-many-streams, in GraphQL's shape) before the upgrade; the slot is freed when the socket closes.

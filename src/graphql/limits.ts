@@ -11,6 +11,8 @@ import { GraphQLError, Lexer, Source, TokenKind, type DocumentNode, type GraphQL
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
+import { GAME_LIST } from '../games/registry.js';
+import { gameListSizes } from './games.js';
 
 export interface QueryLimits {
   /** Selection depth, introspection excluded. */
@@ -26,6 +28,9 @@ export interface QueryLimits {
 }
 
 export const DEFAULT_QUERY_LIMITS: QueryLimits = { maxDepth: 8, maxAliases: 30, maxCost: 10_000, maxTokens: 1_000, maxDocumentBytes: 16 * 1024 };
+
+/** A document longer than this (characters) is an expensive read: parsing and validating it cost as much as a picture. */
+export const LARGE_DOCUMENT_CHARS = 8 * 1024;
 
 /**
  * Parsed documents Mercurius keeps (its LRU, by document text; failed documents in a second one
@@ -82,31 +87,27 @@ export function checkDocumentSize(source: string, limits: QueryLimits): void {
 }
 
 /**
- * How many items a list field may hold. A number is a fixed bound (the 49 cells, a 60-card
- * graveyard); a string names the argument that bounds it (`limit`), whose schema default applies
- * when it is not passed.
+ * How many items a list field may hold. A number is a fixed bound (the cells of a board, a
+ * graveyard: each game bounds its own lists, GameGraphql.listSizes); a string names the argument
+ * that bounds it (`limit`), whose schema default applies when it is not passed.
  */
-const MATCH_TYPES = ['Match', 'EvonsMatch', 'UniVersusMatch'];
+const MATCH_TYPES = ['Match', ...GAME_LIST.map((m) => m.graphql.matchType)];
 /** Fields of the Match interface are counted on whichever type a query selects them through. */
 const perMatchType = (field: string, size: number | 'limit'): [string, number | 'limit'][] => MATCH_TYPES.map((t) => [`${t}.${field}`, size]);
 
 const LIST_SIZES: Record<string, number | 'limit'> = {
   'Query.matches': 'limit',
   'Query.myMatches': 'limit',
+  'Query.myChallenges': 'limit',
   ...Object.fromEntries([...perMatchType('events', 'limit'), ...perMatchType('legalActions', 200)]),
-  'EvonsMatch.board': 49,
-  'EvonsMatch.removed': 120,
-  'EvonsMatch.hand': 20,
-  'Graveyards.p1': 60,
-  'Graveyards.p2': 60,
-  'UniVersusMatch.hand': 60,
-  'UniVersusMatch.players': 2,
-  'UniVersusPlayer.discard': 200,
-  'UniVersusPlayer.cardPool': 60,
-  'UniVersusPlayer.stage': 60,
+  ...gameListSizes(GAME_LIST),
   'ActionResult.events': 100,
   ...Object.fromEntries(perMatchType('webhooks', 10)),
   'Webhook.deliveries': 'limit',
+  'Query.myWebhooks': 10,
+  'AccountWebhook.deliveries': 'limit',
+  'Query.seeks': 100,
+  'Query.mySeeks': 100,
 };
 
 const listEstimator: ComplexityEstimator = ({ type, field, args, childComplexity }) => {

@@ -1,11 +1,23 @@
-/** GraphQL schema (SDL). Same data and semantics as the REST API; see docs/api.md. */
-import { universusMatchFields, universusTypeDefs } from './universus.js';
+/**
+ * GraphQL schema (SDL). Same data and semantics as the REST API; see docs/api.md. The games'
+ * parts (each game's Match type and own types, its fields of PendingDecision and ActionInput) are
+ * assembled from the registry: no game is named here.
+ */
+import type { AnyGameModule } from '../games/game-module.js';
+import { GAME_LIST } from '../games/registry.js';
+import { gameFieldsSdl, listed } from './games.js';
 import { subscriptionTypeDefs } from './subscriptions.js';
 
-/** The fields every Match type has (GraphQL makes each implementation repeat its interface's fields). */
-const matchFields = /* GraphQL */ `
+/** The whole schema for these games (the first is the default game, as in the registry). */
+export function buildTypeDefs(games: readonly AnyGameModule[]): string {
+  const ids = games.map((m) => m.ruleset.id);
+  const named = (suffix: string) => games.map((m) => `${m.typePrefix}${suffix}`);
+  const matchTypes = games.map((m) => m.graphql.matchType);
+
+  /** The fields every Match type has (GraphQL makes each implementation repeat its interface's fields). */
+  const matchFields = /* GraphQL */ `
     id: ID!
-    "The game: evons or universus (GET /v1/games)."
+    "The game: ${listed(ids)} (GET /v1/games)."
     gameId: String!
     "Number of stored events."
     version: Int!
@@ -19,7 +31,7 @@ const matchFields = /* GraphQL */ `
     rulesHash: String!
     engineVersion: String!
     """
-    The decision the game waits for, as JSON: EvonsPending or UniVersusPending in /openapi.json ({ kind, seat, … } by
+    The decision the game waits for, as JSON: ${listed(named('Pending'))} in /openapi.json ({ kind, seat, … } by
     kind); null while a seat is open or when the game is over. The same, typed: pendingDecision.
     """
     pending: JSON
@@ -32,11 +44,15 @@ const matchFields = /* GraphQL */ `
     clock: Clock
     "How the match ended (the game's result, a timeout, a resignation or an abort); null while it runs."
     outcome: MatchOutcome
-    "The game's settings: GameView.config (Evons) or UniVersusSettings in /openapi.json."
+    "The game's settings, every one named: ${listed(named('CreateMatchRequest'))} .settings in /openapi.json."
     config: JSON
     seedCommitment: String
     "Published once the match is over, however it ended."
     seed: String
+    "This finished match's last rematch offer; null when none was made."
+    rematch: Rematch
+    "The finished match this one is the rematch of; null otherwise."
+    rematchOf: ID
     "What the caller may do now (empty when it is not their decision; a resign is not listed but always accepted while the match runs, in every game)."
     legalActions: [LegalAction!]!
     events(after: Int = 0, limit: Int = 100): EventPage!
@@ -44,38 +60,22 @@ const matchFields = /* GraphQL */ `
     webhooks: [Webhook!]
 `;
 
-export const typeDefs = /* GraphQL */ `
+  return /* GraphQL */ `
   """
-  A JSON value whose shape the field's description names: a schema of /openapi.json (EvonsAction, UniVersusAction,
-  MatchEvent.event, EvonsPending, RulesConfig, …), each typed there.
+  A JSON value whose shape the field's description names: a schema of /openapi.json (${[...named('Action'), 'MatchEvent.event', ...named('Pending')].join(', ')},
+  …), each typed there.
   """
   scalar JSON
 
   """
   The decision a game waits for. kind and seat always; the other fields by kind (null otherwise).
-  Evons: reveal-order (cards), play, ability (card, cell, phase), conflict-order (card, defenders),
-  trigger-order (cards), discard (count). UniVersus: PLAY, AWAIT_COMMIT (shortfall), AWAIT_BLOCK,
-  AWAIT_MOMENTUM.
+  ${games.map((m) => `${m.displayName}: ${m.graphql.pendingKinds}.`).join(' ')}
   """
   type PendingDecision {
     kind: String!
     "Who decides."
     seat: Seat!
-    "Evons reveal-order and trigger-order: the cards to order."
-    cards: [ID!]
-    "Evons ability and conflict-order: the activated card."
-    card: ID
-    "Evons ability: the activated card's cell."
-    cell: String
-    "Evons ability: ability phase 1 or 2."
-    phase: Int
-    "Evons conflict-order: the defenders to order."
-    defenders: [ID!]
-    "Evons discard: cards left to discard."
-    count: Int
-    "UniVersus AWAIT_COMMIT: ready foundations to commit to pass the check."
-    shortfall: Int
-  }
+${gameFieldsSdl(games, 'PendingDecision', (m) => m.graphql.pendingFields)}  }
 
   enum Seat {
     p1
@@ -92,7 +92,7 @@ export const typeDefs = /* GraphQL */ `
     "A registered player's profile: ratings per game and time-control family, results, favourite decks (like GET /v1/players/{handle})."
     player(handle: String!): PlayerProfile!
     "The highest established ratings (RD at most 110) of one game and time-control family (like GET /v1/leaderboard)."
-    leaderboard(game: String = "evons", timeControl: String = "correspondence", limit: Int = 50): Leaderboard!
+    leaderboard(game: String = "${ids[0]}", timeControl: String = "correspondence", limit: Int = 50): Leaderboard!
     "A match as the caller sees it (seat token in the Authorization header; none = spectator)."
     match(
       id: ID!
@@ -124,6 +124,143 @@ export const typeDefs = /* GraphQL */ `
     turn: mine lists only those waiting for your decision, soonest deadline first.
     """
     myMatches(turn: Turn = any, status: MatchStatus, cursor: String, limit: Int = 20): MatchPage!
+    "A challenge (public, as GET /v1/challenges/{id}): never the challenger's deck."
+    challenge(id: ID!): Challenge!
+    "Your challenges (player token, match:read), newest first, as GET /v1/me/challenges: in (sent to you by handle) or out (yours)."
+    myChallenges(direction: ChallengeDirection = in, status: ChallengeStatus, cursor: String, limit: Int = 20): ChallengePage!
+    "Open seeks, oldest first (the order they pair in), without decks (like GET /v1/seeks; at most 100)."
+    seeks(game: String): [Seek!]!
+    "Your seeks, newest first, with their status (like GET /v1/me/seeks: a player token with match:read; at most 100)."
+    mySeeks: [OwnSeek!]!
+    "Your account webhooks (player token, match:read), as GET /v1/me/webhooks."
+    myWebhooks: [AccountWebhook!]!
+  }
+
+  enum ChallengeDirection {
+    in
+    out
+  }
+
+  enum ChallengeStatus {
+    open
+    accepted
+    declined
+    canceled
+    expired
+  }
+
+  "A challenge as anyone may see it (as the REST Challenge): never the challenger's deck, never a token."
+  type Challenge {
+    id: ID!
+    status: ChallengeStatus!
+    challenger: ChallengePlayer!
+    "The challenged player; null for an open challenge."
+    to: ChallengePlayer
+    "An open challenge only these handles (lower-cased) may accept; empty: anyone."
+    allowed: [String!]!
+    game: String!
+    "The time control (TimeControl in /openapi.json)."
+    timeControl: JSON!
+    rated: Boolean!
+    "p1, p2 or random (drawn at the accept)."
+    seat: String!
+    "The game's settings as sent (Challenge.settings in /openapi.json)."
+    settings: JSON!
+    "generic, later, tooFast, tooSlow, timeControl, rated, casual, standard, variant, noBot or onlyBot."
+    declineReason: String
+    matchId: ID
+    createdAt: String!
+    expiresAt: String!
+    closedAt: String
+  }
+
+  type ChallengePage {
+    challenges: [Challenge!]!
+    "Pass as cursor for the next page; null after the last."
+    nextCursor: String
+  }
+
+  type ChallengePlayer {
+    handle: String!
+    bot: Boolean!
+  }
+
+  input CreateChallengeInput {
+    "The challenged player; without it the challenge is open."
+    to: String
+    "An open challenge only these handles may accept."
+    allowed: [String!]
+    game: String
+    timeControl: TimeControlInput
+    rated: Boolean
+    "p1, p2 or random (the default)."
+    seat: String
+    "The game's settings (CreateChallengeRequest.settings in /openapi.json)."
+    settings: JSON
+    "Your deck (default: the game's first starter deck); never shown to anyone else."
+    deck: DeckInput
+  }
+
+  type AcceptedChallenge {
+    challenge: Challenge!
+    match: AcceptedMatch!
+  }
+
+  type AcceptedMatch {
+    id: ID!
+    "Your seat."
+    seat: String!
+    "Your seat token (your player token works too)."
+    token: String!
+    version: Int!
+    status: MatchStatus!
+  }
+
+  "An open seek as anyone sees it (like Seek in /openapi.json): never its deck."
+  type Seek {
+    id: ID!
+    handle: String!
+    bot: Boolean!
+    game: String!
+    timeControl: TimeControl!
+    rated: Boolean!
+    "The lowest opponent rating accepted (null: no bound)."
+    minRating: Int
+    "The highest opponent rating accepted (null: no bound)."
+    maxRating: Int
+    createdAt: String!
+    expiresAt: String!
+  }
+
+  "One of your seeks (like OwnSeek in /openapi.json)."
+  type OwnSeek {
+    id: ID!
+    handle: String!
+    bot: Boolean!
+    game: String!
+    timeControl: TimeControl!
+    rated: Boolean!
+    minRating: Int
+    maxRating: Int
+    createdAt: String!
+    expiresAt: String!
+    "open, paired (matchId: the match it started), cancelled or expired."
+    status: String!
+    matchId: ID
+    "Your deck's label (a starter id, or custom-<hash>)."
+    deck: String!
+  }
+
+  "A seek: the fields of SeekRequest in /openapi.json, checked by the same schema."
+  input SeekInput {
+    "${listed([`${ids[0]} (default)`, ...ids.slice(1)])}."
+    game: String
+    "Correspondence, or live while your account feed is connected (else seek-needs-feed); none: seek-needs-correspondence."
+    timeControl: TimeControlInput!
+    rated: Boolean
+    minRating: Int
+    maxRating: Int
+    deck: DeckInput!
   }
 
   enum Turn {
@@ -150,7 +287,7 @@ export const typeDefs = /* GraphQL */ `
 
   type MatchOutcome {
     winner: Seat
-    "timed-out, resigned, aborted, or the game's own reason (an Evons resign is its own: resignation)."
+    "timed-out, resigned, aborted, or the game's own reason."
     reason: String!
     "The seat that ran out of time, resigned or asked to abort."
     seat: Seat
@@ -168,6 +305,14 @@ export const typeDefs = /* GraphQL */ `
     player). The seat token is returned once; \`match\` is the match as that seat sees it.
     """
     joinMatch(matchId: ID!, input: JoinMatchInput!): JoinMatchResult!
+    "Challenge a player by handle, or anyone (as POST /v1/challenges; player token, match:create; 429 too-many-challenges)."
+    createChallenge(input: CreateChallengeInput!): Challenge!
+    "Accept a challenge with your deck: the match starts (as POST /v1/challenges/{id}/accept; challenge-closed when another outcome came first)."
+    acceptChallenge(id: ID!, deck: DeckInput!): AcceptedChallenge!
+    "Decline a challenge sent to you, with a reason key (default generic)."
+    declineChallenge(id: ID!, reason: String): Challenge!
+    "Cancel your open challenge."
+    cancelChallenge(id: ID!): Challenge!
     """
     Submit one action for the seat of the token. Pass the action either as JSON (action) or as a typed input
     (input). Same semantics and error codes as POST /v1/matches/{id}/actions: errors carry extensions.code
@@ -175,12 +320,20 @@ export const typeDefs = /* GraphQL */ `
     """
     submitAction(
       matchId: ID!
-      "The action as JSON: EvonsAction, UniVersusAction or MatchAction in /openapi.json (as LegalAction.action)."
+      "The action as JSON: ${listed([...named('Action'), 'MatchAction'])} in /openapi.json (as LegalAction.action)."
       action: JSON
       input: ActionInput
       idempotencyKey: String
       expectedVersion: Int
     ): ActionResult!
+    "Offer a rematch of a finished match, as POST /v1/matches/{id}/rematch (seat or player token of the match)."
+    offerRematch(matchId: ID!): Rematch!
+    "Decline the other seat's rematch offer, as POST /v1/matches/{id}/rematch/decline."
+    declineRematch(matchId: ID!): Rematch!
+    "Accept the other seat's rematch offer, as POST /v1/matches/{id}/rematch/accept: the new match (seats swapped) with your seat token in it (shown once); match is the new match as your seat sees it."
+    acceptRematch(matchId: ID!): JoinMatchResult!
+    "The offering seat's token in the accepted rematch, once, as POST /v1/matches/{id}/rematch/seat."
+    claimRematchSeat(matchId: ID!): RematchSeat!
     "Register a webhook for the token's seat (as POST /v1/matches/{id}/webhooks); the secret is returned once."
     registerWebhook(matchId: ID!, webhook: WebhookInput!): WebhookCreated!
     deleteWebhook(matchId: ID!, webhookId: ID!): Boolean!
@@ -188,14 +341,26 @@ export const typeDefs = /* GraphQL */ `
     rotateWebhookSecret(matchId: ID!, webhookId: ID!): WebhookCreated!
     "Queue a settled delivery again, with the same webhook-id and body: one attempt (as POST …/redeliver: delivery-pending, redelivery-limit)."
     redeliverWebhook(matchId: ID!, webhookId: ID!, deliveryId: ID!): WebhookDelivery!
+    "Register a webhook for your account: every entry of your account feed of these kinds (as POST /v1/me/webhooks; player token, webhook:write); the secret is returned once."
+    registerAccountWebhook(webhook: AccountWebhookInput!): AccountWebhookCreated!
+    "Remove an account webhook, with its delivery log (as DELETE /v1/me/webhooks/{webhookId})."
+    deleteAccountWebhook(webhookId: ID!): Boolean!
+    "A new signing secret for an account webhook; for 24 h deliveries carry a signature per secret."
+    rotateAccountWebhookSecret(webhookId: ID!): AccountWebhookCreated!
+    "Queue a settled account delivery again, with the same webhook-id and body: one attempt (delivery-pending, redelivery-limit)."
+    redeliverAccountWebhook(webhookId: ID!, deliveryId: ID!): AccountWebhookDelivery!
+    "Post a seek, as POST /v1/seeks (player token, match:create): paired at once with the oldest compatible open seek, or left open."
+    postSeek(input: SeekInput!): OwnSeek!
+    "Cancel an open seek of yours, as DELETE /v1/seeks/{seekId} (match:create)."
+    cancelSeek(seekId: ID!): OwnSeek!
   }
 
   """
-  A new match: the fields of CreateMatchRequest in /openapi.json (EvonsCreateMatchRequest or
-  UniVersusCreateMatchRequest, chosen by game), checked by the same schema.
+  A new match: the fields of CreateMatchRequest in /openapi.json (${listed(named('CreateMatchRequest'))},
+  chosen by game), checked by the same schema.
   """
   input CreateMatchInput {
-    "evons (default) or universus (GET /v1/games)."
+    "${listed([`${ids[0]} (default)`, ...ids.slice(1)])} (GET /v1/games)."
     game: String
     "The creator's handle."
     handle: String
@@ -205,6 +370,8 @@ export const typeDefs = /* GraphQL */ `
     openSeat: Boolean
     "Handle of the other seat when openSeat is false."
     opponentHandle: String
+    "Play the computer: the other seat is the computer player ai-level-<level> (1–8), played by the server."
+    ai: AiOpponentInput
     "Decks by seat. The creator's deck is required; the other seat's too unless openSeat."
     decks: DecksInput
     "The clock (default none)."
@@ -213,10 +380,15 @@ export const typeDefs = /* GraphQL */ `
     webhook: WebhookInput
     "Needs a player token, openSeat and a correspondence or live time control."
     rated: Boolean
-    "The game's rules settings, every field optional (EvonsCreateMatchRequest .settings, or UniVersusSettings, in /openapi.json)."
+    "The game's rules settings, every field optional (${listed(named('CreateMatchRequest'))} .settings in /openapi.json)."
     settings: JSON
-    "Sandbox: start from this position (EvonsCreateMatchRequest or UniVersusCreateMatchRequest .position in /openapi.json); no decks or settings with it."
+    "Sandbox: start from this position (${listed(named('CreateMatchRequest'))} .position in /openapi.json); no decks or settings with it."
     position: JSON
+  }
+
+  input AiOpponentInput {
+    "1 (weakest) to 8 (strongest)."
+    level: Int!
   }
 
   input JoinMatchInput {
@@ -274,6 +446,32 @@ export const typeDefs = /* GraphQL */ `
     match: Match!
   }
 
+  "A rematch offer of a finished match (as REST's RematchView)."
+  type Rematch {
+    offeredBy: Seat!
+    "expired: not answered before expiresAt."
+    status: RematchStatus!
+    "When an unanswered offer expires (ISO 8601, UTC)."
+    expiresAt: String!
+    "The rematch, once accepted (seats swapped)."
+    matchId: ID
+  }
+
+  enum RematchStatus {
+    offered
+    declined
+    expired
+    accepted
+  }
+
+  "The offerer's seat in the accepted rematch."
+  type RematchSeat {
+    id: ID!
+    seat: Seat!
+    "Your seat token in the rematch (shown once)."
+    token: String!
+  }
+
   type JoinMatchResult {
     id: ID!
     seat: Seat!
@@ -314,6 +512,47 @@ export const typeDefs = /* GraphQL */ `
     secret: String!
   }
 
+  "An account webhook: the kinds of account feed entry to deliver (FeedEntry types; default all)."
+  input AccountWebhookInput {
+    url: String!
+    events: [String!]
+  }
+
+  type AccountWebhook {
+    id: ID!
+    url: String!
+    events: [String!]!
+    "active, failing (retrying) or disabled (failing for 24 h: see disabledReason)."
+    status: String!
+    failingSince: String
+    disabledReason: String
+    createdAt: String!
+    "Newest first."
+    deliveries(limit: Int = 20): [AccountWebhookDelivery!]!
+  }
+
+  type AccountWebhookCreated {
+    webhook: AccountWebhook!
+    "The signing secret (whsec_…), shown once."
+    secret: String!
+  }
+
+  type AccountWebhookDelivery {
+    "The webhook-id header, the same on every attempt."
+    id: ID!
+    kind: String!
+    "The feed entry it delivers (its id in GET /v1/me/events, and data.entryId of the body)."
+    entryId: String!
+    "pending, delivered or failed."
+    status: String!
+    attempts: Int!
+    nextAttemptAt: String
+    lastStatusCode: Int
+    lastError: String
+    createdAt: String!
+    deliveredAt: String
+  }
+
   type WebhookDelivery {
     "The webhook-id header, the same on every attempt."
     id: ID!
@@ -330,55 +569,24 @@ export const typeDefs = /* GraphQL */ `
   }
 
   """
-  An action as a typed input; which fields apply depends on the game and the type (see the EvonsAction and
-  UniVersusAction schemas in /openapi.json).
+  An action as a typed input; which fields apply depends on the game and the type (see the
+  ${listed(named('Action'), 'and')} schemas in /openapi.json).
   """
   input ActionInput {
     type: String!
-    "Evons"
-    card: String
-    cell: String
-    covered: Boolean
-    arrow: Int
-    target: String
-    pull: String
-    defender: String
-    "UniVersus"
-    cardId: String
-    foundationIds: [String!]
-    attackIds: [String!]
-  }
+${gameFieldsSdl(games, 'ActionInput', (m) => m.graphql.actionInputFields)}  }
 
   """
-  A match as the caller sees it. Which game it is decides its type: EvonsMatch or UniVersusMatch
-  (select game fields with inline fragments: ... on EvonsMatch { board { name } }).
+  A match as the caller sees it. Which game it is decides its type: ${listed(matchTypes)}
+  (select game fields with inline fragments: ... on ${matchTypes[0]} { … }).
   """
   interface Match {
 ${matchFields}  }
-
-  "An Evons match: the 7×7 board, graveyards, credits and scores."
-  type EvonsMatch implements Match {
-${matchFields}    "Null while a seat is open (no game yet)."
-    turn: Int
-    active: Seat
-    first: Seat
-    step: String
-    result: GameResult
-    credits: SeatNumbers
-    scores: SeatNumbers
-    "All 49 cells, row-major (X0 … Y6). Empty while a seat is open."
-    board: [Cell!]!
-    graveyards: Graveyards!
-    "Cards removed from the game, in order."
-    removed: [Card!]!
-    "The caller's own hand; null for a spectator."
-    hand: [Card!]
-    players: [Player!]!
-  }
-
-  "A UniVersus match: health, hands, card pools, stages, momentum and the attack in progress."
-  type UniVersusMatch implements Match {
-${matchFields}${universusMatchFields}  }
+${games.map((m) => `
+  ${JSON.stringify(m.graphql.matchDescription)}
+  type ${m.graphql.matchType} implements Match {
+${matchFields}${m.graphql.matchFields}  }
+`).join('')}
 
   type SeatInfo {
     seat: Seat!
@@ -389,95 +597,33 @@ ${matchFields}${universusMatchFields}  }
     bot: Boolean!
   }
 
-  type Player {
-    seat: Seat!
-    handle: String
-    credits: Int!
-    score: Int!
-    handCount: Int!
-    deckCount: Int!
-  }
-
   type SeatNumbers {
     p1: Int!
     p2: Int!
   }
 
-  type GameResult {
-    reason: String!
-    winner: Seat
-    scores: SeatNumbers!
-  }
-
-  type Cell {
-    "Cell name such as C3."
-    name: String!
-    "main (A1–E5) or out."
-    zone: String!
-    card: BoardCard
-  }
-
-  type BoardCard {
-    id: ID!
-    owner: Seat!
-    facing: Seat!
-    covered: Boolean!
-    growthPlaced: Boolean!
-    damage: Int!
-    "The card definition; null when the caller may not know the card (a covered card they do not own)."
-    defId: String
-    name: String
-    "Printed card data from the card set; null when defId is."
-    face: CardFace
-    "Current ATK and DEF (face-up monsters only)."
-    atk: Int
-    currentDef: Int
-    "Arrows turned to the board (face-up monsters only)."
-    boardArrows: [Arrow!]
-  }
-
-  type CardFace {
-    defId: String!
-    name: String!
-    kind: String!
-    element: String!
-    cost: Int
-    atk: Int
-    def: Int
-    arrows: [Arrow!]!
-  }
-
-  type Arrow {
-    dir: String!
-    type: String!
-  }
-
-  type Card {
-    id: ID!
-    defId: String!
-    name: String!
-    face: CardFace!
-  }
-
-  type Graveyards {
-    p1: [Card!]!
-    p2: [Card!]!
-  }
-
   type LegalAction {
     type: String!
-    "The action as JSON (EvonsAction, UniVersusAction or MatchAction in /openapi.json): pass it as submitAction's action."
+    "The action as JSON (${listed([...named('Action'), 'MatchAction'])} in /openapi.json): pass it as submitAction's action."
     action: JSON!
     text: String!
+  }
+
+  "Whose an event is: the game's own, or a record of the match itself (the same in every game)."
+  enum EventSource {
+    game
+    match
   }
 
   type Event {
     seq: Int!
     actingSeat: Seat
+    "The envelope: game for the game's own event, match for a record of the match (its clock, an ending outside the game's rules). A game may name its events anything: dispatch on source first."
+    source: EventSource!
     type: String!
     """
-    The event as the caller may see it, as JSON: MatchEvent.event in /openapi.json, an EvonsEvent, UniVersusEvent or
-    MatchRecord by type (each type's fields typed there as a component, e.g. EvonsCardPlayed).
+    The event as the caller may see it, as JSON: MatchEvent.event in /openapi.json, ${listed([...named('Event'), 'MatchRecord'])}
+    by type (each type's fields typed there as a component).
     """
     data: JSON!
   }
@@ -575,6 +721,9 @@ ${matchFields}${universusMatchFields}  }
     nextCursor: String
   }
 
-${universusTypeDefs}
+${games.map((m) => m.graphql.typeDefs).join('\n')}
 ${subscriptionTypeDefs}
 `;
+}
+
+export const typeDefs = buildTypeDefs(GAME_LIST);

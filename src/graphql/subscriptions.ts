@@ -18,14 +18,14 @@ import type { LoadedMatch, MatchService } from '../service/match-service.js';
 import { seatOfPrincipal } from '../service/players.js';
 import { hashToken } from '../service/tokens.js';
 import { TurnFeed } from '../service/turn-feed.js';
-import { MAX_SEQ } from '../http/schemas.js';
+import { MAX_SEQ, MatchIdSchema } from '../contract/ids.js';
 import { gqlError } from './errors.js';
 import { eventOut } from './event-out.js';
 import { checkCost, type QueryLimits } from './limits.js';
 import { LiveQueue } from './live-queue.js';
 import type { MatchSource } from './match-source.js';
 import type { LiveConnection } from './ws-connections.js';
-import type { Budgets } from '../http/budgets.js';
+import type { GraphqlBudgets } from './budgets.js';
 
 export const subscriptionTypeDefs = /* GraphQL */ `
   """
@@ -46,6 +46,29 @@ export const subscriptionTypeDefs = /* GraphQL */ `
     one each time an append leaves a match waiting for you (once per version). Needs a token.
     """
     myTurn: Match!
+    """
+    Your account feed, as GET /v1/me/events sends it (a player token): on a fresh subscription first
+    a snapshot (type snapshot: your open challenges both ways, open seeks, running and waiting
+    matches), then each entry as it is committed on any node. To resume after a cut, subscribe
+    again with after = the id of the last entry received: the missed entries come first, none twice.
+    """
+    myEvents(after: String): AccountFeedMessage!
+  }
+
+  """
+  One message of the account feed. data is the same JSON object as in GET /v1/me/events (its
+  schema per type is in the OpenAPI document: FeedSnapshot, FeedMatchStarted, FeedYourTurn, …):
+  public facts only, never a card, a deck or a token.
+  """
+  type AccountFeedMessage {
+    "The entry's id (pass it back as after); null for the snapshot."
+    id: String
+    "snapshot, match-started, your-turn, match-ended, challenge-received, challenge-accepted, challenge-declined, challenge-canceled, challenge-expired, rematch-offered or seek-paired."
+    type: String!
+    "When the entry was written; null for the snapshot."
+    at: String
+    "The snapshot's data (FeedSnapshot in /openapi.json) or the entry's (FeedEntry, by type)."
+    data: JSON!
   }
 `;
 
@@ -113,9 +136,13 @@ async function guardLive<T>(ctx: LiveContext, fn: () => Promise<LiveQueue<T>>): 
   }
 }
 
+/** An account feed message as the AccountFeedMessage type resolves it. */
+type FeedOut = { id: string | null; type: string; at: string | null; data: unknown };
+const FEED_POSITION = /^[0-9]{1,20}-[0-9]{1,20}$/;
+
 const sourceOf = (service: MatchService, m: LoadedMatch): MatchSource => ({ mv: service.matchView(m), load: async () => m });
 
-export function buildSubscriptionResolvers(service: MatchService, limits: QueryLimits, budgets: Budgets): IResolvers {
+export function buildSubscriptionResolvers(service: MatchService, limits: QueryLimits, budgets: GraphqlBudgets): IResolvers {
   const turns = new TurnFeed(service);
 
   return {
@@ -125,7 +152,7 @@ export function buildSubscriptionResolvers(service: MatchService, limits: QueryL
           guardLive(ctx, async () => {
             checkSubscriptionCost(info, limits);
             const conn = connectionOf(ctx);
-            if (!/^[A-Za-z0-9_-]{1,64}$/.test(args.matchId)) throw problems.validation('matchId: not a match id', ['matchId: letters, digits, "_" and "-", at most 64']);
+            if (!MatchIdSchema.safeParse(args.matchId).success) throw problems.validation('matchId: not a match id', ['matchId: letters, digits, "_" and "-", at most 64']);
             const after = args.after ?? 0;
             if (!Number.isInteger(after) || after < 0 || after > MAX_SEQ) throw problems.validation(`after must be 0..${MAX_SEQ}`, [`after: must be 0..${MAX_SEQ}`]);
             // A subscription is a request from its address: it counts toward the address's ceiling.
@@ -154,6 +181,41 @@ export function buildSubscriptionResolvers(service: MatchService, limits: QueryL
             }
           }),
         resolve: (e: ReturnType<typeof eventOut>) => e,
+      },
+      myEvents: {
+        subscribe: (_root: unknown, args: { after?: string | null }, ctx: LiveContext, info: GraphQLResolveInfo) =>
+          guardLive(ctx, async () => {
+            checkSubscriptionCost(info, limits);
+            const conn = connectionOf(ctx);
+            const p = conn.principal;
+            if (p.kind === 'anonymous') throw problems.missingToken();
+            if (p.kind !== 'player') throw problems.invalidToken();
+            const after = args.after ?? undefined;
+            if (after !== undefined && !FEED_POSITION.test(after)) throw problems.validation('after: not a feed entry id', ['after: <digits>-<digits>, an entry id as the feed sent it']);
+            await budgets.subscription(conn.address);
+            const me = await service.feeds.player(conn.token);
+            conn.admit();
+            let release: (() => void) | null = null;
+            try {
+              release = await service.feeds.admit(me, after);
+              const queue = new LiveQueue<FeedOut>(() => {
+                stop?.();
+                release?.();
+                conn.release();
+              });
+              let stop: (() => void) | null = null;
+              stop = await service.feeds.connect(me, hashToken(conn.token!), after, {
+                send: (messages) => messages.forEach((m) => queue.push('id' in m ? m : { id: null, type: m.type, at: null, data: m.data })),
+                failed: (err) => queue.fail(liveError(err, ctx.app.log)),
+              });
+              return queue;
+            } catch (err) {
+              release?.();
+              conn.release();
+              throw err;
+            }
+          }),
+        resolve: (m: FeedOut) => m,
       },
       myTurn: {
         subscribe: (_root: unknown, _args: unknown, ctx: LiveContext, info: GraphQLResolveInfo) =>

@@ -15,10 +15,10 @@ import type { WebSocket, WebSocketServer } from 'ws';
 import { GraphQLError } from 'graphql';
 import { ServiceError, problems } from '../service/errors.js';
 import type { MatchService } from '../service/match-service.js';
-import { requireScope, type Principal } from '../service/players.js';
-import { bearerToken, hashToken } from '../service/tokens.js';
+import type { Principal } from '../service/players.js';
+import { bearerToken } from '../service/tokens.js';
 import { isDatabaseUnavailable } from '../persistence/db-errors.js';
-import type { LiveSlots } from '../http/live-slots.js';
+import type { AddressSlots } from './budgets.js';
 
 /** Close codes: the graphql-transport-ws protocol's own, and RFC 6455's. */
 export const CLOSE = {
@@ -53,7 +53,7 @@ export class LiveConnection {
     private readonly maxSubscriptions: number,
     /** The client's address (as Fastify's req.ip), and the live streams each address holds. */
     readonly address: string,
-    private readonly streams: LiveSlots,
+    private readonly streams: AddressSlots,
   ) {}
 
   /**
@@ -98,7 +98,7 @@ export class WsConnections {
     private readonly service: MatchService,
     private readonly maxSubscriptions: number,
     private readonly log: Logger,
-    private readonly streams: LiveSlots,
+    private readonly streams: AddressSlots,
   ) {}
 
   /** Notes the address of an upgrade request (from its onRequest hook, before the socket exists). */
@@ -168,16 +168,7 @@ export class WsConnections {
     try {
       if (given !== undefined && typeof given !== 'string') throw problems.invalidToken();
       const token = bearerToken(given);
-      const principal = await this.service.players.principal(token);
-      requireScope(principal, 'match:read');
-      let seatMatchId: string | null = null;
-      if (principal.kind === 'seat') {
-        // A seat token names one match: find it, and check the token against it as every read does.
-        const row = (await this.service.store.listMatches({ tokenHash: hashToken(principal.token) }, { cursor: null, limit: 1 })).matches[0];
-        if (!row) throw problems.invalidToken();
-        await this.service.seatOf(row, token);
-        seatMatchId = row.id;
-      }
+      const { principal, seatMatchId } = await this.service.credential(token, 'match:read');
       return { ok: true, connection: new LiveConnection(token ?? undefined, principal, seatMatchId, this.maxSubscriptions, address, this.streams) };
     } catch (err) {
       if (err instanceof ServiceError) return { ok: false, code: CLOSE.forbidden, reason: err.code };

@@ -39,9 +39,6 @@ export interface BudgetSettings {
 
 export const NO_BUDGETS: BudgetSettings = { perAddressPerMinute: 0, expensivePerMinute: 0, expensiveAtOnce: 0, streamsPerAddress: 0, socketsPerAddress: 0 };
 
-/** A GraphQL document longer than this (characters) is an expensive read: parsing and validating it cost as much as a picture. */
-export const LARGE_DOCUMENT_CHARS = 8 * 1024;
-
 /** Expensive reads waiting for the gate, per concurrent slot, before the next is refused. */
 const QUEUE_PER_SLOT = 16;
 

@@ -4,6 +4,9 @@
  * 500/503 every operation may answer, the event stream's two media types (NDJSON, SSE). The result must lint clean with
  * `npm run lint:openapi` (Redocly and Spectral).
  */
+import { operationKey, type OperationFacts, type OperationFactsMap } from './operation-facts.js';
+import type { FeedKind } from '../service/feed-kinds.js';
+import { GAME_IDS } from '../games/registry.js';
 
 export const openapiInfo = {
   title: 'Evons match service',
@@ -11,7 +14,8 @@ export const openapiInfo = {
   description:
     'Game-as-a-service API for two-player card games: **Evons** (a grid card game) and **UniVersus** (attack, block, ' +
     'damage). `GET /v1/games` lists them; a match is of one game, and its view (`gameId`), actions and events (`type`) ' +
-    "are that game's own.\n\n" +
+    "are that game's own: each game names them freely. Every event comes in an envelope whose `source` says whose it is: " +
+    "`game` (the game's own) or `match` (a record of the match itself: its clock, an ending outside the game's rules).\n\n" +
     '* **Seats, players and tokens.** Creating or joining a match returns seat tokens (32 random bytes, base64url; the ' +
     'server keeps only their sha256). Send one as `Authorization: Bearer <token>` to see and act as that seat; without a ' +
     'token you are a spectator. Play needs no account: a *handle* chosen at create/join is then only a label. Players ' +
@@ -138,8 +142,6 @@ const COMPONENTS = {
   },
 };
 
-const PROBES = new Set(['/healthz', '/readyz']);
-
 /** The Standard Webhooks headers every delivery carries (src/service/webhooks/signing.ts). */
 const WEBHOOK_HEADERS = [
   { name: 'webhook-id', description: 'The delivery id (msg_…): the same on every attempt and on a redelivery; deduplicate on it.' },
@@ -159,34 +161,70 @@ const WEBHOOK_KINDS: Record<string, string> = {
   'deadline-near': "Your running clock ends within the endpoint's deadlineLeadMinutes (dropped if the match moves first).",
 };
 
+/** What an account webhook (POST /v1/me/webhooks) is sent, per kind of feed entry. */
+const ACCOUNT_WEBHOOK_KINDS: Record<FeedKind, string> = {
+  'match-started': 'A match of yours started (a challenge accepted, a seek paired, a rematch accepted, your open seat joined).',
+  'your-turn': 'A match of yours now waits for your decision.',
+  'match-ended': 'A match of yours ended.',
+  'challenge-received': 'Someone challenged you (or named you in an open challenge).',
+  'challenge-accepted': 'Your challenge was accepted: data.matchId is the new match.',
+  'challenge-declined': 'Your challenge was declined (data.declineReason says why).',
+  'challenge-canceled': 'A challenge to you was cancelled by its challenger.',
+  'challenge-expired': 'A challenge from or to you expired unanswered.',
+  'rematch-offered': 'Your opponent in a finished match offered a rematch.',
+  'seek-paired': 'Your seek was paired: data.matchId is the new match.',
+};
+
 /**
  * The top-level `webhooks` (OpenAPI 3.1): what this server POSTs to a seat's endpoint, one entry per
- * kind, with the signed body (WebhookDeliveryBody, its `type` the kind) and the signature headers.
+ * kind, with the signed body (WebhookDeliveryBody, its `type` the kind) and the signature headers;
+ * then what it POSTs to an account's endpoint, one entry per kind of feed entry (account-<kind>,
+ * AccountWebhookDeliveryBody).
  */
 function webhooksSection(): Json {
-  return Object.fromEntries(
-    Object.entries(WEBHOOK_KINDS).map(([kind, when]) => [
-      kind,
-      {
-        post: {
-          operationId: `${kind.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase())}Webhook`,
-          tags: ['webhooks'],
-          summary: `Delivery: ${kind}`,
-          description:
-            `${when} Sent to the URL a seat registered (POST /v1/matches/{id}/webhooks, or \`webhook\` in create/join) ` +
-            `for this kind, as \`type: "${kind}"\`. At least once: a 2xx within 5 s acknowledges it; anything else is retried ` +
-            'with backoff for up to 24 h, with the same webhook-id and body.',
-          security: [],
-          parameters: WEBHOOK_HEADERS,
-          requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', 'WebhookDeliveryBody') } } },
-          responses: {
-            '200': { description: 'Any 2xx acknowledges the delivery (the answer body is ignored, and not read past 4 KB).' },
-            default: { description: 'Any other status, or no answer within 5 s, is a failure: the delivery is retried.' },
-          },
+  const account = Object.entries(ACCOUNT_WEBHOOK_KINDS).map(([kind, when]) => [
+    `account-${kind}`,
+    {
+      post: {
+        operationId: `account${kind.replace(/(^|-)([a-z])/g, (_m, _d, c: string) => c.toUpperCase())}Webhook`,
+        tags: ['webhooks'],
+        summary: `Account delivery: ${kind}`,
+        description:
+          `${when} Sent to the URL a player registered (POST /v1/me/webhooks) for this kind, as \`type: "${kind}"\`: the entry ` +
+          'of the account feed (GET /v1/me/events), its id as data.entryId. At least once: a 2xx within 5 s acknowledges it; ' +
+          'anything else is retried with backoff for up to 24 h, with the same webhook-id and body.',
+        security: [],
+        parameters: WEBHOOK_HEADERS,
+        requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', 'AccountWebhookDeliveryBody') } } },
+        responses: {
+          '200': { description: 'Any 2xx acknowledges the delivery (the answer body is ignored, and not read past 4 KB).' },
+          default: { description: 'Any other status, or no answer within 5 s, is a failure: the delivery is retried.' },
         },
       },
-    ]),
-  );
+    },
+  ]);
+  const seat = Object.entries(WEBHOOK_KINDS).map(([kind, when]) => [
+    kind,
+    {
+      post: {
+        operationId: `${kind.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase())}Webhook`,
+        tags: ['webhooks'],
+        summary: `Delivery: ${kind}`,
+        description:
+          `${when} Sent to the URL a seat registered (POST /v1/matches/{id}/webhooks, or \`webhook\` in create/join) ` +
+          `for this kind, as \`type: "${kind}"\`. At least once: a 2xx within 5 s acknowledges it; anything else is retried ` +
+          'with backoff for up to 24 h, with the same webhook-id and body.',
+        security: [],
+        parameters: WEBHOOK_HEADERS,
+        requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', 'WebhookDeliveryBody') } } },
+        responses: {
+          '200': { description: 'Any 2xx acknowledges the delivery (the answer body is ignored, and not read past 4 KB).' },
+          default: { description: 'Any other status, or no answer within 5 s, is a failure: the delivery is retried.' },
+        },
+      },
+    },
+  ]);
+  return Object.fromEntries([...seat, ...account]);
 }
 
 /**
@@ -194,12 +232,12 @@ function webhooksSection(): Json {
  * operations that take a seat token declare the bearer scheme (optional where spectators may read),
  * the others `security: []`.
  */
-export function finishOpenapi<T>(doc: T): T {
+export function finishOpenapi<T>(doc: T, facts: OperationFactsMap): T {
   const d = doc as Json;
   d.servers = openapiServers;
   const paths = (d.paths ?? {}) as Record<string, Record<string, Json>>;
   for (const [url, item] of Object.entries(paths)) {
-    for (const [method, op] of Object.entries(item)) finishOperation(url, method, op);
+    for (const [method, op] of Object.entries(item)) finishOperation(method, op, facts.get(operationKey(method, url)) ?? {});
   }
   d.webhooks = webhooksSection();
   const components = (d.components ?? {}) as Json;
@@ -209,22 +247,85 @@ export function finishOpenapi<T>(doc: T): T {
   }
   pruneComponents(d);
   stripIds(components.schemas);
+  // By name: the document must not depend on the order in which modules registered their schemas.
+  for (const [kind, entries] of Object.entries(components)) {
+    if (entries && typeof entries === 'object') components[kind] = Object.fromEntries(Object.entries(entries).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
   return doc;
 }
 
 /** Which credentials an operation takes: none, a seat token, a player token (some: either, or neither). */
-function securityOf(url: string, method: string, readsAuthorization: boolean): Json[] {
+function securityOf(facts: OperationFacts, readsAuthorization: boolean): Json[] {
   if (!readsAuthorization) return [];
   const seat = { seatToken: [] };
   const player = { playerToken: [] };
-  if (url.startsWith('/v1/me') && !url.startsWith('/v1/me/matches')) return [player];
-  if ((method === 'post' && url === '/v1/matches') || url.endsWith('/join')) return [{}, player];
-  if ((method === 'post' && url.endsWith('/actions')) || url.includes('/webhooks')) return [seat, player];
-  return [{}, seat, player];
+  switch (facts.credentials ?? 'any') {
+    case 'player':
+      return [player];
+    case 'optional-player':
+      return [{}, player];
+    case 'seat-or-player':
+      return [seat, player];
+    case 'any':
+      return [{}, seat, player];
+  }
 }
 
-function finishOperation(url: string, method: string, op: Json): void {
-  const matchScoped = url.startsWith('/v1/matches/');
+/** The 200 body of a route whose answer is not JSON (facts.media). */
+const MEDIA: Record<NonNullable<OperationFacts['media']>, Json> = {
+  svg: { 'image/svg+xml': { schema: { type: 'string', description: 'A self-contained SVG document.' } } },
+  png: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png', description: 'A PNG image.' } } },
+  'ndjson-export': {
+    'application/x-ndjson': {
+      schema: {
+        description: 'One line: a MatchSummary, or with ?events=true a MatchReplay.',
+        oneOf: [{ $ref: '#/components/schemas/MatchSummary' }, { $ref: '#/components/schemas/MatchReplay' }],
+      },
+    },
+  },
+  'event-stream': {
+    'application/x-ndjson': {
+      // As is usual for NDJSON, the schema describes one line.
+      schema: {
+        description:
+          'One line: a MatchEvent as the caller may see it; the last line, when the server ends the stream, is a ' +
+          'StreamEnd saying why. Blank lines are keep-alives.',
+        oneOf: [{ $ref: '#/components/schemas/MatchEvent' }, { $ref: '#/components/schemas/StreamEnd' }],
+      },
+    },
+    'text/event-stream': {
+      // With Accept: text/event-stream. The schema describes the text; each `data:` is one of the objects above.
+      schema: {
+        type: 'string',
+        description:
+          'Server-Sent Events: per event `id: <seq>`, `event: match-event`, `data: <MatchEvent JSON>`; last `event: end` ' +
+          'with `data: <StreamEnd JSON>`; `: keep-alive` comments.',
+      },
+      example: 'id: 7\nevent: match-event\ndata: {"seq":7,"actingSeat":"p1","event":{"type":"Passed","seat":"p1","auto":false,"stalled":false}}\n\n',
+    },
+  },
+  'account-feed': {
+    'application/x-ndjson': {
+      schema: {
+        description:
+          'One line: the FeedSnapshot first on a fresh connection, then FeedEntry lines; the last line, when the server ' +
+          'ends the feed, is a FeedEnd saying why. Blank lines are keep-alives.',
+        oneOf: [{ $ref: '#/components/schemas/FeedSnapshot' }, { $ref: '#/components/schemas/FeedEntry' }, { $ref: '#/components/schemas/FeedEnd' }],
+      },
+    },
+    'text/event-stream': {
+      schema: {
+        type: 'string',
+        description:
+          'Server-Sent Events named by the message type (`event: snapshot`, `event: your-turn`, …, last `event: end`), ' +
+          'each entry with `id:` (its id), `data:` the same object as the NDJSON line; `: keep-alive` comments.',
+      },
+      example: `id: 1234-56\nevent: your-turn\ndata: {"id":"1234-56","type":"your-turn","at":"2026-01-01T00:00:00.000Z","data":{"matchId":"V1StGXR8_Z5jdHi6B-myT","game":"${GAME_IDS[0]}","seat":"p2","status":"active","rated":false,"timeControl":"none","toMove":"p2","version":12,"deadline":null,"opponent":"alice","winner":null,"ending":null}}\n\n`,
+    },
+  },
+};
+
+function finishOperation(method: string, op: Json, facts: OperationFacts): void {
   const params = (op.parameters ?? []) as Json[];
   const auth = params.find((p) => p.in === 'header' && String(p.name).toLowerCase() === 'authorization');
   const rest = params.filter((p) => p !== auth);
@@ -232,7 +333,7 @@ function finishOperation(url: string, method: string, op: Json): void {
     if (p.in === 'header' && p.name === 'if-match') (p.schema as Json).pattern = IF_MATCH_PATTERN;
   }
   op.parameters = [...rest, ref('parameters', 'RequestId')];
-  op.security = securityOf(url, method, !!auth);
+  op.security = securityOf(facts, !!auth);
   const perCaller = !!auth;
 
   const responses = (op.responses ?? {}) as Record<string, Json>;
@@ -244,64 +345,22 @@ function finishOperation(url: string, method: string, op: Json): void {
       res.content = { 'application/problem+json': content['application/json'] };
     }
     if (code === 304) delete res.content;
-    if (code === 200 && url.endsWith('/matches/export') && url.startsWith('/v1/players/')) {
-      res.content = {
-        'application/x-ndjson': {
-          schema: {
-            description: 'One line: a MatchSummary, or with ?events=true a MatchReplay.',
-            oneOf: [{ $ref: '#/components/schemas/MatchSummary' }, { $ref: '#/components/schemas/MatchReplay' }],
-          },
-        },
-      };
-    }
-    const picture = /\/board\.(svg|png)$/.exec(url)?.[1];
-    if (code === 200 && picture) {
-      res.content =
-        picture === 'svg'
-          ? { 'image/svg+xml': { schema: { type: 'string', description: 'A self-contained SVG document.' } } }
-          : { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png', description: 'A PNG image.' } } };
-    }
-    if (code === 200 && url.endsWith('/stream')) {
-      res.content = {
-        'application/x-ndjson': {
-          // As is usual for NDJSON, the schema describes one line.
-          schema: {
-            description:
-              'One line: a MatchEvent as the caller may see it; the last line, when the server ends the stream, is a ' +
-              'StreamEnd saying why. Blank lines are keep-alives.',
-            oneOf: [{ $ref: '#/components/schemas/MatchEvent' }, { $ref: '#/components/schemas/StreamEnd' }],
-          },
-        },
-        'text/event-stream': {
-          // With Accept: text/event-stream. The schema describes the text; each `data:` is one of the objects above.
-          schema: {
-            type: 'string',
-            description:
-              'Server-Sent Events: per event `id: <seq>`, `event: match-event`, `data: <MatchEvent JSON>`; last `event: end` ' +
-              'with `data: <StreamEnd JSON>`; `: keep-alive` comments.',
-          },
-          example: 'id: 7\nevent: match-event\ndata: {"seq":7,"actingSeat":"p1","event":{"type":"Passed","seat":"p1","auto":false,"stalled":false}}\n\n',
-        },
-      };
-    }
+    if (code === 200 && facts.media) res.content = MEDIA[facts.media];
     const headers: Json = { ...(res.headers as Json | undefined), 'X-Request-Id': ref('headers', 'RequestId') };
-    if (!PROBES.has(url)) {
+    if (!facts.probe) {
       headers['x-ratelimit-limit'] = ref('headers', 'RateLimitLimit');
       headers['x-ratelimit-remaining'] = ref('headers', 'RateLimitRemaining');
       headers['x-ratelimit-reset'] = ref('headers', 'RateLimitReset');
     }
     if (code === 429) headers['Retry-After'] = ref('headers', 'RetryAfter');
-    // Match-scoped successes, and conflicts/illegal actions (whose body has the version), carry the ETag.
-    if ((matchScoped || (method === 'post' && url === '/v1/matches')) && (code < 300 || code === 304 || code === 409 || code === 422)) {
-      headers.ETag = ref('headers', 'ETag');
-    }
-    if (code === 201 && url === '/v1/matches') headers.Location = ref('headers', 'Location');
-    if (code === 200 && url.endsWith('/actions')) headers['Idempotent-Replayed'] = ref('headers', 'IdempotentReplayed');
+    if (facts.etag && (code < 300 || code === 304 || code === 409 || code === 422)) headers.ETag = ref('headers', 'ETag');
+    if (code === 201 && facts.location) headers.Location = ref('headers', 'Location');
+    if (code === 200 && facts.idempotent) headers['Idempotent-Replayed'] = ref('headers', 'IdempotentReplayed');
     if (method === 'get' && (code === 200 || code === 304)) {
       if (perCaller) {
         headers['Cache-Control'] = ref('headers', 'CacheControlPrivate');
         headers.Vary = ref('headers', 'Vary');
-      } else if (url.startsWith('/v1/cards') || url.startsWith('/v1/decks')) {
+      } else if (facts.publicCache) {
         headers['Cache-Control'] = ref('headers', 'CacheControlPublic');
       }
     }

@@ -1,6 +1,9 @@
 /** Zod schemas of the player routes (registration, profiles, personal API tokens). */
 import { z } from 'zod';
-import { GameIdSchema, HandleSchema } from './schemas.js';
+import { HandleSchema } from '../contract/ids.js';
+import { FamilySchema, GameIdSchema } from '../contract/requests.js';
+
+export { LeaderboardQuery } from '../contract/requests.js';
 
 const register = <T extends z.ZodType>(schema: T, id: string, description?: string): T =>
   schema.meta({ id, ...(description ? { description } : {}) }) as T;
@@ -20,8 +23,6 @@ export const RegisterPlayerBody = register(
 );
 
 export const PlayerSchema = register(z.object({ handle: z.string(), bot: z.boolean(), createdAt: z.string() }), 'Player');
-
-const FamilySchema = z.enum(['correspondence', 'live']).describe('The time-control family a rating counts (each has its own rating).');
 
 export const ProfileSchema = register(
   z.object({
@@ -59,12 +60,6 @@ export const ProfileSchema = register(
   }),
   'PlayerProfile',
 );
-
-export const LeaderboardQuery = z.strictObject({
-  game: GameIdSchema.default('evons'),
-  timeControl: FamilySchema.default('correspondence'),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-});
 
 export const LeaderboardSchema = register(
   z.object({

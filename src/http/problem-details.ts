@@ -3,7 +3,8 @@
  * mapping from the service's error kinds to HTTP statuses (GraphQL reports the same status in
  * its error extensions, so both APIs agree on what an error means).
  */
-import type { ErrorKind, ServiceError } from '../service/errors.js';
+import { STATUS_OF_KIND } from '../contract/errors.js';
+import type { ServiceError } from '../service/errors.js';
 
 /** Problem types are URNs (RFC 9457 allows any URI); the code after the prefix is stable. */
 export const PROBLEM_TYPE_BASE = 'urn:evons:problem:';
@@ -17,17 +18,6 @@ export interface Problem {
   version?: number;
   errors?: string[];
 }
-
-export const STATUS_OF_KIND: Record<ErrorKind, number> = {
-  'invalid-request': 400,
-  unauthenticated: 401,
-  forbidden: 403,
-  'not-found': 404,
-  conflict: 409,
-  rejected: 422,
-  'rate-limited': 429,
-  unavailable: 503,
-};
 
 /** A problem body; `type` defaults to the code. */
 export function problem(init: { status: number; code: string; title: string; detail?: string; version?: number; errors?: string[]; type?: string }): Problem {

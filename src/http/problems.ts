@@ -10,6 +10,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AllowedMethods } from './allowed-methods.js';
 import { ServiceError, problems } from '../service/errors.js';
 import { problem, toProblem, type Problem } from './problem-details.js';
+import { validationLine } from '../contract/errors.js';
 import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from '../persistence/db-errors.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
@@ -44,8 +45,8 @@ export function problemFromError(err: unknown, req: FastifyRequest): Problem {
   if (hasZodFastifySchemaValidationErrors(err)) {
     const where = (err as { validationContext?: string }).validationContext ?? 'request';
     const errors = err.validation.map((v) => {
-      const path = (v.instancePath ?? '').replace(/^\/+/, '').replace(/\//g, '.');
-      return `${where}${path ? '.' + path : ''}: ${v.message ?? 'invalid'}`;
+      const path = (v.instancePath ?? '').replace(/^\/+/, '');
+      return validationLine(where, path ? path.split('/') : [], v.message ?? 'invalid');
     });
     return problem({ status: 400, code: 'validation-failed', title: 'Invalid request', detail: `The ${where} does not match the schema.`, errors });
   }

@@ -4,44 +4,25 @@
  * Request objects are strict: unknown fields are a 400.
  */
 import { z } from 'zod';
-import { ActionSchema, PositionSchema, RulesConfigSchema } from '../games/evons/index.js';
-import { EvonsEventSchema, EvonsPendingSchema } from '../games/evons/event-schema.js';
-import { UniversusActionSchema, UniversusConfigSchema, UniversusPositionSchema, UniversusViewSchema } from '../games/universus/index.js';
-import { UniversusEventSchema } from '../games/universus/event-schema.js';
-import { UniversusPendingSchema } from '../games/universus/view-schema.js';
+import { SeatSchema } from '../core/seat-schema.js';
+import { GAME_LIST } from '../games/registry.js';
 import { MatchRecordSchema } from '../service/match-record-schema.js';
-import { GAME_IDS } from '../games/registry.js';
-import { TimeControlSchema } from '../core/clock.js';
 import { ReplayFileSchema } from '../replay/replay-file.js';
-import { WebhookCreatedSchema, WebhookKindSchema, WebhookRequestSchema } from './webhook-schemas.js';
+import { IdempotencyKeySchema, MAX_SEQ, MatchIdSchema } from '../contract/ids.js';
+import { ActionBodySchema, GameIdSchema, ListQuery, MatchStatusSchema, WebhookKindSchema, perGame } from '../contract/requests.js';
+import { WebhookCreatedSchema } from './webhook-schemas.js';
+import { SeatInfoSchema, matchViewCommon } from '../contract/match-view.js';
+
+// The requests both APIs take are the contract's (src/contract), as the routes know them.
+export { MAX_SEQ } from '../contract/ids.js';
+export { CreateMatchBody, JoinBody, ListQuery } from '../contract/requests.js';
 
 const register = <T extends z.ZodType>(schema: T, id: string, description?: string): T =>
   schema.meta({ id, ...(description ? { description } : {}) }) as T;
 
 // ------------------------------------------------------------------ shared pieces
 
-export const SeatSchema = register(z.enum(['p1', 'p2']), 'Seat', 'A seat at the table: p1 or p2.');
-export const MatchStatusSchema = register(
-  z.enum(['waiting', 'active', 'finished']),
-  'MatchStatus',
-  'waiting: a seat is open; active: being played; finished: over (see the result in the view).',
-);
-
-export const HandleSchema = z
-  .string()
-  .min(1)
-  .max(32)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'letters, digits, "_", "." and "-", starting with a letter or digit')
-  .describe(
-    'A player handle. Anonymous play picks it as a label (any handle no registered player owns); a registered ' +
-      "player's handle is its own (seats show verified). Match history is listed by handle.",
-  );
-
-export const MatchIdSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a match id (letters, digits, "_" and "-")')
-  .describe('Match id as returned by POST /v1/matches.');
-
+export { SeatSchema };
 export const MatchIdParams = z.strictObject({ id: MatchIdSchema });
 
 export const ProblemSchema = register(
@@ -108,93 +89,9 @@ export const MatchReadHeaders = AuthHeaders.extend({
 
 // ------------------------------------------------------------------ decks and create/join
 
-const CardIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'a card definition id');
-
-export const DeckSpecSchema = register(
-  z.union([
-    z.strictObject({ starter: CardIdSchema.describe('A starter deck id from GET /v1/games/{game}/decks.') }),
-    z.strictObject({
-      cards: z
-        .array(z.strictObject({ card: CardIdSchema, count: z.number().int().min(1).max(200) }))
-        .min(1)
-        .max(200)
-        .describe("An explicit list; the game's deck rules apply (Evons: exactly 60 cards, at most 4 copies of a monster)."),
-    }),
-  ]),
-  'DeckSpec',
-  "A deck: a starter deck id, or an explicit list of card ids (GET /v1/games/{game}/cards) with counts.",
-);
-
-const createCommon = {
-  handle: HandleSchema.optional().describe("The creator's handle."),
-  seat: SeatSchema.optional().describe("The creator's seat (default p1). Who moves first is a rules setting."),
-  openSeat: z
-    .boolean()
-    .optional()
-    .describe(
-      'true: the other seat stays open for someone to join (POST /v1/matches/{id}/join). ' +
-        'false (default): both seats are created now and both tokens returned (hot-seat or bot play).',
-    ),
-  opponentHandle: HandleSchema.optional().describe('Handle of the other seat when openSeat is false.'),
-  decks: z
-    .strictObject({ p1: DeckSpecSchema.optional(), p2: DeckSpecSchema.optional() })
-    .optional()
-    .describe("Decks by seat. The creator's deck is required; the other seat's too unless openSeat."),
-  timeControl: TimeControlSchema.optional().describe(
-    'The clock (default none): correspondence (days per decision) or live (Fischer). Pinned in the rules hash; the clock starts at the deal.',
-  ),
-  webhook: WebhookRequestSchema.optional().describe("The creator's webhook endpoint, registered with the match (its secret comes back once)."),
-  rated: z
-    .boolean()
-    .optional()
-    .describe(
-      'Rated (default false): the end updates both players\' Glicko-2 ratings (this game, this time control\'s family). ' +
-        'Needs a player token, openSeat true (the opponent joins with their own player token) and a correspondence or live time control; never a sandbox.',
-    ),
-};
-
-const EvonsCreateMatchBody = register(
-  z.strictObject({
-    game: z.literal('evons').optional().describe('The game (default evons).'),
-    ...createCommon,
-    settings: RulesConfigSchema.optional().describe('Rules settings (RulesConfig); every field has a default.'),
-    position: PositionSchema.optional().describe(
-      'Sandbox: start from this position (format evons-position/1; its config holds the rules settings) instead of ' +
-        'a deal. Send no decks or settings with it.',
-    ),
-  }),
-  'EvonsCreateMatchRequest',
-);
-
-export const UniVersusSettingsSchema = register(
-  UniversusConfigSchema,
-  'UniVersusSettings',
-  'UniVersus engine settings: each reading of a gap in the rules is a named setting; every field has a default (see docs/universus.md).',
-);
-
-const UniVersusCreateMatchBody = register(
-  z.strictObject({
-    game: z.literal('universus'),
-    ...createCommon,
-    settings: UniVersusSettingsSchema.optional(),
-    position: UniversusPositionSchema.optional().describe(
-      'Sandbox: start from this position (format universus-position/1, see docs/universus.md). Send no decks or settings with it.',
-    ),
-  }),
-  'UniVersusCreateMatchRequest',
-);
-
-export const CreateMatchBody = register(
-  z.discriminatedUnion('game', [EvonsCreateMatchBody, UniVersusCreateMatchBody]),
-  'CreateMatchRequest',
-  'A new match of one hosted game (GET /v1/games); without `game`, an Evons match.',
-);
-
 export const TokensSchema = z
   .object({ p1: z.string().optional(), p2: z.string().optional() })
   .describe('Seat tokens (shown once; the server keeps only their sha256).');
-
-export const GameIdSchema = register(z.enum(GAME_IDS as [string, ...string[]]), 'GameId', 'A hosted game (GET /v1/games).');
 
 export const CreateMatchResponse = register(
   z.object({
@@ -208,15 +105,6 @@ export const CreateMatchResponse = register(
     webhook: WebhookCreatedSchema.optional(),
   }),
   'CreateMatchResponse',
-);
-
-export const JoinBody = register(
-  z.strictObject({
-    handle: HandleSchema.optional(),
-    deck: DeckSpecSchema.optional().describe('Required unless the match is a sandbox.'),
-    webhook: WebhookRequestSchema.optional().describe("Your seat's webhook endpoint, registered with the join (its secret comes back once)."),
-  }),
-  'JoinMatchRequest',
 );
 
 export const JoinResponse = register(
@@ -241,159 +129,21 @@ export const SeatTokenResponse = register(
 
 // ------------------------------------------------------------------ views and actions
 
-const ArrowViewSchema = z.object({ dir: z.string(), type: z.string() });
-
-const CardRefSchema = register(
-  z.object({
-    id: z.string().describe('Opaque card instance id.'),
-    defId: z.string().describe('The card definition (GET /v1/cards).'),
-    name: z.string(),
-  }),
-  'CardRef',
-);
-
-const BoardCardSchema = z.object({
-  id: z.string(),
-  owner: SeatSchema,
-  facing: SeatSchema.describe('The player the card faces: its controller.'),
-  covered: z.boolean(),
-  growthPlaced: z.boolean(),
-  damage: z.number().int(),
-  defId: z.string().nullable().describe('The card definition (GET /v1/cards); null when you may not know the card (covered, not yours).'),
-  name: z.string().nullable(),
-  boardArrows: z.array(ArrowViewSchema).nullable().describe('Arrows turned to the board (face-up monsters only).'),
-  atk: z.number().int().nullable(),
-  currentDef: z.number().int().nullable(),
-});
-
-const SeatViewSchema = z.object({
-  seat: SeatSchema,
-  credits: z.number().int(),
-  score: z.number().int(),
-  handCount: z.number().int(),
-  deckCount: z.number().int(),
-  hand: z.array(CardRefSchema).nullable().describe("Only in the seat's own view."),
-  graveyard: z.array(CardRefSchema),
-});
-
-export const GameViewSchema = register(
-  z.object({
-    viewer: z.enum(['p1', 'p2', 'spectator']),
-    engineVersion: z.string(),
-    rulesHash: z.string(),
-    cardSetId: z.string(),
-    cardSetHash: z.string(),
-    config: RulesConfigSchema,
-    status: z.enum(['playing', 'ended']),
-    turn: z.number().int(),
-    active: SeatSchema,
-    first: SeatSchema,
-    step: z.string(),
-    pending: EvonsPendingSchema.nullable().describe('The decision the game waits for; null once the game is over.'),
-    board: z
-      .array(z.object({ cell: z.string(), zone: z.enum(['main', 'out']), card: BoardCardSchema.nullable() }))
-      .describe('All 49 cells, row-major (X0 … Y6).'),
-    seats: z.object({ p1: SeatViewSchema, p2: SeatViewSchema }),
-    removed: z.array(CardRefSchema),
-    result: z
-      .object({ reason: z.enum(['main-zone-full', 'stalemate', 'resignation', 'deck-out']), winner: SeatSchema.nullable(), scores: z.object({ p1: z.number(), p2: z.number() }) })
-      .nullable(),
-    seedCommitment: z.string().describe('sha256 of the seed, fixed at creation.'),
-    seed: z.string().nullable().describe('Published once the game has ended.'),
-  }),
-  'GameView',
-  "The engine's view of the game for one viewer: exactly what that party may know.",
-);
-
-export const SeatInfoSchema = z.object({
-  seat: SeatSchema,
-  handle: z.string().nullable(),
-  joined: z.boolean(),
-  verified: z.boolean().describe("The seat is held by a registered player: the handle is theirs (otherwise it is only a label)."),
-  bot: z.boolean().describe('That player is a bot account.'),
-});
-
-const matchViewCommon = {
-    id: z.string(),
-    version: z.number().int().describe('Number of stored events; also sent as the ETag.'),
-    status: MatchStatusSchema,
-    winner: SeatSchema.nullable(),
-    seat: SeatSchema.nullable().describe("The caller's seat; null for a spectator."),
-    seats: z.array(SeatInfoSchema),
-    sandbox: z.boolean(),
-    engineVersion: z.string(),
-    rulesHash: z.string(),
-    cardSetId: z.string(),
-    createdAt: z.string(),
-    timeControl: TimeControlSchema,
-    rated: z.boolean().describe("Rated: the end updates both players' ratings."),
-    clock: register(
-      z.object({
-        remainingMs: z.object({ p1: z.number().int(), p2: z.number().int() }).describe('Time left per seat at this read, in ms (never below 0).'),
-        running: SeatSchema.nullable().describe('Whose time is running; null once the match is over.'),
-        deadline: z.string().nullable().describe('When the running seat runs out of time (ISO 8601, UTC): the match ends then.'),
-      }),
-      'ClockView',
-      'The clock as of this read; null without a time control.',
-    ).nullable(),
-    outcome: register(
-      z.object({
-        winner: SeatSchema.nullable(),
-        reason: z
-          .string()
-          .describe("timed-out, resigned, aborted, or the game's own reason (Evons main-zone-full, resignation (Evons resigns by its own rules), UniVersus HEALTH_ZERO, …)."),
-        seat: SeatSchema.nullable()
-          .optional()
-          .describe('timed-out: the seat that ran out of time; resigned: the seat that conceded; aborted: the seat that asked (null: nobody made a first decision in time).'),
-      }),
-      'MatchOutcome',
-      'How the match ended; null while it runs.',
-    ).nullable(),
-    seed: z.string().nullable().describe("The match's seed, published once the match is over however it ended (verify it against the seedCommitment)."),
-};
-
-export const EvonsMatchViewSchema = register(
-  z.object({
-    gameId: z.literal('evons'),
-    ...matchViewCommon,
-    game: GameViewSchema.nullable().describe("The engine's view for this caller; null while a seat is open."),
-  }),
-  'EvonsMatchView',
-);
-
-export const UniVersusMatchViewSchema = register(
-  z.object({
-    gameId: z.literal('universus'),
-    ...matchViewCommon,
-    game: UniversusViewSchema.nullable().describe("The engine's view for this caller; null while a seat is open."),
-  }),
-  'UniVersusMatchView',
+const matchViews = perGame((m) =>
+  register(
+    z.object({
+      gameId: z.literal(m.ruleset.id),
+      ...matchViewCommon,
+      game: m.schemas.view.nullable().describe("The engine's view for this caller; null while a seat is open."),
+    }),
+    `${m.typePrefix}MatchView`,
+  ),
 );
 
 export const MatchViewSchema = register(
-  z.discriminatedUnion('gameId', [EvonsMatchViewSchema, UniVersusMatchViewSchema]),
+  z.discriminatedUnion('gameId', matchViews),
   'MatchView',
   "A match as the caller sees it; `gameId` says which game's view `game` holds.",
-);
-
-/** Evons' decisions. Its engine also takes `resign`, listed with the match's actions below: one `type` per union member. */
-const evonsDecisions = ActionSchema.options.filter((o) => o.shape.type.value !== 'resign') as unknown as [(typeof ActionSchema.options)[number], ...(typeof ActionSchema.options)[number][]];
-export const EvonsActionSchema = z.discriminatedUnion('type', evonsDecisions).meta({
-  id: 'EvonsAction',
-  description: 'One Evons decision (discriminated by type). Resigning is a MatchAction.',
-});
-
-export const MatchActionSchema = register(
-  z.discriminatedUnion('type', [z.strictObject({ type: z.literal('abort') }), z.strictObject({ type: z.literal('resign') })]),
-  'MatchAction',
-  'Actions of the match itself, in every game: abort calls the match off (no winner) until both seats have made their first decision; ' +
-    'resign concedes (the other seat wins), by either seat at any time while the match runs, whoever\'s decision it is. Neither is listed among legal actions.',
-);
-
-export const ActionBodySchema = register(
-  z.discriminatedUnion('type', [EvonsActionSchema, UniversusActionSchema, MatchActionSchema]),
-  'Action',
-  "One decision: an EvonsAction or a UniVersusAction in the match's game, or a MatchAction (their `type` values do not overlap).",
 );
 
 export const SubmitActionBody = register(
@@ -403,12 +153,7 @@ export const SubmitActionBody = register(
 
 export const ActionHeaders = z.object({
   authorization: z.string().optional().describe('"Bearer <seat token>" (required).'),
-  'idempotency-key': z
-    .string()
-    .min(1)
-    .max(128)
-    .regex(/^[\x21-\x7e]+$/, 'visible ASCII')
-    .optional()
+  'idempotency-key': IdempotencyKeySchema.optional()
     .describe('Retry-safe key: the same key with the same body returns the stored response; with another body, 422.'),
   'if-match': z
     .string()
@@ -434,20 +179,34 @@ export const ActionQuery = z.strictObject({
  * it is the service's redacted record (games redact into plain records), so the check happens at
  * run time, on every answer, rather than by a cast in every game's redactEvent.
  */
-const EventBodySchema = z
-  .union([EvonsEventSchema, UniversusEventSchema, MatchRecordSchema])
+type EventBody = z.ZodType<{ type: string; [k: string]: unknown }>;
+const GameEventBodySchema = z
+  .union(perGame((m) => m.schemas.event))
   .describe(
-    "The event as this caller may see it: an event of the match's game (EvonsEvent or UniVersusEvent) or a record of " +
-      'the match itself (MatchRecord), each discriminated by `type` (a few type names exist in both games, with other fields).',
-  ) as unknown as z.ZodType<{ type: string; [k: string]: unknown }>;
+    `The event as this caller may see it, in the match's game (${GAME_LIST.map((m) => `${m.typePrefix}Event`).join(', ')}), discriminated by \`type\` ` +
+      '(each game names its events freely: a name may exist in several games, with other fields).',
+  ) as unknown as EventBody;
 
+const eventCommon = {
+  seq: z.number().int(),
+  actingSeat: SeatSchema.nullable(),
+};
+
+/**
+ * The envelope says whose an event is: the game's (source game) or the match's own record (source
+ * match), so a game may name its events anything, the match's record names included.
+ */
 export const EventSchema = register(
-  z.object({
-    seq: z.number().int(),
-    actingSeat: SeatSchema.nullable(),
-    event: EventBodySchema,
-  }),
+  z.discriminatedUnion('source', [
+    z.object({ ...eventCommon, source: z.literal('game').describe("An event of the match's game."), event: GameEventBodySchema }),
+    z.object({
+      ...eventCommon,
+      source: z.literal('match').describe('A record of the match itself, the same in every game (its clock, an ending outside the game\'s rules).'),
+      event: MatchRecordSchema as unknown as EventBody,
+    }),
+  ]),
   'MatchEvent',
+  "One stored event as the caller may see it: the game's own (source game) or a record of the match (source match).",
 );
 
 export const WebhookDeliveryBodySchema = register(
@@ -500,9 +259,9 @@ export const MinimalActionResultSchema = register(
     winner: SeatSchema.nullable(),
     outcome: z.looseObject({ winner: SeatSchema.nullable(), reason: z.string() }).nullable().describe('How the match ended; null while it runs.'),
     pending: z
-      .union([EvonsPendingSchema, UniversusPendingSchema])
+      .union(perGame((m) => m.schemas.pending))
       .nullable()
-      .describe("The decision the game waits for now (the game's own: EvonsPending or UniVersusPending); null when the match is over."),
+      .describe(`The decision the game waits for now (the game's own: ${GAME_LIST.map((m) => `${m.typePrefix}Pending`).join(' or ')}); null when the match is over.`),
     legalActions: LegalActionListSchema.optional().describe('With ?include=legal: your legal actions for that decision; empty when it is not yours.'),
   }),
   'MinimalActionResult',
@@ -526,9 +285,6 @@ export const LegalActionsQuery = z.strictObject({
     .transform((v) => v === 'true')
     .describe('Add a human-readable `text` to each action (costs about as much as the list itself).'),
 });
-
-/** Largest event seq the store can hold (a PostgreSQL integer): bounds every `after`. */
-export const MAX_SEQ = 2_147_483_647;
 
 /** An event position from the query string: a non-negative integer the database can compare. */
 export const SeqQuerySchema = z.coerce.number().int().min(0).max(MAX_SEQ);
@@ -556,39 +312,6 @@ export const EventPageSchema = register(
   }),
   'EventPage',
 );
-
-// Years 0001–9999 in UTC: a valid ISO 8601 string can still name year 0 once its offset is
-// applied ("0000-02-29T23:38-11:41"), which PostgreSQL's timestamptz refuses with an error.
-const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00Z');
-const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
-const QueryInstant = z.iso
-  .datetime({ offset: true })
-  .refine((v) => {
-    const t = Date.parse(v);
-    return t >= FIRST_INSTANT && t <= LAST_INSTANT;
-  }, 'a time between years 0001 and 9999 (UTC)');
-
-export const ListQuery = z.strictObject({
-  handle: HandleSchema.optional(),
-  status: MatchStatusSchema.optional(),
-  game: GameIdSchema.optional(),
-  opponent: HandleSchema.optional().describe("With handle: matches against this handle; alone: matches this handle played."),
-  result: z.enum(['won', 'lost', 'drawn']).optional().describe("Finished matches handle won, lost or drew (needs handle)."),
-  timeControl: z.enum(['none', 'correspondence', 'live']).optional(),
-  rated: z
-    .enum(['true', 'false'])
-    .optional()
-    .transform((v) => (v === undefined ? undefined : v === 'true'))
-    .describe('true: rated matches only; false: unrated only.'),
-  from: QueryInstant.optional().describe('Created at or after this time (ISO 8601, years 0001–9999 UTC).'),
-  to: QueryInstant.optional().describe('Created before this time (ISO 8601, years 0001–9999 UTC).'),
-  cursor: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,200}$/, 'a nextCursor value from a previous page')
-    .optional()
-    .describe('nextCursor of the previous page, unchanged.'),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-});
 
 export const MyMatchesQuery = ListQuery.extend({
   turn: z

@@ -11,7 +11,7 @@ export const NDJSON_CONTENT_TYPE = 'application/x-ndjson; charset=utf-8';
 export const SSE_EVENT = { matchEvent: 'match-event', end: 'end' } as const;
 
 /** One event: `data` is one line of JSON (JSON.stringify never writes a newline). */
-export function sseMessage(event: string, data: unknown, id?: number): string {
+export function sseMessage(event: string, data: unknown, id?: number | string): string {
   return `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 

@@ -1,26 +1,11 @@
 /** Zod schemas of the webhook routes (the one source for validation, serialisation and OpenAPI). */
 import { z } from 'zod';
-import { WEBHOOK_KINDS } from '../service/webhooks/notifications.js';
+import { WebhookKindSchema } from '../contract/requests.js';
+
+export { WebhookRequestSchema } from '../contract/requests.js';
 
 const register = <T extends z.ZodType>(schema: T, id: string, description?: string): T =>
   schema.meta({ id, ...(description ? { description } : {}) }) as T;
-
-export const WebhookKindSchema = register(
-  z.enum(WEBHOOK_KINDS),
-  'WebhookKind',
-  'your-turn: the decision passed to your seat. opponent-joined: someone took the open seat. match-ended: the match is over. ' +
-    'deadline-near: your running clock ends within the lead you chose.',
-);
-
-export const WebhookRequestSchema = register(
-  z.strictObject({
-    url: z.string().min(1).max(2048).describe('http(s) URL. In production it must resolve to public addresses (checked when each delivery connects).'),
-    events: z.array(WebhookKindSchema).min(1).max(4),
-    deadlineLeadMinutes: z.number().int().min(1).max(20_160).optional().describe('deadline-near fires this long before a deadline (default 720: 12 h).'),
-  }),
-  'WebhookRequest',
-  "A seat's endpoint for Standard Webhooks deliveries.",
-);
 
 export const WebhookSchema = register(
   z.object({
@@ -68,10 +53,11 @@ export const DeliverySchema = register(
 
 export const DeliveryListSchema = register(z.object({ deliveries: z.array(DeliverySchema) }), 'WebhookDeliveryList');
 
-const WebhookIdSchema = z.string().regex(/^wh_[A-Za-z0-9_-]{1,40}$/, 'a webhook id');
-const DeliveryIdSchema = z.string().regex(/^msg_[a-f0-9]{32}$/, 'a delivery id');
+export const WebhookIdSchema = z.string().regex(/^wh_[A-Za-z0-9_-]{1,40}$/, 'a webhook id');
+export const DeliveryIdSchema = z.string().regex(/^msg_[a-f0-9]{32}$/, 'a delivery id');
 const MatchId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a match id (letters, digits, "_" and "-")');
 
 export const WebhookParams = z.strictObject({ id: MatchId, webhookId: WebhookIdSchema });
 export const DeliveryParams = WebhookParams.extend({ deliveryId: DeliveryIdSchema });
 export const DeliveriesQuery = z.strictObject({ limit: z.coerce.number().int().min(1).max(100).default(20) });
+

@@ -2,6 +2,7 @@
  * Opens the database: PGlite (embedded; a directory, or `memory://` for tests) or PostgreSQL
  * (a pg.Pool shared by Prisma's adapter and our migration runner).
  */
+import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
@@ -13,7 +14,7 @@ import { namedStatements } from './pglite-statements.js';
 export type DatabaseConfig =
   | {
       kind: 'pglite';
-      /** A directory, or `memory://` (optionally `memory://name`) for an in-memory db. */
+      /** A directory (relative ones from the working directory), or `memory://` (optionally `memory://name`) for an in-memory db. */
       dataDir: string;
       /**
        * Test hook (never set from the environment): start a new database from this data
@@ -70,7 +71,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export function isMemoryDir(dataDir: string): boolean {
+function isMemoryDir(dataDir: string): boolean {
   return dataDir.startsWith('memory://');
 }
 
@@ -78,7 +79,9 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   return config.kind === 'pglite' ? openPglite(config.dataDir, config.loadDataDir) : openPostgres(config);
 }
 
-async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database> {
+async function openPglite(configured: string, loadDataDir?: Blob): Promise<Database> {
+  // memory:// is PGlite's in-memory database, not a path (resolving it made a directory "memory:").
+  const dataDir = isMemoryDir(configured) ? configured : path.resolve(configured);
   const lock: DirLock | null = isMemoryDir(dataDir) ? null : lockDataDir(dataDir);
   let client: PGlite;
   try {

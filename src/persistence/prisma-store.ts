@@ -1,11 +1,7 @@
 /**
  * MatchStore over Prisma (PGlite or PostgreSQL through a driver adapter).
  *
- * Move path (appendEvents) = one SQL statement (see APPEND_SQL):
- *   UPDATE match SET version = version + n WHERE id = $id AND version = $expected  (0 rows → conflict)
- *   INSERT events seq expected+1 … expected+n                       (UNIQUE(match_id, seq) backstop)
- *   INSERT idempotency_key (if given)                               (UNIQUE(match_id, seat, key) → conflict)
- *   UPDATE seat (if claiming an open seat: a join)                  (seat taken → no bump → conflict)
+ * Move path (appendEvents) = one SQL statement with one named-field argument (append.ts).
  * Invariant: match.version = number of events = seq of the last event.
  * Everything else goes through Prisma's query API.
  */
@@ -17,8 +13,19 @@ import { isUniqueViolation } from './db-errors.js';
 import { PrismaWebhookStore } from './webhook-store.js';
 import { PrismaPlayerStore } from './player-store.js';
 import { SqlRatingStore, applyRating } from './rating-store.js';
+import { SqlSeekStore } from './seek-store.js';
 import { asDate, asJson } from './sql-values.js';
+import { APPEND, appendArgs, eventDocs } from './append.js';
+import { named } from './named-sql.js';
+import { SqlChallengeStore } from './challenge-store.js';
+import { SqlFeedStore } from './feed-store.js';
+import { SqlAiStore } from './ai-store.js';
 import {
+  ChallengeClosedError,
+  type ChallengeAcceptance,
+  type ChallengeStore,
+  type FeedStore,
+  type AiStore,
   VersionConflictError,
   type AppendOptions,
   type IdempotencyRecord,
@@ -32,10 +39,12 @@ import {
   type NewMatch,
   type SeatName,
   type StoredEvent,
+  type EventSource,
   type EventVisibility,
   type WebhookStore,
   type PlayerStore,
   type RatingStore,
+  type SeekStore,
   type MatchEnding,
 } from './types.js';
 
@@ -47,50 +56,6 @@ export class InvalidCursorError extends Error {
   }
 }
 
-const SEATS_WITH_PLAYER = { seats: { include: { player: { select: { bot: true } } } } } as const;
-type MatchWithSeats = Prisma.MatchGetPayload<{ include: typeof SEATS_WITH_PLAYER }>;
-
-function toRow(m: MatchWithSeats): MatchRow {
-  return {
-    id: m.id,
-    game: m.game,
-    rulesVersion: m.rulesVersion,
-    engineVersion: m.engineVersion,
-    rulesHash: m.rulesHash,
-    config: m.config,
-    cardSetId: m.cardSetId,
-    cardSetHash: m.cardSetHash,
-    seed: m.seed,
-    seedCommitment: m.seedCommitment,
-    status: m.status as MatchStatus,
-    winner: m.winner as SeatName | null,
-    toMove: m.toMove as SeatName | null,
-    deadline: m.deadline,
-    timeControl: m.timeControl,
-    decks: (m.decks as Record<SeatName, string[]> | null) ?? null,
-    rated: m.rated,
-    ending: m.ending as MatchEnding | null,
-    version: m.version,
-    seatEpoch: m.seatEpoch,
-    createdAt: m.createdAt,
-    updatedAt: m.updatedAt,
-    seats: [...m.seats]
-      .sort((a, b) => a.seat.localeCompare(b.seat))
-      .map((s) => ({ seat: s.seat as SeatName, tokenHash: s.tokenHash, handle: s.handle, playerId: s.playerId, bot: s.player?.bot ?? false, deck: s.deck })),
-  };
-}
-
-/**
- * The move path in ONE statement (one round trip, one implicit transaction, one commit):
- * conditional version bump; events seq expected+1…; optional idempotency row. When the bump
- * matches no row, the inserts select from an empty set and nothing is written; no row comes
- * back. A unique violation (event seq, idempotency key) aborts the whole statement.
- * Measured (scripts/db-bench-append.ts, one event, sequential): PostgreSQL 3.1 ms vs 8.8 ms for
- * the same steps as a Prisma interactive transaction (BEGIN/UPDATE/INSERT/COMMIT round trips);
- * PGlite 3.9–4.5 ms vs 3.9–4.8 ms, most of it planning the statement on every call. Prepared once
- * as a named statement (pglite-statements.ts), the same script (2026-11-23, machine shared):
- * PGlite 0.5–0.7 ms, PostgreSQL 0.75 ms.
- */
 /**
  * NOTIFY channel of committed appends (payload `matchId:version`) and of revoked tokens (payload
  * `revoked:<sha256>`, which a node that does not know it reads as no append: its "version" is not
@@ -98,65 +63,11 @@ function toRow(m: MatchWithSeats): MatchRow {
  */
 export const APPEND_CHANNEL = 'evons_appends';
 const REVOKED_PREFIX = 'revoked:';
+/** Account feed entries were written outside an append (no match id has no ':' and a version). */
+const FEED_NOTE = 'feed';
 const NOTIFY_BATCH_MS = 5;
 /** How far ahead of the clock createMatch may stamp a match to keep one node's creation times distinct. */
 export const CREATION_LEAD_MS = 50;
-
-const APPEND_SQL = `
-WITH bumped AS (
-  UPDATE "match"
-     SET "version" = "version" + $3::int,
-         "status" = COALESCE($4::text, "status"),
-         "winner" = CASE WHEN $5::boolean THEN $6::text ELSE "winner" END,
-         "to_move" = CASE WHEN $18::boolean THEN $19::text ELSE "to_move" END,
-         "deadline" = CASE WHEN $20::boolean THEN $21::timestamptz ELSE "deadline" END,
-         "decks" = COALESCE($31::jsonb, "decks"),
-         "ending" = COALESCE($32::text, "ending"),
-         "updated_at" = GREATEST(now(), "created_at")
-   WHERE "id" = $1 AND "version" = $2::int
-     AND (NOT $14::boolean OR EXISTS (
-           SELECT 1 FROM "seat" WHERE "match_id" = $1 AND "seat" = $15::text AND "token_hash" IS NULL))
-  RETURNING "version", "created_at"
-), claim AS (
-  UPDATE "seat" SET "token_hash" = $16::text, "handle" = $17::text, "player_id" = $30::text, "deck" = $33::text,
-                    "joined_at" = GREATEST(now(), bumped."created_at")
-    FROM bumped
-   WHERE $14::boolean AND "seat"."match_id" = $1 AND "seat"."seat" = $15::text AND "seat"."token_hash" IS NULL
-), ev AS (
-  INSERT INTO "event" ("match_id", "seq", "type", "payload", "visibility", "acting_seat", "created_at")
-  SELECT $1, $2::int + e.ord::int, e.doc->>'type', e.doc->'payload', e.doc->>'visibility', e.doc->>'acting_seat',
-         GREATEST(now(), bumped."created_at")
-    FROM bumped, jsonb_array_elements($7::jsonb) WITH ORDINALITY AS e(doc, ord)
-), idem AS (
-  INSERT INTO "idempotency_key" ("match_id", "key", "seat", "request_hash", "status_code", "response")
-  SELECT $1, $9::text, $10::text, $11::text, $12::int, $13::text
-    FROM bumped WHERE $8::boolean
-), outbox AS (
-  INSERT INTO "webhook_delivery" ("id", "webhook_id", "match_id", "seat", "kind", "version", "from_seq", "to_move", "deadline", "next_attempt_at")
-  SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), w."id", $1, w."seat", n.kind, b."version", $2::int + 1,
-         CASE WHEN $18::boolean THEN $19::text ELSE NULL END, $21::timestamptz,
-         CASE WHEN n.kind = 'deadline-near' THEN $21::timestamptz - w."deadline_lead_ms" * interval '1 millisecond' ELSE now() END
-    FROM bumped b,
-         -- The match's endpoints, and the one this statement registers (the CTEs share one snapshot,
-         -- so the new row is not visible in "webhook" yet: a joiner must hear of its own first turn).
-         (SELECT "id", "seat", "kinds", "deadline_lead_ms" FROM "webhook" WHERE "match_id" = $1 AND "disabled_at" IS NULL
-          UNION ALL
-          SELECT $24::text, $25::text, ARRAY(SELECT jsonb_array_elements_text($27::jsonb)), $29::int WHERE $23::boolean) w,
-         jsonb_to_recordset($22::jsonb) AS n(seat text, kind text)
-   WHERE w."seat" = n.seat AND n.kind = ANY(w."kinds")
-  RETURNING 1
-), stale AS (
-  -- A deadline warning is about one position: the append that moves past it (or ends the match)
-  -- supersedes it at once, so the log never shows it pending for a position that is gone.
-  UPDATE "webhook_delivery" d SET "status" = 'superseded'
-    FROM bumped
-   WHERE d."match_id" = $1 AND d."status" = 'pending' AND d."kind" = 'deadline-near' AND d."version" <= $2::int
-), hook AS (
-  INSERT INTO "webhook" ("id", "match_id", "seat", "url", "kinds", "secret", "deadline_lead_ms")
-  SELECT $24::text, $1, $25::text, $26::text, ARRAY(SELECT jsonb_array_elements_text($27::jsonb)), $28::text, $29::int
-    FROM bumped WHERE $23::boolean
-)
-SELECT "version", (SELECT count(*) FROM outbox)::int AS "queued" FROM bumped`;
 
 /**
  * A new match in ONE statement: the match row, its seats, its first events and the endpoints
@@ -164,100 +75,81 @@ SELECT "version", (SELECT count(*) FROM outbox)::int AS "queued" FROM bumped`;
  * transaction and about 6 ms of this process's CPU (its query compiler); here it is one round
  * trip. JSON nulls are stored as Prisma stored them: jsonb `null`, not SQL NULL.
  */
-const CREATE_SQL = `
+interface CreateArgs {
+  id: string;
+  game: string;
+  rules_version: string;
+  engine_version: string;
+  rules_hash: string;
+  /** JSON texts: config, decks, and the arrays of seats, events and webhooks. */
+  config: string;
+  card_set_id: string;
+  card_set_hash: string;
+  seed: string;
+  seed_commitment: string;
+  status: MatchStatus;
+  to_move: SeatName | null;
+  deadline: string | null;
+  time_control: string;
+  decks: string;
+  rated: boolean;
+  ending: MatchEnding | null;
+  version: number;
+  seats: string;
+  events: string;
+  webhooks: string;
+  created_at: string;
+}
+
+const CREATE = named<CreateArgs>()`
 WITH m AS (
   INSERT INTO "match" ("id", "game", "rules_version", "engine_version", "rules_hash", "config", "card_set_id", "card_set_hash",
                        "seed", "seed_commitment", "status", "to_move", "deadline", "time_control", "decks", "rated", "ending", "version",
                        "created_at", "updated_at")
-  VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10, $11, $12, $13::timestamptz, $14, $15::jsonb, $16::boolean, $17, $18::int,
-          $22::timestamptz, $22::timestamptz)
+  VALUES (${'id'}, ${'game'}, ${'rules_version'}, ${'engine_version'}, ${'rules_hash'}, ${'config'}::jsonb, ${'card_set_id'}, ${'card_set_hash'},
+          ${'seed'}, ${'seed_commitment'}, ${'status'}, ${'to_move'}, ${'deadline'}::timestamptz, ${'time_control'}, ${'decks'}::jsonb,
+          ${'rated'}::boolean, ${'ending'}, ${'version'}::int, ${'created_at'}::timestamptz, ${'created_at'}::timestamptz)
   RETURNING "id"
 ), seats AS (
   INSERT INTO "seat" ("match_id", "seat", "token_hash", "handle", "player_id", "deck", "joined_at")
-  SELECT m."id", x.seat, x.token_hash, x.handle, x.player_id, x.deck, CASE WHEN x.token_hash IS NULL THEN NULL ELSE $22::timestamptz END
-    FROM m, jsonb_to_recordset($19::jsonb) AS x(seat text, token_hash text, handle text, player_id text, deck text)
+  SELECT m."id", x.seat, x.token_hash, x.handle, x.player_id, x.deck, CASE WHEN x.token_hash IS NULL THEN NULL ELSE ${'created_at'}::timestamptz END
+    FROM m, jsonb_to_recordset(${'seats'}::jsonb) AS x(seat text, token_hash text, handle text, player_id text, deck text)
 ), ev AS (
-  INSERT INTO "event" ("match_id", "seq", "type", "payload", "visibility", "acting_seat", "created_at")
-  SELECT m."id", e.ord::int, e.doc->>'type', e.doc->'payload', e.doc->>'visibility', e.doc->>'acting_seat', $22::timestamptz
-    FROM m, jsonb_array_elements($20::jsonb) WITH ORDINALITY AS e(doc, ord)
+  INSERT INTO "event" ("match_id", "seq", "source", "type", "payload", "visibility", "acting_seat", "created_at")
+  SELECT m."id", e.ord::int, e.doc->>'source', e.doc->>'type', e.doc->'payload', e.doc->>'visibility', e.doc->>'acting_seat', ${'created_at'}::timestamptz
+    FROM m, jsonb_array_elements(${'events'}::jsonb) WITH ORDINALITY AS e(doc, ord)
 ), hooks AS (
   INSERT INTO "webhook" ("id", "match_id", "seat", "url", "kinds", "secret", "deadline_lead_ms")
   SELECT w.id, m."id", w.seat, w.url, ARRAY(SELECT jsonb_array_elements_text(w.kinds)), w.secret, w.deadline_lead_ms
-    FROM m, jsonb_to_recordset($21::jsonb) AS w(id text, seat text, url text, kinds jsonb, secret text, deadline_lead_ms int)
+    FROM m, jsonb_to_recordset(${'webhooks'}::jsonb) AS w(id text, seat text, url text, kinds jsonb, secret text, deadline_lead_ms int)
 )
 SELECT "id" FROM m`;
 
-/** A store's events as APPEND_SQL and CREATE_SQL read them from their jsonb parameter. */
-function eventDocs(events: NewEvent[]): string {
-  return JSON.stringify(events.map((e) => ({ type: e.type, payload: e.payload ?? null, visibility: e.visibility, acting_seat: e.actingSeat })));
-}
-
-/** CREATE_SQL's parameters, in order. */
-function createParams(match: NewMatch, events: NewEvent[], createdAt: Date): unknown[] {
-  return [
-    match.id,
-    match.game,
-    match.rulesVersion,
-    match.engineVersion,
-    match.rulesHash,
-    JSON.stringify(match.config ?? null),
-    match.cardSetId,
-    match.cardSetHash,
-    match.seed,
-    match.seedCommitment,
-    match.status,
-    match.toMove ?? null,
-    match.deadline?.toISOString() ?? null,
-    match.timeControl ?? 'none',
-    JSON.stringify(match.decks ?? null),
-    match.rated ?? false,
-    match.status === 'finished' ? 'game' : null,
-    events.length,
-    JSON.stringify(match.seats.map((s) => ({ seat: s.seat, token_hash: s.tokenHash, handle: s.handle, player_id: s.playerId ?? null, deck: s.deck ?? null }))),
-    eventDocs(events),
-    JSON.stringify((match.webhooks ?? []).map((w) => ({ id: w.id, seat: w.seat, url: w.url, kinds: w.kinds, secret: w.secret, deadline_lead_ms: w.deadlineLeadMs }))),
-    createdAt.toISOString(),
-  ];
-}
-
-/** APPEND_SQL's parameters, in order. */
-function appendParams(id: string, expectedVersion: number, events: NewEvent[], opts: AppendOptions): unknown[] {
-  const idem = opts.idempotency;
-  return [
-    id,
-    expectedVersion,
-    events.length,
-    opts.status ?? null,
-    opts.winner !== undefined,
-    opts.winner ?? null,
-    eventDocs(events),
-    idem !== undefined,
-    idem?.key ?? null,
-    idem?.seat ?? null,
-    idem?.requestHash ?? null,
-    idem?.statusCode ?? null,
-    idem?.response ?? null,
-    opts.claimSeat !== undefined,
-    opts.claimSeat?.seat ?? null,
-    opts.claimSeat?.tokenHash ?? null,
-    opts.claimSeat?.handle ?? null,
-    opts.toMove !== undefined,
-    opts.toMove ?? null,
-    opts.deadline !== undefined,
-    opts.deadline?.toISOString() ?? null,
-    JSON.stringify(opts.notify ?? []),
-    opts.registerWebhook !== undefined,
-    opts.registerWebhook?.id ?? null,
-    opts.registerWebhook?.seat ?? null,
-    opts.registerWebhook?.url ?? null,
-    JSON.stringify(opts.registerWebhook?.kinds ?? []),
-    opts.registerWebhook?.secret ?? null,
-    opts.registerWebhook?.deadlineLeadMs ?? null,
-    opts.claimSeat?.playerId ?? null,
-    opts.decks ? JSON.stringify(opts.decks) : null,
-    opts.ending ?? null,
-    opts.claimSeat?.deck ?? null,
-  ];
+function createArgs(match: NewMatch, events: NewEvent[], createdAt: Date): CreateArgs {
+  return {
+    id: match.id,
+    game: match.game,
+    rules_version: match.rulesVersion,
+    engine_version: match.engineVersion,
+    rules_hash: match.rulesHash,
+    config: JSON.stringify(match.config ?? null),
+    card_set_id: match.cardSetId,
+    card_set_hash: match.cardSetHash,
+    seed: match.seed,
+    seed_commitment: match.seedCommitment,
+    status: match.status,
+    to_move: match.toMove ?? null,
+    deadline: match.deadline?.toISOString() ?? null,
+    time_control: match.timeControl ?? 'none',
+    decks: JSON.stringify(match.decks ?? null),
+    rated: match.rated ?? false,
+    ending: match.status === 'finished' ? 'game' : null,
+    version: events.length,
+    seats: JSON.stringify(match.seats.map((s) => ({ seat: s.seat, token_hash: s.tokenHash, handle: s.handle, player_id: s.playerId ?? null, deck: s.deck ?? null }))),
+    events: JSON.stringify(eventDocs(events)),
+    webhooks: JSON.stringify((match.webhooks ?? []).map((w) => ({ id: w.id, seat: w.seat, url: w.url, kinds: w.kinds, secret: w.secret, deadline_lead_ms: w.deadlineLeadMs }))),
+    created_at: createdAt.toISOString(),
+  };
 }
 
 /** A page boundary: the last row's sort keys (its deadline only in deadline order). */
@@ -335,17 +227,18 @@ interface MatchSqlRow {
   seats: { seat: string; token_hash: string | null; handle: string | null; player_id: string | null; bot: boolean; deck: string | null }[] | string;
 }
 
-/** One match with its seats in one statement (the hot read of every request). */
-const MATCH_SQL = `
+/** Matches with their seats in one statement (the hot read of every request: getMatch). */
+const MATCH_SELECT = `
 SELECT m.*,
        COALESCE((SELECT json_agg(json_build_object('seat', s.seat, 'token_hash', s.token_hash, 'handle', s.handle,
                                                    'player_id', s.player_id, 'bot', COALESCE(p.bot, false), 'deck', s.deck) ORDER BY s.seat)
                    FROM "seat" s LEFT JOIN "player" p ON p.id = s.player_id WHERE s.match_id = m.id), '[]'::json) AS seats
-  FROM "match" m
- WHERE m.id = $1`;
+  FROM "match" m`;
+const MATCH_SQL = `${MATCH_SELECT} WHERE m.id = $1`;
+const MATCHES_SQL = `${MATCH_SELECT} WHERE m.id = ANY($1::text[])`;
 
-
-function sqlToRow(m: MatchSqlRow): MatchRow {
+/** The one mapping from the match table to MatchRow. */
+function matchRow(m: MatchSqlRow): MatchRow {
   return {
     id: m.id,
     game: m.game,
@@ -389,11 +282,16 @@ export class PrismaMatchStore implements MatchStore {
   /** Seat epochs, on the same terms as `written` (only this process replaces seat tokens). */
   private readonly epochs: LRUCache<string, number> | null;
   private noteTimer: NodeJS.Timeout | null = null;
+  private feedNote = false;
   /** The last creation time createMatch assigned (epoch ms). */
   private lastCreatedAt = 0;
   readonly webhooks: WebhookStore;
   readonly players: PlayerStore;
   readonly ratings: RatingStore;
+  readonly challenges: ChallengeStore;
+  readonly seeks: SeekStore;
+  readonly feed: FeedStore;
+  readonly ai: AiStore;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -409,9 +307,20 @@ export class PrismaMatchStore implements MatchStore {
     this.webhooks = new PrismaWebhookStore(prisma, sql, transaction, () => this.deliveriesQueued());
     this.players = new PrismaPlayerStore(prisma);
     this.ratings = new SqlRatingStore(sql);
+    this.challenges = new SqlChallengeStore(sql, { encode: (at, id) => encodeCursor(at, id), decode: (c) => decodeCursor(c) }, () => this.announceFeed());
+    this.seeks = new SqlSeekStore(
+      sql,
+      transaction,
+      async (tx, match, events, at) => {
+        await tx.query(CREATE.text, CREATE.values(createArgs(match, events, at)));
+      },
+      () => this.announceFeed(),
+    );
+    this.feed = new SqlFeedStore(sql);
+    this.ai = new SqlAiStore(sql);
   }
 
-  async createMatch(match: NewMatch, events: NewEvent[]): Promise<MatchRow> {
+  async createMatch(match: NewMatch, events: NewEvent[], accept?: ChallengeAcceptance): Promise<MatchRow> {
     // Creation times this node assigns increase strictly (millisecond columns), so matches one client
     // creates one after another list newest first in that order however fast creation is; a burst
     // may run ahead of the clock by at most CREATION_LEAD_MS (then ties fall back to the id order).
@@ -419,7 +328,23 @@ export class PrismaMatchStore implements MatchStore {
     const now = Date.now();
     const at = Math.max(now, Math.min(this.lastCreatedAt + 1, now + CREATION_LEAD_MS));
     this.lastCreatedAt = at;
-    await this.sql(CREATE_SQL, createParams(match, events, new Date(at)), 'evons_create_match');
+    const args = CREATE.values(createArgs(match, events, new Date(at)));
+    if (accept) {
+      // The challenge's conditional update and the match are one transaction: an accepted
+      // challenge always has its match, and a challenge that is no longer open gets none.
+      await this.transaction(async (tx) => {
+        const won = await tx.query(
+          `UPDATE "challenge" SET "status" = 'accepted', "match_id" = $2, "accepted_by_id" = $3, "closed_at" = $4::timestamptz
+            WHERE "id" = $1 AND "status" = 'open' AND "expires_at" > $4::timestamptz RETURNING "id"`,
+          [accept.challengeId, match.id, accept.acceptedById, accept.at.toISOString()],
+        );
+        if (won.length === 0) throw new ChallengeClosedError();
+        await tx.query(CREATE.text, args);
+      });
+    } else {
+      await this.sql(CREATE.text, args, 'evons_create_match');
+    }
+    if (match.status === 'active') this.announceFeed();
     const created = await this.getMatch(match.id);
     if (!created) throw new Error(`match ${match.id} was created but cannot be read`);
     this.written?.set(created.id, created.version);
@@ -428,7 +353,7 @@ export class PrismaMatchStore implements MatchStore {
 
   async getMatch(id: string): Promise<MatchRow | null> {
     const [m] = await this.sql<MatchSqlRow>(MATCH_SQL, [id], 'evons_get_match');
-    return m ? sqlToRow(m) : null;
+    return m ? matchRow(m) : null;
   }
 
   async getVersion(id: string): Promise<number | null> {
@@ -461,14 +386,15 @@ export class PrismaMatchStore implements MatchStore {
   }
 
   async loadEvents(id: string, opts: { afterSeq?: number; limit?: number } = {}): Promise<StoredEvent[]> {
-    const rows = await this.sql<{ seq: number; type: string; payload: unknown; visibility: string; acting_seat: string | null; created_at: Date | string }>(
-      `SELECT seq, type, payload, visibility, acting_seat, created_at FROM "event"
+    const rows = await this.sql<{ seq: number; source: string; type: string; payload: unknown; visibility: string; acting_seat: string | null; created_at: Date | string }>(
+      `SELECT seq, source, type, payload, visibility, acting_seat, created_at FROM "event"
         WHERE match_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
       [id, opts.afterSeq ?? 0, opts.limit ?? null],
       'evons_load_events',
     );
     return rows.map((r) => ({
       seq: Number(r.seq),
+      source: r.source as EventSource,
       type: r.type,
       payload: asJson(r.payload),
       visibility: r.visibility as EventVisibility,
@@ -482,11 +408,14 @@ export class PrismaMatchStore implements MatchStore {
     if (!Number.isInteger(expectedVersion) || expectedVersion < 0) throw new Error('expectedVersion must be an integer >= 0');
     let rows: { version: number; queued: number }[];
     try {
-      const params = appendParams(id, expectedVersion, events, opts);
+      const params = APPEND.values(appendArgs(id, expectedVersion, events, opts));
       const rating = opts.rating;
+      const created = opts.createMatch;
       rows = rating
         ? await this.appendRated(id, params, rating)
-        : await this.sql<{ version: number; queued: number }>(APPEND_SQL, params, 'evons_append');
+        : created
+          ? await this.appendCreating(params, created)
+          : await this.sql<{ version: number; queued: number }>(APPEND.text, params, 'evons_append');
     } catch (e) {
       this.written?.delete(id);
       if (isUniqueViolation(e)) throw await this.conflict(id);
@@ -503,6 +432,24 @@ export class PrismaMatchStore implements MatchStore {
     return version;
   }
 
+  /** An append and the match it starts (a rematch) in one transaction: the match only if the append matched. */
+  private async appendCreating(params: unknown[], created: NonNullable<AppendOptions['createMatch']>): Promise<{ version: number; queued: number }[]> {
+    const lost = Symbol('lost');
+    try {
+      const rows = await this.transaction(async (tx) => {
+        const rows = await tx.query<{ version: number; queued: number }>(APPEND.text, params);
+        if (rows.length === 0) throw lost;
+        await tx.query(CREATE.text, CREATE.values(createArgs(created.match, created.events, new Date())));
+        return rows;
+      });
+      this.written?.set(created.match.id, created.events.length);
+      return rows;
+    } catch (e) {
+      if (e === lost) return [];
+      throw e;
+    }
+  }
+
   /**
    * A rated match's final append: the append and both rating updates in one transaction (the
    * ratings are locked first; the update runs only if the append matched its expected version).
@@ -511,7 +458,7 @@ export class PrismaMatchStore implements MatchStore {
     const lost = Symbol('lost');
     try {
       return await this.transaction(async (tx) => {
-        const rows = await tx.query<{ version: number; queued: number }>(APPEND_SQL, params);
+        const rows = await tx.query<{ version: number; queued: number }>(APPEND.text, params);
         // Nothing was written: roll back (the rating rows may have been created).
         if (rows.length === 0) throw lost;
         await applyRating(tx, id, rating);
@@ -534,10 +481,21 @@ export class PrismaMatchStore implements MatchStore {
     this.noteTimer ??= setTimeout(() => void this.flushNotes(), NOTIFY_BATCH_MS);
   }
 
+  /**
+   * Tells every node's account feed that entries may have been written outside an append (a
+   * challenge, a seek, a match created): batched with the appends' notifications.
+   */
+  private announceFeed(): void {
+    this.feedNote = true;
+    this.noteTimer ??= setTimeout(() => void this.flushNotes(), NOTIFY_BATCH_MS);
+  }
+
   private async flushNotes(): Promise<void> {
     this.noteTimer = null;
-    if (this.pendingNotes.size === 0) return;
+    if (this.pendingNotes.size === 0 && !this.feedNote) return;
     const payloads = [...this.pendingNotes].map(([id, v]) => `${id}:${v}`);
+    if (this.feedNote) payloads.push(FEED_NOTE);
+    this.feedNote = false;
     this.pendingNotes.clear();
     await this.sql(`SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p`, [APPEND_CHANNEL, payloads], 'evons_notify').catch(() => undefined);
   }
@@ -562,12 +520,12 @@ export class PrismaMatchStore implements MatchStore {
   }
 
   async findIdempotency(matchId: string, seat: SeatName, key: string): Promise<IdempotencyRecord | null> {
-    const [r] = await this.sql<{ key: string; seat: string; request_hash: string; status_code: number; response: string }>(
-      `SELECT key, seat, request_hash, status_code, response FROM "idempotency_key" WHERE match_id = $1 AND seat = $2 AND key = $3`,
+    const [r] = await this.sql<{ key: string; seat: string; request_hash: string; response: string }>(
+      `SELECT key, seat, request_hash, response FROM "idempotency_key" WHERE match_id = $1 AND seat = $2 AND key = $3`,
       [matchId, seat, key],
       'evons_find_idempotency_by_seat',
     );
-    return r ? { key: r.key, seat: r.seat as SeatName, requestHash: r.request_hash, statusCode: Number(r.status_code), response: r.response } : null;
+    return r ? { key: r.key, seat: r.seat as SeatName, requestHash: r.request_hash, response: r.response } : null;
   }
 
   async expiredMatches(now: Date, limit: number): Promise<{ id: string; version: number }[]> {
@@ -642,22 +600,34 @@ export class PrismaMatchStore implements MatchStore {
           ? [{ deadline: { sort: 'asc', nulls: 'last' } }, { createdAt: 'desc' }, { id: 'desc' }]
           : [{ createdAt: 'desc' }, { id: 'desc' }],
       take: limit + 1,
-      include: SEATS_WITH_PLAYER,
+      select: { id: true, createdAt: true, deadline: true },
     });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return {
-      matches: page.map(toRow),
+      matches: await this.matchRows(page.map((r) => r.id)),
       nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id, order === 'deadline' ? last.deadline : undefined) : null,
     };
+  }
+
+  /** These matches, in this order (Prisma picks the page, the one row mapper reads it). */
+  private async matchRows(ids: string[]): Promise<MatchRow[]> {
+    if (ids.length === 0) return [];
+    const byId = new Map((await this.sql<MatchSqlRow>(MATCHES_SQL, [ids])).map((m) => [m.id, matchRow(m)]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
   async watchAppends(
     onAppend: (matchId: string, version: number) => void,
     onState?: (state: 'up' | 'down') => void,
     onRevoked?: (tokenHash: string) => void,
+    onFeed?: () => void,
   ): Promise<() => Promise<void>> {
     return this.listen(APPEND_CHANNEL, (payload) => {
+      if (payload === FEED_NOTE) {
+        onFeed?.();
+        return;
+      }
       if (payload.startsWith(REVOKED_PREFIX)) {
         onRevoked?.(payload.slice(REVOKED_PREFIX.length));
         return;

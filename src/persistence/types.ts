@@ -2,6 +2,7 @@
  * The match store: what the service needs from the database. Implemented with Prisma over
  * PGlite (embedded) or PostgreSQL (production). The database is the only source of truth.
  */
+import type { EventSource } from '../core/match-records.js';
 
 export type SeatName = 'p1' | 'p2';
 export type MatchStatus = 'waiting' | 'active' | 'finished';
@@ -188,15 +189,68 @@ export interface DeliveryRow {
   redeliveries: number;
 }
 
-/** A claimed delivery with what sending it needs. */
-export interface ClaimedDelivery extends DeliveryRow {
-  webhook: WebhookRow;
+/** What sending needs of an endpoint, a seat's or an account's. */
+export interface WebhookTarget {
+  id: string;
+  url: string;
+  secret: string;
+  previousSecret: string | null;
+  previousUntil: Date | null;
+  failingSince: Date | null;
+  disabledAt: Date | null;
+}
+
+/** A player's account endpoint: every feed entry of theirs of these kinds. */
+export interface NewAccountWebhook {
+  id: string;
+  url: string;
+  kinds: string[];
+  secret: string;
+}
+
+export interface AccountWebhookRow extends NewAccountWebhook, WebhookTarget {
+  playerId: string;
+  disabledReason: string | null;
+  createdAt: Date;
+}
+
+/** A delivery of an account webhook: one feed entry (its position `<xid>-<id>`). */
+export interface AccountDeliveryRow {
+  id: string;
+  webhookId: string;
+  kind: string;
+  entryId: string;
+  status: DeliveryStatus;
+  attempts: number;
+  firstAttemptAt: Date | null;
+  nextAttemptAt: Date;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  createdAt: Date;
+  deliveredAt: Date | null;
+  redeliveries: number;
+}
+
+/** A claimed account delivery with its stored feed entry (the body is built from it alone). */
+export interface ClaimedAccountDelivery extends AccountDeliveryRow {
+  of: 'account';
+  webhook: WebhookTarget;
+  entry: FeedRow;
+}
+
+/** A claimed delivery with what sending it needs: a seat's, or an account's. */
+export type ClaimedDelivery = ClaimedMatchDelivery | ClaimedAccountDelivery;
+
+/** A claimed delivery of a seat's webhook. */
+export interface ClaimedMatchDelivery extends DeliveryRow {
+  of: 'match';
+  webhook: WebhookTarget;
   /** The match's version now (a deadline-near for an older version is superseded). */
   matchVersion: number;
   /** The match's game (its rules redact the body). */
   game: string;
   /** The stored events the notification is about (from_seq … version), unredacted. */
-  events: { seq: number; type: string; payload: unknown; actingSeat: SeatName | null }[];
+  events: { seq: number; source: EventSource; type: string; payload: unknown; actingSeat: SeatName | null }[];
 }
 
 export interface MatchRow extends NewMatch {
@@ -215,7 +269,11 @@ export interface MatchRow extends NewMatch {
   winner: SeatName | null;
 }
 
+/** The envelope of a stored event: the game's own, or a record of the match itself (never told apart by `type`). */
+export type { EventSource };
+
 export interface NewEvent {
+  source: EventSource;
   type: string;
   payload: unknown;
   visibility: EventVisibility;
@@ -227,12 +285,12 @@ export interface StoredEvent extends NewEvent {
   createdAt: Date;
 }
 
+/** An accepted action's answer, kept for retries with the same key (a refused action stores nothing). */
 export interface IdempotencyRecord {
   key: string;
   seat: SeatName;
   requestHash: string;
-  statusCode: number;
-  /** The exact response body (JSON text). */
+  /** The answer as the service stored it (JSON text). */
   response: string;
 }
 
@@ -261,6 +319,11 @@ export interface AppendOptions {
    * the seat is no longer open nothing is written and VersionConflictError is thrown.
    */
   claimSeat?: { seat: SeatName; tokenHash: string; handle: string | null; playerId?: string | null; deck?: string | null };
+  /**
+   * A new match created in the same transaction, only if this append matched its expected version
+   * (an accepted rematch: the acceptance and the match it starts are written together, once).
+   */
+  createMatch?: { match: NewMatch; events: NewEvent[] };
 }
 
 /** Thrown when the expected version is stale (a lost race): the HTTP layer answers 409. */
@@ -306,7 +369,12 @@ export interface MatchPage {
 
 export interface MatchStore {
   /** Creates the match row and its first events (seq 1..n) in one transaction. */
-  createMatch(match: NewMatch, events: NewEvent[]): Promise<MatchRow>;
+  /**
+   * With `accept`: the challenge is marked accepted (naming this match) in the same transaction,
+   * only if it is still open and unexpired at `accept.at`; otherwise nothing is stored and
+   * ChallengeClosedError is thrown.
+   */
+  createMatch(match: NewMatch, events: NewEvent[], accept?: ChallengeAcceptance): Promise<MatchRow>;
   getMatch(id: string): Promise<MatchRow | null>;
   /** The match's current version (its number of events), or null when there is no such match. */
   getVersion(id: string): Promise<number | null>;
@@ -334,6 +402,10 @@ export interface MatchStore {
   readonly webhooks: WebhookStore;
   readonly players: PlayerStore;
   readonly ratings: RatingStore;
+  readonly challenges: ChallengeStore;
+  readonly seeks: SeekStore;
+  readonly feed: FeedStore;
+  readonly ai: AiStore;
   /**
    * Calls `onAppend(matchId, version)` after every committed append, from any node sharing the
    * database (PostgreSQL LISTEN/NOTIFY; PGlite's own). Returns the unsubscribe function.
@@ -344,6 +416,8 @@ export interface MatchStore {
     onState?: (state: 'up' | 'down') => void,
     /** A token was revoked (on any node): its sha256, as announceRevoked sent it. */
     onRevoked?: (tokenHash: string) => void,
+    /** Account feed entries may have been written (a challenge, seek or match created or closed, on any node). */
+    onFeed?: () => void,
   ): Promise<() => Promise<void>>;
   /** Tells every node's watchers that the token with this sha256 no longer counts (live streams end at once). */
   announceRevoked(tokenHash: string): Promise<void>;
@@ -378,6 +452,17 @@ export interface WebhookStore {
    * version to the same endpoint is pending (per endpoint, deliveries go in version order).
    */
   claim(limit: number, leaseMs: number, busy?: readonly string[]): Promise<ClaimedDelivery[]>;
+  /** Stores a player's account endpoint unless they hold `max` already (null), checked atomically. */
+  createForPlayer(playerId: string, hook: NewAccountWebhook, max: number): Promise<AccountWebhookRow | null>;
+  listForPlayer(playerId: string): Promise<AccountWebhookRow[]>;
+  getForPlayer(playerId: string, id: string): Promise<AccountWebhookRow | null>;
+  deleteForPlayer(playerId: string, id: string): Promise<boolean>;
+  rotateForPlayer(playerId: string, id: string, secret: string, previousUntil: Date): Promise<AccountWebhookRow | null>;
+  accountDeliveries(webhookId: string, limit: number): Promise<AccountDeliveryRow[]>;
+  /** Like redeliver, for an account webhook's delivery. */
+  redeliverAccount(webhookId: string, deliveryId: string, max: number): Promise<AccountDeliveryRow | 'pending' | 'limit' | null>;
+  /** Whether any account webhook is active (a node kicks its worker on feed notifications only then). */
+  anyAccountWebhooks(): Promise<boolean>;
   /** Records an attempt's result: delivered, or the next attempt (null: give up), and the endpoint's state. */
   settle(d: ClaimedDelivery, r: { ok: boolean; statusCode: number | null; error: string | null; nextAttemptAt: Date | null; superseded?: boolean; disableReason?: string | null }): Promise<void>;
 }
@@ -413,4 +498,202 @@ export interface PlayerStore {
   addToken(playerId: string, token: { id: string; tokenHash: string; label: string | null; scopes: Scope[] }): Promise<PlayerTokenRow>;
   /** Revokes a live token of the player; its sha256, or null when there was no such live token. */
   revokeToken(playerId: string, tokenId: string): Promise<string | null>;
+}
+
+export type ChallengeStatus = 'open' | 'accepted' | 'declined' | 'canceled' | 'expired';
+export type ChallengeSeat = 'p1' | 'p2' | 'random';
+
+export interface ChallengeRow {
+  id: string;
+  challenger: { id: string; handle: string; bot: boolean };
+  /** The challenged player; null for an open challenge. */
+  dest: { id: string; handle: string; bot: boolean } | null;
+  /** An open challenge's allowed handles, lower-cased (empty: anyone). */
+  allowed: string[];
+  game: string;
+  timeControl: unknown;
+  rated: boolean;
+  seat: ChallengeSeat;
+  settings: unknown;
+  /** The challenger's deck spec: server-side only. */
+  deck: unknown;
+  status: ChallengeStatus;
+  declineReason: string | null;
+  matchId: string | null;
+  acceptedById: string | null;
+  createdAt: Date;
+  expiresAt: Date;
+  closedAt: Date | null;
+}
+
+/** A challenge to store: the row's own fields, its players by id. */
+export type NewChallenge = Pick<ChallengeRow, 'id' | 'allowed' | 'game' | 'timeControl' | 'rated' | 'seat' | 'settings' | 'deck' | 'createdAt' | 'expiresAt'> & {
+  challengerId: string;
+  destId: string | null;
+};
+
+/** A seek as stored (src/persistence/seek-store.ts). */
+export interface SeekRow {
+  id: string;
+  playerId: string;
+  /** The owner's handle (read side). */
+  handle: string;
+  bot: boolean;
+  game: string;
+  timeControl: unknown;
+  controlKey: string;
+  rated: boolean;
+  minRating: number | null;
+  maxRating: number | null;
+  /** Server only: the resolved deck and its label. */
+  deck: string[];
+  deckName: string;
+  status: 'open' | 'paired' | 'cancelled';
+  matchId: string | null;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+export interface NewSeek {
+  id: string;
+  playerId: string;
+  game: string;
+  timeControl: unknown;
+  controlKey: string;
+  /** The rating family the range is read in ('correspondence' or 'live'). */
+  family: RatingFamily;
+  rated: boolean;
+  minRating: number | null;
+  maxRating: number | null;
+  deck: string[];
+  deckName: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+export interface ChallengeAcceptance {
+  challengeId: string;
+  acceptedById: string;
+  at: Date;
+}
+
+/** createMatch with an acceptance found the challenge no longer open (or expired): nothing stored. */
+export class ChallengeClosedError extends Error {
+  constructor() {
+    super('challenge not open');
+    this.name = 'ChallengeClosedError';
+  }
+}
+
+export interface ChallengeStore {
+  /** Creates the challenge if the challenger created fewer than `maxPerHour` since `at - 1h` (else null). */
+  create(c: NewChallenge, maxPerHour: number): Promise<ChallengeRow | null>;
+  get(id: string): Promise<ChallengeRow | null>;
+  /**
+   * open -> `to`, only if open and unexpired at `at` (and, with `challengerId`, only if that player
+   * is its challenger). Null: no such open challenge (another outcome was written first).
+   */
+  close(id: string, to: 'declined' | 'canceled', at: Date, opts: { reason?: string; challengerId?: string }): Promise<ChallengeRow | null>;
+  /**
+   * Marks open challenges past their expiry as expired (at most `limit`, soonest due first; only
+   * `id`, or only those `player` sent or received, when given): each written once, whichever node
+   * runs it; the ids this call expired.
+   */
+  expire(at: Date, only?: { limit?: number; id?: string; player?: string }): Promise<string[]>;
+  /**
+   * A player's challenges, newest first: `in` (sent to them by handle) or `out` (theirs); a page of
+   * `limit` after `cursor` (a nextCursor it issued; anything else is an InvalidCursorError).
+   */
+  list(playerId: string, direction: 'in' | 'out', opts: { status?: ChallengeStatus; limit: number; cursor?: string }): Promise<{ rows: ChallengeRow[]; nextCursor: string | null }>;
+}
+
+/** What posting a seek did. */
+export type SeekPosted =
+  | { kind: 'limit'; open: number }
+  | { kind: 'open'; seek: SeekRow }
+  | { kind: 'paired'; seek: SeekRow; other: SeekRow; matchId: string };
+
+export interface SeekStore {
+  /**
+   * Stores a seek, or pairs it with the oldest compatible open seek (same game, time control and
+   * rated flag, another player, each rating within the other's range), in ONE transaction: both
+   * seeks marked paired and the match `pair` builds created together, or nothing. Refuses (kind
+   * 'limit') when the owner already has `maxOpen` open seeks. `initialRating` is a player's
+   * rating before their first rated game.
+   */
+  post(
+    seek: NewSeek,
+    opts: {
+      maxOpen: number;
+      initialRating: number;
+      pair: (older: SeekRow, newer: SeekRow) => { match: NewMatch; events: NewEvent[] };
+    },
+  ): Promise<SeekPosted>;
+  /** Open seeks not expired at `now`, oldest first. */
+  listOpen(filter: { game?: string | undefined }, now: Date, limit: number): Promise<SeekRow[]>;
+  /** A player's seeks, newest first. */
+  ofPlayer(playerId: string, limit: number): Promise<SeekRow[]>;
+  /** Cancels an open, unexpired seek of the player; null when there is no such seek of theirs, else the row after. */
+  cancel(playerId: string, id: string, now: Date): Promise<{ cancelled: boolean; seek: SeekRow } | null>;
+  /** Extends to `until` the open, unexpired live seeks of these players (their feeds are connected); returns how many. */
+  renewLive(playerIds: readonly string[], now: Date, until: Date): Promise<number>;
+}
+
+/** One account feed entry (table account_event). */
+export interface FeedRow {
+  /** `<xid>-<id>`: where the entry is in the feed's order (the SSE id). */
+  position: string;
+  playerId: string;
+  kind: string;
+  data: Record<string, unknown>;
+  createdAt: Date;
+}
+
+export interface FeedWindow {
+  rows: FeedRow[];
+  /** Where the next window starts (every entry of these players up to it has been returned). */
+  next: string;
+  /** Entries past `next` exist already (a full page, or rows above the horizon): read again soon. */
+  more: boolean;
+}
+
+/** The account feed's reads (src/persistence/feed-store.ts). */
+export interface FeedStore {
+  /** A position before every entry that can still appear (the reading snapshot's oldest running writer). */
+  horizon(): Promise<string>;
+  /** These players' entries after `after`, in feed order, up to the horizon (at most `limit`). */
+  window(after: string, players: readonly string[], limit: number): Promise<FeedWindow>;
+  /** One player's entries after `after` up to and including `upTo` (at most `limit`). */
+  between(playerId: string, after: string, upTo: string, limit: number): Promise<FeedRow[]>;
+  /** Whether `position` is one of this player's entries (a Last-Event-ID to resume from). */
+  exists(playerId: string, position: string): Promise<boolean>;
+  /**
+   * What has committed now, as a point to test entries against (`committedAt`): a fresh
+   * connection's snapshot, read after it, shows every entry committed before it.
+   */
+  now(): Promise<string>;
+}
+
+/** A decision of the computer's, claimed by this node (src/persistence/ai-store.ts). */
+export interface AiClaim {
+  matchId: string;
+  /** The match version the decision is for (appended with it expected). */
+  version: number;
+  /** How many claims this version has had (the first is 1): a node died or a worker failed before. */
+  attempts: number;
+  seat: SeatName;
+  /** The computer player holding the seat (its level). */
+  playerId: string;
+}
+
+export interface AiStore {
+  /**
+   * Claims up to `limit` decisions that wait for one of these players (active matches whose seat to
+   * move is theirs), each for `leaseMs`; a decision claimed by a live lease is not claimed again.
+   */
+  claim(aiPlayerIds: readonly string[], limit: number, leaseMs: number, node: string): Promise<AiClaim[]>;
+  /** Drops the claim of this version (its decision was appended, or is moot). */
+  release(matchId: string, version: number): Promise<void>;
+  /** Ends the claim's lease now (its worker failed): the next claim takes it again, one attempt more. */
+  expire(matchId: string, version: number): Promise<void>;
 }

@@ -1,19 +1,32 @@
 /**
  * Webhook endpoints and the delivery outbox. Rows are written to the outbox by the append itself
- * (APPEND_SQL in prisma-store.ts), so a committed move always has its notifications and a
+ * (APPEND in append.ts), so a committed move always has its notifications and a
  * rolled-back one never does; workers on every node claim due rows here.
  */
 import type { PrismaClient, Prisma } from '../generated/prisma/client.js';
 import type { Database, SqlQuery } from './database.js';
-import type { ClaimedDelivery, DeliveryRow, DeliveryStatus, NewWebhook, SeatName, WebhookKind, WebhookRow, WebhookStore } from './types.js';
+import type {
+  AccountDeliveryRow,
+  AccountWebhookRow,
+  ClaimedDelivery,
+  DeliveryRow,
+  DeliveryStatus,
+  NewAccountWebhook,
+  NewWebhook,
+  SeatName,
+  WebhookKind,
+  WebhookRow,
+  WebhookStore,
+} from './types.js';
 
 type WebhookModel = Prisma.WebhookGetPayload<object>;
 type DeliveryModel = Prisma.WebhookDeliveryGetPayload<object>;
 
+// A seat's rows always have match_id, seat, version and from_seq (CHECKs of migration account_webhooks).
 function webhookRow(w: WebhookModel): WebhookRow {
   return {
     id: w.id,
-    matchId: w.matchId,
+    matchId: w.matchId!,
     seat: w.seat as SeatName,
     url: w.url,
     kinds: w.kinds as WebhookKind[],
@@ -32,11 +45,11 @@ function deliveryRow(d: DeliveryModel): DeliveryRow {
   return {
     id: d.id,
     webhookId: d.webhookId,
-    matchId: d.matchId,
+    matchId: d.matchId!,
     seat: d.seat as SeatName,
     kind: d.kind as WebhookKind,
-    version: d.version,
-    fromSeq: d.fromSeq,
+    version: d.version!,
+    fromSeq: d.fromSeq!,
     toMove: d.toMove as SeatName | null,
     deadline: d.deadline,
     status: d.status as DeliveryStatus,
@@ -66,7 +79,9 @@ WITH due AS (
    WHERE d."status" = 'pending' AND d."next_attempt_at" <= now()
      AND d."webhook_id" <> ALL (ARRAY(SELECT jsonb_array_elements_text($3::jsonb)))
      AND NOT EXISTS (SELECT 1 FROM "webhook_delivery" e
-                      WHERE e."webhook_id" = d."webhook_id" AND e."status" = 'pending' AND e."version" < d."version")
+                      WHERE e."webhook_id" = d."webhook_id" AND e."status" = 'pending'
+                        -- A seat's endpoint: in version order; an account's: in the order its entries were written.
+                        AND (e."version" < d."version" OR e."account_event_id" < d."account_event_id"))
    -- Answering endpoints first: failing ones (slow, hanging, down) take the room that is left.
    ORDER BY (w."failing_since" IS NOT NULL), d."next_attempt_at"
    LIMIT $1
@@ -80,9 +95,12 @@ WITH due AS (
   RETURNING d.*
 )
 SELECT c.*, row_to_json(w.*) AS webhook, m."version" AS match_version, m."game" AS match_game,
-       (SELECT COALESCE(json_agg(json_build_object('seq', e."seq", 'type', e."type", 'payload', e."payload", 'actingSeat', e."acting_seat") ORDER BY e."seq"), '[]'::json)
-          FROM "event" e WHERE e."match_id" = c."match_id" AND e."seq" BETWEEN c."from_seq" AND c."version") AS events
-  FROM claimed c JOIN "webhook" w ON w."id" = c."webhook_id" JOIN "match" m ON m."id" = c."match_id"`;
+       (SELECT COALESCE(json_agg(json_build_object('seq', e."seq", 'source', e."source", 'type', e."type", 'payload', e."payload", 'actingSeat', e."acting_seat") ORDER BY e."seq"), '[]'::json)
+          FROM "event" e WHERE e."match_id" = c."match_id" AND e."seq" BETWEEN c."from_seq" AND c."version") AS events,
+       a."xid"::text AS entry_xid, a."player_id" AS entry_player_id, a."data" AS entry_data, a."created_at" AS entry_created_at
+  FROM claimed c JOIN "webhook" w ON w."id" = c."webhook_id"
+  LEFT JOIN "match" m ON m."id" = c."match_id"
+  LEFT JOIN "account_event" a ON a."id" = c."account_event_id"`;
 
 /** A delivery's result and its endpoint's state, in one statement. */
 const SETTLE_SQL = `
@@ -104,15 +122,12 @@ UPDATE "webhook"
 type Raw = Record<string, unknown>;
 const date = (v: unknown): Date | null => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(String(v)));
 
-function rawWebhook(w: Raw): WebhookRow {
+/** The columns a seat's endpoint and an account endpoint share. */
+function rawEndpoint(w: Raw) {
   return {
     id: String(w.id),
-    matchId: String(w.match_id),
-    seat: w.seat as SeatName,
     url: String(w.url),
-    kinds: w.kinds as WebhookKind[],
     secret: String(w.secret),
-    deadlineLeadMs: Number(w.deadline_lead_ms),
     previousSecret: (w.previous_secret as string | null) ?? null,
     previousUntil: date(w.previous_until),
     failingSince: date(w.failing_since),
@@ -122,9 +137,48 @@ function rawWebhook(w: Raw): WebhookRow {
   };
 }
 
-function rawClaimed(d: Raw): ClaimedDelivery {
-  const w = (typeof d.webhook === 'string' ? JSON.parse(d.webhook) : d.webhook) as Raw;
+function rawWebhook(w: Raw): WebhookRow {
+  return { ...rawEndpoint(w), matchId: String(w.match_id), seat: w.seat as SeatName, kinds: w.kinds as WebhookKind[], deadlineLeadMs: Number(w.deadline_lead_ms) };
+}
+
+function rawAccountWebhook(w: Raw): AccountWebhookRow {
+  return { ...rawEndpoint(w), playerId: String(w.player_id), kinds: w.kinds as string[] };
+}
+
+/** An account delivery's row; `entry_xid` comes from its feed entry (the position is `<xid>-<id>`). */
+function rawAccountDelivery(d: Raw): AccountDeliveryRow {
   return {
+    id: String(d.id),
+    webhookId: String(d.webhook_id),
+    kind: String(d.kind),
+    entryId: `${String(d.entry_xid)}-${String(d.account_event_id)}`,
+    status: d.status as DeliveryStatus,
+    attempts: Number(d.attempts),
+    firstAttemptAt: date(d.first_attempt_at),
+    nextAttemptAt: date(d.next_attempt_at)!,
+    lastStatusCode: (d.last_status_code as number | null) ?? null,
+    lastError: (d.last_error as string | null) ?? null,
+    createdAt: date(d.created_at)!,
+    deliveredAt: date(d.delivered_at),
+    redeliveries: Number(d.redeliveries),
+  };
+}
+
+const json = (v: unknown): unknown => (typeof v === 'string' ? JSON.parse(v) : v);
+
+function rawClaimed(d: Raw): ClaimedDelivery {
+  const w = json(d.webhook) as Raw;
+  if (d.account_event_id !== null && d.account_event_id !== undefined) {
+    const row = rawAccountDelivery(d);
+    return {
+      ...row,
+      of: 'account',
+      webhook: rawAccountWebhook(w),
+      entry: { position: row.entryId, playerId: String(d.entry_player_id), kind: row.kind, data: json(d.entry_data) as Record<string, unknown>, createdAt: date(d.entry_created_at)! },
+    };
+  }
+  return {
+    of: 'match',
     id: String(d.id),
     webhookId: String(d.webhook_id),
     matchId: String(d.match_id),
@@ -146,7 +200,7 @@ function rawClaimed(d: Raw): ClaimedDelivery {
     webhook: rawWebhook(w),
     matchVersion: Number(d.match_version),
     game: String(d.match_game),
-    events: (typeof d.events === 'string' ? JSON.parse(d.events) : d.events) as ClaimedDelivery['events'],
+    events: json(d.events) as Extract<ClaimedDelivery, { of: 'match' }>['events'],
   };
 }
 
@@ -208,6 +262,68 @@ export class PrismaWebhookStore implements WebhookStore {
     if (r.count === 0) return !d ? null : d.status === 'pending' ? 'pending' : 'limit';
     this.queued();
     return d ? deliveryRow(d) : null;
+  }
+
+  async createForPlayer(playerId: string, hook: NewAccountWebhook, max: number): Promise<AccountWebhookRow | null> {
+    const rows = await this.transaction(async (tx) => {
+      // The player's row lock orders concurrent registrations: each counts after the one before committed.
+      await tx.query(`SELECT 1 FROM "player" WHERE "id" = $1 FOR UPDATE`, [playerId]);
+      return tx.query<Raw>(
+        `INSERT INTO "webhook" ("id", "player_id", "url", "kinds", "secret", "deadline_lead_ms")
+         SELECT $1, $2, $3, ARRAY(SELECT jsonb_array_elements_text($4::jsonb)), $5, 0
+          WHERE (SELECT count(*) FROM "webhook" WHERE "player_id" = $2) < $6::int
+         RETURNING *`,
+        [hook.id, playerId, hook.url, JSON.stringify(hook.kinds), hook.secret, max],
+      );
+    });
+    return rows[0] ? rawAccountWebhook(rows[0]) : null;
+  }
+
+  async listForPlayer(playerId: string): Promise<AccountWebhookRow[]> {
+    return (await this.sql<Raw>(`SELECT * FROM "webhook" WHERE "player_id" = $1 ORDER BY "created_at", "id"`, [playerId], 'evons_account_webhooks')).map(rawAccountWebhook);
+  }
+
+  async getForPlayer(playerId: string, id: string): Promise<AccountWebhookRow | null> {
+    const [w] = await this.sql<Raw>(`SELECT * FROM "webhook" WHERE "id" = $1 AND "player_id" = $2`, [id, playerId], 'evons_account_webhook');
+    return w ? rawAccountWebhook(w) : null;
+  }
+
+  async deleteForPlayer(playerId: string, id: string): Promise<boolean> {
+    return (await this.prisma.webhook.deleteMany({ where: { id, playerId } })).count > 0;
+  }
+
+  async rotateForPlayer(playerId: string, id: string, secret: string, previousUntil: Date): Promise<AccountWebhookRow | null> {
+    const [w] = await this.sql<Raw>(
+      `UPDATE "webhook" SET "previous_secret" = "secret", "secret" = $3, "previous_until" = $4::timestamptz
+        WHERE "id" = $1 AND "player_id" = $2 RETURNING *`,
+      [id, playerId, secret, previousUntil.toISOString()],
+    );
+    return w ? rawAccountWebhook(w) : null;
+  }
+
+  async accountDeliveries(webhookId: string, limit: number): Promise<AccountDeliveryRow[]> {
+    const rows = await this.sql<Raw>(
+      `SELECT d.*, a."xid"::text AS entry_xid FROM "webhook_delivery" d JOIN "account_event" a ON a."id" = d."account_event_id"
+        WHERE d."webhook_id" = $1 ORDER BY d."created_at" DESC, d."account_event_id" DESC LIMIT $2`,
+      [webhookId, limit],
+      'evons_account_deliveries',
+    );
+    return rows.map(rawAccountDelivery);
+  }
+
+  async redeliverAccount(webhookId: string, deliveryId: string, max: number): Promise<AccountDeliveryRow | 'pending' | 'limit' | null> {
+    const r = await this.redeliver(webhookId, deliveryId, max);
+    if (r === null || r === 'pending' || r === 'limit') return r;
+    const [d] = await this.sql<Raw>(
+      `SELECT d.*, a."xid"::text AS entry_xid FROM "webhook_delivery" d JOIN "account_event" a ON a."id" = d."account_event_id" WHERE d."id" = $1`,
+      [deliveryId],
+    );
+    return d ? rawAccountDelivery(d) : null;
+  }
+
+  async anyAccountWebhooks(): Promise<boolean> {
+    const rows = await this.sql(`SELECT 1 FROM "webhook" WHERE "player_id" IS NOT NULL AND "disabled_at" IS NULL LIMIT 1`, [], 'evons_account_webhooks_any');
+    return rows.length > 0;
   }
 
   async claim(limit: number, leaseMs: number, busy: readonly string[] = []): Promise<ClaimedDelivery[]> {

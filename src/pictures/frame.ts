@@ -5,21 +5,16 @@
  * left out on purpose: they change between versions, and a picture is cached per version.
  */
 import type { Seat, Viewer } from '../core/ruleset.js';
-import type { MatchOutcome, MatchView } from '../service/types.js';
 
 export const SEATS = ['p1', 'p2'] as const satisfies readonly Seat[];
 
 export interface PictureFrame {
   matchId: string;
-  status: MatchView['status'];
+  status: 'waiting' | 'active' | 'finished';
   viewer: Viewer;
   handles: Record<Seat, string | null>;
-  outcome: MatchOutcome | null;
-}
-
-export function frameOf(v: MatchView): PictureFrame {
-  const handle = (s: Seat) => v.seats.find((x) => x.seat === s)?.handle ?? null;
-  return { matchId: v.id, status: v.status, viewer: v.seat ?? 'spectator', handles: { p1: handle('p1'), p2: handle('p2') }, outcome: v.outcome };
+  /** How the match ended (the match view's `outcome`); null while it runs. */
+  outcome: { winner: Seat | null; reason: string; seat?: Seat | null } | null;
 }
 
 /** "p1 (alice)", or "p1" for a seat without a handle. */

@@ -2,14 +2,14 @@
  * Board pictures: the caller's match view (the body of GET /v1/matches/{id}, already redacted for
  * them) drawn as a self-contained SVG by the game's own renderer. Pure: the same view gives the
  * same bytes, and nothing reaches a picture that is not in the view (the card lists read to name
- * a card are public, GET /v1/games/{game}/cards).
+ * a card are public, GET /v1/games/{game}/cards). Each game's module (src/games/<game>/module.ts)
+ * supplies its renderer; this module draws what every picture has.
  */
-import type { GameId, GameViewOf } from '../games/registry.js';
+import type { Seat } from '../core/ruleset.js';
+import { GAME_MODULES } from '../games/registry.js';
 import type { MatchView } from '../service/types.js';
-import { renderEvonsBoard } from './evons-board.js';
-import { frameOf, outcomeWords, seatLabel, viewerWords, SEATS, type PictureFrame } from './frame.js';
+import { outcomeWords, seatLabel, viewerWords, SEATS, type PictureFrame } from './frame.js';
 import { document, text } from './svg.js';
-import { renderUniversusBoard } from './universus-board.js';
 
 /**
  * Part of every picture's ETag: bump it whenever a renderer draws anything differently, so that
@@ -17,11 +17,10 @@ import { renderUniversusBoard } from './universus-board.js';
  */
 export const PICTURE_VERSION = 2;
 
-/** One renderer per hosted game: adding a game without one fails to compile. */
-const RENDERERS: { [G in GameId]: (f: PictureFrame, game: GameViewOf<G>) => string } = {
-  evons: renderEvonsBoard,
-  universus: renderUniversusBoard,
-};
+function frameOf(v: MatchView): PictureFrame {
+  const handle = (s: Seat) => v.seats.find((x) => x.seat === s)?.handle ?? null;
+  return { matchId: v.id, status: v.status, viewer: v.seat ?? 'spectator', handles: { p1: handle('p1'), p2: handle('p2') }, outcome: v.outcome };
+}
 
 /** Before the deal (a seat still open) there is no position: the picture says who is waiting. */
 function waitingPicture(f: PictureFrame, gameId: string): string {
@@ -42,6 +41,7 @@ function waitingPicture(f: PictureFrame, gameId: string): string {
 export function renderBoardSvg(view: MatchView): string {
   const f = frameOf(view);
   if (view.game === null) return waitingPicture(f, view.gameId);
-  const render = RENDERERS[view.gameId] as (f: PictureFrame, game: MatchView['game']) => string;
+  // The module of the view's own game draws it (each game's renderer takes its own view).
+  const render = GAME_MODULES[view.gameId].picture as (f: PictureFrame, game: MatchView['game']) => string;
   return render(f, view.game);
 }

@@ -6,12 +6,13 @@ import { canonicalJson, sha256Hex } from '../core/hash.js';
 import type { TimeControl } from '../core/clock.js';
 import type { GeneratorId } from '../core/random.js';
 import type { AnyRuleset, Seat, Viewer } from '../core/ruleset.js';
-import { isMatchRecord, publicRecord } from '../service/match-log.js';
+import { isMatchRecord, publicRecord, type EventSource } from '../core/match-records.js';
 import { REPLAY_FORMAT, type ReplayAction, type ReplayEvent, type ReplayFile, type ReplayOutcome } from './replay-file.js';
 
 /** One stored record: a game event whole (as the engine produced it) or one of the match's own records. */
 export interface LoggedEvent {
   seq: number;
+  source: EventSource;
   actingSeat: Seat | null;
   event: { type: string; [k: string]: unknown };
 }
@@ -50,9 +51,9 @@ export function generatorOf(opening: Record<string, unknown> | undefined): Gener
 export function redactLog(ruleset: AnyRuleset, log: readonly LoggedEvent[], reader: Viewer): ReplayEvent[] {
   const out: ReplayEvent[] = [];
   for (const e of log) {
-    const r = isMatchRecord(e.event) ? publicRecord({ type: e.event.type, payload: e.event }) : ruleset.redactEvent(e.event, reader);
+    const r = isMatchRecord(e) ? publicRecord({ source: e.source, type: e.event.type, payload: e.event }) : ruleset.redactEvent(e.event, reader);
     // A JSON round trip, so the file holds what a reader of the API would get (no undefined fields).
-    if (r) out.push({ seq: e.seq, actingSeat: e.actingSeat, event: JSON.parse(JSON.stringify(r)) as ReplayEvent['event'] });
+    if (r) out.push({ seq: e.seq, actingSeat: e.actingSeat, source: e.source, event: JSON.parse(JSON.stringify(r)) as ReplayEvent['event'] });
   }
   return out;
 }
@@ -61,7 +62,7 @@ export function redactLog(ruleset: AnyRuleset, log: readonly LoggedEvent[], read
 export function buildReplay(i: BuildReplayInput): ReplayFile {
   const r = i.ruleset;
   const over = i.outcome !== null;
-  const opening = i.log.find((e) => !isMatchRecord(e.event))?.event;
+  const opening = i.log.find((e) => !isMatchRecord(e))?.event;
   const seedCommitment = typeof opening?.seedCommitment === 'string' ? opening.seedCommitment : '';
   return {
     format: REPLAY_FORMAT,
@@ -97,7 +98,7 @@ export type RecoverResult = { ok: true; actions: ReplayAction[] } | { ok: false;
  * this: a wrong recovery only makes the file fail verification.
  */
 export function recoverActions(ruleset: AnyRuleset, log: readonly LoggedEvent[], extraCandidates: readonly { type: string }[] = [{ type: 'resign' }]): RecoverResult {
-  const game = log.filter((e) => !isMatchRecord(e.event));
+  const game = log.filter((e) => !isMatchRecord(e));
   let n = 0;
   while (n < game.length && game[n]?.actingSeat === null) n++;
   if (n === 0) return { ok: false, seq: game[0]?.seq ?? 0, reason: 'the log does not open the game' };

@@ -19,10 +19,24 @@ export const ReplayEventSchema = z.strictObject({
   seq: z.number().int().min(1),
   /** The seat whose action produced the event; null for the deal and the match's own records. */
   actingSeat: SeatSchema.nullable(),
+  /**
+   * game: the game's own event; match: a record of the match itself (its clock, an ending outside
+   * the game's rules). Absent in files written before the envelope: their match records are the
+   * events named ClockSet and MatchEnded (recordOf).
+   */
+  source: z.enum(['game', 'match']).optional(),
   /** The event as the file's reader may see it (game events redacted by the game's own rules). */
   event: z.looseObject({ type: z.string().min(1) }),
 });
 export type ReplayEvent = z.infer<typeof ReplayEventSchema>;
+
+/** Files written before the envelope named the match's public records so. */
+const LEGACY_RECORDS: ReadonlySet<string> = new Set(['ClockSet', 'MatchEnded']);
+
+/** Whether a file's event is a record of the match itself (not the game's). */
+export function isFileRecord(e: ReplayEvent): boolean {
+  return e.source === undefined ? LEGACY_RECORDS.has(e.event.type) : e.source === 'match';
+}
 
 export const ReplayActionSchema = z.strictObject({
   seat: SeatSchema,

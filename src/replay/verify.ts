@@ -10,9 +10,9 @@ import { matchRulesHash } from '../core/match-rules.js';
 import { canonicalJson, sha256Hex } from '../core/hash.js';
 import { otherSeat, type AnyRuleset, type Seat } from '../core/ruleset.js';
 import { rulesetOf } from '../games/registry.js';
-import { isMatchRecord } from '../service/match-log.js';
 import { generatorOf } from './build.js';
-import { ReplayFileSchema, type ReplayEvent, type ReplayFile } from './replay-file.js';
+import { ReplayFileSchema, isFileRecord, type ReplayEvent, type ReplayFile } from './replay-file.js';
+import { issueLines } from '../core/issues.js';
 
 export interface VerifyCheck {
   name: string;
@@ -51,7 +51,7 @@ export function verifyReplay(input: unknown): VerifyReport {
   const done = (firstMismatch?: EventMismatch): VerifyReport => ({ ok: checks.every((c) => c.ok), checks, ...(firstMismatch ? { firstMismatch } : {}) });
 
   const parsed = ReplayFileSchema.safeParse(input);
-  if (!check('format', parsed.success, parsed.success ? parsed.data.format : (parsed.error?.issues ?? []).slice(0, 5).map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`).join('; '))) return done();
+  if (!check('format', parsed.success, parsed.success ? parsed.data.format : issueLines((parsed.error?.issues ?? []).slice(0, 5), '', '(file)').join('; '))) return done();
   const file = parsed.data as ReplayFile;
   const r = rulesetOf(file.game);
   if (!check('game', r !== null, r ? `${r.id} (${r.name})` : `unknown game ${JSON.stringify(file.game)}`) || !r) return done();
@@ -72,7 +72,7 @@ export function verifyReplay(input: unknown): VerifyReport {
   const commitment = sha256Hex(seed);
   check('seed-commitment', commitment === file.seedCommitment, commitment === file.seedCommitment ? 'sha256(seed) equals the commitment' : `sha256(seed) is ${commitment}, the commitment ${file.seedCommitment}`);
 
-  const gameEvents = file.events.filter((e) => !isMatchRecord(e.event));
+  const gameEvents = file.events.filter((e) => !isFileRecord(e));
   const sandbox = file.decks === null;
   const generator = sandbox ? null : generatorOf(gameEvents[0]?.event);
   let hash: string | null = null;

@@ -125,6 +125,10 @@ export const problems = {
       detail: detail ?? `The match is at version ${current}; reload it and retry.`,
       version: current,
     }),
+  rematchUnavailable: (detail: string, version?: number) =>
+    new ServiceError({ kind: 'conflict', code: 'rematch-unavailable', title: 'No rematch possible now', detail, ...(version !== undefined ? { version } : {}) }),
+  rematchSeatClaimed: () =>
+    new ServiceError({ kind: 'conflict', code: 'rematch-seat-claimed', title: 'Rematch seat already claimed', detail: 'The new seat token of this rematch was already returned (tokens are shown once).' }),
   seatTaken: () => new ServiceError({ kind: 'conflict', code: 'seat-taken', title: 'No open seat', detail: 'This match has no open seat.' }),
   notActive: (status: 'waiting' | 'finished', version: number) =>
     new ServiceError({
@@ -166,9 +170,30 @@ export const problems = {
   /** A browser page on an origin CORS_ORIGINS does not list opened a WebSocket (browsers apply no CORS to WebSockets). */
   originNotAllowed: (origin: string) =>
     new ServiceError({ kind: 'forbidden', code: 'origin-not-allowed', title: 'Origin not allowed', detail: `Pages on ${origin} may not open a WebSocket to this server (CORS_ORIGINS).` }),
+  challengeNotFound: (id: string) =>
+    new ServiceError({ kind: 'not-found', code: 'challenge-not-found', title: 'No such challenge', detail: `No challenge with id "${id}".` }),
+  /** Accepted, declined, cancelled or expired already: a challenge has one outcome. */
+  challengeClosed: (status: string) =>
+    new ServiceError({ kind: 'conflict', code: 'challenge-closed', title: 'Challenge closed', detail: `This challenge is ${status}; it can no longer be accepted, declined or cancelled.` }),
+  notYourChallenge: (detail: string) => new ServiceError({ kind: 'forbidden', code: 'not-your-challenge', title: 'Not your challenge', detail }),
+  tooManyChallenges: (perHour: number) =>
+    new ServiceError({
+      kind: 'rate-limited',
+      code: 'too-many-challenges',
+      title: 'Too many challenges',
+      detail: `A player may create ${perHour} challenges per hour (CHALLENGES_PER_HOUR); wait before sending another.`,
+      retryAfterS: 60,
+    }),
   rateLimited: (detail: string, retryAfterS: number) =>
     new ServiceError({ kind: 'rate-limited', code: 'rate-limited', title: 'Too many requests', detail, retryAfterS }),
   /** A live stream (NDJSON, SSE, GraphQL subscription) or WebSocket over the caller's cap: close one first. */
+  tooManyFeeds: (max: number) =>
+    new ServiceError({
+      kind: 'rate-limited',
+      code: 'too-many-feeds',
+      title: 'Too many account feeds',
+      detail: `At most ${max} account feeds open at once per player on one server (FEED_CONNECTIONS_PER_PLAYER): close one first.`,
+    }),
   tooManyStreams: (detail: string) => new ServiceError({ kind: 'rate-limited', code: 'too-many-streams', title: 'Too many live streams', detail }),
   serverBusy: (retryAfterS: number) =>
     new ServiceError({
@@ -177,6 +202,31 @@ export const problems = {
       title: 'Server busy',
       detail: 'This node is already running as many expensive reads as it may; retry shortly.',
       retryAfterS,
+    }),
+  seekNotFound: (id: string) => new ServiceError({ kind: 'not-found', code: 'seek-not-found', title: 'No such seek', detail: `No seek "${id}" of yours.` }),
+  seekNotOpen: (status: string) =>
+    new ServiceError({ kind: 'conflict', code: 'seek-not-open', title: 'Seek not open', detail: `This seek is ${status}: only an open seek can be cancelled.` }),
+  seekNeedsCorrespondence: () =>
+    new ServiceError({
+      kind: 'invalid-request',
+      code: 'seek-needs-correspondence',
+      title: 'A seek needs a clock',
+      detail: 'A seek needs a correspondence or a live time control (see docs/api.md, Seeks).',
+      errors: ['timeControl: a seek needs a correspondence or a live time control.'],
+    }),
+  seekNeedsFeed: () =>
+    new ServiceError({
+      kind: 'conflict',
+      code: 'seek-needs-feed',
+      title: 'A live seek needs your feed',
+      detail: 'A live seek lives while your account feed is connected: open GET /v1/me/events (on this server) first, then post it.',
+    }),
+  tooManySeeks: (max: number) =>
+    new ServiceError({
+      kind: 'rate-limited',
+      code: 'too-many-seeks',
+      title: 'Too many open seeks',
+      detail: `You have ${max} open seeks, the most a player may have: cancel one (DELETE /v1/seeks/{id}) or wait for one to pair or expire.`,
     }),
   databaseUnavailable: (detail = 'The database is not answering; retry shortly.') =>
     new ServiceError({ kind: 'unavailable', code: 'database-unavailable', title: 'Database unavailable', detail }),

@@ -15,7 +15,7 @@ import type { LoadedMatch } from './types.js';
 
 export async function exportMatch(store: MatchStore, m: LoadedMatch): Promise<ReplayFile> {
   const stored = await store.loadEvents(m.row.id, { limit: m.version });
-  const log: LoggedEvent[] = stored.map((e) => ({ seq: e.seq, actingSeat: (e.actingSeat as Seat | null) ?? null, event: e.payload as LoggedEvent['event'] }));
+  const log: LoggedEvent[] = stored.map((e) => ({ seq: e.seq, source: e.source, actingSeat: (e.actingSeat as Seat | null) ?? null, event: e.payload as LoggedEvent['event'] }));
   const outcome = outcomeOf(m);
   let actions: ReturnType<typeof recoverActions> = { ok: true, actions: [] };
   if (outcome && m.state) {

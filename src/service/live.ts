@@ -17,6 +17,8 @@ const CATCH_UP = Symbol('catch-up');
 const revokedEvent = (tokenHash: string) => `\0revoked\0${tokenHash}`;
 /** Every append, whatever the match (GraphQL `myTurn`). */
 const ANY = Symbol('any');
+/** Account feed entries written outside an append (the account feeds read on this and on every append). */
+const FEED = Symbol('feed');
 
 export class LiveUpdates {
   private readonly emitter = new EventEmitter();
@@ -59,6 +61,7 @@ export class LiveUpdates {
       },
       (s) => this.onState(s),
       (tokenHash) => this.emitter.emit(revokedEvent(tokenHash)),
+      () => this.emitter.emit(FEED),
     );
     return this.started;
   }
@@ -90,6 +93,23 @@ export class LiveUpdates {
     return () => {
       this.emitter.off(ANY, onAppend);
       this.emitter.off(CATCH_UP, catchUp);
+    };
+  }
+
+  /**
+   * Calls `onChange()` whenever account feed entries may have been written on any node: after each
+   * committed append, each challenge, seek or match change announced, and after a missed-notification
+   * catch-up. Returns the unwatch function.
+   */
+  async watchFeed(onChange: () => void): Promise<() => void> {
+    await this.subscribe();
+    this.emitter.on(ANY, onChange);
+    this.emitter.on(FEED, onChange);
+    this.emitter.on(CATCH_UP, onChange);
+    return () => {
+      this.emitter.off(ANY, onChange);
+      this.emitter.off(FEED, onChange);
+      this.emitter.off(CATCH_UP, onChange);
     };
   }
 

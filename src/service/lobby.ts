@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../core/hash.js';
 import { expandDeck, otherSeat, type AnyRuleset, type Seat } from '../core/ruleset.js';
-import type { GameId } from '../games/registry.js';
-import { VersionConflictError, type MatchStatus, type MatchStore, type NewEvent, type Scope } from '../persistence/types.js';
+import { GAME_IDS, type GameId } from '../games/registry.js';
+import { VersionConflictError, type ChallengeAcceptance, type MatchStatus, type MatchStore, type NewEvent, type NewMatch, type Scope } from '../persistence/types.js';
 import type { KnownCredentials } from './credentials.js';
 import { problems } from './errors.js';
 import { gameRuleset } from './games.js';
@@ -23,6 +23,7 @@ import { requireScope, type Players, type Principal } from './players.js';
 import { joinNotifications } from './webhooks/notifications.js';
 import type { CreateMatchInput, CreateMatchResult, DeckSpec, JoinInput, JoinResult } from './types.js';
 import { deckLabel, ratingFamily } from './ratings.js';
+import { issueLines } from '../core/issues.js';
 
 export interface LobbyDeps {
   store: MatchStore;
@@ -39,7 +40,7 @@ type Opening = { ok: true; state: unknown; events: { type: string }[] } | { ok: 
 
 
 /** The public commitment to a match's seed (every game's views show it; the seed is shown at the end). */
-const seedCommitment = sha256Hex;
+export const seedCommitment = sha256Hex;
 
 /** A deck as card ids (one per copy), checked against the game's deck rules. */
 export function resolveDeck(ruleset: AnyRuleset, spec: DeckSpec, config: unknown, label: string): string[] {
@@ -56,9 +57,9 @@ export function resolveDeck(ruleset: AnyRuleset, spec: DeckSpec, config: unknown
   return cards;
 }
 
-function parseSettings(ruleset: AnyRuleset, settings: Record<string, unknown> | undefined): unknown {
+export function parseSettings(ruleset: AnyRuleset, settings: Record<string, unknown> | undefined): unknown {
   const r = ruleset.configSchema.safeParse(settings ?? {});
-  if (!r.success) throw problems.invalidSettings(r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
+  if (!r.success) throw problems.invalidSettings(issueLines(r.error.issues));
   return r.data;
 }
 
@@ -67,14 +68,14 @@ function opened(o: Opening, invalid: (errors: string[]) => Error): { state: unkn
   return o;
 }
 
-function statusOf(ruleset: AnyRuleset, state: unknown): MatchStatus {
+export function statusOf(ruleset: AnyRuleset, state: unknown): MatchStatus {
   return ruleset.outcome(state) ? 'finished' : 'active';
 }
 
 const NO_CLOCK: TimeControl = { kind: 'none' };
 
 /** The records a deal stores: the game's opening events and, with a time control, the started clock. */
-function dealRecords(ruleset: AnyRuleset, dealt: { state: unknown; events: { type: string }[] }, control: TimeControl, at: number) {
+export function dealRecords(ruleset: AnyRuleset, dealt: { state: unknown; events: { type: string }[] }, control: TimeControl, at: number) {
   const records = dealt.events.map((e) => gameRecord(ruleset, e, null));
   const clock = ruleset.outcome(dealt.state) ? null : startClock(control, toMoveOf(ruleset, dealt.state), at);
   if (clock) records.push(clockRecord(clock, at, null));
@@ -86,6 +87,44 @@ function dealRecords(ruleset: AnyRuleset, dealt: { state: unknown; events: { typ
 /** Whose decision the game waits for, kept on the match row for "my turn" lists. */
 export function toMoveOf(ruleset: AnyRuleset, state: unknown): Seat | null {
   return ruleset.pending(state)?.seat ?? null;
+}
+
+/**
+ * A new match's stored row: its rules pinned (the hash of rules, settings, generator and clock),
+ * the seed's commitment, and whose move it is in `state` (null: nothing dealt yet). Every way a
+ * match starts (create, a paired seek, a rematch) stores it so.
+ */
+export function newMatchRow(
+  ruleset: AnyRuleset,
+  m: Pick<NewMatch, 'id' | 'config' | 'seed' | 'status' | 'seats' | 'rated'> & {
+    control: TimeControl;
+    state: unknown;
+    deadline: Date | null;
+    decks: Record<Seat, string[]> | null;
+    sandbox?: boolean;
+    webhooks?: NewMatch['webhooks'];
+  },
+): NewMatch {
+  return {
+    id: m.id,
+    game: ruleset.id,
+    rulesVersion: ruleset.rulesVersion,
+    engineVersion: ruleset.engineVersion,
+    rulesHash: matchRulesHash(ruleset, m.config, m.sandbox ? null : undefined, m.control),
+    config: m.config,
+    cardSetId: ruleset.cardSet.id,
+    cardSetHash: ruleset.cardSet.hash,
+    seed: m.seed,
+    seedCommitment: seedCommitment(m.seed),
+    status: m.status,
+    seats: m.seats,
+    toMove: m.state === null ? null : toMoveOf(ruleset, m.state),
+    deadline: m.deadline,
+    timeControl: m.control.kind,
+    decks: m.decks,
+    rated: m.rated,
+    webhooks: m.webhooks ?? [],
+  };
 }
 
 /**
@@ -108,15 +147,26 @@ async function seatIdentity(deps: LobbyDeps, who: Principal, handle: string | un
  * A rated match is between two registered players (the creator's token now, the joiner's at the
  * join), with a clock (without one a losing seat could stall forever) and a real deal.
  */
-function checkRated(who: Principal, m: { sandbox: boolean; openSeat: boolean; control: TimeControl }): void {
+function checkRated(who: Principal, m: { sandbox: boolean; openSeat: boolean; playerOpponent: boolean; control: TimeControl }): void {
   if (who.kind !== 'player') throw problems.ratedNeedsPlayer();
   if (m.sandbox) throw problems.ratedMatchInvalid('a sandbox (position) match is never rated.');
-  if (!m.openSeat) throw problems.ratedMatchInvalid('a rated match has an open seat for the opponent, who joins with their own player token.');
+  if (!m.openSeat && !m.playerOpponent) throw problems.ratedMatchInvalid('a rated match has an open seat for the opponent, who joins with their own player token.');
   if (ratingFamily(m.control.kind) === null) throw problems.ratedMatchInvalid('a rated match needs a time control (correspondence or live): without a clock a losing seat could stall forever.');
 }
 
-export async function createMatch(deps: LobbyDeps, input: CreateMatchInput, who: Principal = { kind: 'anonymous' }): Promise<CreateMatchResult> {
-  const ruleset = gameRuleset(input.game ?? 'evons');
+/**
+ * A match the service starts for two known players (an accepted challenge): the second seat is
+ * `opponent`'s, and the challenge is marked accepted in the match's own write.
+ */
+export interface PlayerOpponent {
+  opponent: { playerId: string; handle: string };
+  /** The challenge this match answers (marked accepted in the same transaction); none for the computer. */
+  accept?: ChallengeAcceptance;
+}
+
+export async function createMatch(deps: LobbyDeps, input: CreateMatchInput, who: Principal = { kind: 'anonymous' }, between?: PlayerOpponent): Promise<CreateMatchResult> {
+  // Without `game`: the registry's first, the create body's default.
+  const ruleset = gameRuleset(input.game ?? GAME_IDS[0]!);
   const game = ruleset.id as GameId;
   const creatorSeat: Seat = input.seat ?? 'p1';
   const secondSeat = otherSeat(creatorSeat);
@@ -131,7 +181,7 @@ export async function createMatch(deps: LobbyDeps, input: CreateMatchInput, who:
   let dealtDecks: Record<Seat, string[]> | null = null;
   const deckNames: Partial<Record<Seat, string>> = {};
   const rated = input.rated ?? false;
-  if (rated) checkRated(who, { sandbox, openSeat, control });
+  if (rated) checkRated(who, { sandbox, openSeat, playerOpponent: between !== undefined, control });
 
   if (sandbox) {
     if (input.decks && Object.keys(input.decks).length > 0) {
@@ -189,32 +239,27 @@ export async function createMatch(deps: LobbyDeps, input: CreateMatchInput, who:
   const seatRecords = (['p1', 'p2'] as const).map((s) => ({
     seat: s,
     tokenHash: tokens[s] ? hashToken(tokens[s]) : null,
-    playerId: s === creatorSeat ? creator.playerId : null,
+    playerId: s === creatorSeat ? creator.playerId : (between?.opponent.playerId ?? null),
     deck: deckNames[s] ?? null,
-    handle: s === creatorSeat ? creator.handle : openSeat ? null : (input.opponentHandle ?? null),
+    handle: s === creatorSeat ? creator.handle : openSeat ? null : (between?.opponent.handle ?? input.opponentHandle ?? null),
   }));
   const row = await deps.store.createMatch(
-    {
+    newMatchRow(ruleset, {
       id,
-      game,
-      rulesVersion: ruleset.rulesVersion,
-      engineVersion: ruleset.engineVersion,
-      rulesHash: matchRulesHash(ruleset, config, sandbox ? null : undefined, control),
       config,
-      cardSetId: ruleset.cardSet.id,
-      cardSetHash: ruleset.cardSet.hash,
       seed,
-      seedCommitment: seedCommitment(seed),
+      control,
+      sandbox,
       status,
       seats: seatRecords,
-      toMove: opening ? toMoveOf(ruleset, opening.state) : null,
+      state: opening?.state ?? null,
       deadline,
-      timeControl: control.kind,
       decks: dealtDecks,
       rated,
       webhooks: input.webhook ? [creatorHook!] : [],
-    },
+    }),
     events,
+    between?.accept,
   );
   if (opening) deps.loader.remember({ ...foldRecords(NO_RECORDS, events), row, ruleset, version: row.version, state: opening.state, sandbox });
   for (const r of seatRecords) if (r.tokenHash) deps.credentials.remember(r.tokenHash);
@@ -224,6 +269,8 @@ export async function createMatch(deps: LobbyDeps, input: CreateMatchInput, who:
 export async function joinMatch(deps: LobbyDeps, id: string, input: JoinInput, who: Principal = { kind: 'anonymous' }): Promise<JoinResult> {
   const row = await deps.store.getMatch(id);
   if (!row) throw problems.matchNotFound(id);
+  // Cancelled by its creator before anyone joined: over, not merely full.
+  if (row.status === 'finished') throw problems.notActive('finished', row.version);
   const open = row.seats.find((s) => s.tokenHash === null);
   if (!open) throw problems.seatTaken();
   const ruleset = rulesetOfRow(row);
@@ -231,7 +278,12 @@ export async function joinMatch(deps: LobbyDeps, id: string, input: JoinInput, w
   const log = await deps.store.loadEvents(id);
   const opening = openingOf(log);
   // The deal and the seat are stored together, so a match past its opening has no open seat.
-  if (row.status !== 'waiting' || !opening || log.length !== 1) throw problems.seatTaken();
+  // Lost to another joiner (seat taken) or to the creator's cancel (finished, the seat still open).
+  const gone = async () => {
+    const now = await deps.store.getMatch(id);
+    return now?.status === 'finished' && now.seats.some((s) => s.seat === seat && s.tokenHash === null) ? problems.notActive('finished', now.version) : problems.seatTaken();
+  };
+  if (row.status !== 'waiting' || !opening || log.length !== 1) throw await gone();
 
   // A rated match's second seat is a player's too (checked before anything is dealt).
   if (row.rated && who.kind !== 'player') throw problems.ratedNeedsPlayer();
@@ -276,11 +328,55 @@ export async function joinMatch(deps: LobbyDeps, id: string, input: JoinInput, w
       ...(hook ? { registerWebhook: hook } : {}),
     });
   } catch (e) {
-    if (e instanceof VersionConflictError) throw problems.seatTaken();
+    if (e instanceof VersionConflictError) throw await gone();
     throw e;
   }
   const joined = { ...row, version, status, toMove, deadline, decks: dealtDecks ?? row.decks, seats: row.seats.map((x) => (x.seat === seat ? { ...x, tokenHash, handle: joiner.handle, playerId: joiner.playerId, deck: deckName, bot: who.kind === 'player' && who.player.bot } : x)) };
   deps.loader.remember({ ...foldRecords(NO_RECORDS, records), row: joined, ruleset, version, state: dealt.state, sandbox });
   deps.credentials.remember(tokenHash);
   return { id, seat, token, version, status, ...(hook ? { webhook: createdWebhookView(hook, id, new Date()) } : {}) };
+}
+
+/** One seat of a match two seeks paired: a registered player and the deck their seek resolved. */
+export interface PairedSeat {
+  playerId: string;
+  handle: string;
+  deck: string[];
+  deckName: string;
+}
+
+/**
+ * The match two paired seeks start, dealt as a create with both decks would deal it (the game's
+ * default settings, a fresh seed, the clock started at the deal), ready to be stored in the
+ * pairing's own transaction. Both seats are players, who play with their player tokens: each
+ * seat gets a token hash (so neither seat reads as open) whose token is never issued.
+ */
+export function dealPairedMatch(input: { game: GameId; control: TimeControl; rated: boolean; seats: Record<Seat, PairedSeat>; now: number }): { match: NewMatch; events: NewEvent[] } {
+  const ruleset = gameRuleset(input.game);
+  const config = parseSettings(ruleset, {});
+  const seed = randomBytes(32).toString('hex');
+  const decks = { p1: input.seats.p1.deck, p2: input.seats.p2.deck };
+  const dealt = opened(ruleset.create({ config, decks, seed }), problems.invalidDeck);
+  const { records, deadline } = dealRecords(ruleset, dealt, input.control, input.now);
+  return {
+    match: newMatchRow(ruleset, {
+      id: newMatchId(),
+      config,
+      seed,
+      control: input.control,
+      status: statusOf(ruleset, dealt.state),
+      seats: (['p1', 'p2'] as const).map((s) => ({
+        seat: s,
+        tokenHash: hashToken(newSeatToken()),
+        playerId: input.seats[s].playerId,
+        handle: input.seats[s].handle,
+        deck: input.seats[s].deckName,
+      })),
+      state: dealt.state,
+      deadline,
+      decks,
+      rated: input.rated,
+    }),
+    events: records,
+  };
 }

@@ -33,6 +33,16 @@ export const MatchRecordSchema = z
     z
       .strictObject({ type: z.literal('MatchEnded'), end: MatchEndSchema })
       .meta({ id: 'MatchEnded', description: "The match ended outside its game's rules: a seat ran out of time, conceded (in a game without a resign of its own), or it was aborted." }),
+    z
+      .strictObject({ type: z.literal('RematchOffered'), by: Seat, at: EpochMs, expiresAt: EpochMs.describe('The offer is expired from then on unless answered.') })
+      .meta({ id: 'RematchOffered', description: 'A seat of this finished match offered a rematch.' }),
+    z.strictObject({ type: z.literal('RematchDeclined'), by: Seat, at: EpochMs }).meta({ id: 'RematchDeclined', description: 'The other seat declined the rematch.' }),
+    z
+      .strictObject({ type: z.literal('RematchAccepted'), by: Seat, at: EpochMs, matchId: z.string().describe('The new match (seats swapped).') })
+      .meta({ id: 'RematchAccepted', description: 'The other seat accepted: the rematch started.' }),
+    z
+      .strictObject({ type: z.literal('RematchOf'), matchId: z.string().describe('The finished match this one is the rematch of.') })
+      .meta({ id: 'RematchOf', description: 'This match is a rematch.' }),
   ])
   .meta({ id: 'MatchRecord', description: "A record of the match itself, in every game (not the game's own event)." });
 

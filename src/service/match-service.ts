@@ -6,13 +6,17 @@
  * legal actions, events), moves (the action path), history (lists).
  */
 import type { Seat } from '../core/ruleset.js';
-import type { MatchRow, MatchStore, Scope } from '../persistence/types.js';
+import type { EventSource, MatchRow, MatchStore, Scope } from '../persistence/types.js';
 import { KnownCredentials } from './credentials.js';
 import { problems } from './errors.js';
 import { listMatches, myMatches, summary, type MyMatchesQuery } from './history.js';
 import { LiveUpdates } from './live.js';
 import { createMatch, joinMatch } from './lobby.js';
-import { MatchLoader } from './match-loader.js';
+import { MatchLoader, type MatchEntry } from './match-loader.js';
+import { aiLevelOf, aiPlayerId, type AiLevel } from './ai/players.js';
+import { gameRuleset } from './games.js';
+import { GAME_IDS } from '../games/registry.js';
+import type { AiJob } from './ai/runner.js';
 import { expire, submitAction, type MoveOptions } from './moves.js';
 import { flagged } from '../core/clock.js';
 import { eventPage, legalActions, matchView, outcomeOf, redact } from './reads.js';
@@ -20,8 +24,13 @@ import { hashToken, newSeatToken } from './tokens.js';
 import { Players, requireScope, seatOfPrincipal, type Principal } from './players.js';
 import { DEFAULT_RATED_MIN_DECISIONS, Ratings } from './ratings.js';
 import { WebhookEndpoints } from './webhooks/endpoints.js';
+import { AccountWebhooks } from './webhooks/account.js';
 import { DEFAULT_WEBHOOK_LIMITS, type WebhookLimits } from './webhooks/limits.js';
 import { FinishedExports } from './export.js';
+import { Challenges, DEFAULT_CHALLENGE_SETTINGS, type ChallengeSettings } from './challenges.js';
+import { DEFAULT_SEEK_LIMITS, Seeks, type SeekLimits } from './seeks.js';
+import { AccountFeeds, DEFAULT_FEED_SETTINGS, type FeedSettings } from './account-feed.js';
+import { DEFAULT_REMATCH_OFFER_TTL_SECONDS, acceptRematch, claimRematchSeat, declineRematch, offerRematch, type RematchDeps, type RematchStarted } from './rematch.js';
 import type {
   ActionOutcome,
   CreateMatchInput,
@@ -51,6 +60,14 @@ export interface MatchServiceOptions {
   webhookLimits?: Partial<WebhookLimits>;
   /** Decisions each seat needs before a rated match moves ratings (default DEFAULT_RATED_MIN_DECISIONS). */
   ratedMinDecisions?: number;
+  /** Challenges per player per hour and how long they stay open (defaults: DEFAULT_CHALLENGE_SETTINGS). */
+  challenges?: Partial<ChallengeSettings>;
+  /** Open seeks per player and how long a seek stays open (defaults: DEFAULT_SEEK_LIMITS). */
+  seekLimits?: Partial<SeekLimits>;
+  /** Account feed connections per player on one node (default DEFAULT_FEED_SETTINGS). */
+  feeds?: Partial<FeedSettings>;
+  /** How long a rematch offer stays open (default DEFAULT_REMATCH_OFFER_TTL_SECONDS). */
+  rematchOfferTtlSeconds?: number;
 }
 
 const DEFAULT_CACHE_SIZE = 500;
@@ -66,9 +83,15 @@ export class MatchService {
   readonly webhooksAllowPrivate: boolean;
   readonly ratedMinDecisions: number;
   readonly webhooks: WebhookEndpoints;
+  /** A player's account webhooks (every feed entry of theirs). */
+  readonly accountWebhooks: AccountWebhooks;
   readonly players: Players;
   readonly ratings: Ratings;
+  readonly challenges: Challenges;
+  readonly seeks: Seeks;
+  readonly feeds: AccountFeeds;
   private readonly exports = new FinishedExports();
+  private readonly rematchTtlMs: number;
   /** The last sweep's per-match failures (the sweeper logs them). */
   sweepErrors: { id: string; error: string }[] = [];
 
@@ -77,11 +100,17 @@ export class MatchService {
     this.now = opts.now ?? Date.now;
     this.webhooksAllowPrivate = opts.webhooksAllowPrivate ?? false;
     this.ratedMinDecisions = opts.ratedMinDecisions ?? DEFAULT_RATED_MIN_DECISIONS;
+    this.rematchTtlMs = (opts.rematchOfferTtlSeconds ?? DEFAULT_REMATCH_OFFER_TTL_SECONDS) * 1000;
     this.loader = new MatchLoader(this.store, opts.cacheSize ?? DEFAULT_CACHE_SIZE);
     this.live = new LiveUpdates(this.store);
-    this.webhooks = new WebhookEndpoints(this.store, this.webhooksAllowPrivate, { ...DEFAULT_WEBHOOK_LIMITS, ...opts.webhookLimits });
+    const webhookLimits = { ...DEFAULT_WEBHOOK_LIMITS, ...opts.webhookLimits };
+    this.webhooks = new WebhookEndpoints(this.store, this.webhooksAllowPrivate, webhookLimits);
+    this.accountWebhooks = new AccountWebhooks(this.store.webhooks, this.webhooksAllowPrivate, webhookLimits);
     this.players = new Players(this.store.players, this.credentials, (hash) => this.store.announceRevoked(hash));
     this.ratings = new Ratings(this.store.players, this.store.ratings);
+    this.challenges = new Challenges(this, { ...DEFAULT_CHALLENGE_SETTINGS, ...opts.challenges });
+    this.seeks = new Seeks(this.store, this.players, this.now, { ...DEFAULT_SEEK_LIMITS, ...opts.seekLimits }, (id) => this.feeds.connected(id));
+    this.feeds = new AccountFeeds(this, { ...DEFAULT_FEED_SETTINGS, ...opts.feeds });
   }
 
   /** Loader counters (replays, cache hits, catch-ups) for tests and metrics. */
@@ -91,7 +120,19 @@ export class MatchService {
 
   /** With a player token (match:create) the creator's seat is that player's, its handle verified. */
   async createMatch(input: CreateMatchInput, token?: string | null): Promise<CreateMatchResult> {
-    return createMatch(this, input, await this.players.principal(token));
+    const who = await this.players.principal(token);
+    if (!input.ai) return createMatch(this, input, who);
+    // Against the computer: its player takes the other seat, and its token is never shown.
+    const level = input.ai.level as AiLevel;
+    if (input.openSeat || input.opponentHandle !== undefined || input.position !== undefined) {
+      throw problems.validation('ai: a match against the computer has no open seat, no opponentHandle and no position.');
+    }
+    const aiSeat: Seat = (input.seat ?? 'p1') === 'p1' ? 'p2' : 'p1';
+    const ruleset = gameRuleset(input.game ?? GAME_IDS[0]!);
+    const decks = { ...input.decks, [aiSeat]: input.decks?.[aiSeat] ?? { starter: ruleset.starterDecks[0]!.id } };
+    const created = await createMatch(this, { ...input, ai: undefined, decks }, who, { opponent: { playerId: aiPlayerId(level), handle: aiPlayerId(level) } });
+    const { [aiSeat]: _theirs, ...tokens } = created.tokens;
+    return { ...created, tokens };
   }
 
   async joinMatch(id: string, input: JoinInput, token?: string | null): Promise<JoinResult> {
@@ -113,6 +154,21 @@ export class MatchService {
     const seat = seatOfPrincipal(row, p);
     if (p.kind === 'seat') this.credentials.remember(hashToken(p.token));
     return seat;
+  }
+
+  /**
+   * Who a credential is, for a connection that outlives one request (a GraphQL WebSocket): its
+   * principal, with `scope`, and for a seat token the match it names, the token checked against
+   * that match as every read checks it. Refused as a read is: invalid-token, insufficient-scope.
+   */
+  async credential(token: string | null | undefined, scope: Scope = 'match:read'): Promise<{ principal: Principal; seatMatchId: string | null }> {
+    const principal = await this.players.principal(token);
+    requireScope(principal, scope);
+    if (principal.kind !== 'seat') return { principal, seatMatchId: null };
+    const row = (await this.store.listMatches({ tokenHash: hashToken(principal.token) }, { cursor: null, limit: 1 })).matches[0];
+    if (!row) throw problems.invalidToken();
+    this.seatFor(row, principal, scope);
+    return { principal, seatMatchId: row.id };
   }
 
   /**
@@ -181,6 +237,12 @@ export class MatchService {
         this.sweepErrors.push({ id, error: err instanceof Error ? err.message : String(err) });
       }
     }
+    // Challenges past their time, each expired once whichever node sweeps (not counted as ended matches).
+    try {
+      await this.challenges.sweep(limit);
+    } catch (err) {
+      this.sweepErrors.push({ id: 'challenges', error: err instanceof Error ? err.message : String(err) });
+    }
     return ended;
   }
 
@@ -233,13 +295,56 @@ export class MatchService {
     return legalActions(m, opts);
   }
 
-  redact(m: Pick<LoadedMatch, 'ruleset'>, e: { seq: number; type: string; payload: unknown; actingSeat: Seat | string | null }, viewer: Viewer): EventDto | null {
+  redact(m: Pick<LoadedMatch, 'ruleset'>, e: { seq: number; source: EventSource; type: string; payload: unknown; actingSeat: Seat | string | null }, viewer: Viewer): EventDto | null {
     return redact(m, e, viewer);
   }
 
   /** Events after `after`, redacted for the viewer. `next` is the seq to pass as `after` next time. */
   events(m: LoadedMatch, after: number, limit: number): Promise<{ events: EventDto[]; next: number; hasMore: boolean }> {
     return eventPage(this.store, m, after, limit);
+  }
+
+  /**
+   * What a computer seat may know when it decides (src/service/ai/runner.ts): the game's view for
+   * that seat, its legal actions and every event as it may see it. Never the state itself.
+   */
+  async aiJob(entry: MatchEntry, seat: Seat, level: AiLevel): Promise<AiJob> {
+    const stored = await this.store.loadEvents(entry.row.id, { limit: entry.version });
+    const events: EventDto[] = [];
+    for (const e of stored) {
+      const d = redact(entry, e, seat);
+      if (d) events.push(d);
+    }
+    return {
+      game: entry.row.game,
+      seat,
+      level,
+      seed: `${entry.row.id}:${entry.version}`,
+      view: entry.ruleset.view(entry.state, seat),
+      legal: entry.ruleset.legalActions(entry.state, seat),
+      events,
+    };
+  }
+
+  /**
+   * Appends a computer seat's decision with `version` expected (src/service/ai/runner.ts). Only a
+   * seat a computer player holds can be played this way; the key makes a repeat of the same
+   * decision (a node retrying after a lost answer) return the first answer.
+   */
+  async playAsComputer(id: string, seat: Seat, action: unknown, version: number): Promise<void> {
+    await submitAction(
+      {
+        store: this.store,
+        loader: this.loader,
+        now: this.now,
+        ratedMinDecisions: this.ratedMinDecisions,
+        seatOf: async (entry) => (aiLevelOf(entry.row.seats.find((s) => s.seat === seat)?.playerId) === null ? null : seat),
+      },
+      id,
+      null,
+      action,
+      { expectedVersion: version, idempotencyKey: `computer-${version}`, representation: 'minimal' },
+    );
   }
 
   /** Applies one action for the seat holding `token`; a retry with the same key gets the same result. */
@@ -251,6 +356,29 @@ export class MatchService {
       action,
       opts,
     );
+  }
+
+  private get rematchDeps(): RematchDeps {
+    return { store: this.store, loader: this.loader, credentials: this.credentials, now: this.now, offerTtlMs: this.rematchTtlMs, seatOf: (entry, t) => this.seatOf(entry.row, t, 'match:play') };
+  }
+
+  /** A seat of a finished match offers a rematch (rematch.ts). */
+  offerRematch(id: string, token: string | null | undefined): Promise<{ rematch: NonNullable<MatchView['rematch']> }> {
+    return offerRematch(this.rematchDeps, id, token);
+  }
+
+  declineRematch(id: string, token: string | null | undefined): Promise<{ rematch: NonNullable<MatchView['rematch']> }> {
+    return declineRematch(this.rematchDeps, id, token);
+  }
+
+  /** The other seat accepts: the new match, and the accepter's new seat token (once). */
+  acceptRematch(id: string, token: string | null | undefined): Promise<RematchStarted> {
+    return acceptRematch(this.rematchDeps, id, token);
+  }
+
+  /** The offerer's new seat token in the accepted rematch (once). */
+  claimRematchSeat(id: string, token: string | null | undefined): Promise<{ id: string; seat: Seat; token: string }> {
+    return claimRematchSeat(this.rematchDeps, id, token);
   }
 
   listMatches(filter: MatchListFilterInput, cursor: string | undefined, limit: number): Promise<MatchPageDto> {

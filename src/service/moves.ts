@@ -6,7 +6,7 @@
  * applied twice; a stale cache costs one reload, never a wrong answer.
  *
  * The match's own actions are handled here, not by a game: `abort` (until both seats have made
- * their first decision), and `resign` (by either seat, at any time while the match runs) in every
+ * their first decision; while a seat is still open, the creator's cancel of the match), and `resign` (by either seat, at any time while the match runs) in every
  * game whose own rules have no resign action. A game that has one (Evons) resigns by its rules, so
  * its log keeps its own events for it. A clock that ran out ends the match first (expire), the
  * same way the sweepers do.
@@ -14,7 +14,7 @@
 import { otherSeat, type AnyRuleset, type Seat } from '../core/ruleset.js';
 import { afterDecision, deadlineOf, flagged, stopClock } from '../core/clock.js';
 import { canonicalJson, sha256Hex } from '../core/hash.js';
-import { VersionConflictError, type MatchStatus, type MatchStore, type NewEvent } from '../persistence/types.js';
+import { VersionConflictError, type IdempotencyRecord, type MatchEnding, type MatchStatus, type MatchStore, type NewEvent } from '../persistence/types.js';
 import { ServiceError, problems } from './errors.js';
 import { toMoveOf } from './lobby.js';
 import type { MatchEntry, MatchLoader } from './match-loader.js';
@@ -43,9 +43,6 @@ export interface MoveOptions {
   /** minimal: the answer is the summary only (the match view is neither built nor serialised). Default full. */
   representation?: ActionRepresentation | undefined;
 }
-
-/** 200 = an accepted action (the only answer stored for a key). */
-const ACCEPTED = 200;
 
 /**
  * What the idempotency record stores for an accepted action: the summary and the time it was
@@ -140,23 +137,62 @@ function endingRecords(entry: MatchEntry, end: MatchEnd, actingSeat: Seat | null
 
 async function appendEnding(deps: Pick<MoveDeps, 'store' | 'loader' | 'ratedMinDecisions'>, entry: MatchEntry, end: MatchEnd, actingSeat: Seat | null, now: number): Promise<MatchEntry> {
   const records = endingRecords(entry, end, actingSeat, now);
-  const version = await deps.store.appendEvents(entry.row.id, entry.version, records, {
-    status: 'finished',
-    winner: end.winner,
-    ending: end.reason,
-    rating: ratedEnding(entry.row, end.winner, end.reason, { decisions: entry.decisions, minDecisions: deps.ratedMinDecisions }),
-    toMove: null,
-    deadline: null,
-    notify: notificationsFor(entry.row, { status: 'finished', toMove: null }),
-  });
-  const next: MatchEntry = {
-    ...entry,
-    ...foldRecords(entry, records),
-    row: { ...entry.row, status: 'finished', winner: end.winner, ending: end.reason, toMove: null, deadline: null, version },
-    version,
-  };
+  const change = rowChange(entry, records, NOBODY_TO_MOVE, end);
+  await appendChange(deps, entry, records, change);
+  const next: MatchEntry = { ...entry, ...foldRecords(entry, records), row: { ...entry.row, ...change }, version: change.version };
   deps.loader.remember(next);
   return next;
+}
+
+/**
+ * What an append on the move path makes of the match row. The cached row (`{ ...row, ...change }`),
+ * the append's columns, its webhook notifications and a rated ending's rating update all come
+ * from this one object.
+ */
+interface RowChange {
+  status: MatchStatus;
+  winner: Seat | null;
+  ending: MatchEnding | null;
+  toMove: Seat | null;
+  deadline: Date | null;
+  version: number;
+}
+
+const NOBODY_TO_MOVE = { toMove: null, deadline: null } as const;
+
+/**
+ * The row once `records` are appended to `entry`: still running with `next` to decide (and its
+ * clock's deadline), or ended (`end`: by the game's rules, a clock, a resignation or an abort).
+ */
+function rowChange(
+  entry: MatchEntry,
+  records: readonly NewEvent[],
+  next: { toMove: Seat | null; deadline: Date | null },
+  end: { winner: Seat | null; reason: MatchEnding } | null,
+): RowChange {
+  return { status: end ? 'finished' : 'active', winner: end?.winner ?? null, ending: end?.reason ?? null, ...next, version: entry.version + records.length };
+}
+
+/** Appends `records` with the row change in one statement (VersionConflictError when the match moved on). */
+async function appendChange(
+  deps: Pick<MoveDeps, 'store' | 'ratedMinDecisions'>,
+  entry: MatchEntry,
+  records: NewEvent[],
+  change: RowChange,
+  idempotency?: IdempotencyRecord,
+): Promise<void> {
+  const { row } = entry;
+  const stored = await deps.store.appendEvents(row.id, entry.version, records, {
+    status: change.status,
+    winner: change.winner,
+    toMove: change.toMove,
+    deadline: change.deadline,
+    notify: notificationsFor(row, change),
+    ...(change.ending ? { ending: change.ending, rating: ratedEnding(row, change.winner, change.ending, { decisions: entry.decisions, minDecisions: deps.ratedMinDecisions }) } : {}),
+    ...(idempotency ? { idempotency } : {}),
+  });
+  // The store numbers events itself; it must agree with the row (and any result) built from the change.
+  if (stored !== change.version) throw new Error(`store returned version ${stored}, expected ${change.version}`);
 }
 
 async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null, action: unknown, opts: MoveOptions): Promise<ActionOutcome> {
@@ -182,8 +218,11 @@ async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null
   if (opts.expectedVersion !== undefined && opts.expectedVersion !== version) {
     return priorOr(problems.versionConflict(version, `If-Match/expectedVersion is ${opts.expectedVersion} but the match is at version ${version}.`));
   }
-  if (!state || row.status === 'waiting') return priorOr(problems.notActive('waiting', version));
+  const type = typeOf(action);
   if (outcomeOf(entry)) return priorOr(problems.notActive('finished', version));
+  // While the seat is open the creator may call the match off (abort); nothing else is playable yet.
+  const cancelling = row.status === 'waiting' && type === 'abort';
+  if ((!state || row.status === 'waiting') && !cancelling) return priorOr(problems.notActive('waiting', version));
   const now = deps.now();
   // Time ran out before this action: the match ends now, as the sweeper would have ended it.
   const expired = await expire(deps, entry, now);
@@ -193,7 +232,7 @@ async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null
   const answerFor = (m: LoadedMatch, records: NewEvent[]): Answer => {
     const events: EventDto[] = [];
     records.forEach((e, i) => {
-      const d = redact(m, { seq: version + 1 + i, type: e.type, payload: e.payload, actingSeat: seat }, seat);
+      const d = redact(m, { seq: version + 1 + i, source: e.source, type: e.type, payload: e.payload, actingSeat: seat }, seat);
       if (d) events.push(d);
     });
     const summary = summaryOf(m, events);
@@ -201,18 +240,17 @@ async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null
     const result: ActionResult = { version: m.version, events, match: matchView(m) };
     return { summary, result };
   };
-  const idempotency = (a: Answer) =>
-    key !== undefined ? { idempotency: { key, seat, requestHash: hash, statusCode: ACCEPTED, response: JSON.stringify({ stored: 2, ...a.summary, at: now } satisfies StoredAnswer) } } : {};
+  const idempotency = (a: Answer): IdempotencyRecord | undefined =>
+    key !== undefined ? { key, seat, requestHash: hash, response: JSON.stringify({ stored: 2, ...a.summary, at: now } satisfies StoredAnswer) } : undefined;
 
   // The match's own endings, outside the game's rules. Not expired (checked above), so the clock stops at now.
   const endByMatch = (end: MatchEnd): Promise<ActionOutcome> => {
     const records = endingRecords(entry, end, seat, now);
-    const ending = { status: 'finished', winner: end.winner, ending: end.reason, toMove: null, deadline: null } as const;
-    const m: LoadedMatch = { ...entry, ...foldRecords(entry, records), ...base, row: { ...row, ...ending, version: version + records.length }, version: version + records.length };
+    const change = rowChange(entry, records, NOBODY_TO_MOVE, end);
+    const m: LoadedMatch = { ...entry, ...foldRecords(entry, records), ...base, row: { ...row, ...change }, version: change.version };
     const answer = answerFor(m, records);
-    return commit(deps, entry, m, records, { ...ending, rating: ratedEnding(row, end.winner, end.reason, { decisions: entry.decisions, minDecisions: deps.ratedMinDecisions }), ...idempotency(answer) }, answer, priorOr, opts.includeLegal);
+    return commit(deps, entry, m, records, change, idempotency(answer), answer, priorOr, opts.includeLegal);
   };
-  const type = typeOf(action);
   if (type === 'abort') {
     // lichess's rule: a match can be called off until each seat has made its first decision.
     if (entry.decided.p1 && entry.decided.p2) {
@@ -228,7 +266,6 @@ async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null
 
   const records = (r.events as { type: string }[]).map((e) => gameRecord(ruleset, e, seat));
   const outcome = ruleset.outcome(r.state);
-  const status: MatchStatus = outcome ? 'finished' : 'active';
   const toMove = toMoveOf(ruleset, r.state);
   let deadline: Date | null = null;
   if (entry.clock) {
@@ -237,18 +274,10 @@ async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null
     const d = deadlineOf(clock);
     deadline = d === null ? null : new Date(d);
   }
-  const newVersion = version + records.length;
-  const m: LoadedMatch = {
-    ...entry,
-    ...foldRecords(entry, records),
-    ...base,
-    row: { ...row, status, winner: outcome?.winner ?? null, ending: outcome ? 'game' : null, version: newVersion, toMove, deadline },
-    version: newVersion,
-    state: r.state,
-  };
+  const change = rowChange(entry, records, { toMove, deadline }, outcome ? { winner: outcome.winner, reason: 'game' } : null);
+  const m: LoadedMatch = { ...entry, ...foldRecords(entry, records), ...base, row: { ...row, ...change }, version: change.version, state: r.state };
   const answer = answerFor(m, records);
-  const ending = outcome ? ({ ending: 'game', rating: ratedEnding(row, outcome.winner, 'game', { decisions: entry.decisions, minDecisions: deps.ratedMinDecisions }) } as const) : {};
-  return commit(deps, entry, m, records, { status, winner: outcome?.winner ?? null, toMove, deadline, ...ending, ...idempotency(answer) }, answer, priorOr, opts.includeLegal);
+  return commit(deps, entry, m, records, change, idempotency(answer), answer, priorOr, opts.includeLegal);
 }
 
 /** Appends the action's records as one statement and remembers the new state. */
@@ -257,16 +286,14 @@ async function commit(
   entry: MatchEntry,
   m: LoadedMatch,
   records: NewEvent[],
-  opts: NonNullable<Parameters<MatchStore['appendEvents']>[3]>,
+  change: RowChange,
+  idempotency: IdempotencyRecord | undefined,
   answer: Answer,
   priorOr: (failure: Error) => Promise<ActionOutcome>,
   includeLegal = false,
 ): Promise<ActionOutcome> {
   try {
-    const after = { status: opts.status ?? entry.row.status, toMove: opts.toMove ?? null, deadline: opts.deadline ?? null };
-    const stored = await deps.store.appendEvents(entry.row.id, entry.version, records, { ...opts, notify: notificationsFor(entry.row, after) });
-    // The store numbers events itself; it must agree with the result we stored.
-    if (stored !== m.version) throw new Error(`store returned version ${stored}, expected ${m.version}`);
+    await appendChange(deps, entry, records, change, idempotency);
   } catch (e) {
     // A concurrent request (or an earlier one) with the same key may be the one that won.
     if (e instanceof VersionConflictError) return priorOr(problems.versionConflict(e.currentVersion));
@@ -305,6 +332,8 @@ function legacyReplay(result: ActionResult, entry: MatchEntry, seat: Seat): Acti
   match.outcome ??= null;
   match.seed ??= null;
   match.rated ??= false;
+  match.rematch ??= null;
+  match.rematchOf ??= null;
   const m = result.match;
   const summary: ActionSummary = { version: result.version, events: result.events, status: m.status, winner: m.winner, outcome: m.outcome, pending: pendingOf(m) };
   return { summary, result, seat, replayed: true };

@@ -5,7 +5,7 @@
  */
 import type { Seat, Viewer } from '../core/ruleset.js';
 import type { AnyAction } from '../games/registry.js';
-import type { MatchStatus, MatchStore } from '../persistence/types.js';
+import type { EventSource, MatchStatus, MatchStore } from '../persistence/types.js';
 import { isMatchRecord, publicRecord } from './match-log.js';
 import { deadlineOf, remainingAt } from '../core/clock.js';
 import { sortKeys } from '../core/hash.js';
@@ -81,8 +81,18 @@ export function matchView(m: LoadedMatch): MatchView {
     clock: clockView(m),
     outcome,
     seed: outcome ? m.row.seed : null,
+    rematch: rematchView(m),
+    rematchOf: m.rematchOf ?? null,
     game: m.state ? withSortedConfig(m.ruleset.view(m.state, m.viewer)) : null,
   } as MatchView;
+}
+
+/** The last rematch offer as of the read: an unanswered one past its time shows as expired. */
+export function rematchView(m: Pick<LoadedMatch, 'rematch' | 'at'>): MatchView['rematch'] {
+  const r = m.rematch;
+  if (!r) return null;
+  const status = r.answer ?? (m.at >= r.expiresAt ? 'expired' : 'offered');
+  return { offeredBy: r.offeredBy, status, expiresAt: new Date(r.expiresAt).toISOString(), matchId: r.matchId };
 }
 
 /**
@@ -123,6 +133,7 @@ export function legalActions(m: LoadedMatch, opts: { text: boolean }): LegalActi
 
 interface Logged {
   seq: number;
+  source: EventSource;
   type: string;
   payload: unknown;
   actingSeat: Seat | string | null;
@@ -132,11 +143,11 @@ interface Logged {
 export function redact(m: Pick<LoadedMatch, 'ruleset'>, e: Logged, viewer: Viewer): EventDto | null {
   if (isMatchRecord(e)) {
     const r = publicRecord(e);
-    return r && { seq: e.seq, actingSeat: (e.actingSeat as Seat | null) ?? null, event: r };
+    return r && { seq: e.seq, actingSeat: (e.actingSeat as Seat | null) ?? null, source: 'match', event: r };
   }
   const r = m.ruleset.redactEvent(e.payload, viewer);
   if (r === null || r === undefined) return null;
-  return { seq: e.seq, actingSeat: (e.actingSeat as Seat | null) ?? null, event: r as EventDto['event'] };
+  return { seq: e.seq, actingSeat: (e.actingSeat as Seat | null) ?? null, source: 'game', event: r as EventDto['event'] };
 }
 
 /** Events after `after`, redacted for the caller. `next` is the seq to pass as `after` next time. */

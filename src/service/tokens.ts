@@ -30,8 +30,6 @@ export function newMatchId(): string {
   return randomBytes(16).toString('base64url');
 }
 
-export const MATCH_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-
 /** Personal API tokens carry a prefix, so a token says what it is (and secret scanners can find leaked ones). */
 export const PLAYER_TOKEN_PREFIX = 'evp_';
 

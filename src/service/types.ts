@@ -4,7 +4,8 @@ import type { TimeControl } from '../core/clock.js';
 import type { MatchEntry } from './match-loader.js';
 import type { WebhookInput, WebhookView } from './webhooks/types.js';
 import type { AnyAction, GameId, GameViewOf } from '../games/registry.js';
-import type { MatchStatus } from '../persistence/types.js';
+import type { EventSource, MatchStatus } from '../persistence/types.js';
+import type { ClockView, MatchEnvelope, MatchOutcome, SeatInfo } from '../contract/match-view.js';
 
 export type { Seat, Viewer, GameId };
 
@@ -28,6 +29,8 @@ export interface CreateMatchInput {
   webhook?: WebhookInput | undefined;
   /** Rated: both seats registered players, an open seat, a time control; never a sandbox. */
   rated?: boolean | undefined;
+  /** The other seat is the computer at this level (src/service/ai). */
+  ai?: { level: number } | undefined;
 }
 
 export interface CreateMatchResult {
@@ -57,44 +60,17 @@ export interface JoinResult {
   webhook?: WebhookView & { secret: string };
 }
 
-export interface SeatInfo {
-  seat: Seat;
-  handle: string | null;
-  joined: boolean;
-  /** The seat is held by a registered player: its handle is theirs. */
-  verified: boolean;
-  /** That player is a bot account. */
-  bot: boolean;
-}
-
-interface MatchViewBase {
-  id: string;
-  version: number;
-  status: MatchStatus;
-  winner: Seat | null;
-  /** The caller's seat, or null for a spectator. */
-  seat: Seat | null;
-  seats: SeatInfo[];
-  sandbox: boolean;
-  engineVersion: string;
-  rulesHash: string;
-  cardSetId: string;
-  createdAt: string;
-  timeControl: TimeControl;
-  /** The end moves both players' ratings. */
-  rated: boolean;
-  clock: ClockView | null;
-  outcome: MatchOutcome | null;
-  /** The match's seed, published once the match is over (however it ended); its sha256 is the commitment in every view. */
-  seed: string | null;
-}
+/** The match's own part of a view, and its pieces: inferred from the Zod schemas REST serialises with. */
+export type { ClockView, MatchOutcome, SeatInfo };
 
 /** A match for one caller; `game` is the engine's view for them, null while a seat is open. */
-export type MatchView = { [G in GameId]: MatchViewBase & { gameId: G; game: GameViewOf<G> | null } }[GameId];
+export type MatchView = { [G in GameId]: MatchEnvelope & { gameId: G; game: GameViewOf<G> | null } }[GameId];
 
 export interface EventDto {
   seq: number;
   actingSeat: Seat | null;
+  /** The envelope: the game's own event, or a record of the match itself (its clock, an ending outside the game). */
+  source: EventSource;
   event: { type: string; [k: string]: unknown };
 }
 
@@ -109,22 +85,6 @@ export interface LoadedMatch extends MatchEntry {
   seat: Seat | null;
   /** Epoch ms of the read: what the clocks show. */
   at: number;
-}
-
-/** The clock as of a read: time left per seat, whose runs, and until when (an absolute UTC time). */
-export interface ClockView {
-  remainingMs: Record<Seat, number>;
-  running: Seat | null;
-  deadline: string | null;
-}
-
-/** How a match ended: the game's own result, or the match's (a seat ran out of time, an abort). */
-export interface MatchOutcome {
-  winner: Seat | null;
-  /** The game's reason (e.g. Evons main-zone-full, UniVersus HEALTH_ZERO), or timed-out / aborted. */
-  reason: string;
-  /** The seat that ran out of time or asked to abort. */
-  seat?: Seat | null;
 }
 
 /** What an accepted action produced, for the seat that acted. Stored as data for idempotent retries. */

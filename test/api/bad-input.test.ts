@@ -1,21 +1,16 @@
 /** Bad input of every kind: the right 4xx, application/problem+json, and nothing written. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createHotSeat, expectProblem, startApp, type Harness, type Created } from './helpers.js';
-import { memoryDatabase } from '../persistence/pglite-template.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createHotSeat, expectProblem, type Created, useHarness, pglite } from './helpers.js';
 
 describe('bad input → 4xx problem+json, no new event', () => {
-  let h: Harness;
+  const h = useHarness(pglite);
   let m: Created;
   let other: Created;
   let seat: 'p1' | 'p2';
   beforeAll(async () => {
-    h = await startApp(memoryDatabase());
     m = await createHotSeat(h.http);
     other = await createHotSeat(h.http);
     seat = (await h.http.get(`/v1/matches/${m.id}`).expect(200)).body.game.pending.seat;
-  });
-  afterAll(async () => {
-    await h?.close();
   });
 
   const events = async () => (await h.app.service.store.loadEvents(m.id)).length;

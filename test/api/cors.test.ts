@@ -6,23 +6,30 @@
  * those and keeps Vary: Origin; `none` turns CORS off; credentials are never allowed.
  * The browser side (a page on another origin playing a match): test/browser/cors.test.ts.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type supertest from 'supertest';
 import { buildApp, type App, type BuildAppOptions } from '../../src/app.js';
 import { openStore } from '../../src/persistence/index.js';
 import WebSocket from 'ws';
-import { baseUrlOf, bearer, createHotSeat, expectProblem, localHttp, nextMove, type Harness } from './helpers.js';
+import { baseUrlOf, bearer, createHotSeat, expectProblem, localHttp, nextMove, pglite, useHarness, type Http } from './helpers.js';
 import { memoryDatabase } from '../persistence/pglite-template.js';
 
 const PAGE = 'https://app.example.com';
 
-const started: Harness[] = [];
+/** An app a test started itself (start), closed after it. */
+interface Server {
+  app: App;
+  http: Http;
+  close(): Promise<void>;
+}
+
+const started: Server[] = [];
 afterEach(async () => {
   for (const s of started.splice(0)) await s.close();
 });
 
 /** The app on a fresh in-memory database (closed after the test unless told); `beforeReady` may add hooks (they must come before ready). */
-async function start(opts: Omit<BuildAppOptions, 'store' | 'logger'> = {}, beforeReady?: (app: App) => void, closeAfterEach = true): Promise<Harness> {
+async function start(opts: Omit<BuildAppOptions, 'store' | 'logger'> = {}, beforeReady?: (app: App) => void, closeAfterEach = true): Promise<Server> {
   const opened = await openStore(memoryDatabase());
   const app = await buildApp({ store: opened.store, logger: false, ...opts });
   beforeReady?.(app);
@@ -41,7 +48,7 @@ async function start(opts: Omit<BuildAppOptions, 'store' | 'logger'> = {}, befor
 
 const list = (h: string | undefined) => (h ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
 
-function preflight(http: Harness['http'], path: string, method: string, headers: string, origin = PAGE) {
+function preflight(http: Http, path: string, method: string, headers: string, origin = PAGE) {
   return http.options(path).set({ origin, 'access-control-request-method': method, 'access-control-request-headers': headers });
 }
 
@@ -57,29 +64,23 @@ const READ_HEADERS = ['authorization', 'content-type', 'if-match', 'if-none-matc
 const EXPOSED = ['etag', 'location', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'preference-applied', 'idempotent-replayed', 'x-request-id', 'allow'];
 
 describe('CORS, any origin (the default)', () => {
-  let h: Harness;
-  let http: Harness['http'];
-  beforeAll(async () => {
-    h = await start({ rateLimitPerMinute: 1000 }, undefined, false);
-    http = h.http;
-  });
-  afterAll(async () => h?.close());
+  const h = useHarness(pglite, { rateLimitPerMinute: 1000 });
 
   it('a preflight is 204 with every method the routes answer, the request headers the API reads, a max age and no credentials', async () => {
-    const m = await createHotSeat(http);
-    const res = await preflight(http, `/v1/matches/${m.id}/actions`, 'POST', 'authorization,content-type,if-match,idempotency-key,prefer').expect(204);
+    const m = await createHotSeat(h.http);
+    const res = await preflight(h.http, `/v1/matches/${m.id}/actions`, 'POST', 'authorization,content-type,if-match,idempotency-key,prefer').expect(204);
     expect(res.text).toBe('');
     expectReadable(res);
     expect(list(res.headers['access-control-allow-methods']).sort()).toEqual(['delete', 'get', 'head', 'post']);
     expect(list(res.headers['access-control-allow-headers'])).toEqual(expect.arrayContaining(READ_HEADERS));
     expect(Number(res.headers['access-control-max-age'])).toBeGreaterThan(0);
     // The event stream (Last-Event-ID) and GraphQL have theirs too.
-    await preflight(http, `/v1/matches/${m.id}/stream`, 'GET', 'last-event-id').expect(204);
-    await preflight(http, '/graphql', 'POST', 'authorization,content-type').expect(204);
+    await preflight(h.http, `/v1/matches/${m.id}/stream`, 'GET', 'last-event-id').expect(204);
+    await preflight(h.http, '/graphql', 'POST', 'authorization,content-type').expect(204);
   });
 
   it('answers expose the headers a client acts on, and carry them: Location, ETag, Preference-Applied, Idempotent-Replayed, the rate limit, X-Request-Id', async () => {
-    const created = await http
+    const created = await h.http
       .post('/v1/matches')
       .set('origin', PAGE)
       .send({ handle: 'alice', opponentHandle: 'bob', decks: { p1: { starter: 'starter-verdant-quake' }, p2: { starter: 'starter-ember-tide' } } })
@@ -89,7 +90,7 @@ describe('CORS, any origin (the default)', () => {
     const m = { id: created.body.id as string, tokens: created.body.tokens as { p1: string; p2: string } };
     const next = await nextMove(h, m.id, m.tokens);
     const act = () =>
-      http
+      h.http
         .post(`/v1/matches/${m.id}/actions`)
         .set({ origin: PAGE, ...bearer(m.tokens[next.seat]), 'if-match': `"${next.version}"`, 'idempotency-key': 'k-1', prefer: 'return=minimal' })
         .send({ action: next.action })
@@ -104,18 +105,18 @@ describe('CORS, any origin (the default)', () => {
   });
 
   it('problems carry the CORS headers: 4xx, 405 with Allow, 413, the router rejections (bad URL, 414)', async () => {
-    const m = await createHotSeat(http);
+    const m = await createHotSeat(h.http);
     const cases: [string, () => supertest.Test, number, string][] = [
-      ['unknown match', () => http.get('/v1/matches/no-such-match'), 404, 'match-not-found'],
-      ['unknown route', () => http.get('/v1/nothing-here'), 404, 'not-found'],
-      ['bad body', () => http.post('/v1/matches').send({ handle: 7 }), 400, 'validation-failed'],
-      ['stale If-Match', () => http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens.p1)).set('if-match', '"1"').send({ action: { type: 'resign' } }), 409, 'version-conflict'],
-      ['no token', () => http.post(`/v1/matches/${m.id}/actions`).send({ action: { type: 'resign' } }), 401, 'missing-token'],
-      ['text/plain', () => http.post('/v1/matches').set('content-type', 'text/plain').send('x'), 415, 'unsupported-media-type'],
-      ['huge body', () => http.post('/v1/matches').send({ pad: 'x'.repeat(300 * 1024) }), 413, 'body-too-large'],
-      ['method', () => http.delete(`/v1/matches/${m.id}`), 405, 'method-not-allowed'],
-      ['bad URL', () => http.get('/v1/matches/%E0%A4%A'), 400, 'bad-url'],
-      ['path too long', () => http.get(`/v1/matches/${'a'.repeat(1000)}`), 414, 'uri-too-long'],
+      ['unknown match', () => h.http.get('/v1/matches/no-such-match'), 404, 'match-not-found'],
+      ['unknown route', () => h.http.get('/v1/nothing-here'), 404, 'not-found'],
+      ['bad body', () => h.http.post('/v1/matches').send({ handle: 7 }), 400, 'validation-failed'],
+      ['stale If-Match', () => h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens.p1)).set('if-match', '"1"').send({ action: { type: 'resign' } }), 409, 'version-conflict'],
+      ['no token', () => h.http.post(`/v1/matches/${m.id}/actions`).send({ action: { type: 'resign' } }), 401, 'missing-token'],
+      ['text/plain', () => h.http.post('/v1/matches').set('content-type', 'text/plain').send('x'), 415, 'unsupported-media-type'],
+      ['huge body', () => h.http.post('/v1/matches').send({ pad: 'x'.repeat(300 * 1024) }), 413, 'body-too-large'],
+      ['method', () => h.http.delete(`/v1/matches/${m.id}`), 405, 'method-not-allowed'],
+      ['bad URL', () => h.http.get('/v1/matches/%E0%A4%A'), 400, 'bad-url'],
+      ['path too long', () => h.http.get(`/v1/matches/${'a'.repeat(1000)}`), 414, 'uri-too-long'],
     ];
     for (const [what, send, status, code] of cases) {
       const res = await send().set('origin', PAGE);
@@ -156,12 +157,12 @@ describe('CORS, any origin (the default)', () => {
   });
 
   it('a plain OPTIONS (no preflight headers) is no preflight: 405 with Allow on a known path, 404 elsewhere', async () => {
-    const known = await http.options('/v1/matches');
+    const known = await h.http.options('/v1/matches');
     expectProblem(known, 405, 'method-not-allowed');
     expect(list(known.headers.allow).sort()).toEqual(['get', 'head', 'post']);
-    expectProblem(await http.options('/v1/nothing-here'), 404, 'not-found');
+    expectProblem(await h.http.options('/v1/nothing-here'), 404, 'not-found');
     // An Origin alone (a browser's actual OPTIONS request after its preflight) is no preflight either.
-    expectProblem(await http.options('/v1/matches').set('origin', PAGE), 405, 'method-not-allowed');
+    expectProblem(await h.http.options('/v1/matches').set('origin', PAGE), 405, 'method-not-allowed');
   });
 });
 

@@ -3,20 +3,14 @@
  * many followers of one match on one node (seats and spectators mixed) share its reads, and each
  * still gets exactly its own redacted events, in order, once. PGlite and, when reachable, PostgreSQL.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EventFollower } from '../../src/service/event-follower.js';
 import type { EventDto } from '../../src/service/match-service.js';
-import { backends, bearer, createHotSeat, nextMove, startOn, waitFor, type Harness } from './helpers.js';
+import { backends, bearer, createHotSeat, nextMove, waitFor, useHarness } from './helpers.js';
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`event follower [${backend.name}]`, () => {
-    let h: Harness;
-    beforeAll(async () => {
-      h = await startOn(backend);
-    });
-    afterAll(async () => {
-      await h?.close();
-    });
+    const h = useHarness(backend);
 
     it('nine followers (p1, p2, spectators) of one match: each gets its own events exactly once, and an append is read once for all of them', async () => {
       const m = await createHotSeat(h.http);

@@ -8,35 +8,19 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Response } from 'supertest';
-import supertest from 'supertest';
-import { buildApp, type App, type BuildAppOptions } from '../../src/app.js';
-import { openStore } from '../../src/persistence/index.js';
+import { type App } from '../../src/app.js';
 import { MatchReplaySchema } from '../../src/http/schemas.js';
-import { LARGE_DOCUMENT_CHARS } from '../../src/http/budgets.js';
+import { LARGE_DOCUMENT_CHARS } from '../../src/graphql/limits.js';
 import { BUSY_RETRY_AFTER_S, WorkGate } from '../../src/http/work-gate.js';
 import { ServiceError } from '../../src/service/errors.js';
-import { memoryDatabase } from '../persistence/pglite-template.js';
-import { bearer, createHotSeat, expectProblem, localHttp } from './helpers.js';
-
-const binary = (res: Response, cb: (err: Error | null, body: Buffer) => void) => {
-  const chunks: Buffer[] = [];
-  res.on('data', (c: Buffer) => chunks.push(c));
-  res.on('end', () => cb(null, Buffer.concat(chunks)));
-};
+import { binary, bearer, createHotSeat, expectProblem, pglite, startOn, type HarnessOptions, type Http } from './helpers.js';
 
 describe('expensive reads', () => {
   let app: App;
-  let http: ReturnType<typeof supertest>;
+  let http: Http;
   let close: (() => Promise<void>) | undefined;
-  async function start(budgets: BuildAppOptions['budgets']) {
-    const opened = await openStore(memoryDatabase());
-    app = await buildApp({ store: opened.store, logger: false, budgets });
-    await app.ready();
-    http = await localHttp(app);
-    close = async () => {
-      await app.close();
-      await opened.close();
-    };
+  async function start(budgets: HarnessOptions['budgets']) {
+    ({ app, http, close } = await startOn(pglite, { budgets }));
   }
   afterEach(async () => {
     await close?.();

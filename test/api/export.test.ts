@@ -7,10 +7,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { verifyReplay } from '../../src/replay/verify.js';
 import { runVerify } from '../replay/verify-command.js';
-import { backends, bearer, prng, startOn, STARTERS, type Harness } from './helpers.js';
+import { backends, bearer, prng, STARTERS, useHarness } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'evons-export-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -21,13 +21,7 @@ type Tokens = Record<'p1' | 'p2', string>;
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`match export and verification [${backend.name}]`, () => {
-    let h: Harness;
-    beforeAll(async () => {
-      h = await startOn(backend);
-    });
-    afterAll(async () => {
-      await h?.close();
-    });
+    const h = useHarness(backend);
 
     /** Random legal moves until the match ends (or `cap` moves, then the mover resigns where it can). */
     async function play(id: string, tokens: Tokens, seed: number, cap: number): Promise<void> {

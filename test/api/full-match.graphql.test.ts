@@ -3,10 +3,10 @@
  * opponent and spectator queries never show the other hand, deck cards or the seed; errors
  * carry extensions.code and version like REST.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import supertest from 'supertest';
 import { buildApp } from '../../src/app.js';
-import { backends, bearer, createHotSeat, graphqlRequest, prng, startOn, type Harness } from './helpers.js';
+import { backends, bearer, createHotSeat, graphqlRequest, prng, useHarness } from './helpers.js';
 import { assertNoLeak, secretsFor } from './secrecy.js';
 import type { GameState, Seat, Viewer } from '../../src/games/evons/index.js';
 
@@ -38,13 +38,7 @@ const SUBMIT = /* GraphQL */ `
 `;
 
 for (const backend of backends) describe.skipIf(backend.skipReason !== null)(`GraphQL full random match [${backend.name}]`, () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startOn(backend);
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness(backend);
 
   const gql = (query: string, variables: Record<string, unknown>, token?: string) => graphqlRequest(h, query, variables, token);
 

@@ -3,8 +3,8 @@
  * until the game ends, and every response and every event any party receives is checked for
  * leaks (other hand, deck cards, covered identities, seed).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, bearer, prng, startOn, STARTERS, type Harness } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { backends, bearer, prng, STARTERS, useHarness } from './helpers.js';
 import { assertNoLeak, secretsFor } from './secrecy.js';
 import type { GameState, Seat, Viewer } from '../../src/games/evons/index.js';
 
@@ -12,13 +12,7 @@ const MAX_ACTIONS = 600;
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`REST full random match [${backend.name}]`, () => {
-    let h: Harness;
-    beforeAll(async () => {
-      h = await startOn(backend);
-    });
-    afterAll(async () => {
-      await h?.close();
-    });
+    const h = useHarness(backend);
 
     it('plays a match to the end with random legal actions and never leaks a secret', async () => {
       const seed = Number(process.env.MATCH_SEED ?? Date.now() % 1_000_000);

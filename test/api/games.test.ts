@@ -1,17 +1,10 @@
 /** The games catalogue (/v1/games …), read from the registry: both games, their cards and decks. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GAMES } from '../../src/games/registry.js';
-import { expectProblem, startApp, type Harness } from './helpers.js';
-import { memoryDatabase } from '../persistence/pglite-template.js';
+import { expectProblem, useHarness, pglite } from './helpers.js';
 
 describe('games catalogue', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startApp(memoryDatabase());
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness(pglite);
 
   it('lists every registered game', async () => {
     const res = await h.http.get('/v1/games').expect(200);

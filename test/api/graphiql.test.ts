@@ -2,32 +2,18 @@
  * GraphiQL works offline: the page and every script and stylesheet it references are served by
  * the app itself (no URL to another host), and the IDE's own bundle is what gets served.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import supertest from 'supertest';
-import { buildApp, type App } from '../../src/app.js';
+import { buildApp } from '../../src/app.js';
 import { openStore } from '../../src/persistence/index.js';
 import { memoryDatabase } from '../persistence/pglite-template.js';
-import { localHttp } from './helpers.js';
+import { useHarness, pglite } from './helpers.js';
 
 describe('GraphiQL assets are local', () => {
-  let app: App;
-  let close: () => Promise<void>;
-  let http: ReturnType<typeof supertest>;
-
-  beforeAll(async () => {
-    const opened = await openStore(memoryDatabase());
-    app = await buildApp({ store: opened.store, logger: false, graphiql: true });
-    await app.ready();
-    http = await localHttp(app);
-    close = async () => {
-      await app.close();
-      await opened.close();
-    };
-  });
-  afterAll(() => close());
+  const h = useHarness(pglite, { graphiql: true });
 
   it('serves the page, every referenced script and stylesheet, with no absolute URL to another host', async () => {
-    const page = await http.get('/graphiql').expect(200);
+    const page = await h.http.get('/graphiql').expect(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     const html: string = page.text;
     expect(html).not.toMatch(/(?:src|href)\s*=\s*["']?(?:https?:)?\/\//i);
@@ -38,7 +24,7 @@ describe('GraphiQL assets are local', () => {
     expect(refs.filter((r) => r.tag === 'link').length).toBeGreaterThanOrEqual(1);
 
     for (const { tag, url } of refs) {
-      const res = await http.get(new URL(url, 'http://app.invalid/graphiql').pathname).buffer(true).parse((r, cb) => {
+      const res = await h.http.get(new URL(url, 'http://app.invalid/graphiql').pathname).buffer(true).parse((r, cb) => {
         const chunks: Buffer[] = [];
         r.on('data', (c: Buffer) => chunks.push(c));
         r.on('end', () => cb(null, Buffer.concat(chunks)));
@@ -50,7 +36,7 @@ describe('GraphiQL assets are local', () => {
       // Stylesheets pull nothing from the network (GraphiQL's fonts are inlined as data: URLs).
       if (tag === 'link') expect(body.match(/url\((?!["']?data:)[^)]*\)/g) ?? [], url).toEqual([]);
     }
-    const main = await http.get('/graphiql/main.js').expect(200);
+    const main = await h.http.get('/graphiql/main.js').expect(200);
     expect(main.text).not.toMatch(/https?:\/\//);
     expect(main.text).toContain("'/graphql'");
     // Subscriptions run from the page: the fetcher has a WebSocket URL (ws:, or wss: under https:).
@@ -59,10 +45,10 @@ describe('GraphiQL assets are local', () => {
   });
 
   it('serves the GraphiQL bundle itself, and nothing outside the asset list', async () => {
-    const js = await http.get('/graphiql/assets/graphiql.min.js').expect(200);
+    const js = await h.http.get('/graphiql/assets/graphiql.min.js').expect(200);
     expect(js.text).toContain('createFetcher');
-    await http.get('/graphiql/assets/..%2Fpackage.json').expect(404);
-    await http.get('/graphiql/assets/constructor').expect(404);
+    await h.http.get('/graphiql/assets/..%2Fpackage.json').expect(404);
+    await h.http.get('/graphiql/assets/constructor').expect(404);
   });
 
   it('is off unless asked for', async () => {

@@ -4,8 +4,8 @@
  * `pendingDecision`, beside the JSON `pending` (kept for existing queries) with the same content.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, createHotSeat, graphqlRequest, nextMove, bearer, startOn, type Harness } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { backends, createHotSeat, graphqlRequest, nextMove, bearer, useHarness } from './helpers.js';
 
 type Json = Record<string, unknown>;
 const components = Object.keys(
@@ -50,13 +50,7 @@ const PENDING = /* GraphQL */ `
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`GraphQL JSON fields [${backend.name}]`, () => {
-    let h: Harness;
-    beforeAll(async () => {
-      h = await startOn(backend);
-    });
-    afterAll(async () => {
-      await h?.close();
-    });
+    const h = useHarness(backend);
 
     it('every JSON field, input field and argument names the /openapi.json schema its value follows', async () => {
       const res = await graphqlRequest(h, INTROSPECT).expect(200);

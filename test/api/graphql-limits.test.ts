@@ -3,15 +3,11 @@
  * run, the standard introspection query still loads, request errors carry codes, and an internal
  * failure says nothing about the server's insides.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Lexer, Source, TokenKind, getIntrospectionQuery } from 'graphql';
-import supertest from 'supertest';
-import { buildApp, type App } from '../../src/app.js';
-import { openStore } from '../../src/persistence/index.js';
 import type { MatchStore } from '../../src/persistence/types.js';
-import { baseUrlOf, createHotSeat, startOn, backends, type Harness } from './helpers.js';
+import { createHotSeat, type Harness, useHarness, pglite } from './helpers.js';
 import { rawSocket, waitFor } from '../../bench/lib/graphql-ws.js';
-import { memoryDatabase } from '../persistence/pglite-template.js';
 
 /** The documented caps (docs/api.md). */
 const LIMITS = { maxDocumentBytes: 16 * 1024, maxTokens: 1_000, maxAliases: 30 };
@@ -28,13 +24,11 @@ const gql = (h: Harness, query: string, variables?: Record<string, unknown>) =>
   h.http.post('/graphql').send({ query, ...(variables ? { variables } : {}) });
 
 describe('GraphQL limits (PGlite)', () => {
-  let h: Harness;
+  const h = useHarness(pglite);
   let id: string;
   beforeAll(async () => {
-    h = await startOn(backends[0]!);
     id = (await createHotSeat(h.http)).id;
   });
-  afterAll(() => h.close());
 
   it('refuses many aliases with too-many-aliases, before executing anything', async () => {
     // 60 within the size and token caps (thousands were refused for their size alone).
@@ -141,7 +135,7 @@ describe('GraphQL limits (PGlite)', () => {
   });
 
   it('over WebSocket: the same size and token caps; a syntax tree instead of text closes the socket with 4400', async () => {
-    const base = await baseUrlOf(h.app);
+    const base = h.baseUrl();
     const r = rawSocket(base);
     await r.opened;
     r.send({ type: 'connection_init', payload: {} });
@@ -174,29 +168,20 @@ describe('GraphQL limits (PGlite)', () => {
 });
 
 describe('GraphQL internal errors', () => {
-  let app: App;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    const opened = await openStore(memoryDatabase());
+  const h = useHarness(pglite, {
     // A store whose history query fails the way a driver does: with internals in its message.
-    const store: MatchStore = Object.create(opened.store, {
-      listMatches: {
-        value: async () => {
-          throw new Error('Invalid `prisma.match.findMany()` invocation in /srv/app/src/persistence/prisma-store.ts:212:7 connection reset');
+    wrapStore: (store): MatchStore =>
+      Object.create(store, {
+        listMatches: {
+          value: async () => {
+            throw new Error('Invalid `prisma.match.findMany()` invocation in /srv/app/src/persistence/prisma-store.ts:212:7 connection reset');
+          },
         },
-      },
-    });
-    app = await buildApp({ store, logger: false });
-    await app.ready();
-    close = async () => {
-      await app.close();
-      await opened.close();
-    };
+      }),
   });
-  afterAll(() => close());
 
   it('hides the message and says internal, with the request id', async () => {
-    const res = await supertest(app.server)
+    const res = await h.http
       .post('/graphql')
       .set('x-request-id', 'req-graphql-internal-1')
       .send({ query: '{ matches(handle: "alice") { matches { id } } }' });

@@ -8,10 +8,8 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/app.js';
-import { openStore } from '../../src/persistence/index.js';
-import { memoryDatabase } from '../persistence/pglite-template.js';
+import { describe, expect, it } from 'vitest';
+import { pglite, useHarness } from './helpers.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -36,21 +34,10 @@ function documentOf(i: number, numbers: number): string {
 }
 
 describe('GraphQL document cache memory', () => {
-  let app: App;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    const opened = await openStore(memoryDatabase());
-    app = await buildApp({ store: opened.store, logger: false, webhooks: { worker: false } });
-    await app.ready();
-    close = async () => {
-      await app.close();
-      await opened.close();
-    };
-  });
-  afterAll(() => close());
+  const h = useHarness(pglite, { webhooks: { worker: false } });
 
   const send = async (query: string) => {
-    const r = await app.inject({ method: 'POST', url: '/graphql', payload: { query } });
+    const r = await h.app.inject({ method: 'POST', url: '/graphql', payload: { query } });
     return { status: r.statusCode, codes: (r.json().errors as { extensions: { code: string } }[]).map((e) => e.extensions.code) };
   };
 

@@ -6,9 +6,9 @@
  */
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeCursor, encodeCursor } from '../../src/persistence/prisma-store.js';
-import { backends, bearer, createHotSeat, expectProblem, nextMove, startOn, type Created, type Harness } from './helpers.js';
+import { backends, bearer, createHotSeat, expectProblem, nextMove, type Created, useHarness } from './helpers.js';
 
 const cursor = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 
@@ -35,14 +35,10 @@ describe('cursor decoding (store)', () => {
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`hardening on ${backend.name}`, () => {
-    let h: Harness;
+    const h = useHarness(backend);
     let m: Created;
     beforeAll(async () => {
-      h = await startOn(backend);
       m = await createHotSeat(h.http);
-    });
-    afterAll(async () => {
-      await h?.close();
     });
 
     it.each(['2147483648', '99999999999999999999', '-1', '1.5', 'NaN', '1e400'])('events?after=%s is a 400', async (after) => {

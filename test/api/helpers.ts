@@ -1,34 +1,14 @@
 /**
- * Test harness for the API suites: the real app (buildApp) on the real store (PGlite in memory,
+ * Helpers for the API suites: the real app (buildApp) on the real store (PGlite in memory,
  * and PostgreSQL in a throw-away database when reachable; see test/persistence/backends.ts),
- * driven over HTTP with Supertest against app.server.
+ * driven over HTTP with Supertest against app.server. Starting it: harness.ts (useHarness).
  */
 import http from 'node:http';
-import supertest from 'supertest';
+import type { Response } from 'supertest';
 import { expect } from 'vitest';
-import { buildApp, type App } from '../../src/app.js';
-import { openStore } from '../../src/persistence/index.js';
-import type { DatabaseConfig } from '../../src/persistence/database.js';
-import type { MatchStore } from '../../src/persistence/types.js';
-import { backends, type Backend } from '../persistence/backends.js';
+import type { Http } from './harness.js';
 
-export { backends, type Backend };
-
-export interface Harness {
-  app: App;
-  http: ReturnType<typeof supertest>;
-  close(): Promise<void>;
-}
-
-/**
- * Supertest on `app`, listening on a local port first: given a server that is not listening,
- * supertest binds a new port for every request and closes it after (measured: binding was the
- * largest single cost of the API suites' CPU).
- */
-export async function localHttp(app: App): Promise<ReturnType<typeof supertest>> {
-  await baseUrlOf(app);
-  return supertest(app.server);
-}
+export * from './harness.js';
 
 /** Checks `cond` every 20 ms, `tries` times at most; throws naming `what` when it never held. */
 export async function waitFor(cond: () => boolean, what: string, tries = 500): Promise<void> {
@@ -36,82 +16,12 @@ export async function waitFor(cond: () => boolean, what: string, tries = 500): P
   if (!cond()) throw new Error(`timed out waiting for ${what}`);
 }
 
-/** The app's base URL, listening on a free local port first if it is not yet. */
-export async function baseUrlOf(app: App): Promise<string> {
-  if (!app.server.listening) await app.listen({ port: 0, host: '127.0.0.1' });
-  const addr = app.server.address();
-  if (!addr || typeof addr === 'string') throw new Error('no TCP address');
-  return `http://127.0.0.1:${addr.port}`;
-}
-
-export async function startApp(config: DatabaseConfig, opts: { matchCacheSize?: number } = {}): Promise<Harness> {
-  const opened = await openStore(config);
-  const app = await buildApp({ store: opened.store, logger: false, matchCacheSize: opts.matchCacheSize });
-  await app.ready();
-  return {
-    app,
-    http: await localHttp(app),
-    close: async () => {
-      await app.close();
-      await opened.close();
-    },
-  };
-}
-
-/** A fresh database on `backend` plus the app on it; close() also drops the database. */
-export async function startOn(backend: Backend, opts: { matchCacheSize?: number } = {}): Promise<Harness> {
-  const db = await backend.migrated();
-  const h = await startApp(db.config, opts);
-  return {
-    ...h,
-    close: async () => {
-      await h.close();
-      await db.dispose();
-    },
-  };
-}
-
-export interface Clocked extends Harness {
-  /** The fake clock every service in this harness reads (epoch ms); tests only move it forward. */
-  t: { now: number };
-  config: DatabaseConfig;
-  store: MatchStore;
-}
-
-/** startOn with an injectable clock: a fresh database on `backend`, the app reading `t.now`. */
-export async function startClockedOn(backend: Backend, opts: { ratedMinDecisions?: number } = {}): Promise<Clocked> {
-  const db = await backend.migrated();
-  const opened = await openStore(db.config);
-  const t = { now: Date.UTC(2030, 0, 1) };
-  const app = await buildApp({ store: opened.store, logger: false, now: () => t.now, ...opts });
-  await app.ready();
-  return {
-    app,
-    http: await localHttp(app),
-    t,
-    config: db.config,
-    store: opened.store,
-    close: async () => {
-      await app.close();
-      await opened.close();
-      await db.dispose();
-    },
-  };
-}
-
-/** A second app (its own MatchService) on the same database and clock; PGlite in memory is one store per process, so it shares it. */
-export async function secondApp(backend: Backend, h: Clocked, opts: { ratedMinDecisions?: number } = {}): Promise<{ app: App; close(): Promise<void> }> {
-  const opened = backend.name === 'pglite' ? { store: h.store, close: async () => {} } : await openStore(h.config);
-  const app = await buildApp({ store: opened.store, logger: false, now: () => h.t.now, ...opts });
-  await app.ready();
-  return {
-    app,
-    close: async () => {
-      await app.close();
-      await opened.close();
-    },
-  };
-}
+/** A supertest parser that keeps a body as raw bytes (pictures, exports): `.buffer(true).parse(binary)`. */
+export const binary = (res: Response, cb: (err: Error | null, body: Buffer) => void): void => {
+  const chunks: Buffer[] = [];
+  res.on('data', (c: Buffer) => chunks.push(c));
+  res.on('end', () => cb(null, Buffer.concat(chunks)));
+};
 
 export const STARTERS = ['starter-verdant-quake', 'starter-storm-shade', 'starter-ember-tide'] as const;
 
@@ -121,7 +31,7 @@ export interface Created {
   version: number;
 }
 
-export async function createHotSeat(http: Harness['http'], extra: Record<string, unknown> = {}): Promise<Created> {
+export async function createHotSeat(http: Http, extra: Record<string, unknown> = {}): Promise<Created> {
   const res = await http
     .post('/v1/matches')
     .send({
@@ -137,13 +47,13 @@ export async function createHotSeat(http: Harness['http'], extra: Record<string,
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** A GraphQL request over HTTP, as a seat (token) or a spectator (none). */
-export function graphqlRequest(h: Harness, query: string, variables: Record<string, unknown> = {}, token?: string) {
+export function graphqlRequest(h: { http: Http }, query: string, variables: Record<string, unknown> = {}, token?: string) {
   const req = h.http.post('/graphql').send({ query, variables });
   return token ? req.set(bearer(token)) : req;
 }
 
 /** The deciding seat, the version and its first legal action. */
-export async function nextMove(h: Harness, id: string, tokens: Record<'p1' | 'p2', string>) {
+export async function nextMove(h: { http: Http }, id: string, tokens: Record<'p1' | 'p2', string>) {
   const v = await h.http.get(`/v1/matches/${id}`).expect(200);
   const seat = v.body.game.pending.seat as 'p1' | 'p2';
   const legal = await h.http.get(`/v1/matches/${id}/legal-actions`).set(bearer(tokens[seat])).expect(200);

@@ -3,15 +3,15 @@
  * status, result from the handle's side, time control and creation time, newest first and
  * cursor-paginated, on both databases.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, bearer, expectProblem, graphqlRequest, startOn, STARTERS, type Harness } from './helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { backends, bearer, expectProblem, graphqlRequest, STARTERS, useHarness } from './helpers.js';
 
 const EVONS_DECKS = { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } };
 const UVS_DECKS = { p1: { starter: 'scouts' }, p2: { starter: 'garrison' } };
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`history search [${backend.name}]`, () => {
-    let h: Harness;
+    const h = useHarness(backend);
     // Handles unique to this run, so the database's other matches never match.
     const tag = Math.random().toString(36).slice(2, 8);
     const ann = `ann-${tag}`;
@@ -32,7 +32,6 @@ for (const backend of backends) {
     const names = (found: string[]) => Object.keys(ids).filter((k) => found.includes(ids[k]!)).sort();
 
     beforeAll(async () => {
-      h = await startOn(backend);
       // ann (p1) beats bob: bob resigns.
       const a = await create('annBeatsBob', { handle: ann, opponentHandle: bob, decks: EVONS_DECKS });
       await h.http.post(`/v1/matches/${a.id}/actions`).set(bearer(a.tokens.p2)).send({ action: { type: 'resign' } }).expect(200);
@@ -47,9 +46,6 @@ for (const backend of backends) {
       // bob vs cat, aborted: finished without a winner.
       const d = await create('bobCatAborted', { handle: bob, opponentHandle: cat, decks: EVONS_DECKS });
       await h.http.post(`/v1/matches/${d.id}/actions`).set(bearer(d.tokens.p1)).send({ action: { type: 'abort' } }).expect(200);
-    });
-    afterAll(async () => {
-      await h?.close();
     });
 
     it('by handle and opponent, either seat', async () => {

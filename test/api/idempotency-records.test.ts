@@ -6,8 +6,8 @@
  * answer, on both databases. Records in the older form (the whole ActionResult) still answer as
  * stored (test/api/legacy-match.test.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, bearer, createHotSeat, localHttp, secondApp, startClockedOn, type Clocked } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { backends, bearer, createHotSeat, secondApp, useHarness } from './helpers.js';
 
 type Seat = 'p1' | 'p2';
 const MINIMAL = { prefer: 'return=minimal' };
@@ -22,13 +22,7 @@ interface Sent {
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`compact idempotency records [${backend.name}]`, () => {
-    let h: Clocked;
-    beforeAll(async () => {
-      h = await startClockedOn(backend);
-    });
-    afterAll(async () => {
-      await h?.close();
-    });
+    const h = useHarness(backend, { clock: true });
 
     /** Plays `moves` first legal actions with a key each, a minute apart, every other one asking for the minimal answer. */
     async function play(id: string, tokens: Record<Seat, string>, moves: number): Promise<Sent[]> {
@@ -77,9 +71,9 @@ for (const backend of backends) {
         expect(again.headers['idempotent-replayed']).toBe('true');
       }
       // Another node with a cold cache rebuilds the same bytes.
-      const other = await secondApp(backend, h);
+      const other = await secondApp(h);
       try {
-        const cold = await localHttp(other.app);
+        const cold = other.http;
         for (const s of sent.slice(0, 4)) {
           const again = await cold
             .post(`/v1/matches/${id}/actions`)

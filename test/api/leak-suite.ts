@@ -6,11 +6,20 @@
  * GraphQL match { board graveyards legalActions { text } events }, and the problem bodies of
  * illegal moves. The oracle (secrecy.ts) is the server's true state. The aggregate reads (profiles,
  * leaderboard, a player's export; REST and GraphQL) must not name the deck of an unfinished match.
+ * The lobby's payloads (the account feed's snapshots and entries, challenges, seeks, rematch views)
+ * hold no token but the caller's new one, no deck but an owner's own seek label, no card, no seed.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, prng, startOn, STARTERS, type Backend, type Harness } from './helpers.js';
+import http from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { bearer, prng, STARTERS, type Backend, type Harness, useHarness, waitFor } from './helpers.js';
 import { assertNoLeak, assertTextSafe, secretsFor } from './secrecy.js';
-import { pendingDecision, type GameState, type Seat, type Viewer } from '../../src/games/evons/index.js';
+import { quotedIn } from './quoted.js';
+import { defaultCardSet, pendingDecision, type GameState, type Seat, type Viewer } from '../../src/games/evons/index.js';
+import { FEED_KINDS } from '../../src/service/account-feed.js';
+import { parseSettings, resolveDeck } from '../../src/service/lobby.js';
+import { gameRuleset } from '../../src/service/games.js';
+import { deckLabel } from '../../src/service/ratings.js';
+import type { DeckSpec } from '../../src/service/types.js';
 
 const VIEWERS = ['p1', 'p2', 'spectator'] as const;
 /** Matches per configuration (raise locally for a deeper search: LEAK_MATCHES=5). */
@@ -76,13 +85,7 @@ const FLIPPED_POSITION = {
  */
 export function leakSuite(backend: Backend): void {
   describe.skipIf(backend.skipReason !== null)(`secrecy on every read path [${backend.name}]`, () => {
-    let h: Harness;
-    beforeAll(async () => {
-      h = await startOn(backend);
-    });
-    afterAll(async () => {
-      await h?.close();
-    });
+    const h = useHarness(backend);
 
     const as = (req: ReturnType<Harness['http']['get']>, token: string | undefined) => (token ? req.set(bearer(token)) : req);
     const gql = (token: string | undefined, query: string, variables: Record<string, unknown>) => as(h.http.post('/graphql').send({ query, variables }), token);
@@ -156,6 +159,44 @@ export function leakSuite(backend: Backend): void {
       expect(gTexts.join('\n')).not.toContain('Gravel Mole');
       for (const viewer of VIEWERS) await sweep(id, tokens, viewer, 0, 'flipped position');
       await illegal(id, tokens, prng(1), 'flipped position');
+    });
+
+    it("challenges show nobody the challenger's deck, nor any token, on REST and GraphQL, before and after the accept", async () => {
+      const tag = Math.random().toString(36).slice(2, 7);
+      const register = async (name: string) => (await h.http.post('/v1/players').send({ handle: `${name}-${tag}` }).expect(201)).body.token as string;
+      const cy = { handle: `cy-${tag}`, token: await register('cy') };
+      const di = { handle: `di-${tag}`, token: await register('di') };
+      const secrets = [STARTERS[1], STARTERS[2], cy.token, di.token];
+      const FIELDS = 'id status challenger { handle } to { handle } allowed game timeControl rated seat settings declineReason matchId';
+      const reads = async (id: string, extra: string[] = []): Promise<[string, string][]> => {
+        const out: [string, string][] = [];
+        for (const [who, token] of [['anonymous', undefined], ['challenger', cy.token], ['challenged', di.token]] as const) {
+          const r = h.http.get(`/v1/challenges/${id}`);
+          out.push([`GET challenge as ${who}`, (await (token ? r.set(bearer(token)) : r).expect(200)).text]);
+          out.push([`GraphQL challenge as ${who}`, (await gql(token, `query ($id: ID!) { challenge(id: $id) { ${FIELDS} } }`, { id }).expect(200)).text]);
+        }
+        for (const [who, token] of [['challenger', cy.token], ['challenged', di.token]] as const) {
+          for (const direction of ['in', 'out']) {
+            out.push([`${direction} list of ${who}`, (await h.http.get(`/v1/me/challenges?direction=${direction}`).set(bearer(token)).expect(200)).text]);
+            out.push([`GraphQL ${direction} list of ${who}`, (await gql(token, `{ myChallenges(direction: ${direction}) { challenges { ${FIELDS} } } }`, {}).expect(200)).text]);
+          }
+        }
+        // A refused read would be clean for nothing: every answer here is data.
+        for (const [label, body] of out) expect(JSON.parse(body).errors, label).toBeUndefined();
+        return [...out, ...extra.map((t, i): [string, string] => [`answer ${i}`, t])];
+      };
+      const assertClean = (all: [string, string][], when: string, allowed: string[] = []) => {
+        for (const [label, body] of all) {
+          for (const x of secrets.filter((s) => !allowed.includes(s))) expect(body.includes(x), `${when}: ${label} holds ${x.slice(0, 12)}…`).toBe(false);
+        }
+      };
+      const created = await h.http.post('/v1/challenges').set(bearer(cy.token)).send({ to: di.handle, deck: { starter: STARTERS[1] } }).expect(201);
+      const viaGql = await gql(cy.token, `mutation { createChallenge(input: { to: "${di.handle}", deck: { starter: "${STARTERS[1]}" } }) { ${FIELDS} } }`, {}).expect(200);
+      assertClean(await reads(created.body.id, [created.text, viaGql.text]), 'open');
+      const acc = await h.http.post(`/v1/challenges/${created.body.id}/accept`).set(bearer(di.token)).send({ deck: { starter: STARTERS[2] } }).expect(200);
+      // The acceptor's answer holds its own seat token (and nothing else secret).
+      assertClean([['accept answer', acc.text]], 'accept');
+      assertClean(await reads(created.body.id), 'accepted, match running');
     });
 
     it('profiles, the leaderboard and the player export name no deck of an unfinished match (REST and GraphQL)', async () => {
@@ -251,5 +292,274 @@ export function leakSuite(backend: Backend): void {
         }
       });
     }
+  });
+
+  /**
+   * The lobby's payloads (issue 23): the account feed (every snapshot and every kind of entry, to
+   * both players and a third), challenge views and lists, seeks (public list: no deck; own list:
+   * the deck's label only) and rematch views. None may carry a token (the answer that mints one
+   * for its caller holds that one only), a deck (label or card list, except an owner's own seek
+   * label), a card of any match (definition or instance id) or a running match's seed. A clock
+   * of the harness's own moves the challenges past their expiry.
+   */
+  describe.skipIf(backend.skipReason !== null)(`secrecy of the lobby's payloads [${backend.name}]`, () => {
+    const h = useHarness(backend, { clock: true, challenges: { perHour: 50 } });
+    const gql = (token: string | undefined, query: string, variables: Record<string, unknown> = {}) => {
+      const r = h.http.post('/graphql').send({ query, variables });
+      return token ? r.set(bearer(token)) : r;
+    };
+    const evons = gameRuleset('evons');
+    const labelOf = (spec: DeckSpec) => deckLabel(spec, resolveDeck(evons, spec, parseSettings(evons, {}), 'deck'));
+    const CARD_DEFS = [...defaultCardSet().byId.keys()];
+    const CHALLENGE = 'id status challenger { handle } to { handle } allowed game timeControl rated seat settings declineReason matchId createdAt expiresAt';
+    const SEEK = 'id handle bot game timeControl { kind daysPerMove initialSeconds incrementSeconds } rated minRating maxRating createdAt expiresAt';
+
+    /** An NDJSON account feed: its messages as they arrive. */
+    function feed(token: string) {
+      const messages: { type?: string; data?: Record<string, unknown> }[] = [];
+      const raw: string[] = [];
+      let buf = '';
+      const req = http.get(`${h.baseUrl()}/v1/me/events`, { headers: bearer(token) }, (res) => {
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          buf += chunk;
+          let i: number;
+          while ((i = buf.indexOf('\n')) >= 0) {
+            const line = buf.slice(0, i);
+            buf = buf.slice(i + 1);
+            if (line.trim() === '') continue;
+            raw.push(line);
+            messages.push(JSON.parse(line));
+          }
+        });
+      });
+      req.on('error', () => {});
+      return { messages, raw, kinds: () => messages.map((m) => m.type), close: () => req.destroy() };
+    }
+
+    /**
+     * What no lobby payload may hold: every token seen, every deck label, every card definition id,
+     * and every card instance id and seed of the matches (read from the server's true state).
+     */
+    const secret = { tokens: new Set<string>(), labels: new Set<string>(), matches: new Set<string>() };
+    async function forbidden(): Promise<{ plain: string[]; quoted: string[] }> {
+      const quoted = [...CARD_DEFS];
+      const plain = [...secret.tokens, ...secret.labels];
+      for (const id of secret.matches) {
+        const state = (await h.app.service.load(id, undefined)).state as GameState;
+        quoted.push(...Object.keys(state.cards));
+        plain.push(state.seed);
+      }
+      return { plain, quoted };
+    }
+    /** `allowed`: what this payload may hold (a token minted for its caller, in that answer). */
+    async function assertClean(label: string, text: string, allowed: string[] = []): Promise<void> {
+      const { plain, quoted } = await forbidden();
+      for (const x of plain) if (!allowed.includes(x)) expect(text.includes(x), `${label} holds ${x.slice(0, 14)}…: ${text.slice(0, 600)}`).toBe(false);
+      const q = quotedIn(text);
+      for (const x of quoted) expect(q(x), `${label} names the card ${x}: ${text.slice(0, 600)}`).toBe(false);
+    }
+    /** An owner's seek views: each deck is exactly its label; the rest holds no secret. */
+    async function assertOwnSeeks(label: string, seeks: { id: string; deck?: string }[], labels: Map<string, string>): Promise<void> {
+      for (const s of seeks) {
+        expect(s.deck, `${label}: seek ${s.id}`).toBe(labels.get(s.id));
+        await assertClean(`${label} (seek ${s.id} less its label)`, JSON.stringify({ ...s, deck: undefined }));
+      }
+    }
+    async function register(name: string) {
+      const handle = `lk-${name}-${Math.random().toString(36).slice(2, 7)}`;
+      const token = (await h.http.post('/v1/players').send({ handle }).expect(201)).body.token as string;
+      secret.tokens.add(token);
+      return { handle, token };
+    }
+
+    it('the account feed (snapshots and every kind of entry, to both players and a third), challenge views and lists, seeks and rematch views hold no deck, card, seed or token', async () => {
+      const decks = (await h.http.get('/v1/decks').expect(200)).body.decks as { id: string; cards: { card: string; count: number }[] }[];
+      const listA: DeckSpec = { cards: decks.find((d) => d.id === STARTERS[1])!.cards };
+      const listB: DeckSpec = { cards: decks.find((d) => d.id === STARTERS[0])!.cards };
+      for (const spec of [listA, listB, ...STARTERS.map((starter) => ({ starter }))]) secret.labels.add(labelOf(spec));
+      expect(secret.labels.size).toBe(5);
+
+      const ann = await register('ann');
+      const bob = await register('bob');
+      const cy = await register('cy');
+      const feeds = { ann: feed(ann.token), bob: feed(bob.token), cy: feed(cy.token) };
+      await waitFor(() => Object.values(feeds).every((f) => f.messages.length === 1), 'the snapshots');
+      const answers: [string, string, string[]][] = [];
+      const challenge = async (from: { token: string }, to: string, body: Record<string, unknown>) => {
+        const r = await h.http.post('/v1/challenges').set(bearer(from.token)).send({ to, ...body }).expect(201);
+        answers.push([`challenge answer ${r.body.id}`, r.text, []]);
+        return r.body.id as string;
+      };
+
+      // c1 (ann's card list): accepted; the match runs, then ann resigns.
+      const c1 = await challenge(ann, bob.handle, { deck: listA });
+      const acc = await h.http.post(`/v1/challenges/${c1}/accept`).set(bearer(bob.token)).send({ deck: { starter: STARTERS[2] } }).expect(200);
+      const m1 = acc.body.match.id as string;
+      secret.matches.add(m1);
+      const accToken = JSON.stringify(acc.body).match(/"token":"([^"]+)"/)?.[1];
+      if (accToken) secret.tokens.add(accToken);
+      answers.push(['accept answer', acc.text, accToken ? [accToken] : []]);
+      await waitFor(() => feeds.ann.kinds().includes('match-started') && feeds.bob.kinds().includes('match-started'), 'the start');
+      // The running match, as the snapshots show it.
+      const running = { ann: feed(ann.token), bob: feed(bob.token) };
+      await waitFor(() => running.ann.messages.length === 1 && running.bob.messages.length === 1, 'the snapshots with a running match');
+      expect((running.ann.messages[0]!.data!.matches as unknown[]).length).toBe(1);
+      await h.http.post(`/v1/matches/${m1}/actions`).set(bearer(ann.token)).send({ action: { type: 'resign' } }).expect(200);
+      await waitFor(() => feeds.bob.kinds().includes('match-ended'), 'the end');
+
+      // The rematch: offered by ann, accepted by bob, ann claims her seat.
+      const rematchReads = async (when: string, ids: string[]) => {
+        for (const id of ids) {
+          for (const [who, token] of [['anonymous', undefined], ['ann', ann.token], ['bob', bob.token], ['cy', cy.token]] as const) {
+            const r = h.http.get(`/v1/matches/${id}`);
+            const got = await (token ? r.set(bearer(token)) : r).expect(200);
+            const state = (await h.app.service.load(id, undefined)).state as GameState;
+            const viewer: Viewer = got.body.seat ?? 'spectator';
+            assertNoLeak(got.text, secretsFor(state, viewer), `${when}: GET ${id} as ${who}`);
+            for (const t of secret.tokens) expect(got.text.includes(t), `${when}: GET ${id} as ${who} holds a token`).toBe(false);
+            const g = await gql(token, 'query ($id: ID!) { match(id: $id) { id status seat rematchOf rematch { offeredBy status expiresAt matchId } } }', { id }).expect(200);
+            expect(g.body.errors, JSON.stringify(g.body.errors)).toBeUndefined();
+            await assertClean(`${when}: GraphQL rematch of ${id} as ${who}`, g.text);
+          }
+        }
+      };
+      const offer = await h.http.post(`/v1/matches/${m1}/rematch`).set(bearer(ann.token)).send({}).expect(200);
+      answers.push(['rematch offer answer', offer.text, []]);
+      await waitFor(() => feeds.bob.kinds().includes('rematch-offered'), 'the rematch offer');
+      await rematchReads('rematch offered', [m1]);
+      const racc = await h.http.post(`/v1/matches/${m1}/rematch/accept`).set(bearer(bob.token)).send({}).expect(201);
+      const m2 = racc.body.id as string;
+      secret.tokens.add(racc.body.token);
+      answers.push(['rematch accept answer', racc.text, [racc.body.token]]);
+      const claim = await h.http.post(`/v1/matches/${m1}/rematch/seat`).set(bearer(ann.token)).send({}).expect(200);
+      secret.tokens.add(claim.body.token);
+      answers.push(['rematch seat answer', claim.text, [claim.body.token]]);
+      secret.matches.add(m2);
+      await rematchReads('rematch accepted', [m1, m2]);
+
+      // c2 declined, c3 cancelled, c4 (bob's) expires, c5 stays open for the snapshots.
+      const c2 = await challenge(ann, bob.handle, { deck: { starter: STARTERS[0] } });
+      answers.push(['decline answer', (await h.http.post(`/v1/challenges/${c2}/decline`).set(bearer(bob.token)).send({ reason: 'later' }).expect(200)).text, []]);
+      const c3 = await challenge(ann, bob.handle, { deck: listB });
+      answers.push(['cancel answer', (await h.http.post(`/v1/challenges/${c3}/cancel`).set(bearer(ann.token)).send({}).expect(200)).text, []]);
+      const c4 = await challenge(bob, ann.handle, { deck: { starter: STARTERS[1] }, timeControl: { kind: 'correspondence', daysPerMove: 3 } });
+      h.t.now += 30 * 86_400_000;
+      await h.http.get(`/v1/challenges/${c4}`).expect(200);
+      await waitFor(() => feeds.ann.kinds().includes('challenge-expired') && feeds.bob.kinds().includes('challenge-expired'), 'the expiry');
+      const c5 = await challenge(ann, bob.handle, { deck: listA });
+
+      // ann's open seek (a card list): her snapshot and own lists show its label only; nobody else sees it.
+      const seekLabels = new Map<string, string>();
+      const open = await h.http.post('/v1/seeks').set(bearer(ann.token)).send({ timeControl: { kind: 'correspondence', daysPerMove: 2 }, deck: listB }).expect(201);
+      seekLabels.set(open.body.id, labelOf(listB));
+      await assertOwnSeeks('seek answer', [open.body], seekLabels);
+      const snaps = { ann: feed(ann.token), bob: feed(bob.token), cy: feed(cy.token) };
+      await waitFor(() => Object.values(snaps).every((f) => f.messages.length === 1), 'the snapshots with an open seek');
+      const annSnap = snaps.ann.messages[0]!.data as { seeks: { id: string; deck: string }[]; challenges: { out: { id: string }[] } };
+      expect(annSnap.seeks.map((s) => s.id)).toEqual([open.body.id]);
+      expect(annSnap.challenges.out.map((c) => c.id)).toEqual([c5]);
+      await assertOwnSeeks("ann's snapshot", annSnap.seeks, seekLabels);
+      await assertClean("ann's snapshot less her seeks", JSON.stringify({ ...annSnap, seeks: [] }));
+      for (const who of ['bob', 'cy'] as const) await assertClean(`${who}'s snapshot`, snaps[who].raw.join('\n'));
+      for (const [who, token] of [['anonymous', undefined], ['ann', ann.token], ['bob', bob.token], ['cy', cy.token]] as const) {
+        const r = h.http.get('/v1/seeks');
+        const list = await (token ? r.set(bearer(token)) : r).expect(200);
+        expect(list.body.seeks.map((s: { id: string }) => s.id)).toContain(open.body.id);
+        await assertClean(`GET /v1/seeks as ${who}`, list.text);
+        const g = await gql(token, `{ seeks { ${SEEK} } }`).expect(200);
+        expect(g.body.errors, JSON.stringify(g.body.errors)).toBeUndefined();
+        await assertClean(`GraphQL seeks as ${who}`, g.text);
+      }
+      await assertOwnSeeks('GET /v1/me/seeks', (await h.http.get('/v1/me/seeks').set(bearer(ann.token)).expect(200)).body.seeks, seekLabels);
+      const mine = await gql(ann.token, `{ mySeeks { ${SEEK} status matchId deck } }`).expect(200);
+      expect(mine.body.errors, JSON.stringify(mine.body.errors)).toBeUndefined();
+      await assertOwnSeeks('GraphQL mySeeks', mine.body.data.mySeeks, seekLabels);
+
+      // bob's seek pairs with it: seek-paired and match-started for both.
+      const paired = await h.http.post('/v1/seeks').set(bearer(bob.token)).send({ timeControl: { kind: 'correspondence', daysPerMove: 2 }, deck: { starter: STARTERS[2] } }).expect(201);
+      expect(paired.body.status).toBe('paired');
+      seekLabels.set(paired.body.id, STARTERS[2]);
+      await assertOwnSeeks('paired seek answer', [paired.body], seekLabels);
+      secret.matches.add(paired.body.matchId);
+      await assertOwnSeeks('GET /v1/me/seeks after the pairing', (await h.http.get('/v1/me/seeks').set(bearer(ann.token)).expect(200)).body.seeks, seekLabels);
+
+      // Challenge views and lists, to everyone, on REST and GraphQL.
+      for (const id of [c1, c2, c3, c4, c5]) {
+        for (const [who, token] of [['anonymous', undefined], ['ann', ann.token], ['bob', bob.token], ['cy', cy.token]] as const) {
+          const r = h.http.get(`/v1/challenges/${id}`);
+          await assertClean(`GET challenge ${id} as ${who}`, (await (token ? r.set(bearer(token)) : r).expect(200)).text);
+          const g = await gql(token, `query ($id: ID!) { challenge(id: $id) { ${CHALLENGE} } }`, { id }).expect(200);
+          expect(g.body.errors, JSON.stringify(g.body.errors)).toBeUndefined();
+          await assertClean(`GraphQL challenge ${id} as ${who}`, g.text);
+        }
+      }
+      for (const [who, token] of [['ann', ann.token], ['bob', bob.token], ['cy', cy.token]] as const) {
+        for (const direction of ['in', 'out']) {
+          const list = await h.http.get(`/v1/me/challenges?direction=${direction}&limit=100`).set(bearer(token)).expect(200);
+          if (who !== 'cy') expect(list.body.challenges.length).toBeGreaterThan(0);
+          await assertClean(`${direction} challenges of ${who}`, list.text);
+          const g = await gql(token, `{ myChallenges(direction: ${direction}, limit: 100) { challenges { ${CHALLENGE} } } }`).expect(200);
+          expect(g.body.errors, JSON.stringify(g.body.errors)).toBeUndefined();
+          await assertClean(`GraphQL ${direction} challenges of ${who}`, g.text);
+        }
+      }
+      for (const [label, text, allowed] of answers) await assertClean(label, text, allowed);
+
+      // Every kind of entry reached ann or bob; the third player heard nothing; no entry holds a secret.
+      await waitFor(() => feeds.ann.kinds().filter((k) => k === 'match-started').length === 3 && feeds.bob.kinds().includes('seek-paired'), 'the pairing');
+      expect(new Set([...feeds.ann.kinds(), ...feeds.bob.kinds()])).toEqual(new Set(['snapshot', ...FEED_KINDS]));
+      expect(feeds.cy.kinds()).toEqual(['snapshot']);
+      for (const [who, f] of Object.entries({ ...feeds, 'ann (running match)': running.ann, 'bob (running match)': running.bob })) {
+        for (const line of f.raw) await assertClean(`${who}'s feed`, line);
+      }
+      for (const f of [...Object.values(feeds), ...Object.values(running), ...Object.values(snaps)]) f.close();
+    });
+
+    it('rematch views of an anonymous match: each seat sees its own new token only; nobody sees a hand, deck or seed', async () => {
+      const created = await h.http
+        .post('/v1/matches')
+        .send({ handle: `lk-p1-${Math.random().toString(36).slice(2, 7)}`, opponentHandle: `lk-p2-${Math.random().toString(36).slice(2, 7)}`, decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } } })
+        .expect(201);
+      const old = created.body.id as string;
+      const tokens = created.body.tokens as Record<Seat, string>;
+      await h.http.post(`/v1/matches/${old}/actions`).set(bearer(tokens.p2)).send({ action: { type: 'resign' } }).expect(200);
+      const all = new Set<string>(Object.values(tokens));
+      /** Each match read by its own seats' tokens and anonymously: nothing hidden from the reader, no token but the reader's own. */
+      const reads = async (when: string, id: string, seats: Record<Seat, string>) => {
+        const state = (await h.app.service.load(id, undefined)).state as GameState;
+        for (const viewer of ['p1', 'p2', 'spectator'] as const) {
+          const token = viewer === 'spectator' ? undefined : seats[viewer];
+          const r = h.http.get(`/v1/matches/${id}`);
+          const got = await (token ? r.set(bearer(token)) : r).expect(200);
+          assertNoLeak(got.text, secretsFor(state, viewer), `${when}: GET ${id} as ${viewer}`);
+          const g = await gql(token, 'query ($id: ID!) { match(id: $id) { id seat rematchOf rematch { offeredBy status expiresAt matchId } } }', { id }).expect(200);
+          expect(g.body.errors, JSON.stringify(g.body.errors)).toBeUndefined();
+          for (const [label, text] of [[`GET ${id}`, got.text], [`GraphQL ${id}`, g.text]] as const) {
+            for (const t of all) if (t !== token) expect(text.includes(t), `${when}: ${label} as ${viewer} holds a token`).toBe(false);
+          }
+        }
+      };
+      const offer = await h.http.post(`/v1/matches/${old}/rematch`).set(bearer(tokens.p1)).send({}).expect(200);
+      await reads('offered', old, tokens);
+      const accepted = await h.http.post(`/v1/matches/${old}/rematch/accept`).set(bearer(tokens.p2)).send({}).expect(201);
+      const claimed = await h.http.post(`/v1/matches/${old}/rematch/seat`).set(bearer(tokens.p1)).send({}).expect(200);
+      all.add(accepted.body.token);
+      all.add(claimed.body.token);
+      const fresh = { [accepted.body.seat]: accepted.body.token, [claimed.body.seat]: claimed.body.token } as Record<Seat, string>;
+      expect(Object.keys(fresh).sort()).toEqual(['p1', 'p2']);
+      const state = (await h.app.service.load(accepted.body.id, undefined)).state as GameState;
+      // Each answer: the caller's own new token, nothing hidden from its new seat, no other token.
+      for (const [label, text, seat, mine] of [
+        ['offer', offer.text, 'spectator', undefined],
+        ['accept', accepted.text, accepted.body.seat, accepted.body.token],
+        ['seat claim', claimed.text, claimed.body.seat, claimed.body.token],
+      ] as const) {
+        assertNoLeak(text, secretsFor(state, seat), `${label} answer`);
+        for (const t of all) if (t !== mine) expect(text.includes(t), `${label} answer holds another token`).toBe(false);
+      }
+      await reads('accepted: the finished match', old, tokens);
+      await reads('accepted: the rematch', accepted.body.id, fresh);
+    });
   });
 }

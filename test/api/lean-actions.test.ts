@@ -5,21 +5,15 @@
  * one request per move. Redaction, idempotent replays and the default answer are unchanged. Both
  * databases.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, bearer, createHotSeat, expectProblem, startOn, type Harness } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { backends, bearer, createHotSeat, expectProblem, useHarness } from './helpers.js';
 
 type Seat = 'p1' | 'p2';
 const MINIMAL = { prefer: 'return=minimal' };
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`lean action answers [${backend.name}]`, () => {
-    let h: Harness;
-    beforeAll(async () => {
-      h = await startOn(backend);
-    });
-    afterAll(async () => {
-      await h?.close();
-    });
+    const h = useHarness(backend);
 
     it('one request per move: each answer carries the next decision and, when it is the caller\'s, exactly its legal actions', async () => {
       const c = await createHotSeat(h.http);

@@ -9,13 +9,13 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import supertest from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/app.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
 import { apply, createGame, dealCards, defaultCardSet, eventVisibility, rulesHash, RULES_VERSION, type GameEvent, type GameState, type GeneratorId, type Seat } from '../../src/games/evons/index.js';
-import { loadMigrations, migrate, openDatabase, openStore, type DatabaseConfig, type MatchStore, type NewEvent } from '../../src/persistence/index.js';
+import { loadMigrations, migrate, openDatabase, openStore, type DatabaseConfig, type NewEvent } from '../../src/persistence/index.js';
 import { DEFAULT_MIGRATIONS_DIR } from '../../src/persistence/migrate.js';
 import { hashToken, newMatchId, newSeatToken } from '../../src/service/tokens.js';
-import { backends, bearer, localHttp, STARTERS } from './helpers.js';
+import { backends, bearer, STARTERS, useHarness } from './helpers.js';
 
 const cardSet = defaultCardSet();
 const fixture = JSON.parse(readFileSync(new URL('../games/evons/fixtures/legacy-sfc32-match.json', import.meta.url), 'utf8')) as {
@@ -25,7 +25,7 @@ const fixture = JSON.parse(readFileSync(new URL('../games/evons/fixtures/legacy-
   finalView: Record<string, unknown>;
 };
 const created = fixture.events[0] as Extract<GameEvent, { type: 'MatchCreated' }>;
-const rows = (events: GameEvent[]): NewEvent[] => events.map((e) => ({ type: e.type, payload: e, visibility: eventVisibility(e), actingSeat: null }));
+const rows = (events: GameEvent[]): NewEvent[] => events.map((e) => ({ source: 'game', type: e.type, payload: e, visibility: eventVisibility(e), actingSeat: null }));
 
 /** How many fixture events exist after each recorded action (computed by replaying the actions). */
 function boundaries(): number[] {
@@ -46,26 +46,7 @@ function boundaries(): number[] {
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`legacy sfc32 matches through the service [${backend.name}]`, () => {
-    let app: App;
-    let store: MatchStore;
-    let close: () => Promise<void>;
-    let http: ReturnType<typeof supertest>;
-    beforeAll(async () => {
-      const db = await backend.migrated();
-      const opened = await openStore(db.config);
-      store = opened.store;
-      app = await buildApp({ store, logger: false });
-      await app.ready();
-      http = await localHttp(app);
-      close = async () => {
-        await app.close();
-        await opened.close();
-        await db.dispose();
-      };
-    });
-    afterAll(async () => {
-      await close?.();
-    });
+    const h = useHarness(backend);
 
     it('a half-played legacy match loads with its own rules hash and plays to the recorded end', async () => {
       const bounds = boundaries();
@@ -73,7 +54,7 @@ for (const backend of backends) {
       const tokens = { p1: newSeatToken(), p2: newSeatToken() };
       const id = newMatchId();
       const stored = fixture.events.slice(0, bounds[half]);
-      await store.createMatch(
+      await h.store.createMatch(
         {
           id,
           game: 'evons',
@@ -91,7 +72,7 @@ for (const backend of backends) {
         },
         rows(stored),
       );
-      const got = await http.get(`/v1/matches/${id}`).expect(200);
+      const got = await h.http.get(`/v1/matches/${id}`).expect(200);
       expect(got.body.engineVersion).toBe('0.1.0');
       expect(got.body.rulesHash).toBe(created.rulesHash);
       // The legacy hash is the hash without a generator; a new match's differs.
@@ -100,16 +81,16 @@ for (const backend of backends) {
       expect(JSON.stringify(got.body)).not.toContain(fixture.seed);
       for (let i = half; i < fixture.actions.length; i++) {
         const { seat, action } = fixture.actions[i]!;
-        const r = await http.post(`/v1/matches/${id}/actions`).set(bearer(tokens[seat])).send({ action });
+        const r = await h.http.post(`/v1/matches/${id}/actions`).set(bearer(tokens[seat])).send({ action });
         expect(r.status, JSON.stringify(r.body)).toBe(200);
         expect(r.body.version).toBe(bounds[i + 1]);
       }
-      const end = await http.get(`/v1/matches/${id}`).expect(200);
+      const end = await h.http.get(`/v1/matches/${id}`).expect(200);
       expect(end.body.status).toBe('finished');
       // As recorded, but for the engine version and maxChainDepth (added since): null, no limit, as it was played.
       expect({ ...end.body.game, engineVersion: 'x' }).toEqual({ ...fixture.finalView, config: { ...(fixture.finalView.config as object), maxChainDepth: null }, engineVersion: 'x' });
       // The stored log is the recorded one, event for event.
-      const all = await store.loadEvents(id);
+      const all = await h.store.loadEvents(id);
       expect(all.map((e) => e.payload)).toEqual(fixture.events);
     });
 
@@ -122,7 +103,7 @@ for (const backend of backends) {
       const id = newMatchId();
       // The MatchOpened row as engine 0.1.0 wrote it: no rng field.
       const opened = { type: 'MatchOpened', creatorSeat: 'p1', deck: creatorDeck, position: null, config };
-      await store.createMatch(
+      await h.store.createMatch(
         {
           id,
           game: 'evons',
@@ -140,34 +121,34 @@ for (const backend of backends) {
             { seat: 'p2', tokenHash: null, handle: null },
           ],
         },
-        [{ type: 'MatchOpened', payload: opened, visibility: 'server', actingSeat: 'p1' }],
+        [{ source: 'match', type: 'MatchOpened', payload: opened, visibility: 'server', actingSeat: 'p1' }],
       );
-      const joined = await http.post(`/v1/matches/${id}/join`).send({ handle: 'new', deck: { starter: STARTERS[1] } }).expect(200);
+      const joined = await h.http.post(`/v1/matches/${id}/join`).send({ handle: 'new', deck: { starter: STARTERS[1] } }).expect(200);
       expect(joined.body.seat).toBe('p2');
-      const events = await store.loadEvents(id);
+      const events = await h.store.loadEvents(id);
       const mc = events.find((e) => e.type === 'MatchCreated')!.payload as Extract<GameEvent, { type: 'MatchCreated' }>;
       expect(mc.rng).toBeUndefined();
       expect(mc.rulesHash).toBe(rulesHash(config, cardSet));
-      const state = (await app.service.load(id, undefined)).state as GameState;
+      const state = (await h.app.service.load(id, undefined)).state as GameState;
       expect(state.rng).toBe('sfc32');
       const legacy = dealCards(seed, mc.decks, config, 'sfc32');
       expect(state.cards).toEqual(legacy.cards);
       const other: GeneratorId = 'chacha20';
       expect(state.cards).not.toEqual(dealCards(seed, mc.decks, config, other).cards);
       // Playable through the service.
-      const view = await http.get(`/v1/matches/${id}`).set(bearer(token)).expect(200);
+      const view = await h.http.get(`/v1/matches/${id}`).set(bearer(token)).expect(200);
       expect(view.body.status).toBe('active');
       expect(view.body.game.rulesHash).toBe(rulesHash(config, cardSet));
     });
 
     it('a match opened now records the current generator and is dealt with it at join', async () => {
-      const res = await http.post('/v1/matches').send({ openSeat: true, decks: { p1: { starter: STARTERS[0] } } }).expect(201);
-      await http.post(`/v1/matches/${res.body.id}/join`).send({ deck: { starter: STARTERS[1] } }).expect(200);
-      const events = await store.loadEvents(res.body.id);
+      const res = await h.http.post('/v1/matches').send({ openSeat: true, decks: { p1: { starter: STARTERS[0] } } }).expect(201);
+      await h.http.post(`/v1/matches/${res.body.id}/join`).send({ deck: { starter: STARTERS[1] } }).expect(200);
+      const events = await h.store.loadEvents(res.body.id);
       expect((events[0]!.payload as { rng?: string }).rng).toBe('chacha20');
       const mc = events.find((e) => e.type === 'MatchCreated')!.payload as Extract<GameEvent, { type: 'MatchCreated' }>;
       expect(mc.rng).toBe('chacha20');
-      const row = await http.get(`/v1/matches/${res.body.id}`).expect(200);
+      const row = await h.http.get(`/v1/matches/${res.body.id}`).expect(200);
       expect(row.body.rulesHash).toBe(rulesHash(mc.config, cardSet, 'chacha20'));
       expect(row.body.game.rulesHash).toBe(row.body.rulesHash);
     });

@@ -9,13 +9,13 @@
  * PGlite and, when reachable, PostgreSQL.
  */
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Client } from 'graphql-ws';
 import { buildApp, type App } from '../../src/app.js';
 import type { MatchStore } from '../../src/persistence/types.js';
 import { gqlWsClient, rawSocket, subscribe, waitFor, wsUrl } from '../../bench/lib/graphql-ws.js';
 import WebSocket from 'ws';
-import { backends, baseUrlOf, bearer, createHotSeat, expectProblem, nextMove, startOn, type Harness } from './helpers.js';
+import { backends, baseUrlOf, bearer, createHotSeat, expectProblem, nextMove, useHarness } from './helpers.js';
 
 const EVENTS = 'subscription Events($id: ID!) { matchEvents(matchId: $id) { seq } }';
 
@@ -56,13 +56,7 @@ function countReads(store: MatchStore): { count(): number; restore(): void } {
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`live connections [${backend.name}]`, () => {
-    let h: Harness;
-    beforeAll(async () => {
-      h = await startOn(backend);
-    });
-    afterAll(async () => {
-      await h?.close();
-    });
+    const h = useHarness(backend);
 
     /** Another node on the same store, with the given caps. */
     async function node(budgets: { streamsPerAddress?: number; socketsPerAddress?: number }): Promise<{ app: App; base: string; close(): Promise<void> }> {
@@ -143,7 +137,7 @@ for (const backend of backends) {
     });
 
     it('subscribers of one match share its reads: store reads per append do not grow with their number', async () => {
-      const base = await baseUrlOf(h.app);
+      const base = h.baseUrl();
       const reg = (await h.http.post('/v1/players').send({ handle: `watcher${backend.name.replace(/\W/g, '')}` }).expect(201)).body as { token: string };
       const playerTokens: string[] = [];
       for (let i = 0; i < 4; i++) {

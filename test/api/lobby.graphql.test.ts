@@ -3,8 +3,8 @@
  * bodies, are judged by the same schemas and service (the same codes), and return the match and
  * the seat token(s); a GraphQL client plays a whole match of each game without one REST call.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, bearer, graphqlRequest, prng, startOn, STARTERS, type Harness } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { backends, bearer, graphqlRequest, prng, STARTERS, useHarness } from './helpers.js';
 
 type Seat = 'p1' | 'p2';
 // GraphQL answers, checked field by field.
@@ -44,13 +44,7 @@ const MAX_ACTIONS = 800;
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`GraphQL createMatch and joinMatch [${backend.name}]`, () => {
-    let h: Harness;
-    beforeAll(async () => {
-      h = await startOn(backend);
-    });
-    afterAll(async () => {
-      await h?.close();
-    });
+    const h = useHarness(backend);
 
     const gql = async (query: string, variables: Record<string, unknown>, token?: string) => {
       const res = await graphqlRequest(h, query, variables, token);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import supertest from 'supertest';
 import { buildApp } from '../../src/app.js';
-import { backends, bearer, createHotSeat, expectProblem, nextMove, startApp, startOn, type Harness } from './helpers.js';
+import { backends, bearer, createHotSeat, expectProblem, nextMove, startApp, useHarness, type Harness } from './helpers.js';
 import { assertNoLeak, secretsFor } from './secrecy.js';
 import type { GameState, Seat } from '../../src/games/evons/index.js';
 import { memoryDatabase } from '../persistence/pglite-template.js';
@@ -19,13 +19,7 @@ async function eventCount(h: Harness, id: string): Promise<number> {
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`move path [${backend.name}]`, () => {
-    let h: Harness;
-    beforeAll(async () => {
-      h = await startOn(backend);
-    });
-    afterAll(async () => {
-      await h?.close();
-    });
+    const h = useHarness(backend);
 
     it('20 concurrent submissions of the same action with the same If-Match: exactly one applies, the rest get 409', async () => {
       const m = await createHotSeat(h.http);

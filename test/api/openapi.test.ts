@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { renderOpenapi } from '../../src/http/openapi-doc.js';
+import { renderOpenapi } from '../../src/openapi-doc.js';
 import { IF_MATCH_PATTERN } from '../../src/http/openapi.js';
 import { parseIfMatch } from '../../src/http/routes/matches.js';
 import { openStore } from '../../src/persistence/index.js';
@@ -85,6 +85,12 @@ describe('OpenAPI document: what the server reads and sends (issue 6 item 8)', (
         'submitAction', 'registerWebhook', 'listWebhooks', 'deleteWebhook', 'rotateWebhookSecret', 'listWebhookDeliveries',
         'redeliverWebhook', 'exportMatch', 'exportPlayerMatches', 'registerPlayer', 'getPlayer', 'getLeaderboard', 'getMe', 'listMyTokens', 'createMyToken', 'revokeMyToken',
         'getBoardSvg', 'getBoardPng',
+        'createChallenge', 'getChallenge', 'listMyChallenges', 'acceptChallenge', 'declineChallenge', 'cancelChallenge',
+        'postSeek', 'listSeeks', 'listMySeeks', 'cancelSeek',
+        'offerRematch', 'acceptRematch', 'declineRematch', 'claimRematchSeat',
+        'streamAccountEvents',
+        'registerAccountWebhook', 'listAccountWebhooks', 'deleteAccountWebhook', 'rotateAccountWebhookSecret', 'listAccountWebhookDeliveries',
+        'redeliverAccountWebhook',
       ].sort(),
     );
     for (const { path, method, op } of ops(doc)) {
@@ -111,6 +117,7 @@ describe('OpenAPI document: what the server reads and sends (issue 6 item 8)', (
     expect(paths['/v1/matches/{id}'].get.security).toEqual([{}, { seatToken: [] }, { playerToken: [] }]);
     expect(paths['/v1/matches/{id}/actions'].post.security).toEqual([{ seatToken: [] }, { playerToken: [] }]);
     expect(paths['/v1/me/tokens'].get.security).toEqual([{ playerToken: [] }]);
+    expect(paths['/v1/matches/{id}/rematch/accept'].post.security).toEqual([{ seatToken: [] }, { playerToken: [] }]);
     expect(paths['/v1/players'].post.security).toEqual([]);
     expect(doc.components.securitySchemes.seatToken).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
@@ -120,6 +127,11 @@ describe('OpenAPI document: what the server reads and sends (issue 6 item 8)', (
     const paths = doc.paths as Json;
     expect(Object.keys(paths['/v1/matches/{id}/stream'].get.responses['200'].content)).toEqual(['application/x-ndjson', 'text/event-stream']);
     expect(paths['/v1/matches/{id}/stream'].get.parameters.map((p: Json) => p.name)).toContain('last-event-id');
+    // The account feed's lines are its own messages (snapshot, entries, end), not a match's events.
+    const feed = paths['/v1/me/events'].get.responses['200'].content;
+    expect(Object.keys(feed)).toEqual(['application/x-ndjson', 'text/event-stream']);
+    expect(feed['application/x-ndjson'].schema.oneOf.map((s: Json) => s.$ref)).toEqual(['#/components/schemas/FeedSnapshot', '#/components/schemas/FeedEntry', '#/components/schemas/FeedEnd']);
+    for (const name of ['FeedSnapshot', 'FeedEntry', 'FeedEnd', 'FeedYourTurn']) expect(doc.components.schemas[name], name).toBeDefined();
     const created = paths['/v1/matches'].post.responses['201'];
     expect(Object.keys(created.headers)).toEqual(expect.arrayContaining(['ETag', 'Location']));
     const view = paths['/v1/matches/{id}'].get;
@@ -189,7 +201,12 @@ describe('OpenAPI document: every answer a credential can get is documented (iss
     joinMatch: { deck: DECK },
     submitAction: { action: { type: 'pass' } },
     registerWebhook: { url: 'https://example.com/hook', events: ['your-turn'] },
+    registerAccountWebhook: { url: 'https://example.com/hook' },
     createMyToken: { scopes: ['match:read'] },
+    createChallenge: {},
+    acceptChallenge: { deck: DECK },
+    declineChallenge: { reason: 'later' },
+    postSeek: { timeControl: { kind: 'correspondence', daysPerMove: 3 }, deck: DECK },
   };
 
   it('each operation that takes a token answers 403 to a token without its scope, and documents it', async () => {
@@ -202,7 +219,7 @@ describe('OpenAPI document: every answer a credential can get is documented (iss
       const tokens = [await limited(['token:write']), await limited(['match:read'])];
       const id = (await h.http.post('/v1/matches').send({ openSeat: true, decks: { p1: DECK } }).expect(201)).body.id as string;
       const fill = (path: string) =>
-        path.replace('{id}', id).replace('{webhookId}', 'wh_none').replace('{deliveryId}', `msg_${'0'.repeat(32)}`).replace('{tokenId}', 'tok_none');
+        path.replace('{id}', path.startsWith('/v1/challenges/') ? 'ch_none' : id).replace('{webhookId}', 'wh_none').replace('{deliveryId}', `msg_${'0'.repeat(32)}`).replace('{tokenId}', 'tok_none').replace('{seekId}', 'sk_none');
 
       const authed = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
         Object.entries(item as Json)

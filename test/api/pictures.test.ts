@@ -4,28 +4,15 @@
  * ?at=SEQ; ETag per (version, viewer, format, size, renderer version) with 304s; the Cache-Control
  * of the JSON views; problem+json errors. Evons and UniVersus, on both databases.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Response } from 'supertest';
+import { describe, expect, it } from 'vitest';
 import { renderBoardSvg, PICTURE_VERSION } from '../../src/pictures/index.js';
 import { PNG_SIZE } from '../../src/pictures/png.js';
 import { pngSize } from '../pictures/fixtures.js';
-import { backends, bearer, createHotSeat, expectProblem, nextMove, startOn, type Harness } from './helpers.js';
-
-const binary = (res: Response, cb: (err: Error | null, body: Buffer) => void) => {
-  const chunks: Buffer[] = [];
-  res.on('data', (c: Buffer) => chunks.push(c));
-  res.on('end', () => cb(null, Buffer.concat(chunks)));
-};
+import { binary, backends, bearer, createHotSeat, expectProblem, nextMove, useHarness } from './helpers.js';
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`board pictures [${backend.name}]`, () => {
-    let h: Harness;
-    beforeAll(async () => {
-      h = await startOn(backend);
-    });
-    afterAll(async () => {
-      await h?.close();
-    });
+    const h = useHarness(backend);
 
     const svg = (id: string, opts: { token?: string; at?: number; etag?: string } = {}) => {
       let req = h.http.get(`/v1/matches/${id}/board.svg${opts.at === undefined ? '' : `?at=${opts.at}`}`).buffer(true).parse(binary);

@@ -3,20 +3,19 @@
  * match summary per line, newest first, across store pages; with ?events=true each line is the
  * match's public record (its spectator replay file), and a finished one verifies. Both databases.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyReplay } from '../../src/replay/verify.js';
-import { backends, bearer, expectProblem, startOn, STARTERS, type Harness } from './helpers.js';
+import { backends, bearer, expectProblem, STARTERS, useHarness } from './helpers.js';
 
 const DECKS = { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } };
 const lines = (text: string) => text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`player history export [${backend.name}]`, () => {
-    let h: Harness;
+    const h = useHarness(backend);
     const handle = `exporter-${Math.random().toString(36).slice(2, 7)}`;
     const ids: string[] = [];
     beforeAll(async () => {
-      h = await startOn(backend);
       const reg = await h.http.post('/v1/players').send({ handle }).expect(201);
       // More than one store page (100), so the stream has to page.
       for (let i = 0; i < 105; i++) {
@@ -24,9 +23,6 @@ for (const backend of backends) {
         ids.push(c.body.id);
         if (i < 2) await h.http.post(`/v1/matches/${c.body.id}/actions`).set(bearer(reg.body.token)).send({ action: { type: 'resign' } }).expect(200);
       }
-    });
-    afterAll(async () => {
-      await h?.close();
     });
 
     it('streams every match summary, newest first, as NDJSON', async () => {

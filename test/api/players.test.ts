@@ -4,26 +4,20 @@
  * bot accounts) in every view and history entry, on both databases.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RESERVED_HANDLES } from '../../src/service/reserved-handles.js';
-import { backends, bearer, expectProblem, nextMove, startOn, STARTERS, type Harness } from './helpers.js';
+import { backends, bearer, expectProblem, nextMove, STARTERS, useHarness } from './helpers.js';
 
 const DECKS = { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } };
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`players and tokens [${backend.name}]`, () => {
-    let h: Harness;
+    const h = useHarness(backend);
     const tag = Math.random().toString(36).slice(2, 7);
     const register = async (handle: string, bot = false) => {
       const r = await h.http.post('/v1/players').send({ handle, bot }).expect(201);
       return r.body as { player: { handle: string; bot: boolean }; token: string; tokenInfo: { id: string; scopes: string[] } };
     };
-    beforeAll(async () => {
-      h = await startOn(backend);
-    });
-    afterAll(async () => {
-      await h?.close();
-    });
 
     it('registers a handle once, case-insensitively, with a token of every scope shown once', async () => {
       const ann = await register(`Ann-${tag}`);

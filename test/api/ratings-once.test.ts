@@ -11,11 +11,11 @@
  *   as long as the stored games count: an update applied twice, or lost, breaks the chain.
  * Sized by count (fast-check runs and schedule length), never by time.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { RatingChangeRow, RatingValue } from '../../src/persistence/types.js';
 import { DEFAULT_RATING, rateMatch, type Score } from '../../src/core/rating.js';
-import { STARTERS, backends, bearer, secondApp, startClockedOn, type Clocked } from './helpers.js';
+import { STARTERS, backends, bearer, useHarness, useSecondApp } from './helpers.js';
 
 type Seat = 'p1' | 'p2';
 type Ending = 'resign-p1' | 'resign-p2' | 'retried-resign' | 'both-resign' | 'timeout';
@@ -38,19 +38,11 @@ const same = (x: RatingValue, y: RatingValue) => x.rating === y.rating && x.rd =
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`rating updates happen once per rated match [${backend.name}]`, () => {
-    let h: Clocked;
+    // Any rated ending counts here (instant resigns included): this suite is about rating once.
+    const h = useHarness(backend, { clock: true, ratedMinDecisions: 0 });
     /** A second service on the same database (PGlite in memory: the same store). */
-    let other: Awaited<ReturnType<typeof secondApp>>;
+    const other = useSecondApp(h, { ratedMinDecisions: 0 });
     let run = 0;
-    beforeAll(async () => {
-      // Any rated ending counts here (instant resigns included): this suite is about rating once.
-      h = await startClockedOn(backend, { ratedMinDecisions: 0 });
-      other = await secondApp(backend, h, { ratedMinDecisions: 0 });
-    });
-    afterAll(async () => {
-      await other?.close();
-      await h?.close();
-    });
 
     it('whatever the schedule of endings, every player\'s ratings are one unbroken chain of symmetric Glicko-2 updates', async () => {
       await fc.assert(

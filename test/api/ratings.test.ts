@@ -5,10 +5,10 @@
  * races, the profile's ratings, results and favourite decks, the leaderboard without provisional
  * ratings, and the `rated` history filter on REST and GraphQL.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_RATING, rateMatch } from '../../src/core/rating.js';
 import { DEFAULT_RATED_MIN_DECISIONS } from '../../src/service/ratings.js';
-import { STARTERS, backends, bearer, expectProblem, startClockedOn, type Clocked } from './helpers.js';
+import { STARTERS, backends, bearer, expectProblem, useHarness } from './helpers.js';
 
 type Seat = 'p1' | 'p2';
 const CORRESPONDENCE = { kind: 'correspondence', daysPerMove: 1 } as const;
@@ -17,7 +17,10 @@ const DAY = 86_400_000;
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`rated matches [${backend.name}]`, () => {
-    let h: Clocked;
+    // The other tests rate instant resigns: the minimum is off for them, on (the default) for `strict`.
+    const h = useHarness(backend, { clock: true, ratedMinDecisions: 0 });
+    /** The default minimum for rated play (each seat's decisions), for the test of that rule. */
+    const strict = useHarness(backend, { clock: true });
     const tag = Math.random().toString(36).slice(2, 7);
     const register = async (name: string, bot = false) => {
       const r = await h.http.post('/v1/players').send({ handle: `${name}-${tag}`, bot }).expect(201);
@@ -50,17 +53,6 @@ for (const backend of backends) {
     };
     const profile = async (p: P) => (await h.http.get(`/v1/players/${p.handle}`).expect(200)).body;
 
-    /** The default minimum for rated play (each seat's decisions), for the test of that rule. */
-    let strict: Clocked;
-    beforeAll(async () => {
-      // The other tests rate instant resigns: the minimum is off for them, on (the default) for `strict`.
-      h = await startClockedOn(backend, { ratedMinDecisions: 0 });
-      strict = await startClockedOn(backend);
-    });
-    afterAll(async () => {
-      await h?.close();
-      await strict?.close();
-    });
 
     it(`issue 21 a rated match moves ratings only once each seat has made ${DEFAULT_RATED_MIN_DECISIONS} decisions: an instant resign or an early timeout is not rated`, async () => {
       const reg = async (name: string) => {

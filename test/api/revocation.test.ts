@@ -6,26 +6,16 @@
  * so it crosses nodes. "At once" is checked by structure, not by time: the stream's only blank
  * line is the one sent when it opened, so no heartbeat came before its end.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STARTERS, backends, baseUrlOf, bearer, secondApp, startClockedOn, openStream, type Clocked } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { STARTERS, backends, bearer, openStream, useHarness, useSecondApp } from './helpers.js';
 import { rawSocket, waitFor } from '../../bench/lib/graphql-ws.js';
-import type { App } from '../../src/app.js';
 
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`revocation ends live streams at once [${backend.name}]`, () => {
-    let h: Clocked;
-    let b: { app: App; close(): Promise<void> };
-    let base: string;
-    beforeAll(async () => {
-      h = await startClockedOn(backend);
-      base = await baseUrlOf(h.app);
-      b = await secondApp(backend, h);
-    });
-    afterAll(async () => {
-      await b?.close();
-      await h?.close();
-    });
+    const h = useHarness(backend, { clock: true });
+    /** Node B: a second app on the same database. */
+    const b = useSecondApp(h);
 
     /** A registered player in a match, and a second token of theirs that will be revoked. */
     async function playerInMatch(handle: string) {
@@ -33,15 +23,27 @@ for (const backend of backends) {
       const extra = await h.http.post('/v1/me/tokens').set(bearer(reg.body.token)).send({ scopes: ['match:read'] }).expect(201);
       const c = await h.http.post('/v1/matches').set(bearer(reg.body.token)).send({ opponentHandle: 'anon', decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } } }).expect(201);
       const revoke = async () => {
-        const r = await fetch(`${await baseUrlOf(b.app)}/v1/me/tokens/${extra.body.tokenInfo.id}`, { method: 'DELETE', headers: bearer(reg.body.token) });
+        const r = await fetch(`${b.baseUrl()}/v1/me/tokens/${extra.body.tokenInfo.id}`, { method: 'DELETE', headers: bearer(reg.body.token) });
         expect(r.status).toBe(204);
       };
       return { matchId: c.body.id as string, token: extra.body.token as string, revoke };
     }
 
+    it('an account feed on node A ends with invalid-token when its token is revoked through node B', async () => {
+      const p = await playerInMatch(`feed-${backend.name}`);
+      const s = openStream(h.baseUrl(), '/v1/me/events', p.token);
+      await waitFor(() => s.lines.length > 0, 'the snapshot');
+      expect(s.lines[0]).toMatchObject({ type: 'snapshot' });
+      await p.revoke();
+      await s.ended;
+      expect(s.lines.at(-1)).toMatchObject({ error: { code: 'invalid-token', status: 401 } });
+      // Refused from then on.
+      expect((await fetch(`${h.baseUrl()}/v1/me/events`, { headers: bearer(p.token) })).status).toBe(401);
+    });
+
     it('an NDJSON stream on node A ends with invalid-token when its player token is revoked through node B, before any heartbeat', async () => {
       const p = await playerInMatch(`nd-${backend.name}`);
-      const s = openStream(base, `/v1/matches/${p.matchId}/stream`, p.token);
+      const s = openStream(h.baseUrl(), `/v1/matches/${p.matchId}/stream`, p.token);
       await waitFor(() => s.lines.length > 0, 'the stored events');
       await p.revoke();
       await s.ended;
@@ -52,7 +54,7 @@ for (const backend of backends) {
 
     it('a GraphQL subscription on node A ends with invalid-token when its token is revoked through node B, without a move', async () => {
       const p = await playerInMatch(`ws-${backend.name}`);
-      const r = rawSocket(base);
+      const r = rawSocket(h.baseUrl());
       try {
         await r.opened;
         r.send({ type: 'connection_init', payload: { authorization: `Bearer ${p.token}` } });

@@ -5,32 +5,22 @@
  * version), and for a stream it holds on another node (the revocation signal). The new token
  * plays on. A player token is refused (its tokens are revoked under /v1/me/tokens).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, baseUrlOf, bearer, createHotSeat, expectProblem, localHttp, nextMove, secondApp, startClockedOn, openStream, type Clocked } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { backends, bearer, createHotSeat, expectProblem, nextMove, openStream, useHarness, useSecondApp } from './helpers.js';
 import { waitFor } from '../../bench/lib/graphql-ws.js';
-import type { App } from '../../src/app.js';
 
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`replacing a seat token [${backend.name}]`, () => {
-    let h: Clocked;
-    let b: { app: App; close(): Promise<void> };
-    let B: Awaited<ReturnType<typeof localHttp>>;
-    beforeAll(async () => {
-      h = await startClockedOn(backend);
-      b = await secondApp(backend, h);
-      B = await localHttp(b.app);
-    });
-    afterAll(async () => {
-      await b?.close();
-      await h?.close();
-    });
+    const h = useHarness(backend, { clock: true });
+    /** Node B: a second app on the same database. */
+    const b = useSecondApp(h);
 
     it('the old token stops working on the other node at once (reads, moves, its stream); the new one plays', async () => {
       const m = await createHotSeat(h.http);
       // Node B has the match cached, read with p1's old token; a stream with it is open on B.
-      await B.get(`/v1/matches/${m.id}`).set(bearer(m.tokens.p1)).expect(200);
-      const s = openStream(await baseUrlOf(b.app), `/v1/matches/${m.id}/stream`, m.tokens.p1);
+      await b.http.get(`/v1/matches/${m.id}`).set(bearer(m.tokens.p1)).expect(200);
+      const s = openStream(b.baseUrl(), `/v1/matches/${m.id}/stream`, m.tokens.p1);
       await waitFor(() => s.lines.length > 0, 'the stored events');
 
       const r = await h.http.post(`/v1/matches/${m.id}/seat-token`).set(bearer(m.tokens.p1)).expect(200);
@@ -41,7 +31,7 @@ for (const backend of backends) {
 
       await s.ended;
       expect(s.lines.at(-1)).toMatchObject({ error: { code: 'invalid-token', status: 401 } });
-      for (const node of [h.http, B]) {
+      for (const node of [h.http, b.http]) {
         expectProblem(await node.get(`/v1/matches/${m.id}`).set(bearer(m.tokens.p1)), 401, 'invalid-token');
         expectProblem(await node.get(`/v1/matches/${m.id}/legal-actions`).set(bearer(m.tokens.p1)), 401, 'invalid-token');
         expectProblem(await node.post(`/v1/matches/${m.id}/seat-token`).set(bearer(m.tokens.p1)), 401, 'invalid-token');
@@ -52,11 +42,11 @@ for (const backend of backends) {
       // Moves: p1's old token is refused even for its own decision; the new one plays.
       let next = await nextMove(h, m.id, tokens);
       while (next.seat !== 'p1') {
-        await B.post(`/v1/matches/${m.id}/actions`).set(bearer(tokens[next.seat])).send({ action: next.action }).expect(200);
+        await b.http.post(`/v1/matches/${m.id}/actions`).set(bearer(tokens[next.seat])).send({ action: next.action }).expect(200);
         next = await nextMove(h, m.id, tokens);
       }
-      expectProblem(await B.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens.p1)).send({ action: next.action }), 401, 'invalid-token');
-      await B.post(`/v1/matches/${m.id}/actions`).set(bearer(fresh)).send({ action: next.action }).expect(200);
+      expectProblem(await b.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens.p1)).send({ action: next.action }), 401, 'invalid-token');
+      await b.http.post(`/v1/matches/${m.id}/actions`).set(bearer(fresh)).send({ action: next.action }).expect(200);
     });
 
     it('refuses a player token, no token, and a seat token of another match', async () => {

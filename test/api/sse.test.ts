@@ -5,11 +5,11 @@
  * problem+json for a malformed Last-Event-ID. Runs on PGlite and, when reachable, PostgreSQL.
  */
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import supertest from 'supertest';
 import { buildApp } from '../../src/app.js';
 import { openSse, type SseMessage, type SseStream } from '../../bench/lib/sse-reader.js';
-import { baseUrlOf, backends, waitFor, bearer, createHotSeat, expectProblem, startOn, type Created, type Harness } from './helpers.js';
+import { backends, waitFor, bearer, createHotSeat, expectProblem, type Created, useHarness } from './helpers.js';
 
 interface Ev {
   seq: number;
@@ -23,18 +23,10 @@ const dataOf = (s: SseStream): Ev[] => eventsOf(s).map((m) => JSON.parse(m.data)
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`event stream as Server-Sent Events [${backend.name}]`, () => {
-    let h: Harness;
-    let base: string;
-    beforeAll(async () => {
-      h = await startOn(backend);
-      base = await baseUrlOf(h.app);
-    });
-    afterAll(async () => {
-      await h?.close();
-    });
+    const h = useHarness(backend);
 
     const sse = (id: string, token?: string, headers: Record<string, string> = {}, query = '') =>
-      openSse(`${base}/v1/matches/${id}/stream${query}`, { ...(token ? bearer(token) : {}), ...headers });
+      openSse(`${h.baseUrl()}/v1/matches/${id}/stream${query}`, { ...(token ? bearer(token) : {}), ...headers });
 
     /** One decision by the seat to move (its first legal action), through `node`. */
     async function move(node: ReturnType<typeof supertest>, m: Created): Promise<void> {

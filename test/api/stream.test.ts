@@ -3,10 +3,10 @@
  * node or another one sharing the database), redacted for the caller, ending with the game.
  */
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import supertest from 'supertest';
 import { buildApp } from '../../src/app.js';
-import { baseUrlOf, backends, waitFor, bearer, createHotSeat, expectProblem, openStream as openNdjson, startOn, type Harness } from './helpers.js';
+import { backends, waitFor, bearer, createHotSeat, expectProblem, openStream as openNdjson, useHarness } from './helpers.js';
 
 const openStream = (base: string, path: string, token?: string) => openNdjson<Line>(base, path, token);
 import type { Seat } from '../../src/games/evons/index.js';
@@ -25,20 +25,12 @@ function split(lines: Line[]): { events: Line[]; last: Last } {
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`event stream [${backend.name}]`, () => {
-    let h: Harness;
-    let base: string;
-    beforeAll(async () => {
-      h = await startOn(backend);
-      base = await baseUrlOf(h.app);
-    });
-    afterAll(async () => {
-      await h?.close();
-    });
+    const h = useHarness(backend);
 
     it('sends stored events, then live ones from this node and another, redacted, and ends with the game', async () => {
       const m = await createHotSeat(h.http);
-      const spectator = openStream(base, `/v1/matches/${m.id}/stream`);
-      const p1 = openStream(base, `/v1/matches/${m.id}/stream`, m.tokens.p1);
+      const spectator = openStream(h.baseUrl(), `/v1/matches/${m.id}/stream`);
+      const p1 = openStream(h.baseUrl(), `/v1/matches/${m.id}/stream`, m.tokens.p1);
       await waitFor(() => spectator.lines.length > 0 && p1.lines.length > 0, 'the stored events');
       expect(spectator.status()).toBe(200);
       expect(spectator.contentType()).toMatch(/^application\/x-ndjson/);
@@ -77,7 +69,7 @@ for (const backend of backends) {
       await h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens.p1)).send({ action: { type: 'resign' } }).expect(200);
       const all = (await h.http.get(`/v1/matches/${m.id}/events?limit=500`).expect(200)).body.events as Line[];
       const from = all[all.length - 3]!.seq;
-      const s = openStream(base, `/v1/matches/${m.id}/stream?after=${from}`);
+      const s = openStream(h.baseUrl(), `/v1/matches/${m.id}/stream?after=${from}`);
       await s.ended;
       expect(split(s.lines).events).toEqual(all.filter((e) => e.seq > from));
       expect(split(s.lines).last).toEqual({ end: 'finished' });

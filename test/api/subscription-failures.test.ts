@@ -8,13 +8,10 @@
  * PGlite in memory, with a store that can be switched to fail the way a cut connection does.
  */
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { buildApp, type App } from '../../src/app.js';
-import { openStore, type OpenedStore } from '../../src/persistence/index.js';
 import type { MatchStore } from '../../src/persistence/types.js';
-import { memoryDatabase } from '../persistence/pglite-template.js';
-import { STARTERS, baseUrlOf, bearer, localHttp } from './helpers.js';
+import { STARTERS, bearer, useHarness, useSecondApp, pglite } from './helpers.js';
 import { gqlWsClient, subscribe, waitFor } from '../../bench/lib/graphql-ws.js';
 
 interface LogLine {
@@ -28,54 +25,40 @@ const LEVEL = { info: 30, warn: 40, error: 50 } as const;
 const EVENTS = 'subscription ($id: ID!) { matchEvents(matchId: $id) { seq } }';
 
 describe('GraphQL subscription failures: codes and logs as on REST', () => {
-  let opened: OpenedStore;
-  let app: App;
-  let other: App;
-  let http: Awaited<ReturnType<typeof localHttp>>;
-  let base: string;
   const lines: LogLine[] = [];
   /** While true, the store's reads fail as a cut connection does. */
   let down = false;
-
-  beforeAll(async () => {
-    opened = await openStore(memoryDatabase());
-    const cut = () => Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' });
-    const guarded = <K extends keyof MatchStore>(name: K) => ({
-      value: (...args: unknown[]) => {
-        if (down) return Promise.reject(cut());
-        return (opened.store[name] as (...a: unknown[]) => unknown).apply(opened.store, args);
-      },
-    });
-    const store: MatchStore = Object.create(opened.store, { getVersion: guarded('getVersion'), getMatch: guarded('getMatch') });
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        for (const l of String(chunk).split('\n')) if (l) lines.push(JSON.parse(l) as LogLine);
-        done();
-      },
-    });
-    app = await buildApp({ store, loggerInstance: pino({ level: 'info' }, sink), webhooks: { worker: false } });
-    http = await localHttp(app);
-    base = await baseUrlOf(app);
-    // Another node on the same store that stays up: it makes the moves while ours is cut off.
-    other = await buildApp({ store: opened.store, logger: false, webhooks: { worker: false } });
-    await other.ready();
+  const cut = () => Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' });
+  const guarded = <K extends keyof MatchStore>(store: MatchStore, name: K) => ({
+    value: (...args: unknown[]) => {
+      if (down) return Promise.reject(cut());
+      return (store[name] as (...a: unknown[]) => unknown).apply(store, args);
+    },
   });
-  afterAll(async () => {
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const l of String(chunk).split('\n')) if (l) lines.push(JSON.parse(l) as LogLine);
+      done();
+    },
+  });
+  const h = useHarness(pglite, {
+    wrapStore: (store): MatchStore => Object.create(store, { getVersion: guarded(store, 'getVersion'), getMatch: guarded(store, 'getMatch') }),
+    loggerInstance: pino({ level: 'info' }, sink),
+    webhooks: { worker: false },
+  });
+  // Another node on the same store that stays up: it makes the moves while ours is cut off.
+  const other = useSecondApp(h, { webhooks: { worker: false } });
+  afterAll(() => {
     down = false;
-    await app?.close();
-    await other?.close();
-    await opened?.close();
   });
 
   const since = (from: number) => lines.slice(from);
   const hotSeat = async () => {
-    const r = await localHttp(other).then((o) =>
-      o.post('/v1/matches').send({ handle: 'alice', opponentHandle: 'bob', decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[2] } } }).expect(201),
-    );
+    const r = await other.http.post('/v1/matches').send({ handle: 'alice', opponentHandle: 'bob', decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[2] } } }).expect(201);
     return r.body as { id: string; tokens: { p1: string; p2: string } };
   };
   const move = async (id: string, tokens: { p1: string; p2: string }, token?: string) => {
-    const o = await localHttp(other);
+    const o = other.http;
     const v = await o.get(`/v1/matches/${id}`).expect(200);
     const seat = v.body.game.pending.seat as 'p1' | 'p2';
     const legal = await o.get(`/v1/matches/${id}/legal-actions`).set(bearer(token ?? tokens[seat])).expect(200);
@@ -88,12 +71,12 @@ describe('GraphQL subscription failures: codes and logs as on REST', () => {
     down = true;
     try {
       const restFrom = lines.length;
-      expect((await http.get(`/v1/matches/${m.id}`)).status).toBe(503);
+      expect((await h.http.get(`/v1/matches/${m.id}`)).status).toBe(503);
       const rest = since(restFrom).filter((l) => l.level >= LEVEL.warn);
       expect(rest.map((l) => [l.level, l.msg])).toEqual([[LEVEL.warn, 'database unavailable']]);
 
       const from = lines.length;
-      const client = gqlWsClient(base);
+      const client = gqlWsClient(h.baseUrl());
       try {
         const s = subscribe(client, EVENTS, { id: m.id });
         await s.done;
@@ -111,7 +94,7 @@ describe('GraphQL subscription failures: codes and logs as on REST', () => {
 
   it('database down while a subscription runs: the same code and the same warning', async () => {
     const m = await hotSeat();
-    const client = gqlWsClient(base);
+    const client = gqlWsClient(h.baseUrl());
     try {
       const s = subscribe<{ matchEvents: { seq: number } }>(client, EVENTS, { id: m.id });
       await waitFor(() => s.results.length > 0, 'the stored events');
@@ -130,11 +113,11 @@ describe('GraphQL subscription failures: codes and logs as on REST', () => {
   });
 
   it('a player token revoked while its subscription runs ends it with invalid-token, logged at info, not as a server error', async () => {
-    const o = await localHttp(other);
+    const o = other.http;
     const reg = await o.post('/v1/players').send({ handle: 'revokee' }).expect(201);
     const extra = await o.post('/v1/me/tokens').set(bearer(reg.body.token)).send({ scopes: ['match:read', 'match:play'] }).expect(201);
     const c = await o.post('/v1/matches').set(bearer(reg.body.token)).send({ opponentHandle: 'anon', decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } } }).expect(201);
-    const client = gqlWsClient(base, extra.body.token);
+    const client = gqlWsClient(h.baseUrl(), extra.body.token);
     try {
       const s = subscribe<{ matchEvents: { seq: number } }>(client, EVENTS, { id: c.body.id });
       await waitFor(() => s.results.length > 0, 'the stored events');

@@ -20,7 +20,7 @@ import { startServer, type ServerProcess } from '../../bench/lib/server-process.
 import { productionImage } from '../package/production-image.js';
 import { openSse } from '../../bench/lib/sse-reader.js';
 import { createTempDatabase, postgresUnavailableReason, type TempDatabase } from '../persistence/pg-helper.js';
-import { baseUrlOf, STARTERS, backends, bearer, createHotSeat, graphqlRequest, startOn, type Created, type Harness } from './helpers.js';
+import { STARTERS, backends, bearer, createHotSeat, graphqlRequest, type Created, useHarness } from './helpers.js';
 import { gqlWsClient, rawSocket, subscribe, waitFor } from '../../bench/lib/graphql-ws.js';
 
 type Seat = 'p1' | 'p2';
@@ -44,18 +44,12 @@ const EVENTS_QUERY = 'query($id: ID!) { match(id: $id) { events(limit: 500) { ev
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`GraphQL subscriptions [${backend.name}]`, () => {
-    let h: Harness;
-    let base: string;
+    const h = useHarness(backend);
     const clients: Client[] = [];
-    beforeAll(async () => {
-      h = await startOn(backend);
-      base = await baseUrlOf(h.app);
-    });
     afterAll(async () => {
       for (const c of clients) await c.dispose();
-      await h?.close();
     });
-    const client = (token?: string, at = base) => {
+    const client = (token?: string, at = h.baseUrl()) => {
       const c = gqlWsClient(at, token);
       clients.push(c);
       return c;
@@ -201,14 +195,14 @@ for (const backend of backends) {
         [{ authorization: `Bearer ${playOnly.body.token}` }, 'insufficient-scope'],
       ];
       for (const [payload, code] of refused) {
-        const r = rawSocket(base);
+        const r = rawSocket(h.baseUrl());
         await r.opened;
         r.send({ type: 'connection_init', payload });
         expect(await r.closed, JSON.stringify(payload)).toEqual({ code: 4403, reason: code });
         expect(r.messages.filter((x) => x.type === 'connection_ack'), JSON.stringify(payload)).toEqual([]);
       }
       // A valid seat token is acknowledged; a second connection_init closes with 4429.
-      const ok = rawSocket(base);
+      const ok = rawSocket(h.baseUrl());
       await ok.opened;
       ok.send({ type: 'connection_init', payload: { authorization: `Bearer ${m.tokens.p1}` } });
       await waitFor(() => ok.messages.some((x) => x.type === 'connection_ack'), 'the ack');

@@ -6,10 +6,10 @@
  * decided; "my turn" lists soonest deadline first.
  */
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import type { MatchStore } from '../../src/persistence/types.js';
-import { baseUrlOf, STARTERS, backends, bearer, expectProblem, prng, secondApp, startClockedOn, type Clocked, type Created } from './helpers.js';
+import { STARTERS, backends, bearer, expectProblem, prng, secondApp, type Clocked, type Created, useHarness, startOn } from './helpers.js';
 
 type Seat = 'p1' | 'p2';
 type Control = { kind: 'none' } | { kind: 'correspondence'; daysPerMove: number } | { kind: 'live'; initialSeconds: number; incrementSeconds: number };
@@ -122,13 +122,7 @@ const GQL_MATCH = /* GraphQL */ `
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`time controls, issue 9 [${backend.name}]`, () => {
-    let h: Clocked;
-    beforeAll(async () => {
-      h = await startClockedOn(backend);
-    });
-    afterAll(async () => {
-      await h?.close();
-    });
+    const h = useHarness(backend, { clock: true });
     /** Each test starts well after every earlier test's clocks (time only moves forward). */
     const fresh = () => (h.t.now += 100 * DAY);
 
@@ -424,8 +418,8 @@ for (const backend of backends) {
     });
 
     it('issue 9 sweep: two services on one database sweeping at once write one MatchEnded per match', async () => {
-      const h2 = await startClockedOn(backend);
-      const b = await secondApp(backend, h2);
+      const h2 = await startOn(backend, { clock: true });
+      const b = await secondApp(h2);
       try {
         const t0 = h2.t.now;
         const ms: Created[] = [];
@@ -576,7 +570,7 @@ for (const backend of backends) {
 
     it('issue 9: the event stream of an aborted or timed-out match ends with {"end":"finished"}', async () => {
       const t0 = fresh();
-      const base = await baseUrlOf(h.app);
+      const base = h.baseUrl();
       const aborted = await create(h, { kind: 'live', initialSeconds: 60, incrementSeconds: 0 });
       await h.http.post(`/v1/matches/${aborted.id}/actions`).set(bearer(aborted.tokens.p1)).send({ action: { type: 'abort' } }).expect(200);
       const timedOut = await create(h, { kind: 'live', initialSeconds: 60, incrementSeconds: 0 });

@@ -4,21 +4,15 @@
  * never learns more by looking back than it knew at the time (its own hand then, never the other
  * seat's; no seed before the end). Evons and UniVersus, on both databases.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, bearer, createHotSeat, expectProblem, graphqlRequest, nextMove, startOn, type Harness } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { backends, bearer, createHotSeat, expectProblem, graphqlRequest, nextMove, useHarness } from './helpers.js';
 
 type Viewer = 'p1' | 'p2' | 'spectator';
 const VIEWERS: Viewer[] = ['p1', 'p2', 'spectator'];
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`time travel [${backend.name}]`, () => {
-    let h: Harness;
-    beforeAll(async () => {
-      h = await startOn(backend);
-    });
-    afterAll(async () => {
-      await h?.close();
-    });
+    const h = useHarness(backend);
 
     const view = (id: string, tokens: Record<'p1' | 'p2', string>, viewer: Viewer, at?: number) => {
       const req = h.http.get(`/v1/matches/${id}${at === undefined ? '' : `?at=${at}`}`);

@@ -34,6 +34,7 @@ export interface UvsSecrets {
 /** A stored event as the store returns it (the opening record included). */
 interface RawRecord {
   seq: number;
+  source: 'game' | 'match';
   type: string;
   payload: unknown;
 }

@@ -4,11 +4,11 @@
  * checked against the server's true state (universus-secrecy.ts). The Match interface resolves
  * each game to its own type.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Seat, Viewer } from '../../src/core/ruleset.js';
 import type { UniversusEvent } from '../../src/games/universus/index.js';
 import { gameRecords } from '../../src/service/match-log.js';
-import { backends, createHotSeat, graphqlRequest, prng, startOn, type Harness } from './helpers.js';
+import { backends, createHotSeat, graphqlRequest, prng, useHarness } from './helpers.js';
 import { assertUvsNoLeak, otherSeat, uvsTruth } from './universus-secrecy.js';
 
 const VIEWERS = ['p1', 'p2', 'spectator'] as const;
@@ -73,13 +73,7 @@ type MatchData = {
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`UniVersus over GraphQL [${backend.name}]`, () => {
-    let h: Harness;
-    beforeAll(async () => {
-      h = await startOn(backend);
-    });
-    afterAll(async () => {
-      await h?.close();
-    });
+    const h = useHarness(backend);
 
     const gql = async (query: string, variables: Record<string, unknown>, token?: string) => {
       const res = await graphqlRequest(h, query, variables, token);

@@ -7,13 +7,13 @@
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import supertest from 'supertest';
 import { buildApp } from '../../src/app.js';
 import type { Seat, Viewer } from '../../src/core/ruleset.js';
 import { universus, type UniversusEvent } from '../../src/games/universus/index.js';
 import { gameRecords } from '../../src/service/match-log.js';
-import { baseUrlOf, backends, bearer, expectProblem, localHttp, prng, startOn, type Harness } from './helpers.js';
+import { backends, bearer, expectProblem, localHttp, prng, useHarness } from './helpers.js';
 import { assertUvsNoLeak, otherSeat, uvsTruth } from './universus-secrecy.js';
 
 const VIEWERS = ['p1', 'p2', 'spectator'] as const;
@@ -56,13 +56,7 @@ interface Played {
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`UniVersus over REST [${backend.name}]`, () => {
-    let h: Harness;
-    beforeAll(async () => {
-      h = await startOn(backend);
-    });
-    afterAll(async () => {
-      await h?.close();
-    });
+    const h = useHarness(backend);
 
     const get = (path: string, viewer: Viewer, tokens: Partial<Record<Seat, string>>) => {
       const r = h.http.get(path);
@@ -428,7 +422,7 @@ for (const backend of backends) {
     });
 
     it('U-CHECK-1 live NDJSON streams for both seats and a spectator: each gets exactly its events page, redacted, and the end line', async () => {
-      const base = await baseUrlOf(h.app);
+      const base = h.baseUrl();
       const c = await create({ settings: SMALL_SETTINGS, decks: SMALL_DECKS });
       const streams = VIEWERS.map((viewer) => openStream(base, `/v1/matches/${c.id}/stream`, viewer === 'spectator' ? undefined : c.tokens[viewer]));
       // Connected (the stored opening arrived) before the first move, so the moves arrive live.

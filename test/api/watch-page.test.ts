@@ -1,14 +1,18 @@
 /**
  * GET /watch/{id} as HTTP (the browser suite, test/browser/watch.test.ts, runs the script): the
  * page and its 404 are HTML with a Content-Security-Policy that allows script from this origin
- * only; the link-preview tags point at the match's board.png by an absolute URL; everything from
- * the match (handles are user input) is escaped; the assets it links are served; and the route is
- * not in the OpenAPI document (HTML, like /docs).
+ * only; the link-preview tags point at the match's board.png by an absolute URL and describe the
+ * position in each game's terms (its module's `watch.preview`); everything from the match (handles
+ * are user input) is escaped; the assets it links, and the match's game's own script, are served;
+ * a game this server does not host gets no game script; and the route is not in the OpenAPI
+ * document (HTML, like /docs).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { escapeHtml } from '../../src/http/watch/page.js';
-import { createHotSeat, startApp, type Harness } from './helpers.js';
-import { memoryDatabase } from '../persistence/pglite-template.js';
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { GAME_IDS, GAME_MODULES } from '../../src/games/registry.js';
+import { escapeHtml, watchPage } from '../../src/http/watch/page.js';
+import type { MatchView } from '../../src/service/types.js';
+import { createHotSeat, useHarness, pglite } from './helpers.js';
 
 const EVIL = '<img src=x onerror=alert(1)>';
 
@@ -18,14 +22,10 @@ function meta(html: string, property: string): string | undefined {
 }
 
 describe('the watch page over HTTP', () => {
-  let h: Harness;
+  const h = useHarness(pglite);
   let id: string;
   beforeAll(async () => {
-    h = await startApp(memoryDatabase());
     id = (await createHotSeat(h.http)).id;
-  });
-  afterAll(async () => {
-    await h.close();
   });
 
   it('is HTML with a CSP allowing script from this origin only, and link-preview tags for the position', async () => {
@@ -44,6 +44,16 @@ describe('the watch page over HTTP', () => {
     expect(html).toContain('data-game="evons"');
     // No inline script: the CSP would block it.
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+  });
+
+  it("describes a UniVersus match in UniVersus' terms: turn, health, whose decision", async () => {
+    const decks = (await h.http.get('/v1/games/universus/decks').expect(200)).body.decks as { id: string }[];
+    const m = await createHotSeat(h.http, { game: 'universus', decks: { p1: { starter: decks[0]!.id }, p2: { starter: (decks[1] ?? decks[0])!.id } } });
+    const html = (await h.http.get(`/watch/${m.id}`).expect(200)).text;
+    expect(meta(html, 'og:title')).toBe('alice vs bob · UniVersus');
+    expect(meta(html, 'og:description')).toMatch(/^Turn 1 · alice \d+ health – \d+ health bob · (alice|bob) to move\.$/);
+    expect(html).toContain('data-game="universus"');
+    expect(html).toMatch(/data-game-script="\/watch\/games\/universus\.js\?v=[0-9a-f]{12}"/);
   });
 
   it('describes an open seat as waiting', async () => {
@@ -105,6 +115,34 @@ describe('the watch page over HTTP', () => {
     }
     const missing = await h.http.get('/watch/assets/server.ts').expect(404);
     expect(missing.headers['content-type']).toMatch(/^application\/problem\+json/);
+  });
+
+  it("links the match's game's own script, served from /watch/games with ETags as the file its module names", async () => {
+    const html = (await h.http.get(`/watch/${id}`).expect(200)).text;
+    const linked = /data-game-script="([^"]+)"/.exec(html)?.[1];
+    expect(linked).toMatch(/^\/watch\/games\/evons\.js\?v=[0-9a-f]{12}$/);
+    for (const game of GAME_IDS) {
+      const url = game === 'evons' ? linked! : `/watch/games/${game}.js`;
+      const res = await h.http.get(url).expect(200);
+      expect(res.headers['content-type']).toMatch(/^text\/javascript/);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['cache-control']).toBe('public, no-cache');
+      expect(res.text, game).toBe(readFileSync(GAME_MODULES[game].watch.script, 'utf8'));
+      await h.http.get(url).set('if-none-match', res.headers.etag as string).expect(304);
+    }
+    for (const path of ['/watch/games/chess.js', '/watch/games/evons', '/watch/games/watch.js']) {
+      const missing = await h.http.get(path).expect(404);
+      expect(missing.headers['content-type'], path).toMatch(/^application\/problem\+json/);
+    }
+  });
+
+  it('gives a match of a game this server does not host no game script, and names the game by its id', () => {
+    const view = { id: 'm1', gameId: 'chess', status: 'active', version: 3, seats: [{ seat: 'p1', handle: 'ann' }, { seat: 'p2', handle: 'ben' }], game: {}, outcome: null };
+    const html = watchPage({ view: view as unknown as MatchView, origin: 'http://x', at: null, assets: { js: '/a.js', css: '/a.css', game: null } });
+    expect(html).toContain('data-game="chess"');
+    expect(html).not.toContain('data-game-script');
+    expect(meta(html, 'og:title')).toBe('ann vs ben · chess');
+    expect(meta(html, 'og:description')).toBe('Match of the game chess.');
   });
 
   it('is not in the OpenAPI document (an HTML page, like /docs)', async () => {

@@ -1,19 +1,27 @@
 /**
- * The watch page's move list in words (src/http/watch/words.js, a browser module run here in
- * Node): each game's events as the API sends them become short sentences; bookkeeping events are
- * left out; a card is named only after an event named it to this reader, else by its cell; and a
- * real match's events, for a seat and for a spectator, all narrate without an unknown type.
+ * The watch page's move list in words (src/http/watch/words.js and each game's watch script,
+ * src/games/<game>/watch.js, browser modules run here in Node, each game's loaded through its
+ * module's `watch.script` as the page loads it): each game's events as the API sends them become
+ * short sentences; bookkeeping events are left out; a card is named only after an event named it
+ * to this reader, else by its cell; and a real match's events, for a seat and for a spectator,
+ * all narrate without an unknown type.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { WatchScript } from '../../src/games/game-module.js';
+import { GAME_IDS, GAME_MODULES, type GameId } from '../../src/games/registry.js';
 import { createNarrator, type ApiEvent } from '../../src/http/watch/words.js';
-import { bearer, createHotSeat, nextMove, startApp, type Harness } from './helpers.js';
-import { memoryDatabase } from '../persistence/pglite-template.js';
+import { bearer, createHotSeat, nextMove, useHarness, pglite } from './helpers.js';
+
+/** Each game's watch script, loaded from the file its module names. */
+const scripts = Object.fromEntries(
+  await Promise.all(GAME_IDS.map(async (id) => [id, ((await import(GAME_MODULES[id].watch.script.href)) as { default: WatchScript }).default] as const)),
+) as Record<GameId, WatchScript>;
 
 const names: Record<string, string> = { 'gravel-mole': 'Gravel Mole', F05: 'Horse Relay', A07: 'Quick Jab', C01: 'Scout Captain', C02: 'Iron Duke' };
 const labels: Record<string, string> = { p1: 'alice', p2: 'bob' };
-const narrator = (game: string) => createNarrator({ game, cardName: (id) => names[id], seatLabel: (s) => labels[s] ?? s });
+const narrator = (game: GameId) => createNarrator({ words: scripts[game].words, cardName: (id) => names[id], seatLabel: (s) => labels[s] ?? s });
 let seq = 0;
-const ev = (event: ApiEvent['event']): ApiEvent => ({ seq: ++seq, actingSeat: null, event });
+const ev = (event: ApiEvent['event'], source: 'game' | 'match' = 'game'): ApiEvent => ({ seq: ++seq, actingSeat: null, source, event });
 
 describe('the move list in words', () => {
   it('Evons: names a covered card only once an event named it, and leaves bookkeeping out', () => {
@@ -50,22 +58,24 @@ describe('the move list in words', () => {
   });
 
   it("the match's own records, in every game", () => {
-    for (const game of ['evons', 'universus']) {
+    for (const game of GAME_IDS) {
       const say = narrator(game);
-      expect(say(ev({ type: 'ClockSet' }))).toBeNull();
-      expect(say(ev({ type: 'MatchEnded', reason: 'timed-out', seat: 'p1', winner: 'p2' }))).toBe('alice ran out of time: bob wins');
-      expect(say(ev({ type: 'MatchEnded', reason: 'aborted', seat: null, winner: null }))).toBe('The match was called off (nobody moved in time)');
+      expect(say(ev({ type: 'ClockSet' }, 'match'))).toBeNull();
+      const ended = (end: Record<string, unknown>) => ev({ type: 'MatchEnded', end: { at: 1, ...end } }, 'match');
+      expect(say(ended({ reason: 'timed-out', seat: 'p1', winner: 'p2' }))).toBe('alice ran out of time: bob wins');
+      expect(say(ended({ reason: 'resigned', seat: 'p2', winner: 'p1' }))).toBe('bob resigned: alice wins');
+      expect(say(ended({ reason: 'aborted', seat: null, winner: null }))).toBe('The match was called off (nobody moved in time)');
+      expect(say(ev({ type: 'RematchOffered', by: 'p2', at: 1, expiresAt: 2 }, 'match'))).toBe('bob offered a rematch');
+      expect(say(ev({ type: 'RematchDeclined', by: 'p1', at: 1 }, 'match'))).toBe('alice declined the rematch');
+      expect(say(ev({ type: 'RematchAccepted', by: 'p1', at: 1, matchId: 'x' }, 'match'))).toBe('alice accepted the rematch');
+      expect(say(ev({ type: 'RematchOf', matchId: 'x' }, 'match'))).toBeNull();
+      // A game's own event of the same name is the game's to word.
+      expect(say(ev({ type: 'MatchEnded', reason: 'whatever' }))).not.toMatch(/ran out of time|called off/);
     }
   });
 
   describe('on the events of real matches', () => {
-    let h: Harness;
-    beforeAll(async () => {
-      h = await startApp(memoryDatabase());
-    });
-    afterAll(async () => {
-      await h.close();
-    });
+    const h = useHarness(pglite);
 
     it('every event type either game sends narrates as a known sentence or is left out, for a seat and a spectator', async () => {
       const cards = new Map<string, string>();
@@ -84,10 +94,10 @@ describe('the move list in words', () => {
         for (const token of [undefined, m.tokens.p1]) {
           const req = h.http.get(`/v1/matches/${m.id}/events?limit=500`);
           const events = (await (token ? req.set(bearer(token)) : req).expect(200)).body.events as ApiEvent[];
-          const say = createNarrator({ game, cardName: (id) => cards.get(id), seatLabel: (s) => labels[s] ?? s });
+          const say = createNarrator({ words: scripts[game].words, cardName: (id) => cards.get(id), seatLabel: (s) => labels[s] ?? s });
           const lines = events.map(say).filter((l): l is string => l !== null);
           expect(lines.length, game).toBeGreaterThan(5);
-          // The fallback (an event type words.js does not know) would read "Card played", "Turn started" ….
+          // The fallback (an event type the game's script does not know) would read "Card played", "Turn started" ….
           const fallbacks = events.filter((e) => say(e) === e.event.type.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/ (\w)/g, (_, c: string) => ` ${c.toLowerCase()}`));
           expect(fallbacks.map((e) => e.event.type), game).toEqual([]);
           expect(lines.join('\n'), game).not.toMatch(/undefined|null|NaN|\[object/);

@@ -10,43 +10,15 @@ import dns from 'node:dns/promises';
 import supertest from 'supertest';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type BuildAppOptions } from '../../src/app.js';
-import { openStore } from '../../src/persistence/index.js';
-import type { MatchStore } from '../../src/persistence/types.js';
+import { buildApp } from '../../src/app.js';
 import { isPrivateAddress, postJson } from '../../src/service/webhooks/outbound.js';
 import { WebhookWorker } from '../../src/service/webhooks/worker.js';
 import type { GameState, Seat } from '../../src/games/evons/index.js';
-import { backends, bearer, createHotSeat, expectProblem, localHttp, nextMove, STARTERS, type Backend, type Harness } from './helpers.js';
+import { backends, bearer, createHotSeat, expectProblem, nextMove, STARTERS, useHarness } from './helpers.js';
 import { assertNoLeak, secretsFor } from './secrecy.js';
 import { Receiver, waitFor, type Received } from './webhook-receiver.js';
 import { doc, validatorFor } from '../contract/document.js';
 
-
-interface HookHarness extends Harness {
-  store: MatchStore;
-  /** The injected clock (epoch ms) every match of this app runs on. */
-  clock: { at: number };
-}
-
-/** The app as helpers.startApp builds it, plus webhooks (private addresses allowed) and an injected clock. */
-async function startHooks(backend: Backend, webhooks: BuildAppOptions['webhooks']): Promise<HookHarness> {
-  const db = await backend.migrated();
-  const opened = await openStore(db.config);
-  const clock = { at: Date.now() };
-  const app = await buildApp({ store: opened.store, logger: false, now: () => clock.at, webhooks });
-  await app.ready();
-  return {
-    app,
-    store: opened.store,
-    clock,
-    http: await localHttp(app),
-    close: async () => {
-      await app.close();
-      await opened.close();
-      await db.dispose();
-    },
-  };
-}
 
 const FAST = { pollMs: 50, backoffMs: [50], giveUpAfterMs: 3_600_000 };
 
@@ -61,20 +33,20 @@ const verify = (secret: string, r: Received) => new Webhook(secret).verify(r.bod
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`issue 9 webhooks [${backend.name}]`, () => {
-    let h: HookHarness;
     let rx: Receiver;
     let n = 0;
     /** A fresh receiver path per endpoint, so tests do not see each other's deliveries. */
     const path = (label: string) => `/${label}-${++n}`;
 
+    // The receiver starts before the app (and its delivery worker) and closes after it.
     beforeAll(async () => {
       rx = await Receiver.start();
-      h = await startHooks(backend, { allowPrivate: true, worker: FAST });
     });
     afterAll(async () => {
-      await h?.close();
       await rx?.close();
     });
+    /** Webhooks (private addresses allowed) and an injected clock (h.t.now) starting at the wall clock. */
+    const h = useHarness(backend, { clock: 'now', webhooks: { allowPrivate: true, worker: FAST } });
 
     const truth = async (id: string) => (await h.app.service.load(id, undefined)).state as GameState;
 
@@ -292,10 +264,10 @@ for (const backend of backends) {
       const movedBy = new Set<Seat>();
       for (let i = 0; i < 60 && movedBy.size < 2; i++) movedBy.add((await move(m.id, m.tokens)).seat);
       expect(movedBy.size).toBe(2);
-      h.clock.at += 10 * 60_000;
+      h.t.now += 10 * 60_000;
       const view = await h.http.get(`/v1/matches/${m.id}`).expect(200);
       expect(view.body.status).toBe('finished');
-      h.clock.at = Date.now();
+      h.t.now = Date.now();
       for (const seat of ['p1', 'p2'] as const) {
         const r = await waitFor(() => rx.on(paths[seat])[0], `match-ended to ${seat}`);
         expect(json(r).type).toBe('match-ended');
@@ -442,13 +414,7 @@ for (const backend of backends) {
     });
 
     describe('without an automatic worker (deliveries run when the test kicks its own worker)', () => {
-      let hm: HookHarness;
-      beforeAll(async () => {
-        hm = await startHooks(backend, { allowPrivate: true, worker: false });
-      });
-      afterAll(async () => {
-        await hm?.close();
-      });
+      const hm = useHarness(backend, { clock: 'now', webhooks: { allowPrivate: true, worker: false } });
       const worker = (opts: { giveUpAfterMs?: number } = {}) =>
         new WebhookWorker(hm.store.webhooks, (d) => hm.app.service.webhooks.bodyOf(d), { allowPrivate: true, pollMs: 0, backoffMs: [20], ...opts });
       const run = async (w: WebhookWorker) => {
@@ -480,7 +446,7 @@ for (const backend of backends) {
       it('deadline-near is due at its lead before the correspondence deadline; a later move supersedes a due one (status superseded, nothing sent)', async () => {
         const w = worker();
         try {
-          hm.clock.at = Date.now();
+          hm.t.now = Date.now();
           const m = await createHotSeat(hm.http, { timeControl: { kind: 'correspondence', daysPerMove: 1 } });
           const lead60 = { p1: path('dl60-p1'), p2: path('dl60-p2') };
           const lead1d = { p1: path('dl1d-p1'), p2: path('dl1d-p2') };
@@ -492,7 +458,7 @@ for (const backend of backends) {
           const view = (await hm.http.get(`/v1/matches/${m.id}`).expect(200)).body;
           const s1 = view.game.pending.seat as Seat;
           const deadline = view.clock.deadline as string;
-          expect(Date.parse(deadline)).toBe(hm.clock.at + 86_400_000);
+          expect(Date.parse(deadline)).toBe(hm.t.now + 86_400_000);
           const row60 = (await logOf(m.id, m.tokens[s1], hooks60[s1].id)).find((d) => d.version === v1)!;
           expect(row60).toMatchObject({ kind: 'deadline-near', status: 'pending' });
           expect(Date.parse(row60.nextAttemptAt!)).toBe(Date.parse(deadline) - 60 * 60_000);
@@ -524,7 +490,7 @@ for (const backend of backends) {
       it('an endpoint failing past giveUpAfterMs: the delivery fails, the endpoint is disabled with a reason in GET …/webhooks, and a disabled endpoint gets no delivery', async () => {
         const w = worker({ giveUpAfterMs: 1_000 });
         try {
-          hm.clock.at = Date.now();
+          hm.t.now = Date.now();
           const m = await createHotSeat(hm.http);
           const seat = await toMoveM(m.id);
           const other: Seat = seat === 'p1' ? 'p2' : 'p1';
@@ -572,7 +538,7 @@ for (const backend of backends) {
       });
 
       it('issue 21 #17: a deadline-near waiting for its lead is marked superseded by the append that moves past it, and by the end of the match (not left pending)', async () => {
-        hm.clock.at = Date.now();
+        hm.t.now = Date.now();
         const m = await createHotSeat(hm.http, { timeControl: { kind: 'correspondence', daysPerMove: 1 } });
         const paths = { p1: path('stale-p1'), p2: path('stale-p2') };
         const hooks = {

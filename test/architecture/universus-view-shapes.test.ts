@@ -1,6 +1,6 @@
 /**
  * The UniVersus view is described in three places besides the engine's own type: the engine builds
- * it (view.ts), REST declares it (view-schema.ts, Zod), GraphQL exposes it (src/graphql/universus.ts).
+ * it (view.ts), REST declares it (view-schema.ts, Zod), GraphQL exposes it (src/games/universus/graphql.ts).
  * This test fails when they drift: every view of random games under settings that change what
  * happens must pass the Zod schema unchanged, every field the engine produces must have its GraphQL
  * field or be listed below as shaped otherwise, and what the GraphQL resolvers return for a seat
@@ -14,7 +14,8 @@ import { actionSchema } from '../../src/games/universus/actions.js';
 import { configSchema } from '../../src/games/universus/config.js';
 import { universus, type UniversusState, type UniversusView } from '../../src/games/universus/index.js';
 import { UniversusActionSchema, UniversusViewSchema } from '../../src/games/universus/view-schema.js';
-import { universusResolvers, type UniversusMatchSource } from '../../src/graphql/universus.js';
+import type { GraphqlMatchSource } from '../../src/games/game-module.js';
+import { universusGame } from '../../src/games/universus/module.js';
 import { typeDefs } from '../../src/graphql/schema.js';
 import { keyPaths, unmappedFields } from './view-fields.js';
 
@@ -135,10 +136,12 @@ describe('the UniVersus view: engine, Zod schema and GraphQL agree', () => {
 
 /** The real schema, run with the UniVersus resolvers only (the common Match fields read from the source). */
 const schema = buildSchema(typeDefs);
-const typeResolver = () => 'UniVersusMatch';
+const { graphql: gql } = universusGame;
+const typeResolver = () => gql.matchType;
+const universusResolvers = { [gql.matchType]: gql.matchResolvers, ...gql.typeResolvers } as Record<string, Record<string, (s: unknown) => unknown>>;
 
 const fieldResolver: GraphQLFieldResolver<unknown, unknown> = (source, args, ctx, info) => {
-  const byType = (universusResolvers as Record<string, Record<string, (s: unknown) => unknown>>)[info.parentType.name];
+  const byType = universusResolvers[info.parentType.name];
   const own = byType?.[info.fieldName];
   if (own) return own(source);
   return (source as Record<string, unknown>)[info.fieldName];
@@ -156,10 +159,11 @@ const QUERY = `{ match(id: "m") { ... on UniVersusMatch {
 
 async function resolve(v: UniversusView, viewer: Viewer): Promise<Record<string, unknown>> {
   const seat = viewer === 'spectator' ? null : viewer;
-  const source: UniversusMatchSource & Record<string, unknown> = {
-    mv: { seat, seats: [{ seat: 'p1', handle: 'ann', joined: true }, { seat: 'p2', handle: 'bob', joined: true }], game: v },
-    // The common fields the stub reads by default (the service resolves them itself).
+  const source: GraphqlMatchSource<UniversusView> & Record<string, unknown> = {
+    view: v,
     seat,
+    seats: [{ seat: 'p1', handle: 'ann' }, { seat: 'p2', handle: 'bob' }],
+    // The common fields the stub reads by default (the service resolves them itself).
     winner: v.winner,
     seed: v.seed,
   };
@@ -226,8 +230,8 @@ describe('GraphQL resolvers keep hidden cards hidden', () => {
   });
 
   it('an open seat (no game yet) resolves to nulls and empty lists', async () => {
-    const source = { mv: { seat: 'p1' as const, seats: [{ seat: 'p1' as const, handle: 'ann', joined: true }, { seat: 'p2' as const, handle: null, joined: false }], game: null } };
-    const r = await graphql({ schema, source: QUERY, rootValue: { match: { ...source, seat: 'p1', winner: null, seed: null } }, fieldResolver, typeResolver });
+    const source: GraphqlMatchSource<UniversusView> = { view: null, seat: 'p1', seats: [{ seat: 'p1', handle: 'ann' }, { seat: 'p2', handle: null }] };
+    const r = await graphql({ schema, source: QUERY, rootValue: { match: { ...source, winner: null, seed: null } }, fieldResolver, typeResolver });
     expect(r.errors).toBeUndefined();
     const m = (r.data as { match: Record<string, unknown> }).match;
     expect(m).toMatchObject({ turnPlayer: null, phase: null, check: null, attack: null, hand: null, winReason: null });

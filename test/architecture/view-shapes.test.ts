@@ -19,7 +19,7 @@ import {
   view,
   type GameView,
 } from '../../src/games/evons/index.js';
-import { GameViewSchema } from '../../src/http/schemas.js';
+import { GameViewSchema } from '../../src/games/evons/view-schema.js';
 import { keyPaths, unmappedFields } from './view-fields.js';
 
 const CONFIGS = [{}, { coveredHitByArrow: 'FLIP_OWNERSHIP' }, { growthAutoReveal: true }, { allowDirectBlockPlay: true }];

@@ -12,7 +12,8 @@
  *   only the board scrolls sideways, inside its own box (readable-pictures.test.ts);
  * - clocks, the running one ticking; an open seat waiting, then joined live;
  * - a handle like `<img src=x onerror=alert(1)>` is shown as text;
- * - UniVersus matches work the same way.
+ * - UniVersus matches work the same way; a game the page has no script for gets a message, not
+ *   another game's layout.
  * Every page fails its test on a script error, a dialog or a CSP violation.
  * A screenshot goes to $ARTIFACTS_DIR (else test-artifacts/). Skips, saying so, only when no
  * Chromium is installed and CI is not set.
@@ -388,6 +389,44 @@ describe.skipIf(skip !== null)('the watch page in Chromium', () => {
     } finally {
       await context.close();
     }
+  });
+
+  describe('a game it cannot show', () => {
+    /** The page of an Evons match, its HTML or the game script's answer changed by `route` first. */
+    async function open(route: (page: Page, id: string) => Promise<unknown>) {
+      const m = await createMatch(base, 'evons');
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await route(page, m.id);
+      expect((await page.goto(`${base}/watch/${m.id}`))?.status()).toBe(200);
+      await page.waitForSelector('#connection[data-state="failed"]');
+      const s = await shown(page);
+      // Nothing of Evons' layout: no seat facts, no moves, no turn line.
+      expect([s.p1, s.p2, s.moves]).toEqual([{}, {}, []]);
+      expect(await page.isHidden('#seat-form')).toBe(true);
+      expect(errors).toEqual([]);
+      return { context, status: s.status };
+    }
+
+    it("says so when the server has no script for the match's game", async () => {
+      const { context, status } = await open((page, id) =>
+        page.route(`**/watch/${id}`, async (r) => {
+          const res = await r.fetch();
+          const html = (await res.text()).replace(/ data-game-script="[^"]*"/, '').replace('data-game="evons"', 'data-game="chess"');
+          await r.fulfill({ response: res, body: html });
+        }),
+      );
+      expect(status).toBe('This page cannot show matches of the game "chess": this server has no watch page for it.');
+      await context.close();
+    });
+
+    it("says so when the game's script does not load", async () => {
+      const { context, status } = await open((page) => page.route('**/watch/games/**', (r) => r.fulfill({ status: 404, body: 'gone' })));
+      expect(status).toBe('This page cannot show this match: the script for the game "evons" did not load.');
+      await context.close();
+    });
   });
 });
 

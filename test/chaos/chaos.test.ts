@@ -4,6 +4,7 @@
  * and fails on any lost or double-applied move. Run with `npm run test:chaos`.
  */
 import fs from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,7 +76,45 @@ async function killUnderLoad(env: Record<string, string>, name: string) {
   expect(doubleApplied).toBe(0);
 }
 
+/**
+ * A computer decision pending when its node is killed: node A claims it and its worker hangs
+ * (AI_DECIDER_MODULE), A is killed with -9, and node B (restarted on the same database) takes
+ * the decision once A's claim has run out, and plays it.
+ */
+async function computerDecisionAfterKill(env: Record<string, string>, name: string) {
+  const hang = pathToFileURL(path.join(ROOT, 'test/fixtures/ai/hang-decider.mjs')).href;
+  let server = await startServer({ cwd: ROOT, env: { ...ENV, ...env, AI_LEASE_SECONDS: '3', AI_DECIDER_MODULE: hang } });
+  // The computer moves first: create until a deal leaves it to move (who starts is drawn per deal).
+  let id = '';
+  let version = 0;
+  for (let i = 0; i < 20 && !id; i++) {
+    const r = await (await fetch(`${server.baseUrl}/v1/matches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ai: { level: 1 }, decks: { p1: { starter: 'starter-verdant-quake' } } }) })).json();
+    const v = await (await fetch(`${server.baseUrl}/v1/matches/${r.id}`)).json();
+    if (v.game.pending.seat === 'p2') ({ id, version } = { id: r.id, version: v.version });
+  }
+  expect(id).not.toBe('');
+  // A's worker is deciding (hung) when A dies.
+  await pause(1_000);
+  server.child.kill('SIGKILL');
+  await until(() => server.exited() !== null, 'the kill');
+  server = await startServer({ cwd: ROOT, env: { ...ENV, ...env, AI_LEASE_SECONDS: '3' } });
+  const waitedMs = await until(async () => (await (await fetch(`${server.baseUrl}/v1/matches/${id}`)).json()).version > version, 'the computer decision after the restart');
+  const events = (await (await fetch(`${server.baseUrl}/v1/matches/${id}/events?after=${version}`)).json()).events as { actingSeat: string | null }[];
+  report(name, { waitedMs, events: events.length });
+  await server.stop();
+  expect(events[0]!.actingSeat).toBe('p2');
+}
+
 describe('chaos: PGlite', () => {
+  it('a computer decision pending when its node is killed -9 is made after the restart', async () => {
+    const dir = fs.mkdtempSync(path.join(chaosBase(), 'evons-chaos-ai-'));
+    try {
+      await computerDecisionAfterKill({ DATA_DIR: path.join(dir, 'data'), DATABASE_URL: '' }, 'pglite computer decision after kill -9');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('kill -9 under load, restart: every acknowledged move present, retries never double-apply', async () => {
     const dir = fs.mkdtempSync(path.join(chaosBase(), 'evons-chaos-pglite-'));
     try {

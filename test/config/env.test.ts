@@ -1,5 +1,4 @@
 /** The environment's settings as the server reads them (src/config/env.ts). */
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadEnv } from '../../src/config/env.js';
 import { DEFAULT_RATED_MIN_DECISIONS } from '../../src/service/ratings.js';
@@ -10,9 +9,9 @@ describe('DATA_DIR', () => {
     expect(r.ok && r.config.database).toEqual({ kind: 'pglite', dataDir: 'memory://' });
   });
 
-  it('a directory is resolved to an absolute path; DATABASE_URL wins over it', () => {
+  it('a directory is passed on as written (the store resolves it: test/persistence/dir-lock.test.ts); DATABASE_URL wins over it', () => {
     const r = loadEnv({ DATA_DIR: 'some/dir' });
-    expect(r.ok && r.config.database).toEqual({ kind: 'pglite', dataDir: path.resolve('some/dir') });
+    expect(r.ok && r.config.database).toEqual({ kind: 'pglite', dataDir: 'some/dir' });
     const pg = loadEnv({ DATA_DIR: 'some/dir', DATABASE_URL: 'postgresql://u@h/db' });
     expect(pg.ok && pg.config.database.kind).toBe('postgres');
   });
@@ -69,6 +68,15 @@ describe('webhook settings (issue 21 #6, #10)', () => {
     expect(s.ok && [s.config.webhookMaxPerSeat, s.config.webhookMaxRedeliveries, s.config.webhookConcurrency]).toEqual([2, 0, 8]);
     expect(loadEnv({ WEBHOOK_MAX_PER_SEAT: '0' }).ok).toBe(false);
   });
+
+  it('account webhooks per player have a documented default (5) and can be set (1 … 100)', () => {
+    const d = loadEnv({});
+    expect(d.ok && d.config.webhookMaxPerAccount).toBe(5);
+    const s = loadEnv({ WEBHOOK_MAX_PER_ACCOUNT: '2' });
+    expect(s.ok && s.config.webhookMaxPerAccount).toBe(2);
+    expect(loadEnv({ WEBHOOK_MAX_PER_ACCOUNT: '0' }).ok).toBe(false);
+    expect(loadEnv({ WEBHOOK_MAX_PER_ACCOUNT: '101' }).ok).toBe(false);
+  });
 });
 
 describe('limits', () => {
@@ -103,6 +111,17 @@ describe('SHUTDOWN_DRAIN_MS', () => {
   });
 });
 
+describe('REMATCH_OFFER_TTL_SECONDS', () => {
+  it('defaults to one day, and is 1 s to 30 days', () => {
+    const d = loadEnv({});
+    expect(d.ok && d.config.rematchOfferTtlSeconds).toBe(86_400);
+    const set = loadEnv({ REMATCH_OFFER_TTL_SECONDS: '600' });
+    expect(set.ok && set.config.rematchOfferTtlSeconds).toBe(600);
+    expect(loadEnv({ REMATCH_OFFER_TTL_SECONDS: '0' }).ok).toBe(false);
+    expect(loadEnv({ REMATCH_OFFER_TTL_SECONDS: String(31 * 86_400) }).ok).toBe(false);
+  });
+});
+
 describe('RATED_MIN_DECISIONS', () => {
   it('defaults to the service default (3), and 0 turns the minimum off', () => {
     const d = loadEnv({});
@@ -111,5 +130,15 @@ describe('RATED_MIN_DECISIONS', () => {
     const off = loadEnv({ RATED_MIN_DECISIONS: '0' });
     expect(off.ok && off.config.ratedMinDecisions).toBe(0);
     expect(loadEnv({ RATED_MIN_DECISIONS: '-1' }).ok).toBe(false);
+  });
+});
+
+describe('challenge settings', () => {
+  it('default to the service defaults (30 an hour; 1 hour live or no clock, 7 days correspondence) and are read in seconds', () => {
+    const d = loadEnv({});
+    expect(d.ok && d.config.challenges).toEqual({ perHour: 30, expiryMs: { live: 3_600_000, correspondence: 604_800_000 } });
+    const set = loadEnv({ CHALLENGES_PER_HOUR: '5', CHALLENGE_EXPIRY_LIVE_S: '600', CHALLENGE_EXPIRY_CORRESPONDENCE_S: '86400' });
+    expect(set.ok && set.config.challenges).toEqual({ perHour: 5, expiryMs: { live: 600_000, correspondence: 86_400_000 } });
+    expect(loadEnv({ CHALLENGES_PER_HOUR: '0' }).ok).toBe(false);
   });
 });

@@ -4,8 +4,9 @@
  * `npm run openapi:types`) through openapi-fetch. tsc checks every call against the document.
  */
 import createClient from 'openapi-fetch';
+import { afterAll, beforeAll } from 'vitest';
 import type { paths } from './generated/api.js';
-import { baseUrlOf, startOn, type Backend } from '../api/helpers.js';
+import { useHarness, type Backend } from '../api/helpers.js';
 import { contractViolations, operations } from './document.js';
 
 export type Client = ReturnType<typeof createClient<paths>>;
@@ -15,12 +16,39 @@ export interface Served {
   client: Client;
   /** Every way a response so far differed from the document ("GET /v1/… 200: …"). */
   violations: string[];
-  close(): Promise<void>;
 }
 
-export async function serve(backend: Backend): Promise<Served> {
-  const h = await startOn(backend);
-  const baseUrl = await baseUrlOf(h.app);
+/**
+ * Registers, in the calling describe, the app on `backend` (useHarness) and a client on it;
+ * returns a handle whose fields are there from the describe's beforeAll until its afterAll.
+ */
+export function useClient(backend: Backend): Served {
+  const h = useHarness(backend);
+  let current: Served | undefined;
+  beforeAll(() => {
+    current = clientOn(h.baseUrl());
+  });
+  afterAll(() => {
+    current = undefined;
+  });
+  const field = <K extends keyof Served>(k: K): Served[K] => {
+    if (!current) throw new Error(`useClient(${backend.name}).${k} was read outside the tests: it exists from the describe's beforeAll until its afterAll`);
+    return current[k];
+  };
+  return {
+    get baseUrl() {
+      return field('baseUrl');
+    },
+    get client() {
+      return field('client');
+    },
+    get violations() {
+      return field('violations');
+    },
+  };
+}
+
+function clientOn(baseUrl: string): Served {
   const client = createClient<paths>({ baseUrl });
   const violations: string[] = [];
   // Each response is checked against what the document declares for its operation.
@@ -39,7 +67,7 @@ export async function serve(backend: Backend): Promise<Served> {
       }
     },
   });
-  return { baseUrl, client, violations, close: () => h.close() };
+  return { baseUrl, client, violations };
 }
 
 export const auth = (token: string) => ({ Authorization: `Bearer ${token}` });

@@ -6,10 +6,10 @@
  * seat and as a spectator (so redacted forms too), must each validate against the component of
  * their own game and type, and bodies the engine never sends must be refused.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { evons } from '../../src/games/evons/ruleset.js';
 import { universus } from '../../src/games/universus/index.js';
-import { backends, bearer, createHotSeat, prng, startOn, STARTERS, type Harness } from '../api/helpers.js';
+import { backends, bearer, createHotSeat, prng, STARTERS, useHarness } from '../api/helpers.js';
 import { doc, resolve, validatorFor } from './document.js';
 
 type Seat = 'p1' | 'p2';
@@ -34,13 +34,7 @@ function componentFor(game: 'evons' | 'universus', type: string): string {
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`typed event bodies [${backend.name}]`, () => {
-    let h: Harness;
-    beforeAll(async () => {
-      h = await startOn(backend);
-    });
-    afterAll(async () => {
-      await h?.close();
-    });
+    const h = useHarness(backend);
 
     /** Random legal moves by whoever is to move, `n` of them or until the match ends. */
     async function play(id: string, tokens: Record<Seat, string>, n: number, rand: () => number) {
@@ -132,7 +126,8 @@ for (const backend of backends) {
 }
 
 describe('the document refuses event bodies and decisions the engine never sends', () => {
-  const envelope = (event: Json) => ({ seq: 1, actingSeat: 'p1', event });
+  // The envelope says whose the event is: the game's, or the match's own record.
+  const envelope = (event: Json, source: 'game' | 'match' = event.type === 'MatchEnded' || event.type === 'ClockSet' ? 'match' : 'game') => ({ seq: 1, actingSeat: 'p1', source, event });
 
   it.each([
     ['an unknown type', { type: 'CardTeleported', seat: 'p1' }],
@@ -144,6 +139,12 @@ describe('the document refuses event bodies and decisions the engine never sends
     ['a match record of the wrong shape', { type: 'MatchEnded', end: { reason: 'timed-out' } }],
   ])('refuses %s', (_what, event) => {
     expect(matchEvent()(envelope(event))).toBe(false);
+  });
+
+  it("refuses a game's event in the match's envelope, and the match's record in a game's", () => {
+    expect(matchEvent()(envelope({ type: 'TurnStarted', turn: 1, seat: 'p1' }, 'match'))).toBe(false);
+    expect(matchEvent()(envelope({ type: 'MatchEnded', end: { reason: 'aborted', seat: null, winner: null, at: 1 } }, 'game'))).toBe(false);
+    expect(matchEvent()({ seq: 1, actingSeat: 'p1', event: { type: 'TurnStarted', turn: 1, seat: 'p1' } })).toBe(false);
   });
 
   it('accepts the same events in their real shapes', () => {

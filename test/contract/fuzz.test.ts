@@ -9,11 +9,11 @@
  */
 import http from 'node:http';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { backends, STARTERS } from '../api/helpers.js';
 import { anyText, headerText, invalidBody, oddCursors, oddNumbers, valid } from './arbitraries.js';
 import { contractViolations, operations, type Operation, type Parameter } from './document.js';
-import { serve, type Served } from './client.js';
+import { useClient } from './client.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 120);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
@@ -142,10 +142,9 @@ function send(baseUrl: string, req: FuzzRequest): Promise<Answer> {
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`OpenAPI fuzz [${backend.name}] (seed ${SEED}, ${RUNS} runs per operation)`, () => {
-    let s: Served;
+    const s = useClient(backend);
     const fx: Fixtures = { ids: [], tokens: [] };
     beforeAll(async () => {
-      s = await serve(backend);
       const c = s.client;
       const decks = { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } };
       const live = await c.POST('/v1/matches', { body: { handle: 'fuzz-a', opponentHandle: 'fuzz-b', decks } });
@@ -159,9 +158,6 @@ for (const backend of backends) {
       expect(resigned.response.status).toBe(200);
       fx.ids.push(live.data!.id, open.data!.id, done.data!.id, 'no-such-match');
       fx.tokens.push(live.data!.tokens.p1!, live.data!.tokens.p2!, open.data!.token, done.data!.tokens.p2!);
-    });
-    afterAll(async () => {
-      await s?.close();
     });
 
     for (const op of operations) {

@@ -6,21 +6,15 @@
  * the NDJSON stream are read through the same client. Every call is type-checked against the
  * document by tsc, and every response is checked against what the document declares for it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { backends, prng, STARTERS } from '../api/helpers.js';
-import { auth, serve, type Served } from './client.js';
+import { auth, useClient } from './client.js';
 
 const MAX_ACTIONS = 600;
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`generated client plays a match [${backend.name}]`, () => {
-    let s: Served;
-    beforeAll(async () => {
-      s = await serve(backend);
-    });
-    afterAll(async () => {
-      await s?.close();
-    });
+    const s = useClient(backend);
 
     it('creates, joins, plays to the end choosing from legal-actions, and reads events, history and the stream', async () => {
       const seed = Number(process.env.MATCH_SEED ?? Date.now() % 1_000_000);

@@ -7,9 +7,9 @@
  * differs from the document, or (for actions) names a card the sender was never shown.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Seat } from '../../src/core/ruleset.js';
-import { baseUrlOf, backends, prng, startOn, type Harness } from '../api/helpers.js';
+import { backends, prng, useHarness } from '../api/helpers.js';
 import { assertUvsNoLeak, uvsTruth } from '../api/universus-secrecy.js';
 import { invalidBody, valid } from './arbitraries.js';
 import { contractViolations, doc, operations, type Operation } from './document.js';
@@ -28,8 +28,7 @@ interface Fixture {
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`UniVersus contract fuzz [${backend.name}] (seed ${SEED}, ${RUNS} runs)`, () => {
-    let h: Harness;
-    let base: string;
+    const h = useHarness(backend);
     const fx: Record<'live' | 'open' | 'finished', Fixture> = {} as never;
 
     const create = async (body: object): Promise<Fixture> => {
@@ -38,8 +37,6 @@ for (const backend of backends) {
     };
 
     beforeAll(async () => {
-      h = await startOn(backend);
-      base = await baseUrlOf(h.app);
       fx.live = await create({ decks: { p1: { starter: 'scouts' }, p2: { starter: 'shifters' } } });
       fx.open = await create({ openSeat: true, decks: { p1: { starter: 'garrison' } } });
       // A finished match: 12-card decks exhaust within a few dozen random moves.
@@ -62,12 +59,9 @@ for (const backend of backends) {
       }
       expect((await h.http.get(`/v1/matches/${fx.finished.id}`).expect(200)).body.status).toBe('finished');
     });
-    afterAll(async () => {
-      await h?.close();
-    });
 
     async function send(method: string, path: string, body: { raw: string; contentType: string }, token?: string) {
-      const res = await fetch(base + path, {
+      const res = await fetch(h.baseUrl() + path, {
         method,
         headers: { 'content-type': body.contentType, ...(token ? { authorization: `Bearer ${token}` } : {}) },
         body: body.raw,
@@ -158,13 +152,13 @@ for (const backend of backends) {
     /** Plays up to `max` random legal moves through HTTP, checking each answer against the document. */
     async function playChecked(c: ReturnType<typeof collector>, id: string, tokens: Record<Seat, string>, rand: () => number, max: number, req: unknown) {
       for (let n = 0; n < max; n++) {
-        const v = await fetch(`${base}/v1/matches/${id}`);
+        const v = await fetch(`${h.baseUrl()}/v1/matches/${id}`);
         const vt = await v.text();
         c.check(op('getMatch'), { status: v.status, contentType: v.headers.get('content-type'), headers: v.headers, text: vt }, req);
         const mv = JSON.parse(vt) as { status: string; game: { pending: { seat: Seat } | null } | null };
         if (mv.status !== 'active' || !mv.game?.pending) return;
         const seat = mv.game.pending.seat;
-        const l = await fetch(`${base}/v1/matches/${id}/legal-actions?text=true`, { headers: { authorization: `Bearer ${tokens[seat]}` } });
+        const l = await fetch(`${h.baseUrl()}/v1/matches/${id}/legal-actions?text=true`, { headers: { authorization: `Bearer ${tokens[seat]}` } });
         const lt = await l.text();
         c.check(op('listLegalActions'), { status: l.status, contentType: l.headers.get('content-type'), headers: l.headers, text: lt }, req);
         const options = (JSON.parse(lt) as { actions: { action: unknown }[] }).actions;

@@ -6,11 +6,11 @@
  * type-checked against the document by tsc, and every response is checked against what the
  * document declares for it (the UniVersus branches of MatchView, Action, CreateMatchRequest).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { universus } from '../../src/games/universus/index.js';
 import type { UniversusState } from '../../src/games/universus/index.js';
 import { backends, prng } from '../api/helpers.js';
-import { auth, serve, type Served } from './client.js';
+import { auth, useClient } from './client.js';
 import { contractViolations, operations } from './document.js';
 import type { components } from './generated/api.js';
 
@@ -21,13 +21,7 @@ const MAX_ACTIONS = 400;
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`generated client plays UniVersus [${backend.name}]`, () => {
-    let s: Served;
-    beforeAll(async () => {
-      s = await serve(backend);
-    });
-    afterAll(async () => {
-      await s?.close();
-    });
+    const s = useClient(backend);
 
     /** The UniVersus view of a MatchView, or a failure when the response is another game's. */
     const uvs = (mv: components['schemas']['MatchView'] | undefined): UvsView => {

@@ -9,14 +9,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/app.js';
-import { openStore } from '../../src/persistence/index.js';
 import { createFromPosition, defaultCardSet, pendingDecision, stateFromPosition, toPosition } from '../../src/games/evons/index.js';
 import { blocks, docFiles, type Block } from './doc-blocks.js';
 import { ROOT } from './rule-ids.js';
-import { memoryDatabase } from '../persistence/pglite-template.js';
+import { pglite, useHarness } from '../api/helpers.js';
 
 const all: Block[] = docFiles().flatMap((f) => blocks(f));
 const ofKind = (k: Block['kind']) => all.filter((b) => b.kind === k);
@@ -105,22 +102,13 @@ describe('TypeScript examples run', () => {
 });
 
 describe('HTTP examples run against a real server', () => {
-  let app: App;
-  let closeStore: () => Promise<void>;
-  let api: string;
+  const h = useHarness(pglite, { graphiql: true, webhooks: { allowPrivate: true } }); // as `WEBHOOK_ALLOW_PRIVATE=true npm start` (README's walkthrough)
   let dir: string;
 
-  beforeAll(async () => {
-    const opened = await openStore(memoryDatabase());
-    closeStore = opened.close;
-    app = await buildApp({ store: opened.store, logger: false, graphiql: true, webhooks: { allowPrivate: true } }); // as `WEBHOOK_ALLOW_PRIVATE=true npm start` (README's walkthrough)
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    api = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'evons-doc-examples-'));
   });
-  afterAll(async () => {
-    await app?.close();
-    await closeStore?.();
+  afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -137,7 +125,7 @@ describe('HTTP examples run against a real server', () => {
       const state = join(dir, 'session.sh');
       const script = join(dir, `block-${b.line}.sh`);
       writeFileSync(script, shellHarness(b.code, state));
-      const { code, stdout, stderr } = await run('bash', [script], { ...process.env, API: api });
+      const { code, stdout, stderr } = await run('bash', [script], { ...process.env, API: h.baseUrl() });
       expect(code, `${where(b)} failed:\n${stderr}\n--- stdout ---\n${stdout}`).toBe(0);
       if (b.output) expect(stdout.trim(), where(b.output)).toBe(b.output.code.trim());
     }, EXAMPLE_TIMEOUT_MS);
@@ -145,15 +133,15 @@ describe('HTTP examples run against a real server', () => {
 
   for (const b of ofKind('graphql')) {
     it(`${where(b)} is accepted by /graphql`, async () => {
-      const created = await postJson(`${api}/v1/matches`, {
+      const created = await postJson(`${h.baseUrl()}/v1/matches`, {
         handle: 'alice',
         opponentHandle: 'bob',
         decks: { p1: { starter: 'starter-verdant-quake' }, p2: { starter: 'starter-ember-tide' } },
       });
-      const match = (await (await fetch(`${api}/v1/matches/${created.id}`)).json()) as { version: number; game: { pending: { seat: 'p1' | 'p2' } } };
+      const match = (await (await fetch(`${h.baseUrl()}/v1/matches/${created.id}`)).json()) as { version: number; game: { pending: { seat: 'p1' | 'p2' } } };
       const token = created.tokens[match.game.pending.seat];
       const res = await postJson(
-        `${api}/graphql`,
+        `${h.baseUrl()}/graphql`,
         { query: b.code, variables: { matchId: created.id, version: match.version } },
         { authorization: `Bearer ${token}` },
       );
@@ -165,11 +153,14 @@ describe('HTTP examples run against a real server', () => {
 
 /**
  * The block under `set -euo pipefail`, with curl failing on HTTP errors (and on GraphQL answers
- * that carry `errors`), after the variables of the previous blocks; its new variables are saved.
+ * that carry `errors`; a background feed, --no-buffer, as it is), after the variables of the previous blocks; its new variables are saved.
  */
 function shellHarness(code: string, state: string): string {
   return `set -euo pipefail
 curl() {
+  # A feed read in the background (curl --no-buffer … &) passes through as it is, replacing its
+  # subshell so that killing $! stops curl itself (-N keeps the capture: its stream ends by itself).
+  local __a; for __a in "$@"; do if [ "$__a" = --no-buffer ] && [ "$BASHPID" != "$$" ]; then exec curl "$@"; fi; done
   local out
   if ! out=$(command curl --fail-with-body --max-time 60 "$@"); then
     echo "curl failed: curl $*" >&2; printf '%s\\n' "$out" >&2; return 22

@@ -50,10 +50,12 @@ describe('the compiled server (the image layout)', () => {
       const { id } = (await created.json()) as { id: string };
       const view = (await (await fetch(`${api}/v1/matches/${id}`)).json()) as { status: string; gameId: string };
       expect(view).toMatchObject({ status: 'active', gameId: 'evons' });
-      // The watch page's script and stylesheet are plain files the build copies beside the compiled code.
+      // The watch page's script and stylesheet, and each game's watch script, are plain files the build copies beside the compiled code.
       const page = await (await fetch(`${api}/watch/${id}`)).text();
       for (const asset of page.matchAll(/(?:src|href)="(\/watch\/assets\/[^"]+)"/g)) expect((await fetch(api + asset[1])).status, asset[1]).toBe(200);
       expect((await fetch(`${api}/watch/assets/words.js`)).status).toBe(200);
+      expect(page).toMatch(/data-game-script="\/watch\/games\/evons\.js\?v=/);
+      for (const game of ['evons', 'universus']) expect((await fetch(`${api}/watch/games/${game}.js`)).status, game).toBe(200);
     } finally {
       expect(await stop(server), server.log().join('\n')).toBe(0);
     }

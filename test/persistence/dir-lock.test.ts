@@ -46,6 +46,8 @@ describe('PGlite data directory lock', () => {
     const opened = await openStore({ kind: 'pglite', dataDir: dir });
     // Opening the same directory again in-process fails before PGlite is touched (it would hang).
     await expect(openDatabase({ kind: 'pglite', dataDir: dir })).rejects.toThrow(/is in use by another process/);
+    // A relative DATA_DIR (as the configuration passes it on) is the same directory, resolved.
+    await expect(openDatabase({ kind: 'pglite', dataDir: path.relative(process.cwd(), dir) })).rejects.toThrow(`data directory ${dir} is in use`);
 
     const child = `
       import { lockDataDir } from ${JSON.stringify(path.resolve('src/persistence/dir-lock.ts'))};

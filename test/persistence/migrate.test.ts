@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/persistence/database.js';
-import { loadMigrations, migrate } from '../../src/persistence/migrate.js';
+import { DEFAULT_MIGRATIONS_DIR, loadMigrations, migrate } from '../../src/persistence/migrate.js';
+import { PrismaMatchStore } from '../../src/persistence/prisma-store.js';
 import { backends } from './backends.js';
 
 const migrations = loadMigrations();
@@ -73,6 +74,32 @@ for (const backend of backends) {
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
       }
+    });
+
+    it('keeps answering the idempotency records stored with an HTTP status, after that column is dropped', async () => {
+      const db = await (await fresh()).open();
+      const drop = migrations.find((m) => m.name.endsWith('_idempotency_key_without_status'))!;
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evons-mig-'));
+      try {
+        for (const m of migrations.filter((m) => m.name < drop.name)) fs.cpSync(path.join(DEFAULT_MIGRATIONS_DIR, m.name), path.join(dir, m.name), { recursive: true });
+        await migrate(db, { dir });
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+      const store = new PrismaMatchStore(db.prisma, db.query, db.listen, (fn) => db.transaction(fn));
+      const seats = [{ seat: 'p1' as const, tokenHash: 'h1', handle: 'ann' }, { seat: 'p2' as const, tokenHash: 'h2', handle: 'bob' }];
+      const match = { id: 'm-old-key', game: 'evons', rulesVersion: '1', engineVersion: '1', rulesHash: 'r', config: {}, cardSetId: 'c', cardSetHash: 'ch', seed: 's', seedCommitment: 'sc', status: 'active' as const, seats };
+      await store.createMatch(match, [{ source: 'game', type: 'Start', payload: {}, visibility: 'public', actingSeat: null }]);
+      await db.query(`INSERT INTO "idempotency_key" (match_id, key, seat, request_hash, status_code, response) VALUES ($1, 'k1', 'p1', 'rh', 200, '{"stored":2}')`, [match.id]);
+
+      // The drop and every migration written after it.
+      expect((await migrate(db)).applied).toEqual(migrations.filter((m) => m.name >= drop.name).map((m) => m.name));
+      expect(await store.findIdempotency(match.id, 'p1', 'k1')).toEqual({ key: 'k1', seat: 'p1', requestHash: 'rh', response: '{"stored":2}' });
+      // The key stays taken, and new keys are stored without a status.
+      const move = { source: 'game' as const, type: 'Move', payload: {}, visibility: 'public' as const, actingSeat: 'p1' as const };
+      await expect(store.appendEvents(match.id, 1, [move], { idempotency: { key: 'k1', seat: 'p1', requestHash: 'rh', response: '{}' } })).rejects.toThrow();
+      expect(await store.appendEvents(match.id, 1, [move], { idempotency: { key: 'k2', seat: 'p1', requestHash: 'rh2', response: '{"v":2}' } })).toBe(2);
+      expect(await store.findIdempotency(match.id, 'p1', 'k2')).toEqual({ key: 'k2', seat: 'p1', requestHash: 'rh2', response: '{"v":2}' });
     });
 
     if (backend.name === 'postgres') {

@@ -6,6 +6,7 @@ import { VersionConflictError, type NewEvent, type NewMatch, type SeatRecord } f
 import { backends } from './backends.js';
 
 const ev = (type: string, payload: unknown = { type }, actingSeat: 'p1' | 'p2' | null = null): NewEvent => ({
+  source: 'game',
   type,
   payload,
   visibility: 'public',
@@ -181,7 +182,7 @@ for (const backend of backends) {
     it('stores the idempotency record with the events, atomically', async () => {
       const m = newMatch();
       await opened.store.createMatch(m, [ev('MatchCreated')]);
-      const idem = { key: 'k1', seat: 'p1' as const, requestHash: 'rh', statusCode: 201, response: '{"version":2,"ok":true}' };
+      const idem = { key: 'k1', seat: 'p1' as const, requestHash: 'rh', response: '{"version":2,"ok":true}' };
       expect(await opened.store.findIdempotency(m.id, 'p1', 'k1')).toBeNull();
       await opened.store.appendEvents(m.id, 1, [ev('Move')], { idempotency: idem });
       expect(await opened.store.findIdempotency(m.id, 'p1', 'k1')).toEqual(idem);

@@ -38,7 +38,7 @@ function playout(r: AnyRuleset, seed: string, maxActions = 3000): Played {
   if (!created.ok) throw new Error(created.errors.join('; '));
   let state = created.state;
   const log: LoggedEvent[] = [];
-  const push = (event: { type: string }, actingSeat: Seat | null) => log.push({ seq: log.length + 1, actingSeat, event: JSON.parse(JSON.stringify(event)) as LoggedEvent['event'] });
+  const push = (event: { type: string }, actingSeat: Seat | null) => log.push({ seq: log.length + 1, source: 'game', actingSeat, event: JSON.parse(JSON.stringify(event)) as LoggedEvent['event'] });
   for (const e of created.events) push(e, null);
   const actions: ReplayAction[] = [];
   const choose = r.randomPlayer(`${seed}:player`);
@@ -219,8 +219,8 @@ describe('matches ended outside the rules, and legacy deals', () => {
     const end = { reason: 'timed-out', seat: loser, winner, at: Date.UTC(2026, 10, 23, 12, 30) };
     const log: LoggedEvent[] = [
       ...full.log.slice(0, kept),
-      { seq: kept + 1, actingSeat: null, event: { type: 'MatchEnded', end } },
-      { seq: kept + 2, actingSeat: null, event: { type: 'ClockSet', at: end.at, clock: { control: { kind: 'correspondence', daysPerMove: 1 }, remainingMs: { p1: 0, p2: 0 }, running: null } } },
+      { seq: kept + 1, source: 'match', actingSeat: null, event: { type: 'MatchEnded', end } },
+      { seq: kept + 2, source: 'match', actingSeat: null, event: { type: 'ClockSet', at: end.at, clock: { control: { kind: 'correspondence', daysPerMove: 1 }, remainingMs: { p1: 0, p2: 0 }, running: null } } },
     ];
     const timedOut = { ...full, log, actions: full.actions.slice(0, cut) };
     const f = fileFor(timedOut, 'spectator', { winner, reason: 'timed-out', seat: loser });
@@ -240,7 +240,7 @@ describe('matches ended outside the rules, and legacy deals', () => {
     if (!created.ok) throw new Error(created.errors.join('; '));
     expect(created.events[0]).not.toHaveProperty('rng');
     let state = created.state;
-    const log: LoggedEvent[] = created.events.map((event: LoggedEvent['event'], i: number) => ({ seq: i + 1, actingSeat: null, event }));
+    const log: LoggedEvent[] = created.events.map((event: LoggedEvent['event'], i: number) => ({ seq: i + 1, source: 'game' as const, actingSeat: null, event }));
     const actions: ReplayAction[] = [];
     const choose = r.randomPlayer('legacy-player');
     while (!r.outcome(state)) {
@@ -250,7 +250,7 @@ describe('matches ended outside the rules, and legacy deals', () => {
       if (!res.ok) throw new Error(res.error.code);
       state = res.state;
       actions.push({ seat, action });
-      for (const event of res.events) log.push({ seq: log.length + 1, actingSeat: seat, event: JSON.parse(JSON.stringify(event)) as LoggedEvent['event'] });
+      for (const event of res.events) log.push({ seq: log.length + 1, source: 'game', actingSeat: seat, event: JSON.parse(JSON.stringify(event)) as LoggedEvent['event'] });
     }
     const f = fileFor({ r, config, seed, decks, actions, log }, 'p2');
     expect(f.rulesHash).toBe(r.rulesHash(config, 'sfc32'));
@@ -278,7 +278,7 @@ describe('sandbox matches (opened from a position)', () => {
       const created = r.positions.fromPosition(position, seed);
       if (!created.ok) throw new Error(created.errors.join('; '));
       let state = created.state;
-      const log: LoggedEvent[] = created.events.map((event: LoggedEvent['event'], i: number) => ({ seq: i + 1, actingSeat: null, event: JSON.parse(JSON.stringify(event)) as LoggedEvent['event'] }));
+      const log: LoggedEvent[] = created.events.map((event: LoggedEvent['event'], i: number) => ({ seq: i + 1, source: 'game' as const, actingSeat: null, event: JSON.parse(JSON.stringify(event)) as LoggedEvent['event'] }));
       const actions: ReplayAction[] = [];
       const choose = r.randomPlayer(`${seed}:player`);
       for (let i = 0; i < 3000 && !r.outcome(state); i++) {
@@ -288,7 +288,7 @@ describe('sandbox matches (opened from a position)', () => {
         if (!res.ok) throw new Error(res.error.code);
         state = res.state;
         actions.push({ seat, action });
-        for (const event of res.events) log.push({ seq: log.length + 1, actingSeat: seat, event: JSON.parse(JSON.stringify(event)) as LoggedEvent['event'] });
+        for (const event of res.events) log.push({ seq: log.length + 1, source: 'game', actingSeat: seat, event: JSON.parse(JSON.stringify(event)) as LoggedEvent['event'] });
       }
       const outcome = r.outcome(state)!;
       const f = buildReplay({

@@ -6,16 +6,30 @@
  * - actions with If-Match (the last version this client saw of the match) and an
  *   Idempotency-Key per logical action, retried after a network error or a 503 with the same key;
  * - every error answer thrown as an EvonsProblem with a typed code;
- * - live events that resume after a dropped connection, and waitForMyTurn.
+ * - live events that resume after a dropped connection, and waitForMyTurn;
+ * - challenges, rematches and seeks, and the account feed (resumed the same way).
  */
 import createClient, { type Client } from 'openapi-fetch';
 import { EventStream, type EventsOptions } from './events.js';
+import { FeedStream, NdjsonFeedTransport, type FeedOptions, type FeedTransport } from './feed.js';
 import { EvonsProblem } from './problem.js';
 import { DEFAULT_RETRY, withRetries, type RetryPolicy } from './retry.js';
 import { NdjsonTransport, type LiveTransport } from './transport.js';
 import type {
+  AcceptChallengeRequest,
+  AcceptedChallenge,
   Action,
   ActionResult,
+  Challenge,
+  ChallengeList,
+  CreateChallengeRequest,
+  DeclineReason,
+  OwnSeek,
+  OwnSeekList,
+  RematchAnswer,
+  RematchSeat,
+  SeekList,
+  SeekRequest,
   CreateMatchRequest,
   CreateMatchResponse,
   EventPage,
@@ -42,7 +56,9 @@ export interface EvonsClientOptions {
   idempotencyKey?: () => string;
   /** The live-event transport (default: the NDJSON stream). */
   transport?: (api: Client<paths>) => LiveTransport;
-  /** Reconnects in a row, with nothing received, before events() gives up (default 8). */
+  /** The account feed's transport (default: NDJSON; SseFeedTransport reads the same feed as Server-Sent Events). */
+  feedTransport?: (api: Client<paths>) => FeedTransport;
+  /** Reconnects in a row, with nothing received, before events() or feed() gives up (default 8). */
   streamReconnects?: number;
   /** Silence after which a live connection counts as dead (default 45 s: the server's keep-alive is 15 s). */
   streamIdleTimeoutMs?: number;
@@ -80,6 +96,7 @@ export class EvonsClient {
   private readonly matches = new Map<string, MatchMemory>();
   private readonly policy: RetryPolicy;
   private readonly transport: LiveTransport;
+  private readonly feedTransport: FeedTransport;
   private readonly newKey: () => string;
 
   constructor(private readonly options: EvonsClientOptions) {
@@ -99,6 +116,7 @@ export class EvonsClient {
         }),
     });
     this.transport = (options.transport ?? ((api) => new NdjsonTransport(api)))(this.api);
+    this.feedTransport = (options.feedTransport ?? ((api) => new NdjsonFeedTransport(api)))(this.api);
   }
 
   // ------------------------------------------------------------------ tokens and versions
@@ -291,5 +309,115 @@ export class EvonsClient {
   /** The match history (e.g. { status: 'waiting' }: matches with an open seat to join). */
   async listMatches(query: NonNullable<paths['/v1/matches']['get']['parameters']['query']> = {}): Promise<MatchPage> {
     return this.ok(await this.api.GET('/v1/matches', { params: { query } }));
+  }
+
+  // ------------------------------------------------------------------ challenges (player token)
+
+  /** Challenges a player (`to`), or anyone (`allowed` handles, or nobody named). Not resent after a network error. */
+  async createChallenge(body: CreateChallengeRequest): Promise<Challenge> {
+    return this.ok(await this.api.POST('/v1/challenges', { body, headers: this.auth() }));
+  }
+
+  /** A challenge (public: no token needed). */
+  async getChallenge(challengeId: string): Promise<Challenge> {
+    return this.ok(await this.api.GET('/v1/challenges/{id}', { params: { path: { id: challengeId } } }));
+  }
+
+  /** Challenges sent to you (`direction: 'in'`, the default) or yours (`'out'`), newest first, one page. */
+  async myChallenges(query: NonNullable<paths['/v1/me/challenges']['get']['parameters']['query']> = {}): Promise<ChallengeList> {
+    return this.ok(await this.api.GET('/v1/me/challenges', { params: { query }, headers: this.auth() }));
+  }
+
+  /**
+   * Accepts a challenge with your deck: the match starts, and its seat token is kept for the calls
+   * that follow (your player token would do too). A challenge closed meanwhile is a 409 challenge-closed.
+   */
+  async acceptChallenge(challengeId: string, body: AcceptChallengeRequest): Promise<AcceptedChallenge> {
+    const accepted = this.ok(await this.api.POST('/v1/challenges/{id}/accept', { params: { path: { id: challengeId } }, body, headers: this.auth() }));
+    this.useSeat(accepted.match.id, accepted.match.token, accepted.match.seat);
+    this.saw(accepted.match.id, accepted.match.version);
+    return accepted;
+  }
+
+  /** Declines a challenge sent to you, with a reason key (default generic) the challenger's client words. */
+  async declineChallenge(challengeId: string, reason?: DeclineReason): Promise<Challenge> {
+    return this.ok(
+      await this.api.POST('/v1/challenges/{id}/decline', { params: { path: { id: challengeId } }, body: reason ? { reason } : {}, headers: this.auth() }),
+    );
+  }
+
+  /** Cancels your open challenge. */
+  async cancelChallenge(challengeId: string): Promise<Challenge> {
+    return this.ok(await this.api.POST('/v1/challenges/{id}/cancel', { params: { path: { id: challengeId } }, headers: this.auth() }));
+  }
+
+  // ------------------------------------------------------------------ rematch (seat or player token)
+
+  /** Offers a rematch of the finished `matchId` (seats swapped, same game, decks and settings). */
+  async offerRematch(matchId: string): Promise<RematchAnswer> {
+    return this.ok(await this.api.POST('/v1/matches/{id}/rematch', { params: { path: { id: matchId } }, headers: this.auth(matchId) }), matchId);
+  }
+
+  /** Accepts the other seat's offer: the new match starts; its seat token is kept (the answer's `id` is the new match). */
+  async acceptRematch(matchId: string): Promise<JoinMatchResponse> {
+    const joined = this.ok(await this.api.POST('/v1/matches/{id}/rematch/accept', { params: { path: { id: matchId } }, headers: this.auth(matchId) }), matchId);
+    this.useSeat(joined.id, joined.token, joined.seat);
+    this.saw(joined.id, joined.version);
+    return joined;
+  }
+
+  /** Declines the other seat's offer. */
+  async declineRematch(matchId: string): Promise<RematchAnswer> {
+    return this.ok(await this.api.POST('/v1/matches/{id}/rematch/decline', { params: { path: { id: matchId } }, headers: this.auth(matchId) }), matchId);
+  }
+
+  /** The offerer's seat token in the accepted rematch (once), kept for the new match's calls. */
+  async claimRematchSeat(matchId: string): Promise<RematchSeat> {
+    const seat = this.ok(await this.api.POST('/v1/matches/{id}/rematch/seat', { params: { path: { id: matchId } }, headers: this.auth(matchId) }), matchId);
+    this.useSeat(seat.id, seat.token, seat.seat);
+    return seat;
+  }
+
+  // ------------------------------------------------------------------ seeks (player token)
+
+  /** Posts a seek: `status: 'paired'` with `matchId` when it paired at once, else it stays open. */
+  async postSeek(body: SeekRequest): Promise<OwnSeek> {
+    return this.ok(await this.api.POST('/v1/seeks', { body, headers: this.auth() }));
+  }
+
+  /** The open seeks (public), oldest first: the order they pair in. */
+  async listSeeks(query: NonNullable<paths['/v1/seeks']['get']['parameters']['query']> = {}): Promise<SeekList> {
+    return this.ok(await this.api.GET('/v1/seeks', { params: { query } }));
+  }
+
+  /** Your seeks, newest first, with their status. */
+  async mySeeks(): Promise<OwnSeekList> {
+    return this.ok(await this.api.GET('/v1/me/seeks', { headers: this.auth() }));
+  }
+
+  /** Cancels your open seek (409 seek-not-open once it paired, expired or was cancelled). */
+  async cancelSeek(seekId: string): Promise<OwnSeek> {
+    return this.ok(await this.api.DELETE('/v1/seeks/{seekId}', { params: { path: { seekId } }, headers: this.auth() }));
+  }
+
+  // ------------------------------------------------------------------ the account feed (player token)
+
+  /**
+   * Your account feed: the snapshot (open challenges both ways, open seeks, running matches with
+   * whose turn it is), then each entry (challenge-received, match-started, your-turn, …) once, in
+   * order. Resumes with the last entry's id after a dropped connection, an idle one or a server
+   * shutting down; ends with `opts.signal`.
+   */
+  feed(opts: FeedOptions = {}): FeedStream {
+    return new FeedStream(
+      {
+        transport: this.feedTransport,
+        token: () => this.options.playerToken,
+        reconnects: this.options.streamReconnects ?? 8,
+        idleTimeoutMs: this.options.streamIdleTimeoutMs ?? 45_000,
+        policy: this.policy,
+      },
+      opts,
+    );
   }
 }

@@ -7,7 +7,8 @@
  *   for await (const e of client.events(matchId)) console.log(e.seq, e.event.type);
  */
 import { EvonsProblem } from './problem.js';
-import { backoff, sleep, type RetryPolicy } from './retry.js';
+import { beforeReconnect, connection } from './reconnect.js';
+import type { RetryPolicy } from './retry.js';
 import type { LiveTransport } from './transport.js';
 import type { MatchEvent } from './types.js';
 
@@ -50,22 +51,15 @@ export class EventStream implements AsyncIterable<MatchEvent> {
     let failures = 0;
     for (;;) {
       if (this.signal?.aborted) return;
-      const conn = new AbortController();
-      const stop = () => conn.abort(this.signal?.reason);
-      this.signal?.addEventListener('abort', stop, { once: true });
-      let idle: ReturnType<typeof setTimeout> | undefined;
-      const alive = () => {
-        clearTimeout(idle);
-        idle = setTimeout(() => conn.abort(new Error('event stream idle')), this.s.idleTimeoutMs);
-      };
+      const conn = connection(this.signal, this.s.idleTimeoutMs, 'event stream idle');
       let failure: unknown = new Error('event stream closed without an end line');
       try {
-        alive();
+        conn.alive();
         this.connections++;
         this.s.onConnect?.(this.lastSeq);
         for await (const item of this.s.transport.open({ matchId: this.s.matchId, after: this.lastSeq, token: this.s.token(), signal: conn.signal })) {
           if (this.signal?.aborted) return; // lines already received are not delivered after an abort
-          alive();
+          conn.alive();
           if (item.kind === 'event') {
             // A resumed connection never repeats what was delivered; guard anyway.
             if (item.event.seq <= this.lastSeq) continue;
@@ -89,16 +83,9 @@ export class EventStream implements AsyncIterable<MatchEvent> {
         if (err instanceof EvonsProblem && !err.retryable) throw err;
         failure = err;
       } finally {
-        clearTimeout(idle);
-        this.signal?.removeEventListener('abort', stop);
-        conn.abort();
+        conn.close();
       }
-      if (failures++ >= this.s.reconnects) throw failure;
-      try {
-        await sleep(backoff(this.s.policy, failures - 1), this.signal);
-      } catch {
-        return; // aborted while waiting
-      }
+      if (!(await beforeReconnect(++failures, this.s.reconnects, this.s.policy, failure, this.signal))) return; // aborted while waiting
     }
   }
 }

@@ -7,7 +7,8 @@
  */
 export { EvonsClient, type ActOptions, type ActResult, type EvonsClientOptions, type TurnResult } from './client.js';
 export { EventStream, type EventsOptions } from './events.js';
+export { FeedStream, NdjsonFeedTransport, SseFeedTransport, feedItem, type FeedItem, type FeedOpenRequest, type FeedOptions, type FeedTransport } from './feed.js';
 export { EvonsProblem, RULE_CODES, SERVICE_CODES, isProblem, type Problem, type ProblemCode, type RuleCode, type ServiceCode } from './problem.js';
 export { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
-export { NdjsonTransport, SseTransport, lines, ndjsonItem, sseItem, type LiveItem, type LiveTransport, type OpenRequest } from './transport.js';
+export { NdjsonTransport, SseTransport, lines, ndjsonItem, sseFrames, sseItem, type SseFrame, type LiveItem, type LiveTransport, type OpenRequest } from './transport.js';
 export type * from './types.js';

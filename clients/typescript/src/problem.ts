@@ -18,6 +18,7 @@ export const SERVICE_CODES = [
   'bad-request',
   'bad-url',
   'rated-match-invalid',
+  'seek-needs-correspondence',
   'graphql-validation-failed',
   // 401, 403
   'missing-token',
@@ -26,6 +27,7 @@ export const SERVICE_CODES = [
   'no-seat',
   'rated-needs-player',
   'seat-token-required',
+  'not-your-challenge',
   'origin-not-allowed',
   // GraphQL over WebSocket: one subscription more than a connection may hold
   'too-many-subscriptions',
@@ -36,7 +38,9 @@ export const SERVICE_CODES = [
   'player-not-found',
   'token-not-found',
   'webhook-not-found',
+  'seek-not-found',
   'delivery-not-found',
+  'challenge-not-found',
   'method-not-allowed',
   // 408, 413, 414, 415, 431
   'request-timeout',
@@ -49,12 +53,17 @@ export const SERVICE_CODES = [
   'seat-taken',
   'match-not-started',
   'match-finished',
+  'rematch-unavailable',
+  'rematch-seat-claimed',
   'handle-taken',
   'handle-reserved',
   'handle-not-allowed',
   'too-many-webhooks',
   'delivery-pending',
   'redelivery-limit',
+  'challenge-closed',
+  'seek-not-open',
+  'seek-needs-feed',
   // 422
   'idempotency-key-reused',
   'invalid-deck',
@@ -63,6 +72,9 @@ export const SERVICE_CODES = [
   // 429, 500, 503
   'rate-limited',
   'too-many-streams',
+  'too-many-challenges',
+  'too-many-seeks',
+  'too-many-feeds',
   'internal',
   'database-unavailable',
   'live-updates-unavailable',

@@ -105,22 +105,39 @@ export class SseTransport implements LiveTransport {
       return;
     }
     if (error !== undefined || !data) throw EvonsProblem.from(response, error);
-    let event = 'message';
-    let payload: string[] = [];
-    for await (const line of lines(data)) {
-      if (line === '') {
-        // A blank line dispatches what the frame held.
-        if (payload.length > 0) yield sseItem(event, payload.join('\n'));
-        event = 'message';
-        payload = [];
-      } else if (line.startsWith(':')) yield { kind: 'keep-alive' };
-      else {
-        const colon = line.indexOf(':');
-        const field = colon < 0 ? line : line.slice(0, colon);
-        const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-        if (field === 'event') event = value;
-        else if (field === 'data') payload.push(value);
-      }
+    for await (const frame of sseFrames(lines(data))) {
+      yield frame.event === null ? { kind: 'keep-alive' } : sseItem(frame.event, frame.data);
+    }
+  }
+}
+
+/** One Server-Sent Events frame: a dispatched message, or (event null) a comment line. */
+export interface SseFrame {
+  event: string | null;
+  data: string;
+  id: string | undefined;
+}
+
+/** Parses SSE lines into frames (WHATWG HTML's event stream format, the fields this service sends). */
+export async function* sseFrames(source: AsyncIterable<string>): AsyncIterable<SseFrame> {
+  let event = 'message';
+  let payload: string[] = [];
+  let id: string | undefined;
+  for await (const line of source) {
+    if (line === '') {
+      // A blank line dispatches what the frame held.
+      if (payload.length > 0) yield { event, data: payload.join('\n'), id };
+      event = 'message';
+      payload = [];
+      id = undefined;
+    } else if (line.startsWith(':')) yield { event: null, data: '', id: undefined };
+    else {
+      const colon = line.indexOf(':');
+      const field = colon < 0 ? line : line.slice(0, colon);
+      const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+      if (field === 'event') event = value;
+      else if (field === 'data') payload.push(value);
+      else if (field === 'id') id = value;
     }
   }
 }

@@ -24,3 +24,36 @@ export type EventPage = Schemas['EventPage'];
 export type MatchPage = Schemas['MatchPage'];
 export type MatchSummary = Schemas['MatchSummary'];
 export type MatchStatus = Schemas['MatchStatus'];
+export type DeckSpec = Schemas['DeckSpecInput'];
+export type PlayerRegistered = Schemas['PlayerRegistered'];
+
+// Challenges: a player challenges another (or anyone); the challenged accepts with a deck, or declines with a reason key.
+export type Challenge = Schemas['Challenge'];
+export type ChallengeStatus = Schemas['ChallengeStatus'];
+export type ChallengeList = Schemas['ChallengeList'];
+export type CreateChallengeRequest = Schemas['CreateChallengeRequestInput'];
+export type AcceptChallengeRequest = Schemas['AcceptChallengeRequestInput'];
+export type AcceptedChallenge = Schemas['AcceptedChallenge'];
+export type DeclineReason = Schemas['DeclineReason'];
+
+// Rematch of a finished match.
+export type RematchAnswer = Schemas['RematchAnswer'];
+export type RematchView = Schemas['RematchView'];
+export type RematchSeat = Schemas['RematchSeat'];
+
+// Seeks: an open offer to play whoever fits, paired by the server.
+export type SeekRequest = Schemas['SeekRequestInput'];
+export type Seek = Schemas['Seek'];
+export type SeekList = Schemas['SeekList'];
+export type OwnSeek = Schemas['OwnSeek'];
+export type OwnSeekList = Schemas['OwnSeekList'];
+
+// The account feed (GET /v1/me/events).
+export type FeedSnapshot = Schemas['FeedSnapshot'];
+export type FeedEntry = Schemas['FeedEntry'];
+export type FeedEntryType = FeedEntry['type'];
+export type FeedEnd = Schemas['FeedEnd'];
+export type FeedMatch = Schemas['FeedMatch'];
+export type FeedMatchSummary = Schemas['FeedMatchSummary'];
+/** What the feed iterator delivers: the snapshot of a fresh connection, then entries. */
+export type FeedMessage = FeedSnapshot | FeedEntry;

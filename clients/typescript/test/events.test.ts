@@ -170,7 +170,7 @@ describe('events(): a node shutting down hands the stream to another', () => {
 });
 
 describe('EventStream over any transport', () => {
-  const event = (seq: number): MatchEvent => ({ seq, actingSeat: null, event: { type: 'DrawSkipped', seat: 'p1' } });
+  const event = (seq: number): MatchEvent => ({ seq, actingSeat: null, source: 'game', event: { type: 'DrawSkipped', seat: 'p1' } });
 
   /** A scripted transport: each connection plays the next script; 'hang' never answers again. */
   function scripted(scripts: (LiveItem | 'hang' | 'throw')[][]) {

@@ -38,7 +38,7 @@ function* decisions(game: number): Generator<{ state: GameState; seat: Seat; see
     const seat = pendingDecision(state)!.seat;
     const seen = log.flatMap((e, i) => {
       const r = redactEvent(e, seat);
-      return r ? [{ seq: i + 1, actingSeat: null, event: r as MatchEvent['event'] }] : [];
+      return r ? [{ seq: i + 1, actingSeat: null, source: 'game' as const, event: r as Extract<MatchEvent, { source: 'game' }>['event'] }] : [];
     });
     yield { state, seat, seen };
     const r = evons.apply(state, seat, choose(state, legalActions(state, seat)));

@@ -80,4 +80,16 @@ describe('the bot on the real service', () => {
     expect(stdout.trim().split('\n')).toHaveLength(3);
     expect(stdout).toMatch(/^greedy won [0-2] of 2 against random \(\d+%\), [0-2] drawn$/m);
   });
+
+  it('CLI: versus --game universus --level 2 plays UniVersus with the search', async () => {
+    const { code, stdout, stderr } = await bot(['versus', '--server', s.baseUrl, '--game', 'universus', '--level', '2', '--matches', '1', '--seed', 'cli']).done;
+    expect(code, stderr).toBe(0);
+    const id = /^match (\S+): /m.exec(stdout)?.[1];
+    expect(id, stdout).toBeTruthy();
+    expect(stdout).toMatch(/^match \S+: .*level:2 \(p1\)/m);
+    expect(stdout).toMatch(/^level:2 won [01] of 1 against random \(\d+%\), [01] drawn$/m);
+    const final = await new EvonsClient({ baseUrl: s.baseUrl }).getMatch(id!);
+    expect(final).toMatchObject({ gameId: 'universus', status: 'finished' });
+    expect(final.seats.map((x) => x.handle)).toEqual(['bot-level-2', 'bot-random']);
+  });
 });

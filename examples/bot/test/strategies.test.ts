@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Seat } from '../../../src/games/evons/index.js';
 import { playInEngine, STARTER_IDS } from '../arena.js';
 import { greedy, random } from '../strategies.js';
-import type { Observation, Strategy } from '../strategy.js';
+import type { AnyStrategy, Observation } from '../strategy.js';
 
 const MATCHES = 30;
 
@@ -17,7 +17,7 @@ describe('strategies', () => {
     for (let i = 0; i < MATCHES; i++) {
       const seat: Seat = i % 2 === 0 ? 'p1' : 'p2';
       const other: Seat = seat === 'p1' ? 'p2' : 'p1';
-      const players = { [seat]: greedy(`t:g:${i}`), [other]: random(`t:r:${i}`) } as Record<Seat, Strategy>;
+      const players = { [seat]: greedy(`t:g:${i}`), [other]: random(`t:r:${i}`) } as Record<Seat, AnyStrategy>;
       const r = playInEngine(players, { seed: `test-match-${i}`, decks: { p1: STARTER_IDS[i % 3]!, p2: STARTER_IDS[(i + 1) % 3]! } });
       if (r.winner === seat) won[seat]++;
     }
@@ -27,9 +27,9 @@ describe('strategies', () => {
 
   it('random and greedy only ever choose from the legal actions they are given (the arena rejects anything else)', () => {
     const seen: string[] = [];
-    const spy = (s: Strategy): Strategy => ({
+    const spy = (s: AnyStrategy): AnyStrategy => ({
       name: s.name,
-      choose(o: Observation) {
+      choose(o: Observation<unknown, { type: string }>) {
         const a = s.choose(o);
         expect(o.legal).toContainEqual(a);
         seen.push(a.type);

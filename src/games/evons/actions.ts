@@ -36,7 +36,6 @@ export const ActionSchema = z.discriminatedUnion('type', [
 ]);
 
 export type Action = z.infer<typeof ActionSchema>;
-export type ActionType = Action['type'];
 
 const isCardId = (v: unknown): v is string => typeof v === 'string' && v.length >= 1 && v.length <= 64;
 const isCell = (v: unknown): v is string => typeof v === 'string' && cellIndex(v) !== undefined;

@@ -15,6 +15,7 @@ import { frameCell, resolveConflict, useAbility } from './sequence.js';
 import { other, topFrame, type GameState, type Seat } from './state.js';
 import { playCard, pass, revealCard } from './turn.js';
 import { endGame, openTx, type Tx } from './tx.js';
+import { issueLines } from '../../core/issues.js';
 
 export type ApplyResult = { ok: true; state: GameState; events: GameEvent[] } | { ok: false; error: RuleError };
 
@@ -23,7 +24,7 @@ export function apply(state: GameState, seat: Seat, input: Action | unknown): Ap
   if (!action) {
     const parsed = ActionSchema.safeParse(input);
     if (!parsed.success) {
-      return { ok: false, error: err('INVALID_ACTION', parsed.error.issues.map((i) => `${i.path.join('.') || 'action'}: ${i.message}`).join('; ')) };
+      return { ok: false, error: err('INVALID_ACTION', issueLines(parsed.error.issues, '', 'action').join('; ')) };
     }
     action = parsed.data;
   }

@@ -6,9 +6,9 @@ import { expandDeck } from '../../core/ruleset.js';
 import { z } from 'zod';
 import { DIRECTIONS, type Direction } from './board.js';
 import { sha256Hex, canonicalJson } from '../../core/hash.js';
+import { issueLines } from '../../core/issues.js';
 
 export const ELEMENTS = ['Nature', 'Earth', 'Electric', 'Darkness', 'Fire', 'Water'] as const;
-export type Element = (typeof ELEMENTS)[number];
 
 export const ABILITIES = ['Remove', 'Block', 'Firestorm', 'Growth', 'Magnetism', 'Resurrection', 'Shockwave', 'Swap'] as const;
 export type Ability = (typeof ABILITIES)[number];
@@ -63,7 +63,6 @@ export const CardSetSchema = z.strictObject({
 
 export type Arrow = z.infer<typeof ArrowSchema>;
 export type MonsterDef = z.infer<typeof MonsterSchema>;
-export type BlockCardDef = z.infer<typeof BlockCardSchema>;
 export type CardDef = z.infer<typeof CardDefSchema>;
 export type CardSetFile = z.infer<typeof CardSetSchema>;
 export type DeckList = z.infer<typeof DeckListSchema>;
@@ -86,7 +85,7 @@ export type CardSetResult = { ok: true; cardSet: CardSet } | { ok: false; errors
 export function loadCardSet(input: unknown): CardSetResult {
   const parsed = CardSetSchema.safeParse(input);
   if (!parsed.success) {
-    return { ok: false, errors: parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`) };
+    return { ok: false, errors: issueLines(parsed.error.issues) };
   }
   const file = parsed.data;
   const errors: string[] = [];

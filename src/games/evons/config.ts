@@ -4,6 +4,7 @@
  * it was created with and never changes it.
  */
 import { z } from 'zod';
+import { issueLines } from '../../core/issues.js';
 
 export const RulesConfigSchema = z.strictObject({
   /** R-ARROW-5..7 (OQ-2): LINE scans to the first occupied cell; ADJACENT sees the neighbour only. */
@@ -91,5 +92,5 @@ export type ConfigResult = { ok: true; config: RulesConfig } | { ok: false; erro
 export function parseConfig(input: unknown = {}): ConfigResult {
   const r = RulesConfigSchema.safeParse(input ?? {});
   if (r.success) return { ok: true, config: r.data };
-  return { ok: false, errors: r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`) };
+  return { ok: false, errors: issueLines(r.error.issues) };
 }

@@ -14,6 +14,7 @@ import { openTx } from './tx.js';
 import { ENGINE_VERSION, rulesHash } from './version.js';
 import { sha256Hex } from '../../core/hash.js';
 import { PositionSchema, type Position } from './position-format.js';
+import { issueLines } from '../../core/issues.js';
 
 export { PositionSchema, type PositionData, type Position } from './position-format.js';
 
@@ -26,7 +27,7 @@ export type PositionResult = { ok: true; state: GameState } | { ok: false; error
  */
 export function stateFromPosition(input: unknown, cardSet: CardSet, seed: string, opts: { stored?: boolean } = {}): PositionResult {
   const parsed = PositionSchema.safeParse(input);
-  if (!parsed.success) return { ok: false, errors: parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`) };
+  if (!parsed.success) return { ok: false, errors: issueLines(parsed.error.issues) };
   const p = parsed.data;
   const errors: string[] = [];
   if (p.cardSetId !== cardSet.id) errors.push(`cardSetId: position is for ${p.cardSetId}, not ${cardSet.id}`);

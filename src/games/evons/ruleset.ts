@@ -18,6 +18,7 @@ import { apply } from './apply.js';
 import { createFromPosition, toPosition } from './position.js';
 import { randomPlayer } from './random-player.js';
 import { replay } from './replay.js';
+import { evaluate, sampler } from './sample.js';
 import { createGame } from './setup.js';
 import type { GameState } from './state.js';
 import { ENGINE_VERSION, RULES_VERSION, CURRENT_GENERATOR, rulesHash } from './version.js';
@@ -77,4 +78,5 @@ export const evons: Ruleset<GameState, Action, GameEvent, GameView, RulesConfig>
   redactEvent,
   actionDescriber,
   randomPlayer,
+  hiddenInformation: { sampler: sampler(cardSet), evaluate },
 };

@@ -1,6 +1,6 @@
 /** The turn's own steps (R-TURN-1): credits, draw, reveal, play or pass, discard, end. */
 import { instanceOf } from '../../core/card-instances.js';
-import { cellName, CELL_COUNT } from './board.js';
+import { cellName } from './board.js';
 import { completedLines, onLineCompleted } from './bonus.js';
 import { monsterOf, defOf } from './stats.js';
 import { other, type GameState, type Seat } from './state.js';
@@ -77,12 +77,6 @@ export function canPlayFromHand(s: GameState, id: string): boolean {
 /** Whether any play exists (the main zone is never full while the game runs, so a cell is free). */
 export function hasLegalPlay(s: GameState, seat: Seat): boolean {
   return s.hands[seat].some((id) => canPlayFromHand(s, id));
-}
-
-export function emptyCells(s: GameState): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < CELL_COUNT; i++) if (!s.board[i]) out.push(i);
-  return out;
 }
 
 /** Steps 4–6: place, pay (face-up now, covered later, R-CRED-4/5), activate a face-up monster. */

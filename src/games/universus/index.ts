@@ -12,6 +12,7 @@ import { cloneState, evolveDraft } from './evolve.js';
 import { legalActions } from './legal.js';
 import { fromPosition, POSITION_FORMAT, toPosition } from './position.js';
 import { randomPlayer } from './random-player.js';
+import { evaluate, sampler } from './sample.js';
 import { create, stateFromStart, validateDeck } from './setup.js';
 import type { UniversusState } from './state.js';
 import { eventVisibility, redactEvent, view, type UniversusView } from './view.js';
@@ -67,6 +68,7 @@ export const universus: Ruleset<UniversusState, UniversusAction, UniversusEvent,
   redactEvent,
   actionDescriber: (state, viewer) => (action) => describeAction(state, viewer, action),
   randomPlayer,
+  hiddenInformation: { sampler, evaluate },
 };
 
 export type { UniversusAction, UniversusConfig, UniversusEvent, UniversusState, UniversusView };

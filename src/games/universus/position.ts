@@ -11,6 +11,7 @@ import { configSchema } from './config.js';
 import type { UniversusEvent } from './events.js';
 import { sha256 } from './setup.js';
 import type { PlayerState, UniversusState } from './state.js';
+import { issueLines } from '../../core/issues.js';
 
 export const POSITION_FORMAT = 'universus-position/1';
 const cardId = z.string().refine((c) => CARD_BY_ID.has(c), 'unknown card');
@@ -53,7 +54,7 @@ export function toPosition(s: UniversusState): UniversusPosition {
 
 export function fromPosition(input: unknown, seed: string): CreateResult<UniversusState, UniversusEvent> {
   const parsed = positionSchema.safeParse(input);
-  if (!parsed.success) return { ok: false, errors: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) };
+  if (!parsed.success) return { ok: false, errors: issueLines(parsed.error.issues, '', '') };
   const pos = parsed.data;
   const ids = keyedStream(seed, 'ids');
   const used = new Set<string>();

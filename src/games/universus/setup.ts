@@ -8,6 +8,7 @@ import { startTurnOpening } from './opening.js';
 import type { Instance, UniversusEvent } from './events.js';
 import { startState } from './evolve.js';
 import type { UniversusState } from './state.js';
+import { issueLines } from '../../core/issues.js';
 
 export const SEATS: readonly Seat[] = ['p1', 'p2'];
 
@@ -44,7 +45,7 @@ export function stateFromStart(e: Extract<UniversusEvent, { type: 'GameStarted' 
 
 export function create(opts: CreateOptions<unknown>): CreateResult<UniversusState, UniversusEvent> {
   const cfg = configSchema.safeParse(opts.config ?? {});
-  if (!cfg.success) return { ok: false, errors: cfg.error.issues.map((i) => `config.${i.path.join('.')}: ${i.message}`) };
+  if (!cfg.success) return { ok: false, errors: issueLines(cfg.error.issues, 'config') };
   const config = cfg.data;
   const errors = SEATS.flatMap((s) => validateDeck(opts.decks[s] ?? [], config).map((m) => `${s}: ${m}`));
   if (errors.length) return { ok: false, errors };

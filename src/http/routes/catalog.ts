@@ -13,6 +13,7 @@ const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/games',
     {
+      config: { openapi: { publicCache: true } },
       schema: {
         tags: ['catalogue'],
         operationId: 'listGames',
@@ -29,6 +30,7 @@ const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/games/:game/cards',
     {
+      config: { openapi: { publicCache: true } },
       schema: {
         tags: ['catalogue'],
         operationId: 'listGameCards',
@@ -48,6 +50,7 @@ const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/games/:game/decks',
     {
+      config: { openapi: { publicCache: true } },
       schema: {
         tags: ['catalogue'],
         operationId: 'listGameDecks',
@@ -66,6 +69,7 @@ const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/cards',
     {
+      config: { openapi: { publicCache: true } },
       schema: {
         tags: ['catalogue'],
         operationId: 'listCards',
@@ -82,6 +86,7 @@ const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/decks',
     {
+      config: { openapi: { publicCache: true } },
       schema: {
         tags: ['catalogue'],
         operationId: 'listDecks',

@@ -17,6 +17,7 @@ const healthRoutes: FastifyPluginAsyncZod<HealthOptions> = async (app, { store, 
   app.get(
     '/healthz',
     {
+      config: { openapi: { probe: true } },
       schema: {
         tags: ['health'],
         operationId: 'getHealth',
@@ -30,6 +31,7 @@ const healthRoutes: FastifyPluginAsyncZod<HealthOptions> = async (app, { store, 
   app.get(
     '/readyz',
     {
+      config: { openapi: { probe: true } },
       schema: {
         tags: ['health'],
         operationId: 'getReadiness',

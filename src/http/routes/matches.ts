@@ -53,6 +53,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
   app.post(
     '/matches',
     {
+      config: { openapi: { credentials: 'optional-player', etag: true, location: true } },
       schema: {
         tags: ['matches'],
         operationId: 'createMatch',
@@ -78,13 +79,14 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
   app.post(
     '/matches/:id/join',
     {
+      config: { openapi: { credentials: 'optional-player', etag: true } },
       schema: {
         tags: ['matches'],
         operationId: 'joinMatch',
         summary: 'Take the open seat',
         description:
           'Takes the seat left open at creation, with a deck (unless the match is a sandbox) and an optional handle. ' +
-          'Returns that seat\'s token, once. 409 seat-taken when nobody may join any more.',
+          'Returns that seat\'s token, once. 409 seat-taken when nobody may join any more; 409 match-finished when the creator cancelled the match (abort) before anyone joined.',
         params: MatchIdParams,
         headers: PlayerAuthHeaders,
         body: JoinBody,
@@ -124,6 +126,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
   app.get(
     '/matches/:id',
     {
+      config: { openapi: { etag: true } },
       schema: {
         tags: ['matches'],
         operationId: 'getMatch',
@@ -154,6 +157,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
   app.get(
     '/matches/:id/legal-actions',
     {
+      config: { openapi: { etag: true } },
       schema: {
         tags: ['matches'],
         operationId: 'listLegalActions',
@@ -185,6 +189,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
   app.post(
     '/matches/:id/actions',
     {
+      config: { openapi: { credentials: 'seat-or-player', etag: true, idempotent: true } },
       schema: {
         tags: ['matches'],
         operationId: 'submitAction',
@@ -261,6 +266,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
   app.get(
     '/matches/:id/events',
     {
+      config: { openapi: { etag: true } },
       schema: {
         tags: ['matches'],
         operationId: 'listEvents',

@@ -65,6 +65,7 @@ const pictureRoutes: FastifyPluginAsyncZod<PictureRoutesOptions> = async (app, {
   app.get(
     '/matches/:id/board.svg',
     {
+      config: { openapi: { etag: true, media: 'svg' } },
       schema: {
         tags: ['matches'],
         operationId: 'getBoardSvg',
@@ -88,6 +89,7 @@ const pictureRoutes: FastifyPluginAsyncZod<PictureRoutesOptions> = async (app, {
   app.get(
     '/matches/:id/board.png',
     {
+      config: { openapi: { etag: true, media: 'png' } },
       schema: {
         tags: ['matches'],
         operationId: 'getBoardPng',

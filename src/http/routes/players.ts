@@ -88,6 +88,7 @@ const playerRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budg
   app.get(
     '/players/:handle/matches/export',
     {
+      config: { openapi: { media: 'ndjson-export' } },
       schema: {
         tags: ['players', 'history'],
         operationId: 'exportPlayerMatches',
@@ -120,6 +121,7 @@ const playerRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budg
   app.get(
     '/me',
     {
+      config: { openapi: { credentials: 'player' } },
       schema: {
         tags: ['players'],
         operationId: 'getMe',
@@ -139,6 +141,7 @@ const playerRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budg
   app.get(
     '/me/tokens',
     {
+      config: { openapi: { credentials: 'player' } },
       schema: {
         tags: ['players'],
         operationId: 'listMyTokens',
@@ -157,6 +160,7 @@ const playerRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budg
   app.post(
     '/me/tokens',
     {
+      config: { openapi: { credentials: 'player' } },
       schema: {
         tags: ['players'],
         operationId: 'createMyToken',
@@ -173,6 +177,7 @@ const playerRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budg
   app.delete(
     '/me/tokens/:tokenId',
     {
+      config: { openapi: { credentials: 'player' } },
       schema: {
         tags: ['players'],
         operationId: 'revokeMyToken',

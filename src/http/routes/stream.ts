@@ -76,6 +76,7 @@ const streamRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budg
   app.get(
     '/matches/:id/stream',
     {
+      config: { openapi: { media: 'event-stream' } },
       schema: {
         tags: ['matches'],
         operationId: 'streamEvents',

@@ -2,11 +2,14 @@
  * GET /watch/{id}: a page to watch a match live and step through its history, for people (the API
  * is for programs). The page is a shell plus a small ES module (src/http/watch/) that reads the
  * public API from the browser: the view, the events and the NDJSON stream, and the board picture.
+ * What differs by game is the game's own script (its module's `watch.script`, served as
+ * /watch/games/{game}.js), which the page's script loads for the match's game.
  * HTML, so not in the OpenAPI document (like /docs and /graphiql).
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { GAME_IDS, GAME_MODULES } from '../../games/registry.js';
 import type { MatchService } from '../../service/match-service.js';
 import { ServiceError } from '../../service/errors.js';
 import { MAX_SEQ } from '../schemas.js';
@@ -26,20 +29,25 @@ interface Asset {
   etag: string;
 }
 
+const JS = 'text/javascript; charset=utf-8';
+
+function asset(file: URL, type: string, path: string): Asset {
+  const body = readFileSync(file);
+  const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
+  return { body, type, url: `${path}?v=${hash}`, etag: `"${hash}"` };
+}
+
 /** Read once at startup: the page's script modules and stylesheet (beside the code; `npm run build` copies them to dist/). */
 function loadAssets(): Map<string, Asset> {
-  const files: Record<string, string> = {
-    'watch.js': 'text/javascript; charset=utf-8',
-    'words.js': 'text/javascript; charset=utf-8',
-    'watch.css': 'text/css; charset=utf-8',
-  };
+  const files: Record<string, string> = { 'watch.js': JS, 'words.js': JS, 'watch.css': 'text/css; charset=utf-8' };
   const out = new Map<string, Asset>();
-  for (const [name, type] of Object.entries(files)) {
-    const body = readFileSync(new URL(`../watch/${name}`, import.meta.url));
-    const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
-    out.set(name, { body, type, url: `/watch/assets/${name}?v=${hash}`, etag: `"${hash}"` });
-  }
+  for (const [name, type] of Object.entries(files)) out.set(name, asset(new URL(`../watch/${name}`, import.meta.url), type, `/watch/assets/${name}`));
   return out;
+}
+
+/** Read once at startup: each game's watch script (in its folder; `npm run build` copies them to dist/), by `{game id}.js`. */
+function loadGameScripts(): Map<string, Asset> {
+  return new Map(GAME_IDS.map((id) => [`${id}.js`, asset(GAME_MODULES[id].watch.script, JS, `/watch/games/${id}.js`)]));
 }
 
 function pageHeaders(reply: FastifyReply): FastifyReply {
@@ -59,8 +67,9 @@ function originOf(req: FastifyRequest): string {
 
 const watchRoutes: FastifyPluginAsync<{ service: MatchService }> = async (app, { service }) => {
   const assets = loadAssets();
+  const gameScripts = loadGameScripts();
   const hide = { schema: { hide: true } };
-  const asset = (name: string) => (assets.get(name) as Asset).url;
+  const url = (name: string) => (assets.get(name) as Asset).url;
 
   app.get<{ Params: { id: string }; Querystring: { at?: string } }>('/watch/:id', hide, async (req, reply) => {
     const { id } = req.params;
@@ -76,18 +85,21 @@ const watchRoutes: FastifyPluginAsync<{ service: MatchService }> = async (app, {
     // ?at= only steers the preview picture here (the script reads it too); a bad one is ignored.
     const raw = typeof req.query.at === 'string' && /^\d{1,10}$/.test(req.query.at) ? Number(req.query.at) : null;
     const at = raw !== null && raw >= 1 && raw <= Math.min(view.version, MAX_SEQ) ? raw : null;
-    const html = watchPage({ view, origin: originOf(req), at, assets: { js: asset('watch.js'), css: asset('watch.css') } });
+    const game = gameScripts.get(`${view.gameId}.js`)?.url ?? null;
+    const html = watchPage({ view, origin: originOf(req), at, assets: { js: url('watch.js'), css: url('watch.css'), game } });
     return pageHeaders(reply).send(html);
   });
 
-  app.get<{ Params: { name: string } }>('/watch/assets/:name', hide, async (req, reply) => {
-    const a = assets.get(req.params.name);
+  const serve = (files: Map<string, Asset>) => async (req: FastifyRequest<{ Params: { name: string } }>, reply: FastifyReply) => {
+    const a = files.get(req.params.name);
     if (!a) return reply.callNotFound();
     // Revalidated each time (words.js is imported without the page's ?v=): a 304 costs little.
     reply.type(a.type).header('x-content-type-options', 'nosniff').header('cache-control', 'public, no-cache').header('etag', a.etag);
     if (notModified(req, a.etag)) return reply.code(304).send();
     return reply.send(a.body);
-  });
+  };
+  app.get('/watch/assets/:name', hide, serve(assets));
+  app.get('/watch/games/:name', hide, serve(gameScripts));
 };
 
 export default watchRoutes;

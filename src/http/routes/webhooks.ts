@@ -23,6 +23,7 @@ const webhookRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (a
   app.post(
     '/matches/:id/webhooks',
     {
+      config: { openapi: { credentials: 'seat-or-player' } },
       schema: {
         tags: ['webhooks'],
         operationId: 'registerWebhook',
@@ -48,6 +49,7 @@ const webhookRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (a
   app.get(
     '/matches/:id/webhooks',
     {
+      config: { openapi: { credentials: 'seat-or-player' } },
       schema: {
         tags: ['webhooks'],
         operationId: 'listWebhooks',
@@ -68,6 +70,7 @@ const webhookRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (a
   app.delete(
     '/matches/:id/webhooks/:webhookId',
     {
+      config: { openapi: { credentials: 'seat-or-player' } },
       schema: {
         tags: ['webhooks'],
         operationId: 'deleteWebhook',
@@ -87,6 +90,7 @@ const webhookRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (a
   app.post(
     '/matches/:id/webhooks/:webhookId/rotate-secret',
     {
+      config: { openapi: { credentials: 'seat-or-player' } },
       schema: {
         tags: ['webhooks'],
         operationId: 'rotateWebhookSecret',
@@ -107,6 +111,7 @@ const webhookRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (a
   app.get(
     '/matches/:id/webhooks/:webhookId/deliveries',
     {
+      config: { openapi: { credentials: 'seat-or-player' } },
       schema: {
         tags: ['webhooks'],
         operationId: 'listWebhookDeliveries',
@@ -128,6 +133,7 @@ const webhookRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (a
   app.post(
     '/matches/:id/webhooks/:webhookId/deliveries/:deliveryId/redeliver',
     {
+      config: { openapi: { credentials: 'seat-or-player' } },
       schema: {
         tags: ['webhooks'],
         operationId: 'redeliverWebhook',

@@ -4,6 +4,7 @@
  * (watch.js) fills everything else from the public API, as the reader's own view. Every value
  * interpolated here passes through `escapeHtml`: handles are user input.
  */
+import { moduleOf } from '../../games/registry.js';
 import type { MatchView } from '../../service/types.js';
 
 /** Text for an HTML text node or a double-quoted attribute value. */
@@ -26,9 +27,8 @@ export const WATCH_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const GAME_NAMES: Record<string, string> = { evons: 'Evons', universus: 'UniVersus' };
-
-export const gameName = (id: string): string => GAME_NAMES[id] ?? id;
+/** The game's display name; the id of a game this server does not host. */
+export const gameName = (id: string): string => moduleOf(id)?.displayName ?? id;
 
 /** A seat by its handle, else "p1"/"p2", or "open seat" while nobody has taken it. */
 function label(v: MatchView, seat: string): string {
@@ -44,28 +44,15 @@ export function pageTitle(v: MatchView): string {
 /** One line on the position for link previews: turn, scores or health, whose decision or the result. */
 export function pageDescription(v: MatchView): string {
   if (v.status === 'waiting' || !v.game) return `${gameName(v.gameId)} match waiting for a second player.`;
-  const p1 = label(v, 'p1');
-  const p2 = label(v, 'p2');
-  let turn: number;
-  let score: string;
-  let pending: string | null;
-  if (v.gameId === 'evons') {
-    const g = v.game;
-    turn = g.turn;
-    score = `${p1} ${g.seats.p1.score} – ${g.seats.p2.score} ${p2}`;
-    pending = g.pending?.seat ?? null;
-  } else {
-    const g = v.game;
-    turn = g.turnNumber;
-    score = `${p1} ${g.players.p1.health} health – ${g.players.p2.health} health ${p2}`;
-    pending = g.pending?.seat ?? null;
-  }
+  const game = moduleOf(v.gameId);
+  if (!game) return `Match of the game ${gameName(v.gameId)}.`;
+  const { turn, score, toMove } = game.watch.preview(v.game, (seat) => label(v, seat));
   let state: string;
   if (v.outcome) {
     const w = v.outcome.winner;
     state = `${w ? `${label(v, w)} won` : 'Drawn'} (${v.outcome.reason})`;
   } else {
-    state = pending ? `${label(v, pending)} to move` : 'in play';
+    state = toMove ? `${label(v, toMove)} to move` : 'in play';
   }
   return `Turn ${turn} · ${score} · ${state}.`;
 }
@@ -76,8 +63,11 @@ export interface WatchPageInput {
   origin: string;
   /** A past version the link points at (its picture previews), or null for the live position. */
   at: number | null;
-  /** Asset name → URL with a content hash, so a new release is never served a stale script. */
-  assets: { js: string; css: string };
+  /**
+   * URLs with a content hash, so a new release is never served a stale file: the page's script and
+   * stylesheet, and the match's game's script (null: this server has none for that game).
+   */
+  assets: { js: string; css: string; game: string | null };
 }
 
 export function watchPage({ view, origin, at, assets }: WatchPageInput): string {
@@ -104,7 +94,7 @@ export function watchPage({ view, origin, at, assets }: WatchPageInput): string 
   <link rel="stylesheet" href="${escapeHtml(assets.css)}">
   <script type="module" src="${escapeHtml(assets.js)}"></script>
 </head>
-<body data-match="${escapeHtml(view.id)}" data-game="${escapeHtml(view.gameId)}">
+<body data-match="${escapeHtml(view.id)}" data-game="${escapeHtml(view.gameId)}"${assets.game === null ? '' : ` data-game-script="${escapeHtml(assets.game)}"`}>
   <header class="top">
     <h1 id="title">${title}</h1>
     <p id="connection" class="connection" role="status">Loading…</p>

@@ -5,8 +5,13 @@
 // - The seat token lives in one variable of this module: never in the URL, storage or a cookie.
 // - The board picture is fetched (an <img src> cannot send Authorization) and shown through a
 //   blob: URL; an SVG shown by <img> runs no script.
+// - Nothing here knows a game: the match's game's own script (src/games/<game>/watch.js, served
+//   from this origin; its URL is the page's data-game-script) lays out its view and words its
+//   events. A game this server has no script for gets a message, not another game's layout.
 /* global document, location, history, fetch, Headers, URL, URLSearchParams, Blob, DOMParser, TextDecoder, AbortController, setTimeout, setInterval */
 import { createNarrator } from './words.js';
+
+/** @typedef {import('../../games/game-module.js').WatchScript} WatchScript */
 
 const body = document.body;
 const matchId = body.dataset.match ?? '';
@@ -39,7 +44,7 @@ const el = {
 
 /** The page's state. `token` is the only copy of the seat token: page memory, nothing else. */
 const state = {
-  game: body.dataset.game ?? 'evons',
+  game: body.dataset.game ?? '',
   /** @type {string | null} */ token: null,
   /** @type {string | null} */ seat: null,
   /** @type {number | null} null: follow the live position; else the version shown. */ at: initialAt(),
@@ -53,10 +58,14 @@ const state = {
 
 /** Card id → printed name, from the game's public card list. @type {Map<string, string>} */
 const cardNames = new Map();
-let narrate = newNarrator();
+const cardName = (/** @type {string} */ id) => cardNames.get(id) ?? id;
+/** The match's game's script, loaded before anything is shown. @type {WatchScript} */
+let game;
+/** @type {(e: any) => string | null} */
+let narrate;
 
 function newNarrator() {
-  return createNarrator({ game: state.game, cardName: (id) => cardNames.get(id), seatLabel });
+  return createNarrator({ words: game.words, cardName: (id) => cardNames.get(id), seatLabel });
 }
 
 function initialAt() {
@@ -105,38 +114,14 @@ function clockLeft(/** @type {any} */ clock, /** @type {string} */ seat) {
   return clock.running === seat && state.at === null && !state.finished ? left - (Date.now() - state.readAt) : left;
 }
 
-/** Facts per seat for the players panel, by game. */
-function seatFacts(/** @type {any} */ g, /** @type {string} */ seat) {
-  if (!g) return [];
-  if (state.game === 'universus') {
-    const p = g.players[seat];
-    return [
-      ['Character', cardNames.get(p.character) ?? p.character],
-      ['Health', String(p.health)],
-      ['Hand', String(p.handCount)],
-      ['Deck', String(p.deckCount)],
-      ['Momentum', String(p.momentumCount)],
-      ['Stage', p.stage.map((/** @type {any} */ s) => `${cardNames.get(s.card) ?? s.card}${s.committed ? ' (committed)' : ''}`).join(', ') || '–'],
-      ['Card pool', p.cardPool.map((/** @type {any} */ c) => cardNames.get(c.card) ?? c.card).join(', ') || '–'],
-    ];
-  }
-  const s = g.seats[seat];
-  return [
-    ['Score', String(s.score)],
-    ['Credits', String(s.credits)],
-    ['Hand', String(s.handCount)],
-    ['Deck', String(s.deckCount)],
-    ['Graveyard', s.graveyard.length ? `${s.graveyard.length} (top: ${s.graveyard[s.graveyard.length - 1].name})` : '0'],
-  ];
-}
-
 /** A decision's kind in words: `AWAIT_MOMENTUM` → "await momentum", `reveal-order` → "reveal order". */
 const decision = (/** @type {string} */ kind) => kind.toLowerCase().replace(/[_-]+/g, ' ');
 
 function renderPlayers() {
   const v = state.view;
   const g = v?.game ?? null;
-  const pending = g?.pending?.seat ?? null;
+  const toMove = g ? game.toMove(g) : null;
+  const pending = toMove?.seat ?? null;
   const boxes = ['p1', 'p2'].map((seat) => {
     const info = v?.seats?.find((/** @type {any} */ x) => x.seat === seat);
     const box = node('section', '', `player ${seat}${pending === seat && !v.outcome ? ' to-move' : ''}`);
@@ -150,7 +135,7 @@ function renderPlayers() {
     head.append(node('span', tags.join(' · '), 'tags'));
     box.append(head);
     const facts = node('dl');
-    for (const [k, val] of seatFacts(g, seat)) facts.append(node('dt', k), node('dd', val));
+    for (const [k, val] of g ? game.seatFacts(g, seat, cardName) : []) facts.append(node('dt', k), node('dd', val));
     if (v?.clock) {
       facts.append(node('dt', 'Clock'));
       const dd = node('dd', formatMs(clockLeft(v.clock, seat)), 'clock');
@@ -158,7 +143,7 @@ function renderPlayers() {
       facts.append(dd);
     }
     box.append(facts);
-    if (pending === seat && !v.outcome) box.append(node('p', `To move: ${decision(g.pending.kind)}`, 'badge'));
+    if (toMove && pending === seat && !v.outcome) box.append(node('p', `To move: ${decision(toMove.kind)}`, 'badge'));
     return box;
   });
   el.players.replaceChildren(...boxes);
@@ -183,9 +168,8 @@ function renderStatus() {
   } else if (v.status === 'waiting' || !v.game) {
     text = 'Waiting for a second player to join.';
   } else {
-    const g = v.game;
-    const turn = state.game === 'universus' ? g.turnNumber : g.turn;
-    text = `Turn ${turn}. ${g.pending ? `${seatLabel(g.pending.seat)} to move (${decision(g.pending.kind)}).` : ''}`;
+    const toMove = game.toMove(v.game);
+    text = `Turn ${game.turn(v.game)}. ${toMove ? `${seatLabel(toMove.seat)} to move (${decision(toMove.kind)}).` : ''}`;
   }
   el.status.textContent = text;
   el.title.textContent = `${seatLabel('p1')} vs ${seatLabel('p2')}`;
@@ -195,15 +179,15 @@ function renderStatus() {
 function renderHand() {
   const g = state.view?.game;
   const seat = state.seat;
-  const cards = !g || !seat ? null : state.game === 'universus' ? g.players[seat]?.hand : g.seats[seat]?.hand;
-  if (!Array.isArray(cards)) {
+  const cards = !g || !seat ? null : game.hand(g, seat, cardName);
+  if (!cards) {
     el.handBox.hidden = true;
     el.hand.replaceChildren();
     return;
   }
   el.handBox.hidden = false;
   el.handTitle.textContent = `Hand of ${seatLabel(seat ?? '')} (${cards.length})`;
-  el.hand.replaceChildren(...cards.map((/** @type {any} */ c) => node('li', state.game === 'universus' ? (cardNames.get(c.card) ?? c.card) : c.name)));
+  el.hand.replaceChildren(...cards.map((name) => node('li', name)));
 }
 
 function renderHistory() {
@@ -423,6 +407,7 @@ function setConnection(/** @type {string} */ kind, /** @type {string} */ text) {
 
 /** (Re)reads everything as the current reader: events, view, picture, then follows the stream. */
 async function start() {
+  if (!game) return;
   const gen = ++state.generation;
   streamAbort?.abort();
   state.moves = [];
@@ -505,14 +490,37 @@ el.spectate.addEventListener('click', () => {
 
 setInterval(tickClocks, 1000);
 
-// The card names come first: the move list and the panels name cards by them.
-void (async () => {
+/** The game's script, else why not: this server has none for the match's game, or it did not load. */
+async function loadGame() {
+  const url = body.dataset.gameScript;
+  if (!url) return `This page cannot show matches of the game "${state.game}": this server has no watch page for it.`;
   try {
-    const res = await fetch(`/v1/games/${encodeURIComponent(state.game)}/cards`);
-    if (res.ok) for (const c of (await res.json()).cards) cardNames.set(c.id, c.name);
+    return /** @type {WatchScript} */ ((await import(url)).default);
   } catch (_err) {
-    // Without names the page shows card ids.
+    return `This page cannot show this match: the script for the game "${state.game}" did not load.`;
   }
+}
+
+// The game's script and the card names come first: the panels and the move list need both.
+void (async () => {
+  const [script] = await Promise.all([
+    loadGame(),
+    (async () => {
+      try {
+        const res = await fetch(`/v1/games/${encodeURIComponent(state.game)}/cards`);
+        if (res.ok) for (const c of (await res.json()).cards) cardNames.set(c.id, c.name);
+      } catch (_err) {
+        // Without names the page shows card ids.
+      }
+    })(),
+  ]);
+  if (typeof script === 'string') {
+    setConnection('failed', 'Not shown');
+    el.status.textContent = script;
+    el.form.hidden = true;
+    return;
+  }
+  game = script;
   setConnection('loading', 'Connecting…');
   await start();
 })();

@@ -3,7 +3,6 @@
  * secret, read the delivery log, redeliver; and the body of a delivery, redacted for its seat
  * exactly like the event stream.
  */
-import { randomBytes } from 'node:crypto';
 import type { Seat } from '../../core/ruleset.js';
 import type { ClaimedDelivery, DeliveryRow, MatchStore, NewWebhook, WebhookRow } from '../../persistence/types.js';
 import { problems, ServiceError } from '../errors.js';
@@ -13,13 +12,13 @@ import type { EventDto, LoadedMatch } from '../types.js';
 import { urlProblem } from './outbound.js';
 import { DEFAULT_WEBHOOK_LIMITS, type WebhookLimits } from './limits.js';
 import { newWebhookSecret } from './signing.js';
+import { ROTATION_OVERLAP_MS, endpointStatus, newWebhookId, redelivered, tooManyWebhooks } from './common.js';
+import { accountDeliveryBody } from './account.js';
 import type { DeliveryBody, DeliveryView, WebhookInput, WebhookView } from './types.js';
 
 export type { DeliveryBody, DeliveryView, WebhookInput, WebhookView };
 
 const DEFAULT_LEAD_MINUTES = 720;
-/** The old secret keeps signing this long after a rotation. */
-const ROTATION_OVERLAP_MS = 86_400_000;
 
 export function webhookView(w: WebhookRow): WebhookView {
   return {
@@ -27,7 +26,7 @@ export function webhookView(w: WebhookRow): WebhookView {
     url: w.url,
     events: w.kinds,
     deadlineLeadMinutes: Math.round(w.deadlineLeadMs / 60_000),
-    status: w.disabledAt ? 'disabled' : w.failingSince ? 'failing' : 'active',
+    status: endpointStatus(w),
     failingSince: w.failingSince?.toISOString() ?? null,
     disabledReason: w.disabledReason,
     createdAt: w.createdAt.toISOString(),
@@ -61,7 +60,7 @@ export function newWebhook(seat: Seat, input: WebhookInput, allowPrivate: boolea
   if (problem) throw problems.validation(`url: ${problem}`, [`url: ${problem}`]);
   if (input.events.length === 0) throw problems.validation('events: name at least one kind', ['events: at least one']);
   return {
-    id: `wh_${randomBytes(12).toString('base64url')}`,
+    id: newWebhookId(),
     seat,
     url: input.url,
     kinds: [...new Set(input.events)],
@@ -87,10 +86,7 @@ export class WebhookEndpoints {
   async register(m: LoadedMatch, input: WebhookInput): Promise<{ webhook: WebhookView; secret: string }> {
     const hook = newWebhook(seatOf(m), input, this.allowPrivate);
     const row = await this.store.webhooks.create(m.row.id, hook, this.limits.maxPerSeat);
-    if (!row) {
-      const detail = `A seat may hold ${this.limits.maxPerSeat} webhooks in a match; delete one first.`;
-      throw new ServiceError({ kind: 'conflict', code: 'too-many-webhooks', title: 'Too many webhooks', detail });
-    }
+    if (!row) throw tooManyWebhooks(`A seat may hold ${this.limits.maxPerSeat} webhooks in a match; delete one first.`);
     return { webhook: webhookView(row), secret: hook.secret };
   }
 
@@ -119,20 +115,14 @@ export class WebhookEndpoints {
     const w = await this.store.webhooks.get(m.row.id, seatOf(m), id);
     if (!w) throw notFound(id);
     const d = await this.store.webhooks.redeliver(w.id, deliveryId, this.limits.maxRedeliveries);
-    if (!d) throw new ServiceError({ kind: 'not-found', code: 'delivery-not-found', title: 'No such delivery', detail: `No delivery "${deliveryId}" of this webhook.` });
-    if (d === 'pending') {
-      const detail = 'This delivery is queued already (see its nextAttemptAt); it can be sent again once it has settled.';
-      throw new ServiceError({ kind: 'conflict', code: 'delivery-pending', title: 'Delivery pending', detail });
-    }
-    if (d === 'limit') {
-      const detail = `A delivery can be sent again ${this.limits.maxRedeliveries} times.`;
-      throw new ServiceError({ kind: 'conflict', code: 'redelivery-limit', title: 'Redelivery limit reached', detail });
-    }
-    return deliveryView(d);
+    const noDelivery = () => new ServiceError({ kind: 'not-found', code: 'delivery-not-found', title: 'No such delivery', detail: `No delivery "${deliveryId}" of this webhook.` });
+    return deliveryView(redelivered(d, this.limits.maxRedeliveries, noDelivery));
   }
 
   /** The JSON a delivery sends: the same on every attempt (it reads only the log up to its version, brought by the claim). */
   bodyOf(d: ClaimedDelivery): Promise<string> {
+    // The worker sends both kinds of delivery: an account's is its stored feed entry.
+    if (d.of === 'account') return Promise.resolve(accountDeliveryBody(d));
     // The claim brought the match's game: no match load on the delivery path.
     const ruleset = rulesetOf(d.game);
     if (!ruleset) throw problems.gameUnavailable(d.game);

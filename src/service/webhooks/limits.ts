@@ -4,7 +4,9 @@ export interface WebhookLimits {
   maxPerSeat: number;
   /** Times one delivery may be queued again by its seat (each once, one attempt). */
   maxRedeliveries: number;
+  /** Account endpoints one player may hold (each gets every entry of their feed it asked for). */
+  maxPerAccount: number;
 }
 
-/** The defaults (WEBHOOK_MAX_PER_SEAT, WEBHOOK_MAX_REDELIVERIES). */
-export const DEFAULT_WEBHOOK_LIMITS: WebhookLimits = { maxPerSeat: 5, maxRedeliveries: 3 };
+/** The defaults (WEBHOOK_MAX_PER_SEAT, WEBHOOK_MAX_REDELIVERIES, WEBHOOK_MAX_PER_ACCOUNT). */
+export const DEFAULT_WEBHOOK_LIMITS: WebhookLimits = { maxPerSeat: 5, maxRedeliveries: 3, maxPerAccount: 5 };

@@ -10,6 +10,7 @@
  * round waiting on its slowest endpoint). Per endpoint, the claim takes nothing while an earlier
  * version to that endpoint is pending, so receivers get a match's deliveries in data.version order.
  */
+import { ClaimLoop } from '../claim-loop.js';
 import type { ClaimedDelivery, WebhookStore } from '../../persistence/types.js';
 import { postJson } from './outbound.js';
 import { signatureHeaders } from './signing.js';
@@ -43,16 +44,11 @@ const LEASE_MS = 30_000;
 const CONCURRENCY = 64;
 
 export class WebhookWorker {
-  private timer: NodeJS.Timeout | null = null;
-  /** The claim in progress (one at a time); `again`: another was asked for meanwhile. */
-  private claiming: Promise<void> | null = null;
-  private again = false;
-  private stopped = false;
+  /** Claims (one at a time) and every endpoint's queue still running. */
+  private readonly loop = new ClaimLoop(() => this.fill());
   /** Claimed, unsettled deliveries by endpoint, sent in this order. */
   private readonly queues = new Map<string, ClaimedDelivery[]>();
   private inFlight = 0;
-  /** The claim and every endpoint's queue still running (idle() waits for them). */
-  private readonly tasks = new Set<Promise<void>>();
   private readonly backoff: number[];
   private readonly giveUpAfter: number;
   private readonly concurrency: number;
@@ -60,7 +56,7 @@ export class WebhookWorker {
 
   constructor(
     private readonly store: WebhookStore,
-    /** The signed body of a delivery (redacted for its seat): built from the match's log, so the same on every attempt. */
+    /** The signed body of a delivery (a seat's redacted for it from the match's log; an account's from its feed entry): the same on every attempt. */
     private readonly bodyOf: (d: ClaimedDelivery) => Promise<string>,
     private readonly opts: WorkerOptions,
     private readonly log?: WorkerLog,
@@ -72,41 +68,22 @@ export class WebhookWorker {
   }
 
   start(): void {
-    const poll = this.opts.pollMs ?? 1_000;
-    if (this.timer || poll <= 0) return;
-    this.timer = setInterval(() => this.kick(), poll);
-    this.timer.unref();
+    this.loop.poll(this.opts.pollMs ?? 1_000);
   }
 
   /** Claim what is due now (an append just committed, a delivery settled, or the poll). */
   kick(): void {
-    if (this.stopped) return;
-    if (this.claiming) {
-      this.again = true;
-      return;
-    }
-    const claim = this.fill().finally(() => {
-      this.claiming = null;
-      this.tasks.delete(claim);
-      if (this.again && !this.stopped) {
-        this.again = false;
-        this.kick();
-      }
-    });
-    this.claiming = claim;
-    this.tasks.add(claim);
+    this.loop.kick();
   }
 
   /** Resolves once nothing is claimed or in flight. */
-  async idle(): Promise<void> {
-    while (this.tasks.size > 0) await Promise.allSettled([...this.tasks]);
+  idle(): Promise<void> {
+    return this.loop.idle();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.idle();
+    this.loop.stop();
+    await this.loop.idle();
   }
 
   /** Claims up to the free room, leaving out the endpoints this node is already sending to. */
@@ -114,7 +91,7 @@ export class WebhookWorker {
     try {
       for (;;) {
         const room = this.concurrency - this.inFlight;
-        if (room <= 0 || this.stopped) return;
+        if (room <= 0 || this.loop.stopped) return;
         const claimed = await this.store.claim(room, this.opts.leaseMs ?? LEASE_MS, [...this.queues.keys()]);
         for (const d of claimed) this.enqueue(d);
         if (claimed.length < room) return;
@@ -133,12 +110,8 @@ export class WebhookWorker {
       return;
     }
     this.queues.set(d.webhookId, [d]);
-    const task = this.send(d.webhookId).finally(() => {
-      this.tasks.delete(task);
-      // Room, and perhaps the next version to this endpoint: claim again.
-      this.kick();
-    });
-    this.tasks.add(task);
+    // Room, and perhaps the next version to this endpoint: claim again.
+    this.loop.track(this.send(d.webhookId).finally(() => this.kick()));
   }
 
   private async send(webhookId: string): Promise<void> {
@@ -158,7 +131,7 @@ export class WebhookWorker {
 
   private async deliver(d: ClaimedDelivery): Promise<void> {
     // A deadline warning for a position the match has moved past is not worth sending.
-    if (d.kind === 'deadline-near' && d.matchVersion !== d.version) {
+    if (d.of === 'match' && d.kind === 'deadline-near' && d.matchVersion !== d.version) {
       await this.store.settle(d, { ok: false, statusCode: null, error: null, nextAttemptAt: null, superseded: true });
       return;
     }

@@ -79,7 +79,7 @@ export interface paths {
         put?: never;
         /**
          * Take the open seat
-         * @description Takes the seat left open at creation, with a deck (unless the match is a sandbox) and an optional handle. Returns that seat's token, once. 409 seat-taken when nobody may join any more.
+         * @description Takes the seat left open at creation, with a deck (unless the match is a sandbox) and an optional handle. Returns that seat's token, once. 409 seat-taken when nobody may join any more; 409 match-finished when the creator cancelled the match (abort) before anyone joined.
          */
         post: operations["joinMatch"];
         delete?: never;
@@ -222,6 +222,86 @@ export interface paths {
         get: operations["listMyMatches"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/matches/{id}/rematch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Offer a rematch
+         * @description With a seat token of the finished match (or a player token of its player). Either seat of a finished match offers a rematch: seats swapped, same game, decks, settings, time control and rated flag. The offer expires after REMATCH_OFFER_TTL_SECONDS (default one day) unless answered. 409 rematch-unavailable: the match is not over, is a sandbox, already has an open or accepted offer.
+         */
+        post: operations["offerRematch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/matches/{id}/rematch/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept the rematch
+         * @description With a seat token of the finished match (or a player token of its player). The seat that did not offer accepts: the new match starts, and the answer holds your seat token in it (shown once). The offerer takes its own with POST /v1/matches/{id}/rematch/seat. Of two accepts, or an accept and a decline, one is written; the other is a 409 rematch-unavailable.
+         */
+        post: operations["acceptRematch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/matches/{id}/rematch/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline the rematch
+         * @description With a seat token of the finished match (or a player token of its player). The seat that did not offer declines; the match view shows the offer as declined.
+         */
+        post: operations["declineRematch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/matches/{id}/rematch/seat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The offerer's seat token in the rematch
+         * @description With a seat token of the finished match (or a player token of its player). Once the offer is accepted, the offering seat gets its token in the new match, once (409 rematch-seat-claimed after, or for the accepting seat, whose token came with the accept).
+         */
+        post: operations["claimRematchSeat"];
         delete?: never;
         options?: never;
         head?: never;
@@ -494,6 +574,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/me/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your account webhooks
+         * @description With their state: active, failing (since when) or disabled (and why). Secrets are never shown again. Needs match:read.
+         */
+        get: operations["listAccountWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook for your account
+         * @description Every entry of your account feed (GET /v1/me/events) of the kinds you name (default: all), for every match and challenge of yours, present and future, is POSTed to the URL: Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature: v1 HMAC-SHA256 with the secret returned here, once), the body AccountWebhookDeliveryBody (the entry: public facts only). Retried with backoff for 24 h; an endpoint failing for 24 h is disabled. Per endpoint, deliveries go out in the order their entries were written. Needs webhook:write. A player holds at most 5 account webhooks (default; WEBHOOK_MAX_PER_ACCOUNT): one more is 409 too-many-webhooks.
+         */
+        post: operations["registerAccountWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an account webhook
+         * @description The endpoint gets nothing more; its pending deliveries and its log go with it. Needs webhook:write.
+         */
+        delete: operations["deleteAccountWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/webhooks/{webhookId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new signing secret for an account webhook
+         * @description Returns the new secret (once). For 24 h deliveries carry two signatures, one per secret, so receivers can switch over. Needs webhook:write.
+         */
+        post: operations["rotateAccountWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/webhooks/{webhookId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Delivery log of an account webhook
+         * @description Newest first: the entry, status, attempts, the last response code or error, the next attempt. Needs match:read.
+         */
+        get: operations["listAccountWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an account delivery again
+         * @description Queues it now, with the same webhook-id and body: one attempt, no retries. Only a settled delivery (409 delivery-pending while it is queued), and at most 3 times (default; WEBHOOK_MAX_REDELIVERIES), then 409 redelivery-limit. Needs webhook:write.
+         */
+        post: operations["redeliverAccountWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/players": {
         parameters: {
             query?: never;
@@ -638,6 +822,212 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/challenges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Challenge a player (or anyone)
+         * @description With `to`, the named player may accept (with a deck) or decline; without it the challenge is open: anyone, or only the `allowed` handles, may accept. It stays open until accepted, declined, cancelled or expired, whichever is written first. Needs match:create. A player may create CHALLENGES_PER_HOUR per hour: one more is 429 too-many-challenges.
+         */
+        post: operations["createChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/challenges/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A challenge
+         * @description Public (a link to an open challenge is shared): who, which game, time control, rated, seat, settings, status.
+         */
+        get: operations["getChallenge"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/challenges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your challenges, incoming or outgoing
+         * @description direction=in: sent to you by handle; out: yours. Newest first, paged (cursor + limit → nextCursor). Needs match:read.
+         */
+        get: operations["listMyChallenges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/challenges/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a challenge: the match starts
+         * @description With your deck. The match is created with the challenge's game, time control, rated flag and settings, and the challenge is marked accepted in the same transaction: a challenge cancelled, declined, expired or accepted first is 409 challenge-closed and starts no match. Needs match:create.
+         */
+        post: operations["acceptChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/challenges/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline a challenge sent to you
+         * @description With a reason key (default generic). Only the challenged player of a challenge by handle. Needs match:create.
+         */
+        post: operations["declineChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/challenges/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel your challenge
+         * @description Only its challenger, while it is open. Needs match:create.
+         */
+        post: operations["cancelChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/seeks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open seeks
+         * @description Public: the open seeks, oldest first (the order they pair in), without their decks.
+         */
+        get: operations["listSeeks"];
+        put?: never;
+        /**
+         * Post a seek
+         * @description Pairs at once with the oldest compatible open seek (same game, time control and rated flag, another player, each within the other's rating range): the answer's status is then paired and matchId the match, already dealt; else the seek stays open until it pairs, you cancel it or it expires: a correspondence seek whether you are connected or not, a live one only while your account feed (GET /v1/me/events) is connected (409 seek-needs-feed without one on this server; it expires SEEK_LIVE_LEASE_SECONDS after the feed closes). No clock: 400 seek-needs-correspondence. Needs match:create; more open seeks than the limit: 429 too-many-seeks.
+         */
+        post: operations["postSeek"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/seeks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your seeks
+         * @description Newest first, with their status: open, paired (with matchId), cancelled or expired. Needs match:read.
+         */
+        get: operations["listMySeeks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/seeks/{seekId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Cancel your seek
+         * @description Only an open seek of yours: one that paired, expired or was cancelled already is 409 seek-not-open. Needs match:create.
+         */
+        delete: operations["cancelSeek"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your account feed: challenges, seeks, match starts, turns and ends (NDJSON or Server-Sent Events)
+         * @description A player token (match:read). Content-Type application/x-ndjson (the default), one JSON object per line. A fresh connection starts with a `snapshot` (your open challenges both ways, your open seeks, your running and waiting matches with whose decision each waits for), then each entry as it is committed, on any node: match-started, your-turn, match-ended, challenge-received / -accepted / -declined (with the reason) / -canceled / -expired, rematch-offered, seek-paired. Entries hold public facts only (ids, handles, seats, status); read a match with your token for its position. Blank lines are keep-alives (every 15 s). The last line says why the feed ended: {"end":"shutdown"} or {"error":{problem}}; a feed that closes without one was cut. Reconnect with ?after=<id of the last entry received>: the entries you missed come first, in order, none twice, and no snapshot.
+         *
+         *     With `Accept: text/event-stream` the same messages are Server-Sent Events named by their type (`event: your-turn`, `event: snapshot`, `event: end`), each entry with `id:`, so an EventSource resumes by itself with Last-Event-ID. Entry ids are opaque and not increasing; pass them back unchanged. At most FEED_CONNECTIONS_PER_PLAYER feeds per player on one server (429 too-many-feeds); each is also one of the address's live streams (LIVE_STREAMS_PER_ADDRESS).
+         */
+        get: operations["streamAccountEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "your-turn": {
@@ -720,79 +1110,788 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "account-match-started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Account delivery: match-started
+         * @description A match of yours started (a challenge accepted, a seek paired, a rematch accepted, your open seat joined). Sent to the URL a player registered (POST /v1/me/webhooks) for this kind, as `type: "match-started"`: the entry of the account feed (GET /v1/me/events), its id as data.entryId. At least once: a 2xx within 5 s acknowledges it; anything else is retried with backoff for up to 24 h, with the same webhook-id and body.
+         */
+        post: operations["accountMatchStartedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "account-your-turn": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Account delivery: your-turn
+         * @description A match of yours now waits for your decision. Sent to the URL a player registered (POST /v1/me/webhooks) for this kind, as `type: "your-turn"`: the entry of the account feed (GET /v1/me/events), its id as data.entryId. At least once: a 2xx within 5 s acknowledges it; anything else is retried with backoff for up to 24 h, with the same webhook-id and body.
+         */
+        post: operations["accountYourTurnWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "account-match-ended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Account delivery: match-ended
+         * @description A match of yours ended. Sent to the URL a player registered (POST /v1/me/webhooks) for this kind, as `type: "match-ended"`: the entry of the account feed (GET /v1/me/events), its id as data.entryId. At least once: a 2xx within 5 s acknowledges it; anything else is retried with backoff for up to 24 h, with the same webhook-id and body.
+         */
+        post: operations["accountMatchEndedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "account-challenge-received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Account delivery: challenge-received
+         * @description Someone challenged you (or named you in an open challenge). Sent to the URL a player registered (POST /v1/me/webhooks) for this kind, as `type: "challenge-received"`: the entry of the account feed (GET /v1/me/events), its id as data.entryId. At least once: a 2xx within 5 s acknowledges it; anything else is retried with backoff for up to 24 h, with the same webhook-id and body.
+         */
+        post: operations["accountChallengeReceivedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "account-challenge-accepted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Account delivery: challenge-accepted
+         * @description Your challenge was accepted: data.matchId is the new match. Sent to the URL a player registered (POST /v1/me/webhooks) for this kind, as `type: "challenge-accepted"`: the entry of the account feed (GET /v1/me/events), its id as data.entryId. At least once: a 2xx within 5 s acknowledges it; anything else is retried with backoff for up to 24 h, with the same webhook-id and body.
+         */
+        post: operations["accountChallengeAcceptedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "account-challenge-declined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Account delivery: challenge-declined
+         * @description Your challenge was declined (data.declineReason says why). Sent to the URL a player registered (POST /v1/me/webhooks) for this kind, as `type: "challenge-declined"`: the entry of the account feed (GET /v1/me/events), its id as data.entryId. At least once: a 2xx within 5 s acknowledges it; anything else is retried with backoff for up to 24 h, with the same webhook-id and body.
+         */
+        post: operations["accountChallengeDeclinedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "account-challenge-canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Account delivery: challenge-canceled
+         * @description A challenge to you was cancelled by its challenger. Sent to the URL a player registered (POST /v1/me/webhooks) for this kind, as `type: "challenge-canceled"`: the entry of the account feed (GET /v1/me/events), its id as data.entryId. At least once: a 2xx within 5 s acknowledges it; anything else is retried with backoff for up to 24 h, with the same webhook-id and body.
+         */
+        post: operations["accountChallengeCanceledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "account-challenge-expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Account delivery: challenge-expired
+         * @description A challenge from or to you expired unanswered. Sent to the URL a player registered (POST /v1/me/webhooks) for this kind, as `type: "challenge-expired"`: the entry of the account feed (GET /v1/me/events), its id as data.entryId. At least once: a 2xx within 5 s acknowledges it; anything else is retried with backoff for up to 24 h, with the same webhook-id and body.
+         */
+        post: operations["accountChallengeExpiredWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "account-rematch-offered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Account delivery: rematch-offered
+         * @description Your opponent in a finished match offered a rematch. Sent to the URL a player registered (POST /v1/me/webhooks) for this kind, as `type: "rematch-offered"`: the entry of the account feed (GET /v1/me/events), its id as data.entryId. At least once: a 2xx within 5 s acknowledges it; anything else is retried with backoff for up to 24 h, with the same webhook-id and body.
+         */
+        post: operations["accountRematchOfferedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "account-seek-paired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Account delivery: seek-paired
+         * @description Your seek was paired: data.matchId is the new match. Sent to the URL a player registered (POST /v1/me/webhooks) for this kind, as `type: "seek-paired"`: the entry of the account feed (GET /v1/me/events), its id as data.entryId. At least once: a 2xx within 5 s acknowledges it; anything else is retried with backoff for up to 24 h, with the same webhook-id and body.
+         */
+        post: operations["accountSeekPairedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
-        /** @description A UniVersus action, by type: PlayCard, CommitForCheck, DeclineCommit, Block, NoBlock, PassCombat, ChooseMomentum. */
-        UniVersusActionInput: {
-            /** @constant */
-            type: "PlayCard";
-            cardId: string;
-        } | {
-            /** @constant */
-            type: "CommitForCheck";
-            foundationIds: string[];
-        } | {
-            /** @constant */
-            type: "DeclineCommit";
-        } | {
-            /** @constant */
-            type: "Block";
-            cardId: string;
-        } | {
-            /** @constant */
-            type: "NoBlock";
-        } | {
-            /** @constant */
-            type: "PassCombat";
-        } | {
-            /** @constant */
-            type: "ChooseMomentum";
-            attackIds: string[];
+        AcceptChallengeRequestInput: {
+            /** @description Your deck for the match. */
+            deck: components["schemas"]["DeckSpecInput"];
         };
-        /** @description none: no clock (the default). correspondence: daysPerMove for each decision. live: Fischer, initialSeconds per seat plus incrementSeconds per turn. */
-        TimeControlInput: {
-            /** @constant */
-            kind: "none";
-        } | {
-            /** @constant */
-            kind: "correspondence";
+        AcceptedChallenge: {
+            challenge: components["schemas"]["Challenge"];
+            match: {
+                id: string;
+                /**
+                 * @description Your seat.
+                 * @enum {string}
+                 */
+                seat: "p1" | "p2";
+                /** @description Your seat token (your player token works too). */
+                token: string;
+                version: number;
+                status: components["schemas"]["MatchStatus"];
+            };
+        };
+        /** @description A player's account endpoint: every entry of their account feed of these kinds, for every match and challenge of theirs. */
+        AccountWebhook: {
+            id: string;
+            url: string;
+            events: components["schemas"]["AccountWebhookKind"][];
             /**
-             * @description Days for each decision: 1, 2, 3, 5, 7, 10, 14.
-             * @enum {number}
+             * @description failing: deliveries are being retried; disabled: failing for 24 h, no more deliveries (see disabledReason).
+             * @enum {string}
              */
-            daysPerMove: 1 | 2 | 3 | 5 | 7 | 10 | 14;
+            status: "active" | "failing" | "disabled";
+            failingSince: string | null;
+            disabledReason: string | null;
+            createdAt: string;
+        };
+        AccountWebhookCreated: {
+            id: string;
+            url: string;
+            events: components["schemas"]["AccountWebhookKind"][];
+            /**
+             * @description failing: deliveries are being retried; disabled: failing for 24 h, no more deliveries (see disabledReason).
+             * @enum {string}
+             */
+            status: "active" | "failing" | "disabled";
+            failingSince: string | null;
+            disabledReason: string | null;
+            createdAt: string;
+            /** @description The signing secret (whsec_…), shown once: verify webhook-signature with it (Standard Webhooks). */
+            secret: string;
+        };
+        AccountWebhookDelivery: {
+            /** @description The webhook-id header: the same on every attempt, for deduplication. */
+            id: string;
+            kind: components["schemas"]["AccountWebhookKind"];
+            /** @description The feed entry it delivers: its id in GET /v1/me/events (and data.entryId of the body). */
+            entryId: string;
+            /**
+             * @description pending: queued or retrying; delivered: answered 2xx; failed: given up (or a redelivery that failed).
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed";
+            attempts: number;
+            nextAttemptAt: string | null;
+            lastStatusCode: number | null;
+            lastError: string | null;
+            createdAt: string;
+            deliveredAt: string | null;
+        };
+        /** @description The JSON body of every account webhook delivery (Standard Webhooks), signed in the webhook-signature header: the feed entry. */
+        AccountWebhookDeliveryBody: {
+            /** @constant */
+            type: "match-started";
+            /** @description When the entry was written (ISO 8601, UTC): with the change that caused it. */
+            timestamp: string;
+            data: {
+                matchId: string;
+                game: components["schemas"]["GameId"];
+                /** @description The player's seat. */
+                seat: components["schemas"]["Seat"];
+                /** @enum {string} */
+                status: "waiting" | "active" | "finished";
+                rated: boolean;
+                /**
+                 * @description The time control's kind.
+                 * @enum {string}
+                 */
+                timeControl: "none" | "correspondence" | "live";
+                /** @description The seat whose decision the match waits for; null when nobody's. */
+                toMove: components["schemas"]["Seat"] | null;
+                /** @description The match version then (GET /v1/matches/{id} has the position). */
+                version: number;
+                /** @description When the seat to move runs out of time; null without a running clock. */
+                deadline: string | null;
+                /** @description The other seat's handle; null while it is open. */
+                opponent: string | null;
+                winner: components["schemas"]["Seat"] | null;
+                /** @description How a finished match ended; null while it runs. */
+                ending: ("game" | "timed-out" | "aborted") | null;
+                /** @description The entry's id in your account feed (GET /v1/me/events, Last-Event-ID). A challenge's own id stays `id`. */
+                entryId: string;
+            };
         } | {
             /** @constant */
-            kind: "live";
-            /** @description Time per seat at the start. */
-            initialSeconds: number;
-            /** @description Added when the decision passes to the other seat (Fischer). */
-            incrementSeconds: number;
+            type: "your-turn";
+            /** @description When the entry was written (ISO 8601, UTC): with the change that caused it. */
+            timestamp: string;
+            data: {
+                matchId: string;
+                game: components["schemas"]["GameId"];
+                /** @description The player's seat. */
+                seat: components["schemas"]["Seat"];
+                /** @enum {string} */
+                status: "waiting" | "active" | "finished";
+                rated: boolean;
+                /**
+                 * @description The time control's kind.
+                 * @enum {string}
+                 */
+                timeControl: "none" | "correspondence" | "live";
+                /** @description The seat whose decision the match waits for; null when nobody's. */
+                toMove: components["schemas"]["Seat"] | null;
+                /** @description The match version then (GET /v1/matches/{id} has the position). */
+                version: number;
+                /** @description When the seat to move runs out of time; null without a running clock. */
+                deadline: string | null;
+                /** @description The other seat's handle; null while it is open. */
+                opponent: string | null;
+                winner: components["schemas"]["Seat"] | null;
+                /** @description How a finished match ended; null while it runs. */
+                ending: ("game" | "timed-out" | "aborted") | null;
+                /** @description The entry's id in your account feed (GET /v1/me/events, Last-Event-ID). A challenge's own id stays `id`. */
+                entryId: string;
+            };
+        } | {
+            /** @constant */
+            type: "match-ended";
+            /** @description When the entry was written (ISO 8601, UTC): with the change that caused it. */
+            timestamp: string;
+            data: {
+                matchId: string;
+                game: components["schemas"]["GameId"];
+                /** @description The player's seat. */
+                seat: components["schemas"]["Seat"];
+                /** @enum {string} */
+                status: "waiting" | "active" | "finished";
+                rated: boolean;
+                /**
+                 * @description The time control's kind.
+                 * @enum {string}
+                 */
+                timeControl: "none" | "correspondence" | "live";
+                /** @description The seat whose decision the match waits for; null when nobody's. */
+                toMove: components["schemas"]["Seat"] | null;
+                /** @description The match version then (GET /v1/matches/{id} has the position). */
+                version: number;
+                /** @description When the seat to move runs out of time; null without a running clock. */
+                deadline: string | null;
+                /** @description The other seat's handle; null while it is open. */
+                opponent: string | null;
+                winner: components["schemas"]["Seat"] | null;
+                /** @description How a finished match ended; null while it runs. */
+                ending: ("game" | "timed-out" | "aborted") | null;
+                /** @description The entry's id in your account feed (GET /v1/me/events, Last-Event-ID). A challenge's own id stays `id`. */
+                entryId: string;
+            };
+        } | {
+            /** @constant */
+            type: "challenge-received";
+            /** @description When the entry was written (ISO 8601, UTC): with the change that caused it. */
+            timestamp: string;
+            data: {
+                id: string;
+                status: components["schemas"]["ChallengeStatus"];
+                challenger: {
+                    handle: string;
+                    bot: boolean;
+                };
+                /** @description The challenged player; null for an open challenge. */
+                to: {
+                    handle: string;
+                    bot: boolean;
+                } | null;
+                /** @description An open challenge only these handles (lower-cased) may accept; empty: anyone. */
+                allowed: string[];
+                game: components["schemas"]["GameId"];
+                timeControl: components["schemas"]["TimeControl"];
+                rated: boolean;
+                /**
+                 * @description The challenger's seat as asked (random is drawn at the accept).
+                 * @enum {string}
+                 */
+                seat: "p1" | "p2" | "random";
+                /** @description The game's settings as sent. */
+                settings: {
+                    [key: string]: unknown;
+                };
+                declineReason: components["schemas"]["DeclineReason"] | null;
+                /** @description The match an accepted challenge started. */
+                matchId: string | null;
+                createdAt: string;
+                /** @description An open challenge expires then (CHALLENGE_EXPIRY_LIVE_S, CHALLENGE_EXPIRY_CORRESPONDENCE_S). */
+                expiresAt: string;
+                closedAt: string | null;
+                /** @description The entry's id in your account feed (GET /v1/me/events, Last-Event-ID). A challenge's own id stays `id`. */
+                entryId: string;
+            };
+        } | {
+            /** @constant */
+            type: "challenge-accepted";
+            /** @description When the entry was written (ISO 8601, UTC): with the change that caused it. */
+            timestamp: string;
+            data: {
+                id: string;
+                status: components["schemas"]["ChallengeStatus"];
+                challenger: {
+                    handle: string;
+                    bot: boolean;
+                };
+                /** @description The challenged player; null for an open challenge. */
+                to: {
+                    handle: string;
+                    bot: boolean;
+                } | null;
+                /** @description An open challenge only these handles (lower-cased) may accept; empty: anyone. */
+                allowed: string[];
+                game: components["schemas"]["GameId"];
+                timeControl: components["schemas"]["TimeControl"];
+                rated: boolean;
+                /**
+                 * @description The challenger's seat as asked (random is drawn at the accept).
+                 * @enum {string}
+                 */
+                seat: "p1" | "p2" | "random";
+                /** @description The game's settings as sent. */
+                settings: {
+                    [key: string]: unknown;
+                };
+                declineReason: components["schemas"]["DeclineReason"] | null;
+                /** @description The match an accepted challenge started. */
+                matchId: string | null;
+                createdAt: string;
+                /** @description An open challenge expires then (CHALLENGE_EXPIRY_LIVE_S, CHALLENGE_EXPIRY_CORRESPONDENCE_S). */
+                expiresAt: string;
+                closedAt: string | null;
+                /** @description The entry's id in your account feed (GET /v1/me/events, Last-Event-ID). A challenge's own id stays `id`. */
+                entryId: string;
+            };
+        } | {
+            /** @constant */
+            type: "challenge-declined";
+            /** @description When the entry was written (ISO 8601, UTC): with the change that caused it. */
+            timestamp: string;
+            data: {
+                id: string;
+                status: components["schemas"]["ChallengeStatus"];
+                challenger: {
+                    handle: string;
+                    bot: boolean;
+                };
+                /** @description The challenged player; null for an open challenge. */
+                to: {
+                    handle: string;
+                    bot: boolean;
+                } | null;
+                /** @description An open challenge only these handles (lower-cased) may accept; empty: anyone. */
+                allowed: string[];
+                game: components["schemas"]["GameId"];
+                timeControl: components["schemas"]["TimeControl"];
+                rated: boolean;
+                /**
+                 * @description The challenger's seat as asked (random is drawn at the accept).
+                 * @enum {string}
+                 */
+                seat: "p1" | "p2" | "random";
+                /** @description The game's settings as sent. */
+                settings: {
+                    [key: string]: unknown;
+                };
+                declineReason: components["schemas"]["DeclineReason"] | null;
+                /** @description The match an accepted challenge started. */
+                matchId: string | null;
+                createdAt: string;
+                /** @description An open challenge expires then (CHALLENGE_EXPIRY_LIVE_S, CHALLENGE_EXPIRY_CORRESPONDENCE_S). */
+                expiresAt: string;
+                closedAt: string | null;
+                /** @description The entry's id in your account feed (GET /v1/me/events, Last-Event-ID). A challenge's own id stays `id`. */
+                entryId: string;
+            };
+        } | {
+            /** @constant */
+            type: "challenge-canceled";
+            /** @description When the entry was written (ISO 8601, UTC): with the change that caused it. */
+            timestamp: string;
+            data: {
+                id: string;
+                status: components["schemas"]["ChallengeStatus"];
+                challenger: {
+                    handle: string;
+                    bot: boolean;
+                };
+                /** @description The challenged player; null for an open challenge. */
+                to: {
+                    handle: string;
+                    bot: boolean;
+                } | null;
+                /** @description An open challenge only these handles (lower-cased) may accept; empty: anyone. */
+                allowed: string[];
+                game: components["schemas"]["GameId"];
+                timeControl: components["schemas"]["TimeControl"];
+                rated: boolean;
+                /**
+                 * @description The challenger's seat as asked (random is drawn at the accept).
+                 * @enum {string}
+                 */
+                seat: "p1" | "p2" | "random";
+                /** @description The game's settings as sent. */
+                settings: {
+                    [key: string]: unknown;
+                };
+                declineReason: components["schemas"]["DeclineReason"] | null;
+                /** @description The match an accepted challenge started. */
+                matchId: string | null;
+                createdAt: string;
+                /** @description An open challenge expires then (CHALLENGE_EXPIRY_LIVE_S, CHALLENGE_EXPIRY_CORRESPONDENCE_S). */
+                expiresAt: string;
+                closedAt: string | null;
+                /** @description The entry's id in your account feed (GET /v1/me/events, Last-Event-ID). A challenge's own id stays `id`. */
+                entryId: string;
+            };
+        } | {
+            /** @constant */
+            type: "challenge-expired";
+            /** @description When the entry was written (ISO 8601, UTC): with the change that caused it. */
+            timestamp: string;
+            data: {
+                id: string;
+                status: components["schemas"]["ChallengeStatus"];
+                challenger: {
+                    handle: string;
+                    bot: boolean;
+                };
+                /** @description The challenged player; null for an open challenge. */
+                to: {
+                    handle: string;
+                    bot: boolean;
+                } | null;
+                /** @description An open challenge only these handles (lower-cased) may accept; empty: anyone. */
+                allowed: string[];
+                game: components["schemas"]["GameId"];
+                timeControl: components["schemas"]["TimeControl"];
+                rated: boolean;
+                /**
+                 * @description The challenger's seat as asked (random is drawn at the accept).
+                 * @enum {string}
+                 */
+                seat: "p1" | "p2" | "random";
+                /** @description The game's settings as sent. */
+                settings: {
+                    [key: string]: unknown;
+                };
+                declineReason: components["schemas"]["DeclineReason"] | null;
+                /** @description The match an accepted challenge started. */
+                matchId: string | null;
+                createdAt: string;
+                /** @description An open challenge expires then (CHALLENGE_EXPIRY_LIVE_S, CHALLENGE_EXPIRY_CORRESPONDENCE_S). */
+                expiresAt: string;
+                closedAt: string | null;
+                /** @description The entry's id in your account feed (GET /v1/me/events, Last-Event-ID). A challenge's own id stays `id`. */
+                entryId: string;
+            };
+        } | {
+            /** @constant */
+            type: "rematch-offered";
+            /** @description When the entry was written (ISO 8601, UTC): with the change that caused it. */
+            timestamp: string;
+            data: {
+                matchId: string;
+                game: components["schemas"]["GameId"];
+                /** @description The player's seat. */
+                seat: components["schemas"]["Seat"];
+                /** @enum {string} */
+                status: "waiting" | "active" | "finished";
+                rated: boolean;
+                /**
+                 * @description The time control's kind.
+                 * @enum {string}
+                 */
+                timeControl: "none" | "correspondence" | "live";
+                /** @description The seat whose decision the match waits for; null when nobody's. */
+                toMove: components["schemas"]["Seat"] | null;
+                /** @description The match version then (GET /v1/matches/{id} has the position). */
+                version: number;
+                /** @description When the seat to move runs out of time; null without a running clock. */
+                deadline: string | null;
+                /** @description The other seat's handle; null while it is open. */
+                opponent: string | null;
+                winner: components["schemas"]["Seat"] | null;
+                /** @description How a finished match ended; null while it runs. */
+                ending: ("game" | "timed-out" | "aborted") | null;
+                /** @description The offer expires then. */
+                expiresAt: string;
+                /** @description The entry's id in your account feed (GET /v1/me/events, Last-Event-ID). A challenge's own id stays `id`. */
+                entryId: string;
+            };
+        } | {
+            /** @constant */
+            type: "seek-paired";
+            /** @description When the entry was written (ISO 8601, UTC): with the change that caused it. */
+            timestamp: string;
+            data: {
+                seekId: string;
+                matchId: string;
+                game: components["schemas"]["GameId"];
+                timeControl: components["schemas"]["TimeControl"];
+                rated: boolean;
+                /** @description The entry's id in your account feed (GET /v1/me/events, Last-Event-ID). A challenge's own id stays `id`. */
+                entryId: string;
+            };
+        };
+        AccountWebhookDeliveryList: {
+            deliveries: components["schemas"]["AccountWebhookDelivery"][];
         };
         /**
-         * @description your-turn: the decision passed to your seat. opponent-joined: someone took the open seat. match-ended: the match is over. deadline-near: your running clock ends within the lead you chose.
+         * @description A kind of account feed entry (FeedEntry): match-started, your-turn, match-ended, challenge-received, challenge-accepted, challenge-declined, challenge-canceled, challenge-expired, rematch-offered, seek-paired.
          * @enum {string}
          */
-        WebhookKindInput: "your-turn" | "opponent-joined" | "match-ended" | "deadline-near";
-        /** @description A seat's endpoint for Standard Webhooks deliveries. */
-        WebhookRequestInput: {
+        AccountWebhookKind: "match-started" | "your-turn" | "match-ended" | "challenge-received" | "challenge-accepted" | "challenge-declined" | "challenge-canceled" | "challenge-expired" | "rematch-offered" | "seek-paired";
+        /**
+         * @description A kind of account feed entry (FeedEntry): match-started, your-turn, match-ended, challenge-received, challenge-accepted, challenge-declined, challenge-canceled, challenge-expired, rematch-offered, seek-paired.
+         * @enum {string}
+         */
+        AccountWebhookKindInput: "match-started" | "your-turn" | "match-ended" | "challenge-received" | "challenge-accepted" | "challenge-declined" | "challenge-canceled" | "challenge-expired" | "rematch-offered" | "seek-paired";
+        AccountWebhookList: {
+            webhooks: components["schemas"]["AccountWebhook"][];
+        };
+        /** @description A player's endpoint for Standard Webhooks deliveries of their account feed: every match and challenge of theirs, present and future. */
+        AccountWebhookRequestInput: {
             /** @description http(s) URL. In production it must resolve to public addresses (checked when each delivery connects). */
             url: string;
-            events: components["schemas"]["WebhookKindInput"][];
-            /** @description deadline-near fires this long before a deadline (default 720: 12 h). */
-            deadlineLeadMinutes?: number;
+            /** @description The kinds of entry to deliver (default: every kind there is now; the list is kept as registered). */
+            events?: components["schemas"]["AccountWebhookKindInput"][];
+        };
+        /** @description One decision: an action of the match's game (EvonsAction, UniVersusAction) or a MatchAction. */
+        Action: components["schemas"]["EvonsAction"] | components["schemas"]["UniVersusAction"] | components["schemas"]["MatchAction"];
+        /** @description One decision: an action of the match's game (EvonsAction, UniVersusAction) or a MatchAction. */
+        ActionInput: components["schemas"]["EvonsActionInput"] | components["schemas"]["UniVersusActionInput"] | components["schemas"]["MatchActionInput"];
+        ActionResult: {
+            version: number;
+            /** @description The events this action produced, as the caller may see them. */
+            events: components["schemas"]["MatchEvent"][];
+            match: components["schemas"]["MatchView"];
+            /** @description With ?include=legal: your legal actions for the next decision; empty when it is not yours. */
+            legalActions?: {
+                action: components["schemas"]["Action"];
+                text?: string;
+            }[];
+        };
+        CardRef: {
+            /** @description Opaque card instance id. */
+            id: string;
+            /** @description The card definition (GET /v1/cards). */
+            defId: string;
+            name: string;
+        };
+        CardSet: {
+            id: string;
+            name: string;
+            version: string;
+            placeholder: boolean;
+            hash: string;
+            cards: ({
+                id: string;
+                kind: string;
+                name: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+        };
+        /** @description A challenge as anyone may see it: never the challenger's deck, never a token. */
+        Challenge: {
+            id: string;
+            status: components["schemas"]["ChallengeStatus"];
+            challenger: {
+                handle: string;
+                bot: boolean;
+            };
+            /** @description The challenged player; null for an open challenge. */
+            to: {
+                handle: string;
+                bot: boolean;
+            } | null;
+            /** @description An open challenge only these handles (lower-cased) may accept; empty: anyone. */
+            allowed: string[];
+            game: components["schemas"]["GameId"];
+            timeControl: components["schemas"]["TimeControl"];
+            rated: boolean;
+            /**
+             * @description The challenger's seat as asked (random is drawn at the accept).
+             * @enum {string}
+             */
+            seat: "p1" | "p2" | "random";
+            /** @description The game's settings as sent. */
+            settings: {
+                [key: string]: unknown;
+            };
+            declineReason: components["schemas"]["DeclineReason"] | null;
+            /** @description The match an accepted challenge started. */
+            matchId: string | null;
+            createdAt: string;
+            /** @description An open challenge expires then (CHALLENGE_EXPIRY_LIVE_S, CHALLENGE_EXPIRY_CORRESPONDENCE_S). */
+            expiresAt: string;
+            closedAt: string | null;
+        };
+        ChallengeList: {
+            challenges: components["schemas"]["Challenge"][];
+            /** @description Send back as cursor for the next page; null after the last. */
+            nextCursor: string | null;
         };
         /**
-         * @description A seat at the table: p1 or p2.
+         * @description open until exactly one of: accepted (the match started), declined, canceled (by the challenger), expired.
          * @enum {string}
          */
-        SeatInput: "p1" | "p2";
+        ChallengeStatus: "open" | "accepted" | "declined" | "canceled" | "expired";
         /**
-         * @description waiting: a seat is open; active: being played; finished: over (see the result in the view).
+         * @description open until exactly one of: accepted (the match started), declined, canceled (by the challenger), expired.
          * @enum {string}
          */
-        MatchStatusInput: "waiting" | "active" | "finished";
+        ChallengeStatusInput: "open" | "accepted" | "declined" | "canceled" | "expired";
+        /** @description The clock as of this read; null without a time control. */
+        ClockView: {
+            /** @description Time left per seat at this read, in ms (never below 0). */
+            remainingMs: {
+                p1: number;
+                p2: number;
+            };
+            /** @description Whose time is running; null once the match is over. */
+            running: components["schemas"]["Seat"] | null;
+            /** @description When the running seat runs out of time (ISO 8601, UTC): the match ends then. */
+            deadline: string | null;
+        };
+        CreateChallengeRequestInput: {
+            /** @description The challenged player. Without it the challenge is open: anyone (or only `allowed`) may accept it. */
+            to?: string;
+            /** @description An open challenge only these players may accept. */
+            allowed?: string[];
+            /** @description Default evons. */
+            game?: components["schemas"]["GameIdInput"];
+            /** @description Default none (no clock). */
+            timeControl?: components["schemas"]["TimeControlInput"];
+            /** @description Default false; a rated challenge needs a time control. */
+            rated?: boolean;
+            /**
+             * @description The challenger's seat; random (the default) is drawn when the challenge is accepted.
+             * @enum {string}
+             */
+            seat?: "p1" | "p2" | "random";
+            /** @description The game's settings (checked against the game's own schema). */
+            settings?: {
+                [key: string]: unknown;
+            };
+            /** @description The challenger's deck (default: the game's first starter deck). Never shown to anyone else. */
+            deck?: components["schemas"]["DeckSpecInput"];
+        };
+        /** @description A new match of one hosted game (GET /v1/games); without `game`, a match of evons. */
+        CreateMatchRequestInput: components["schemas"]["EvonsCreateMatchRequestInput"] | components["schemas"]["UniVersusCreateMatchRequestInput"];
+        CreateMatchResponse: {
+            id: string;
+            game: components["schemas"]["GameId"];
+            /** @description The creator's seat. */
+            seat: components["schemas"]["Seat"];
+            status: components["schemas"]["MatchStatus"];
+            version: number;
+            /** @description The creator's seat token. */
+            token: string;
+            /** @description Seat tokens (shown once; the server keeps only their sha256). */
+            tokens: {
+                p1?: string;
+                p2?: string;
+            };
+            webhook?: components["schemas"]["WebhookCreated"];
+        };
         /** @description A deck: a starter deck id, or an explicit list of card ids (GET /v1/games/{game}/cards) with counts. */
         DeckSpecInput: {
             /** @description A starter deck id from GET /v1/games/{game}/decks. */
@@ -803,6 +1902,312 @@ export interface components {
                 card: string;
                 count: number;
             }[];
+        };
+        DeclineChallengeRequestInput: {
+            /** @description Default generic. */
+            reason?: components["schemas"]["DeclineReasonInput"];
+        };
+        /**
+         * @description Why a challenge was declined (lichess's reason keys; the challenger's client words them).
+         * @enum {string}
+         */
+        DeclineReason: "generic" | "later" | "tooFast" | "tooSlow" | "timeControl" | "rated" | "casual" | "standard" | "variant" | "noBot" | "onlyBot";
+        /**
+         * @description Why a challenge was declined (lichess's reason keys; the challenger's client words them).
+         * @enum {string}
+         */
+        DeclineReasonInput: "generic" | "later" | "tooFast" | "tooSlow" | "timeControl" | "rated" | "casual" | "standard" | "variant" | "noBot" | "onlyBot";
+        EventPage: {
+            events: components["schemas"]["MatchEvent"][];
+            /** @description Pass as `after` to continue. */
+            next: number;
+            hasMore: boolean;
+            version: number;
+        };
+        /** @description An ability arrow used. */
+        EvonsAbilityUsed: {
+            /** @constant */
+            type: "AbilityUsed";
+            /** @description Opaque card instance id. */
+            card: string;
+            arrow: number;
+            ability: string;
+            /** @description A cell name such as C3 (the board in GameView lists them all). */
+            target: string;
+        };
+        /** @description One Evons decision (discriminated by type). Resigning is a MatchAction. */
+        EvonsAction: {
+            /** @constant */
+            type: "reveal";
+            card: string;
+        } | {
+            /** @constant */
+            type: "play";
+            card: string;
+            cell: string;
+            covered: boolean;
+        } | {
+            /** @constant */
+            type: "pass";
+        } | {
+            /** @constant */
+            type: "ability";
+            arrow: number;
+            target: string;
+            card?: string;
+            pull?: string;
+        } | {
+            /** @constant */
+            type: "end-phase";
+        } | {
+            /** @constant */
+            type: "conflict";
+            defender: string;
+        } | {
+            /** @constant */
+            type: "activate";
+            card: string;
+        } | {
+            /** @constant */
+            type: "discard";
+            card: string;
+        };
+        /** @description One Evons decision (discriminated by type). Resigning is a MatchAction. */
+        EvonsActionInput: {
+            /** @constant */
+            type: "reveal";
+            card: string;
+        } | {
+            /** @constant */
+            type: "play";
+            card: string;
+            cell: string;
+            covered: boolean;
+        } | {
+            /** @constant */
+            type: "pass";
+        } | {
+            /** @constant */
+            type: "ability";
+            arrow: number;
+            target: string;
+            card?: string;
+            pull?: string;
+        } | {
+            /** @constant */
+            type: "end-phase";
+        } | {
+            /** @constant */
+            type: "conflict";
+            defender: string;
+        } | {
+            /** @constant */
+            type: "activate";
+            card: string;
+        } | {
+            /** @constant */
+            type: "discard";
+            card: string;
+        };
+        /** @description An activation ends. */
+        EvonsActivationEnded: {
+            /** @constant */
+            type: "ActivationEnded";
+            /** @description Opaque card instance id. */
+            card: string;
+            /** @enum {string} */
+            reason: "completed" | "destroyed" | "left-board";
+        };
+        /** @description A card's Activation Sequence begins (R-ACT-1). */
+        EvonsActivationStarted: {
+            /** @constant */
+            type: "ActivationStarted";
+            /** @description Opaque card instance id. */
+            card: string;
+            /** @description A cell name such as C3 (the board in GameView lists them all). */
+            cell: string;
+            /** @enum {string} */
+            kind: "activation" | "reactivation";
+        };
+        /** @description A block placed. */
+        EvonsBlockPlaced: {
+            /** @constant */
+            type: "BlockPlaced";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @description Opaque card instance id. */
+            card: string;
+            /** @description The card definition (GET /v1/cards). */
+            defId: string;
+            /** @description A cell name such as C3 (the board in GameView lists them all). */
+            cell: string;
+        };
+        /** @description To its owner's graveyard (R-GY-2). */
+        EvonsCardDestroyed: {
+            /** @constant */
+            type: "CardDestroyed";
+            /** @description Opaque card instance id. */
+            card: string;
+            /** @description The card definition (GET /v1/cards). */
+            defId: string;
+            /** @enum {string} */
+            owner: "p1" | "p2";
+            /** @description A cell name such as C3 (the board in GameView lists them all). */
+            cell: string;
+            /** @enum {string} */
+            cause: "conflict" | "arrow" | "shockwave-landing" | "remove" | "firestorm" | "block-ability" | "unpaid";
+        };
+        /** @description A card discarded from hand. */
+        EvonsCardDiscarded: {
+            /** @constant */
+            type: "CardDiscarded";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @description Opaque card instance id. */
+            card: string;
+            /** @description The card definition (GET /v1/cards). */
+            defId: string;
+        };
+        /** @description A card drawn; only its owner sees which. */
+        EvonsCardDrawn: {
+            /** @constant */
+            type: "CardDrawn";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @description Only for the drawing seat. */
+            card?: string;
+            /** @description Only for the drawing seat. */
+            defId?: string;
+        };
+        /** @description A card turned to face (and now controlled by) another seat. */
+        EvonsCardFlipped: {
+            /** @constant */
+            type: "CardFlipped";
+            /** @description Opaque card instance id. */
+            card: string;
+            /** @description A cell name such as C3 (the board in GameView lists them all). */
+            cell: string;
+            /** @enum {string} */
+            to: "p1" | "p2";
+            covered: boolean;
+        };
+        /** @description Growth: a hand card placed covered. */
+        EvonsCardGrown: {
+            /** @constant */
+            type: "CardGrown";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @description Opaque card instance id. */
+            card: string;
+            /** @description Only for its owner. */
+            defId?: string;
+            /** @description A cell name such as C3 (the board in GameView lists them all). */
+            cell: string;
+        };
+        /** @description A card moved by an ability. */
+        EvonsCardMoved: {
+            /** @constant */
+            type: "CardMoved";
+            /** @description Opaque card instance id. */
+            card: string;
+            /** @description A cell name such as C3 (the board in GameView lists them all). */
+            from: string;
+            /** @description A cell name such as C3 (the board in GameView lists them all). */
+            to: string;
+            /** @enum {string} */
+            cause: "Shockwave" | "Magnetism" | "Swap";
+        };
+        /** @description A card played from hand (face up, or covered). */
+        EvonsCardPlayed: {
+            /** @constant */
+            type: "CardPlayed";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @description Opaque card instance id. */
+            card: string;
+            /** @description Absent for a covered play, except to its owner. */
+            defId?: string;
+            /** @description A cell name such as C3 (the board in GameView lists them all). */
+            cell: string;
+            covered: boolean;
+            paid: number;
+            total: number;
+        };
+        /** @description Removed from the game. */
+        EvonsCardRemovedFromGame: {
+            /** @constant */
+            type: "CardRemovedFromGame";
+            /** @description Opaque card instance id. */
+            card: string;
+            /** @description The card definition (GET /v1/cards). */
+            defId: string;
+            /** @enum {string} */
+            owner: "p1" | "p2";
+            /** @description A cell name such as C3 (the board in GameView lists them all). */
+            cell: string;
+        };
+        /** @description A covered card revealed and paid for (R-FACE-3/4). */
+        EvonsCardRevealed: {
+            /** @constant */
+            type: "CardRevealed";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @description Opaque card instance id. */
+            card: string;
+            /** @description The card definition (GET /v1/cards). */
+            defId: string;
+            /** @description A cell name such as C3 (the board in GameView lists them all). */
+            cell: string;
+            paid: number;
+            total: number;
+        };
+        /** @description Resurrection: a card back from the graveyard. */
+        EvonsCardRevived: {
+            /** @constant */
+            type: "CardRevived";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @description Opaque card instance id. */
+            card: string;
+            /** @description The card definition (GET /v1/cards). */
+            defId: string;
+            /** @description A cell name such as C3 (the board in GameView lists them all). */
+            cell: string;
+            cost: number;
+        };
+        /** @description Two cards swapped. */
+        EvonsCardsSwapped: {
+            /** @constant */
+            type: "CardsSwapped";
+            /** @description Opaque card instance id. */
+            card: string;
+            /** @description Opaque card instance id. */
+            other: string;
+            /** @description A cell name such as C3 (the board in GameView lists them all). */
+            from: string;
+            /** @description A cell name such as C3 (the board in GameView lists them all). */
+            to: string;
+        };
+        /** @description A conflict: damage dealt to each (simultaneous, R-CONF-5) and DEF left. */
+        EvonsConflictResolved: {
+            /** @constant */
+            type: "ConflictResolved";
+            /** @description Opaque card instance id. */
+            attacker: string;
+            /** @description Opaque card instance id. */
+            defender: string;
+            attackerDamage: number;
+            defenderDamage: number;
+            attackerDef: number;
+            defenderDef: number;
+        };
+        /** @description The conflicts of an activation, in order. */
+        EvonsConflictsFixed: {
+            /** @constant */
+            type: "ConflictsFixed";
+            /** @description Opaque card instance id. */
+            card: string;
+            defenders: string[];
         };
         EvonsCreateMatchRequestInput: {
             /**
@@ -818,6 +2223,11 @@ export interface components {
             openSeat?: boolean;
             /** @description Handle of the other seat when openSeat is false. */
             opponentHandle?: string;
+            /** @description Play the computer: the other seat is the computer player ai-level-<level> (a verified bot), which the server plays. Its deck: decks.<its seat>, else the game's first starter deck. No token is issued for it. Not with openSeat, opponentHandle or a position. */
+            ai?: {
+                /** @description 1 (weakest) to 8 (strongest). */
+                level: number;
+            };
             /** @description Decks by seat. The creator's deck is required; the other seat's too unless openSeat. */
             decks?: {
                 p1?: components["schemas"]["DeckSpecInput"];
@@ -829,7 +2239,7 @@ export interface components {
             webhook?: components["schemas"]["WebhookRequestInput"];
             /** @description Rated (default false): the end updates both players' Glicko-2 ratings (this game, this time control's family). Needs a player token, openSeat true (the opponent joins with their own player token) and a correspondence or live time control; never a sandbox. */
             rated?: boolean;
-            /** @description Rules settings (RulesConfig); every field has a default. */
+            /** @description Evons rules settings; every field has a default (docs/rules.md). */
             settings?: {
                 /**
                  * @default LINE
@@ -895,7 +2305,7 @@ export interface components {
                  */
                 maxChainDepth: number | null;
             };
-            /** @description Sandbox: start from this position (format evons-position/1; its config holds the rules settings) instead of a deal. Send no decks or settings with it. */
+            /** @description Sandbox: start from this position (format evons-position/1, see docs/rules.md) instead of a deal. Send no decks or settings with it. */
             position?: {
                 /** @constant */
                 format: "evons-position/1";
@@ -1058,423 +2468,47 @@ export interface components {
                 stalled: number;
             };
         };
-        /** @description UniVersus engine settings: each reading of a gap in the rules is a named setting; every field has a default (see docs/universus.md). */
-        UniVersusSettingsInput: {
-            /**
-             * @default ADJACENT_ONLY
-             * @enum {string}
-             */
-            blockZoneRule: "ADJACENT_ONLY" | "ANY_ZONE_HALF";
-            /**
-             * @default UP
-             * @constant
-             */
-            halfDamageRounding: "UP";
-            /** @default true */
-            failedCheckEndsTurn: boolean;
-            /**
-             * @default EXACT_SHORTFALL_AFTER_REVEAL
-             * @enum {string}
-             */
-            commitMode: "EXACT_SHORTFALL_AFTER_REVEAL" | "NONE";
-            /**
-             * @default END_PHASE
-             * @enum {string}
-             */
-            foundationEntersStage: "END_PHASE" | "IMMEDIATELY";
-            /**
-             * @default SKIP
-             * @constant
-             */
-            enhanceStep: "SKIP";
-            /**
-             * @default ASK
-             * @enum {string}
-             */
-            autoMomentum: "ASK" | "ALL" | "NONE";
-            /** @default 10 */
-            cycleRemoveCount: number;
-            /** @default 60 */
-            minDeckSize: number;
-            /** @default true */
-            alwaysRevealOnCheck: boolean;
-        };
-        UniVersusCreateMatchRequestInput: {
+        /** @description Credits gained; total after. */
+        EvonsCreditsGained: {
             /** @constant */
-            game: "universus";
-            /** @description The creator's handle. */
-            handle?: string;
-            /** @description The creator's seat (default p1). Who moves first is a rules setting. */
-            seat?: components["schemas"]["SeatInput"];
-            /** @description true: the other seat stays open for someone to join (POST /v1/matches/{id}/join). false (default): both seats are created now and both tokens returned (hot-seat or bot play). */
-            openSeat?: boolean;
-            /** @description Handle of the other seat when openSeat is false. */
-            opponentHandle?: string;
-            /** @description Decks by seat. The creator's deck is required; the other seat's too unless openSeat. */
-            decks?: {
-                p1?: components["schemas"]["DeckSpecInput"];
-                p2?: components["schemas"]["DeckSpecInput"];
-            };
-            /** @description The clock (default none): correspondence (days per decision) or live (Fischer). Pinned in the rules hash; the clock starts at the deal. */
-            timeControl?: components["schemas"]["TimeControlInput"];
-            /** @description The creator's webhook endpoint, registered with the match (its secret comes back once). */
-            webhook?: components["schemas"]["WebhookRequestInput"];
-            /** @description Rated (default false): the end updates both players' Glicko-2 ratings (this game, this time control's family). Needs a player token, openSeat true (the opponent joins with their own player token) and a correspondence or live time control; never a sandbox. */
-            rated?: boolean;
-            settings?: components["schemas"]["UniVersusSettingsInput"];
-            /** @description Sandbox: start from this position (format universus-position/1, see docs/universus.md). Send no decks or settings with it. */
-            position?: {
-                /** @constant */
-                format: "universus-position/1";
-                config: {
-                    /**
-                     * @default ADJACENT_ONLY
-                     * @enum {string}
-                     */
-                    blockZoneRule: "ADJACENT_ONLY" | "ANY_ZONE_HALF";
-                    /**
-                     * @default UP
-                     * @constant
-                     */
-                    halfDamageRounding: "UP";
-                    /** @default true */
-                    failedCheckEndsTurn: boolean;
-                    /**
-                     * @default EXACT_SHORTFALL_AFTER_REVEAL
-                     * @enum {string}
-                     */
-                    commitMode: "EXACT_SHORTFALL_AFTER_REVEAL" | "NONE";
-                    /**
-                     * @default END_PHASE
-                     * @enum {string}
-                     */
-                    foundationEntersStage: "END_PHASE" | "IMMEDIATELY";
-                    /**
-                     * @default SKIP
-                     * @constant
-                     */
-                    enhanceStep: "SKIP";
-                    /**
-                     * @default ASK
-                     * @enum {string}
-                     */
-                    autoMomentum: "ASK" | "ALL" | "NONE";
-                    /** @default 10 */
-                    cycleRemoveCount: number;
-                    /** @default 60 */
-                    minDeckSize: number;
-                    /** @default true */
-                    alwaysRevealOnCheck: boolean;
-                };
-                /** @enum {string} */
-                turnPlayer: "p1" | "p2";
-                turnNumber: number;
-                players: {
-                    p1: {
-                        character: string;
-                        health: number;
-                        hand: string[];
-                        deck: string[];
-                        discard: string[];
-                        removed: string[];
-                        cardPool: {
-                            card: string;
-                            /** @enum {string} */
-                            role: "PLAYED" | "BLOCK";
-                            dealtDamage: boolean;
-                            built: boolean;
-                        }[];
-                        stage: {
-                            card: string;
-                            committed: boolean;
-                        }[];
-                        momentum: string[];
-                    };
-                    p2: {
-                        character: string;
-                        health: number;
-                        hand: string[];
-                        deck: string[];
-                        discard: string[];
-                        removed: string[];
-                        cardPool: {
-                            card: string;
-                            /** @enum {string} */
-                            role: "PLAYED" | "BLOCK";
-                            dealtDamage: boolean;
-                            built: boolean;
-                        }[];
-                        stage: {
-                            card: string;
-                            committed: boolean;
-                        }[];
-                        momentum: string[];
-                    };
-                };
-            };
+            type: "CreditsGained";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            amount: number;
+            total: number;
         };
-        /** @description A new match of one hosted game (GET /v1/games); without `game`, an Evons match. */
-        CreateMatchRequestInput: components["schemas"]["EvonsCreateMatchRequestInput"] | components["schemas"]["UniVersusCreateMatchRequestInput"];
-        /**
-         * @description A hosted game (GET /v1/games).
-         * @enum {string}
-         */
-        GameIdInput: "evons" | "universus";
-        JoinMatchRequestInput: {
-            /** @description A player handle. Anonymous play picks it as a label (any handle no registered player owns); a registered player's handle is its own (seats show verified). Match history is listed by handle. */
-            handle?: string;
-            /** @description Required unless the match is a sandbox. */
-            deck?: components["schemas"]["DeckSpecInput"];
-            /** @description Your seat's webhook endpoint, registered with the join (its secret comes back once). */
-            webhook?: components["schemas"]["WebhookRequestInput"];
-        };
-        /** @description One Evons decision (discriminated by type). Resigning is a MatchAction. */
-        EvonsActionInput: {
+        /** @description No draw (empty deck or the first turn). */
+        EvonsDrawSkipped: {
             /** @constant */
-            type: "reveal";
+            type: "DrawSkipped";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+        };
+        /** @description An Evons event as the caller may see it (discriminated by type). */
+        EvonsEvent: components["schemas"]["EvonsMatchCreated"] | components["schemas"]["EvonsPositionLoaded"] | components["schemas"]["EvonsTurnStarted"] | components["schemas"]["EvonsCreditsGained"] | components["schemas"]["EvonsCardDrawn"] | components["schemas"]["EvonsDrawSkipped"] | components["schemas"]["EvonsStepStarted"] | components["schemas"]["EvonsCardRevealed"] | components["schemas"]["EvonsRevealDeferred"] | components["schemas"]["EvonsCardPlayed"] | components["schemas"]["EvonsPassed"] | components["schemas"]["EvonsActivationStarted"] | components["schemas"]["EvonsPhaseStarted"] | components["schemas"]["EvonsAbilityUsed"] | components["schemas"]["EvonsCardGrown"] | components["schemas"]["EvonsBlockPlaced"] | components["schemas"]["EvonsCardRevived"] | components["schemas"]["EvonsCardMoved"] | components["schemas"]["EvonsCardsSwapped"] | components["schemas"]["EvonsFirestormDamage"] | components["schemas"]["EvonsConflictsFixed"] | components["schemas"]["EvonsConflictResolved"] | components["schemas"]["EvonsCardDestroyed"] | components["schemas"]["EvonsCardRemovedFromGame"] | components["schemas"]["EvonsCardFlipped"] | components["schemas"]["EvonsTriggersQueued"] | components["schemas"]["EvonsTriggerDropped"] | components["schemas"]["EvonsActivationEnded"] | components["schemas"]["EvonsCardDiscarded"] | components["schemas"]["EvonsTurnEnded"] | components["schemas"]["EvonsResigned"] | components["schemas"]["EvonsGameEnded"] | components["schemas"]["EvonsSeedRevealed"];
+        /** @description Firestorm damage. */
+        EvonsFirestormDamage: {
+            /** @constant */
+            type: "FirestormDamage";
+            /** @description Opaque card instance id. */
             card: string;
-        } | {
-            /** @constant */
-            type: "play";
-            card: string;
+            /** @description A cell name such as C3 (the board in GameView lists them all). */
             cell: string;
-            covered: boolean;
-        } | {
-            /** @constant */
-            type: "pass";
-        } | {
-            /** @constant */
-            type: "ability";
-            arrow: number;
-            target: string;
-            card?: string;
-            pull?: string;
-        } | {
-            /** @constant */
-            type: "end-phase";
-        } | {
-            /** @constant */
-            type: "conflict";
-            defender: string;
-        } | {
-            /** @constant */
-            type: "activate";
-            card: string;
-        } | {
-            /** @constant */
-            type: "discard";
-            card: string;
+            amount: number;
+            /** @description DEF left. */
+            def?: number;
         };
-        /** @description Actions of the match itself, in every game: abort calls the match off (no winner) until both seats have made their first decision; resign concedes (the other seat wins), by either seat at any time while the match runs, whoever's decision it is. Neither is listed among legal actions. */
-        MatchActionInput: {
+        /** @description The game is over. */
+        EvonsGameEnded: {
             /** @constant */
-            type: "abort";
-        } | {
-            /** @constant */
-            type: "resign";
-        };
-        /** @description One decision: an EvonsAction or a UniVersusAction in the match's game, or a MatchAction (their `type` values do not overlap). */
-        ActionInput: components["schemas"]["EvonsActionInput"] | components["schemas"]["UniVersusActionInput"] | components["schemas"]["MatchActionInput"];
-        SubmitActionRequestInput: {
-            action: components["schemas"]["ActionInput"];
-        };
-        /**
-         * @description match:read: see your seats; match:play: act; match:create: create and join as you; webhook:write: manage webhooks; token:write: manage tokens.
-         * @enum {string}
-         */
-        ScopeInput: "match:read" | "match:play" | "match:create" | "webhook:write" | "token:write";
-        RegisterPlayerRequestInput: {
-            /** @description Your handle: reserved for you from now on, case-insensitively (anonymous play can no longer use it). */
-            handle: string;
-            /** @description A bot account (shown on every seat it holds). */
-            bot?: boolean;
-        };
-        NewPlayerTokenRequestInput: {
-            label?: string;
-            scopes: components["schemas"]["ScopeInput"][];
-        };
-        /** @description A card the viewer may know: its instance and printed card. */
-        UniVersusCardInstance: {
-            /** @description Opaque card instance id, stable for the whole match. */
-            id: string;
-            /** @description The printed card (GET /v1/games/universus/cards). */
-            card: string;
-        };
-        /** @description A card in a card pool; every pool card counts for progressive difficulty (U-PROG-1). */
-        UniVersusPoolEntry: {
-            /** @description Opaque card instance id, stable for the whole match. */
-            id: string;
-            /** @description The printed card (GET /v1/games/universus/cards). */
-            card: string;
-            /**
-             * @description PLAYED by the turn player, or a passed BLOCK (U-BLOCK-5).
-             * @enum {string}
-             */
-            role: "PLAYED" | "BLOCK";
-            /** @description An attack that dealt damage (U-DAMAGE-3): eligible for momentum (U-MOMENTUM-1). */
-            dealtDamage: boolean;
-            /** @description A foundation that passed its play check this turn (U-FOUND-2). */
-            built: boolean;
-        };
-        /** @description A built foundation on its owner's stage (U-FOUND-1). */
-        UniVersusStageEntry: {
-            /** @description Opaque card instance id, stable for the whole match. */
-            id: string;
-            /** @description The printed card (GET /v1/games/universus/cards). */
-            card: string;
-            /** @description Committed for a check; ready again at its owner's next Ready Step (U-COMMIT-3). */
-            committed: boolean;
-        };
-        /** @description The decision the game waits for, by kind. */
-        UniVersusPending: {
-            /** @constant */
-            kind: "PLAY";
+            type: "GameEnded";
             /** @enum {string} */
-            seat: "p1" | "p2";
-        } | {
-            /** @constant */
-            kind: "AWAIT_COMMIT";
-            /** @enum {string} */
-            seat: "p1" | "p2";
-            /** @description Ready foundations to commit to pass the check (U-COMMIT-1). */
-            shortfall: number;
-        } | {
-            /** @constant */
-            kind: "AWAIT_BLOCK";
-            /** @enum {string} */
-            seat: "p1" | "p2";
-        } | {
-            /** @constant */
-            kind: "AWAIT_MOMENTUM";
-            /** @enum {string} */
-            seat: "p1" | "p2";
-        };
-        /** @description A check in progress (U-CHECK-1: revealed cards are public to both seats). */
-        UniVersusCheck: {
-            /**
-             * @description Whose check.
-             * @enum {string}
-             */
-            seat: "p1" | "p2";
-            /** @enum {string} */
-            purpose: "PLAY" | "BLOCK";
-            /** @description The attempted card: public from the attempt on, in no zone during the check (D-5). */
-            id: string;
-            /** @description The printed card (GET /v1/games/universus/cards). */
-            card: string;
-            /** @description Card difficulty (+ speed and block modifier for a block) + progressive difficulty. */
-            difficulty: number;
-        };
-        /** @description The attack being resolved: printed zone, speed and damage (U-ATTACK-3). */
-        UniVersusAttack: {
-            /** @description The attack card, in the attacker's card pool. */
-            id: string;
-            /** @enum {string} */
-            attacker: "p1" | "p2";
-            /** @enum {string} */
-            zone: "HIGH" | "MID" | "LOW";
-            speed: number;
-            damage: number;
-        };
-        /** @description One seat as the viewer may see it. */
-        UniVersusPlayerView: {
-            /** @description The character card (in play, never in the deck). */
-            character: string;
-            /** @description Remaining health; shown as 0 when below (U-DAMAGE-2). */
-            health: number;
-            /** @description The character's hand size: draws go up to it (U-TURN-3). */
-            handSize: number;
-            /** @description Cards in hand (public). */
-            handCount: number;
-            /** @description Only in the seat's own view; null for the other seat and spectators. */
-            hand: components["schemas"]["UniVersusCardInstance"][] | null;
-            /** @description Cards in the deck; the order is secret. */
-            deckCount: number;
-            /** @description Public, oldest first. */
-            discard: components["schemas"]["UniVersusCardInstance"][];
-            /** @description Cards removed face down by cycling (U-CYCLE-2). */
-            removedCount: number;
-            cardPool: components["schemas"]["UniVersusPoolEntry"][];
-            stage: components["schemas"]["UniVersusStageEntry"][];
-            /** @description Momentum is face down: a count only (U-MOMENTUM-2). */
-            momentumCount: number;
-        };
-        /** @description A UniVersus game as one viewer (a seat or a spectator) may see it. */
-        UniVersusView: {
-            /** @constant */
-            game: "universus";
-            /**
-             * @description Whom this view is for.
-             * @enum {string}
-             */
-            viewer: "p1" | "p2" | "spectator";
-            /** @enum {string} */
-            turnPlayer: "p1" | "p2";
-            turnNumber: number;
-            /** @enum {string} */
-            phase: "COMBAT" | "END" | "OVER";
-            /** @description Null once the game is over. */
-            pending: components["schemas"]["UniVersusPending"] | null;
-            check: components["schemas"]["UniVersusCheck"] | null;
-            attack: components["schemas"]["UniVersusAttack"] | null;
-            players: {
-                p1: components["schemas"]["UniVersusPlayerView"];
-                p2: components["schemas"]["UniVersusPlayerView"];
-            };
+            reason: "main-zone-full" | "stalemate" | "resignation" | "deck-out";
             winner: ("p1" | "p2") | null;
-            /** @description HEALTH_ZERO or EXHAUSTED once the game is over (U-WIN-1, U-WIN-2). */
-            winReason: string | null;
-            /** @description sha256 of the seed, fixed at creation. */
-            seedCommitment: string;
-            /** @description Published once the game has ended; null before. */
-            seed: string | null;
-        };
-        /** @description A UniVersus action, by type: PlayCard, CommitForCheck, DeclineCommit, Block, NoBlock, PassCombat, ChooseMomentum. */
-        UniVersusAction: {
-            /** @constant */
-            type: "PlayCard";
-            cardId: string;
-        } | {
-            /** @constant */
-            type: "CommitForCheck";
-            foundationIds: string[];
-        } | {
-            /** @constant */
-            type: "DeclineCommit";
-        } | {
-            /** @constant */
-            type: "Block";
-            cardId: string;
-        } | {
-            /** @constant */
-            type: "NoBlock";
-        } | {
-            /** @constant */
-            type: "PassCombat";
-        } | {
-            /** @constant */
-            type: "ChooseMomentum";
-            attackIds: string[];
-        };
-        /** @description none: no clock (the default). correspondence: daysPerMove for each decision. live: Fischer, initialSeconds per seat plus incrementSeconds per turn. */
-        TimeControl: {
-            /** @constant */
-            kind: "none";
-        } | {
-            /** @constant */
-            kind: "correspondence";
-            /**
-             * @description Days for each decision: 1, 2, 3, 5, 7, 10, 14.
-             * @enum {number}
-             */
-            daysPerMove: 1 | 2 | 3 | 5 | 7 | 10 | 14;
-        } | {
-            /** @constant */
-            kind: "live";
-            /** @description Time per seat at the start. */
-            initialSeconds: number;
-            /** @description Added when the decision passes to the other seat (Fischer). */
-            incrementSeconds: number;
+            scores: {
+                p1: number;
+                p2: number;
+            };
         };
         /** @description The deal (public form: the seed and deck lists stay on the server until SeedRevealed). */
         EvonsMatchCreated: {
@@ -1562,101 +2596,42 @@ export interface components {
              */
             rng?: "sfc32" | "chacha20";
         };
-        /** @description A sandbox match starts from a position (public form: the position itself stays on the server). */
-        EvonsPositionLoaded: {
+        EvonsMatchView: {
             /** @constant */
-            type: "PositionLoaded";
+            gameId: "evons";
+            id: string;
+            /** @description Number of stored events; also sent as the ETag. */
+            version: number;
+            status: components["schemas"]["MatchStatus"];
+            winner: components["schemas"]["Seat"] | null;
+            /** @description The caller's seat; null for a spectator. */
+            seat: components["schemas"]["Seat"] | null;
+            seats: {
+                seat: components["schemas"]["Seat"];
+                handle: string | null;
+                joined: boolean;
+                /** @description The seat is held by a registered player: the handle is theirs (otherwise it is only a label). */
+                verified: boolean;
+                /** @description That player is a bot account. */
+                bot: boolean;
+            }[];
+            sandbox: boolean;
             engineVersion: string;
             rulesHash: string;
             cardSetId: string;
-            cardSetHash: string;
-            seedCommitment: string;
-        };
-        /** @description A turn begins. */
-        EvonsTurnStarted: {
-            /** @constant */
-            type: "TurnStarted";
-            turn: number;
-            /** @enum {string} */
-            seat: "p1" | "p2";
-        };
-        /** @description Credits gained; total after. */
-        EvonsCreditsGained: {
-            /** @constant */
-            type: "CreditsGained";
-            /** @enum {string} */
-            seat: "p1" | "p2";
-            amount: number;
-            total: number;
-        };
-        /** @description A card drawn; only its owner sees which. */
-        EvonsCardDrawn: {
-            /** @constant */
-            type: "CardDrawn";
-            /** @enum {string} */
-            seat: "p1" | "p2";
-            /** @description Only for the drawing seat. */
-            card?: string;
-            /** @description Only for the drawing seat. */
-            defId?: string;
-        };
-        /** @description No draw (empty deck or the first turn). */
-        EvonsDrawSkipped: {
-            /** @constant */
-            type: "DrawSkipped";
-            /** @enum {string} */
-            seat: "p1" | "p2";
-        };
-        /** @description A step of the turn begins. */
-        EvonsStepStarted: {
-            /** @constant */
-            type: "StepStarted";
-            /** @enum {string} */
-            step: "reveal" | "play" | "discard";
-            /** @description reveal: the covered cards due to be revealed. */
-            due?: string[];
-        };
-        /** @description A covered card revealed and paid for (R-FACE-3/4). */
-        EvonsCardRevealed: {
-            /** @constant */
-            type: "CardRevealed";
-            /** @enum {string} */
-            seat: "p1" | "p2";
-            /** @description Opaque card instance id. */
-            card: string;
-            /** @description The card definition (GET /v1/cards). */
-            defId: string;
-            /** @description A cell name such as C3 (the board in GameView lists them all). */
-            cell: string;
-            paid: number;
-            total: number;
-        };
-        /** @description A due reveal deferred. */
-        EvonsRevealDeferred: {
-            /** @constant */
-            type: "RevealDeferred";
-            /** @enum {string} */
-            seat: "p1" | "p2";
-            /** @description Opaque card instance id. */
-            card: string;
-            /** @description A cell name such as C3 (the board in GameView lists them all). */
-            cell: string;
-        };
-        /** @description A card played from hand (face up, or covered). */
-        EvonsCardPlayed: {
-            /** @constant */
-            type: "CardPlayed";
-            /** @enum {string} */
-            seat: "p1" | "p2";
-            /** @description Opaque card instance id. */
-            card: string;
-            /** @description Absent for a covered play, except to its owner. */
-            defId?: string;
-            /** @description A cell name such as C3 (the board in GameView lists them all). */
-            cell: string;
-            covered: boolean;
-            paid: number;
-            total: number;
+            createdAt: string;
+            timeControl: components["schemas"]["TimeControl"];
+            /** @description Rated: the end updates both players' ratings. */
+            rated: boolean;
+            clock: components["schemas"]["ClockView"] | null;
+            outcome: components["schemas"]["MatchOutcome"] | null;
+            /** @description The match's seed, published once the match is over however it ended (verify it against the seedCommitment). */
+            seed: string | null;
+            rematch: components["schemas"]["RematchView"] | null;
+            /** @description The finished match this one is the rematch of; null otherwise. */
+            rematchOf: string | null;
+            /** @description The engine's view for this caller; null while a seat is open. */
+            game: components["schemas"]["GameView"] | null;
         };
         /** @description A seat passed (auto: the server passed for it). */
         EvonsPassed: {
@@ -1667,254 +2642,6 @@ export interface components {
             auto: boolean;
             stalled: boolean;
         };
-        /** @description A card's Activation Sequence begins (R-ACT-1). */
-        EvonsActivationStarted: {
-            /** @constant */
-            type: "ActivationStarted";
-            /** @description Opaque card instance id. */
-            card: string;
-            /** @description A cell name such as C3 (the board in GameView lists them all). */
-            cell: string;
-            /** @enum {string} */
-            kind: "activation" | "reactivation";
-        };
-        /** @description A phase of an activation begins. */
-        EvonsPhaseStarted: {
-            /** @constant */
-            type: "PhaseStarted";
-            /** @description Opaque card instance id. */
-            card: string;
-            /** @enum {string} */
-            phase: "ability1" | "conflicts" | "flip" | "ability2";
-        };
-        /** @description An ability arrow used. */
-        EvonsAbilityUsed: {
-            /** @constant */
-            type: "AbilityUsed";
-            /** @description Opaque card instance id. */
-            card: string;
-            arrow: number;
-            ability: string;
-            /** @description A cell name such as C3 (the board in GameView lists them all). */
-            target: string;
-        };
-        /** @description Growth: a hand card placed covered. */
-        EvonsCardGrown: {
-            /** @constant */
-            type: "CardGrown";
-            /** @enum {string} */
-            seat: "p1" | "p2";
-            /** @description Opaque card instance id. */
-            card: string;
-            /** @description Only for its owner. */
-            defId?: string;
-            /** @description A cell name such as C3 (the board in GameView lists them all). */
-            cell: string;
-        };
-        /** @description A block placed. */
-        EvonsBlockPlaced: {
-            /** @constant */
-            type: "BlockPlaced";
-            /** @enum {string} */
-            seat: "p1" | "p2";
-            /** @description Opaque card instance id. */
-            card: string;
-            /** @description The card definition (GET /v1/cards). */
-            defId: string;
-            /** @description A cell name such as C3 (the board in GameView lists them all). */
-            cell: string;
-        };
-        /** @description Resurrection: a card back from the graveyard. */
-        EvonsCardRevived: {
-            /** @constant */
-            type: "CardRevived";
-            /** @enum {string} */
-            seat: "p1" | "p2";
-            /** @description Opaque card instance id. */
-            card: string;
-            /** @description The card definition (GET /v1/cards). */
-            defId: string;
-            /** @description A cell name such as C3 (the board in GameView lists them all). */
-            cell: string;
-            cost: number;
-        };
-        /** @description A card moved by an ability. */
-        EvonsCardMoved: {
-            /** @constant */
-            type: "CardMoved";
-            /** @description Opaque card instance id. */
-            card: string;
-            /** @description A cell name such as C3 (the board in GameView lists them all). */
-            from: string;
-            /** @description A cell name such as C3 (the board in GameView lists them all). */
-            to: string;
-            /** @enum {string} */
-            cause: "Shockwave" | "Magnetism" | "Swap";
-        };
-        /** @description Two cards swapped. */
-        EvonsCardsSwapped: {
-            /** @constant */
-            type: "CardsSwapped";
-            /** @description Opaque card instance id. */
-            card: string;
-            /** @description Opaque card instance id. */
-            other: string;
-            /** @description A cell name such as C3 (the board in GameView lists them all). */
-            from: string;
-            /** @description A cell name such as C3 (the board in GameView lists them all). */
-            to: string;
-        };
-        /** @description Firestorm damage. */
-        EvonsFirestormDamage: {
-            /** @constant */
-            type: "FirestormDamage";
-            /** @description Opaque card instance id. */
-            card: string;
-            /** @description A cell name such as C3 (the board in GameView lists them all). */
-            cell: string;
-            amount: number;
-            /** @description DEF left. */
-            def?: number;
-        };
-        /** @description The conflicts of an activation, in order. */
-        EvonsConflictsFixed: {
-            /** @constant */
-            type: "ConflictsFixed";
-            /** @description Opaque card instance id. */
-            card: string;
-            defenders: string[];
-        };
-        /** @description A conflict: damage dealt to each (simultaneous, R-CONF-5) and DEF left. */
-        EvonsConflictResolved: {
-            /** @constant */
-            type: "ConflictResolved";
-            /** @description Opaque card instance id. */
-            attacker: string;
-            /** @description Opaque card instance id. */
-            defender: string;
-            attackerDamage: number;
-            defenderDamage: number;
-            attackerDef: number;
-            defenderDef: number;
-        };
-        /** @description To its owner's graveyard (R-GY-2). */
-        EvonsCardDestroyed: {
-            /** @constant */
-            type: "CardDestroyed";
-            /** @description Opaque card instance id. */
-            card: string;
-            /** @description The card definition (GET /v1/cards). */
-            defId: string;
-            /** @enum {string} */
-            owner: "p1" | "p2";
-            /** @description A cell name such as C3 (the board in GameView lists them all). */
-            cell: string;
-            /** @enum {string} */
-            cause: "conflict" | "arrow" | "shockwave-landing" | "remove" | "firestorm" | "block-ability" | "unpaid";
-        };
-        /** @description Removed from the game. */
-        EvonsCardRemovedFromGame: {
-            /** @constant */
-            type: "CardRemovedFromGame";
-            /** @description Opaque card instance id. */
-            card: string;
-            /** @description The card definition (GET /v1/cards). */
-            defId: string;
-            /** @enum {string} */
-            owner: "p1" | "p2";
-            /** @description A cell name such as C3 (the board in GameView lists them all). */
-            cell: string;
-        };
-        /** @description A card turned to face (and now controlled by) another seat. */
-        EvonsCardFlipped: {
-            /** @constant */
-            type: "CardFlipped";
-            /** @description Opaque card instance id. */
-            card: string;
-            /** @description A cell name such as C3 (the board in GameView lists them all). */
-            cell: string;
-            /** @enum {string} */
-            to: "p1" | "p2";
-            covered: boolean;
-        };
-        /** @description Cards triggered at once, queued. */
-        EvonsTriggersQueued: {
-            /** @constant */
-            type: "TriggersQueued";
-            cards: string[];
-        };
-        /** @description A queued trigger that does not start: its card left the board or its controller before its turn came, or the chain was at its depth limit. */
-        EvonsTriggerDropped: {
-            /** @constant */
-            type: "TriggerDropped";
-            /** @description Opaque card instance id. */
-            card: string;
-            /**
-             * @description chain-depth: the chain already held maxChainDepth open activations; absent: the card left the board or its controller.
-             * @constant
-             */
-            reason?: "chain-depth";
-        };
-        /** @description An activation ends. */
-        EvonsActivationEnded: {
-            /** @constant */
-            type: "ActivationEnded";
-            /** @description Opaque card instance id. */
-            card: string;
-            /** @enum {string} */
-            reason: "completed" | "destroyed" | "left-board";
-        };
-        /** @description A card discarded from hand. */
-        EvonsCardDiscarded: {
-            /** @constant */
-            type: "CardDiscarded";
-            /** @enum {string} */
-            seat: "p1" | "p2";
-            /** @description Opaque card instance id. */
-            card: string;
-            /** @description The card definition (GET /v1/cards). */
-            defId: string;
-        };
-        /** @description A turn ends. */
-        EvonsTurnEnded: {
-            /** @constant */
-            type: "TurnEnded";
-            turn: number;
-            /** @enum {string} */
-            seat: "p1" | "p2";
-        };
-        /** @description A seat resigned. */
-        EvonsResigned: {
-            /** @constant */
-            type: "Resigned";
-            /** @enum {string} */
-            seat: "p1" | "p2";
-        };
-        /** @description The game is over. */
-        EvonsGameEnded: {
-            /** @constant */
-            type: "GameEnded";
-            /** @enum {string} */
-            reason: "main-zone-full" | "stalemate" | "resignation" | "deck-out";
-            winner: ("p1" | "p2") | null;
-            scores: {
-                p1: number;
-                p2: number;
-            };
-        };
-        /** @description The seed and deck lists, published at the end: anyone can check the deal against the commitment. */
-        EvonsSeedRevealed: {
-            /** @constant */
-            type: "SeedRevealed";
-            seed: string;
-            /** @description The deck lists as dealt; null for a sandbox. */
-            decks: {
-                p1: string[];
-                p2: string[];
-            } | null;
-        };
-        /** @description An Evons event as the caller may see it (discriminated by type). */
-        EvonsEvent: components["schemas"]["EvonsMatchCreated"] | components["schemas"]["EvonsPositionLoaded"] | components["schemas"]["EvonsTurnStarted"] | components["schemas"]["EvonsCreditsGained"] | components["schemas"]["EvonsCardDrawn"] | components["schemas"]["EvonsDrawSkipped"] | components["schemas"]["EvonsStepStarted"] | components["schemas"]["EvonsCardRevealed"] | components["schemas"]["EvonsRevealDeferred"] | components["schemas"]["EvonsCardPlayed"] | components["schemas"]["EvonsPassed"] | components["schemas"]["EvonsActivationStarted"] | components["schemas"]["EvonsPhaseStarted"] | components["schemas"]["EvonsAbilityUsed"] | components["schemas"]["EvonsCardGrown"] | components["schemas"]["EvonsBlockPlaced"] | components["schemas"]["EvonsCardRevived"] | components["schemas"]["EvonsCardMoved"] | components["schemas"]["EvonsCardsSwapped"] | components["schemas"]["EvonsFirestormDamage"] | components["schemas"]["EvonsConflictsFixed"] | components["schemas"]["EvonsConflictResolved"] | components["schemas"]["EvonsCardDestroyed"] | components["schemas"]["EvonsCardRemovedFromGame"] | components["schemas"]["EvonsCardFlipped"] | components["schemas"]["EvonsTriggersQueued"] | components["schemas"]["EvonsTriggerDropped"] | components["schemas"]["EvonsActivationEnded"] | components["schemas"]["EvonsCardDiscarded"] | components["schemas"]["EvonsTurnEnded"] | components["schemas"]["EvonsResigned"] | components["schemas"]["EvonsGameEnded"] | components["schemas"]["EvonsSeedRevealed"];
         /** @description The decision an Evons game waits for, by kind. */
         EvonsPending: {
             /** @constant */
@@ -1976,488 +2703,355 @@ export interface components {
             seat: "p1" | "p2";
             count: number;
         };
-        /** @description The deal (public form: the seed and the shuffled decks stay on the server). */
-        UniVersusGameStarted: {
+        /** @description A phase of an activation begins. */
+        EvonsPhaseStarted: {
             /** @constant */
-            type: "GameStarted";
-            /** @constant */
-            rng: "chacha20";
-            config: {
-                /**
-                 * @default ADJACENT_ONLY
-                 * @enum {string}
-                 */
-                blockZoneRule: "ADJACENT_ONLY" | "ANY_ZONE_HALF";
-                /**
-                 * @default UP
-                 * @constant
-                 */
-                halfDamageRounding: "UP";
-                /** @default true */
-                failedCheckEndsTurn: boolean;
-                /**
-                 * @default EXACT_SHORTFALL_AFTER_REVEAL
-                 * @enum {string}
-                 */
-                commitMode: "EXACT_SHORTFALL_AFTER_REVEAL" | "NONE";
-                /**
-                 * @default END_PHASE
-                 * @enum {string}
-                 */
-                foundationEntersStage: "END_PHASE" | "IMMEDIATELY";
-                /**
-                 * @default SKIP
-                 * @constant
-                 */
-                enhanceStep: "SKIP";
-                /**
-                 * @default ASK
-                 * @enum {string}
-                 */
-                autoMomentum: "ASK" | "ALL" | "NONE";
-                /** @default 10 */
-                cycleRemoveCount: number;
-                /** @default 60 */
-                minDeckSize: number;
-                /** @default true */
-                alwaysRevealOnCheck: boolean;
-            };
-            /** @description sha256 of the seed; the seed is published in GameWon. */
-            seedCommitment: string;
+            type: "PhaseStarted";
+            /** @description Opaque card instance id. */
+            card: string;
             /** @enum {string} */
-            firstPlayer: "p1" | "p2";
-            characters: {
-                /** @description The printed card (GET /v1/games/universus/cards). */
-                p1: string;
-                /** @description The printed card (GET /v1/games/universus/cards). */
-                p2: string;
-            };
-            /** @description Cards in each deck (the order stays on the server). */
-            deckSizes: {
-                p1: number;
-                p2: number;
-            };
+            phase: "ability1" | "conflicts" | "flip" | "ability2";
         };
-        /** @description A sandbox game starts from a position (public form: the view of it, not the state). */
-        UniVersusPositionLoaded: {
+        /** @description A sandbox match starts from a position (public form: the position itself stays on the server). */
+        EvonsPositionLoaded: {
             /** @constant */
             type: "PositionLoaded";
-            /** @constant */
-            rng: "chacha20";
-            /** @description The starting position as the caller may see it. */
-            position: components["schemas"]["UniVersusView"];
+            engineVersion: string;
+            rulesHash: string;
+            cardSetId: string;
+            cardSetHash: string;
+            seedCommitment: string;
         };
-        /** @description Cards drawn: the drawing seat sees them (cards), everyone else how many (count). */
-        UniVersusCardsDrawn: {
+        /** @description A seat resigned. */
+        EvonsResigned: {
             /** @constant */
-            type: "CardsDrawn";
+            type: "Resigned";
             /** @enum {string} */
             seat: "p1" | "p2";
-            /** @description Only for the drawing seat. */
-            cards?: components["schemas"]["UniVersusCardInstance"][];
-            /** @description For everyone else: how many. */
-            count?: number;
         };
-        /** @description A turn begins. */
-        UniVersusTurnStarted: {
+        /** @description A due reveal deferred. */
+        EvonsRevealDeferred: {
             /** @constant */
-            type: "TurnStarted";
+            type: "RevealDeferred";
             /** @enum {string} */
             seat: "p1" | "p2";
-            turnNumber: number;
-        };
-        /** @description Committed foundations ready again (U-COMMIT-3). */
-        UniVersusStageReadied: {
-            /** @constant */
-            type: "StageReadied";
-            /** @enum {string} */
-            seat: "p1" | "p2";
-            ids: string[];
-        };
-        /** @description A play check begins. */
-        UniVersusPlayAttempted: {
-            /** @constant */
-            type: "PlayAttempted";
-            /** @enum {string} */
-            seat: "p1" | "p2";
-            /** @description Opaque card instance id, stable for the whole match. */
-            id: string;
-            /** @description The printed card (GET /v1/games/universus/cards). */
+            /** @description Opaque card instance id. */
             card: string;
-            difficulty: number;
+            /** @description A cell name such as C3 (the board in GameView lists them all). */
+            cell: string;
         };
-        /** @description A block check begins. */
-        UniVersusBlockAttempted: {
+        /** @description The seed and deck lists, published at the end: anyone can check the deal against the commitment. */
+        EvonsSeedRevealed: {
             /** @constant */
-            type: "BlockAttempted";
+            type: "SeedRevealed";
+            seed: string;
+            /** @description The deck lists as dealt; null for a sandbox. */
+            decks: {
+                p1: string[];
+                p2: string[];
+            } | null;
+        };
+        /** @description A step of the turn begins. */
+        EvonsStepStarted: {
+            /** @constant */
+            type: "StepStarted";
             /** @enum {string} */
-            seat: "p1" | "p2";
-            /** @description Opaque card instance id, stable for the whole match. */
-            id: string;
-            /** @description The printed card (GET /v1/games/universus/cards). */
+            step: "reveal" | "play" | "discard";
+            /** @description reveal: the covered cards due to be revealed. */
+            due?: string[];
+        };
+        /** @description A queued trigger that does not start: its card left the board or its controller before its turn came, or the chain was at its depth limit. */
+        EvonsTriggerDropped: {
+            /** @constant */
+            type: "TriggerDropped";
+            /** @description Opaque card instance id. */
             card: string;
-            difficulty: number;
+            /**
+             * @description chain-depth: the chain already held maxChainDepth open activations; absent: the card left the board or its controller.
+             * @constant
+             */
+            reason?: "chain-depth";
         };
-        /** @description The check card revealed (U-CHECK-1). */
-        UniVersusCheckRevealed: {
+        /** @description Cards triggered at once, queued. */
+        EvonsTriggersQueued: {
             /** @constant */
-            type: "CheckRevealed";
-            /** @enum {string} */
-            seat: "p1" | "p2";
-            /** @description Opaque card instance id, stable for the whole match. */
-            id: string;
-            /** @description The printed card (GET /v1/games/universus/cards). */
-            card: string;
-            value: number;
-            difficulty: number;
-        };
-        /** @description Foundations committed for a check. */
-        UniVersusFoundationsCommitted: {
-            /** @constant */
-            type: "FoundationsCommitted";
-            /** @enum {string} */
-            seat: "p1" | "p2";
-            ids: string[];
-        };
-        /** @description The check passed. */
-        UniVersusCheckPassed: {
-            /** @constant */
-            type: "CheckPassed";
-            /** @enum {string} */
-            seat: "p1" | "p2";
-            difficulty: number;
-        };
-        /** @description The check failed. */
-        UniVersusCheckFailed: {
-            /** @constant */
-            type: "CheckFailed";
-            /** @enum {string} */
-            seat: "p1" | "p2";
-            difficulty: number;
-        };
-        /** @description The checker may commit `shortfall` foundations. */
-        UniVersusAwaitingCommit: {
-            /** @constant */
-            type: "AwaitingCommit";
-            /** @enum {string} */
-            seat: "p1" | "p2";
-            shortfall: number;
-        };
-        /** @description A card to the discard pile. */
-        UniVersusCardDiscarded: {
-            /** @constant */
-            type: "CardDiscarded";
-            /** @enum {string} */
-            seat: "p1" | "p2";
-            /** @description Opaque card instance id, stable for the whole match. */
-            id: string;
-        };
-        /** @description A card into the card pool. */
-        UniVersusCardPlacedInPool: {
-            /** @constant */
-            type: "CardPlacedInPool";
-            /** @enum {string} */
-            seat: "p1" | "p2";
-            /** @description Opaque card instance id, stable for the whole match. */
-            id: string;
-            /** @enum {string} */
-            role: "PLAYED" | "BLOCK";
-        };
-        /** @description A foundation built (U-FOUND-2). */
-        UniVersusFoundationBuilt: {
-            /** @constant */
-            type: "FoundationBuilt";
-            /** @enum {string} */
-            seat: "p1" | "p2";
-            /** @description Opaque card instance id, stable for the whole match. */
-            id: string;
-            toStage: boolean;
-        };
-        /** @description An attack (U-ATTACK-3). */
-        UniVersusAttackStarted: {
-            /** @constant */
-            type: "AttackStarted";
-            /** @enum {string} */
-            seat: "p1" | "p2";
-            /** @description Opaque card instance id, stable for the whole match. */
-            id: string;
-            /** @enum {string} */
-            zone: "HIGH" | "MID" | "LOW";
-            speed: number;
-            damage: number;
-        };
-        /** @description How the block went. */
-        UniVersusBlockResolved: {
-            /** @constant */
-            type: "BlockResolved";
-            /** @enum {string} */
-            seat: "p1" | "p2";
-            /** @enum {string} */
-            outcome: "FULL" | "HALF" | "NONE";
-        };
-        /** @description Damage dealt to `seat`. */
-        UniVersusDamageDealt: {
-            /** @constant */
-            type: "DamageDealt";
-            /** @enum {string} */
-            seat: "p1" | "p2";
-            amount: number;
-        };
-        /** @description A seat's health now. */
-        UniVersusHealthChanged: {
-            /** @constant */
-            type: "HealthChanged";
-            /** @enum {string} */
-            seat: "p1" | "p2";
-            health: number;
-        };
-        /** @description Attacks eligible for momentum (U-MOMENTUM-1). */
-        UniVersusMomentumChoice: {
-            /** @constant */
-            type: "MomentumChoice";
-            /** @enum {string} */
-            seat: "p1" | "p2";
-            eligible: string[];
-        };
-        /** @description Cards moved to momentum (face down). */
-        UniVersusMovedToMomentum: {
-            /** @constant */
-            type: "MovedToMomentum";
-            /** @enum {string} */
-            seat: "p1" | "p2";
-            ids: string[];
-        };
-        /** @description The card pool cleared at the end of a turn. */
-        UniVersusCardPoolCleared: {
-            /** @constant */
-            type: "CardPoolCleared";
-            /** @enum {string} */
-            seat: "p1" | "p2";
-            toDiscard: string[];
-            toStage: string[];
-        };
-        /** @description The discard pile shuffled into a new deck (U-CYCLE-2; public form: the order stays on the server). */
-        UniVersusDeckCycled: {
-            /** @constant */
-            type: "DeckCycled";
-            /** @enum {string} */
-            seat: "p1" | "p2";
-            shuffle: number;
-            deckSize: number;
-            removedCount: number;
-        };
-        /** @description A seat could not draw (U-WIN-2). */
-        UniVersusPlayerExhausted: {
-            /** @constant */
-            type: "PlayerExhausted";
-            /** @enum {string} */
-            seat: "p1" | "p2";
+            type: "TriggersQueued";
+            cards: string[];
         };
         /** @description A turn ends. */
-        UniVersusTurnEnded: {
+        EvonsTurnEnded: {
             /** @constant */
             type: "TurnEnded";
+            turn: number;
             /** @enum {string} */
             seat: "p1" | "p2";
         };
-        /** @description Combat continues after a check. */
-        UniVersusCombatResumed: {
+        /** @description A turn begins. */
+        EvonsTurnStarted: {
             /** @constant */
-            type: "CombatResumed";
+            type: "TurnStarted";
+            turn: number;
             /** @enum {string} */
             seat: "p1" | "p2";
         };
-        /** @description The game is over. */
-        UniVersusGameWon: {
-            /** @constant */
-            type: "GameWon";
-            /** @enum {string} */
-            winner: "p1" | "p2";
-            /** @enum {string} */
-            reason: "HEALTH_ZERO" | "EXHAUSTED";
-            /** @description The seed, published: check it against the commitment. */
-            seed: string;
-        };
-        /** @description A UniVersus event as the caller may see it (discriminated by type). */
-        UniVersusEvent: components["schemas"]["UniVersusGameStarted"] | components["schemas"]["UniVersusPositionLoaded"] | components["schemas"]["UniVersusCardsDrawn"] | components["schemas"]["UniVersusTurnStarted"] | components["schemas"]["UniVersusStageReadied"] | components["schemas"]["UniVersusPlayAttempted"] | components["schemas"]["UniVersusBlockAttempted"] | components["schemas"]["UniVersusCheckRevealed"] | components["schemas"]["UniVersusFoundationsCommitted"] | components["schemas"]["UniVersusCheckPassed"] | components["schemas"]["UniVersusCheckFailed"] | components["schemas"]["UniVersusAwaitingCommit"] | components["schemas"]["UniVersusCardDiscarded"] | components["schemas"]["UniVersusCardPlacedInPool"] | components["schemas"]["UniVersusFoundationBuilt"] | components["schemas"]["UniVersusAttackStarted"] | components["schemas"]["UniVersusBlockResolved"] | components["schemas"]["UniVersusDamageDealt"] | components["schemas"]["UniVersusHealthChanged"] | components["schemas"]["UniVersusMomentumChoice"] | components["schemas"]["UniVersusMovedToMomentum"] | components["schemas"]["UniVersusCardPoolCleared"] | components["schemas"]["UniVersusDeckCycled"] | components["schemas"]["UniVersusPlayerExhausted"] | components["schemas"]["UniVersusTurnEnded"] | components["schemas"]["UniVersusCombatResumed"] | components["schemas"]["UniVersusGameWon"];
-        /** @description The clock after a change (time controls). */
-        MatchClockSet: {
-            /** @constant */
-            type: "ClockSet";
-            /** @description When the clock changed. */
-            at: number;
-            clock: {
-                /** @description The time control: correspondence or live (a match without a clock has no ClockSet). */
-                control: {
-                    /** @constant */
-                    kind: "correspondence";
-                    /**
-                     * @description Days for each decision: 1, 2, 3, 5, 7, 10, 14.
-                     * @enum {number}
-                     */
-                    daysPerMove: 1 | 2 | 3 | 5 | 7 | 10 | 14;
-                } | {
-                    /** @constant */
-                    kind: "live";
-                    /** @description Time per seat at the start. */
-                    initialSeconds: number;
-                    /** @description Added when the decision passes to the other seat (Fischer). */
-                    incrementSeconds: number;
-                };
-                /** @description Time left per seat when `running` started (live), or the full period (correspondence). */
-                remainingMs: {
-                    p1: number;
-                    p2: number;
-                };
-                /** @description Whose time is running, since when; null when nobody's (the game is over). */
-                running: {
-                    /** @enum {string} */
-                    seat: "p1" | "p2";
-                    /** @description Epoch milliseconds. */
-                    since: number;
-                } | null;
-            };
-        };
-        /** @description The match ended outside its game's rules: a seat ran out of time, conceded (in a game without a resign of its own), or it was aborted. */
-        MatchEnded: {
-            /** @constant */
-            type: "MatchEnded";
-            end: {
-                /** @enum {string} */
-                reason: "timed-out" | "resigned" | "aborted";
-                /** @description timed-out: who ran out of time; resigned: who conceded (games without a resign of their own); aborted: who asked (null: nobody made a first decision in time). */
-                seat: ("p1" | "p2") | null;
-                winner: ("p1" | "p2") | null;
-                /** @description Epoch milliseconds. */
-                at: number;
-            };
-        };
-        /** @description A record of the match itself, in every game (not the game's own event). */
-        MatchRecord: components["schemas"]["MatchClockSet"] | components["schemas"]["MatchEnded"];
-        /**
-         * @description your-turn: the decision passed to your seat. opponent-joined: someone took the open seat. match-ended: the match is over. deadline-near: your running clock ends within the lead you chose.
-         * @enum {string}
-         */
-        WebhookKind: "your-turn" | "opponent-joined" | "match-ended" | "deadline-near";
-        Webhook: {
+        /** @description Your challenge was accepted: its matchId is the new match. */
+        FeedChallengeAccepted: {
+            /** @description The entry's position in your feed (<xid>-<id>): resume after it with Last-Event-ID or ?after=. Opaque; not increasing. */
             id: string;
-            url: string;
-            events: components["schemas"]["WebhookKind"][];
-            deadlineLeadMinutes: number;
+            /** @constant */
+            type: "challenge-accepted";
+            /** @description When it was written. */
+            at: string;
+            data: components["schemas"]["Challenge"];
+        };
+        /** @description A challenge to you was cancelled by its challenger. */
+        FeedChallengeCanceled: {
+            /** @description The entry's position in your feed (<xid>-<id>): resume after it with Last-Event-ID or ?after=. Opaque; not increasing. */
+            id: string;
+            /** @constant */
+            type: "challenge-canceled";
+            /** @description When it was written. */
+            at: string;
+            data: components["schemas"]["Challenge"];
+        };
+        /** @description Your challenge was declined (declineReason says why). */
+        FeedChallengeDeclined: {
+            /** @description The entry's position in your feed (<xid>-<id>): resume after it with Last-Event-ID or ?after=. Opaque; not increasing. */
+            id: string;
+            /** @constant */
+            type: "challenge-declined";
+            /** @description When it was written. */
+            at: string;
+            data: components["schemas"]["Challenge"];
+        };
+        /** @description A challenge from or to you expired unanswered. */
+        FeedChallengeExpired: {
+            /** @description The entry's position in your feed (<xid>-<id>): resume after it with Last-Event-ID or ?after=. Opaque; not increasing. */
+            id: string;
+            /** @constant */
+            type: "challenge-expired";
+            /** @description When it was written. */
+            at: string;
+            data: components["schemas"]["Challenge"];
+        };
+        /** @description Someone challenged you (or named you in an open challenge). */
+        FeedChallengeReceived: {
+            /** @description The entry's position in your feed (<xid>-<id>): resume after it with Last-Event-ID or ?after=. Opaque; not increasing. */
+            id: string;
+            /** @constant */
+            type: "challenge-received";
+            /** @description When it was written. */
+            at: string;
+            data: components["schemas"]["Challenge"];
+        };
+        /** @description The last line of a feed: why it ended. */
+        FeedEnd: {
             /**
-             * @description failing: deliveries are being retried; disabled: failing for 24 h, no more deliveries (see disabledReason).
+             * @description This server is stopping: reconnect with the last id.
+             * @constant
+             */
+            end: "shutdown";
+        } | {
+            /** @description Why the feed stopped (invalid-token: the token was revoked). */
+            error: components["schemas"]["Problem"];
+        };
+        /** @description One entry of your account feed: what happened, in the order it was committed. */
+        FeedEntry: components["schemas"]["FeedMatchStarted"] | components["schemas"]["FeedYourTurn"] | components["schemas"]["FeedMatchEnded"] | components["schemas"]["FeedChallengeReceived"] | components["schemas"]["FeedChallengeAccepted"] | components["schemas"]["FeedChallengeDeclined"] | components["schemas"]["FeedChallengeCanceled"] | components["schemas"]["FeedChallengeExpired"] | components["schemas"]["FeedRematchOffered"] | components["schemas"]["FeedSeekPaired"];
+        /** @description A match as one of its seats sees it in the feed: public facts only (the position is read from the match with your token). */
+        FeedMatch: {
+            matchId: string;
+            game: components["schemas"]["GameId"];
+            /** @description The player's seat. */
+            seat: components["schemas"]["Seat"];
+            /** @enum {string} */
+            status: "waiting" | "active" | "finished";
+            rated: boolean;
+            /**
+             * @description The time control's kind.
              * @enum {string}
              */
-            status: "active" | "failing" | "disabled";
-            failingSince: string | null;
-            disabledReason: string | null;
-            createdAt: string;
-        };
-        WebhookCreated: {
-            id: string;
-            url: string;
-            events: components["schemas"]["WebhookKind"][];
-            deadlineLeadMinutes: number;
-            /**
-             * @description failing: deliveries are being retried; disabled: failing for 24 h, no more deliveries (see disabledReason).
-             * @enum {string}
-             */
-            status: "active" | "failing" | "disabled";
-            failingSince: string | null;
-            disabledReason: string | null;
-            createdAt: string;
-            /** @description The signing secret (whsec_…), shown once: verify webhook-signature with it (Standard Webhooks). */
-            secret: string;
-        };
-        WebhookList: {
-            webhooks: components["schemas"]["Webhook"][];
-        };
-        WebhookDelivery: {
-            /** @description The webhook-id header: the same on every attempt, for deduplication. */
-            id: string;
-            kind: components["schemas"]["WebhookKind"];
-            /** @description The match version the notification is about. */
+            timeControl: "none" | "correspondence" | "live";
+            /** @description The seat whose decision the match waits for; null when nobody's. */
+            toMove: components["schemas"]["Seat"] | null;
+            /** @description The match version then (GET /v1/matches/{id} has the position). */
             version: number;
-            /**
-             * @description pending: queued or retrying; delivered: answered 2xx; failed: given up (or a redelivery that failed); superseded: a deadline-near whose position the match moved past (or that ended it) before it was sent, marked by that move.
-             * @enum {string}
-             */
-            status: "pending" | "delivered" | "failed" | "superseded";
-            attempts: number;
-            nextAttemptAt: string | null;
-            lastStatusCode: number | null;
-            lastError: string | null;
-            createdAt: string;
-            deliveredAt: string | null;
+            /** @description When the seat to move runs out of time; null without a running clock. */
+            deadline: string | null;
+            /** @description The other seat's handle; null while it is open. */
+            opponent: string | null;
+            winner: components["schemas"]["Seat"] | null;
+            /** @description How a finished match ended; null while it runs. */
+            ending: ("game" | "timed-out" | "aborted") | null;
         };
-        WebhookDeliveryList: {
-            deliveries: components["schemas"]["WebhookDelivery"][];
+        /** @description A match of yours ended. */
+        FeedMatchEnded: {
+            /** @description The entry's position in your feed (<xid>-<id>): resume after it with Last-Event-ID or ?after=. Opaque; not increasing. */
+            id: string;
+            /** @constant */
+            type: "match-ended";
+            /** @description When it was written. */
+            at: string;
+            data: components["schemas"]["FeedMatch"];
         };
-        /**
-         * @description A seat at the table: p1 or p2.
-         * @enum {string}
-         */
-        Seat: "p1" | "p2";
-        /**
-         * @description waiting: a seat is open; active: being played; finished: over (see the result in the view).
-         * @enum {string}
-         */
-        MatchStatus: "waiting" | "active" | "finished";
-        /** @description RFC 9457 problem details, sent as application/problem+json for every 4xx/5xx. */
-        Problem: {
-            /** @description URI of the problem type: urn:evons:problem:<type>. */
-            type: string;
-            title: string;
-            status: number;
-            /** @description Stable machine-readable code, e.g. validation-failed, invalid-json, body-too-large, missing-token, invalid-token, match-not-found, version-conflict, seat-taken, match-not-started, match-finished, idempotency-key-reused, invalid-deck, invalid-settings, invalid-position, or the engine's reason for an illegal action (type urn:evons:problem:illegal-action). */
-            code: string;
-            detail?: string;
-            /** @description The match version now (409, 422 on actions). */
-            version?: number;
-            /** @description Individual validation messages, "path: message". */
-            errors?: string[];
+        /** @description A match of yours started (a challenge accepted, a seek paired, a rematch accepted, your open seat joined). */
+        FeedMatchStarted: {
+            /** @description The entry's position in your feed (<xid>-<id>): resume after it with Last-Event-ID or ?after=. Opaque; not increasing. */
+            id: string;
+            /** @constant */
+            type: "match-started";
+            /** @description When it was written. */
+            at: string;
+            data: components["schemas"]["FeedMatch"];
+        };
+        /** @description A running or waiting match of yours, in the snapshot. */
+        FeedMatchSummary: {
+            matchId: string;
+            game: components["schemas"]["GameId"];
+            seat: components["schemas"]["Seat"];
+            /** @enum {string} */
+            status: "waiting" | "active";
+            rated: boolean;
+            /** @enum {string} */
+            timeControl: "none" | "correspondence" | "live";
+            toMove: components["schemas"]["Seat"] | null;
+            /** @description The match waits for your decision. */
+            yourTurn: boolean;
+            version: number;
+            deadline: string | null;
+            opponent: string | null;
+        };
+        /** @description Your opponent in a finished match offered a rematch (POST /v1/matches/{matchId}/rematch/accept). */
+        FeedRematchOffered: {
+            /** @description The entry's position in your feed (<xid>-<id>): resume after it with Last-Event-ID or ?after=. Opaque; not increasing. */
+            id: string;
+            /** @constant */
+            type: "rematch-offered";
+            /** @description When it was written. */
+            at: string;
+            data: {
+                matchId: string;
+                game: components["schemas"]["GameId"];
+                /** @description The player's seat. */
+                seat: components["schemas"]["Seat"];
+                /** @enum {string} */
+                status: "waiting" | "active" | "finished";
+                rated: boolean;
+                /**
+                 * @description The time control's kind.
+                 * @enum {string}
+                 */
+                timeControl: "none" | "correspondence" | "live";
+                /** @description The seat whose decision the match waits for; null when nobody's. */
+                toMove: components["schemas"]["Seat"] | null;
+                /** @description The match version then (GET /v1/matches/{id} has the position). */
+                version: number;
+                /** @description When the seat to move runs out of time; null without a running clock. */
+                deadline: string | null;
+                /** @description The other seat's handle; null while it is open. */
+                opponent: string | null;
+                winner: components["schemas"]["Seat"] | null;
+                /** @description How a finished match ended; null while it runs. */
+                ending: ("game" | "timed-out" | "aborted") | null;
+                /** @description The offer expires then. */
+                expiresAt: string;
+            };
+        };
+        /** @description Your seek was paired: matchId is the new match. */
+        FeedSeekPaired: {
+            /** @description The entry's position in your feed (<xid>-<id>): resume after it with Last-Event-ID or ?after=. Opaque; not increasing. */
+            id: string;
+            /** @constant */
+            type: "seek-paired";
+            /** @description When it was written. */
+            at: string;
+            data: {
+                seekId: string;
+                matchId: string;
+                game: components["schemas"]["GameId"];
+                timeControl: components["schemas"]["TimeControl"];
+                rated: boolean;
+            };
+        };
+        /** @description The first message of a fresh connection (no Last-Event-ID): the state the entries after it change. It has no id. */
+        FeedSnapshot: {
+            /** @constant */
+            type: "snapshot";
+            data: {
+                /** @description Open challenges to and from you (at most 100 each). */
+                challenges: {
+                    in: components["schemas"]["Challenge"][];
+                    out: components["schemas"]["Challenge"][];
+                };
+                /** @description Your open seeks. */
+                seeks: components["schemas"]["OwnSeek"][];
+                /** @description Your running and waiting matches (at most 100 of each), with whose decision each waits for. */
+                matches: components["schemas"]["FeedMatchSummary"][];
+            };
+        };
+        /** @description A match of yours now waits for your decision. */
+        FeedYourTurn: {
+            /** @description The entry's position in your feed (<xid>-<id>): resume after it with Last-Event-ID or ?after=. Opaque; not increasing. */
+            id: string;
+            /** @constant */
+            type: "your-turn";
+            /** @description When it was written. */
+            at: string;
+            data: components["schemas"]["FeedMatch"];
+        };
+        GameCards: {
+            game: string;
+            id: string;
+            name: string;
+            hash: string;
+            placeholder: boolean;
+            /** @description The game's own card shape (see its rules document). */
+            cards: ({
+                id: string;
+                name: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+        };
+        GameDecks: {
+            game: string;
+            cardSetId: string;
+            decks: {
+                id: string;
+                name: string;
+                cards: {
+                    card: string;
+                    count: number;
+                }[];
+            }[];
         };
         /**
          * @description A hosted game (GET /v1/games).
          * @enum {string}
          */
         GameId: "evons" | "universus";
-        CreateMatchResponse: {
+        /**
+         * @description A hosted game (GET /v1/games).
+         * @enum {string}
+         */
+        GameIdInput: "evons" | "universus";
+        /** @description A hosted game: its rules and engine versions, card set and starter decks. */
+        GameInfo: {
             id: string;
-            game: components["schemas"]["GameId"];
-            /** @description The creator's seat. */
-            seat: components["schemas"]["Seat"];
-            status: components["schemas"]["MatchStatus"];
-            version: number;
-            /** @description The creator's seat token. */
-            token: string;
-            /** @description Seat tokens (shown once; the server keeps only their sha256). */
-            tokens: {
-                p1?: string;
-                p2?: string;
-            };
-            webhook?: components["schemas"]["WebhookCreated"];
-        };
-        JoinMatchResponse: {
-            id: string;
-            seat: components["schemas"]["Seat"];
-            status: components["schemas"]["MatchStatus"];
-            version: number;
-            /** @description Your seat token (shown once). */
-            token: string;
-            webhook?: components["schemas"]["WebhookCreated"];
-        };
-        SeatTokenReplaced: {
-            seat: components["schemas"]["Seat"];
-            /** @description The seat's new token (shown once); the old one no longer works. */
-            token: string;
-        };
-        CardRef: {
-            /** @description Opaque card instance id. */
-            id: string;
-            /** @description The card definition (GET /v1/cards). */
-            defId: string;
             name: string;
+            rulesVersion: string;
+            engineVersion: string;
+            positionFormat: string;
+            cardSet: {
+                id: string;
+                name: string;
+                hash: string;
+                placeholder: boolean;
+                cardCount: number;
+            };
+            starterDecks: {
+                id: string;
+                name: string;
+            }[];
         };
         /** @description The engine's view of the game for one viewer: exactly what that party may know. */
         GameView: {
@@ -2602,213 +3196,41 @@ export interface components {
             /** @description Published once the game has ended. */
             seed: string | null;
         };
-        /** @description The clock as of this read; null without a time control. */
-        ClockView: {
-            /** @description Time left per seat at this read, in ms (never below 0). */
-            remainingMs: {
-                p1: number;
-                p2: number;
-            };
-            /** @description Whose time is running; null once the match is over. */
-            running: components["schemas"]["Seat"] | null;
-            /** @description When the running seat runs out of time (ISO 8601, UTC): the match ends then. */
-            deadline: string | null;
+        Games: {
+            games: components["schemas"]["GameInfo"][];
         };
-        /** @description How the match ended; null while it runs. */
-        MatchOutcome: {
-            winner: components["schemas"]["Seat"] | null;
-            /** @description timed-out, resigned, aborted, or the game's own reason (Evons main-zone-full, resignation (Evons resigns by its own rules), UniVersus HEALTH_ZERO, …). */
-            reason: string;
-            /** @description timed-out: the seat that ran out of time; resigned: the seat that conceded; aborted: the seat that asked (null: nobody made a first decision in time). */
-            seat?: components["schemas"]["Seat"] | null;
+        JoinMatchRequestInput: {
+            /** @description A player handle. Anonymous play picks it as a label (any handle no registered player owns); a registered player's handle is its own (seats show verified). Match history is listed by handle. */
+            handle?: string;
+            /** @description Required unless the match is a sandbox. */
+            deck?: components["schemas"]["DeckSpecInput"];
+            /** @description Your seat's webhook endpoint, registered with the join (its secret comes back once). */
+            webhook?: components["schemas"]["WebhookRequestInput"];
         };
-        EvonsMatchView: {
-            /** @constant */
-            gameId: "evons";
+        JoinMatchResponse: {
             id: string;
-            /** @description Number of stored events; also sent as the ETag. */
-            version: number;
+            seat: components["schemas"]["Seat"];
             status: components["schemas"]["MatchStatus"];
-            winner: components["schemas"]["Seat"] | null;
-            /** @description The caller's seat; null for a spectator. */
-            seat: components["schemas"]["Seat"] | null;
-            seats: {
-                seat: components["schemas"]["Seat"];
-                handle: string | null;
-                joined: boolean;
-                /** @description The seat is held by a registered player: the handle is theirs (otherwise it is only a label). */
-                verified: boolean;
-                /** @description That player is a bot account. */
-                bot: boolean;
-            }[];
-            sandbox: boolean;
-            engineVersion: string;
-            rulesHash: string;
-            cardSetId: string;
-            createdAt: string;
-            timeControl: components["schemas"]["TimeControl"];
-            /** @description Rated: the end updates both players' ratings. */
-            rated: boolean;
-            clock: components["schemas"]["ClockView"] | null;
-            outcome: components["schemas"]["MatchOutcome"] | null;
-            /** @description The match's seed, published once the match is over however it ended (verify it against the seedCommitment). */
-            seed: string | null;
-            /** @description The engine's view for this caller; null while a seat is open. */
-            game: components["schemas"]["GameView"] | null;
-        };
-        UniVersusMatchView: {
-            /** @constant */
-            gameId: "universus";
-            id: string;
-            /** @description Number of stored events; also sent as the ETag. */
             version: number;
-            status: components["schemas"]["MatchStatus"];
-            winner: components["schemas"]["Seat"] | null;
-            /** @description The caller's seat; null for a spectator. */
-            seat: components["schemas"]["Seat"] | null;
-            seats: {
-                seat: components["schemas"]["Seat"];
-                handle: string | null;
-                joined: boolean;
-                /** @description The seat is held by a registered player: the handle is theirs (otherwise it is only a label). */
-                verified: boolean;
-                /** @description That player is a bot account. */
-                bot: boolean;
-            }[];
-            sandbox: boolean;
-            engineVersion: string;
-            rulesHash: string;
-            cardSetId: string;
-            createdAt: string;
-            timeControl: components["schemas"]["TimeControl"];
-            /** @description Rated: the end updates both players' ratings. */
-            rated: boolean;
-            clock: components["schemas"]["ClockView"] | null;
-            outcome: components["schemas"]["MatchOutcome"] | null;
-            /** @description The match's seed, published once the match is over however it ended (verify it against the seedCommitment). */
-            seed: string | null;
-            /** @description The engine's view for this caller; null while a seat is open. */
-            game: components["schemas"]["UniVersusView"] | null;
+            /** @description Your seat token (shown once). */
+            token: string;
+            webhook?: components["schemas"]["WebhookCreated"];
         };
-        /** @description A match as the caller sees it; `gameId` says which game's view `game` holds. */
-        MatchView: components["schemas"]["EvonsMatchView"] | components["schemas"]["UniVersusMatchView"];
-        /** @description One Evons decision (discriminated by type). Resigning is a MatchAction. */
-        EvonsAction: {
-            /** @constant */
-            type: "reveal";
-            card: string;
-        } | {
-            /** @constant */
-            type: "play";
-            card: string;
-            cell: string;
-            covered: boolean;
-        } | {
-            /** @constant */
-            type: "pass";
-        } | {
-            /** @constant */
-            type: "ability";
-            arrow: number;
-            target: string;
-            card?: string;
-            pull?: string;
-        } | {
-            /** @constant */
-            type: "end-phase";
-        } | {
-            /** @constant */
-            type: "conflict";
-            defender: string;
-        } | {
-            /** @constant */
-            type: "activate";
-            card: string;
-        } | {
-            /** @constant */
-            type: "discard";
-            card: string;
-        };
-        /** @description Actions of the match itself, in every game: abort calls the match off (no winner) until both seats have made their first decision; resign concedes (the other seat wins), by either seat at any time while the match runs, whoever's decision it is. Neither is listed among legal actions. */
-        MatchAction: {
-            /** @constant */
-            type: "abort";
-        } | {
-            /** @constant */
-            type: "resign";
-        };
-        /** @description One decision: an EvonsAction or a UniVersusAction in the match's game, or a MatchAction (their `type` values do not overlap). */
-        Action: components["schemas"]["EvonsAction"] | components["schemas"]["UniVersusAction"] | components["schemas"]["MatchAction"];
-        MatchEvent: {
-            seq: number;
-            actingSeat: components["schemas"]["Seat"] | null;
-            /** @description The event as this caller may see it: an event of the match's game (EvonsEvent or UniVersusEvent) or a record of the match itself (MatchRecord), each discriminated by `type` (a few type names exist in both games, with other fields). */
-            event: components["schemas"]["EvonsEvent"] | components["schemas"]["UniVersusEvent"] | components["schemas"]["MatchRecord"];
-        };
-        /** @description The JSON body of every webhook delivery (Standard Webhooks), signed in the webhook-signature header. */
-        WebhookDeliveryBody: {
-            /** @description What happened: the webhook (your-turn, opponent-joined, match-ended, deadline-near). */
-            type: components["schemas"]["WebhookKind"];
-            /** @description When the notification was written (ISO 8601, UTC): with the append that caused it. */
-            timestamp: string;
-            data: {
-                matchId: string;
-                gameId: components["schemas"]["GameId"];
-                /** @description The receiving seat: the body is redacted for it. */
-                seat: components["schemas"]["Seat"];
-                /** @description The match version the notification is about. */
-                version: number;
-                /** @description The seat whose decision the match waits for then; null when nobody's. */
-                toMove: components["schemas"]["Seat"] | null;
-                /** @description When the seat to move runs out of time (ISO 8601, UTC); null without a running clock. */
-                deadline: string | null;
-                /** @description The events of the append that caused it, as the receiving seat may see them (as its event stream). */
-                events: components["schemas"]["MatchEvent"][];
-            };
-        };
-        /** @description The last line of an event stream: why it ended. After shutdown or error, reconnect with ?after=<last seq>. */
-        StreamEnd: {
+        /** @description The highest established ratings (RD at most 110) of one game and time-control family, highest first. */
+        Leaderboard: {
+            game: components["schemas"]["GameId"];
             /**
-             * @description finished: the game is over; shutdown: this server is stopping.
+             * @description The time-control family a rating counts (each has its own rating).
              * @enum {string}
              */
-            end: "finished" | "shutdown";
-        } | {
-            /** @description Why the stream stopped (e.g. database-unavailable). */
-            error: components["schemas"]["Problem"];
-        };
-        ActionResult: {
-            version: number;
-            /** @description The events this action produced, as the caller may see them. */
-            events: components["schemas"]["MatchEvent"][];
-            match: components["schemas"]["MatchView"];
-            /** @description With ?include=legal: your legal actions for the next decision; empty when it is not yours. */
-            legalActions?: {
-                action: components["schemas"]["Action"];
-                text?: string;
-            }[];
-        };
-        /** @description The lean answer to an action (Prefer: return=minimal). */
-        MinimalActionResult: {
-            version: number;
-            /** @description The events this action produced, as the caller may see them. */
-            events: components["schemas"]["MatchEvent"][];
-            status: components["schemas"]["MatchStatus"];
-            winner: components["schemas"]["Seat"] | null;
-            /** @description How the match ended; null while it runs. */
-            outcome: ({
-                winner: components["schemas"]["Seat"] | null;
-                reason: string;
-            } & {
-                [key: string]: unknown;
-            }) | null;
-            /** @description The decision the game waits for now (the game's own: EvonsPending or UniVersusPending); null when the match is over. */
-            pending: (components["schemas"]["EvonsPending"] | components["schemas"]["UniVersusPending"]) | null;
-            /** @description With ?include=legal: your legal actions for that decision; empty when it is not yours. */
-            legalActions?: {
-                action: components["schemas"]["Action"];
-                /** @description Only with ?text=true. */
-                text?: string;
+            timeControl: "correspondence" | "live";
+            players: {
+                rank: number;
+                handle: string;
+                bot: boolean;
+                rating: number;
+                rd: number;
+                games: number;
             }[];
         };
         LegalActions: {
@@ -2821,118 +3243,109 @@ export interface components {
             }[];
             note: string;
         };
-        EventPage: {
-            events: components["schemas"]["MatchEvent"][];
-            /** @description Pass as `after` to continue. */
-            next: number;
-            hasMore: boolean;
-            version: number;
+        /** @description Actions of the match itself, in every game: abort calls the match off (no winner) until both seats have made their first decision, and is how the creator cancels a match whose open seat nobody has joined; resign concedes (the other seat wins), by either seat at any time while the match runs, whoever's decision it is. Neither is listed among legal actions. */
+        MatchAction: {
+            /** @constant */
+            type: "abort";
+        } | {
+            /** @constant */
+            type: "resign";
         };
-        /** @description One match of a history list: public data only. */
-        MatchSummary: {
-            id: string;
-            gameId: components["schemas"]["GameId"];
-            status: components["schemas"]["MatchStatus"];
+        /** @description Actions of the match itself, in every game: abort calls the match off (no winner) until both seats have made their first decision, and is how the creator cancels a match whose open seat nobody has joined; resign concedes (the other seat wins), by either seat at any time while the match runs, whoever's decision it is. Neither is listed among legal actions. */
+        MatchActionInput: {
+            /** @constant */
+            type: "abort";
+        } | {
+            /** @constant */
+            type: "resign";
+        };
+        /** @description The clock after a change (time controls). */
+        MatchClockSet: {
+            /** @constant */
+            type: "ClockSet";
+            /** @description When the clock changed. */
+            at: number;
+            clock: {
+                /** @description The time control: correspondence or live (a match without a clock has no ClockSet). */
+                control: {
+                    /** @constant */
+                    kind: "correspondence";
+                    /**
+                     * @description Days for each decision: 1, 2, 3, 5, 7, 10, 14.
+                     * @enum {number}
+                     */
+                    daysPerMove: 1 | 2 | 3 | 5 | 7 | 10 | 14;
+                } | {
+                    /** @constant */
+                    kind: "live";
+                    /** @description Time per seat at the start. */
+                    initialSeconds: number;
+                    /** @description Added when the decision passes to the other seat (Fischer). */
+                    incrementSeconds: number;
+                };
+                /** @description Time left per seat when `running` started (live), or the full period (correspondence). */
+                remainingMs: {
+                    p1: number;
+                    p2: number;
+                };
+                /** @description Whose time is running, since when; null when nobody's (the game is over). */
+                running: {
+                    /** @enum {string} */
+                    seat: "p1" | "p2";
+                    /** @description Epoch milliseconds. */
+                    since: number;
+                } | null;
+            };
+        };
+        /** @description The match ended outside its game's rules: a seat ran out of time, conceded (in a game without a resign of its own), or it was aborted. */
+        MatchEnded: {
+            /** @constant */
+            type: "MatchEnded";
+            end: {
+                /** @enum {string} */
+                reason: "timed-out" | "resigned" | "aborted";
+                /** @description timed-out: who ran out of time; resigned: who conceded (games without a resign of their own); aborted: who asked (null: nobody made a first decision in time). */
+                seat: ("p1" | "p2") | null;
+                winner: ("p1" | "p2") | null;
+                /** @description Epoch milliseconds. */
+                at: number;
+            };
+        };
+        /** @description One stored event as the caller may see it: the game's own (source game) or a record of the match (source match). */
+        MatchEvent: {
+            seq: number;
+            actingSeat: components["schemas"]["Seat"] | null;
+            /**
+             * @description An event of the match's game.
+             * @constant
+             */
+            source: "game";
+            /** @description The event as this caller may see it, in the match's game (EvonsEvent, UniVersusEvent), discriminated by `type` (each game names its events freely: a name may exist in several games, with other fields). */
+            event: components["schemas"]["EvonsEvent"] | components["schemas"]["UniVersusEvent"];
+        } | {
+            seq: number;
+            actingSeat: components["schemas"]["Seat"] | null;
+            /**
+             * @description A record of the match itself, the same in every game (its clock, an ending outside the game's rules).
+             * @constant
+             */
+            source: "match";
+            event: components["schemas"]["MatchRecord"];
+        };
+        /** @description How the match ended; null while it runs. */
+        MatchOutcome: {
             winner: components["schemas"]["Seat"] | null;
-            /** @enum {string} */
-            timeControl: "none" | "correspondence" | "live";
-            rated: boolean;
-            /** @description The seat whose decision the match waits for; null when nobody's. */
-            toMove: components["schemas"]["Seat"] | null;
-            /** @description When the seat to move runs out of time (ISO 8601, UTC); null without a running clock. */
-            deadline: string | null;
-            /** @description Milliseconds from this answer to the deadline. */
-            timeLeftMs: number | null;
-            version: number;
-            seats: {
-                seat: components["schemas"]["Seat"];
-                handle: string | null;
-                joined: boolean;
-                /** @description The seat is held by a registered player: the handle is theirs (otherwise it is only a label). */
-                verified: boolean;
-                /** @description That player is a bot account. */
-                bot: boolean;
-            }[];
-            createdAt: string;
-            updatedAt: string;
+            /** @description timed-out, resigned, aborted, or the game's own reason (Evons main-zone-full, resignation (Evons resigns by its own rules), UniVersus HEALTH_ZERO, …). */
+            reason: string;
+            /** @description timed-out: the seat that ran out of time; resigned: the seat that conceded; aborted: the seat that asked (null: nobody made a first decision in time). */
+            seat?: components["schemas"]["Seat"] | null;
         };
         MatchPage: {
             matches: components["schemas"]["MatchSummary"][];
             nextCursor: string | null;
         };
-        CardSet: {
-            id: string;
-            name: string;
-            version: string;
-            placeholder: boolean;
-            hash: string;
-            cards: ({
-                id: string;
-                kind: string;
-                name: string;
-            } & {
-                [key: string]: unknown;
-            })[];
-        };
-        StarterDecks: {
-            cardSetId: string;
-            decks: {
-                id: string;
-                name: string;
-                cards: {
-                    card: string;
-                    count: number;
-                }[];
-            }[];
-        };
-        /** @description A hosted game: its rules and engine versions, card set and starter decks. */
-        GameInfo: {
-            id: string;
-            name: string;
-            rulesVersion: string;
-            engineVersion: string;
-            positionFormat: string;
-            cardSet: {
-                id: string;
-                name: string;
-                hash: string;
-                placeholder: boolean;
-                cardCount: number;
-            };
-            starterDecks: {
-                id: string;
-                name: string;
-            }[];
-        };
-        Games: {
-            games: components["schemas"]["GameInfo"][];
-        };
-        GameCards: {
-            game: string;
-            id: string;
-            name: string;
-            hash: string;
-            placeholder: boolean;
-            /** @description The game's own card shape (see its rules document). */
-            cards: ({
-                id: string;
-                name: string;
-            } & {
-                [key: string]: unknown;
-            })[];
-        };
-        GameDecks: {
-            game: string;
-            cardSetId: string;
-            decks: {
-                id: string;
-                name: string;
-                cards: {
-                    card: string;
-                    count: number;
-                }[];
-            }[];
-        };
+        /** @description A record of the match itself, in every game (not the game's own event). */
+        MatchRecord: components["schemas"]["MatchClockSet"] | components["schemas"]["MatchEnded"] | components["schemas"]["RematchOffered"] | components["schemas"]["RematchDeclined"] | components["schemas"]["RematchAccepted"] | components["schemas"]["RematchOf"];
         /** @description A match as a versioned replay file (match-replay/1): what a reader may see of it and, after the end, what verifies it. */
         MatchReplay: {
             /** @constant */
@@ -2982,6 +3395,8 @@ export interface components {
             events: {
                 seq: number;
                 actingSeat: ("p1" | "p2") | null;
+                /** @enum {string} */
+                source?: "game" | "match";
                 event: {
                     type: string;
                 } & {
@@ -2990,10 +3405,108 @@ export interface components {
             }[];
         };
         /**
-         * @description match:read: see your seats; match:play: act; match:create: create and join as you; webhook:write: manage webhooks; token:write: manage tokens.
+         * @description waiting: a seat is open; active: being played; finished: over (see the result in the view).
          * @enum {string}
          */
-        Scope: "match:read" | "match:play" | "match:create" | "webhook:write" | "token:write";
+        MatchStatus: "waiting" | "active" | "finished";
+        /**
+         * @description waiting: a seat is open; active: being played; finished: over (see the result in the view).
+         * @enum {string}
+         */
+        MatchStatusInput: "waiting" | "active" | "finished";
+        /** @description One match of a history list: public data only. */
+        MatchSummary: {
+            id: string;
+            gameId: components["schemas"]["GameId"];
+            status: components["schemas"]["MatchStatus"];
+            winner: components["schemas"]["Seat"] | null;
+            /** @enum {string} */
+            timeControl: "none" | "correspondence" | "live";
+            rated: boolean;
+            /** @description The seat whose decision the match waits for; null when nobody's. */
+            toMove: components["schemas"]["Seat"] | null;
+            /** @description When the seat to move runs out of time (ISO 8601, UTC); null without a running clock. */
+            deadline: string | null;
+            /** @description Milliseconds from this answer to the deadline. */
+            timeLeftMs: number | null;
+            version: number;
+            seats: {
+                seat: components["schemas"]["Seat"];
+                handle: string | null;
+                joined: boolean;
+                /** @description The seat is held by a registered player: the handle is theirs (otherwise it is only a label). */
+                verified: boolean;
+                /** @description That player is a bot account. */
+                bot: boolean;
+            }[];
+            createdAt: string;
+            updatedAt: string;
+        };
+        /** @description A match as the caller sees it; `gameId` says which game's view `game` holds. */
+        MatchView: components["schemas"]["EvonsMatchView"] | components["schemas"]["UniVersusMatchView"];
+        /** @description The lean answer to an action (Prefer: return=minimal). */
+        MinimalActionResult: {
+            version: number;
+            /** @description The events this action produced, as the caller may see them. */
+            events: components["schemas"]["MatchEvent"][];
+            status: components["schemas"]["MatchStatus"];
+            winner: components["schemas"]["Seat"] | null;
+            /** @description How the match ended; null while it runs. */
+            outcome: ({
+                winner: components["schemas"]["Seat"] | null;
+                reason: string;
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            /** @description The decision the game waits for now (the game's own: EvonsPending or UniVersusPending); null when the match is over. */
+            pending: (components["schemas"]["EvonsPending"] | components["schemas"]["UniVersusPending"]) | null;
+            /** @description With ?include=legal: your legal actions for that decision; empty when it is not yours. */
+            legalActions?: {
+                action: components["schemas"]["Action"];
+                /** @description Only with ?text=true. */
+                text?: string;
+            }[];
+        };
+        NewPlayerToken: {
+            /** @description Shown once. */
+            token: string;
+            tokenInfo: components["schemas"]["PlayerToken"];
+        };
+        NewPlayerTokenRequestInput: {
+            label?: string;
+            scopes: components["schemas"]["ScopeInput"][];
+        };
+        /** @description One of your seeks, with its status. */
+        OwnSeek: {
+            /** @description The seek id (sk_…). */
+            id: string;
+            /** @description The owner's handle. */
+            handle: string;
+            /** @description The owner is a bot account. */
+            bot: boolean;
+            game: components["schemas"]["GameId"];
+            timeControl: components["schemas"]["TimeControl"];
+            rated: boolean;
+            /** @description The lowest opponent rating accepted (null: no bound). */
+            minRating: number | null;
+            /** @description The highest opponent rating accepted (null: no bound). */
+            maxRating: number | null;
+            createdAt: string;
+            /** @description Unpaired by then, the seek expires. */
+            expiresAt: string;
+            /**
+             * @description paired: matchId is the match it started.
+             * @enum {string}
+             */
+            status: "open" | "paired" | "cancelled" | "expired";
+            matchId: string | null;
+            /** @description Your deck's label (a starter id, or custom-<hash>). */
+            deck: string;
+        };
+        /** @description Your seeks, newest first (at most 100). */
+        OwnSeekList: {
+            seeks: components["schemas"]["OwnSeek"][];
+        };
         Player: {
             handle: string;
             bot: boolean;
@@ -3040,22 +3553,11 @@ export interface components {
                 matches: number;
             }[];
         };
-        /** @description The highest established ratings (RD at most 110) of one game and time-control family, highest first. */
-        Leaderboard: {
-            game: components["schemas"]["GameId"];
-            /**
-             * @description The time-control family a rating counts (each has its own rating).
-             * @enum {string}
-             */
-            timeControl: "correspondence" | "live";
-            players: {
-                rank: number;
-                handle: string;
-                bot: boolean;
-                rating: number;
-                rd: number;
-                games: number;
-            }[];
+        PlayerRegistered: {
+            player: components["schemas"]["Player"];
+            /** @description Your personal API token (evp_…), shown once: send it as "Authorization: Bearer <token>". */
+            token: string;
+            tokenInfo: components["schemas"]["PlayerToken"];
         };
         PlayerToken: {
             id: string;
@@ -3064,19 +3566,1004 @@ export interface components {
             createdAt: string;
             revokedAt: string | null;
         };
-        PlayerRegistered: {
-            player: components["schemas"]["Player"];
-            /** @description Your personal API token (evp_…), shown once: send it as "Authorization: Bearer <token>". */
-            token: string;
-            tokenInfo: components["schemas"]["PlayerToken"];
-        };
-        NewPlayerToken: {
-            /** @description Shown once. */
-            token: string;
-            tokenInfo: components["schemas"]["PlayerToken"];
-        };
         PlayerTokenList: {
             tokens: components["schemas"]["PlayerToken"][];
+        };
+        /** @description RFC 9457 problem details, sent as application/problem+json for every 4xx/5xx. */
+        Problem: {
+            /** @description URI of the problem type: urn:evons:problem:<type>. */
+            type: string;
+            title: string;
+            status: number;
+            /** @description Stable machine-readable code, e.g. validation-failed, invalid-json, body-too-large, missing-token, invalid-token, match-not-found, version-conflict, seat-taken, match-not-started, match-finished, idempotency-key-reused, invalid-deck, invalid-settings, invalid-position, or the engine's reason for an illegal action (type urn:evons:problem:illegal-action). */
+            code: string;
+            detail?: string;
+            /** @description The match version now (409, 422 on actions). */
+            version?: number;
+            /** @description Individual validation messages, "path: message". */
+            errors?: string[];
+        };
+        RegisterPlayerRequestInput: {
+            /** @description Your handle: reserved for you from now on, case-insensitively (anonymous play can no longer use it). */
+            handle: string;
+            /** @description A bot account (shown on every seat it holds). */
+            bot?: boolean;
+        };
+        /** @description The other seat accepted: the rematch started. */
+        RematchAccepted: {
+            /** @constant */
+            type: "RematchAccepted";
+            /** @enum {string} */
+            by: "p1" | "p2";
+            /** @description Epoch milliseconds. */
+            at: number;
+            /** @description The new match (seats swapped). */
+            matchId: string;
+        };
+        /** @description The rematch offer as it is now. */
+        RematchAnswer: {
+            rematch: components["schemas"]["RematchView"];
+        };
+        /** @description The other seat declined the rematch. */
+        RematchDeclined: {
+            /** @constant */
+            type: "RematchDeclined";
+            /** @enum {string} */
+            by: "p1" | "p2";
+            /** @description Epoch milliseconds. */
+            at: number;
+        };
+        /** @description This match is a rematch. */
+        RematchOf: {
+            /** @constant */
+            type: "RematchOf";
+            /** @description The finished match this one is the rematch of. */
+            matchId: string;
+        };
+        /** @description A seat of this finished match offered a rematch. */
+        RematchOffered: {
+            /** @constant */
+            type: "RematchOffered";
+            /** @enum {string} */
+            by: "p1" | "p2";
+            /** @description Epoch milliseconds. */
+            at: number;
+            /** @description The offer is expired from then on unless answered. */
+            expiresAt: number;
+        };
+        /** @description The offerer's seat in the accepted rematch. */
+        RematchSeat: {
+            /** @description The rematch. */
+            id: string;
+            seat: components["schemas"]["Seat"];
+            /** @description Your seat token in the rematch (shown once). */
+            token: string;
+        };
+        /** @description This finished match's last rematch offer; null when none was made. */
+        RematchView: {
+            offeredBy: components["schemas"]["Seat"];
+            /**
+             * @description expired: not answered before expiresAt.
+             * @enum {string}
+             */
+            status: "offered" | "declined" | "expired" | "accepted";
+            /** @description When an unanswered offer expires (ISO 8601, UTC). */
+            expiresAt: string;
+            /** @description The rematch, once accepted (seats swapped). */
+            matchId: string | null;
+        };
+        /**
+         * @description match:read: see your seats; match:play: act; match:create: create and join as you; webhook:write: manage webhooks; token:write: manage tokens.
+         * @enum {string}
+         */
+        Scope: "match:read" | "match:play" | "match:create" | "webhook:write" | "token:write";
+        /**
+         * @description match:read: see your seats; match:play: act; match:create: create and join as you; webhook:write: manage webhooks; token:write: manage tokens.
+         * @enum {string}
+         */
+        ScopeInput: "match:read" | "match:play" | "match:create" | "webhook:write" | "token:write";
+        /**
+         * @description A seat at the table: p1 or p2.
+         * @enum {string}
+         */
+        Seat: "p1" | "p2";
+        /**
+         * @description A seat at the table: p1 or p2.
+         * @enum {string}
+         */
+        SeatInput: "p1" | "p2";
+        SeatTokenReplaced: {
+            seat: components["schemas"]["Seat"];
+            /** @description The seat's new token (shown once); the old one no longer works. */
+            token: string;
+        };
+        /** @description An open seek as anyone sees it: never its deck. */
+        Seek: {
+            /** @description The seek id (sk_…). */
+            id: string;
+            /** @description The owner's handle. */
+            handle: string;
+            /** @description The owner is a bot account. */
+            bot: boolean;
+            game: components["schemas"]["GameId"];
+            timeControl: components["schemas"]["TimeControl"];
+            rated: boolean;
+            /** @description The lowest opponent rating accepted (null: no bound). */
+            minRating: number | null;
+            /** @description The highest opponent rating accepted (null: no bound). */
+            maxRating: number | null;
+            createdAt: string;
+            /** @description Unpaired by then, the seek expires. */
+            expiresAt: string;
+        };
+        /** @description Open seeks, oldest first: the order they pair in (at most 100). */
+        SeekList: {
+            seeks: components["schemas"]["Seek"][];
+        };
+        /** @description A standing offer to play anyone compatible: same game, time control and rated flag, each player within the other's rating range. */
+        SeekRequestInput: {
+            /** @description The game (default evons). */
+            game?: components["schemas"]["GameIdInput"];
+            /** @description The clock: correspondence, or live while your account feed is connected (seek-needs-feed otherwise); without one: seek-needs-correspondence. */
+            timeControl: components["schemas"]["TimeControlInput"];
+            /** @description Rated (default false): pairs only with rated seeks; the end moves both players' ratings. */
+            rated?: boolean;
+            /** @description The lowest opponent rating (this game, this time control's family) you accept; default: no bound. */
+            minRating?: number;
+            /** @description The highest opponent rating you accept; default: no bound. */
+            maxRating?: number;
+            /** @description Your deck, checked now against the game's deck rules (the game's default settings). Never shown to others. */
+            deck: components["schemas"]["DeckSpecInput"];
+        };
+        StarterDecks: {
+            cardSetId: string;
+            decks: {
+                id: string;
+                name: string;
+                cards: {
+                    card: string;
+                    count: number;
+                }[];
+            }[];
+        };
+        /** @description The last line of an event stream: why it ended. After shutdown or error, reconnect with ?after=<last seq>. */
+        StreamEnd: {
+            /**
+             * @description finished: the game is over; shutdown: this server is stopping.
+             * @enum {string}
+             */
+            end: "finished" | "shutdown";
+        } | {
+            /** @description Why the stream stopped (e.g. database-unavailable). */
+            error: components["schemas"]["Problem"];
+        };
+        SubmitActionRequestInput: {
+            action: components["schemas"]["ActionInput"];
+        };
+        /** @description none: no clock (the default). correspondence: daysPerMove for each decision. live: Fischer, initialSeconds per seat plus incrementSeconds per turn. */
+        TimeControl: {
+            /** @constant */
+            kind: "none";
+        } | {
+            /** @constant */
+            kind: "correspondence";
+            /**
+             * @description Days for each decision: 1, 2, 3, 5, 7, 10, 14.
+             * @enum {number}
+             */
+            daysPerMove: 1 | 2 | 3 | 5 | 7 | 10 | 14;
+        } | {
+            /** @constant */
+            kind: "live";
+            /** @description Time per seat at the start. */
+            initialSeconds: number;
+            /** @description Added when the decision passes to the other seat (Fischer). */
+            incrementSeconds: number;
+        };
+        /** @description none: no clock (the default). correspondence: daysPerMove for each decision. live: Fischer, initialSeconds per seat plus incrementSeconds per turn. */
+        TimeControlInput: {
+            /** @constant */
+            kind: "none";
+        } | {
+            /** @constant */
+            kind: "correspondence";
+            /**
+             * @description Days for each decision: 1, 2, 3, 5, 7, 10, 14.
+             * @enum {number}
+             */
+            daysPerMove: 1 | 2 | 3 | 5 | 7 | 10 | 14;
+        } | {
+            /** @constant */
+            kind: "live";
+            /** @description Time per seat at the start. */
+            initialSeconds: number;
+            /** @description Added when the decision passes to the other seat (Fischer). */
+            incrementSeconds: number;
+        };
+        /** @description A UniVersus action, by type: PlayCard, CommitForCheck, DeclineCommit, Block, NoBlock, PassCombat, ChooseMomentum. */
+        UniVersusAction: {
+            /** @constant */
+            type: "PlayCard";
+            cardId: string;
+        } | {
+            /** @constant */
+            type: "CommitForCheck";
+            foundationIds: string[];
+        } | {
+            /** @constant */
+            type: "DeclineCommit";
+        } | {
+            /** @constant */
+            type: "Block";
+            cardId: string;
+        } | {
+            /** @constant */
+            type: "NoBlock";
+        } | {
+            /** @constant */
+            type: "PassCombat";
+        } | {
+            /** @constant */
+            type: "ChooseMomentum";
+            attackIds: string[];
+        };
+        /** @description A UniVersus action, by type: PlayCard, CommitForCheck, DeclineCommit, Block, NoBlock, PassCombat, ChooseMomentum. */
+        UniVersusActionInput: {
+            /** @constant */
+            type: "PlayCard";
+            cardId: string;
+        } | {
+            /** @constant */
+            type: "CommitForCheck";
+            foundationIds: string[];
+        } | {
+            /** @constant */
+            type: "DeclineCommit";
+        } | {
+            /** @constant */
+            type: "Block";
+            cardId: string;
+        } | {
+            /** @constant */
+            type: "NoBlock";
+        } | {
+            /** @constant */
+            type: "PassCombat";
+        } | {
+            /** @constant */
+            type: "ChooseMomentum";
+            attackIds: string[];
+        };
+        /** @description The attack being resolved: printed zone, speed and damage (U-ATTACK-3). */
+        UniVersusAttack: {
+            /** @description The attack card, in the attacker's card pool. */
+            id: string;
+            /** @enum {string} */
+            attacker: "p1" | "p2";
+            /** @enum {string} */
+            zone: "HIGH" | "MID" | "LOW";
+            speed: number;
+            damage: number;
+        };
+        /** @description An attack (U-ATTACK-3). */
+        UniVersusAttackStarted: {
+            /** @constant */
+            type: "AttackStarted";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @description Opaque card instance id, stable for the whole match. */
+            id: string;
+            /** @enum {string} */
+            zone: "HIGH" | "MID" | "LOW";
+            speed: number;
+            damage: number;
+        };
+        /** @description The checker may commit `shortfall` foundations. */
+        UniVersusAwaitingCommit: {
+            /** @constant */
+            type: "AwaitingCommit";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            shortfall: number;
+        };
+        /** @description A block check begins. */
+        UniVersusBlockAttempted: {
+            /** @constant */
+            type: "BlockAttempted";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @description Opaque card instance id, stable for the whole match. */
+            id: string;
+            /** @description The printed card (GET /v1/games/universus/cards). */
+            card: string;
+            difficulty: number;
+        };
+        /** @description How the block went. */
+        UniVersusBlockResolved: {
+            /** @constant */
+            type: "BlockResolved";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @enum {string} */
+            outcome: "FULL" | "HALF" | "NONE";
+        };
+        /** @description A card to the discard pile. */
+        UniVersusCardDiscarded: {
+            /** @constant */
+            type: "CardDiscarded";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @description Opaque card instance id, stable for the whole match. */
+            id: string;
+        };
+        /** @description A card the viewer may know: its instance and printed card. */
+        UniVersusCardInstance: {
+            /** @description Opaque card instance id, stable for the whole match. */
+            id: string;
+            /** @description The printed card (GET /v1/games/universus/cards). */
+            card: string;
+        };
+        /** @description A card into the card pool. */
+        UniVersusCardPlacedInPool: {
+            /** @constant */
+            type: "CardPlacedInPool";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @description Opaque card instance id, stable for the whole match. */
+            id: string;
+            /** @enum {string} */
+            role: "PLAYED" | "BLOCK";
+        };
+        /** @description The card pool cleared at the end of a turn. */
+        UniVersusCardPoolCleared: {
+            /** @constant */
+            type: "CardPoolCleared";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            toDiscard: string[];
+            toStage: string[];
+        };
+        /** @description Cards drawn: the drawing seat sees them (cards), everyone else how many (count). */
+        UniVersusCardsDrawn: {
+            /** @constant */
+            type: "CardsDrawn";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @description Only for the drawing seat. */
+            cards?: components["schemas"]["UniVersusCardInstance"][];
+            /** @description For everyone else: how many. */
+            count?: number;
+        };
+        /** @description A check in progress (U-CHECK-1: revealed cards are public to both seats). */
+        UniVersusCheck: {
+            /**
+             * @description Whose check.
+             * @enum {string}
+             */
+            seat: "p1" | "p2";
+            /** @enum {string} */
+            purpose: "PLAY" | "BLOCK";
+            /** @description The attempted card: public from the attempt on, in no zone during the check (D-5). */
+            id: string;
+            /** @description The printed card (GET /v1/games/universus/cards). */
+            card: string;
+            /** @description Card difficulty (+ speed and block modifier for a block) + progressive difficulty. */
+            difficulty: number;
+        };
+        /** @description The check failed. */
+        UniVersusCheckFailed: {
+            /** @constant */
+            type: "CheckFailed";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            difficulty: number;
+        };
+        /** @description The check passed. */
+        UniVersusCheckPassed: {
+            /** @constant */
+            type: "CheckPassed";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            difficulty: number;
+        };
+        /** @description The check card revealed (U-CHECK-1). */
+        UniVersusCheckRevealed: {
+            /** @constant */
+            type: "CheckRevealed";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @description Opaque card instance id, stable for the whole match. */
+            id: string;
+            /** @description The printed card (GET /v1/games/universus/cards). */
+            card: string;
+            value: number;
+            difficulty: number;
+        };
+        /** @description Combat continues after a check. */
+        UniVersusCombatResumed: {
+            /** @constant */
+            type: "CombatResumed";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+        };
+        UniVersusCreateMatchRequestInput: {
+            /** @constant */
+            game: "universus";
+            /** @description The creator's handle. */
+            handle?: string;
+            /** @description The creator's seat (default p1). Who moves first is a rules setting. */
+            seat?: components["schemas"]["SeatInput"];
+            /** @description true: the other seat stays open for someone to join (POST /v1/matches/{id}/join). false (default): both seats are created now and both tokens returned (hot-seat or bot play). */
+            openSeat?: boolean;
+            /** @description Handle of the other seat when openSeat is false. */
+            opponentHandle?: string;
+            /** @description Play the computer: the other seat is the computer player ai-level-<level> (a verified bot), which the server plays. Its deck: decks.<its seat>, else the game's first starter deck. No token is issued for it. Not with openSeat, opponentHandle or a position. */
+            ai?: {
+                /** @description 1 (weakest) to 8 (strongest). */
+                level: number;
+            };
+            /** @description Decks by seat. The creator's deck is required; the other seat's too unless openSeat. */
+            decks?: {
+                p1?: components["schemas"]["DeckSpecInput"];
+                p2?: components["schemas"]["DeckSpecInput"];
+            };
+            /** @description The clock (default none): correspondence (days per decision) or live (Fischer). Pinned in the rules hash; the clock starts at the deal. */
+            timeControl?: components["schemas"]["TimeControlInput"];
+            /** @description The creator's webhook endpoint, registered with the match (its secret comes back once). */
+            webhook?: components["schemas"]["WebhookRequestInput"];
+            /** @description Rated (default false): the end updates both players' Glicko-2 ratings (this game, this time control's family). Needs a player token, openSeat true (the opponent joins with their own player token) and a correspondence or live time control; never a sandbox. */
+            rated?: boolean;
+            /** @description UniVersus rules settings; every field has a default (docs/universus.md). */
+            settings?: components["schemas"]["UniVersusSettingsInput"];
+            /** @description Sandbox: start from this position (format universus-position/1, see docs/universus.md) instead of a deal. Send no decks or settings with it. */
+            position?: {
+                /** @constant */
+                format: "universus-position/1";
+                config: {
+                    /**
+                     * @default ADJACENT_ONLY
+                     * @enum {string}
+                     */
+                    blockZoneRule: "ADJACENT_ONLY" | "ANY_ZONE_HALF";
+                    /**
+                     * @default UP
+                     * @constant
+                     */
+                    halfDamageRounding: "UP";
+                    /** @default true */
+                    failedCheckEndsTurn: boolean;
+                    /**
+                     * @default EXACT_SHORTFALL_AFTER_REVEAL
+                     * @enum {string}
+                     */
+                    commitMode: "EXACT_SHORTFALL_AFTER_REVEAL" | "NONE";
+                    /**
+                     * @default END_PHASE
+                     * @enum {string}
+                     */
+                    foundationEntersStage: "END_PHASE" | "IMMEDIATELY";
+                    /**
+                     * @default SKIP
+                     * @constant
+                     */
+                    enhanceStep: "SKIP";
+                    /**
+                     * @default ASK
+                     * @enum {string}
+                     */
+                    autoMomentum: "ASK" | "ALL" | "NONE";
+                    /** @default 10 */
+                    cycleRemoveCount: number;
+                    /** @default 60 */
+                    minDeckSize: number;
+                    /** @default true */
+                    alwaysRevealOnCheck: boolean;
+                };
+                /** @enum {string} */
+                turnPlayer: "p1" | "p2";
+                turnNumber: number;
+                players: {
+                    p1: {
+                        character: string;
+                        health: number;
+                        hand: string[];
+                        deck: string[];
+                        discard: string[];
+                        removed: string[];
+                        cardPool: {
+                            card: string;
+                            /** @enum {string} */
+                            role: "PLAYED" | "BLOCK";
+                            dealtDamage: boolean;
+                            built: boolean;
+                        }[];
+                        stage: {
+                            card: string;
+                            committed: boolean;
+                        }[];
+                        momentum: string[];
+                    };
+                    p2: {
+                        character: string;
+                        health: number;
+                        hand: string[];
+                        deck: string[];
+                        discard: string[];
+                        removed: string[];
+                        cardPool: {
+                            card: string;
+                            /** @enum {string} */
+                            role: "PLAYED" | "BLOCK";
+                            dealtDamage: boolean;
+                            built: boolean;
+                        }[];
+                        stage: {
+                            card: string;
+                            committed: boolean;
+                        }[];
+                        momentum: string[];
+                    };
+                };
+            };
+        };
+        /** @description Damage dealt to `seat`. */
+        UniVersusDamageDealt: {
+            /** @constant */
+            type: "DamageDealt";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            amount: number;
+        };
+        /** @description The discard pile shuffled into a new deck (U-CYCLE-2; public form: the order stays on the server). */
+        UniVersusDeckCycled: {
+            /** @constant */
+            type: "DeckCycled";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            shuffle: number;
+            deckSize: number;
+            removedCount: number;
+        };
+        /** @description A UniVersus event as the caller may see it (discriminated by type). */
+        UniVersusEvent: components["schemas"]["UniVersusGameStarted"] | components["schemas"]["UniVersusPositionLoaded"] | components["schemas"]["UniVersusCardsDrawn"] | components["schemas"]["UniVersusTurnStarted"] | components["schemas"]["UniVersusStageReadied"] | components["schemas"]["UniVersusPlayAttempted"] | components["schemas"]["UniVersusBlockAttempted"] | components["schemas"]["UniVersusCheckRevealed"] | components["schemas"]["UniVersusFoundationsCommitted"] | components["schemas"]["UniVersusCheckPassed"] | components["schemas"]["UniVersusCheckFailed"] | components["schemas"]["UniVersusAwaitingCommit"] | components["schemas"]["UniVersusCardDiscarded"] | components["schemas"]["UniVersusCardPlacedInPool"] | components["schemas"]["UniVersusFoundationBuilt"] | components["schemas"]["UniVersusAttackStarted"] | components["schemas"]["UniVersusBlockResolved"] | components["schemas"]["UniVersusDamageDealt"] | components["schemas"]["UniVersusHealthChanged"] | components["schemas"]["UniVersusMomentumChoice"] | components["schemas"]["UniVersusMovedToMomentum"] | components["schemas"]["UniVersusCardPoolCleared"] | components["schemas"]["UniVersusDeckCycled"] | components["schemas"]["UniVersusPlayerExhausted"] | components["schemas"]["UniVersusTurnEnded"] | components["schemas"]["UniVersusCombatResumed"] | components["schemas"]["UniVersusGameWon"];
+        /** @description A foundation built (U-FOUND-2). */
+        UniVersusFoundationBuilt: {
+            /** @constant */
+            type: "FoundationBuilt";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @description Opaque card instance id, stable for the whole match. */
+            id: string;
+            toStage: boolean;
+        };
+        /** @description Foundations committed for a check. */
+        UniVersusFoundationsCommitted: {
+            /** @constant */
+            type: "FoundationsCommitted";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            ids: string[];
+        };
+        /** @description The deal (public form: the seed and the shuffled decks stay on the server). */
+        UniVersusGameStarted: {
+            /** @constant */
+            type: "GameStarted";
+            /** @constant */
+            rng: "chacha20";
+            config: {
+                /**
+                 * @default ADJACENT_ONLY
+                 * @enum {string}
+                 */
+                blockZoneRule: "ADJACENT_ONLY" | "ANY_ZONE_HALF";
+                /**
+                 * @default UP
+                 * @constant
+                 */
+                halfDamageRounding: "UP";
+                /** @default true */
+                failedCheckEndsTurn: boolean;
+                /**
+                 * @default EXACT_SHORTFALL_AFTER_REVEAL
+                 * @enum {string}
+                 */
+                commitMode: "EXACT_SHORTFALL_AFTER_REVEAL" | "NONE";
+                /**
+                 * @default END_PHASE
+                 * @enum {string}
+                 */
+                foundationEntersStage: "END_PHASE" | "IMMEDIATELY";
+                /**
+                 * @default SKIP
+                 * @constant
+                 */
+                enhanceStep: "SKIP";
+                /**
+                 * @default ASK
+                 * @enum {string}
+                 */
+                autoMomentum: "ASK" | "ALL" | "NONE";
+                /** @default 10 */
+                cycleRemoveCount: number;
+                /** @default 60 */
+                minDeckSize: number;
+                /** @default true */
+                alwaysRevealOnCheck: boolean;
+            };
+            /** @description sha256 of the seed; the seed is published in GameWon. */
+            seedCommitment: string;
+            /** @enum {string} */
+            firstPlayer: "p1" | "p2";
+            characters: {
+                /** @description The printed card (GET /v1/games/universus/cards). */
+                p1: string;
+                /** @description The printed card (GET /v1/games/universus/cards). */
+                p2: string;
+            };
+            /** @description Cards in each deck (the order stays on the server). */
+            deckSizes: {
+                p1: number;
+                p2: number;
+            };
+        };
+        /** @description The game is over. */
+        UniVersusGameWon: {
+            /** @constant */
+            type: "GameWon";
+            /** @enum {string} */
+            winner: "p1" | "p2";
+            /** @enum {string} */
+            reason: "HEALTH_ZERO" | "EXHAUSTED";
+            /** @description The seed, published: check it against the commitment. */
+            seed: string;
+        };
+        /** @description A seat's health now. */
+        UniVersusHealthChanged: {
+            /** @constant */
+            type: "HealthChanged";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            health: number;
+        };
+        UniVersusMatchView: {
+            /** @constant */
+            gameId: "universus";
+            id: string;
+            /** @description Number of stored events; also sent as the ETag. */
+            version: number;
+            status: components["schemas"]["MatchStatus"];
+            winner: components["schemas"]["Seat"] | null;
+            /** @description The caller's seat; null for a spectator. */
+            seat: components["schemas"]["Seat"] | null;
+            seats: {
+                seat: components["schemas"]["Seat"];
+                handle: string | null;
+                joined: boolean;
+                /** @description The seat is held by a registered player: the handle is theirs (otherwise it is only a label). */
+                verified: boolean;
+                /** @description That player is a bot account. */
+                bot: boolean;
+            }[];
+            sandbox: boolean;
+            engineVersion: string;
+            rulesHash: string;
+            cardSetId: string;
+            createdAt: string;
+            timeControl: components["schemas"]["TimeControl"];
+            /** @description Rated: the end updates both players' ratings. */
+            rated: boolean;
+            clock: components["schemas"]["ClockView"] | null;
+            outcome: components["schemas"]["MatchOutcome"] | null;
+            /** @description The match's seed, published once the match is over however it ended (verify it against the seedCommitment). */
+            seed: string | null;
+            rematch: components["schemas"]["RematchView"] | null;
+            /** @description The finished match this one is the rematch of; null otherwise. */
+            rematchOf: string | null;
+            /** @description The engine's view for this caller; null while a seat is open. */
+            game: components["schemas"]["UniVersusView"] | null;
+        };
+        /** @description Attacks eligible for momentum (U-MOMENTUM-1). */
+        UniVersusMomentumChoice: {
+            /** @constant */
+            type: "MomentumChoice";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            eligible: string[];
+        };
+        /** @description Cards moved to momentum (face down). */
+        UniVersusMovedToMomentum: {
+            /** @constant */
+            type: "MovedToMomentum";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            ids: string[];
+        };
+        /** @description The decision the game waits for, by kind. */
+        UniVersusPending: {
+            /** @constant */
+            kind: "PLAY";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+        } | {
+            /** @constant */
+            kind: "AWAIT_COMMIT";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @description Ready foundations to commit to pass the check (U-COMMIT-1). */
+            shortfall: number;
+        } | {
+            /** @constant */
+            kind: "AWAIT_BLOCK";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+        } | {
+            /** @constant */
+            kind: "AWAIT_MOMENTUM";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+        };
+        /** @description A play check begins. */
+        UniVersusPlayAttempted: {
+            /** @constant */
+            type: "PlayAttempted";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            /** @description Opaque card instance id, stable for the whole match. */
+            id: string;
+            /** @description The printed card (GET /v1/games/universus/cards). */
+            card: string;
+            difficulty: number;
+        };
+        /** @description A seat could not draw (U-WIN-2). */
+        UniVersusPlayerExhausted: {
+            /** @constant */
+            type: "PlayerExhausted";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+        };
+        /** @description One seat as the viewer may see it. */
+        UniVersusPlayerView: {
+            /** @description The character card (in play, never in the deck). */
+            character: string;
+            /** @description Remaining health; shown as 0 when below (U-DAMAGE-2). */
+            health: number;
+            /** @description The character's hand size: draws go up to it (U-TURN-3). */
+            handSize: number;
+            /** @description Cards in hand (public). */
+            handCount: number;
+            /** @description Only in the seat's own view; null for the other seat and spectators. */
+            hand: components["schemas"]["UniVersusCardInstance"][] | null;
+            /** @description Cards in the deck; the order is secret. */
+            deckCount: number;
+            /** @description Public, oldest first. */
+            discard: components["schemas"]["UniVersusCardInstance"][];
+            /** @description Cards removed face down by cycling (U-CYCLE-2). */
+            removedCount: number;
+            cardPool: components["schemas"]["UniVersusPoolEntry"][];
+            stage: components["schemas"]["UniVersusStageEntry"][];
+            /** @description Momentum is face down: a count only (U-MOMENTUM-2). */
+            momentumCount: number;
+        };
+        /** @description A card in a card pool; every pool card counts for progressive difficulty (U-PROG-1). */
+        UniVersusPoolEntry: {
+            /** @description Opaque card instance id, stable for the whole match. */
+            id: string;
+            /** @description The printed card (GET /v1/games/universus/cards). */
+            card: string;
+            /**
+             * @description PLAYED by the turn player, or a passed BLOCK (U-BLOCK-5).
+             * @enum {string}
+             */
+            role: "PLAYED" | "BLOCK";
+            /** @description An attack that dealt damage (U-DAMAGE-3): eligible for momentum (U-MOMENTUM-1). */
+            dealtDamage: boolean;
+            /** @description A foundation that passed its play check this turn (U-FOUND-2). */
+            built: boolean;
+        };
+        /** @description A sandbox game starts from a position (public form: the view of it, not the state). */
+        UniVersusPositionLoaded: {
+            /** @constant */
+            type: "PositionLoaded";
+            /** @constant */
+            rng: "chacha20";
+            /** @description The starting position as the caller may see it. */
+            position: components["schemas"]["UniVersusView"];
+        };
+        /** @description UniVersus engine settings: each reading of a gap in the rules is a named setting; every field has a default (see docs/universus.md). */
+        UniVersusSettingsInput: {
+            /**
+             * @default ADJACENT_ONLY
+             * @enum {string}
+             */
+            blockZoneRule: "ADJACENT_ONLY" | "ANY_ZONE_HALF";
+            /**
+             * @default UP
+             * @constant
+             */
+            halfDamageRounding: "UP";
+            /** @default true */
+            failedCheckEndsTurn: boolean;
+            /**
+             * @default EXACT_SHORTFALL_AFTER_REVEAL
+             * @enum {string}
+             */
+            commitMode: "EXACT_SHORTFALL_AFTER_REVEAL" | "NONE";
+            /**
+             * @default END_PHASE
+             * @enum {string}
+             */
+            foundationEntersStage: "END_PHASE" | "IMMEDIATELY";
+            /**
+             * @default SKIP
+             * @constant
+             */
+            enhanceStep: "SKIP";
+            /**
+             * @default ASK
+             * @enum {string}
+             */
+            autoMomentum: "ASK" | "ALL" | "NONE";
+            /** @default 10 */
+            cycleRemoveCount: number;
+            /** @default 60 */
+            minDeckSize: number;
+            /** @default true */
+            alwaysRevealOnCheck: boolean;
+        };
+        /** @description A built foundation on its owner's stage (U-FOUND-1). */
+        UniVersusStageEntry: {
+            /** @description Opaque card instance id, stable for the whole match. */
+            id: string;
+            /** @description The printed card (GET /v1/games/universus/cards). */
+            card: string;
+            /** @description Committed for a check; ready again at its owner's next Ready Step (U-COMMIT-3). */
+            committed: boolean;
+        };
+        /** @description Committed foundations ready again (U-COMMIT-3). */
+        UniVersusStageReadied: {
+            /** @constant */
+            type: "StageReadied";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            ids: string[];
+        };
+        /** @description A turn ends. */
+        UniVersusTurnEnded: {
+            /** @constant */
+            type: "TurnEnded";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+        };
+        /** @description A turn begins. */
+        UniVersusTurnStarted: {
+            /** @constant */
+            type: "TurnStarted";
+            /** @enum {string} */
+            seat: "p1" | "p2";
+            turnNumber: number;
+        };
+        /** @description A UniVersus game as one viewer (a seat or a spectator) may see it. */
+        UniVersusView: {
+            /** @constant */
+            game: "universus";
+            /**
+             * @description Whom this view is for.
+             * @enum {string}
+             */
+            viewer: "p1" | "p2" | "spectator";
+            /** @enum {string} */
+            turnPlayer: "p1" | "p2";
+            turnNumber: number;
+            /** @enum {string} */
+            phase: "COMBAT" | "END" | "OVER";
+            /** @description Null once the game is over. */
+            pending: components["schemas"]["UniVersusPending"] | null;
+            check: components["schemas"]["UniVersusCheck"] | null;
+            attack: components["schemas"]["UniVersusAttack"] | null;
+            players: {
+                p1: components["schemas"]["UniVersusPlayerView"];
+                p2: components["schemas"]["UniVersusPlayerView"];
+            };
+            winner: ("p1" | "p2") | null;
+            /** @description HEALTH_ZERO or EXHAUSTED once the game is over (U-WIN-1, U-WIN-2). */
+            winReason: string | null;
+            /** @description sha256 of the seed, fixed at creation. */
+            seedCommitment: string;
+            /** @description Published once the game has ended; null before. */
+            seed: string | null;
+        };
+        Webhook: {
+            id: string;
+            url: string;
+            events: components["schemas"]["WebhookKind"][];
+            deadlineLeadMinutes: number;
+            /**
+             * @description failing: deliveries are being retried; disabled: failing for 24 h, no more deliveries (see disabledReason).
+             * @enum {string}
+             */
+            status: "active" | "failing" | "disabled";
+            failingSince: string | null;
+            disabledReason: string | null;
+            createdAt: string;
+        };
+        WebhookCreated: {
+            id: string;
+            url: string;
+            events: components["schemas"]["WebhookKind"][];
+            deadlineLeadMinutes: number;
+            /**
+             * @description failing: deliveries are being retried; disabled: failing for 24 h, no more deliveries (see disabledReason).
+             * @enum {string}
+             */
+            status: "active" | "failing" | "disabled";
+            failingSince: string | null;
+            disabledReason: string | null;
+            createdAt: string;
+            /** @description The signing secret (whsec_…), shown once: verify webhook-signature with it (Standard Webhooks). */
+            secret: string;
+        };
+        WebhookDelivery: {
+            /** @description The webhook-id header: the same on every attempt, for deduplication. */
+            id: string;
+            kind: components["schemas"]["WebhookKind"];
+            /** @description The match version the notification is about. */
+            version: number;
+            /**
+             * @description pending: queued or retrying; delivered: answered 2xx; failed: given up (or a redelivery that failed); superseded: a deadline-near whose position the match moved past (or that ended it) before it was sent, marked by that move.
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed" | "superseded";
+            attempts: number;
+            nextAttemptAt: string | null;
+            lastStatusCode: number | null;
+            lastError: string | null;
+            createdAt: string;
+            deliveredAt: string | null;
+        };
+        /** @description The JSON body of every webhook delivery (Standard Webhooks), signed in the webhook-signature header. */
+        WebhookDeliveryBody: {
+            /** @description What happened: the webhook (your-turn, opponent-joined, match-ended, deadline-near). */
+            type: components["schemas"]["WebhookKind"];
+            /** @description When the notification was written (ISO 8601, UTC): with the append that caused it. */
+            timestamp: string;
+            data: {
+                matchId: string;
+                gameId: components["schemas"]["GameId"];
+                /** @description The receiving seat: the body is redacted for it. */
+                seat: components["schemas"]["Seat"];
+                /** @description The match version the notification is about. */
+                version: number;
+                /** @description The seat whose decision the match waits for then; null when nobody's. */
+                toMove: components["schemas"]["Seat"] | null;
+                /** @description When the seat to move runs out of time (ISO 8601, UTC); null without a running clock. */
+                deadline: string | null;
+                /** @description The events of the append that caused it, as the receiving seat may see them (as its event stream). */
+                events: components["schemas"]["MatchEvent"][];
+            };
+        };
+        WebhookDeliveryList: {
+            deliveries: components["schemas"]["WebhookDelivery"][];
+        };
+        /**
+         * @description your-turn: the decision passed to your seat. opponent-joined: someone took the open seat. match-ended: the match is over. deadline-near: your running clock ends within the lead you chose.
+         * @enum {string}
+         */
+        WebhookKind: "your-turn" | "opponent-joined" | "match-ended" | "deadline-near";
+        /**
+         * @description your-turn: the decision passed to your seat. opponent-joined: someone took the open seat. match-ended: the match is over. deadline-near: your running clock ends within the lead you chose.
+         * @enum {string}
+         */
+        WebhookKindInput: "your-turn" | "opponent-joined" | "match-ended" | "deadline-near";
+        WebhookList: {
+            webhooks: components["schemas"]["Webhook"][];
+        };
+        /** @description A seat's endpoint for Standard Webhooks deliveries. */
+        WebhookRequestInput: {
+            /** @description http(s) URL. In production it must resolve to public addresses (checked when each delivery connects). */
+            url: string;
+            events: components["schemas"]["WebhookKindInput"][];
+            /** @description deadline-near fires this long before a deadline (default 720: 12 h). */
+            deadlineLeadMinutes?: number;
         };
     };
     responses: {
@@ -3108,26 +4595,26 @@ export interface components {
     };
     requestBodies: never;
     headers: {
-        /** @description The request id: the one sent in X-Request-Id, else a fresh UUID. Quote it when reporting a problem. */
-        RequestId: string;
+        /** @description `private` (or `no-store`): the body depends on the caller and must not be shared between callers. */
+        CacheControlPrivate: string;
+        /** @description Public and cacheable (`public, max-age=300`). */
+        CacheControlPublic: string;
         /** @description The match version for this caller: `"<version>.<viewer>"` (viewer p1, p2 or spectator). */
         ETag: string;
-        /** @description The new match: /v1/matches/{id}. */
-        Location: string;
         /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
         IdempotentReplayed: "true";
-        /** @description Seconds to wait before retrying. */
-        RetryAfter: number;
+        /** @description The new match: /v1/matches/{id}. */
+        Location: string;
         /** @description Requests allowed per minute (only when a limit is configured). */
         RateLimitLimit: number;
         /** @description Requests left in the current minute. */
         RateLimitRemaining: number;
         /** @description Seconds until the budget is refilled. */
         RateLimitReset: number;
-        /** @description `private` (or `no-store`): the body depends on the caller and must not be shared between callers. */
-        CacheControlPrivate: string;
-        /** @description Public and cacheable (`public, max-age=300`). */
-        CacheControlPublic: string;
+        /** @description The request id: the one sent in X-Request-Id, else a fresh UUID. Quote it when reporting a problem. */
+        RequestId: string;
+        /** @description Seconds to wait before retrying. */
+        RetryAfter: number;
         /** @description `Authorization`: the body depends on the seat token (and `Origin`, for CORS). */
         Vary: string;
     };
@@ -3589,7 +5076,6 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4079,7 +5565,6 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControlPrivate"];
                     Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
@@ -4368,6 +5853,450 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    offerRematch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Match id as returned by POST /v1/matches. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RematchAnswer"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such match */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Version conflict, seat taken, or the match is not in play (body has the current version) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    acceptRematch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Match id as returned by POST /v1/matches. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinMatchResponse"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such match */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Version conflict, seat taken, or the match is not in play (body has the current version) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    declineRematch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Match id as returned by POST /v1/matches. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RematchAnswer"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such match */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Version conflict, seat taken, or the match is not in play (body has the current version) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    claimRematchSeat: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Match id as returned by POST /v1/matches. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RematchSeat"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such match */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Version conflict, seat taken, or the match is not in play (body has the current version) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     streamEvents: {
         parameters: {
             query?: {
@@ -4395,7 +6324,6 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControlPrivate"];
                     Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
@@ -4417,7 +6345,6 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4753,6 +6680,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControlPublic"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4799,6 +6727,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControlPublic"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4871,6 +6800,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControlPublic"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5031,7 +6961,6 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControlPrivate"];
                     Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
@@ -5136,7 +7065,6 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5202,7 +7130,6 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5275,7 +7202,6 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5372,7 +7298,6 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5473,7 +7398,6 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControlPrivate"];
                     Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
@@ -5575,7 +7499,6 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5641,7 +7564,619 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAccountWebhooks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControlPrivate"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountWebhookList"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    registerAccountWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountWebhookRequestInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountWebhookCreated"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Version conflict, seat taken, or the match is not in play (body has the current version) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 256 KiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type (send application/json) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteAccountWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed, with its delivery log. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such match */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateAccountWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountWebhookCreated"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such match */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAccountWebhookDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: {
+                /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControlPrivate"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountWebhookDeliveryList"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such match */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    redeliverAccountWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                webhookId: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountWebhookDelivery"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such match */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Version conflict, seat taken, or the match is not in play (body has the current version) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6348,6 +8883,1195 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    createChallenge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateChallengeRequestInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Challenge"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such match */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 256 KiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type (send application/json) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getChallenge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Challenge"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such match */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listMyChallenges: {
+        parameters: {
+            query?: {
+                /** @description in: challenges sent to you by handle; out: yours. */
+                direction?: "in" | "out";
+                status?: components["schemas"]["ChallengeStatusInput"];
+                /** @description A nextCursor from the previous page, unchanged. */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: {
+                /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControlPrivate"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengeList"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    acceptChallenge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptChallengeRequestInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedChallenge"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such match */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Version conflict, seat taken, or the match is not in play (body has the current version) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 256 KiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type (send application/json) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    declineChallenge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeclineChallengeRequestInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Challenge"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such match */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Version conflict, seat taken, or the match is not in play (body has the current version) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 256 KiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type (send application/json) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelChallenge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Challenge"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such match */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Version conflict, seat taken, or the match is not in play (body has the current version) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSeeks: {
+        parameters: {
+            query?: {
+                game?: components["schemas"]["GameIdInput"];
+            };
+            header?: {
+                /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeekList"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postSeek: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SeekRequestInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnSeek"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Version conflict, seat taken, or the match is not in play (body has the current version) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 256 KiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type (send application/json) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listMySeeks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControlPrivate"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnSeekList"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelSeek: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                seekId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnSeek"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such match */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Version conflict, seat taken, or the match is not in play (body has the current version) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    streamAccountEvents: {
+        parameters: {
+            query?: {
+                /** @description Resume after this entry id (the id of the last entry received): its successors come first, no snapshot. */
+                after?: string;
+            };
+            header?: {
+                /** @description The id of the last entry received (EventSource sends it when it reconnects): like ?after=, which it overrides. */
+                "last-event-id"?: string;
+                /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description NDJSON: one message per line (or SSE with Accept: text/event-stream). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControlPrivate"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["FeedSnapshot"] | components["schemas"]["FeedEntry"] | components["schemas"]["FeedEnd"];
+                    /**
+                     * @example id: 1234-56
+                     *     event: your-turn
+                     *     data: {"id":"1234-56","type":"your-turn","at":"2026-01-01T00:00:00.000Z","data":{"matchId":"V1StGXR8_Z5jdHi6B-myT","game":"evons","seat":"p2","status":"active","rated":false,"timeControl":"none","toMove":"p2","version":12,"deadline":null,"opponent":"alice","winner":null,"ending":null}}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     yourTurnWebhook: {
         parameters: {
             query?: never;
@@ -6473,6 +10197,366 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["WebhookDeliveryBody"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery (the answer body is ignored, and not read past 4 KB). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, or no answer within 5 s, is a failure: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    accountMatchStartedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (msg_…): the same on every attempt and on a redelivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed: refuse old ones (replays). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, one per signing secret (two for 24 h after a rotation). Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountWebhookDeliveryBody"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery (the answer body is ignored, and not read past 4 KB). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, or no answer within 5 s, is a failure: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    accountYourTurnWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (msg_…): the same on every attempt and on a redelivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed: refuse old ones (replays). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, one per signing secret (two for 24 h after a rotation). Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountWebhookDeliveryBody"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery (the answer body is ignored, and not read past 4 KB). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, or no answer within 5 s, is a failure: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    accountMatchEndedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (msg_…): the same on every attempt and on a redelivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed: refuse old ones (replays). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, one per signing secret (two for 24 h after a rotation). Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountWebhookDeliveryBody"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery (the answer body is ignored, and not read past 4 KB). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, or no answer within 5 s, is a failure: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    accountChallengeReceivedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (msg_…): the same on every attempt and on a redelivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed: refuse old ones (replays). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, one per signing secret (two for 24 h after a rotation). Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountWebhookDeliveryBody"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery (the answer body is ignored, and not read past 4 KB). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, or no answer within 5 s, is a failure: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    accountChallengeAcceptedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (msg_…): the same on every attempt and on a redelivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed: refuse old ones (replays). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, one per signing secret (two for 24 h after a rotation). Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountWebhookDeliveryBody"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery (the answer body is ignored, and not read past 4 KB). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, or no answer within 5 s, is a failure: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    accountChallengeDeclinedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (msg_…): the same on every attempt and on a redelivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed: refuse old ones (replays). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, one per signing secret (two for 24 h after a rotation). Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountWebhookDeliveryBody"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery (the answer body is ignored, and not read past 4 KB). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, or no answer within 5 s, is a failure: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    accountChallengeCanceledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (msg_…): the same on every attempt and on a redelivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed: refuse old ones (replays). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, one per signing secret (two for 24 h after a rotation). Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountWebhookDeliveryBody"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery (the answer body is ignored, and not read past 4 KB). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, or no answer within 5 s, is a failure: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    accountChallengeExpiredWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (msg_…): the same on every attempt and on a redelivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed: refuse old ones (replays). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, one per signing secret (two for 24 h after a rotation). Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountWebhookDeliveryBody"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery (the answer body is ignored, and not read past 4 KB). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, or no answer within 5 s, is a failure: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    accountRematchOfferedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (msg_…): the same on every attempt and on a redelivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed: refuse old ones (replays). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, one per signing secret (two for 24 h after a rotation). Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountWebhookDeliveryBody"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery (the answer body is ignored, and not read past 4 KB). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, or no answer within 5 s, is a failure: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    accountSeekPairedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (msg_…): the same on every attempt and on a redelivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed: refuse old ones (replays). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, one per signing secret (two for 24 h after a rotation). Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountWebhookDeliveryBody"];
             };
         };
         responses: {

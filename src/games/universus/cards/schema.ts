@@ -17,9 +17,5 @@ export const attackSchema = z.object({ ...common, ...blockable, type: z.literal(
 export const foundationSchema = z.object({ ...common, ...blockable, type: z.literal('FOUNDATION') });
 export const cardSchema = z.discriminatedUnion('type', [characterSchema, attackSchema, foundationSchema]);
 export type Card = z.infer<typeof cardSchema>;
-export type CharacterCard = z.infer<typeof characterSchema>;
-export type AttackCard = z.infer<typeof attackSchema>;
-export type FoundationCard = z.infer<typeof foundationSchema>;
-export type DeckCard = AttackCard | FoundationCard;
 
 export const cardSetSchema = z.object({ id: z.string(), name: z.string(), placeholder: z.boolean(), cards: z.array(cardSchema) });

@@ -1,6 +1,9 @@
-/** Renders the OpenAPI document from the Zod route schemas, without a database. */
-import { buildApp } from '../app.js';
-import type { MatchStore } from '../persistence/types.js';
+/**
+ * Renders the OpenAPI document from the Zod route schemas, without a database. Beside app.ts, not
+ * in http/: it builds the whole app, and nothing below the composition root imports that.
+ */
+import { buildApp } from './app.js';
+import type { MatchStore } from './persistence/types.js';
 
 const noStore = new Proxy({} as MatchStore, {
   get: (_t, prop) => {
@@ -13,7 +16,7 @@ const noStore = new Proxy({} as MatchStore, {
 
 /** The document as committed in openapi/openapi.json: pretty-printed, trailing newline. */
 export async function renderOpenapi(): Promise<string> {
-  const app = await buildApp({ store: noStore, webhooks: { worker: false } });
+  const app = await buildApp({ store: noStore, webhooks: { worker: false }, ai: false });
   try {
     await app.ready();
     return JSON.stringify(app.swagger(), null, 2) + '\n';

@@ -1,16 +1,16 @@
 /**
- * The UniVersus part of the GraphQL schema: the fields `UniVersusMatch` adds to the common `Match`
- * interface, the object types they use, and their resolvers. Everything comes from the engine's
- * view for the caller (view.ts), so nothing hidden can leave here that the view did not show;
- * names and printed stats come from the card set. `Seat` and `JSON` are the main schema's.
+ * The UniVersus part of the GraphQL schema (see ../game-module.ts, GameGraphql): the fields
+ * `UniVersusMatch` adds to the Match interface, the object types they use, and their resolvers.
+ * Everything comes from the engine's view for the caller (view.ts), so nothing hidden can leave
+ * here that the view did not show; names and printed stats come from the card set.
  */
-import type { Seat } from '../core/ruleset.js';
-import { CARD_BY_ID } from '../games/universus/cards/index.js';
-import type { Card } from '../games/universus/cards/schema.js';
-import type { UniversusView } from '../games/universus/view.js';
+import type { GameGraphql, GraphqlMatchSource } from '../game-module.js';
+import { CARD_BY_ID } from './cards/index.js';
+import type { Card } from './cards/schema.js';
+import type { UniversusView } from './view.js';
 
 /** Fields of `type UniVersusMatch implements Match` beyond the interface's. Null while a seat is open (no game yet). */
-export const universusMatchFields = /* GraphQL */ `
+const matchFields = /* GraphQL */ `
     "Whose turn it is; null while a seat is open."
     turnPlayer: Seat
     turnNumber: Int
@@ -28,7 +28,7 @@ export const universusMatchFields = /* GraphQL */ `
     winReason: String
 `;
 
-export const universusTypeDefs = /* GraphQL */ `
+const typeDefs = /* GraphQL */ `
   "One seat of a UniVersus match. Game fields are null (counts 0, lists empty) while a seat is open."
   type UniVersusPlayer {
     seat: Seat!
@@ -138,15 +138,7 @@ export const universusTypeDefs = /* GraphQL */ `
   }
 `;
 
-/** What a `UniVersusMatch` resolves from: the service's match view with the caller's game view. */
-export interface UniversusMatchSource {
-  mv: {
-    /** The caller's seat; null for a spectator. */
-    seat: Seat | null;
-    seats: readonly { seat: Seat; handle?: string | null; joined: boolean }[];
-    game: UniversusView | null;
-  };
-}
+type Source = GraphqlMatchSource<UniversusView>;
 
 export interface UniversusCardFace {
   card: string;
@@ -192,49 +184,7 @@ export function universusCardFace(id: string): UniversusCardFace {
   };
 }
 
-const game = (s: UniversusMatchSource): UniversusView | null => s.mv.game;
 const SEATS = ['p1', 'p2'] as const;
-
-export const universusMatchResolvers = {
-  turnPlayer: (s: UniversusMatchSource) => game(s)?.turnPlayer ?? null,
-  turnNumber: (s: UniversusMatchSource) => game(s)?.turnNumber ?? null,
-  phase: (s: UniversusMatchSource) => game(s)?.phase ?? null,
-  check: (s: UniversusMatchSource) => game(s)?.check ?? null,
-  // The attack's card is public: it sits in the attacker's pool (placed there before AttackStarted).
-  attack: (s: UniversusMatchSource) => {
-    const g = game(s);
-    if (!g?.attack) return null;
-    const { id, attacker } = g.attack;
-    return { ...g.attack, card: g.players[attacker].cardPool.find((e) => e.id === id)?.card ?? null };
-  },
-  players: (s: UniversusMatchSource) => {
-    const g = game(s);
-    return SEATS.map((seat) => {
-      const p = g?.players[seat];
-      return {
-        seat,
-        handle: s.mv.seats.find((x) => x.seat === seat)?.handle ?? null,
-        character: p?.character ?? null,
-        characterFace: p ? universusCardFace(p.character) : null,
-        health: p?.health ?? null,
-        handSize: p?.handSize ?? null,
-        handCount: p?.handCount ?? 0,
-        deckCount: p?.deckCount ?? 0,
-        removedCount: p?.removedCount ?? 0,
-        momentumCount: p?.momentumCount ?? 0,
-        discard: p?.discard ?? [],
-        cardPool: p?.cardPool ?? [],
-        stage: p?.stage ?? [],
-      };
-    });
-  },
-  // Taken from the caller's own seat of their own view: another seat's hand is null there anyway.
-  hand: (s: UniversusMatchSource) => {
-    const g = game(s);
-    return g && s.mv.seat ? g.players[s.mv.seat].hand : null;
-  },
-  winReason: (s: UniversusMatchSource) => game(s)?.winReason ?? null,
-};
 
 /** Name and printed face of anything that carries a card id. */
 const printed = {
@@ -242,17 +192,70 @@ const printed = {
   face: (c: { card: string }) => universusCardFace(c.card),
 };
 
-/** Resolvers of the nested UniVersus types (merge beside `UniVersusMatch`). */
-export const universusTypeResolvers = {
-  UniVersusCard: printed,
-  UniVersusPoolCard: printed,
-  UniVersusStageCard: printed,
-  UniVersusCheck: printed,
-  UniVersusAttack: {
-    name: (a: { card: string | null }) => (a.card ? cardOf(a.card).name : null),
-    face: (a: { card: string | null }) => (a.card ? universusCardFace(a.card) : null),
+export const universusGraphql: GameGraphql<UniversusView> = {
+  matchType: 'UniVersusMatch',
+  matchDescription: 'A UniVersus match: health, hands, card pools, stages, momentum and the attack in progress.',
+  matchFields,
+  typeDefs,
+  matchResolvers: {
+    turnPlayer: (s: Source) => s.view?.turnPlayer ?? null,
+    turnNumber: (s: Source) => s.view?.turnNumber ?? null,
+    phase: (s: Source) => s.view?.phase ?? null,
+    check: (s: Source) => s.view?.check ?? null,
+    // The attack's card is public: it sits in the attacker's pool (placed there before AttackStarted).
+    attack: (s: Source) => {
+      const g = s.view;
+      if (!g?.attack) return null;
+      const { id, attacker } = g.attack;
+      return { ...g.attack, card: g.players[attacker].cardPool.find((e) => e.id === id)?.card ?? null };
+    },
+    players: (s: Source) =>
+      SEATS.map((seat) => {
+        const p = s.view?.players[seat];
+        return {
+          seat,
+          handle: s.seats.find((x) => x.seat === seat)?.handle ?? null,
+          character: p?.character ?? null,
+          characterFace: p ? universusCardFace(p.character) : null,
+          health: p?.health ?? null,
+          handSize: p?.handSize ?? null,
+          handCount: p?.handCount ?? 0,
+          deckCount: p?.deckCount ?? 0,
+          removedCount: p?.removedCount ?? 0,
+          momentumCount: p?.momentumCount ?? 0,
+          discard: p?.discard ?? [],
+          cardPool: p?.cardPool ?? [],
+          stage: p?.stage ?? [],
+        };
+      }),
+    // Taken from the caller's own seat of their own view: another seat's hand is null there anyway.
+    hand: (s: Source) => (s.view && s.seat ? s.view.players[s.seat].hand : null),
+    winReason: (s: Source) => s.view?.winReason ?? null,
+  },
+  typeResolvers: {
+    UniVersusCard: printed,
+    UniVersusPoolCard: printed,
+    UniVersusStageCard: printed,
+    UniVersusCheck: printed,
+    UniVersusAttack: {
+      name: (a: { card: string | null }) => (a.card ? cardOf(a.card).name : null),
+      face: (a: { card: string | null }) => (a.card ? universusCardFace(a.card) : null),
+    },
+  },
+  pendingKinds: 'PLAY, AWAIT_COMMIT (shortfall), AWAIT_BLOCK, AWAIT_MOMENTUM',
+  pendingFields: {
+    shortfall: { type: 'Int', description: 'AWAIT_COMMIT: ready foundations to commit to pass the check.' },
+  },
+  actionInputFields: {
+    cardId: { type: 'String', description: 'PlayCard and Block: the card.' },
+    foundationIds: { type: '[String!]', description: 'CommitForCheck: the foundations to commit.' },
+    attackIds: { type: '[String!]', description: 'ChooseMomentum: the attacks to take as momentum.' },
+  },
+  listSizes: {
+    'UniVersusMatch.hand': 60,
+    'UniVersusMatch.players': 2,
+    'UniVersusPlayer.discard': 200,
+    'UniVersusPlayer.cardPool': 60,
+    'UniVersusPlayer.stage': 60,
   },
 };
-
-/** Everything at once, keyed by GraphQL type, for a resolver map. */
-export const universusResolvers = { UniVersusMatch: universusMatchResolvers, ...universusTypeResolvers };

@@ -7,11 +7,11 @@
  * cards fill the picture's width, four to a row, so a card's name, cost and stats are at least
  * CARD_FONT (frame.ts).
  */
-import type { Seat } from '../core/ruleset.js';
-import { CARD_BY_ID } from '../games/universus/cards/index.js';
-import type { PlayerView, UniversusView } from '../games/universus/view.js';
-import { CARD_FONT, HALO, PICTURE_WIDTH, SEATS, SEAT_COLOUR, outcomeWords, seatLabel, viewerWords, type PictureFrame } from './frame.js';
-import { clip, document, el, num, text, wrap } from './svg.js';
+import type { Seat } from '../../core/ruleset.js';
+import { CARD_BY_ID } from './cards/index.js';
+import type { PlayerView, UniversusView } from './view.js';
+import { CARD_FONT, HALO, PICTURE_WIDTH, SEATS, SEAT_COLOUR, outcomeWords, seatLabel, viewerWords, type PictureFrame } from '../../pictures/frame.js';
+import { clip, document, el, num, text, wrap } from '../../pictures/svg.js';
 
 const WIDTH = PICTURE_WIDTH;
 const MARGIN = 18;

@@ -8,13 +8,13 @@
  * The same words are in `<desc>` for screen readers. The board fills the picture's width and the
  * seat panels sit under it, so a card's name, cost and stats are at least CARD_FONT (frame.ts).
  */
-import { DELTA, type Direction } from '../games/evons/board.js';
-import type { ArrowType } from '../games/evons/cards.js';
-import type { BoardCardView, GameView } from '../games/evons/view.js';
-import type { Seat } from '../core/ruleset.js';
-import { defaultCardSet } from '../games/evons/data/index.js';
-import { CARD_FONT, HALO, PICTURE_WIDTH, SEATS, SEAT_COLOUR, outcomeWords, seatLabel, viewerWords, type PictureFrame } from './frame.js';
-import { clip, document, el, num, points, text, wrap } from './svg.js';
+import { DELTA, type Direction } from './board.js';
+import type { ArrowType } from './cards.js';
+import type { BoardCardView, GameView } from './view.js';
+import type { Seat } from '../../core/ruleset.js';
+import { defaultCardSet } from './data/index.js';
+import { CARD_FONT, HALO, PICTURE_WIDTH, SEATS, SEAT_COLOUR, outcomeWords, seatLabel, viewerWords, type PictureFrame } from '../../pictures/frame.js';
+import { clip, document, el, num, points, text, wrap } from '../../pictures/svg.js';
 
 const WIDTH = PICTURE_WIDTH;
 const CELL = 104;

@@ -1,0 +1,32 @@
+/**
+ * The identifiers and keys both APIs take, with one rule each: a REST path, header or query and
+ * the GraphQL argument standing for it are checked by the same schema.
+ */
+import { z } from 'zod';
+
+export const MatchIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a match id (letters, digits, "_" and "-")')
+  .describe('Match id as returned by POST /v1/matches.');
+
+export const HandleSchema = z
+  .string()
+  .min(1)
+  .max(32)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'letters, digits, "_", "." and "-", starting with a letter or digit')
+  .describe(
+    'A player handle. Anonymous play picks it as a label (any handle no registered player owns); a registered ' +
+      "player's handle is its own (seats show verified). Match history is listed by handle.",
+  );
+
+/** An action's idempotency key (REST's Idempotency-Key header, GraphQL's idempotencyKey argument). */
+export const IdempotencyKeySchema = z.string().min(1).max(128).regex(/^[\x21-\x7e]+$/, 'visible ASCII');
+
+/** Largest event seq the store can hold (a PostgreSQL integer): bounds every `after`. */
+export const MAX_SEQ = 2_147_483_647;
+
+/** Seek ids as the service issues them (sk_ and 16 base64url characters; up to 40 accepted). */
+export const SeekIdSchema = z.string().regex(/^sk_[A-Za-z0-9_-]{1,40}$/, 'a seek id');
+
+/** Challenge ids as the service issues them (ch_ and 16 base64url characters; up to 40 accepted). */
+export const ChallengeIdSchema = z.string().regex(/^ch_[A-Za-z0-9_-]{1,40}$/, 'a challenge id');

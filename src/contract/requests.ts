@@ -1,0 +1,289 @@
+/**
+ * The requests both APIs take, as the Zod schemas both validate them with: REST's bodies and
+ * queries (src/http/schemas.ts lists them among its own for the OpenAPI document) and the GraphQL
+ * inputs and arguments that stand for them, checked by the same schema so that both accept and
+ * refuse alike. Request objects are strict: unknown fields are refused.
+ */
+import { z } from 'zod';
+import { TimeControlSchema } from '../core/clock.js';
+import { SeatSchema } from '../core/seat-schema.js';
+import type { AnyGameModule } from '../games/game-module.js';
+import { GAME_IDS, GAME_LIST } from '../games/registry.js';
+import { WEBHOOK_KINDS } from '../service/webhooks/notifications.js';
+import { FEED_KINDS } from '../service/feed-kinds.js';
+import { HandleSchema } from './ids.js';
+import { MatchStatusSchema } from './match-view.js';
+
+const register = <T extends z.ZodType>(schema: T, id: string, description?: string): T =>
+  schema.meta({ id, ...(description ? { description } : {}) }) as T;
+
+/**
+ * One schema per hosted game, in registry order, as the non-empty tuple Zod's unions take: every
+ * union of game-specific shapes (here and in REST's answers) is assembled from the registry,
+ * never written per game.
+ */
+export function perGame<T>(piece: (m: AnyGameModule, index: number) => T): [T, T, ...T[]] {
+  const out = GAME_LIST.map(piece);
+  if (out.length < 2) throw new Error('the registry lists fewer than two games');
+  return out as [T, T, ...T[]];
+}
+
+export { MatchStatusSchema };
+
+export const GameIdSchema = register(z.enum(GAME_IDS as [string, ...string[]]), 'GameId', 'A hosted game (GET /v1/games).');
+
+export const WebhookKindSchema = register(
+  z.enum(WEBHOOK_KINDS),
+  'WebhookKind',
+  'your-turn: the decision passed to your seat. opponent-joined: someone took the open seat. match-ended: the match is over. ' +
+    'deadline-near: your running clock ends within the lead you chose.',
+);
+
+export const WebhookRequestSchema = register(
+  z.strictObject({
+    url: z.string().min(1).max(2048).describe('http(s) URL. In production it must resolve to public addresses (checked when each delivery connects).'),
+    events: z.array(WebhookKindSchema).min(1).max(4),
+    deadlineLeadMinutes: z.number().int().min(1).max(20_160).optional().describe('deadline-near fires this long before a deadline (default 720: 12 h).'),
+  }),
+  'WebhookRequest',
+  "A seat's endpoint for Standard Webhooks deliveries.",
+);
+
+export const AccountWebhookKindSchema = register(
+  z.enum(FEED_KINDS),
+  'AccountWebhookKind',
+  'A kind of account feed entry (FeedEntry): match-started, your-turn, match-ended, challenge-received, challenge-accepted, ' +
+    'challenge-declined, challenge-canceled, challenge-expired, rematch-offered, seek-paired.',
+);
+
+export const AccountWebhookRequestSchema = register(
+  z.strictObject({
+    url: z.string().min(1).max(2048).describe('http(s) URL. In production it must resolve to public addresses (checked when each delivery connects).'),
+    events: z
+      .array(AccountWebhookKindSchema)
+      .min(1)
+      .max(FEED_KINDS.length * 2)
+      .optional()
+      .describe('The kinds of entry to deliver (default: every kind there is now; the list is kept as registered).'),
+  }),
+  'AccountWebhookRequest',
+  "A player's endpoint for Standard Webhooks deliveries of their account feed: every match and challenge of theirs, present and future.",
+);
+
+// ------------------------------------------------------------------ decks and create/join
+
+const CardIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'a card definition id');
+
+export const DeckSpecSchema = register(
+  z.union([
+    z.strictObject({ starter: CardIdSchema.describe('A starter deck id from GET /v1/games/{game}/decks.') }),
+    z.strictObject({
+      cards: z
+        .array(z.strictObject({ card: CardIdSchema, count: z.number().int().min(1).max(200) }))
+        .min(1)
+        .max(200)
+        .describe("An explicit list; the game's deck rules apply (Evons: exactly 60 cards, at most 4 copies of a monster)."),
+    }),
+  ]),
+  'DeckSpec',
+  "A deck: a starter deck id, or an explicit list of card ids (GET /v1/games/{game}/cards) with counts.",
+);
+
+const createCommon = {
+  handle: HandleSchema.optional().describe("The creator's handle."),
+  seat: SeatSchema.optional().describe("The creator's seat (default p1). Who moves first is a rules setting."),
+  openSeat: z
+    .boolean()
+    .optional()
+    .describe(
+      'true: the other seat stays open for someone to join (POST /v1/matches/{id}/join). ' +
+        'false (default): both seats are created now and both tokens returned (hot-seat or bot play).',
+    ),
+  opponentHandle: HandleSchema.optional().describe('Handle of the other seat when openSeat is false.'),
+  ai: z
+    .strictObject({ level: z.number().int().min(1).max(8).describe('1 (weakest) to 8 (strongest).') })
+    .optional()
+    .describe(
+      'Play the computer: the other seat is the computer player ai-level-<level> (a verified bot), which the server plays. ' +
+        "Its deck: decks.<its seat>, else the game's first starter deck. No token is issued for it. Not with openSeat, opponentHandle or a position.",
+    ),
+  decks: z
+    .strictObject({ p1: DeckSpecSchema.optional(), p2: DeckSpecSchema.optional() })
+    .optional()
+    .describe("Decks by seat. The creator's deck is required; the other seat's too unless openSeat."),
+  timeControl: TimeControlSchema.optional().describe(
+    'The clock (default none): correspondence (days per decision) or live (Fischer). Pinned in the rules hash; the clock starts at the deal.',
+  ),
+  webhook: WebhookRequestSchema.optional().describe("The creator's webhook endpoint, registered with the match (its secret comes back once)."),
+  rated: z
+    .boolean()
+    .optional()
+    .describe(
+      'Rated (default false): the end updates both players\' Glicko-2 ratings (this game, this time control\'s family). ' +
+        'Needs a player token, openSeat true (the opponent joins with their own player token) and a correspondence or live time control; never a sandbox.',
+    ),
+};
+
+/**
+ * One create body per game: `game` says which (optional for the registry's first game, the
+ * default), and `settings` and `position` are that game's own.
+ */
+const createBodies = perGame((m, i) => {
+  const { id, positions } = m.ruleset;
+  return register(
+    z.strictObject({
+      game: i === 0 ? z.literal(id).optional().describe(`The game (default ${id}).`) : z.literal(id),
+      ...createCommon,
+      settings: m.schemas.settings.optional().describe(`${m.displayName} rules settings; every field has a default (${m.docs}).`),
+      position: m.schemas.position
+        .optional()
+        .describe(`Sandbox: start from this position (format ${positions.format}, see ${m.docs}) instead of a deal. Send no decks or settings with it.`),
+    }),
+    `${m.typePrefix}CreateMatchRequest`,
+  );
+});
+
+export const CreateMatchBody = register(
+  z.discriminatedUnion('game', createBodies),
+  'CreateMatchRequest',
+  `A new match of one hosted game (GET /v1/games); without \`game\`, a match of ${GAME_IDS[0]}.`,
+);
+
+export const JoinBody = register(
+  z.strictObject({
+    handle: HandleSchema.optional(),
+    deck: DeckSpecSchema.optional().describe('Required unless the match is a sandbox.'),
+    webhook: WebhookRequestSchema.optional().describe("Your seat's webhook endpoint, registered with the join (its secret comes back once)."),
+  }),
+  'JoinMatchRequest',
+);
+
+// ------------------------------------------------------------------ actions
+
+export const MatchActionSchema = register(
+  z.discriminatedUnion('type', [z.strictObject({ type: z.literal('abort') }), z.strictObject({ type: z.literal('resign') })]),
+  'MatchAction',
+  'Actions of the match itself, in every game: abort calls the match off (no winner) until both seats have made their first decision, and is how the creator cancels a match whose open seat nobody has joined; ' +
+    'resign concedes (the other seat wins), by either seat at any time while the match runs, whoever\'s decision it is. Neither is listed among legal actions.',
+);
+
+/**
+ * Any game's decision or the match's own. A union, not split by `type`: each game names its
+ * actions freely (two games may both have a `play`), and the match's game decides which of them
+ * applies (its engine validates the action).
+ */
+export const ActionBodySchema = register(
+  z.union([...perGame((m) => m.schemas.action), MatchActionSchema]),
+  'Action',
+  `One decision: an action of the match's game (${GAME_LIST.map((m) => `${m.typePrefix}Action`).join(', ')}) or a MatchAction.`,
+);
+
+// ------------------------------------------------------------------ lists
+
+// Years 0001–9999 in UTC: a valid ISO 8601 string can still name year 0 once its offset is
+// applied ("0000-02-29T23:38-11:41"), which PostgreSQL's timestamptz refuses with an error.
+const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00Z');
+const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
+const QueryInstant = z.iso
+  .datetime({ offset: true })
+  .refine((v) => {
+    const t = Date.parse(v);
+    return t >= FIRST_INSTANT && t <= LAST_INSTANT;
+  }, 'a time between years 0001 and 9999 (UTC)');
+
+export const ListQuery = z.strictObject({
+  handle: HandleSchema.optional(),
+  status: MatchStatusSchema.optional(),
+  game: GameIdSchema.optional(),
+  opponent: HandleSchema.optional().describe("With handle: matches against this handle; alone: matches this handle played."),
+  result: z.enum(['won', 'lost', 'drawn']).optional().describe("Finished matches handle won, lost or drew (needs handle)."),
+  timeControl: z.enum(['none', 'correspondence', 'live']).optional(),
+  rated: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === 'true'))
+    .describe('true: rated matches only; false: unrated only.'),
+  from: QueryInstant.optional().describe('Created at or after this time (ISO 8601, years 0001–9999 UTC).'),
+  to: QueryInstant.optional().describe('Created before this time (ISO 8601, years 0001–9999 UTC).'),
+  cursor: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,200}$/, 'a nextCursor value from a previous page')
+    .optional()
+    .describe('nextCursor of the previous page, unchanged.'),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+export const FamilySchema = z.enum(['correspondence', 'live']).describe('The time-control family a rating counts (each has its own rating).');
+
+
+export const LeaderboardQuery = z.strictObject({
+  game: GameIdSchema.default(GAME_IDS[0]!),
+  timeControl: FamilySchema.default('correspondence'),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+});
+
+// ------------------------------------------------------------------ challenges
+
+export const DeclineReasonSchema = register(
+  z.enum(['generic', 'later', 'tooFast', 'tooSlow', 'timeControl', 'rated', 'casual', 'standard', 'variant', 'noBot', 'onlyBot']),
+  'DeclineReason',
+  "Why a challenge was declined (lichess's reason keys; the challenger's client words them).",
+);
+
+export const ChallengeStatusSchema = register(
+  z.enum(['open', 'accepted', 'declined', 'canceled', 'expired']),
+  'ChallengeStatus',
+  'open until exactly one of: accepted (the match started), declined, canceled (by the challenger), expired.',
+);
+
+export const CreateChallengeBody = register(
+  z.strictObject({
+    to: HandleSchema.optional().describe('The challenged player. Without it the challenge is open: anyone (or only `allowed`) may accept it.'),
+    allowed: z.array(HandleSchema).max(50).optional().describe('An open challenge only these players may accept.'),
+    game: GameIdSchema.optional().describe(`Default ${GAME_IDS[0]}.`),
+    timeControl: TimeControlSchema.optional().describe('Default none (no clock).'),
+    rated: z.boolean().optional().describe('Default false; a rated challenge needs a time control.'),
+    seat: z.enum(['p1', 'p2', 'random']).optional().describe("The challenger's seat; random (the default) is drawn when the challenge is accepted."),
+    settings: z.record(z.string(), z.unknown()).optional().describe("The game's settings (checked against the game's own schema)."),
+    deck: DeckSpecSchema.optional().describe("The challenger's deck (default: the game's first starter deck). Never shown to anyone else."),
+  }),
+  'CreateChallengeRequest',
+);
+
+export const AcceptChallengeBody = register(
+  z.strictObject({ deck: DeckSpecSchema.describe('Your deck for the match.') }),
+  'AcceptChallengeRequest',
+);
+
+export const DeclineChallengeBody = register(
+  z.strictObject({ reason: DeclineReasonSchema.optional().describe('Default generic.') }),
+  'DeclineChallengeRequest',
+);
+
+export const ChallengeListQuery = z.strictObject({
+  direction: z.enum(['in', 'out']).default('in').describe('in: challenges sent to you by handle; out: yours.'),
+  status: ChallengeStatusSchema.optional().describe('Only challenges in this status (default: all, newest first).'),
+  cursor: z.string().min(1).max(200).optional().describe('A nextCursor from the previous page, unchanged.'),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+// ------------------------------------------------------------------ seeks
+
+const RatingBoundSchema = z.number().int().min(0).max(4000);
+
+export const SeekBody = register(
+  z.strictObject({
+    game: GameIdSchema.optional().describe(`The game (default ${GAME_IDS[0]}).`),
+    timeControl: TimeControlSchema.describe('The clock: correspondence, or live while your account feed is connected (seek-needs-feed otherwise); without one: seek-needs-correspondence.'),
+    rated: z.boolean().optional().describe('Rated (default false): pairs only with rated seeks; the end moves both players\' ratings.'),
+    minRating: RatingBoundSchema.optional().describe("The lowest opponent rating (this game, this time control's family) you accept; default: no bound."),
+    maxRating: RatingBoundSchema.optional().describe('The highest opponent rating you accept; default: no bound.'),
+    deck: DeckSpecSchema.describe('Your deck, checked now against the game\'s deck rules (the game\'s default settings). Never shown to others.'),
+  }),
+  'SeekRequest',
+  "A standing offer to play anyone compatible: same game, time control and rated flag, each player within the other's rating range.",
+);
+
+export const SeekListQuery = z.strictObject({
+  game: GameIdSchema.optional().describe('Only seeks of this game.'),
+});

@@ -1,0 +1,22 @@
+/**
+ * What GraphQL spends of the server's budgets per address. The app passes the ones REST spends
+ * too (src/http/budgets.ts), so an address's live streams, WebSockets and expensive reads count
+ * once over both APIs.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/** How many of one long-lived thing each address holds; take() refuses over the cap (too-many-streams). */
+export interface AddressSlots {
+  take(address: string): void;
+  give(address: string): void;
+}
+
+export interface GraphqlBudgets {
+  /** Live streams: a subscription is one. */
+  readonly streams: AddressSlots;
+  readonly sockets: AddressSlots;
+  /** Counts a subscription against its address's request ceiling (rate-limited over it). */
+  subscription(address: string): Promise<void>;
+  /** Counts an expensive read (a large document) against its client's and its address's budgets. */
+  expensive(req: FastifyRequest, reply: FastifyReply): Promise<void>;
+}

@@ -1,0 +1,139 @@
+/**
+ * GET /v1/me/events: the caller's account feed (src/service/account-feed.ts) as NDJSON, or as
+ * Server-Sent Events when asked for (resumable: each entry's id is sent back as Last-Event-ID).
+ * Like the lichess event stream (GET /api/stream/event): one connection tells a bot or an app
+ * everything around its matches.
+ */
+import { PassThrough } from 'node:stream';
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { MatchService } from '../../service/match-service.js';
+import type { FeedMessage } from '../../service/account-feed.js';
+import type { Budgets } from '../budgets.js';
+import { bearerToken, hashToken } from '../../service/tokens.js';
+import { PlayerAuth } from '../player-schemas.js';
+import { problemResponses } from '../schemas.js';
+import { FeedEndSchema, FeedMessageSchema } from '../feed-schemas.js';
+import { problemFromError } from '../problems.js';
+import { NDJSON_CONTENT_TYPE, SSE_CONTENT_TYPE, SSE_KEEP_ALIVE, prefersEventStream, sseMessage } from '../sse.js';
+
+const KEEP_ALIVE_MS = 15_000;
+const POSITION = z.string().regex(/^[0-9]{1,20}-[0-9]{1,20}$/, 'an entry id as the feed sent it (<digits>-<digits>)');
+
+const FeedQuery = z.strictObject({
+  after: POSITION.optional().describe('Resume after this entry id (the id of the last entry received): its successors come first, no snapshot.'),
+});
+
+const FeedHeaders = PlayerAuth.extend({
+  'last-event-id': POSITION.optional().describe('The id of the last entry received (EventSource sends it when it reconnects): like ?after=, which it overrides.'),
+});
+
+type End = { end: 'shutdown' } | { error: unknown };
+
+const accountFeedRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budgets }> = async (app, { service, budgets }) => {
+  const open = new Map<PassThrough, (last: End) => void>();
+  app.addHook('preClose', async () => {
+    for (const finish of [...open.values()]) finish({ end: 'shutdown' });
+  });
+
+  app.get(
+    '/me/events',
+    {
+      config: { openapi: { media: 'account-feed' } },
+      schema: {
+        tags: ['players'],
+        operationId: 'streamAccountEvents',
+        summary: 'Your account feed: challenges, seeks, match starts, turns and ends (NDJSON or Server-Sent Events)',
+        description:
+          'A player token (match:read). Content-Type application/x-ndjson (the default), one JSON object per line. A fresh ' +
+          'connection starts with a `snapshot` (your open challenges both ways, your open seeks, your running and waiting ' +
+          'matches with whose decision each waits for), then each entry as it is committed, on any node: match-started, ' +
+          'your-turn, match-ended, challenge-received / -accepted / -declined (with the reason) / -canceled / -expired, ' +
+          'rematch-offered, seek-paired. Entries hold public facts only (ids, handles, seats, status); read a match with ' +
+          'your token for its position. Blank lines are keep-alives (every 15 s). The last line says why the feed ended: ' +
+          '{"end":"shutdown"} or {"error":{problem}}; a feed that closes without one was cut. Reconnect with ?after=<id of ' +
+          'the last entry received>: the entries you missed come first, in order, none twice, and no snapshot.\n\n' +
+          'With `Accept: text/event-stream` the same messages are Server-Sent Events named by their type (`event: your-turn`, ' +
+          '`event: snapshot`, `event: end`), each entry with `id:`, so an EventSource resumes by itself with Last-Event-ID. ' +
+          'Entry ids are opaque and not increasing; pass them back unchanged. At most FEED_CONNECTIONS_PER_PLAYER feeds per ' +
+          'player on one server (429 too-many-feeds); each is also one of the address\'s live streams (LIVE_STREAMS_PER_ADDRESS).',
+        querystring: FeedQuery,
+        headers: FeedHeaders,
+        response: {
+          200: FeedMessageSchema.describe('NDJSON: one message per line (or SSE with Accept: text/event-stream).'),
+          ...problemResponses(400, 401, 403, 429),
+        },
+      },
+    },
+    async (req, reply) => {
+      const token = bearerToken(req.headers.authorization);
+      const me = await service.feeds.player(token);
+      const resumeAfter = req.headers['last-event-id'] ?? req.query.after;
+      const releaseFeed = await service.feeds.admit(me, resumeAfter);
+      // Also one of the address's live streams (429 too-many-streams over LIVE_STREAMS_PER_ADDRESS).
+      const address = req.ip;
+      try {
+        budgets.streams.take(address);
+      } catch (err) {
+        releaseFeed();
+        throw err;
+      }
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        releaseFeed();
+        budgets.streams.give(address);
+      };
+      const sse = prefersEventStream(req.headers.accept);
+      const out = new PassThrough();
+      const write = (m: FeedMessage) => {
+        if (out.writableEnded) return;
+        // SSE: the event is named by the type; data is the same object as the NDJSON line.
+        out.write(sse ? sseMessage(m.type, m, 'id' in m ? m.id : undefined) : JSON.stringify(m) + '\n');
+      };
+      let stop: () => void = () => {};
+      let keepAlive: NodeJS.Timeout | null = null;
+      const cleanup = () => {
+        if (keepAlive) clearInterval(keepAlive);
+        keepAlive = null;
+        stop();
+        release();
+        open.delete(out);
+      };
+      const finish = (last: End) => {
+        if (out.writableEnded) return;
+        const body = 'end' in last ? last : { error: problemFromError(last.error, req) };
+        out.end(sse ? sseMessage('end', body) : JSON.stringify(body) + '\n');
+        cleanup();
+      };
+      open.set(out, finish);
+      out.on('close', cleanup);
+      req.raw.on('close', () => {
+        if (!out.writableEnded) out.end();
+        cleanup();
+      });
+      try {
+        stop = await service.feeds.connect(me, token ? hashToken(token) : null, resumeAfter, {
+          send: (messages) => {
+            for (const m of messages) write(m);
+          },
+          failed: (err) => finish({ error: err }),
+        });
+      } catch (err) {
+        cleanup();
+        throw err;
+      }
+      keepAlive = setInterval(() => {
+        if (!out.writableEnded) out.write(sse ? SSE_KEEP_ALIVE : '\n');
+      }, KEEP_ALIVE_MS);
+      keepAlive.unref();
+      reply.header('cache-control', 'private, no-store').header('vary', 'Authorization, Accept');
+      reply.header('content-type', sse ? SSE_CONTENT_TYPE : NDJSON_CONTENT_TYPE);
+      if (sse) reply.header('x-accel-buffering', 'no');
+      return reply.send(out as unknown as z.infer<typeof FeedEndSchema>);
+    },
+  );
+};
+
+export default accountFeedRoutes;

@@ -1,0 +1,46 @@
+/**
+ * The computer's claims on its decisions (table ai_turn). The database decides which node takes
+ * each decision: a claim is an insert-or-update of the match's row that succeeds only for a new
+ * version or after the previous claim's lease ran out, so of any number of nodes claiming at once
+ * one wins, and a node killed mid-decision loses its claim when its lease ends.
+ */
+import type { SqlQuery } from './database.js';
+import type { AiClaim, AiStore, SeatName } from './types.js';
+
+export class SqlAiStore implements AiStore {
+  constructor(private readonly sql: SqlQuery) {}
+
+  async claim(aiPlayerIds: readonly string[], limit: number, leaseMs: number, node: string): Promise<AiClaim[]> {
+    if (limit <= 0) return [];
+    const rows = await this.sql<{ match_id: string; version: number; attempts: number; seat: string; player_id: string }>(
+      `WITH due AS (
+         SELECT m."id", m."version", m."to_move" AS seat, s."player_id"
+           FROM "seat" s JOIN "match" m ON m."id" = s."match_id"
+          WHERE s."player_id" = ANY($1::text[]) AND m."status" = 'active' AND m."to_move" = s."seat"
+            AND NOT EXISTS (SELECT 1 FROM "ai_turn" t WHERE t."match_id" = m."id" AND t."version" = m."version" AND t."claimed_until" > now())
+          ORDER BY m."updated_at" LIMIT $2
+       ), claimed AS (
+         INSERT INTO "ai_turn" ("match_id", "version", "claimed_until", "attempts", "node")
+         SELECT "id", "version", now() + $3::int * interval '1 millisecond', 1, $4 FROM due
+         ON CONFLICT ("match_id") DO UPDATE
+           SET "version" = EXCLUDED."version", "claimed_until" = EXCLUDED."claimed_until", "node" = EXCLUDED."node",
+               "attempts" = CASE WHEN "ai_turn"."version" = EXCLUDED."version" THEN "ai_turn"."attempts" + 1 ELSE 1 END
+           WHERE "ai_turn"."version" <> EXCLUDED."version" OR "ai_turn"."claimed_until" <= now()
+         RETURNING "match_id", "version", "attempts"
+       )
+       SELECT c."match_id", c."version", c."attempts", d.seat, d."player_id" FROM claimed c JOIN due d ON d."id" = c."match_id"`,
+      [aiPlayerIds, limit, leaseMs, node],
+      'evons_ai_claim',
+    );
+    return rows.map((r) => ({ matchId: r.match_id, version: Number(r.version), attempts: Number(r.attempts), seat: r.seat as SeatName, playerId: r.player_id }));
+  }
+
+  async expire(matchId: string, version: number): Promise<void> {
+    await this.sql(`UPDATE "ai_turn" SET "claimed_until" = now() WHERE "match_id" = $1 AND "version" = $2`, [matchId, version], 'evons_ai_expire');
+  }
+
+  async release(matchId: string, version: number): Promise<void> {
+    // The decision is appended (or the match moved on): the next version's claim needs no wait.
+    await this.sql(`DELETE FROM "ai_turn" WHERE "match_id" = $1 AND "version" = $2`, [matchId, version], 'evons_ai_release');
+  }
+}

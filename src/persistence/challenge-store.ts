@@ -1,0 +1,151 @@
+/**
+ * Challenges. Every change of status is one conditional UPDATE from 'open' (RETURNING what it
+ * changed), so an accept, a decline, a cancel and an expiry racing on any number of nodes leave
+ * exactly one outcome; the acceptance itself is written with the match (prisma-store.ts).
+ */
+import type { SqlQuery } from './database.js';
+import { asDate, asJson } from './sql-values.js';
+import type { ChallengeRow, ChallengeSeat, ChallengeStatus, ChallengeStore, NewChallenge } from './types.js';
+
+interface Raw {
+  id: string;
+  challenger_id: string;
+  challenger_handle: string;
+  challenger_bot: boolean;
+  dest_id: string | null;
+  dest_handle: string | null;
+  dest_bot: boolean | null;
+  allowed: string[] | null;
+  game: string;
+  time_control: unknown;
+  rated: boolean;
+  seat: string;
+  settings: unknown;
+  deck: unknown;
+  status: string;
+  decline_reason: string | null;
+  match_id: string | null;
+  accepted_by_id: string | null;
+  created_at: Date | string;
+  expires_at: Date | string;
+  closed_at: Date | string | null;
+}
+
+/** The challenge rows `changed` (a CTE over "challenge"), with both players' handles. */
+const withPlayers = (changed: string) => `
+  SELECT c.*, pc.handle AS challenger_handle, pc.bot AS challenger_bot, pd.handle AS dest_handle, pd.bot AS dest_bot
+    FROM ${changed} c JOIN "player" pc ON pc.id = c.challenger_id LEFT JOIN "player" pd ON pd.id = c.dest_id`;
+
+function challengeRow(r: Raw): ChallengeRow {
+  return {
+    id: r.id,
+    challenger: { id: r.challenger_id, handle: r.challenger_handle, bot: r.challenger_bot },
+    dest: r.dest_id ? { id: r.dest_id, handle: r.dest_handle ?? '', bot: r.dest_bot ?? false } : null,
+    allowed: r.allowed ?? [],
+    game: r.game,
+    timeControl: asJson(r.time_control),
+    rated: r.rated,
+    seat: r.seat as ChallengeSeat,
+    settings: asJson(r.settings),
+    deck: r.deck === null ? null : asJson(r.deck),
+    status: r.status as ChallengeStatus,
+    declineReason: r.decline_reason,
+    matchId: r.match_id,
+    acceptedById: r.accepted_by_id,
+    createdAt: asDate(r.created_at),
+    expiresAt: asDate(r.expires_at),
+    closedAt: r.closed_at === null ? null : asDate(r.closed_at),
+  };
+}
+
+/** The match lists' cursor codec (prisma-store.ts), passed in so that the two modules do not import each other. */
+export interface CursorCodec {
+  encode(createdAt: Date, id: string): string;
+  decode(cursor: string): { createdAt: Date; id: string };
+}
+
+export class SqlChallengeStore implements ChallengeStore {
+  constructor(
+    private readonly sql: SqlQuery,
+    private readonly cursors: CursorCodec,
+    /** After a write that committed a change of status (the account feed's triggers wrote entries: the nodes' feeds read them). */
+    private readonly onChange: () => void = () => {},
+  ) {}
+
+  async create(c: NewChallenge, maxPerHour: number): Promise<ChallengeRow | null> {
+    // The count and the insert are one statement; two at once on two nodes may both pass the
+    // count (a soft limit, like the request rate limits), never a duplicate challenge.
+    const rows = await this.sql<Raw>(
+      `WITH c AS (
+         INSERT INTO "challenge" ("id", "challenger_id", "dest_id", "allowed", "game", "time_control", "rated", "seat", "settings", "deck", "created_at", "expires_at")
+         SELECT $1, $2, $3, ARRAY(SELECT jsonb_array_elements_text($4::jsonb)), $5, $6::jsonb, $7::boolean, $8, $9::jsonb, $10::jsonb, $11::timestamptz, $12::timestamptz
+          WHERE (SELECT count(*) FROM "challenge" WHERE "challenger_id" = $2 AND "created_at" > $11::timestamptz - interval '1 hour') < $13::int
+         RETURNING *
+       )${withPlayers('c')}`,
+      [
+        c.id,
+        c.challengerId,
+        c.destId,
+        JSON.stringify(c.allowed),
+        c.game,
+        JSON.stringify(c.timeControl),
+        c.rated,
+        c.seat,
+        JSON.stringify(c.settings ?? {}),
+        c.deck === null || c.deck === undefined ? null : JSON.stringify(c.deck),
+        c.createdAt.toISOString(),
+        c.expiresAt.toISOString(),
+        maxPerHour,
+      ],
+    );
+    if (rows[0]) this.onChange();
+    return rows[0] ? challengeRow(rows[0]) : null;
+  }
+
+  async get(id: string): Promise<ChallengeRow | null> {
+    const rows = await this.sql<Raw>(`${withPlayers('"challenge"')} WHERE c.id = $1`, [id], 'evons_get_challenge');
+    return rows[0] ? challengeRow(rows[0]) : null;
+  }
+
+  async close(id: string, to: 'declined' | 'canceled', at: Date, opts: { reason?: string; challengerId?: string }): Promise<ChallengeRow | null> {
+    const rows = await this.sql<Raw>(
+      `WITH c AS (
+         UPDATE "challenge" SET "status" = $2, "decline_reason" = $4, "closed_at" = $3::timestamptz
+          WHERE "id" = $1 AND "status" = 'open' AND "expires_at" > $3::timestamptz AND ($5::text IS NULL OR "challenger_id" = $5)
+         RETURNING *
+       )${withPlayers('c')}`,
+      [id, to, at.toISOString(), opts.reason ?? null, opts.challengerId ?? null],
+    );
+    if (rows[0]) this.onChange();
+    return rows[0] ? challengeRow(rows[0]) : null;
+  }
+
+  async expire(at: Date, only: { limit?: number; id?: string; player?: string } = {}): Promise<string[]> {
+    const rows = await this.sql<{ id: string }>(
+      `UPDATE "challenge" SET "status" = 'expired', "closed_at" = "expires_at"
+        WHERE "id" IN (SELECT "id" FROM "challenge" WHERE "status" = 'open' AND "expires_at" <= $1::timestamptz
+                          AND ($3::text IS NULL OR "id" = $3) AND ($4::text IS NULL OR "challenger_id" = $4 OR "dest_id" = $4)
+                        ORDER BY "expires_at" LIMIT $2)
+          AND "status" = 'open'
+       RETURNING "id"`,
+      [at.toISOString(), only.limit ?? null, only.id ?? null, only.player ?? null],
+    );
+    if (rows.length > 0) this.onChange();
+    return rows.map((r) => r.id);
+  }
+
+  async list(playerId: string, direction: 'in' | 'out', opts: { status?: ChallengeStatus; limit: number; cursor?: string }): Promise<{ rows: ChallengeRow[]; nextCursor: string | null }> {
+    const who = direction === 'in' ? 'dest_id' : 'challenger_id';
+    const after = opts.cursor === undefined ? null : this.cursors.decode(opts.cursor);
+    // One row more than the page tells whether there is a next one.
+    const raw = await this.sql<Raw>(
+      `${withPlayers('"challenge"')} WHERE c."${who}" = $1 AND ($2::text IS NULL OR c.status = $2)
+         AND ($4::timestamptz IS NULL OR (c.created_at, c.id) < ($4::timestamptz, $5::text))
+       ORDER BY c.created_at DESC, c.id DESC LIMIT $3`,
+      [playerId, opts.status ?? null, opts.limit + 1, after?.createdAt.toISOString() ?? null, after?.id ?? null],
+    );
+    const rows = raw.slice(0, opts.limit).map(challengeRow);
+    const last = rows[rows.length - 1];
+    return { rows, nextCursor: raw.length > opts.limit && last ? this.cursors.encode(last.createdAt, last.id) : null };
+  }
+}

@@ -1,0 +1,24 @@
+/** How a node plays the computer's seats (AI_WORKERS, AI_LEASE_SECONDS, AI_MAX_ATTEMPTS, AI_MAX_HEAP_MB). */
+export interface AiSettings {
+  /** Worker threads deciding at once on this node (0: none here; other nodes play). */
+  workers: number;
+  /** A claim's lease: longer than the longest decision's limit. */
+  leaseMs: number;
+  /** Claims of one decision before the computer resigns instead. */
+  maxAttempts: number;
+  /** Each worker's heap cap (MB). */
+  maxHeapMb: number;
+  /** The module that decides (default: the computer players); tests name their own. */
+  deciderUrl?: string;
+  /** A decision's limit in ms (default: by level, limitForLevel); past it the worker is replaced. */
+  limitMs?: number;
+  /** A look for due decisions this often besides the appends' notifications (default 1 s). */
+  pollMs?: number;
+}
+
+export const DEFAULT_AI_SETTINGS: AiSettings = { workers: 1, leaseMs: 60_000, maxAttempts: 2, maxHeapMb: 512 };
+
+/** The hang guard per level: far above what the level's search budget takes on these machines. */
+export function limitForLevel(level: number): number {
+  return 10_000 + 2_500 * level;
+}
