@@ -34,6 +34,7 @@ import webhookRoutes from './http/routes/webhooks.js';
 import accountWebhookRoutes from './http/routes/account-webhooks.js';
 import playerRoutes from './http/routes/players.js';
 import challengeRoutes from './http/routes/challenges.js';
+import tournamentRoutes from './http/routes/tournaments.js';
 import type { ChallengeSettings } from './service/challenges.js';
 import seekRoutes from './http/routes/seeks.js';
 import accountFeedRoutes from './http/routes/account-feed.js';
@@ -254,6 +255,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
         { name: 'players', description: 'Registered players (verified handles, bot accounts) and their personal API tokens with scopes.' },
         { name: 'challenges', description: 'A player invites another by handle (or anyone) to a match: accept with a deck and it starts; decline with a reason, cancel, or let it expire.' },
         { name: 'seeks', description: 'Standing offers to play anyone compatible, paired by the database, kept while you are offline.' },
+        { name: 'tournaments', description: 'Swiss and round-robin tournaments: an organizer creates one, players enter with a deck, rounds start by themselves; standings, crosstable and CSV.' },
         { name: 'webhooks', description: "Standard Webhooks endpoints and their delivery logs: a seat's (your turn, opponent joined, match ended, deadline near) and an account's (every entry of the player's account feed)." },
         { name: 'health', description: 'Probes.' },
       ],
@@ -302,6 +304,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
         await v1.register(playerRoutes, { service, budgets });
         await v1.register(challengeRoutes, { service });
         await v1.register(seekRoutes, { service });
+        await v1.register(tournamentRoutes, { service });
         await v1.register(accountFeedRoutes, { service, budgets });
       },
       { prefix: '/v1' },

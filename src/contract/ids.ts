@@ -30,3 +30,6 @@ export const SeekIdSchema = z.string().regex(/^sk_[A-Za-z0-9_-]{1,40}$/, 'a seek
 
 /** Challenge ids as the service issues them (ch_ and 16 base64url characters; up to 40 accepted). */
 export const ChallengeIdSchema = z.string().regex(/^ch_[A-Za-z0-9_-]{1,40}$/, 'a challenge id');
+
+/** Tournament ids as the service issues them (tn_ and 16 base64url characters; up to 40 accepted). */
+export const TournamentIdSchema = z.string().regex(/^tn_[A-Za-z0-9_-]{1,40}$/, 'a tournament id');

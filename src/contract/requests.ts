@@ -287,3 +287,50 @@ export const SeekBody = register(
 export const SeekListQuery = z.strictObject({
   game: GameIdSchema.optional().describe('Only seeks of this game.'),
 });
+
+// ------------------------------------------------------------------ tournaments
+
+export const TournamentFormatSchema = register(
+  z.enum(['swiss', 'round-robin', 'double-round-robin']),
+  'TournamentFormat',
+  'swiss: `rounds` rounds paired by the Monrad system; round-robin: everyone meets everyone once (Berger tables); double-round-robin: twice, seats swapped.',
+);
+
+export const TournamentStatusSchema = register(
+  z.enum(['open', 'running', 'finished', 'canceled']),
+  'TournamentStatus',
+  'open: taking entries; running: rounds are being played; finished: final standings; canceled: by the organizer, or nobody to play at the start.',
+);
+
+const FutureTime = z.iso.datetime({ offset: true });
+
+export const CreateTournamentBody = register(
+  z.strictObject({
+    name: z.string().trim().min(1).max(100),
+    game: GameIdSchema.optional().describe(`Default ${GAME_IDS[0]}.`),
+    format: TournamentFormatSchema,
+    rounds: z.number().int().min(1).max(30).optional().describe('Swiss only, and required there: how many rounds.'),
+    timeControl: TimeControlSchema.describe('Every match of the tournament is played with it: correspondence or live (a tournament needs a clock).'),
+    rated: z.boolean().optional().describe('Default false: rated tournaments move the ratings of every match.'),
+    deckRule: z.enum(['starter', 'any']).optional().describe("starter (the default): the game's starter decks only; any: any deck legal in the game."),
+    maxPlayers: z.number().int().min(2).max(1000).optional().describe('The field\'s cap (default 64): one more entry is 409 tournament-full.'),
+    invited: z.array(HandleSchema).max(1000).optional().describe('Only these players may enter (default: anyone).'),
+    entryClosesAt: FutureTime.optional().describe('No entries after this time (default: until the start).'),
+    startsAt: FutureTime.optional().describe('The first round starts by itself then (default: when the organizer starts it).'),
+    roundHours: z.number().int().min(1).max(24 * 90).optional().describe("A round's deadline, in hours from its start: a match still running then ends (the seat to move loses on time; a seat that never moved forfeits). Default: a round lasts until its matches end."),
+  }),
+  'CreateTournamentRequest',
+);
+
+export const JoinTournamentBody = register(
+  z.strictObject({
+    deck: DeckSpecSchema.optional().describe("The deck you play every round (default: the game's first starter deck), checked now. Never shown to anyone."),
+  }),
+  'JoinTournamentRequest',
+);
+
+export const TournamentListQuery = z.strictObject({
+  status: TournamentStatusSchema.optional().describe('Only tournaments in this status.'),
+  cursor: z.string().min(1).max(200).optional().describe('A nextCursor from the previous page, unchanged.'),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});

@@ -173,6 +173,8 @@ const ACCOUNT_WEBHOOK_KINDS: Record<FeedKind, string> = {
   'challenge-expired': 'A challenge from or to you expired unanswered.',
   'rematch-offered': 'Your opponent in a finished match offered a rematch.',
   'seek-paired': 'Your seek was paired: data.matchId is the new match.',
+  'tournament-round-started': 'A round of a tournament you play in started: data has your pairing (match, seat, opponent) or your bye.',
+  'tournament-finished': 'A tournament you entered finished: data has your final rank and points.',
 };
 
 /**
@@ -275,6 +277,7 @@ function securityOf(facts: OperationFacts, readsAuthorization: boolean): Json[] 
 const MEDIA: Record<NonNullable<OperationFacts['media']>, Json> = {
   svg: { 'image/svg+xml': { schema: { type: 'string', description: 'A self-contained SVG document.' } } },
   png: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png', description: 'A PNG image.' } } },
+  csv: { 'text/csv': { schema: { type: 'string', description: 'RFC 4180 CSV with a header row, CRLF line ends, UTF-8.' } } },
   'ndjson-export': {
     'application/x-ndjson': {
       schema: {

@@ -23,9 +23,9 @@ export interface OperationFacts {
   publicCache?: boolean;
   /**
    * The 200 body is not JSON: an SVG or PNG picture, an NDJSON export, a match's event stream or the
-   * account feed (each NDJSON or SSE).
+   * account feed (each NDJSON or SSE), or a CSV table.
    */
-  media?: 'svg' | 'png' | 'ndjson-export' | 'event-stream' | 'account-feed';
+  media?: 'svg' | 'png' | 'ndjson-export' | 'event-stream' | 'account-feed' | 'csv';
   /** A health probe: never rate-limited, so no rate-limit headers. */
   probe?: boolean;
 }

@@ -19,12 +19,14 @@ import { APPEND, appendArgs, eventDocs } from './append.js';
 import { named } from './named-sql.js';
 import { SqlChallengeStore } from './challenge-store.js';
 import { SqlFeedStore } from './feed-store.js';
+import { SqlTournamentStore } from './tournament-store.js';
 import { SqlAiStore } from './ai-store.js';
 import {
   ChallengeClosedError,
   type ChallengeAcceptance,
   type ChallengeStore,
   type FeedStore,
+  type TournamentStore,
   type AiStore,
   VersionConflictError,
   type AppendOptions,
@@ -292,6 +294,7 @@ export class PrismaMatchStore implements MatchStore {
   readonly seeks: SeekStore;
   readonly feed: FeedStore;
   readonly ai: AiStore;
+  readonly tournaments: TournamentStore;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -318,6 +321,14 @@ export class PrismaMatchStore implements MatchStore {
     );
     this.feed = new SqlFeedStore(sql);
     this.ai = new SqlAiStore(sql);
+    this.tournaments = new SqlTournamentStore(
+      sql,
+      transaction,
+      async (tx, match, events, at) => {
+        await tx.query(CREATE.text, CREATE.values(createArgs(match, events, at)));
+      },
+      () => this.announceFeed(),
+    );
   }
 
   async createMatch(match: NewMatch, events: NewEvent[], accept?: ChallengeAcceptance): Promise<MatchRow> {

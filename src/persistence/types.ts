@@ -406,6 +406,7 @@ export interface MatchStore {
   readonly seeks: SeekStore;
   readonly feed: FeedStore;
   readonly ai: AiStore;
+  readonly tournaments: TournamentStore;
   /**
    * Calls `onAppend(matchId, version)` after every committed append, from any node sharing the
    * database (PostgreSQL LISTEN/NOTIFY; PGlite's own). Returns the unsubscribe function.
@@ -696,4 +697,105 @@ export interface AiStore {
   release(matchId: string, version: number): Promise<void>;
   /** Ends the claim's lease now (its worker failed): the next claim takes it again, one attempt more. */
   expire(matchId: string, version: number): Promise<void>;
+}
+
+// ------------------------------------------------------------------ tournaments (tournament-store.ts)
+
+export type TournamentFormat = 'swiss' | 'round-robin' | 'double-round-robin';
+export type TournamentStatus = 'open' | 'running' | 'finished' | 'canceled';
+export type DeckRule = 'starter' | 'any';
+/** A board's result: a seat won, a draw, both forfeited, or the bye. */
+export type BoardResult = 'p1' | 'p2' | 'draw' | 'double-forfeit' | 'bye';
+
+export interface NewTournament {
+  id: string;
+  organizerId: string;
+  name: string;
+  game: string;
+  format: TournamentFormat;
+  rounds: number | null;
+  timeControl: unknown;
+  rated: boolean;
+  deckRule: DeckRule;
+  maxPlayers: number;
+  invited: string[];
+  entryClosesAt: Date | null;
+  startsAt: Date | null;
+  roundHours: number | null;
+  seed: string;
+  createdAt: Date;
+}
+
+export interface TournamentRow extends NewTournament {
+  organizer: string;
+  status: TournamentStatus;
+  round: number;
+  roundEndsAt: Date | null;
+  standings: unknown;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  players: number;
+}
+
+export interface TournamentPlayerRow {
+  playerId: string;
+  handle: string;
+  bot: boolean;
+  /** The deck spec the player entered with (never shown). */
+  deck: unknown;
+  deckName: string;
+  rating: number;
+  joinedAt: Date;
+  withdrawnAt: Date | null;
+}
+
+export interface BoardRow {
+  round: number;
+  board: number;
+  p1: string;
+  p2: string | null;
+  matchId: string | null;
+  result: BoardResult | null;
+  forfeit: boolean;
+  /** The match's status now (null for a bye). */
+  matchStatus: string | null;
+}
+
+export type NewBoard = Omit<BoardRow, 'matchStatus'>;
+
+export type JoinOutcome = 'joined' | 'already' | 'full' | 'closed';
+
+export interface RoundStart {
+  /** The round that must be running now (the start happens only if it still is). */
+  from: number;
+  rounds: number;
+  roundEndsAt: Date | null;
+  at: Date;
+  boards: NewBoard[];
+  matches: { match: NewMatch; events: NewEvent[] }[];
+}
+
+export interface TournamentStore {
+  create(t: NewTournament): Promise<void>;
+  get(id: string): Promise<TournamentRow | null>;
+  list(filter: { status?: TournamentStatus | undefined }, limit: number, before?: { createdAt: Date; id: string }): Promise<TournamentRow[]>;
+  players(id: string): Promise<TournamentPlayerRow[]>;
+  boards(id: string): Promise<BoardRow[]>;
+  /** Enters a player while the tournament is open, its entry window open and its field not full. */
+  join(id: string, p: { playerId: string; deck: unknown; deckName: string; rating: number }, at: Date): Promise<JoinOutcome>;
+  /** Before the start: leaves the field; after it: withdrawn from the next round on. False: not entered (or already withdrawn). */
+  withdraw(id: string, playerId: string, at: Date): Promise<boolean>;
+  /** open -> canceled. */
+  cancel(id: string, at: Date): Promise<boolean>;
+  /** Starts round `from + 1` (see RoundStart); false when another node started it first. */
+  startRound(id: string, start: RoundStart): Promise<boolean>;
+  /** Writes results of boards that have none (the same from any node). */
+  setResults(id: string, results: { round: number; board: number; result: BoardResult; forfeit: boolean }[]): Promise<void>;
+  /** running -> finished with the final standings, if round `round` is still the last started. */
+  finish(id: string, round: number, standings: unknown, at: Date): Promise<boolean>;
+  /**
+   * Tournaments with something to do at `now`: open ones due to start, and running ones whose
+   * round's deadline passed, with an ended match not scored yet, or with every board scored.
+   */
+  due(now: Date, limit: number): Promise<string[]>;
 }

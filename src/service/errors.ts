@@ -170,6 +170,18 @@ export const problems = {
   /** A browser page on an origin CORS_ORIGINS does not list opened a WebSocket (browsers apply no CORS to WebSockets). */
   originNotAllowed: (origin: string) =>
     new ServiceError({ kind: 'forbidden', code: 'origin-not-allowed', title: 'Origin not allowed', detail: `Pages on ${origin} may not open a WebSocket to this server (CORS_ORIGINS).` }),
+  tournamentNotFound: (id: string) =>
+    new ServiceError({ kind: 'not-found', code: 'tournament-not-found', title: 'No such tournament', detail: `No tournament with id "${id}".` }),
+  /** Entry or a change that the tournament's state no longer allows (started, finished, cancelled, entry closed). */
+  tournamentClosed: (detail: string) => new ServiceError({ kind: 'conflict', code: 'tournament-closed', title: 'Tournament closed', detail }),
+  tournamentFull: (max: number) =>
+    new ServiceError({ kind: 'conflict', code: 'tournament-full', title: 'Tournament full', detail: `The tournament has its ${max} players.` }),
+  notInvited: () => new ServiceError({ kind: 'forbidden', code: 'not-invited', title: 'Not invited', detail: 'This tournament is open to the players it invited only.' }),
+  notOrganizer: () => new ServiceError({ kind: 'forbidden', code: 'not-organizer', title: 'Not the organizer', detail: "Only the tournament's organizer may do this." }),
+  notEntered: () => new ServiceError({ kind: 'conflict', code: 'not-entered', title: 'Not entered', detail: 'You are not entered in this tournament (or have withdrawn).' }),
+  alreadyEntered: () => new ServiceError({ kind: 'conflict', code: 'already-entered', title: 'Already entered', detail: 'You are entered in this tournament already.' }),
+  tooFewPlayers: (n: number) =>
+    new ServiceError({ kind: 'conflict', code: 'too-few-players', title: 'Too few players', detail: `A tournament starts with at least 2 players; it has ${n}.` }),
   challengeNotFound: (id: string) =>
     new ServiceError({ kind: 'not-found', code: 'challenge-not-found', title: 'No such challenge', detail: `No challenge with id "${id}".` }),
   /** Accepted, declined, cancelled or expired already: a challenge has one outcome. */

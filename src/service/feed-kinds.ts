@@ -1,4 +1,4 @@
-/** The kinds of account feed entry (the triggers of migration account_feed write these names). */
+/** The kinds of account feed entry (the triggers of migrations account_feed and tournaments write these names). */
 export const FEED_KINDS = [
   'match-started',
   'your-turn',
@@ -10,5 +10,7 @@ export const FEED_KINDS = [
   'challenge-expired',
   'rematch-offered',
   'seek-paired',
+  'tournament-round-started',
+  'tournament-finished',
 ] as const;
 export type FeedKind = (typeof FEED_KINDS)[number];

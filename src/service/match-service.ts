@@ -28,6 +28,7 @@ import { AccountWebhooks } from './webhooks/account.js';
 import { DEFAULT_WEBHOOK_LIMITS, type WebhookLimits } from './webhooks/limits.js';
 import { FinishedExports } from './export.js';
 import { Challenges, DEFAULT_CHALLENGE_SETTINGS, type ChallengeSettings } from './challenges.js';
+import { DEFAULT_TOURNAMENT_SETTINGS, Tournaments, type TournamentSettings } from './tournaments.js';
 import { DEFAULT_SEEK_LIMITS, Seeks, type SeekLimits } from './seeks.js';
 import { AccountFeeds, DEFAULT_FEED_SETTINGS, type FeedSettings } from './account-feed.js';
 import { DEFAULT_REMATCH_OFFER_TTL_SECONDS, acceptRematch, claimRematchSeat, declineRematch, offerRematch, type RematchDeps, type RematchStarted } from './rematch.js';
@@ -68,6 +69,8 @@ export interface MatchServiceOptions {
   feeds?: Partial<FeedSettings>;
   /** How long a rematch offer stays open (default DEFAULT_REMATCH_OFFER_TTL_SECONDS). */
   rematchOfferTtlSeconds?: number;
+  /** The largest tournament field and the most Swiss rounds (defaults: DEFAULT_TOURNAMENT_SETTINGS). */
+  tournaments?: Partial<TournamentSettings>;
 }
 
 const DEFAULT_CACHE_SIZE = 500;
@@ -90,6 +93,7 @@ export class MatchService {
   readonly challenges: Challenges;
   readonly seeks: Seeks;
   readonly feeds: AccountFeeds;
+  readonly tournaments: Tournaments;
   private readonly exports = new FinishedExports();
   private readonly rematchTtlMs: number;
   /** The last sweep's per-match failures (the sweeper logs them). */
@@ -111,6 +115,7 @@ export class MatchService {
     this.challenges = new Challenges(this, { ...DEFAULT_CHALLENGE_SETTINGS, ...opts.challenges });
     this.seeks = new Seeks(this.store, this.players, this.now, { ...DEFAULT_SEEK_LIMITS, ...opts.seekLimits }, (id) => this.feeds.connected(id));
     this.feeds = new AccountFeeds(this, { ...DEFAULT_FEED_SETTINGS, ...opts.feeds });
+    this.tournaments = new Tournaments(this, { ...DEFAULT_TOURNAMENT_SETTINGS, ...opts.tournaments });
   }
 
   /** Loader counters (replays, cache hits, catch-ups) for tests and metrics. */
@@ -242,6 +247,12 @@ export class MatchService {
       await this.challenges.sweep(limit);
     } catch (err) {
       this.sweepErrors.push({ id: 'challenges', error: err instanceof Error ? err.message : String(err) });
+    }
+    // Tournaments with a step due: a scheduled start, ended matches to score, a round's deadline, the next round.
+    try {
+      await this.tournaments.sweep(limit, (id, err) => this.sweepErrors.push({ id, error: err instanceof Error ? err.message : String(err) }));
+    } catch (err) {
+      this.sweepErrors.push({ id: 'tournaments', error: err instanceof Error ? err.message : String(err) });
     }
     return ended;
   }

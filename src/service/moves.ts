@@ -125,6 +125,24 @@ export async function expire(deps: Pick<MoveDeps, 'store' | 'loader' | 'ratedMin
   }
 }
 
+/**
+ * Ends a running match at a deadline outside its clock (a tournament round's): the seat to move
+ * loses on time, or the match is aborted when that seat had not made its first decision (a
+ * no-show). Returns the new entry, or null when the match had ended or moved meanwhile.
+ */
+export async function endAtDeadline(deps: Pick<MoveDeps, 'store' | 'loader' | 'ratedMinDecisions'>, entry: MatchEntry, now: number): Promise<MatchEntry | null> {
+  if (entry.end || entry.state === null || entry.row.status !== 'active') return null;
+  const seat = toMoveOf(entry.ruleset, entry.state);
+  const end: MatchEnd =
+    seat && entry.decided[seat] ? { reason: 'timed-out', seat, winner: otherSeat(seat), at: now } : { reason: 'aborted', seat: null, winner: null, at: now };
+  try {
+    return await appendEnding(deps, entry, end, null, now);
+  } catch (e) {
+    if (e instanceof VersionConflictError) return null;
+    throw e;
+  }
+}
+
 /** The records that end a match outside its game: the ending, and the clock stopped where the time was (a seat that ran out shows zero). */
 function endingRecords(entry: MatchEntry, end: MatchEnd, actingSeat: Seat | null, now: number): NewEvent[] {
   const records: NewEvent[] = [endRecord(end, actingSeat)];

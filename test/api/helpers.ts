@@ -93,8 +93,9 @@ export function openStream<L = Record<string, unknown>>(base: string, path: stri
   let buf = '';
   let status = 0;
   let contentType = '';
+  let req!: http.ClientRequest;
   const ended = new Promise<void>((resolve, reject) => {
-    const req = http.get(base + path, { headers: token ? bearer(token) : {} }, (res) => {
+    req = http.get(base + path, { headers: token ? bearer(token) : {} }, (res) => {
       status = res.statusCode ?? 0;
       contentType = String(res.headers['content-type'] ?? '');
       res.setEncoding('utf8');
@@ -113,5 +114,9 @@ export function openStream<L = Record<string, unknown>>(base: string, path: stri
     });
     req.on('error', reject);
   });
-  return { lines, ended, status: () => status, contentType: () => contentType, blank: () => blank };
+  return { lines, ended, status: () => status, contentType: () => contentType, blank: () => blank, close: () => {
+    // A stream closed on purpose: its reset is not an error.
+    ended.catch(() => undefined);
+    req.destroy();
+  } };
 }

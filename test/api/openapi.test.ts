@@ -91,6 +91,8 @@ describe('OpenAPI document: what the server reads and sends (issue 6 item 8)', (
         'streamAccountEvents',
         'registerAccountWebhook', 'listAccountWebhooks', 'deleteAccountWebhook', 'rotateAccountWebhookSecret', 'listAccountWebhookDeliveries',
         'redeliverAccountWebhook',
+        'createTournament', 'listTournaments', 'getTournament', 'getTournamentStandings', 'exportTournamentStandingsCsv', 'joinTournament',
+        'withdrawFromTournament', 'startTournament', 'cancelTournament',
       ].sort(),
     );
     for (const { path, method, op } of ops(doc)) {
@@ -207,6 +209,8 @@ describe('OpenAPI document: every answer a credential can get is documented (iss
     acceptChallenge: { deck: DECK },
     declineChallenge: { reason: 'later' },
     postSeek: { timeControl: { kind: 'correspondence', daysPerMove: 3 }, deck: DECK },
+    createTournament: { name: 'Cup', format: 'round-robin', timeControl: { kind: 'correspondence', daysPerMove: 3 } },
+    joinTournament: {},
   };
 
   it('each operation that takes a token answers 403 to a token without its scope, and documents it', async () => {
@@ -219,7 +223,7 @@ describe('OpenAPI document: every answer a credential can get is documented (iss
       const tokens = [await limited(['token:write']), await limited(['match:read'])];
       const id = (await h.http.post('/v1/matches').send({ openSeat: true, decks: { p1: DECK } }).expect(201)).body.id as string;
       const fill = (path: string) =>
-        path.replace('{id}', path.startsWith('/v1/challenges/') ? 'ch_none' : id).replace('{webhookId}', 'wh_none').replace('{deliveryId}', `msg_${'0'.repeat(32)}`).replace('{tokenId}', 'tok_none').replace('{seekId}', 'sk_none');
+        path.replace('{id}', path.startsWith('/v1/challenges/') ? 'ch_none' : path.startsWith('/v1/tournaments/') ? 'tn_none' : id).replace('{webhookId}', 'wh_none').replace('{deliveryId}', `msg_${'0'.repeat(32)}`).replace('{tokenId}', 'tok_none').replace('{seekId}', 'sk_none');
 
       const authed = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
         Object.entries(item as Json)

@@ -28,6 +28,8 @@ export const SERVICE_CODES = [
   'rated-needs-player',
   'seat-token-required',
   'not-your-challenge',
+  'not-invited',
+  'not-organizer',
   'origin-not-allowed',
   // GraphQL over WebSocket: one subscription more than a connection may hold
   'too-many-subscriptions',
@@ -41,6 +43,7 @@ export const SERVICE_CODES = [
   'seek-not-found',
   'delivery-not-found',
   'challenge-not-found',
+  'tournament-not-found',
   'method-not-allowed',
   // 408, 413, 414, 415, 431
   'request-timeout',
@@ -64,6 +67,11 @@ export const SERVICE_CODES = [
   'challenge-closed',
   'seek-not-open',
   'seek-needs-feed',
+  'tournament-closed',
+  'tournament-full',
+  'not-entered',
+  'already-entered',
+  'too-few-players',
   // 422
   'idempotency-key-reused',
   'invalid-deck',

@@ -1006,6 +1006,170 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tournaments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tournaments, newest first
+         * @description Public. Paged (cursor + limit → nextCursor); status filters.
+         */
+        get: operations["listTournaments"];
+        put?: never;
+        /**
+         * Create a tournament (you organize it)
+         * @description Swiss (rounds paired by the Monrad system) or round robin (Berger tables), with one time control, deck rule and field cap for all. Players enter until the start; the first round starts at startsAt or when you start it, each next one when the last match of the round before ends (or its deadline passes). Needs match:create.
+         */
+        post: operations["createTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tournament: its settings, players and every round’s pairings
+         * @description Public. The page for people is /tournament/{id}.
+         */
+        get: operations["getTournament"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{id}/standings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Standings and crosstable (JSON)
+         * @description Public. Updated as each match ends; final once the tournament is finished. The same as CSV: /standings.csv.
+         */
+        get: operations["getTournamentStandings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{id}/standings.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Standings as CSV
+         * @description Public. RFC 4180, one row per player in standings order: rank, handle, points, the tiebreaks, games, byes, withdrawn, then one column per round: the result symbol (1, ½, 0, + forfeit win, - forfeit loss, * running) and the opponent, or bye.
+         */
+        get: operations["exportTournamentStandingsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{id}/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enter a tournament
+         * @description With the deck you will play every round (checked now against the tournament's deck rule; never shown). While it is open, its entry window open, you are invited (if it has a list) and its field is not full (409 tournament-full). Needs match:create.
+         */
+        post: operations["joinTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw from a tournament
+         * @description Before the start you leave the field. After it you are not paired again from the next round on (a match you are playing goes on; your results stay, and in a round robin your remaining boards are forfeits). Needs match:create.
+         */
+        post: operations["withdrawFromTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start your tournament now
+         * @description The organizer only, while it is open, with at least 2 players: the first round is paired and its matches start. Needs match:create.
+         */
+        post: operations["startTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel your tournament
+         * @description The organizer only, before the start. Needs match:create.
+         */
+        post: operations["cancelTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/me/events": {
         parameters: {
             query?: never;
@@ -1304,6 +1468,46 @@ export interface webhooks {
          * @description Your seek was paired: data.matchId is the new match. Sent to the URL a player registered (POST /v1/me/webhooks) for this kind, as `type: "seek-paired"`: the entry of the account feed (GET /v1/me/events), its id as data.entryId. At least once: a 2xx within 5 s acknowledges it; anything else is retried with backoff for up to 24 h, with the same webhook-id and body.
          */
         post: operations["accountSeekPairedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "account-tournament-round-started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Account delivery: tournament-round-started
+         * @description A round of a tournament you play in started: data has your pairing (match, seat, opponent) or your bye. Sent to the URL a player registered (POST /v1/me/webhooks) for this kind, as `type: "tournament-round-started"`: the entry of the account feed (GET /v1/me/events), its id as data.entryId. At least once: a 2xx within 5 s acknowledges it; anything else is retried with backoff for up to 24 h, with the same webhook-id and body.
+         */
+        post: operations["accountTournamentRoundStartedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "account-tournament-finished": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Account delivery: tournament-finished
+         * @description A tournament you entered finished: data has your final rank and points. Sent to the URL a player registered (POST /v1/me/webhooks) for this kind, as `type: "tournament-finished"`: the entry of the account feed (GET /v1/me/events), its id as data.entryId. At least once: a 2xx within 5 s acknowledges it; anything else is retried with backoff for up to 24 h, with the same webhook-id and body.
+         */
+        post: operations["accountTournamentFinishedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1729,6 +1933,52 @@ export interface components {
                 /** @description The entry's id in your account feed (GET /v1/me/events, Last-Event-ID). A challenge's own id stays `id`. */
                 entryId: string;
             };
+        } | {
+            /** @constant */
+            type: "tournament-round-started";
+            /** @description When the entry was written (ISO 8601, UTC): with the change that caused it. */
+            timestamp: string;
+            data: {
+                tournamentId: string;
+                name: string;
+                game: components["schemas"]["GameId"];
+                /** @description The round that started (the first is 1). */
+                round: number;
+                /** @description How many rounds the tournament has. */
+                rounds: number | null;
+                /** @description The round's deadline; null when it lasts until its matches end. */
+                roundEndsAt: string | null;
+                /** @description Your match this round; null for a bye. */
+                matchId: string | null;
+                /** @description Your seat in it; null for a bye. */
+                seat: components["schemas"]["Seat"] | null;
+                /** @description Your opponent's handle; null for a bye. */
+                opponent: string | null;
+                /** @description You have the bye this round (scored as the tournament says, no match). */
+                bye: boolean;
+                /** @description The entry's id in your account feed (GET /v1/me/events, Last-Event-ID). A challenge's own id stays `id`. */
+                entryId: string;
+            };
+        } | {
+            /** @constant */
+            type: "tournament-finished";
+            /** @description When the entry was written (ISO 8601, UTC): with the change that caused it. */
+            timestamp: string;
+            data: {
+                tournamentId: string;
+                name: string;
+                game: components["schemas"]["GameId"];
+                /** @description The rounds played. */
+                rounds: number;
+                /** @description How many players the final standings rank. */
+                players: number;
+                /** @description Your final rank (1 is first). */
+                rank?: number;
+                /** @description Your final points. */
+                points?: number;
+                /** @description The entry's id in your account feed (GET /v1/me/events, Last-Event-ID). A challenge's own id stays `id`. */
+                entryId: string;
+            };
         };
         AccountWebhookDeliveryList: {
             deliveries: components["schemas"]["AccountWebhookDelivery"][];
@@ -1737,12 +1987,12 @@ export interface components {
          * @description A kind of account feed entry (FeedEntry): match-started, your-turn, match-ended, challenge-received, challenge-accepted, challenge-declined, challenge-canceled, challenge-expired, rematch-offered, seek-paired.
          * @enum {string}
          */
-        AccountWebhookKind: "match-started" | "your-turn" | "match-ended" | "challenge-received" | "challenge-accepted" | "challenge-declined" | "challenge-canceled" | "challenge-expired" | "rematch-offered" | "seek-paired";
+        AccountWebhookKind: "match-started" | "your-turn" | "match-ended" | "challenge-received" | "challenge-accepted" | "challenge-declined" | "challenge-canceled" | "challenge-expired" | "rematch-offered" | "seek-paired" | "tournament-round-started" | "tournament-finished";
         /**
          * @description A kind of account feed entry (FeedEntry): match-started, your-turn, match-ended, challenge-received, challenge-accepted, challenge-declined, challenge-canceled, challenge-expired, rematch-offered, seek-paired.
          * @enum {string}
          */
-        AccountWebhookKindInput: "match-started" | "your-turn" | "match-ended" | "challenge-received" | "challenge-accepted" | "challenge-declined" | "challenge-canceled" | "challenge-expired" | "rematch-offered" | "seek-paired";
+        AccountWebhookKindInput: "match-started" | "your-turn" | "match-ended" | "challenge-received" | "challenge-accepted" | "challenge-declined" | "challenge-canceled" | "challenge-expired" | "rematch-offered" | "seek-paired" | "tournament-round-started" | "tournament-finished";
         AccountWebhookList: {
             webhooks: components["schemas"]["AccountWebhook"][];
         };
@@ -1891,6 +2141,39 @@ export interface components {
                 p2?: string;
             };
             webhook?: components["schemas"]["WebhookCreated"];
+        };
+        CreateTournamentRequestInput: {
+            name: string;
+            /** @description Default evons. */
+            game?: components["schemas"]["GameIdInput"];
+            format: components["schemas"]["TournamentFormatInput"];
+            /** @description Swiss only, and required there: how many rounds. */
+            rounds?: number;
+            /** @description Every match of the tournament is played with it: correspondence or live (a tournament needs a clock). */
+            timeControl: components["schemas"]["TimeControlInput"];
+            /** @description Default false: rated tournaments move the ratings of every match. */
+            rated?: boolean;
+            /**
+             * @description starter (the default): the game's starter decks only; any: any deck legal in the game.
+             * @enum {string}
+             */
+            deckRule?: "starter" | "any";
+            /** @description The field's cap (default 64): one more entry is 409 tournament-full. */
+            maxPlayers?: number;
+            /** @description Only these players may enter (default: anyone). */
+            invited?: string[];
+            /**
+             * Format: date-time
+             * @description No entries after this time (default: until the start).
+             */
+            entryClosesAt?: string;
+            /**
+             * Format: date-time
+             * @description The first round starts by itself then (default: when the organizer starts it).
+             */
+            startsAt?: string;
+            /** @description A round's deadline, in hours from its start: a match still running then ends (the seat to move loses on time; a seat that never moved forfeits). Default: a round lasts until its matches end. */
+            roundHours?: number;
         };
         /** @description A deck: a starter deck id, or an explicit list of card ids (GET /v1/games/{game}/cards) with counts. */
         DeckSpecInput: {
@@ -2856,7 +3139,7 @@ export interface components {
             error: components["schemas"]["Problem"];
         };
         /** @description One entry of your account feed: what happened, in the order it was committed. */
-        FeedEntry: components["schemas"]["FeedMatchStarted"] | components["schemas"]["FeedYourTurn"] | components["schemas"]["FeedMatchEnded"] | components["schemas"]["FeedChallengeReceived"] | components["schemas"]["FeedChallengeAccepted"] | components["schemas"]["FeedChallengeDeclined"] | components["schemas"]["FeedChallengeCanceled"] | components["schemas"]["FeedChallengeExpired"] | components["schemas"]["FeedRematchOffered"] | components["schemas"]["FeedSeekPaired"];
+        FeedEntry: components["schemas"]["FeedMatchStarted"] | components["schemas"]["FeedYourTurn"] | components["schemas"]["FeedMatchEnded"] | components["schemas"]["FeedChallengeReceived"] | components["schemas"]["FeedChallengeAccepted"] | components["schemas"]["FeedChallengeDeclined"] | components["schemas"]["FeedChallengeCanceled"] | components["schemas"]["FeedChallengeExpired"] | components["schemas"]["FeedRematchOffered"] | components["schemas"]["FeedSeekPaired"] | components["schemas"]["FeedTournamentRoundStarted"] | components["schemas"]["FeedTournamentFinished"];
         /** @description A match as one of its seats sees it in the feed: public facts only (the position is read from the match with your token). */
         FeedMatch: {
             matchId: string;
@@ -2986,6 +3269,56 @@ export interface components {
                 seeks: components["schemas"]["OwnSeek"][];
                 /** @description Your running and waiting matches (at most 100 of each), with whose decision each waits for. */
                 matches: components["schemas"]["FeedMatchSummary"][];
+            };
+        };
+        /** @description A tournament you entered finished (GET /v1/tournaments/{tournamentId}/standings has the final standings). */
+        FeedTournamentFinished: {
+            /** @description The entry's position in your feed (<xid>-<id>): resume after it with Last-Event-ID or ?after=. Opaque; not increasing. */
+            id: string;
+            /** @constant */
+            type: "tournament-finished";
+            /** @description When it was written. */
+            at: string;
+            data: {
+                tournamentId: string;
+                name: string;
+                game: components["schemas"]["GameId"];
+                /** @description The rounds played. */
+                rounds: number;
+                /** @description How many players the final standings rank. */
+                players: number;
+                /** @description Your final rank (1 is first). */
+                rank?: number;
+                /** @description Your final points. */
+                points?: number;
+            };
+        };
+        /** @description A round of a tournament you play in started: your pairing (GET /v1/tournaments/{tournamentId} has the whole round). */
+        FeedTournamentRoundStarted: {
+            /** @description The entry's position in your feed (<xid>-<id>): resume after it with Last-Event-ID or ?after=. Opaque; not increasing. */
+            id: string;
+            /** @constant */
+            type: "tournament-round-started";
+            /** @description When it was written. */
+            at: string;
+            data: {
+                tournamentId: string;
+                name: string;
+                game: components["schemas"]["GameId"];
+                /** @description The round that started (the first is 1). */
+                round: number;
+                /** @description How many rounds the tournament has. */
+                rounds: number | null;
+                /** @description The round's deadline; null when it lasts until its matches end. */
+                roundEndsAt: string | null;
+                /** @description Your match this round; null for a bye. */
+                matchId: string | null;
+                /** @description Your seat in it; null for a bye. */
+                seat: components["schemas"]["Seat"] | null;
+                /** @description Your opponent's handle; null for a bye. */
+                opponent: string | null;
+                /** @description You have the bye this round (scored as the tournament says, no match). */
+                bye: boolean;
             };
         };
         /** @description A match of yours now waits for your decision. */
@@ -3215,6 +3548,10 @@ export interface components {
             /** @description Your seat token (shown once). */
             token: string;
             webhook?: components["schemas"]["WebhookCreated"];
+        };
+        JoinTournamentRequestInput: {
+            /** @description The deck you play every round (default: the game's first starter deck), checked now. Never shown to anyone. */
+            deck?: components["schemas"]["DeckSpecInput"];
         };
         /** @description The highest established ratings (RD at most 110) of one game and time-control family, highest first. */
         Leaderboard: {
@@ -3780,6 +4117,123 @@ export interface components {
             /** @description Added when the decision passes to the other seat (Fischer). */
             incrementSeconds: number;
         };
+        /** @description A tournament as anyone may see it: never a deck, never a token. */
+        Tournament: {
+            id: string;
+            name: string;
+            /** @description The organizer's handle. */
+            organizer: string;
+            game: components["schemas"]["GameId"];
+            format: components["schemas"]["TournamentFormat"];
+            /** @description How many rounds (a round robin: set at the start). */
+            rounds: number | null;
+            timeControl: components["schemas"]["TimeControl"];
+            rated: boolean;
+            /** @enum {string} */
+            deckRule: "starter" | "any";
+            maxPlayers: number;
+            /** @description Only these handles (lower-cased) may enter; empty: anyone. */
+            invited: string[];
+            entryClosesAt: string | null;
+            /** @description The scheduled start; null: the organizer starts it. */
+            startsAt: string | null;
+            /** @description A round's deadline in hours; null: a round lasts until its matches end. */
+            roundHours: number | null;
+            status: components["schemas"]["TournamentStatus"];
+            /** @description Recorded at creation: with the ratings at entry it gives the initial order, from which every pairing follows. */
+            seed: string;
+            /** @description The round running (0 before the start; the last round once finished). */
+            round: number;
+            /** @description The running round's deadline. */
+            roundEndsAt: string | null;
+            createdAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+            players: {
+                handle: string;
+                bot: boolean;
+                /** @description The rating at entry (the initial order sorts by it). */
+                rating: number;
+                withdrawn: boolean;
+            }[];
+            /** @description Every round started so far, its boards in order. */
+            pairings: {
+                round: number;
+                boards: components["schemas"]["TournamentBoard"][];
+            }[];
+        };
+        TournamentBoard: {
+            /** @description The board number in its round (1 first). */
+            board: number;
+            /** @description The first seat's handle (for a bye, the player who has it). */
+            p1: string;
+            /** @description The second seat's handle; null for a bye. */
+            p2: string | null;
+            /** @description The match (watch it at /watch/{matchId}); null for a bye or a board scored without one (a withdrawn player in a round robin). */
+            matchId: string | null;
+            /** @description p1 or p2 (that seat won), draw, double-forfeit, or bye; null while the match runs. */
+            result: ("p1" | "p2" | "draw" | "double-forfeit" | "bye") | null;
+            /** @description Scored by forfeit: a no-show (an aborted match) or a withdrawn opponent. */
+            forfeit: boolean;
+        };
+        /**
+         * @description swiss: `rounds` rounds paired by the Monrad system; round-robin: everyone meets everyone once (Berger tables); double-round-robin: twice, seats swapped.
+         * @enum {string}
+         */
+        TournamentFormat: "swiss" | "round-robin" | "double-round-robin";
+        /**
+         * @description swiss: `rounds` rounds paired by the Monrad system; round-robin: everyone meets everyone once (Berger tables); double-round-robin: twice, seats swapped.
+         * @enum {string}
+         */
+        TournamentFormatInput: "swiss" | "round-robin" | "double-round-robin";
+        TournamentList: {
+            tournaments: components["schemas"]["Tournament"][];
+            /** @description Send back as cursor for the next page; null after the last. */
+            nextCursor: string | null;
+        };
+        TournamentStanding: {
+            rank: number;
+            handle: string;
+            /** @description Win 1, draw ½, loss 0; a bye and a forfeit win 1, a forfeit loss 0. */
+            points: number;
+            /** @description Boards played against an opponent (forfeits included, byes not). */
+            games: number;
+            byes: number;
+            /** @description The sum of the opponents' points. */
+            buchholz: number;
+            /** @description The points of the opponents beaten, plus half of those drawn with. */
+            sonnebornBerger: number;
+            /** @description Points scored against the players with the same points. */
+            directEncounter: number;
+            withdrawn: boolean;
+        };
+        TournamentStandings: {
+            tournamentId: string;
+            status: components["schemas"]["TournamentStatus"];
+            round: number;
+            /** @description The tournament is finished: these are the final standings. */
+            final: boolean;
+            /** @description Ranked by points, then direct encounter, Buchholz and Sonneborn-Berger. */
+            standings: components["schemas"]["TournamentStanding"][];
+            /** @description Every result, player by player. */
+            crosstable: {
+                /** @description Handles in standings order: row i and column i are the same player. */
+                players: string[];
+                points: number[];
+                /** @description cells[i][j]: player i's results against player j in round order (1, ½, 0, + forfeit win, - forfeit loss); [] if they never met. */
+                cells: string[][][];
+            };
+        };
+        /**
+         * @description open: taking entries; running: rounds are being played; finished: final standings; canceled: by the organizer, or nobody to play at the start.
+         * @enum {string}
+         */
+        TournamentStatus: "open" | "running" | "finished" | "canceled";
+        /**
+         * @description open: taking entries; running: rounds are being played; finished: final standings; canceled: by the organizer, or nobody to play at the start.
+         * @enum {string}
+         */
+        TournamentStatusInput: "open" | "running" | "finished" | "canceled";
         /** @description A UniVersus action, by type: PlayCard, CommitForCheck, DeclineCommit, Block, NoBlock, PassCombat, ChooseMomentum. */
         UniVersusAction: {
             /** @constant */
@@ -9977,6 +10431,1006 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listTournaments: {
+        parameters: {
+            query?: {
+                status?: components["schemas"]["TournamentStatusInput"];
+                /** @description A nextCursor from the previous page, unchanged. */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: {
+                /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentList"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createTournament: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTournamentRequestInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such match */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 256 KiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type (send application/json) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTournament: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such match */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTournamentStandings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentStandings"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such match */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportTournamentStandingsCsv: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such match */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    joinTournament: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JoinTournamentRequestInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such match */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Version conflict, seat taken, or the match is not in play (body has the current version) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 256 KiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type (send application/json) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    withdrawFromTournament: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such match */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Version conflict, seat taken, or the match is not in play (body has the current version) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 256 KiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type (send application/json) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    startTournament: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such match */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Version conflict, seat taken, or the match is not in play (body has the current version) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 256 KiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type (send application/json) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelTournament: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such match */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Version conflict, seat taken, or the match is not in play (body has the current version) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 256 KiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type (send application/json) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     streamAccountEvents: {
         parameters: {
             query?: {
@@ -10541,6 +11995,78 @@ export interface operations {
         };
     };
     accountSeekPairedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (msg_…): the same on every attempt and on a redelivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed: refuse old ones (replays). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, one per signing secret (two for 24 h after a rotation). Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountWebhookDeliveryBody"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery (the answer body is ignored, and not read past 4 KB). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, or no answer within 5 s, is a failure: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    accountTournamentRoundStartedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (msg_…): the same on every attempt and on a redelivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed: refuse old ones (replays). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, one per signing secret (two for 24 h after a rotation). Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountWebhookDeliveryBody"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery (the answer body is ignored, and not read past 4 KB). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, or no answer within 5 s, is a failure: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    accountTournamentFinishedWebhook: {
         parameters: {
             query?: never;
             header: {

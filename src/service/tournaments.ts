@@ -1,0 +1,503 @@
+/**
+ * Tournaments: an organizer (a registered player) creates a Swiss or a round robin; players enter
+ * with the deck they will play every round; rounds start at the organizer's word or a set time,
+ * and each next one when the last match of the round before ends or its deadline passes.
+ *
+ * Every step is taken by whichever node gets there first and is written once (the store's
+ * conditional updates): a sweep on every node calls `advance`, which works out from what is
+ * stored what the next step is (results of ended matches, the round's deadline, the next round's
+ * pairings) and writes it. Pairings are pure (src/tournaments/pairing/): the initial order follows
+ * from the ratings at entry and the tournament's seed, each round from the results before it, so
+ * anyone can check them.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Seat } from '../core/ruleset.js';
+import type { TimeControl } from '../core/clock.js';
+import { DEFAULT_RATING } from '../core/rating.js';
+import { GAME_IDS, type GameId } from '../games/registry.js';
+import type { PlayerRow } from '../persistence/types.js';
+import type { BoardResult, BoardRow, DeckRule, NewBoard, TournamentFormat, TournamentPlayerRow, TournamentRow, TournamentStatus } from '../persistence/types.js';
+import {
+  NoPairingError,
+  crosstable,
+  drawInitialOrder,
+  isBye,
+  pairSwissRound,
+  ratingOrder,
+  roundRobin,
+  standings,
+  type GameResult,
+  type Pairing,
+  type RoundResults,
+  type StandingRow,
+} from '../tournaments/pairing/index.js';
+import { problems } from './errors.js';
+import { gameRuleset } from './games.js';
+import { dealPairedMatch, parseSettings, resolveDeck, toMoveOf, type LobbyDeps } from './lobby.js';
+import { endAtDeadline, expire, type MoveDeps } from './moves.js';
+import { deckLabel, ratingFamily } from './ratings.js';
+import type { DeckSpec } from './types.js';
+
+export type { TournamentFormat, TournamentStatus, DeckRule };
+
+export interface TournamentSettings {
+  /** The largest field a tournament may have. */
+  maxPlayers: number;
+  /** The most Swiss rounds. */
+  maxRounds: number;
+}
+
+export const DEFAULT_TOURNAMENT_SETTINGS: TournamentSettings = { maxPlayers: 1000, maxRounds: 30 };
+
+export interface CreateTournamentInput {
+  name: string;
+  game?: string | undefined;
+  format: TournamentFormat;
+  /** Swiss only: how many rounds. */
+  rounds?: number | undefined;
+  timeControl: TimeControl;
+  rated?: boolean | undefined;
+  deckRule?: DeckRule | undefined;
+  maxPlayers?: number | undefined;
+  invited?: string[] | undefined;
+  entryClosesAt?: string | undefined;
+  startsAt?: string | undefined;
+  roundHours?: number | undefined;
+}
+
+export interface TournamentBoardView {
+  board: number;
+  p1: string;
+  /** Null: p1 has the bye. */
+  p2: string | null;
+  matchId: string | null;
+  /** p1, p2, draw, double-forfeit or bye; null while the match runs. */
+  result: BoardResult | null;
+  forfeit: boolean;
+}
+
+/** What anyone may see of a tournament: no deck, no token. */
+export interface TournamentView {
+  id: string;
+  name: string;
+  organizer: string;
+  game: string;
+  format: TournamentFormat;
+  rounds: number | null;
+  timeControl: TimeControl;
+  rated: boolean;
+  deckRule: DeckRule;
+  maxPlayers: number;
+  invited: string[];
+  entryClosesAt: string | null;
+  startsAt: string | null;
+  roundHours: number | null;
+  status: TournamentStatus;
+  seed: string;
+  round: number;
+  roundEndsAt: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  players: { handle: string; bot: boolean; rating: number; withdrawn: boolean }[];
+  pairings: { round: number; boards: TournamentBoardView[] }[];
+}
+
+export interface StandingView {
+  rank: number;
+  handle: string;
+  points: number;
+  games: number;
+  byes: number;
+  buchholz: number;
+  sonnebornBerger: number;
+  directEncounter: number;
+  withdrawn: boolean;
+}
+
+export interface StandingsView {
+  tournamentId: string;
+  status: TournamentStatus;
+  /** The rounds whose results are counted so far (a running round's ended matches count too). */
+  round: number;
+  final: boolean;
+  standings: StandingView[];
+  crosstable: { players: string[]; points: number[]; cells: string[][][] };
+}
+
+type Deps = LobbyDeps & Pick<MoveDeps, 'ratedMinDecisions'>;
+
+const iso = (d: Date | null): string | null => d?.toISOString() ?? null;
+
+/** The initial order: ratings at entry, highest first; equal ratings in the seed's draw. */
+export function initialOrder(players: readonly Pick<TournamentPlayerRow, 'playerId' | 'rating'>[], seed: string): string[] {
+  const rating = new Map(players.map((p) => [p.playerId, p.rating]));
+  const drawn = drawInitialOrder([...rating.keys()].sort(), seed);
+  return ratingOrder(drawn.map((id) => ({ id, rating: rating.get(id)! })));
+}
+
+/** The results the pairing core reads: one list per round, decided boards only. */
+export function resultsOf(boards: readonly BoardRow[]): RoundResults[] {
+  const out: GameResult[][] = [];
+  for (const b of boards) {
+    if (b.result === null) continue;
+    const list = (out[b.round - 1] ??= []);
+    if (b.result === 'bye' || b.p2 === null) list.push({ bye: b.p1 });
+    else list.push({ p1: b.p1, p2: b.p2, outcome: b.result, ...(b.forfeit ? { forfeit: true } : {}) });
+  }
+  for (let i = 0; i < out.length; i++) out[i] ??= [];
+  return out;
+}
+
+export class Tournaments {
+  constructor(
+    private readonly deps: Deps,
+    private readonly settings: TournamentSettings,
+  ) {}
+
+  private get store() {
+    return this.deps.store.tournaments;
+  }
+
+  async create(me: PlayerRow, input: CreateTournamentInput): Promise<TournamentView> {
+    const ruleset = gameRuleset(input.game ?? GAME_IDS[0]!);
+    const rated = input.rated ?? false;
+    if (input.timeControl.kind === 'none') throw problems.validation('timeControl: a tournament needs a clock (correspondence or live), so that every round ends.');
+    if (rated && ratingFamily(input.timeControl.kind) === null) throw problems.ratedMatchInvalid('a rated tournament needs a time control.');
+    if (input.format === 'swiss') {
+      if (input.rounds === undefined) throw problems.validation('rounds: a Swiss tournament needs its number of rounds.');
+      if (input.rounds > this.settings.maxRounds) throw problems.validation(`rounds: at most ${this.settings.maxRounds}.`);
+    } else if (input.rounds !== undefined) {
+      throw problems.validation('rounds: a round robin has as many rounds as its field needs; leave rounds out.');
+    }
+    const maxPlayers = input.maxPlayers ?? 64;
+    if (maxPlayers > this.settings.maxPlayers) throw problems.validation(`maxPlayers: at most ${this.settings.maxPlayers}.`);
+    const at = this.deps.now();
+    const startsAt = input.startsAt === undefined ? null : new Date(input.startsAt);
+    const entryClosesAt = input.entryClosesAt === undefined ? null : new Date(input.entryClosesAt);
+    if (startsAt && startsAt.getTime() <= at) throw problems.validation('startsAt: must be in the future.');
+    if (entryClosesAt && startsAt && entryClosesAt.getTime() > startsAt.getTime()) throw problems.validation('entryClosesAt: must not be after startsAt.');
+    const id = `tn_${randomBytes(12).toString('base64url')}`;
+    await this.store.create({
+      id,
+      organizerId: me.id,
+      name: input.name,
+      game: ruleset.id,
+      format: input.format,
+      rounds: input.format === 'swiss' ? input.rounds! : null,
+      timeControl: input.timeControl,
+      rated,
+      deckRule: input.deckRule ?? 'starter',
+      maxPlayers,
+      invited: [...new Set((input.invited ?? []).map((h) => h.toLowerCase()))],
+      entryClosesAt,
+      startsAt,
+      roundHours: input.roundHours ?? null,
+      seed: randomBytes(16).toString('hex'),
+      createdAt: new Date(at),
+    });
+    return this.get(id);
+  }
+
+  private async row(id: string): Promise<TournamentRow> {
+    const t = /^tn_[A-Za-z0-9_-]{16}$/.test(id) ? await this.store.get(id) : null;
+    if (!t) throw problems.tournamentNotFound(id);
+    return t;
+  }
+
+  async get(id: string): Promise<TournamentView> {
+    const t = await this.row(id);
+    const [players, boards] = await Promise.all([this.store.players(id), this.store.boards(id)]);
+    return view(t, players, boards);
+  }
+
+  async list(filter: { status?: TournamentStatus | undefined; limit?: number | undefined; cursor?: string | undefined }): Promise<{ tournaments: TournamentView[]; nextCursor: string | null }> {
+    const limit = filter.limit ?? 20;
+    let before: { createdAt: Date; id: string } | undefined;
+    if (filter.cursor !== undefined) {
+      const [at, id] = Buffer.from(filter.cursor, 'base64url').toString('utf8').split('|');
+      const when = new Date(Number(at));
+      if (!id || !/^tn_/.test(id) || Number.isNaN(when.getTime())) throw problems.invalidCursor();
+      before = { createdAt: when, id };
+    }
+    const rows = await this.store.list({ status: filter.status }, limit + 1, before);
+    const page = rows.slice(0, limit);
+    const views = await Promise.all(page.map(async (t) => view(t, await this.store.players(t.id), await this.store.boards(t.id))));
+    const last = page[page.length - 1];
+    return {
+      tournaments: views,
+      nextCursor: rows.length > limit && last ? Buffer.from(`${last.createdAt.getTime()}|${last.id}`).toString('base64url') : null,
+    };
+  }
+
+  async join(me: PlayerRow, id: string, input: { deck?: DeckSpec | undefined }): Promise<TournamentView> {
+    const t = await this.row(id);
+    if (t.status !== 'open') throw problems.tournamentClosed(`The tournament is ${t.status}: entries are closed.`);
+    if (t.invited.length > 0 && !t.invited.includes(me.handle.toLowerCase())) throw problems.notInvited();
+    const ruleset = gameRuleset(t.game);
+    const deck: DeckSpec = input.deck ?? { starter: ruleset.starterDecks[0]!.id };
+    if (t.deckRule === 'starter' && !('starter' in deck)) throw problems.validation('deck: this tournament is played with the starter decks only ({"starter": id}).');
+    const cards = resolveDeck(ruleset, deck, parseSettings(ruleset, {}), 'deck');
+    const family = ratingFamily((t.timeControl as TimeControl).kind);
+    const own = family ? (await this.deps.store.ratings.ofPlayer(me.id)).find((r) => r.game === t.game && r.family === family) : undefined;
+    const outcome = await this.store.join(id, { playerId: me.id, deck, deckName: deckLabel(deck, cards), rating: own?.rating ?? DEFAULT_RATING.rating }, new Date(this.deps.now()));
+    if (outcome === 'already') throw problems.alreadyEntered();
+    if (outcome === 'full') throw problems.tournamentFull(t.maxPlayers);
+    if (outcome === 'closed') throw problems.tournamentClosed('Entries are closed.');
+    return this.get(id);
+  }
+
+  async withdraw(me: PlayerRow, id: string): Promise<TournamentView> {
+    const t = await this.row(id);
+    if (t.status === 'finished' || t.status === 'canceled') throw problems.tournamentClosed(`The tournament is ${t.status}.`);
+    if (!(await this.store.withdraw(id, me.id, new Date(this.deps.now())))) throw problems.notEntered();
+    return this.get(id);
+  }
+
+  async cancel(me: PlayerRow, id: string): Promise<TournamentView> {
+    const t = await this.row(id);
+    if (t.organizerId !== me.id) throw problems.notOrganizer();
+    if (!(await this.store.cancel(id, new Date(this.deps.now())))) throw problems.tournamentClosed('Only a tournament that has not started can be cancelled.');
+    return this.get(id);
+  }
+
+  /** The organizer starts the first round now. */
+  async start(me: PlayerRow, id: string): Promise<TournamentView> {
+    const t = await this.row(id);
+    if (t.organizerId !== me.id) throw problems.notOrganizer();
+    if (t.status !== 'open') throw problems.tournamentClosed(`The tournament is ${t.status} already.`);
+    const players = await this.store.players(id);
+    if (players.length < 2) throw problems.tooFewPlayers(players.length);
+    await this.startNext(t, players, [], this.deps.now());
+    return this.get(id);
+  }
+
+  async standings(id: string): Promise<StandingsView> {
+    const t = await this.row(id);
+    const [players, boards] = await Promise.all([this.store.players(id), this.store.boards(id)]);
+    return standingsView(t, players, boards);
+  }
+
+  /** One pass over every tournament with something to do (the sweeper calls it on every node). */
+  async sweep(limit = 50, failed: (id: string, err: unknown) => void = () => {}): Promise<number> {
+    let n = 0;
+    for (const id of await this.store.due(new Date(this.deps.now()), limit)) {
+      try {
+        if (await this.advance(id)) n++;
+      } catch (err) {
+        // One tournament that cannot advance (a game this node does not host) must not stop the others.
+        failed(id, err);
+      }
+    }
+    return n;
+  }
+
+  /**
+   * Takes the tournament's next due step, if any: the scheduled start; the results of ended
+   * matches; at the round's deadline, the end of its running matches; then the next round or
+   * the finish. Returns whether it wrote anything (another node may have been first).
+   */
+  async advance(id: string): Promise<boolean> {
+    const now = this.deps.now();
+    const t = await this.store.get(id);
+    if (!t) return false;
+    const players = await this.store.players(id);
+    if (t.status === 'open') {
+      if (t.startsAt === null || t.startsAt.getTime() > now) return false;
+      if (players.length < 2) return this.store.cancel(id, new Date(now));
+      return this.startNext(t, players, [], now);
+    }
+    if (t.status !== 'running') return false;
+    let boards = await this.store.boards(id);
+    const current = boards.filter((b) => b.round === t.round && b.result === null);
+    const deadline = t.roundEndsAt !== null && t.roundEndsAt.getTime() <= now;
+    const decided: { round: number; board: number; result: BoardResult; forfeit: boolean }[] = [];
+    for (const b of current) {
+      let entry = await this.deps.loader.current(b.matchId!);
+      if (entry.row.status === 'active' && deadline) {
+        entry = (await expire(this.deps, entry, now)) ?? (await endAtDeadline(this.deps, entry, now)) ?? (await this.deps.loader.current(b.matchId!));
+      }
+      if (entry.row.status !== 'finished') continue;
+      decided.push({ round: b.round, board: b.board, ...boardResult(entry) });
+    }
+    await this.store.setResults(id, decided);
+    if (decided.length < current.length) return decided.length > 0;
+    boards = await this.store.boards(id);
+    return this.startNext(t, players, boards, now);
+  }
+
+  /** Round `t.round + 1`, or the finish when the last round is done or nobody can be paired. */
+  private async startNext(t: TournamentRow, players: TournamentPlayerRow[], boards: BoardRow[], now: number): Promise<boolean> {
+    const order = initialOrder(players, t.seed);
+    const withdrawn = new Set(players.filter((p) => p.withdrawnAt !== null).map((p) => p.playerId));
+    const results = resultsOf(boards);
+    const totalRounds = t.format === 'swiss' ? t.rounds! : roundRobin(order, { double: t.format === 'double-round-robin' }).length;
+    const next = t.round + 1;
+    const active = order.filter((p) => !withdrawn.has(p));
+    if (t.round > 0 && (next > totalRounds || active.length < 2)) return this.finishNow(t, players, boards, now);
+    let pairings: Pairing[];
+    if (t.format === 'swiss') {
+      try {
+        pairings = pairSwissRound({ players: active, results }).pairings;
+      } catch (e) {
+        // Everyone has met everyone they could: the tournament ends after the rounds it could pair.
+        if (e instanceof NoPairingError && t.round > 0) return this.finishNow(t, players, boards, now);
+        throw e;
+      }
+    } else {
+      pairings = roundRobin(order, { double: t.format === 'double-round-robin' })[next - 1]!;
+    }
+    const game = t.game as GameId;
+    const ruleset = gameRuleset(game);
+    const control = t.timeControl as TimeControl;
+    const byId = new Map(players.map((p) => [p.playerId, p]));
+    const seat = (id: string) => {
+      const p = byId.get(id)!;
+      const spec = p.deck as DeckSpec;
+      return { playerId: id, handle: p.handle, deck: resolveDeck(ruleset, spec, parseSettings(ruleset, {}), 'deck'), deckName: p.deckName };
+    };
+    const newBoards: NewBoard[] = [];
+    const matches: ReturnType<typeof dealPairedMatch>[] = [];
+    pairings.forEach((g, i) => {
+      const board = i + 1;
+      if (isBye(g)) {
+        newBoards.push({ round: next, board, p1: g.bye, p2: null, matchId: null, result: 'bye', forfeit: false });
+        return;
+      }
+      // A round robin keeps its schedule: a withdrawn player's boards are forfeits, not matches.
+      const out1 = withdrawn.has(g.p1);
+      const out2 = withdrawn.has(g.p2);
+      if (out1 || out2) {
+        const result: BoardResult = out1 && out2 ? 'double-forfeit' : out1 ? 'p2' : 'p1';
+        newBoards.push({ round: next, board, p1: g.p1, p2: g.p2, matchId: null, result, forfeit: true });
+        return;
+      }
+      const dealt = dealPairedMatch({ game, control, rated: t.rated, seats: { p1: seat(g.p1), p2: seat(g.p2) }, now });
+      matches.push(dealt);
+      newBoards.push({ round: next, board, p1: g.p1, p2: g.p2, matchId: dealt.match.id, result: null, forfeit: false });
+    });
+    return this.store.startRound(t.id, {
+      from: t.round,
+      rounds: totalRounds,
+      roundEndsAt: t.roundHours === null ? null : new Date(now + t.roundHours * 3_600_000),
+      at: new Date(now),
+      boards: newBoards,
+      matches,
+    });
+  }
+
+  private async finishNow(t: TournamentRow, players: TournamentPlayerRow[], boards: BoardRow[], now: number): Promise<boolean> {
+    const table = standingsView(t, players, boards).standings;
+    return this.store.finish(t.id, t.round, table, new Date(now));
+  }
+}
+
+/** A finished match's board result: its winner, a draw, or a forfeit by the seat that never showed. */
+function boardResult(entry: Awaited<ReturnType<LobbyDeps['loader']['current']>>): { result: BoardResult; forfeit: boolean } {
+  if (entry.end?.reason === 'aborted') {
+    // The seat that called it off, or the one whose first decision never came.
+    const noShow: Seat | null = entry.end.seat ?? (entry.state === null ? null : toMoveOf(entry.ruleset, entry.state));
+    if (noShow === null) return { result: 'double-forfeit', forfeit: true };
+    return { result: noShow === 'p1' ? 'p2' : 'p1', forfeit: true };
+  }
+  const w = entry.row.winner;
+  return { result: w === 'p1' || w === 'p2' ? w : 'draw', forfeit: false };
+}
+
+function handles(players: readonly TournamentPlayerRow[]): Map<string, string> {
+  return new Map(players.map((p) => [p.playerId, p.handle]));
+}
+
+function view(t: TournamentRow, players: TournamentPlayerRow[], boards: BoardRow[]): TournamentView {
+  const h = handles(players);
+  const rounds = new Map<number, TournamentBoardView[]>();
+  for (const b of boards) {
+    const list = rounds.get(b.round) ?? [];
+    list.push({ board: b.board, p1: h.get(b.p1) ?? b.p1, p2: b.p2 === null ? null : (h.get(b.p2) ?? b.p2), matchId: b.matchId, result: b.result, forfeit: b.forfeit });
+    rounds.set(b.round, list);
+  }
+  return {
+    id: t.id,
+    name: t.name,
+    organizer: t.organizer,
+    game: t.game,
+    format: t.format,
+    rounds: t.rounds,
+    timeControl: t.timeControl as TimeControl,
+    rated: t.rated,
+    deckRule: t.deckRule,
+    maxPlayers: t.maxPlayers,
+    invited: t.invited,
+    entryClosesAt: iso(t.entryClosesAt),
+    startsAt: iso(t.startsAt),
+    roundHours: t.roundHours,
+    status: t.status,
+    seed: t.seed,
+    round: t.round,
+    roundEndsAt: iso(t.roundEndsAt),
+    createdAt: t.createdAt.toISOString(),
+    startedAt: iso(t.startedAt),
+    finishedAt: iso(t.finishedAt),
+    players: players.map((p) => ({ handle: p.handle, bot: p.bot, rating: Math.round(p.rating), withdrawn: p.withdrawnAt !== null })),
+    pairings: [...rounds].map(([round, list]) => ({ round, boards: list })),
+  };
+}
+
+function standingsView(t: TournamentRow, players: TournamentPlayerRow[], boards: BoardRow[]): StandingsView {
+  const h = handles(players);
+  const ids = t.status === 'open' ? players.map((p) => p.playerId) : initialOrder(players, t.seed);
+  const results = resultsOf(boards);
+  const withdrawn = new Set(players.filter((p) => p.withdrawnAt !== null).map((p) => p.playerId));
+  const rows = standings(ids, results);
+  const cross = crosstable(ids, results);
+  const named = (r: StandingRow): StandingView => ({
+    rank: r.rank,
+    handle: h.get(r.player)!,
+    points: r.points,
+    games: r.games,
+    byes: r.byes,
+    buchholz: r.buchholz,
+    sonnebornBerger: r.sonnebornBerger,
+    directEncounter: r.directEncounter,
+    withdrawn: withdrawn.has(r.player),
+  });
+  return {
+    tournamentId: t.id,
+    status: t.status,
+    round: t.round,
+    final: t.status === 'finished',
+    standings: rows.map(named),
+    crosstable: { players: cross.players.map((p) => h.get(p)!), points: cross.points, cells: cross.cells },
+  };
+}
+
+/** The standings as CSV (RFC 4180): a row per player, then one column per round (symbol and opponent). */
+export function standingsCsv(s: StandingsView, t: TournamentView): string {
+  const quote = (v: string | number) => {
+    const text = String(v);
+    // A leading =, +, - or @ would be a formula in a spreadsheet: quoted with a leading apostrophe.
+    const safe = /^[=+\-@]/.test(text) && typeof v === 'string' ? `'${text}` : text;
+    return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  };
+  const rounds = t.pairings.map((r) => r.round);
+  const cell = (handle: string, round: number): string => {
+    const b = t.pairings.find((r) => r.round === round)?.boards.find((x) => x.p1 === handle || x.p2 === handle);
+    if (!b) return '';
+    if (b.p2 === null) return 'bye';
+    const mine: Seat = b.p1 === handle ? 'p1' : 'p2';
+    const opp = mine === 'p1' ? b.p2 : b.p1;
+    const sym =
+      b.result === null ? '*' : b.result === 'draw' ? '½' : b.result === 'double-forfeit' ? '-' : b.result === mine ? (b.forfeit ? '+' : '1') : b.forfeit ? '-' : '0';
+    return `${sym} ${opp}`;
+  };
+  const head = ['rank', 'handle', 'points', 'buchholz', 'sonneborn_berger', 'direct_encounter', 'games', 'byes', 'withdrawn', ...rounds.map((r) => `round_${r}`)];
+  const lines = [head.join(',')];
+  for (const r of s.standings) {
+    lines.push(
+      [r.rank, r.handle, r.points, r.buchholz, r.sonnebornBerger, r.directEncounter, r.games, r.byes, r.withdrawn ? 'yes' : 'no', ...rounds.map((k) => cell(r.handle, k))]
+        .map(quote)
+        .join(','),
+    );
+  }
+  return lines.join('\r\n') + '\r\n';
+}
