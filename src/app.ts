@@ -35,6 +35,7 @@ import accountWebhookRoutes from './http/routes/account-webhooks.js';
 import playerRoutes from './http/routes/players.js';
 import challengeRoutes from './http/routes/challenges.js';
 import tournamentRoutes from './http/routes/tournaments.js';
+import bulkPairingRoutes from './http/routes/bulk-pairings.js';
 import type { ChallengeSettings } from './service/challenges.js';
 import seekRoutes from './http/routes/seeks.js';
 import accountFeedRoutes from './http/routes/account-feed.js';
@@ -305,6 +306,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
         await v1.register(challengeRoutes, { service });
         await v1.register(seekRoutes, { service });
         await v1.register(tournamentRoutes, { service });
+        await v1.register(bulkPairingRoutes, { service });
         await v1.register(accountFeedRoutes, { service, budgets });
       },
       { prefix: '/v1' },

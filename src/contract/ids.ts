@@ -33,3 +33,6 @@ export const ChallengeIdSchema = z.string().regex(/^ch_[A-Za-z0-9_-]{1,40}$/, 'a
 
 /** Tournament ids as the service issues them (tn_ and 16 base64url characters; up to 40 accepted). */
 export const TournamentIdSchema = z.string().regex(/^tn_[A-Za-z0-9_-]{1,40}$/, 'a tournament id');
+
+/** Bulk pairing ids as the service issues them (bp_ and 16 base64url characters; up to 40 accepted). */
+export const BulkPairingIdSchema = z.string().regex(/^bp_[A-Za-z0-9_-]{1,40}$/, 'a bulk pairing id');

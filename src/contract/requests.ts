@@ -334,3 +334,24 @@ export const TournamentListQuery = z.strictObject({
   cursor: z.string().min(1).max(200).optional().describe('A nextCursor from the previous page, unchanged.'),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
+
+// ------------------------------------------------------------------ bulk pairings
+
+/** A player token as sent in a body (evp_…): checked by the service, never stored. */
+const PlayerTokenField = z.string().min(1).max(200);
+
+export const CreateBulkPairingBody = register(
+  z.strictObject({
+    pairs: z
+      .array(z.strictObject({ p1: PlayerTokenField.describe("The first seat's player token (match:play)."), p2: PlayerTokenField.describe("The second seat's player token (match:play).") }))
+      .min(1)
+      .max(200)
+      .describe('One match per pair, each player named by a player token with match:play that they gave you (their consent); no player twice. The tokens are checked now and never stored.'),
+    game: GameIdSchema.optional().describe(`Default ${GAME_IDS[0]}.`),
+    timeControl: TimeControlSchema.describe('Correspondence or live: every match is played with it.'),
+    rated: z.boolean().optional().describe('Default false.'),
+    deck: DeckSpecSchema.optional().describe("The deck every player plays (default: the game's first starter deck). Never shown."),
+    pairAt: FutureTime.optional().describe('When the matches are created and their clocks start (default: now).'),
+  }),
+  'CreateBulkPairingRequest',
+);

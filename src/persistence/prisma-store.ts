@@ -7,7 +7,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
-import { openDatabase, type Database, type DatabaseConfig, type SqlQuery } from './database.js';
+import { openDatabase, type Database, type DatabaseConfig, type SqlQuery, type SqlTx } from './database.js';
 import { migrate } from './migrate.js';
 import { isUniqueViolation } from './db-errors.js';
 import { PrismaWebhookStore } from './webhook-store.js';
@@ -20,6 +20,7 @@ import { named } from './named-sql.js';
 import { SqlChallengeStore } from './challenge-store.js';
 import { SqlFeedStore } from './feed-store.js';
 import { SqlTournamentStore } from './tournament-store.js';
+import { SqlBulkPairingStore } from './bulk-pairing-store.js';
 import { SqlAiStore } from './ai-store.js';
 import {
   ChallengeClosedError,
@@ -27,6 +28,7 @@ import {
   type ChallengeStore,
   type FeedStore,
   type TournamentStore,
+  type BulkPairingStore,
   type AiStore,
   VersionConflictError,
   type AppendOptions,
@@ -295,6 +297,7 @@ export class PrismaMatchStore implements MatchStore {
   readonly feed: FeedStore;
   readonly ai: AiStore;
   readonly tournaments: TournamentStore;
+  readonly bulkPairings: BulkPairingStore;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -311,12 +314,14 @@ export class PrismaMatchStore implements MatchStore {
     this.players = new PrismaPlayerStore(prisma);
     this.ratings = new SqlRatingStore(sql);
     this.challenges = new SqlChallengeStore(sql, { encode: (at, id) => encodeCursor(at, id), decode: (c) => decodeCursor(c) }, () => this.announceFeed());
+    // The paths that start matches inside a transaction of their own (a pairing, a round, a bulk pairing).
+    const createMatchIn = async (tx: SqlTx, match: NewMatch, events: NewEvent[], at: Date) => {
+      await tx.query(CREATE.text, CREATE.values(createArgs(match, events, at)));
+    };
     this.seeks = new SqlSeekStore(
       sql,
       transaction,
-      async (tx, match, events, at) => {
-        await tx.query(CREATE.text, CREATE.values(createArgs(match, events, at)));
-      },
+      createMatchIn,
       () => this.announceFeed(),
     );
     this.feed = new SqlFeedStore(sql);
@@ -324,9 +329,13 @@ export class PrismaMatchStore implements MatchStore {
     this.tournaments = new SqlTournamentStore(
       sql,
       transaction,
-      async (tx, match, events, at) => {
-        await tx.query(CREATE.text, CREATE.values(createArgs(match, events, at)));
-      },
+      createMatchIn,
+      () => this.announceFeed(),
+    );
+    this.bulkPairings = new SqlBulkPairingStore(
+      sql,
+      transaction,
+      createMatchIn,
       () => this.announceFeed(),
     );
   }

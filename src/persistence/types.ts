@@ -407,6 +407,7 @@ export interface MatchStore {
   readonly feed: FeedStore;
   readonly ai: AiStore;
   readonly tournaments: TournamentStore;
+  readonly bulkPairings: BulkPairingStore;
   /**
    * Calls `onAppend(matchId, version)` after every committed append, from any node sharing the
    * database (PostgreSQL LISTEN/NOTIFY; PGlite's own). Returns the unsubscribe function.
@@ -797,5 +798,43 @@ export interface TournamentStore {
    * Tournaments with something to do at `now`: open ones due to start, and running ones whose
    * round's deadline passed, with an ended match not scored yet, or with every board scored.
    */
+  due(now: Date, limit: number): Promise<string[]>;
+}
+
+// ------------------------------------------------------------------ bulk pairings (bulk-pairing-store.ts)
+
+export type BulkPairingStatus = 'scheduled' | 'created' | 'canceled';
+
+export interface NewBulkPairing {
+  id: string;
+  organizerId: string;
+  game: string;
+  timeControl: unknown;
+  rated: boolean;
+  deck: unknown;
+  pairAt: Date;
+  createdAt: Date;
+  pairs: { p1: string; p2: string }[];
+}
+
+export interface BulkPairingRow extends Omit<NewBulkPairing, 'pairs'> {
+  status: BulkPairingStatus;
+  pairedAt: Date | null;
+  boards: { board: number; p1: string; p1Handle: string; p2: string; p2Handle: string; matchId: string | null }[];
+}
+
+export interface BulkPairingStore {
+  create(b: NewBulkPairing): Promise<void>;
+  get(id: string): Promise<BulkPairingRow | null>;
+  /** The organizer's, newest first. */
+  ofOrganizer(organizerId: string, limit: number): Promise<BulkPairingRow[]>;
+  /** scheduled -> canceled. */
+  cancel(id: string): Promise<boolean>;
+  /**
+   * scheduled -> created with these matches (one per board, in board order), in one transaction:
+   * false when another node created them first (or it was cancelled).
+   */
+  pair(id: string, at: Date, matches: { match: NewMatch; events: NewEvent[] }[]): Promise<boolean>;
+  /** Scheduled bulk pairings whose time has come. */
   due(now: Date, limit: number): Promise<string[]>;
 }

@@ -182,6 +182,10 @@ export const problems = {
   alreadyEntered: () => new ServiceError({ kind: 'conflict', code: 'already-entered', title: 'Already entered', detail: 'You are entered in this tournament already.' }),
   tooFewPlayers: (n: number) =>
     new ServiceError({ kind: 'conflict', code: 'too-few-players', title: 'Too few players', detail: `A tournament starts with at least 2 players; it has ${n}.` }),
+  bulkPairingNotFound: (id: string) =>
+    new ServiceError({ kind: 'not-found', code: 'bulk-pairing-not-found', title: 'No such bulk pairing', detail: `You have no bulk pairing with id "${id}".` }),
+  bulkPairingClosed: (status: string) =>
+    new ServiceError({ kind: 'conflict', code: 'bulk-pairing-closed', title: 'Bulk pairing closed', detail: `This bulk pairing is ${status}; only a scheduled one can be cancelled.` }),
   challengeNotFound: (id: string) =>
     new ServiceError({ kind: 'not-found', code: 'challenge-not-found', title: 'No such challenge', detail: `No challenge with id "${id}".` }),
   /** Accepted, declined, cancelled or expired already: a challenge has one outcome. */

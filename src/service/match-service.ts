@@ -29,6 +29,7 @@ import { DEFAULT_WEBHOOK_LIMITS, type WebhookLimits } from './webhooks/limits.js
 import { FinishedExports } from './export.js';
 import { Challenges, DEFAULT_CHALLENGE_SETTINGS, type ChallengeSettings } from './challenges.js';
 import { DEFAULT_TOURNAMENT_SETTINGS, Tournaments, type TournamentSettings } from './tournaments.js';
+import { BulkPairings } from './bulk-pairings.js';
 import { DEFAULT_SEEK_LIMITS, Seeks, type SeekLimits } from './seeks.js';
 import { AccountFeeds, DEFAULT_FEED_SETTINGS, type FeedSettings } from './account-feed.js';
 import { DEFAULT_REMATCH_OFFER_TTL_SECONDS, acceptRematch, claimRematchSeat, declineRematch, offerRematch, type RematchDeps, type RematchStarted } from './rematch.js';
@@ -94,6 +95,7 @@ export class MatchService {
   readonly seeks: Seeks;
   readonly feeds: AccountFeeds;
   readonly tournaments: Tournaments;
+  readonly bulkPairings: BulkPairings;
   private readonly exports = new FinishedExports();
   private readonly rematchTtlMs: number;
   /** The last sweep's per-match failures (the sweeper logs them). */
@@ -116,6 +118,7 @@ export class MatchService {
     this.seeks = new Seeks(this.store, this.players, this.now, { ...DEFAULT_SEEK_LIMITS, ...opts.seekLimits }, (id) => this.feeds.connected(id));
     this.feeds = new AccountFeeds(this, { ...DEFAULT_FEED_SETTINGS, ...opts.feeds });
     this.tournaments = new Tournaments(this, { ...DEFAULT_TOURNAMENT_SETTINGS, ...opts.tournaments });
+    this.bulkPairings = new BulkPairings(this);
   }
 
   /** Loader counters (replays, cache hits, catch-ups) for tests and metrics. */
@@ -247,6 +250,12 @@ export class MatchService {
       await this.challenges.sweep(limit);
     } catch (err) {
       this.sweepErrors.push({ id: 'challenges', error: err instanceof Error ? err.message : String(err) });
+    }
+    // Bulk pairings whose time has come: their matches, created once whichever node sweeps.
+    try {
+      await this.bulkPairings.sweep();
+    } catch (err) {
+      this.sweepErrors.push({ id: 'bulk-pairings', error: err instanceof Error ? err.message : String(err) });
     }
     // Tournaments with a step due: a scheduled start, ended matches to score, a round's deadline, the next round.
     try {

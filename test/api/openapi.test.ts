@@ -93,6 +93,7 @@ describe('OpenAPI document: what the server reads and sends (issue 6 item 8)', (
         'redeliverAccountWebhook',
         'createTournament', 'listTournaments', 'getTournament', 'getTournamentStandings', 'exportTournamentStandingsCsv', 'joinTournament',
         'withdrawFromTournament', 'startTournament', 'cancelTournament',
+        'createBulkPairing', 'listBulkPairings', 'getBulkPairing', 'cancelBulkPairing',
       ].sort(),
     );
     for (const { path, method, op } of ops(doc)) {
@@ -211,6 +212,7 @@ describe('OpenAPI document: every answer a credential can get is documented (iss
     postSeek: { timeControl: { kind: 'correspondence', daysPerMove: 3 }, deck: DECK },
     createTournament: { name: 'Cup', format: 'round-robin', timeControl: { kind: 'correspondence', daysPerMove: 3 } },
     joinTournament: {},
+    createBulkPairing: { pairs: [{ p1: 'evp_x', p2: 'evp_y' }], timeControl: { kind: 'correspondence', daysPerMove: 3 } },
   };
 
   it('each operation that takes a token answers 403 to a token without its scope, and documents it', async () => {
@@ -223,7 +225,7 @@ describe('OpenAPI document: every answer a credential can get is documented (iss
       const tokens = [await limited(['token:write']), await limited(['match:read'])];
       const id = (await h.http.post('/v1/matches').send({ openSeat: true, decks: { p1: DECK } }).expect(201)).body.id as string;
       const fill = (path: string) =>
-        path.replace('{id}', path.startsWith('/v1/challenges/') ? 'ch_none' : path.startsWith('/v1/tournaments/') ? 'tn_none' : id).replace('{webhookId}', 'wh_none').replace('{deliveryId}', `msg_${'0'.repeat(32)}`).replace('{tokenId}', 'tok_none').replace('{seekId}', 'sk_none');
+        path.replace('{id}', path.startsWith('/v1/challenges/') ? 'ch_none' : path.startsWith('/v1/tournaments/') ? 'tn_none' : path.startsWith('/v1/bulk-pairings/') ? 'bp_none' : id).replace('{webhookId}', 'wh_none').replace('{deliveryId}', `msg_${'0'.repeat(32)}`).replace('{tokenId}', 'tok_none').replace('{seekId}', 'sk_none');
 
       const authed = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
         Object.entries(item as Json)

@@ -44,6 +44,7 @@ export const SERVICE_CODES = [
   'delivery-not-found',
   'challenge-not-found',
   'tournament-not-found',
+  'bulk-pairing-not-found',
   'method-not-allowed',
   // 408, 413, 414, 415, 431
   'request-timeout',
@@ -72,6 +73,7 @@ export const SERVICE_CODES = [
   'not-entered',
   'already-entered',
   'too-few-players',
+  'bulk-pairing-closed',
   // 422
   'idempotency-key-reused',
   'invalid-deck',

@@ -192,7 +192,7 @@ const tournamentRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async
           'Public. RFC 4180, one row per player in standings order: rank, handle, points, the tiebreaks, games, byes, withdrawn, then one ' +
           'column per round: the result symbol (1, ½, 0, + forfeit win, - forfeit loss, * running) and the opponent, or bye.',
         params: Params,
-        response: problemResponses(400, 404, 429),
+        response: { 200: z.string().describe('The standings as CSV.'), ...problemResponses(400, 404, 429) },
       },
     },
     async (req, reply) => {

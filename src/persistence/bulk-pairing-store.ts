@@ -1,0 +1,113 @@
+/**
+ * Bulk pairings (migration bulk_pairings): the pairs are stored when the organizer asks; the
+ * matches are created later, all in one transaction that moves the row from scheduled to created
+ * only if it is still scheduled, so a pairing is created once whatever the number of nodes.
+ */
+import type { Database, SqlQuery, SqlTx } from './database.js';
+import { asDate, asJson } from './sql-values.js';
+import type { BulkPairingRow, BulkPairingStatus, BulkPairingStore, NewBulkPairing, NewEvent, NewMatch } from './types.js';
+
+interface Raw {
+  id: string;
+  organizer_id: string;
+  game: string;
+  time_control: unknown;
+  rated: boolean;
+  deck: unknown;
+  pair_at: Date | string;
+  status: string;
+  created_at: Date | string;
+  paired_at: Date | string | null;
+  boards: { board: number; p1: string; p1Handle: string; p2: string; p2Handle: string; matchId: string | null }[] | string;
+}
+
+const SELECT = `
+  SELECT b.*, (SELECT COALESCE(json_agg(json_build_object('board', x."board", 'p1', x."p1_id", 'p1Handle', p1."handle", 'p2', x."p2_id", 'p2Handle', p2."handle", 'matchId', x."match_id") ORDER BY x."board"), '[]'::json)
+                 FROM "bulk_pairing_board" x JOIN "player" p1 ON p1."id" = x."p1_id" JOIN "player" p2 ON p2."id" = x."p2_id"
+                WHERE x."bulk_id" = b."id") AS boards
+    FROM "bulk_pairing" b`;
+
+function bulkRow(r: Raw): BulkPairingRow {
+  return {
+    id: r.id,
+    organizerId: r.organizer_id,
+    game: r.game,
+    timeControl: asJson(r.time_control),
+    rated: r.rated,
+    deck: asJson(r.deck),
+    pairAt: asDate(r.pair_at),
+    status: r.status as BulkPairingStatus,
+    createdAt: asDate(r.created_at),
+    pairedAt: r.paired_at === null ? null : asDate(r.paired_at),
+    boards: (typeof r.boards === 'string' ? JSON.parse(r.boards) : r.boards) as BulkPairingRow['boards'],
+  };
+}
+
+export class SqlBulkPairingStore implements BulkPairingStore {
+  constructor(
+    private readonly sql: SqlQuery,
+    private readonly transaction: Database['transaction'],
+    private readonly createMatchIn: (tx: SqlTx, match: NewMatch, events: NewEvent[], at: Date) => Promise<void>,
+    /** Called after the matches were created (the account feeds look). */
+    private readonly onPaired: () => void = () => {},
+  ) {}
+
+  async create(b: NewBulkPairing): Promise<void> {
+    await this.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO "bulk_pairing" ("id", "organizer_id", "game", "time_control", "rated", "deck", "pair_at", "created_at")
+         VALUES ($1, $2, $3, $4::jsonb, $5, $6::jsonb, $7::timestamptz, $8::timestamptz)`,
+        [b.id, b.organizerId, b.game, JSON.stringify(b.timeControl), b.rated, JSON.stringify(b.deck), b.pairAt.toISOString(), b.createdAt.toISOString()],
+      );
+      await tx.query(
+        `INSERT INTO "bulk_pairing_board" ("bulk_id", "board", "p1_id", "p2_id")
+         SELECT $1, r."board", r."p1", r."p2" FROM jsonb_to_recordset($2::jsonb) AS r("board" int, "p1" text, "p2" text)`,
+        [b.id, JSON.stringify(b.pairs.map((p, i) => ({ board: i + 1, ...p })))],
+      );
+    });
+  }
+
+  async get(id: string): Promise<BulkPairingRow | null> {
+    const [r] = await this.sql<Raw>(`${SELECT} WHERE b."id" = $1`, [id]);
+    return r ? bulkRow(r) : null;
+  }
+
+  async ofOrganizer(organizerId: string, limit: number): Promise<BulkPairingRow[]> {
+    const rows = await this.sql<Raw>(`${SELECT} WHERE b."organizer_id" = $1 ORDER BY b."created_at" DESC, b."id" DESC LIMIT $2`, [organizerId, limit]);
+    return rows.map(bulkRow);
+  }
+
+  async cancel(id: string): Promise<boolean> {
+    return (await this.sql(`UPDATE "bulk_pairing" SET "status" = 'canceled' WHERE "id" = $1 AND "status" = 'scheduled' RETURNING 1`, [id])).length > 0;
+  }
+
+  async pair(id: string, at: Date, matches: { match: NewMatch; events: NewEvent[] }[]): Promise<boolean> {
+    const lost = Symbol('lost');
+    try {
+      await this.transaction(async (tx) => {
+        const won = await tx.query(`UPDATE "bulk_pairing" SET "status" = 'created', "paired_at" = $2::timestamptz WHERE "id" = $1 AND "status" = 'scheduled' RETURNING 1`, [
+          id,
+          at.toISOString(),
+        ]);
+        if (won.length === 0) throw lost;
+        for (const [i, m] of matches.entries()) {
+          await this.createMatchIn(tx, m.match, m.events, at);
+          await tx.query(`UPDATE "bulk_pairing_board" SET "match_id" = $3 WHERE "bulk_id" = $1 AND "board" = $2`, [id, i + 1, m.match.id]);
+        }
+      });
+    } catch (e) {
+      if (e === lost) return false;
+      throw e;
+    }
+    this.onPaired();
+    return true;
+  }
+
+  async due(now: Date, limit: number): Promise<string[]> {
+    const rows = await this.sql<{ id: string }>(
+      `SELECT "id" FROM "bulk_pairing" WHERE "status" = 'scheduled' AND "pair_at" <= $1::timestamptz ORDER BY "pair_at" LIMIT $2`,
+      [now.toISOString(), limit],
+    );
+    return rows.map((r) => r.id);
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * Bulk pairing (issue 25, item 5) on both databases: many matches between listed pairs of players,
+ * each named by a token they gave the organizer; created now or at pairAt, once whichever node
+ * sweeps; the tokens are checked and never stored or echoed; only the organizer sees it.
+ */
+import { describe, expect, it } from 'vitest';
+import { backends, bearer, expectProblem, useHarness, useSecondApp, type Http } from './helpers.js';
+import { BulkPairingSchema } from '../../src/http/routes/bulk-pairings.js';
+
+let n = 0;
+interface P {
+  handle: string;
+  token: string;
+}
+async function register(http: Http, prefix: string): Promise<P> {
+  const handle = `${prefix}${++n}`;
+  const res = await http.post('/v1/players').send({ handle }).expect(201);
+  return { handle, token: res.body.token as string };
+}
+
+const CORR = { kind: 'correspondence', daysPerMove: 2 };
+
+for (const backend of backends) {
+  describe.skipIf(backend.skipReason !== null)(`bulk pairings [${backend.name}]`, () => {
+    const h = useHarness(backend, { clock: true });
+    const other = useSecondApp(h);
+    const field = (count: number, prefix: string) => Promise.all(Array.from({ length: count }, () => register(h.http, prefix)));
+    const active = async (p: P) => (await h.http.get(`/v1/matches?handle=${p.handle}&status=active`).expect(200)).body.matches as { id: string; seats: { handle: string | null }[] }[];
+
+    it('pairs now: one match per pair with the asked clock, both players seated, visible to the organizer only', async () => {
+      const org = await register(h.http, 'org');
+      const ps = await field(6, 'bp');
+      const pairs = [0, 2, 4].map((i) => ({ p1: ps[i]!.token, p2: ps[i + 1]!.token }));
+      const res = await h.http.post('/v1/bulk-pairings').set(bearer(org.token)).send({ pairs, timeControl: CORR }).expect(201);
+      const b = BulkPairingSchema.parse(res.body);
+      expect(res.headers.location).toBe(`/v1/bulk-pairings/${b.id}`);
+      expect(b.status).toBe('created');
+      expect(b.pairs.map((x) => [x.p1, x.p2])).toEqual([0, 2, 4].map((i) => [ps[i]!.handle, ps[i + 1]!.handle]));
+      for (const [k, x] of b.pairs.entries()) {
+        const m = (await h.http.get(`/v1/matches/${x.matchId}`).expect(200)).body;
+        expect(m.status).toBe('active');
+        expect(m.timeControl).toMatchObject({ kind: 'correspondence' });
+        expect((await active(ps[2 * k]!)).map((a) => a.id)).toEqual([x.matchId]);
+      }
+      // No token is echoed anywhere; another player cannot read it.
+      expect(JSON.stringify(b)).not.toContain('evp_');
+      expect((await h.http.get('/v1/bulk-pairings').set(bearer(org.token)).expect(200)).body.bulkPairings.map((x: { id: string }) => x.id)).toEqual([b.id]);
+      expectProblem(await h.http.get(`/v1/bulk-pairings/${b.id}`).set(bearer(ps[0]!.token)), 404, 'bulk-pairing-not-found');
+      // The players play with their own tokens.
+      const first = b.pairs[0]!;
+      await h.http.post(`/v1/matches/${first.matchId}/actions`).set(bearer(ps[1]!.token)).send({ action: { type: 'resign' } }).expect(200);
+      expectProblem(await h.http.post(`/v1/bulk-pairings/${b.id}/cancel`).set(bearer(org.token)).send({}), 409, 'bulk-pairing-closed');
+    });
+
+    it('a scheduled pairing is created once when its time comes, though two nodes sweep at once; one cancelled before never is', async () => {
+      const org = await register(h.http, 'org');
+      const ps = await field(4, 'sch');
+      const pairAt = new Date(h.t.now + 3_600_000).toISOString();
+      const b = (await h.http.post('/v1/bulk-pairings').set(bearer(org.token)).send({ pairs: [{ p1: ps[0]!.token, p2: ps[1]!.token }, { p1: ps[2]!.token, p2: ps[3]!.token }], timeControl: CORR, pairAt }).expect(201)).body;
+      expect(b).toMatchObject({ status: 'scheduled', pairAt });
+      expect(b.pairs.every((x: { matchId: string | null }) => x.matchId === null)).toBe(true);
+      const c = (await h.http.post('/v1/bulk-pairings').set(bearer(org.token)).send({ pairs: [{ p1: ps[0]!.token, p2: ps[2]!.token }], timeControl: CORR, pairAt }).expect(201)).body;
+      expect((await h.http.post(`/v1/bulk-pairings/${c.id}/cancel`).set(bearer(org.token)).send({}).expect(200)).body.status).toBe('canceled');
+      await h.app.service.bulkPairings.sweep();
+      expect((await active(ps[0]!)).length).toBe(0);
+      h.t.now += 3_600_000;
+      const won = await Promise.all([h.app.service.bulkPairings.sweep(), other.app.service.bulkPairings.sweep(), h.app.service.bulkPairings.sweep()]);
+      expect(won.reduce((a, x) => a + x, 0)).toBe(1);
+      const after = (await h.http.get(`/v1/bulk-pairings/${b.id}`).set(bearer(org.token)).expect(200)).body;
+      expect(after.status).toBe('created');
+      for (const p of ps) expect(await active(p)).toHaveLength(1);
+      expect((await h.http.get(`/v1/bulk-pairings/${c.id}`).set(bearer(org.token)).expect(200)).body.status).toBe('canceled');
+    });
+
+    it('refuses unusable tokens, a player twice and a clockless match, naming the entries and never the tokens; stores nothing', async () => {
+      const org = await register(h.http, 'org');
+      const [a, b, c] = await field(3, 'bad');
+      const readOnly = (await h.http.post('/v1/me/tokens').set(bearer(c!.token)).send({ scopes: ['match:read'] }).expect(201)).body.token as string;
+      const res = await h.http
+        .post('/v1/bulk-pairings')
+        .set(bearer(org.token))
+        .send({ pairs: [{ p1: a!.token, p2: 'evp_not-a-token' }, { p1: readOnly, p2: a!.token }], timeControl: CORR });
+      expectProblem(res, 400, 'validation-failed');
+      expect((res.body as { errors: string[] }).errors).toEqual(['pairs[0].p2: not a player token.', 'pairs[1].p1: the token lacks match:play.', `pairs[1].p2: ${a!.handle} is paired already (pairs[0].p1).`]);
+      expect(JSON.stringify(res.body)).not.toContain(readOnly);
+      expect(JSON.stringify(res.body)).not.toContain('evp_not-a-token');
+      expectProblem(await h.http.post('/v1/bulk-pairings').set(bearer(org.token)).send({ pairs: [{ p1: a!.token, p2: b!.token }], timeControl: { kind: 'none' } }), 400, 'validation-failed');
+      expectProblem(await h.http.post('/v1/bulk-pairings').send({ pairs: [{ p1: a!.token, p2: b!.token }], timeControl: CORR }), 401, 'missing-token');
+      expect((await h.http.get('/v1/bulk-pairings').set(bearer(org.token)).expect(200)).body.bulkPairings).toEqual([]);
+      expect(await active(a!)).toHaveLength(0);
+      expectProblem(await h.http.get('/v1/bulk-pairings/bp_unknown').set(bearer(org.token)), 404, 'bulk-pairing-not-found');
+    });
+  });
+}
