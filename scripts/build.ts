@@ -1,7 +1,7 @@
 /**
  * The production build (`npm run build`): src/ compiled to JavaScript with source maps, and the
- * watch page's plain files (script modules, stylesheet, and each game's watch.js in its folder)
- * copied beside the compiled code.
+ * watch page's plain files (script modules, stylesheet, and each game's watch.js in its folder) and
+ * the tournament page's stylesheet copied beside the compiled code.
  *
  *   tsx scripts/build.ts               → dist/
  *   tsx scripts/build.ts --out DIR     → DIR (the tests build a throw-away copy of the image's layout)
@@ -16,7 +16,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export function build(outDir: string): void {
   const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
   execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json'), '--outDir', outDir], { cwd: root, stdio: 'inherit' });
-  fs.cpSync(path.join(root, 'src/http/watch'), path.join(outDir, 'http/watch'), { recursive: true, filter: (f) => !f.endsWith('.ts') });
+  for (const dir of ['watch', 'tournament-page']) {
+    fs.cpSync(path.join(root, 'src/http', dir), path.join(outDir, 'http', dir), { recursive: true, filter: (f) => !f.endsWith('.ts') });
+  }
   for (const game of fs.readdirSync(path.join(root, 'src/games'), { withFileTypes: true })) {
     const script = path.join(root, 'src/games', game.name, 'watch.js');
     if (game.isDirectory() && fs.existsSync(script)) fs.copyFileSync(script, path.join(outDir, 'games', game.name, 'watch.js'));

@@ -55,6 +55,7 @@ import { openapiInfo, finishOpenapi } from './http/openapi.js';
 import { collectOperationFacts, type OperationFactsMap } from './http/operation-facts.js';
 import { declareCredentialProblems } from './http/schemas.js';
 import watchRoutes from './http/routes/watch.js';
+import tournamentPageRoutes from './http/routes/tournament-page.js';
 
 /** Requests larger than this are refused with 413 before they are parsed. */
 export const BODY_LIMIT = 256 * 1024;
@@ -315,6 +316,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   await app.register(graphqlPlugin, { service, budgets, graphiql: opts.graphiql ?? false, maxSubscriptionsPerConnection: opts.maxSubscriptionsPerConnection });
   // The watch page (HTML for people, outside the JSON API's scope).
   await app.register(watchRoutes, { service });
+  await app.register(tournamentPageRoutes, { service });
   // Registered last, so its preClose runs after every other plugin's: the event streams and
   // WebSockets have been told to end, and their sockets count as gone once they are.
   await app.register(async (last) => {

@@ -1,0 +1,67 @@
+/**
+ * GET /tournament/{id}: the public page of a tournament for people (the API is for programs):
+ * standings, crosstable and every round's boards with a link to watch each match, rendered on the
+ * server with no script; it reloads itself while the tournament runs. Its stylesheet is served
+ * under /tournament/assets/ with a content hash in the URL. HTML, so not in the OpenAPI document
+ * (like /watch and /docs).
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { MatchService } from '../../service/match-service.js';
+import { ServiceError } from '../../service/errors.js';
+import { notModified } from '../caching.js';
+import { TOURNAMENT_CSP, tournamentNotFoundPage, tournamentPage } from '../tournament-page/page.js';
+
+const HTML = 'text/html; charset=utf-8';
+/** Looser than the service's own check (which answers not-found): only what may go into a lookup. */
+const TOURNAMENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Read once at startup (beside the code; `npm run build` copies it to dist/). */
+function loadCss(): { body: Buffer; url: string; etag: string } {
+  const body = readFileSync(new URL('../tournament-page/tournament.css', import.meta.url));
+  const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
+  return { body, url: `/tournament/assets/tournament.css?v=${hash}`, etag: `"${hash}"` };
+}
+
+function pageHeaders(reply: FastifyReply): FastifyReply {
+  return reply
+    .type(HTML)
+    .header('content-security-policy', TOURNAMENT_CSP)
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'no-referrer')
+    .header('cache-control', 'no-cache');
+}
+
+const tournamentPageRoutes: FastifyPluginAsync<{ service: MatchService }> = async (app, { service }) => {
+  const css = loadCss();
+  const hide = { schema: { hide: true } };
+
+  app.get<{ Params: { id: string } }>('/tournament/:id', hide, async (req, reply) => {
+    const { id } = req.params;
+    const notFound = () => pageHeaders(reply).code(404).send(tournamentNotFoundPage(id, css.url));
+    if (!TOURNAMENT_ID.test(id)) return notFound();
+    let tournament, standings;
+    try {
+      [tournament, standings] = await Promise.all([service.tournaments.get(id), service.tournaments.standings(id)]);
+    } catch (err) {
+      if (err instanceof ServiceError && err.kind === 'not-found') return notFound();
+      throw err;
+    }
+    const html = tournamentPage({ tournament, standings, css: css.url });
+    // The page is the same for everyone: its hash is its tag, and a reload that finds nothing new costs a 304.
+    const etag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 22)}"`;
+    pageHeaders(reply).header('etag', etag);
+    if (notModified(req, etag)) return reply.code(304).send();
+    return reply.send(html);
+  });
+
+  app.get<{ Params: { name: string } }>('/tournament/assets/:name', hide, async (req, reply) => {
+    if (req.params.name !== 'tournament.css') return reply.callNotFound();
+    reply.type('text/css; charset=utf-8').header('x-content-type-options', 'nosniff').header('cache-control', 'public, no-cache').header('etag', css.etag);
+    if (notModified(req, css.etag)) return reply.code(304).send();
+    return reply.send(css.body);
+  });
+};
+
+export default tournamentPageRoutes;
