@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import http from 'node:http';
+import pg from 'pg';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startServer, type ServerProcess } from '../../bench/lib/server-process.js';
@@ -230,6 +231,64 @@ describe.skipIf(!pgBin)('chaos: PostgreSQL (own cluster)', () => {
     expect(server.exited()?.code).toBe(0);
     expect(exitMs).toBeLessThan(5_000);
     expect(s.lines.at(-1)).toBe('{"end":"shutdown"}');
+  });
+
+  it('a round start killed -9 half-way (its matches written, its boards not yet) leaves nothing; after the restart the round starts once', async () => {
+    const env = { ...ENV, DATABASE_URL: cluster.url, DB_STATEMENT_TIMEOUT_MS: '60000' };
+    let server = await startServer({ cwd: ROOT, env });
+    const db = new pg.Client({ connectionString: cluster.url });
+    await db.connect();
+    const holder = new pg.Client({ connectionString: cluster.url });
+    await holder.connect();
+    try {
+      const call = async (method: string, url: string, token?: string, body?: unknown) => {
+        const r = await fetch(`${server.baseUrl}${url}`, {
+          method,
+          headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+        return { status: r.status, body: (await r.json()) as Record<string, unknown> };
+      };
+      const handles = ['org', 'ann', 'bob', 'cy', 'dee'].map((h) => `${h}${Date.now() % 100_000}`);
+      const tokens: string[] = [];
+      for (const handle of handles) tokens.push((await call('POST', '/v1/players', undefined, { handle })).body.token as string);
+      const t = (await call('POST', '/v1/tournaments', tokens[0], { name: 'Kill cup', format: 'round-robin', timeControl: { kind: 'correspondence', daysPerMove: 3 } })).body;
+      for (const token of tokens.slice(1)) expect((await call('POST', `/v1/tournaments/${t.id}/join`, token, {})).status).toBe(200);
+      const count = async (sql: string) => Number((await db.query<{ n: string }>(sql)).rows[0]!.n);
+      const matchesBefore = await count('SELECT count(*) AS n FROM "match"');
+
+      // The boards' table is held: the round start blocks after writing its matches, before its boards.
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE "tournament_board" IN ACCESS EXCLUSIVE MODE');
+      const started = call('POST', `/v1/tournaments/${t.id}/start`, tokens[0], {}).catch(() => null);
+      await until(async () => (await count(`SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%tournament_board%' AND query LIKE 'INSERT%'`)) > 0, 'the round start waiting on its boards');
+      server.child.kill('SIGKILL');
+      await until(() => server.exited() !== null, 'the kill');
+      await started;
+      await holder.query('ROLLBACK');
+      // The half-done start is gone: no round, no board, no match.
+      await until(async () => (await count(`SELECT count(*) AS n FROM pg_stat_activity WHERE query LIKE 'INSERT%tournament_board%'`)) === 0, 'the dead connection to end');
+      const after = (await db.query<{ status: string; round: number }>('SELECT "status", "round" FROM "tournament" WHERE "id" = $1', [t.id])).rows[0]!;
+      const boardsAfterKill = await count('SELECT count(*) AS n FROM "tournament_board"');
+      const matchesAfterKill = (await count('SELECT count(*) AS n FROM "match"')) - matchesBefore;
+      expect(after).toEqual({ status: 'open', round: 0 });
+      expect(boardsAfterKill).toBe(0);
+      expect(matchesAfterKill).toBe(0);
+
+      server = await startServer({ cwd: ROOT, env });
+      const res = await call('POST', `/v1/tournaments/${t.id}/start`, tokens[0], {});
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ status: 'running', round: 1 });
+      const boards = await count('SELECT count(*) AS n FROM "tournament_board"');
+      const matches = (await count('SELECT count(*) AS n FROM "match"')) - matchesBefore;
+      report('tournament round start killed -9', { matchesAfterKill, boardsAfterKill, boardsAfterRestart: boards, matchesAfterRestart: matches });
+      expect(boards).toBe(2);
+      expect(matches).toBe(2);
+    } finally {
+      await holder.end().catch(() => undefined);
+      await db.end();
+      await server.stop();
+    }
   });
 
   it('two nodes: stream on one, moves on the other, database restart in between', async () => {
