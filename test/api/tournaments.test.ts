@@ -6,7 +6,7 @@
  * tournament (each round starts once).
  */
 import { describe, expect, it } from 'vitest';
-import { backends, bearer, expectProblem, openStream, useHarness, useSecondApp, waitFor, type Http } from './helpers.js';
+import { backends, bearer, expectProblem, nextMove, openStream, useHarness, useSecondApp, waitFor, type Http } from './helpers.js';
 import { StandingsSchema, TournamentSchema } from '../../src/http/routes/tournaments.js';
 import { FeedEntrySchema } from '../../src/http/feed-schemas.js';
 
@@ -188,6 +188,101 @@ for (const backend of backends) {
         expect(fin.data.rank).toBeGreaterThanOrEqual(1);
         expect(JSON.stringify(entries)).not.toMatch(/deck|starter|cards/i);
       }
+    });
+
+    it('fields of 2 to 64: every round pairs each active player once (one bye when odd), never twice the same pair, to the last round', async () => {
+      for (const [size, rounds] of [
+        [2, 1],
+        [3, 2],
+        [7, 4],
+        [16, 4],
+        [64, 6],
+      ] as const) {
+        const org = await register(h.http, 'org');
+        const ps = await field(size, `s${size}x`);
+        const t = await create(org, { format: 'swiss', rounds, maxPlayers: 64 });
+        for (const p of ps) await join(t.id, p).expect(200);
+        await h.http.post(`/v1/tournaments/${t.id}/start`).set(bearer(org.token)).send({}).expect(200);
+        // The higher board's first seat wins: results vary with the seats.
+        for (let r = 0; r < rounds; r++) await playRound(t.id, ps, (b) => (b.board % 2 === 0 ? 'p1' : 'p2'));
+        const v = await get(t.id);
+        expect(v.status, `${size} players`).toBe('finished');
+        expect(v.pairings).toHaveLength(rounds);
+        const seen = new Set<string>();
+        const byes = new Map<string, number>();
+        for (const r of v.pairings) {
+          const inRound = r.boards.flatMap((b) => (b.p2 === null ? [b.p1] : [b.p1, b.p2]));
+          expect(new Set(inRound).size, `${size} players, round ${r.round}`).toBe(size);
+          expect(inRound).toHaveLength(size);
+          expect(r.boards.filter((b) => b.p2 === null)).toHaveLength(size % 2);
+          for (const b of r.boards) {
+            if (b.p2 === null) byes.set(b.p1, (byes.get(b.p1) ?? 0) + 1);
+            else {
+              const key = [b.p1, b.p2].sort().join('-');
+              expect(seen.has(key), `${key} met twice`).toBe(false);
+              seen.add(key);
+            }
+          }
+        }
+        expect([...byes.values()].every((k) => k === 1)).toBe(true);
+        const s = StandingsSchema.parse((await h.http.get(`/v1/tournaments/${t.id}/standings`).expect(200)).body);
+        // Every board gives out one point: a game between two, or a bye.
+        expect(s.standings.reduce((a, r) => a + r.points, 0)).toBe(v.pairings.reduce((a, r) => a + r.boards.length, 0));
+      }
+    });
+
+    it('round robins of 2, 3, 5 and 6 (and a double of 3): everyone meets everyone the right number of times', async () => {
+      for (const [size, format] of [
+        [2, 'round-robin'],
+        [3, 'round-robin'],
+        [5, 'round-robin'],
+        [6, 'round-robin'],
+        [3, 'double-round-robin'],
+      ] as const) {
+        const org = await register(h.http, 'org');
+        const ps = await field(size, `r${size}x`);
+        const t = await create(org, { format });
+        for (const p of ps) await join(t.id, p).expect(200);
+        await h.http.post(`/v1/tournaments/${t.id}/start`).set(bearer(org.token)).send({}).expect(200);
+        const cycles = format === 'double-round-robin' ? 2 : 1;
+        const rounds = (size % 2 === 0 ? size - 1 : size) * cycles;
+        expect((await get(t.id)).rounds).toBe(rounds);
+        for (let r = 0; r < rounds; r++) await playRound(t.id, ps);
+        const v = await get(t.id);
+        expect(v.status).toBe('finished');
+        const met = new Map<string, number>();
+        for (const r of v.pairings) for (const b of r.boards) if (b.p2 !== null) met.set([b.p1, b.p2].sort().join('-'), (met.get([b.p1, b.p2].sort().join('-')) ?? 0) + 1);
+        expect(met.size, `${size} ${format}`).toBe((size * (size - 1)) / 2);
+        expect([...met.values()].every((k) => k === cycles)).toBe(true);
+      }
+    });
+
+    it("a match's own clock ends it: a timeout is an ordinary win; a first mover who never moved forfeits", async () => {
+      const org = await register(h.http, 'org');
+      const ps = await field(4, 'clk');
+      const t = await create(org, { format: 'swiss', rounds: 1, timeControl: { kind: 'correspondence', daysPerMove: 1 } });
+      for (const p of ps) await join(t.id, p).expect(200);
+      await h.http.post(`/v1/tournaments/${t.id}/start`).set(bearer(org.token)).send({}).expect(200);
+      const [moved, idle] = (await get(t.id)).pairings[0]!.boards;
+      const tok = new Map(ps.map((p) => [p.handle, p.token]));
+      // On the first board, both seats decide once, then the seat to move lets its time run out.
+      const seats = { p1: tok.get(moved!.p1)!, p2: tok.get(moved!.p2!)! };
+      for (let i = 0; i < 2; i++) {
+        const mv = await nextMove(h, moved!.matchId!, seats);
+        await h.http.post(`/v1/matches/${moved!.matchId}/actions`).set(bearer(seats[mv.seat])).set('if-match', `"${mv.version}"`).send({ action: mv.action }).expect(200);
+      }
+      const late = (await h.http.get(`/v1/matches/${moved!.matchId}`).expect(200)).body.game.pending.seat as 'p1' | 'p2';
+      const firstIdle = (await h.http.get(`/v1/matches/${idle!.matchId}`).expect(200)).body.game.pending.seat as 'p1' | 'p2';
+      h.t.now += 2 * 86_400_000;
+      await h.app.service.sweep();
+      await h.app.service.tournaments.sweep();
+      const v = await get(t.id);
+      expect(v.status).toBe('finished');
+      const [b1, b2] = v.pairings[0]!.boards;
+      const ended = (await h.http.get(`/v1/matches/${moved!.matchId}`).expect(200)).body;
+      expect(ended.status).toBe('finished');
+      expect(b1).toMatchObject({ result: late === 'p1' ? 'p2' : 'p1', forfeit: false });
+      expect(b2).toMatchObject({ result: firstIdle === 'p1' ? 'p2' : 'p1', forfeit: true });
     });
 
     it('refuses with stable codes', async () => {
