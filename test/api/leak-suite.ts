@@ -23,6 +23,8 @@ import { deckLabel } from '../../src/service/ratings.js';
 import type { DeckSpec } from '../../src/service/types.js';
 
 const VIEWERS = ['p1', 'p2', 'spectator'] as const;
+/** The account feed's tournament entries: the tournament case reaches and checks them. */
+const TOURNAMENT_KINDS: readonly string[] = FEED_KINDS.filter((k) => k.startsWith('tournament-'));
 /** Matches per configuration (raise locally for a deeper search: LEAK_MATCHES=5). */
 const MATCHES = Number(process.env.LEAK_MATCHES ?? 1);
 const MAX_ACTIONS = 200;
@@ -509,7 +511,8 @@ export function leakSuite(backend: Backend): void {
 
       // Every kind of entry reached ann or bob; the third player heard nothing; no entry holds a secret.
       await waitFor(() => feeds.ann.kinds().filter((k) => k === 'match-started').length === 3 && feeds.bob.kinds().includes('seek-paired'), 'the pairing');
-      expect(new Set([...feeds.ann.kinds(), ...feeds.bob.kinds()])).toEqual(new Set(['snapshot', ...FEED_KINDS]));
+      // The tournament kinds reach the entrants of the tournament case below, which checks them.
+      expect(new Set([...feeds.ann.kinds(), ...feeds.bob.kinds()])).toEqual(new Set(['snapshot', ...FEED_KINDS.filter((k) => !TOURNAMENT_KINDS.includes(k))]));
       expect(feeds.cy.kinds()).toEqual(['snapshot']);
       for (const [who, f] of Object.entries({ ...feeds, 'ann (running match)': running.ann, 'bob (running match)': running.bob })) {
         for (const line of f.raw) await assertClean(`${who}'s feed`, line);
@@ -517,7 +520,7 @@ export function leakSuite(backend: Backend): void {
       for (const f of [...Object.values(feeds), ...Object.values(running), ...Object.values(snaps)]) f.close();
     });
 
-    it("tournaments (every read and answer, REST and GraphQL, to anyone, before and after the start) hold no entrant's deck, no token, no card and no match's seed", async () => {
+    it("tournaments (every read and answer, REST and GraphQL, to anyone, open, running and finished; the entrants' feeds) hold no entrant's deck, no token, no card and no match's seed", async () => {
       const decks = (await h.http.get('/v1/decks').expect(200)).body.decks as { id: string; cards: { card: string; count: number }[] }[];
       const list: DeckSpec = { cards: decks.find((d) => d.id === STARTERS[2])!.cards };
       for (const spec of [list, ...STARTERS.map((starter) => ({ starter }))]) secret.labels.add(labelOf(spec));
@@ -540,6 +543,8 @@ export function leakSuite(backend: Backend): void {
       await join(entrants[0]!, list);
       answers.push(['REST join answer', (await h.http.post(`/v1/tournaments/${id}/join`).set(bearer(entrants[1]!.token)).send({ deck: { starter: STARTERS[1] } }).expect(200)).text]);
       await join(entrants[2]!);
+      const feeds = entrants.map((p) => feed(p.token));
+      await waitFor(() => feeds.every((f) => f.messages.length >= 1), 'the entrants\' snapshots');
       /** Every read path, as anyone: anonymous, the organizer, each entrant. */
       const reads = async (when: string) => {
         for (const [who, token] of [['anonymous', undefined], ['organizer', org.token], ...entrants.map((p) => [p.handle, p.token] as const)] as const) {
@@ -570,6 +575,23 @@ export function leakSuite(backend: Backend): void {
       const left = await gql(entrants[2]!.token, `mutation ($id: ID!) { withdrawFromTournament(id: $id) { ${TOURNAMENT} } }`, { id }).expect(200);
       expect(left.body.errors, JSON.stringify(left.body.errors)).toBeUndefined();
       answers.push(['GraphQL withdraw answer', left.text]);
+      // Both rounds played to the finish (the p2 seat resigns), so the feeds carry every tournament kind.
+      const tokenOf = new Map([org, ...entrants].map((p) => [p.handle, p.token]));
+      for (let round = 1; round <= 2; round++) {
+        const t = (await h.http.get(`/v1/tournaments/${id}`).expect(200)).body as { round: number; pairings: { round: number; boards: { p2: string | null; matchId: string | null; result: string | null }[] }[] };
+        expect(t.round).toBe(round);
+        for (const b of t.pairings[round - 1]!.boards) {
+          if (b.matchId === null || b.result !== null) continue;
+          secret.matches.add(b.matchId);
+          await h.http.post(`/v1/matches/${b.matchId}/actions`).set(bearer(tokenOf.get(b.p2!)!)).send({ action: { type: 'resign' } }).expect(200);
+        }
+        await h.app.service.tournaments.sweep();
+      }
+      await reads('finished');
+      await waitFor(() => feeds.some((f) => f.kinds().includes('tournament-finished')), 'the finish on a feed');
+      expect(new Set(feeds.flatMap((f) => f.kinds()).filter((k) => k!.startsWith('tournament-')))).toEqual(new Set(TOURNAMENT_KINDS));
+      for (const f of feeds) f.close();
+      for (const [i, f] of feeds.entries()) for (const line of f.raw) await assertClean(`${entrants[i]!.handle}'s feed`, line);
       for (const [label, text] of answers) await assertClean(label, text);
     });
 
