@@ -2,7 +2,8 @@
  * GraphQL at /graphql (Mercurius). Resolvers call the same MatchService as REST, so semantics and
  * error codes are the same (a Match is of its game's Match type: ./games.ts); errors carry extensions { code, status, version?, errors? }.
  * A match is loaded (and replayed at most once) per request: the context memoises it by id.
- * Subscriptions run over WebSocket on the same path (./subscriptions.ts, ./ws-connections.ts).
+ * Subscriptions run over WebSocket on the same path (./subscriptions.ts, ./ws-connections.ts); tournaments
+ * have their own module (./tournaments.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -21,6 +22,8 @@ import { problems } from '../service/errors.js';
 import type { LoadedMatch, MatchService } from '../service/match-service.js';
 import type { Scope } from '../persistence/types.js';
 import { eventOut } from './event-out.js';
+import { parseInput, restBody } from './inputs.js';
+import { tournamentResolvers } from './tournaments.js';
 import { bearerToken } from '../service/tokens.js';
 import { pendingOf } from '../service/reads.js';
 import { typeDefs } from './schema.js';
@@ -54,30 +57,6 @@ function ctxOf(c: MercuriusContext): GqlContext {
 
 function checkId(id: string): void {
   if (!MatchIdSchema.safeParse(id).success) throw problems.validation('id: not a match id', ['id: letters, digits, "_" and "-", at most 64']);
-}
-
-/**
- * An input object as the REST body it stands for: GraphQL's explicit nulls dropped (an unset field),
- * so the REST schema judges it. JSON-typed fields (settings, position) are left as given.
- */
-function restBody(input: Record<string, unknown>, json: readonly string[] = []): Record<string, unknown> {
-  const strip = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(strip);
-    if (v === null || typeof v !== 'object') return v;
-    return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null && x !== undefined).map(([k, x]) => [k, strip(x)]));
-  };
-  return Object.fromEntries(
-    Object.entries(input)
-      .filter(([, v]) => v !== null && v !== undefined)
-      .map(([k, v]) => [k, json.includes(k) ? v : strip(v)]),
-  );
-}
-
-/** The REST schema's verdict on a GraphQL input, or a validation-failed error naming its fields. */
-function parseInput<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown, what: string): T {
-  const r = schema.safeParse(value);
-  if (r.success) return r.data;
-  throw problems.validation(`The ${what} does not match the schema.`, validationLines('input', r.error.issues));
 }
 
 function clampLimit(limit: number | null | undefined, def: number, max: number): number {
@@ -160,10 +139,13 @@ export function buildResolvers(service: MatchService): IResolvers {
       }),
   };
 
+  const tournaments = tournamentResolvers(service);
+
   return {
     ...gameResolvers(GAME_LIST, matchFields),
     JSON: JsonScalar,
     Query: {
+      ...tournaments.Query,
       match: (_root, args: { id: string; at?: number | null }, c) =>
         guard(async () => {
           checkId(args.id);
@@ -229,6 +211,7 @@ export function buildResolvers(service: MatchService): IResolvers {
         }),
     },
     Mutation: {
+      ...tournaments.Mutation,
       // The same schemas and service calls as /v1/challenges.
       createChallenge: (_root, args: { input: Record<string, unknown> }, c) =>
         guard(async () => {

@@ -134,6 +134,161 @@ ${gameFieldsSdl(games, 'PendingDecision', (m) => m.graphql.pendingFields)}  }
     mySeeks: [OwnSeek!]!
     "Your account webhooks (player token, match:read), as GET /v1/me/webhooks."
     myWebhooks: [AccountWebhook!]!
+    "A tournament: its settings, players and every round's pairings (public, as GET /v1/tournaments/{id}): never a deck, never a token."
+    tournament(id: ID!): Tournament!
+    "Tournaments, newest first (public, as GET /v1/tournaments): cursor + limit (1–100) → nextCursor; status filters."
+    tournaments(status: TournamentStatus, cursor: String, limit: Int = 20): TournamentPage!
+    "A tournament's standings and crosstable (public, as GET /v1/tournaments/{id}/standings): updated as each match ends, final once it is finished."
+    tournamentStandings(id: ID!): TournamentStandings!
+  }
+
+  "open: taking entries; running: rounds are being played; finished: final standings; canceled: by the organizer, or nobody to play at the start."
+  enum TournamentStatus {
+    open
+    running
+    finished
+    canceled
+  }
+
+  "A tournament as anyone may see it (as the REST Tournament): never a deck, never a token."
+  type Tournament {
+    id: ID!
+    name: String!
+    "The organizer's handle."
+    organizer: String!
+    game: String!
+    "swiss (rounds paired by the Monrad system), round-robin (Berger tables) or double-round-robin (twice, seats swapped)."
+    format: String!
+    "How many rounds (a round robin: set at the start)."
+    rounds: Int
+    "Every match of the tournament is played with it (correspondence or live)."
+    timeControl: TimeControl!
+    rated: Boolean!
+    "starter (the game's starter decks only) or any (any deck legal in the game)."
+    deckRule: String!
+    maxPlayers: Int!
+    "Only these handles (lower-cased) may enter; empty: anyone."
+    invited: [String!]!
+    entryClosesAt: String
+    "The scheduled start; null: the organizer starts it."
+    startsAt: String
+    "A round's deadline in hours; null: a round lasts until its matches end."
+    roundHours: Int
+    status: TournamentStatus!
+    "Recorded at creation: with the ratings at entry it gives the initial order, from which every pairing follows."
+    seed: String!
+    "The round running (0 before the start; the last round once finished)."
+    round: Int!
+    "The running round's deadline."
+    roundEndsAt: String
+    createdAt: String!
+    startedAt: String
+    finishedAt: String
+    "The entrants (never their decks)."
+    players: [TournamentPlayer!]!
+    "Every round started so far, its boards in order."
+    pairings: [TournamentRound!]!
+  }
+
+  type TournamentPlayer {
+    handle: String!
+    bot: Boolean!
+    "The rating at entry (the initial order sorts by it)."
+    rating: Int!
+    withdrawn: Boolean!
+  }
+
+  type TournamentRound {
+    round: Int!
+    boards: [TournamentBoard!]!
+  }
+
+  type TournamentBoard {
+    "The board number in its round (1 first)."
+    board: Int!
+    "The first seat's handle (for a bye, the player who has it)."
+    p1: String!
+    "The second seat's handle; null for a bye."
+    p2: String
+    "The match (watch it at /watch/{matchId}); null for a bye or a board scored without one (a withdrawn player in a round robin)."
+    matchId: ID
+    "p1 or p2 (that seat won), draw, double-forfeit, or bye; null while the match runs."
+    result: String
+    "Scored by forfeit: a no-show (an aborted match) or a withdrawn opponent."
+    forfeit: Boolean!
+  }
+
+  type TournamentPage {
+    tournaments: [Tournament!]!
+    "Pass as cursor for the next page; null after the last."
+    nextCursor: String
+  }
+
+  "Standings and crosstable (as the REST TournamentStandings)."
+  type TournamentStandings {
+    tournamentId: ID!
+    status: TournamentStatus!
+    "The rounds whose results are counted so far (a running round's ended matches count too)."
+    round: Int!
+    "The tournament is finished: these are the final standings."
+    final: Boolean!
+    "Ranked by points, then direct encounter, Buchholz and Sonneborn-Berger."
+    standings: [TournamentStanding!]!
+    "Every result, player by player."
+    crosstable: TournamentCrosstable!
+  }
+
+  type TournamentStanding {
+    rank: Int!
+    handle: String!
+    "Win 1, draw ½, loss 0; a bye and a forfeit win 1, a forfeit loss 0."
+    points: Float!
+    "Boards played against an opponent (forfeits included, byes not)."
+    games: Int!
+    byes: Int!
+    "The sum of the opponents' points."
+    buchholz: Float!
+    "The points of the opponents beaten, plus half of those drawn with."
+    sonnebornBerger: Float!
+    "Points scored against the players with the same points."
+    directEncounter: Float!
+    withdrawn: Boolean!
+  }
+
+  type TournamentCrosstable {
+    "Handles in standings order: row i and column i are the same player."
+    players: [String!]!
+    points: [Float!]!
+    "cells[i][j]: player i's results against player j in round order (1, ½, 0, + forfeit win, - forfeit loss); [] if they never met."
+    cells: [[[String!]!]!]!
+  }
+
+  "A new tournament: the fields of CreateTournamentRequest in /openapi.json, checked by the same schema."
+  input CreateTournamentInput {
+    "1–100 characters."
+    name: String!
+    "${listed([`${ids[0]} (default)`, ...ids.slice(1)])}."
+    game: String
+    "swiss, round-robin or double-round-robin."
+    format: String!
+    "Swiss only, and required there: how many rounds."
+    rounds: Int
+    "Correspondence or live: a tournament needs a clock."
+    timeControl: TimeControlInput!
+    "Default false: rated tournaments move the ratings of every match."
+    rated: Boolean
+    "starter (the default) or any."
+    deckRule: String
+    "The field's cap (default 64): one more entry is tournament-full."
+    maxPlayers: Int
+    "Only these players may enter (default: anyone)."
+    invited: [String!]
+    "No entries after this time (ISO 8601; default: until the start)."
+    entryClosesAt: String
+    "The first round starts by itself then (ISO 8601; default: when the organizer starts it)."
+    startsAt: String
+    "A round's deadline, in hours from its start (default: a round lasts until its matches end)."
+    roundHours: Int
   }
 
   enum ChallengeDirection {
@@ -353,6 +508,16 @@ ${gameFieldsSdl(games, 'PendingDecision', (m) => m.graphql.pendingFields)}  }
     postSeek(input: SeekInput!): OwnSeek!
     "Cancel an open seek of yours, as DELETE /v1/seeks/{seekId} (match:create)."
     cancelSeek(seekId: ID!): OwnSeek!
+    "Create a tournament you organize, as POST /v1/tournaments (player token, match:create; the same schema and codes)."
+    createTournament(input: CreateTournamentInput!): Tournament!
+    "Enter a tournament with the deck you will play every round (default: the game's first starter deck; checked now, never shown), as POST /v1/tournaments/{id}/join (match:create)."
+    joinTournament(id: ID!, deck: DeckInput): Tournament!
+    "Withdraw from a tournament, as POST /v1/tournaments/{id}/withdraw (match:create): before the start you leave the field; after it you are not paired again."
+    withdrawFromTournament(id: ID!): Tournament!
+    "Start your tournament now, as POST /v1/tournaments/{id}/start (the organizer, match:create; at least 2 players: too-few-players)."
+    startTournament(id: ID!): Tournament!
+    "Cancel your tournament before its start, as POST /v1/tournaments/{id}/cancel (the organizer, match:create)."
+    cancelTournament(id: ID!): Tournament!
   }
 
   """

@@ -21,6 +21,8 @@ interface Fixture {
   openMatchId: string;
   /** Challenges sent to the player (to accept, to decline) and one of its own (to cancel). */
   challenges: { accept: string; decline: string; cancel: string };
+  /** Open tournaments: one the player organizes (to start, to cancel), one another organizes (to join, to withdraw from). */
+  tournaments: { own: string; other: string };
 }
 
 interface Row {
@@ -150,6 +152,31 @@ const SCOPE_OF: Record<string, Row> = {
     rest: 'DELETE /v1/seeks/{seekId}',
     document: () => 'mutation { cancelSeek(seekId: "sk_none") { id } }',
   },
+  'Mutation.createTournament': {
+    scope: 'match:create',
+    rest: 'POST /v1/tournaments',
+    document: () => 'mutation { createTournament(input: { name: "Scoped Cup", format: "swiss", rounds: 2, timeControl: { kind: "correspondence", daysPerMove: 3 } }) { id } }',
+  },
+  'Mutation.joinTournament': {
+    scope: 'match:create',
+    rest: 'POST /v1/tournaments/{id}/join',
+    document: (f) => `mutation { joinTournament(id: "${f.tournaments.other}", deck: { starter: "${STARTERS[1]}" }) { id } }`,
+  },
+  'Mutation.withdrawFromTournament': {
+    scope: 'match:create',
+    rest: 'POST /v1/tournaments/{id}/withdraw',
+    document: (f) => `mutation { withdrawFromTournament(id: "${f.tournaments.other}") { id } }`,
+  },
+  'Mutation.startTournament': {
+    scope: 'match:create',
+    rest: 'POST /v1/tournaments/{id}/start',
+    document: (f) => `mutation { startTournament(id: "${f.tournaments.own}") { status } }`,
+  },
+  'Mutation.cancelTournament': {
+    scope: 'match:create',
+    rest: 'POST /v1/tournaments/{id}/cancel',
+    document: (f) => `mutation { cancelTournament(id: "${f.tournaments.own}") { status } }`,
+  },
   'Mutation.submitAction': {
     scope: 'match:play',
     rest: 'POST /v1/matches/{id}/actions',
@@ -190,7 +217,10 @@ describe('GraphQL scopes: each mutation and subscription needs its REST twin’s
     const otherPlayer = (await h.http.post('/v1/players').send({ handle: 'other-player' }).expect(201)).body.token as string;
     const challenge = async (from: string, to: string) => (await h.http.post('/v1/challenges').set(bearer(from)).send({ to }).expect(201)).body.id as string;
     const challenges = { accept: await challenge(otherPlayer, 'scoped'), decline: await challenge(otherPlayer, 'scoped'), cancel: await challenge(full, 'other-player') };
-    fixture = { matchId: c.body.id, webhookId: hook.body.id, accountWebhookId: accountHook.body.id, openMatchId: open.body.id, challenges };
+    const tournament = async (organizer: string) =>
+      (await h.http.post('/v1/tournaments').set(bearer(organizer)).send({ name: 'Scopes', format: 'swiss', rounds: 2, timeControl: { kind: 'correspondence', daysPerMove: 3 } }).expect(201)).body.id as string;
+    const tournaments = { own: await tournament(full), other: await tournament(otherPlayer) };
+    fixture = { matchId: c.body.id, webhookId: hook.body.id, accountWebhookId: accountHook.body.id, openMatchId: open.body.id, challenges, tournaments };
     // The decision is p1's (the player's), so that myTurn has something to send at once.
     for (let i = 0; i < 20; i++) {
       const v = await h.http.get(`/v1/matches/${c.body.id}`).expect(200);

@@ -6,8 +6,9 @@
  * GraphQL match { board graveyards legalActions { text } events }, and the problem bodies of
  * illegal moves. The oracle (secrecy.ts) is the server's true state. The aggregate reads (profiles,
  * leaderboard, a player's export; REST and GraphQL) must not name the deck of an unfinished match.
- * The lobby's payloads (the account feed's snapshots and entries, challenges, seeks, rematch views)
- * hold no token but the caller's new one, no deck but an owner's own seek label, no card, no seed.
+ * The lobby's payloads (the account feed's snapshots and entries, challenges, seeks, rematch views,
+ * tournaments on REST and GraphQL) hold no token but the caller's new one, no deck but an owner's own
+ * seek label, no card, no seed.
  */
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
@@ -22,6 +23,8 @@ import { deckLabel } from '../../src/service/ratings.js';
 import type { DeckSpec } from '../../src/service/types.js';
 
 const VIEWERS = ['p1', 'p2', 'spectator'] as const;
+/** The account feed's tournament entries: the tournament case reaches and checks them. */
+const TOURNAMENT_KINDS: readonly string[] = FEED_KINDS.filter((k) => k.startsWith('tournament-'));
 /** Matches per configuration (raise locally for a deeper search: LEAK_MATCHES=5). */
 const MATCHES = Number(process.env.LEAK_MATCHES ?? 1);
 const MAX_ACTIONS = 200;
@@ -508,12 +511,88 @@ export function leakSuite(backend: Backend): void {
 
       // Every kind of entry reached ann or bob; the third player heard nothing; no entry holds a secret.
       await waitFor(() => feeds.ann.kinds().filter((k) => k === 'match-started').length === 3 && feeds.bob.kinds().includes('seek-paired'), 'the pairing');
-      expect(new Set([...feeds.ann.kinds(), ...feeds.bob.kinds()])).toEqual(new Set(['snapshot', ...FEED_KINDS]));
+      // The tournament kinds reach the entrants of the tournament case below, which checks them.
+      expect(new Set([...feeds.ann.kinds(), ...feeds.bob.kinds()])).toEqual(new Set(['snapshot', ...FEED_KINDS.filter((k) => !TOURNAMENT_KINDS.includes(k))]));
       expect(feeds.cy.kinds()).toEqual(['snapshot']);
       for (const [who, f] of Object.entries({ ...feeds, 'ann (running match)': running.ann, 'bob (running match)': running.bob })) {
         for (const line of f.raw) await assertClean(`${who}'s feed`, line);
       }
       for (const f of [...Object.values(feeds), ...Object.values(running), ...Object.values(snaps)]) f.close();
+    });
+
+    it("tournaments (every read and answer, REST and GraphQL, to anyone, open, running and finished; the entrants' feeds) hold no entrant's deck, no token, no card and no match's seed", async () => {
+      const decks = (await h.http.get('/v1/decks').expect(200)).body.decks as { id: string; cards: { card: string; count: number }[] }[];
+      const list: DeckSpec = { cards: decks.find((d) => d.id === STARTERS[2])!.cards };
+      for (const spec of [list, ...STARTERS.map((starter) => ({ starter }))]) secret.labels.add(labelOf(spec));
+      const org = await register('org');
+      const entrants = [await register('te1'), await register('te2'), await register('te3')];
+      const TOURNAMENT = `id name organizer game format rounds timeControl { kind daysPerMove } rated deckRule maxPlayers invited status seed round
+        players { handle bot rating withdrawn } pairings { round boards { board p1 p2 matchId result forfeit } }`;
+      const STANDINGS = 'tournamentId status round final standings { rank handle points games byes buchholz sonnebornBerger directEncounter withdrawn } crosstable { players points cells }';
+      const answers: [string, string][] = [];
+      const created = await gql(org.token, `mutation { createTournament(input: { name: "Leak Cup", format: "swiss", rounds: 2, deckRule: "any", timeControl: { kind: "correspondence", daysPerMove: 3 } }) { ${TOURNAMENT} } }`).expect(200);
+      expect(created.body.errors, JSON.stringify(created.body.errors)).toBeUndefined();
+      const id = created.body.data.createTournament.id as string;
+      answers.push(['GraphQL create answer', created.text]);
+      // A card list over GraphQL, a starter over REST, the default deck over GraphQL.
+      const join = async (p: { token: string }, deck?: DeckSpec) => {
+        const g = await gql(p.token, `mutation ($id: ID!, $deck: DeckInput) { joinTournament(id: $id, deck: $deck) { ${TOURNAMENT} } }`, { id, deck }).expect(200);
+        expect(g.body.errors, JSON.stringify(g.body.errors)).toBeUndefined();
+        answers.push(['GraphQL join answer', g.text]);
+      };
+      await join(entrants[0]!, list);
+      answers.push(['REST join answer', (await h.http.post(`/v1/tournaments/${id}/join`).set(bearer(entrants[1]!.token)).send({ deck: { starter: STARTERS[1] } }).expect(200)).text]);
+      await join(entrants[2]!);
+      const feeds = entrants.map((p) => feed(p.token));
+      await waitFor(() => feeds.every((f) => f.messages.length >= 1), 'the entrants\' snapshots');
+      /** Every read path, as anyone: anonymous, the organizer, each entrant. */
+      const reads = async (when: string) => {
+        for (const [who, token] of [['anonymous', undefined], ['organizer', org.token], ...entrants.map((p) => [p.handle, p.token] as const)] as const) {
+          const as = (path: string) => (token ? h.http.get(path).set(bearer(token)) : h.http.get(path));
+          for (const path of [`/v1/tournaments/${id}`, `/v1/tournaments/${id}/standings`, `/v1/tournaments/${id}/standings.csv`, '/v1/tournaments']) {
+            await assertClean(`${when}: GET ${path} as ${who}`, (await as(path).expect(200)).text);
+          }
+          for (const [label, query] of [
+            ['tournament', `query ($id: ID!) { tournament(id: $id) { ${TOURNAMENT} } }`],
+            ['tournamentStandings', `query ($id: ID!) { tournamentStandings(id: $id) { ${STANDINGS} } }`],
+            ['tournaments', `{ tournaments(limit: 100) { tournaments { ${TOURNAMENT} } nextCursor } }`],
+          ] as const) {
+            const g = await gql(token, query, { id }).expect(200);
+            expect(g.body.errors, JSON.stringify(g.body.errors)).toBeUndefined();
+            await assertClean(`${when}: GraphQL ${label} as ${who}`, g.text);
+          }
+        }
+      };
+      await reads('open');
+      const started = await gql(org.token, `mutation ($id: ID!) { startTournament(id: $id) { ${TOURNAMENT} } }`, { id }).expect(200);
+      expect(started.body.errors, JSON.stringify(started.body.errors)).toBeUndefined();
+      answers.push(['GraphQL start answer', started.text]);
+      // The round's matches are running: their seeds and cards are secret too.
+      for (const r of started.body.data.startTournament.pairings as { boards: { matchId: string | null }[] }[]) {
+        for (const b of r.boards) if (b.matchId) secret.matches.add(b.matchId);
+      }
+      await reads('running');
+      const left = await gql(entrants[2]!.token, `mutation ($id: ID!) { withdrawFromTournament(id: $id) { ${TOURNAMENT} } }`, { id }).expect(200);
+      expect(left.body.errors, JSON.stringify(left.body.errors)).toBeUndefined();
+      answers.push(['GraphQL withdraw answer', left.text]);
+      // Both rounds played to the finish (the p2 seat resigns), so the feeds carry every tournament kind.
+      const tokenOf = new Map([org, ...entrants].map((p) => [p.handle, p.token]));
+      for (let round = 1; round <= 2; round++) {
+        const t = (await h.http.get(`/v1/tournaments/${id}`).expect(200)).body as { round: number; pairings: { round: number; boards: { p2: string | null; matchId: string | null; result: string | null }[] }[] };
+        expect(t.round).toBe(round);
+        for (const b of t.pairings[round - 1]!.boards) {
+          if (b.matchId === null || b.result !== null) continue;
+          secret.matches.add(b.matchId);
+          await h.http.post(`/v1/matches/${b.matchId}/actions`).set(bearer(tokenOf.get(b.p2!)!)).send({ action: { type: 'resign' } }).expect(200);
+        }
+        await h.app.service.tournaments.sweep();
+      }
+      await reads('finished');
+      await waitFor(() => feeds.some((f) => f.kinds().includes('tournament-finished')), 'the finish on a feed');
+      expect(new Set(feeds.flatMap((f) => f.kinds()).filter((k) => k!.startsWith('tournament-')))).toEqual(new Set(TOURNAMENT_KINDS));
+      for (const f of feeds) f.close();
+      for (const [i, f] of feeds.entries()) for (const line of f.raw) await assertClean(`${entrants[i]!.handle}'s feed`, line);
+      for (const [label, text] of answers) await assertClean(label, text);
     });
 
     it('rematch views of an anonymous match: each seat sees its own new token only; nobody sees a hand, deck or seed', async () => {

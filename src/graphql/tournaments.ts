@@ -1,0 +1,70 @@
+/**
+ * Tournaments over GraphQL (issue 25): the same service calls, request schemas, scopes and problem
+ * codes as /v1/tournaments (src/http/routes/tournaments.ts). The views are the REST answers, so a
+ * field both APIs have holds the same value. The checks run in REST's order: the id, then the
+ * input, then the player token (match:create), then the service.
+ */
+import type { MercuriusContext } from 'mercurius';
+import { TournamentIdSchema } from '../contract/ids.js';
+import { CreateTournamentBody, JoinTournamentBody, TournamentListQuery } from '../contract/requests.js';
+import { problems } from '../service/errors.js';
+import type { MatchService } from '../service/match-service.js';
+import type { TournamentView } from '../service/tournaments.js';
+import { guard } from './errors.js';
+import { parseInput, restBody } from './inputs.js';
+
+/** An id GraphQL's ID type let through that the REST route's path parameter would refuse: 400, as there. */
+function checkTournamentId(id: string): void {
+  if (!TournamentIdSchema.safeParse(id).success) throw problems.validation('id: not a tournament id', ['id: tn_ and letters, digits, "_" and "-"']);
+}
+
+const tokenOf = (c: MercuriusContext) => (c as unknown as { token: string | null | undefined }).token;
+
+export function tournamentResolvers(service: MatchService) {
+  const { tournaments, players } = service;
+  const player = (c: MercuriusContext) => players.player(tokenOf(c), 'match:create');
+  /** A mutation on one tournament: the id checked first, then the token, as POST /v1/tournaments/{id}/…. */
+  const action =
+    (run: (me: Awaited<ReturnType<typeof player>>, id: string) => Promise<TournamentView>) =>
+    (_root: unknown, args: { id: string }, c: MercuriusContext) =>
+      guard(async () => {
+        checkTournamentId(args.id);
+        return run(await player(c), args.id);
+      });
+
+  return {
+    Query: {
+      tournament: (_root: unknown, args: { id: string }) =>
+        guard(() => {
+          checkTournamentId(args.id);
+          return tournaments.get(args.id);
+        }),
+      tournaments: (_root: unknown, args: { status?: string | null; cursor?: string | null; limit?: number | null }) =>
+        guard(() => {
+          const q = parseInput(TournamentListQuery, restBody({ status: args.status, cursor: args.cursor, limit: args.limit }), 'tournament list query');
+          return tournaments.list({ status: q.status, limit: q.limit, cursor: q.cursor });
+        }),
+      tournamentStandings: (_root: unknown, args: { id: string }) =>
+        guard(() => {
+          checkTournamentId(args.id);
+          return tournaments.standings(args.id);
+        }),
+    },
+    Mutation: {
+      createTournament: (_root: unknown, args: { input: Record<string, unknown> }, c: MercuriusContext) =>
+        guard(async () => {
+          const body = parseInput(CreateTournamentBody, restBody(args.input), 'tournament');
+          return tournaments.create(await player(c), body);
+        }),
+      joinTournament: (_root: unknown, args: { id: string; deck?: unknown }, c: MercuriusContext) =>
+        guard(async () => {
+          checkTournamentId(args.id);
+          const body = parseInput(JoinTournamentBody, restBody({ deck: args.deck }), 'entry');
+          return tournaments.join(await player(c), args.id, body);
+        }),
+      withdrawFromTournament: action((me, id) => tournaments.withdraw(me, id)),
+      startTournament: action((me, id) => tournaments.start(me, id)),
+      cancelTournament: action((me, id) => tournaments.cancel(me, id)),
+    },
+  };
+}
