@@ -140,6 +140,10 @@ ${gameFieldsSdl(games, 'PendingDecision', (m) => m.graphql.pendingFields)}  }
     tournaments(status: TournamentStatus, cursor: String, limit: Int = 20): TournamentPage!
     "A tournament's standings and crosstable (public, as GET /v1/tournaments/{id}/standings): updated as each match ends, final once it is finished."
     tournamentStandings(id: ID!): TournamentStandings!
+    "Your bulk pairings, newest first (the last 100), as GET /v1/bulk-pairings (player token, match:create)."
+    myBulkPairings: [BulkPairing!]!
+    "One of your bulk pairings, as GET /v1/bulk-pairings/{id} (player token, match:create; anyone else's: bulk-pairing-not-found)."
+    bulkPairing(id: ID!): BulkPairing!
   }
 
   "open: taking entries; running: rounds are being played; finished: final standings; canceled: by the organizer, or nobody to play at the start."
@@ -261,6 +265,53 @@ ${gameFieldsSdl(games, 'PendingDecision', (m) => m.graphql.pendingFields)}  }
     points: [Float!]!
     "cells[i][j]: player i's results against player j in round order (1, ½, 0, + forfeit win, - forfeit loss); [] if they never met."
     cells: [[[String!]!]!]!
+  }
+
+  "A bulk pairing as its organizer sees it (as the REST BulkPairing): the pairs by handle and their matches; no token, no deck."
+  type BulkPairing {
+    id: ID!
+    game: String!
+    timeControl: TimeControl!
+    rated: Boolean!
+    "When the matches are (or were) created."
+    pairAt: String!
+    "scheduled until pairAt; then created (once); canceled by you before."
+    status: String!
+    createdAt: String!
+    pairedAt: String
+    pairs: [BulkPairingPair!]!
+  }
+
+  type BulkPairingPair {
+    board: Int!
+    "Handle."
+    p1: String!
+    "Handle."
+    p2: String!
+    "The match, once created."
+    matchId: ID
+  }
+
+  "One pair: the two players' tokens with match:play (checked now, never stored)."
+  input BulkPairingPairInput {
+    p1: String!
+    p2: String!
+  }
+
+  "A bulk pairing: the fields of CreateBulkPairingRequest in /openapi.json, checked by the same schema."
+  input CreateBulkPairingInput {
+    "1–200 pairs; no player twice."
+    pairs: [BulkPairingPairInput!]!
+    "${listed([`${ids[0]} (default)`, ...ids.slice(1)])}."
+    game: String
+    "Correspondence or live."
+    timeControl: TimeControlInput!
+    "Default false."
+    rated: Boolean
+    "The deck every player plays (default: the game's first starter deck). Never shown."
+    deck: DeckInput
+    "When the matches are created (ISO 8601; default: now)."
+    pairAt: String
   }
 
   "A new tournament: the fields of CreateTournamentRequest in /openapi.json, checked by the same schema."
@@ -518,6 +569,10 @@ ${gameFieldsSdl(games, 'PendingDecision', (m) => m.graphql.pendingFields)}  }
     startTournament(id: ID!): Tournament!
     "Cancel your tournament before its start, as POST /v1/tournaments/{id}/cancel (the organizer, match:create)."
     cancelTournament(id: ID!): Tournament!
+    "Create many matches between listed pairs of players, as POST /v1/bulk-pairings (player token, match:create; the same schema and codes)."
+    createBulkPairing(input: CreateBulkPairingInput!): BulkPairing!
+    "Cancel a scheduled bulk pairing of yours, as POST /v1/bulk-pairings/{id}/cancel (match:create; after pairAt: bulk-pairing-closed)."
+    cancelBulkPairing(id: ID!): BulkPairing!
   }
 
   """

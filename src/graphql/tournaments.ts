@@ -1,12 +1,12 @@
 /**
- * Tournaments over GraphQL (issue 25): the same service calls, request schemas, scopes and problem
- * codes as /v1/tournaments (src/http/routes/tournaments.ts). The views are the REST answers, so a
+ * Tournaments and bulk pairings over GraphQL (issue 25): the same service calls, request schemas,
+ * scopes and problem codes as /v1/tournaments and /v1/bulk-pairings (src/http/routes/). The views are the REST answers, so a
  * field both APIs have holds the same value. The checks run in REST's order: the id, then the
  * input, then the player token (match:create), then the service.
  */
 import type { MercuriusContext } from 'mercurius';
-import { TournamentIdSchema } from '../contract/ids.js';
-import { CreateTournamentBody, JoinTournamentBody, TournamentListQuery } from '../contract/requests.js';
+import { BulkPairingIdSchema, TournamentIdSchema } from '../contract/ids.js';
+import { CreateBulkPairingBody, CreateTournamentBody, JoinTournamentBody, TournamentListQuery } from '../contract/requests.js';
 import { problems } from '../service/errors.js';
 import type { MatchService } from '../service/match-service.js';
 import type { TournamentView } from '../service/tournaments.js';
@@ -18,10 +18,14 @@ function checkTournamentId(id: string): void {
   if (!TournamentIdSchema.safeParse(id).success) throw problems.validation('id: not a tournament id', ['id: tn_ and letters, digits, "_" and "-"']);
 }
 
+function checkBulkPairingId(id: string): void {
+  if (!BulkPairingIdSchema.safeParse(id).success) throw problems.validation('id: not a bulk pairing id', ['id: bp_ and letters, digits, "_" and "-"']);
+}
+
 const tokenOf = (c: MercuriusContext) => (c as unknown as { token: string | null | undefined }).token;
 
 export function tournamentResolvers(service: MatchService) {
-  const { tournaments, players } = service;
+  const { tournaments, players, bulkPairings } = service;
   const player = (c: MercuriusContext) => players.player(tokenOf(c), 'match:create');
   /** A mutation on one tournament: the id checked first, then the token, as POST /v1/tournaments/{id}/…. */
   const action =
@@ -49,6 +53,12 @@ export function tournamentResolvers(service: MatchService) {
           checkTournamentId(args.id);
           return tournaments.standings(args.id);
         }),
+      myBulkPairings: (_root: unknown, _args: unknown, c: MercuriusContext) => guard(async () => bulkPairings.list(await player(c))),
+      bulkPairing: (_root: unknown, args: { id: string }, c: MercuriusContext) =>
+        guard(async () => {
+          checkBulkPairingId(args.id);
+          return bulkPairings.get(await player(c), args.id);
+        }),
     },
     Mutation: {
       createTournament: (_root: unknown, args: { input: Record<string, unknown> }, c: MercuriusContext) =>
@@ -65,6 +75,16 @@ export function tournamentResolvers(service: MatchService) {
       withdrawFromTournament: action((me, id) => tournaments.withdraw(me, id)),
       startTournament: action((me, id) => tournaments.start(me, id)),
       cancelTournament: action((me, id) => tournaments.cancel(me, id)),
+      createBulkPairing: (_root: unknown, args: { input: Record<string, unknown> }, c: MercuriusContext) =>
+        guard(async () => {
+          const body = parseInput(CreateBulkPairingBody, restBody(args.input), 'bulk pairing');
+          return bulkPairings.create(await player(c), body);
+        }),
+      cancelBulkPairing: (_root: unknown, args: { id: string }, c: MercuriusContext) =>
+        guard(async () => {
+          checkBulkPairingId(args.id);
+          return bulkPairings.cancel(await player(c), args.id);
+        }),
     },
   };
 }

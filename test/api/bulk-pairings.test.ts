@@ -72,6 +72,25 @@ for (const backend of backends) {
       expect((await h.http.get(`/v1/bulk-pairings/${c.id}`).set(bearer(org.token)).expect(200)).body.status).toBe('canceled');
     });
 
+    it('GraphQL: the same bulk pairing, answers and codes as REST', async () => {
+      const org = await register(h.http, 'org');
+      const [a, b] = await field(2, 'gq');
+      const gql = async (query: string, variables: Record<string, unknown> = {}) => (await h.http.post('/graphql').set(bearer(org.token)).send({ query, variables }).expect(200)).body;
+      const FIELDS = 'id game timeControl { kind daysPerMove } rated pairAt status createdAt pairedAt pairs { board p1 p2 matchId }';
+      const made = await gql(`mutation($input: CreateBulkPairingInput!) { createBulkPairing(input: $input) { ${FIELDS} } }`, {
+        input: { pairs: [{ p1: a!.token, p2: b!.token }], timeControl: CORR },
+      });
+      const viaGql = made.data.createBulkPairing;
+      const viaRest = (await h.http.get(`/v1/bulk-pairings/${viaGql.id}`).set(bearer(org.token)).expect(200)).body;
+      expect(viaGql).toEqual({ ...viaRest, timeControl: { kind: 'correspondence', daysPerMove: 2 } });
+      expect((await gql(`{ myBulkPairings { id } bulkPairing(id: "${viaGql.id}") { status } }`)).data).toEqual({ myBulkPairings: [{ id: viaGql.id }], bulkPairing: { status: 'created' } });
+      const bad = await gql(`mutation { createBulkPairing(input: { pairs: [{ p1: "evp_nope", p2: "${b!.token}" }], timeControl: { kind: "correspondence", daysPerMove: 2 } }) { id } }`);
+      expect(bad.errors[0].extensions).toMatchObject({ code: 'validation-failed', status: 400, errors: ['pairs[0].p1: not a player token.'] });
+      const closed = await gql(`mutation { cancelBulkPairing(id: "${viaGql.id}") { id } }`);
+      expect(closed.errors[0].extensions).toMatchObject({ code: 'bulk-pairing-closed' });
+      expect((await gql('{ bulkPairing(id: "bad id") { id } }')).errors[0].extensions).toMatchObject({ code: 'validation-failed' });
+    });
+
     it('refuses unusable tokens, a player twice and a clockless match, naming the entries and never the tokens; stores nothing', async () => {
       const org = await register(h.http, 'org');
       const [a, b, c] = await field(3, 'bad');

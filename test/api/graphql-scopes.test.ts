@@ -177,6 +177,16 @@ const SCOPE_OF: Record<string, Row> = {
     rest: 'POST /v1/tournaments/{id}/cancel',
     document: (f) => `mutation { cancelTournament(id: "${f.tournaments.own}") { status } }`,
   },
+  'Mutation.createBulkPairing': {
+    scope: 'match:create',
+    rest: 'POST /v1/bulk-pairings',
+    document: () => 'mutation { createBulkPairing(input: { pairs: [{ p1: "evp_x", p2: "evp_y" }], timeControl: { kind: "correspondence", daysPerMove: 3 } }) { id } }',
+  },
+  'Mutation.cancelBulkPairing': {
+    scope: 'match:create',
+    rest: 'POST /v1/bulk-pairings/{id}/cancel',
+    document: () => 'mutation { cancelBulkPairing(id: "bp_none") { id } }',
+  },
   'Mutation.submitAction': {
     scope: 'match:play',
     rest: 'POST /v1/matches/{id}/actions',
@@ -190,6 +200,16 @@ const READ_FIELDS: Record<string, Row> = {
     scope: 'webhook:write',
     rest: 'GET /v1/matches/{id}/webhooks',
     document: (f) => `{ match(id: "${f.matchId}") { webhooks { id deliveries { id } } } }`,
+  },
+  'Query.myBulkPairings': {
+    scope: 'match:create',
+    rest: 'GET /v1/bulk-pairings',
+    document: () => '{ myBulkPairings { id } }',
+  },
+  'Query.bulkPairing': {
+    scope: 'match:create',
+    rest: 'GET /v1/bulk-pairings/{id}',
+    document: () => '{ bulkPairing(id: "bp_none") { id } }',
   },
   'Query.myWebhooks': {
     scope: 'match:read',
