@@ -145,7 +145,7 @@ for (const backend of backends) {
       await h.app.service.tournaments.sweep();
       v = await get(t.id);
       expect(v.status).toBe('finished');
-      const seatToMove = m.toMove as 'p1' | 'p2';
+      const seatToMove = m.game.pending.seat as 'p1' | 'p2';
       expect(v.pairings[0]!.boards[0]).toMatchObject({ result: seatToMove === 'p1' ? 'p2' : 'p1', forfeit: true });
       expect((await h.http.get(`/v1/matches/${b.matchId}`).expect(200)).body.status).toBe('finished');
 
