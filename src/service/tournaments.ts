@@ -65,16 +65,8 @@ export interface CreateTournamentInput {
   roundHours?: number | undefined;
 }
 
-export interface TournamentBoardView {
-  board: number;
-  p1: string;
-  /** Null: p1 has the bye. */
-  p2: string | null;
-  matchId: string | null;
-  /** p1, p2, draw, double-forfeit or bye; null while the match runs. */
-  result: BoardResult | null;
-  forfeit: boolean;
-}
+/** A board as the API shows it: the stored board with handles for player ids (p2 null: p1 has the bye). */
+export type TournamentBoardView = Omit<BoardRow, 'round' | 'matchStatus'>;
 
 /** What anyone may see of a tournament: no deck, no token. */
 export interface TournamentView {
@@ -103,17 +95,8 @@ export interface TournamentView {
   pairings: { round: number; boards: TournamentBoardView[] }[];
 }
 
-export interface StandingView {
-  rank: number;
-  handle: string;
-  points: number;
-  games: number;
-  byes: number;
-  buchholz: number;
-  sonnebornBerger: number;
-  directEncounter: number;
-  withdrawn: boolean;
-}
+/** A standings row as the API shows it: the player by handle, and whether they withdrew. */
+export type StandingView = Omit<StandingRow, 'player'> & { handle: string; withdrawn: boolean };
 
 export interface StandingsView {
   tournamentId: string;
@@ -450,17 +433,7 @@ function standingsView(t: TournamentRow, players: TournamentPlayerRow[], boards:
   const withdrawn = new Set(players.filter((p) => p.withdrawnAt !== null).map((p) => p.playerId));
   const rows = standings(ids, results);
   const cross = crosstable(ids, results);
-  const named = (r: StandingRow): StandingView => ({
-    rank: r.rank,
-    handle: h.get(r.player)!,
-    points: r.points,
-    games: r.games,
-    byes: r.byes,
-    buchholz: r.buchholz,
-    sonnebornBerger: r.sonnebornBerger,
-    directEncounter: r.directEncounter,
-    withdrawn: withdrawn.has(r.player),
-  });
+  const named = ({ player, ...row }: StandingRow): StandingView => ({ ...row, handle: h.get(player)!, withdrawn: withdrawn.has(player) });
   return {
     tournamentId: t.id,
     status: t.status,

@@ -126,7 +126,7 @@ describe('HTTP examples run against a real server', () => {
       const state = join(dir, 'session.sh');
       const script = join(dir, `block-${b.line}.sh`);
       writeFileSync(script, shellHarness(b.code, state));
-      const { code, stdout, stderr } = await run('bash', [script], { ...process.env, API: h.baseUrl() });
+      const { code, stdout, stderr } = await run('bash', [script], { ...process.env, API: h.baseUrl() }, EXAMPLE_TIMEOUT_MS - 30_000);
       expect(code, `${where(b)} failed:\n${stderr}\n--- stdout ---\n${stdout}`).toBe(0);
       if (b.output) expect(stdout.trim(), where(b.output)).toBe(b.output.code.trim());
     }, EXAMPLE_TIMEOUT_MS);
@@ -181,15 +181,40 @@ done > '${state}.new' && mv '${state}.new' '${state}'
 `;
 }
 
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/**
+ * Runs a block. Past `timeoutMs` its whole process group (background jobs too) is killed and it
+ * resolves with what it printed so far and the processes still running then, so a block that
+ * hangs fails with its own output instead of the test runner's bare timeout.
+ */
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 0): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: timeoutMs > 0 });
     let stdout = '';
     let stderr = '';
+    let timer: NodeJS.Timeout | undefined;
+    if (timeoutMs > 0) {
+      timer = setTimeout(() => {
+        let running = '';
+        try {
+          running = execFileSync('ps', ['-o', 'pid,etime,args', '-g', String(child.pid)], { encoding: 'utf8' });
+        } catch {
+          running = '(ps failed)';
+        }
+        stderr += `\n[timed out after ${timeoutMs / 1000} s; still running:\n${running}]`;
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }, timeoutMs);
+    }
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 
