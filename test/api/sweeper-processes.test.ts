@@ -120,4 +120,48 @@ describe.skipIf(pgReason !== null)('issue 9 sweeper: two server processes on one
     expect(total).toBeGreaterThanOrEqual(matches.filter((m) => !m.moved).length);
     expect(total).toBeLessThanOrEqual(matches.length);
   }, 90_000);
+  it('issue 25: both processes race to start each tournament round (a scheduled start, then each next round): every round starts once', async () => {
+    const [a, b] = servers.map((s) => s.baseUrl) as [string, string];
+    const reg = async (handle: string) => (await call(a, 'POST', '/v1/players', { handle })).body.token as string;
+    const org = await reg('race-org');
+    const players = new Map<string, string>();
+    for (let i = 0; i < 6; i++) players.set(`racer${i}`, await reg(`racer${i}`));
+    const ids: string[] = [];
+    // Three tournaments that start by themselves once everyone has joined (10 s leaves room on a loaded machine): both sweepers see them due.
+    for (let k = 0; k < 3; k++) {
+      const t = await call(b, 'POST', '/v1/tournaments', { name: `Race ${k}`, format: 'swiss', rounds: 2, timeControl: { kind: 'correspondence', daysPerMove: 3 }, startsAt: new Date(Date.now() + 10_000).toISOString() }, org);
+      expect(t.status).toBe(201);
+      ids.push(t.body.id as string);
+      for (const [, token] of players) expect((await call(k % 2 ? a : b, 'POST', `/v1/tournaments/${t.body.id}/join`, {}, token)).status).toBe(200);
+    }
+    type Board = { p1: string; p2: string | null; matchId: string | null; result: string | null };
+    type View = { status: string; round: number; pairings: { round: number; boards: Board[] }[] };
+    const view = async (id: string, base = a) => (await call(base, 'GET', `/v1/tournaments/${id}`)).body as unknown as View;
+    const until = async (cond: () => Promise<boolean>, what: string) => {
+      for (let i = 0; i < 600 && !(await cond()); i++) await new Promise((r) => setTimeout(r, 100));
+      if (!(await cond())) throw new Error(`timed out waiting for ${what}`);
+    };
+    for (const round of [1, 2]) {
+      await until(async () => (await Promise.all(ids.map((id) => view(id)))).every((v) => v.round === round), `round ${round} everywhere`);
+      for (const id of ids) {
+        const v = await view(id, round === 1 ? b : a);
+        const boards = v.pairings.find((r) => r.round === round)!.boards;
+        // Each round once: three boards, each player on exactly one, each board its own match.
+        expect(v.pairings.map((r) => r.round)).toEqual(round === 1 ? [1] : [1, 2]);
+        expect(boards).toHaveLength(3);
+        expect(new Set(boards.flatMap((x) => [x.p1, x.p2])).size).toBe(6);
+        expect(new Set(boards.map((x) => x.matchId)).size).toBe(3);
+        // The second seats resign, on either server; the sweepers score them and start the next round.
+        for (const [j, x] of boards.entries()) {
+          expect((await call(j % 2 ? a : b, 'POST', `/v1/matches/${x.matchId}/actions`, { action: { type: 'resign' } }, players.get(x.p2!))).status).toBe(200);
+        }
+      }
+    }
+    await until(async () => (await Promise.all(ids.map((id) => view(id)))).every((v) => v.status === 'finished'), 'every finish');
+    // Every player has exactly the six matches of their boards (three tournaments, two rounds): none made twice.
+    for (const [handle] of players) {
+      const mine = (await call(a, 'GET', `/v1/matches?handle=${handle}&limit=100`)).body.matches as unknown[];
+      expect(mine, handle).toHaveLength(6);
+    }
+  }, 120_000);
 });
