@@ -101,15 +101,20 @@ const configs: Config[] = [
 
 // ------------------------------------------------------------------ children
 
-let current: ChildProcess | null = null;
-cleanUpOnSignals(() => current?.kill('SIGTERM')); // the child drops its database and exits
+let current: { child: ChildProcess; exited: Promise<void> } | null = null;
+cleanUpOnSignals(() => current?.child.kill('SIGTERM')); // the child drops its database and exits
+/** Waits (up to 30 s) for a run in progress to finish its own clean-up, before its install goes. */
+async function waitForChild(): Promise<void> {
+  if (!current) return;
+  await Promise.race([current.exited, new Promise((resolve) => setTimeout(resolve, 30_000).unref())]);
+}
 
 function runChild(cfg: Config, extraEnv: Record<string, string>, log: fs.WriteStream): Promise<string> {
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env, ...cfg.env, ...extraEnv };
     delete env.NODE_OPTIONS; // this process's tsx loader options must not load it twice
     const child = spawn(process.execPath, ['--import', 'tsx', cfg.script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    current = child;
+    current = { child, exited: new Promise((resolve) => child.once('exit', () => resolve())) };
     let out = '';
     const keep = (b: Buffer) => {
       out += b.toString('utf8');
@@ -153,6 +158,7 @@ async function main(): Promise<void> {
   cleanups.push(() => new Promise<void>((resolve) => log.end(resolve)));
   console.log(`the runs' full output: ${logPath} (kept)`);
   const dir = await installPeers(['memory', 'postgres']);
+  cleanups.push(waitForChild); // runs before the install is removed
   if (interrupted()) return;
   log.write(`boardgame.io install: ${describeInstall(dir)}\n`);
 
