@@ -50,7 +50,14 @@ interface Figures {
   p99: number;
   serverMsPerMove: number;
   pgMsPerMove: number;
+  /** Other processes on the machine in the window, in cores (the shared machine's noise). */
+  others: number;
 }
+
+const othersOf = (s: string): number => {
+  const m = /^\s*other processes \([^)]*\)\s+(\d+)% of one core/m.exec(s);
+  return m ? Number(m[1]) / 100 : Number.NaN;
+};
 
 const numOf = (s: string | undefined): number => (s === undefined || s === '–' ? Number.NaN : Number(s.replace(/,/g, '')));
 const must = (m: RegExpExecArray | null, what: string): RegExpExecArray => {
@@ -67,7 +74,7 @@ function parseApi(out: string): Figures {
   const moves = numOf(must(/^\s*accepted moves\/s \(200 on POST actions\)\s+([\d,]+)/m.exec(s), 'accepted moves/s')[1]);
   const cpu = numOf(must(/^\s*server CPU per accepted move[^\n]*?\s([\d.]+) ms\s*$/m.exec(s), 'server CPU per move')[1]);
   const pg = /^\s*PostgreSQL processes CPU in window\s+(\d+)% of one core/m.exec(s);
-  return { movesPerS: moves, p99: numOf(post[4]), serverMsPerMove: cpu, pgMsPerMove: pg ? (numOf(pg[1]) / 100) * 1000 / moves : Number.NaN };
+  return { movesPerS: moves, p99: numOf(post[4]), serverMsPerMove: cpu, pgMsPerMove: pg ? (numOf(pg[1]) / 100) * 1000 / moves : Number.NaN, others: othersOf(s) };
 }
 
 /** bench:peers's summary line. */
@@ -83,6 +90,7 @@ function parsePeers(out: string): Figures {
     p99: pick(/p99 ([\d.]+) ms/),
     serverMsPerMove: pick(/([\d.]+) ms server CPU per move/),
     pgMsPerMove: pick(/([\d.]+) ms PostgreSQL CPU per move/),
+    others: othersOf(out),
   };
 }
 
@@ -178,7 +186,7 @@ async function main(): Promise<void> {
       }
       results[i]!.push(f);
       console.log(`round ${round}/${ROUNDS}  ${cfg.label.padEnd(44)} ${fmtInt(f.movesPerS).padStart(6)} moves/s  p99 ${fmtMs(f.p99).padStart(5)} ms  ` +
-        `server ${fmtMs(f.serverMsPerMove)} ms/move  PostgreSQL ${fmtMs(f.pgMsPerMove)} ms/move  (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+        `server ${fmtMs(f.serverMsPerMove)} ms/move  PostgreSQL ${fmtMs(f.pgMsPerMove)} ms/move  other processes ${f.others.toFixed(2)} cores  (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
     }
   }
   const endLoad = uptime();
@@ -188,12 +196,13 @@ async function main(): Promise<void> {
     p99: median(rs.map((r) => r.p99)),
     serverMsPerMove: median(rs.map((r) => r.serverMsPerMove)),
     pgMsPerMove: median(rs.map((r) => r.pgMsPerMove)),
+    others: median(rs.map((r) => r.others)),
   }));
   const each = (i: number, k: keyof Figures, fmt: (n: number) => string) => results[i]!.map((r) => fmt(r[k])).join(' / ');
   console.log(`\n=== side by side: medians of ${ROUNDS} round(s), ${MATCHES} matches, ${DURATION_S} s measured each ===`);
   console.log(table([
-    ['configuration', 'moves/s', 'p99 ms', 'server CPU ms/move', 'PostgreSQL CPU ms/move', 'per round: moves/s; p99'],
-    ...configs.map((c, i) => [c.label, fmtInt(med[i]!.movesPerS), fmtMs(med[i]!.p99), fmtMs(med[i]!.serverMsPerMove), fmtMs(med[i]!.pgMsPerMove),
+    ['configuration', 'moves/s', 'p99 ms', 'server CPU ms/move', 'PostgreSQL CPU ms/move', 'other processes, cores', 'per round: moves/s; p99'],
+    ...configs.map((c, i) => [c.label, fmtInt(med[i]!.movesPerS), fmtMs(med[i]!.p99), fmtMs(med[i]!.serverMsPerMove), fmtMs(med[i]!.pgMsPerMove), med[i]!.others.toFixed(2),
       `${each(i, 'movesPerS', fmtInt)}; ${each(i, 'p99', fmtMs)}`]),
   ]));
   const ratio = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}×` : '–');
