@@ -6,21 +6,29 @@
  *
  *   MATCHES=24 DURATION=30 WARMUP=3 npm run bench:peers
  *   STORAGE=flatfile npm run bench:peers
+ *   STORAGE=postgres npm run bench:peers
  *
  * boardgame.io is NOT a dependency of the project (see bench/peers/README.md): this script
- * installs boardgame.io@0.50.2 (with node-persist for FlatFile) with npm into a temporary
- * directory, runs `node --import tsx bench/peers/boardgameio-server.ts` from the repository with
- * boardgame.io resolved from that directory, loads boardgame.io's client from it too, and removes
- * the directory at exit (also on error and SIGINT/SIGTERM).
+ * installs boardgame.io@0.50.2 (with node-persist for FlatFile, bgio-postgres for PostgreSQL) with
+ * npm into a temporary directory (bench/peers/install.ts), runs
+ * `node --import tsx bench/peers/boardgameio-server.ts` from the repository with boardgame.io
+ * resolved from that directory, loads boardgame.io's client from it too, and removes the directory
+ * at exit (also on error and SIGINT/SIGTERM).
  *
  * Environment:
  *   MATCHES   concurrent matches (2 boardgame.io clients each, one per seat)    default 24
  *   DURATION  measured seconds (after WARMUP)                                    default 30
  *   WARMUP    seconds of load before measuring                                   default 3
- *   STORAGE   memory (boardgame.io's InMemory) or flatfile (its FlatFile,
- *             node-persist files in the temp directory)                          default memory
+ *   STORAGE   memory (boardgame.io's InMemory), flatfile (its FlatFile,
+ *             node-persist files in the temp directory) or postgres
+ *             (bgio-postgres 1.0.16 on a throw-away database evons_peers_<hex>,
+ *             dropped at exit, also on error and SIGINT/SIGTERM)                 default memory
  *   STALL     seconds without any accepted move (while moves are outstanding)
  *             after which the run is stopped and reported as stalled            default 15
+ *   BENCH_DATABASE_URL  maintenance db for CREATE/DROP DATABASE (STORAGE=postgres)
+ *             default TEST_DATABASE_URL or postgresql://postgres@127.0.0.1:5432/postgres
+ *   BGIO_DIR  use this install (made by bench/peers/install.ts, e.g. by bench:side-by-side)
+ *             instead of installing; it is not removed                           default none
  *
  * Per match: POST /games/evons/create (setupData: seed and starter decks) and two POST …/join on
  * boardgame.io's lobby API; a Client (boardgame.io/client, SocketIO multiplayer) per seat. When a
@@ -30,6 +38,7 @@
  * both clients stop and the slot starts another match. Same decks, chain guard and resign cap as
  * bench/api.ts.
  */
+import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -40,18 +49,19 @@ import { Samples, fmtInt, fmtMs, table } from '../lib/stats.js';
 import { freePort } from '../lib/server-process.js';
 import { loadAverage, measureCpuWindow, type CpuWindow } from '../lib/machine.js';
 import { cleanUpOnSignals, cleanups, interrupted, runCleanups } from '../lib/cleanup.js';
+import { MAINTENANCE_URL, admin, withDatabase } from '../lib/postgres.js';
 import { seededPick } from '../../src/games/evons/index.js';
 import { BenchPlayer, CHAIN_LIMIT } from '../lib/move-policy.js';
 import { GAME_NAME, evonsGame, playerIdOf, type PlayerG, type SetupData } from './boardgameio-game.js';
+import { BGIO_POSTGRES_VERSION, BGIO_VERSION, checkInstall, describeInstall, installPeers, parseStorage } from './install.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BGIO_VERSION = '0.50.2';
 const num = (v: string | undefined, d: number) => (v === undefined || v === '' || !Number.isFinite(Number(v)) ? d : Number(v));
 const MATCHES = Math.max(1, Math.floor(num(process.env.MATCHES, 24)));
 const DURATION_S = Math.max(1, num(process.env.DURATION, 30));
 const WARMUP_S = Math.max(0, num(process.env.WARMUP, 3));
 const STALL_S = Math.max(1, num(process.env.STALL, 15));
-const STORAGE = process.env.STORAGE === 'flatfile' ? 'flatfile' : 'memory';
+const STORAGE = parseStorage(process.env.STORAGE);
 const STARTERS = ['starter-verdant-quake', 'starter-storm-shade', 'starter-ember-tide'];
 const LOBBY_TIMEOUT_MS = 15_000;
 
@@ -61,46 +71,6 @@ process.env.NODE_ENV = 'production';
 // ------------------------------------------------------------------ cleanup on any exit path
 
 cleanUpOnSignals();
-
-// ------------------------------------------------------------------ install into a temp dir
-
-function run(cmd: string, args: string[], cwd: string, onLine: (l: string) => void): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } });
-    const feed = (b: Buffer) => b.toString('utf8').split('\n').filter((l) => l.trim()).forEach(onLine);
-    child.stdout.on('data', feed);
-    child.stderr.on('data', feed);
-    child.once('error', reject);
-    child.once('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} exited with ${code ?? signal}`))));
-  });
-}
-
-async function install(): Promise<string> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evons-peers-bgio-'));
-  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({
-    name: 'evons-peers-boardgameio',
-    private: true,
-    // koa-compose 4.2 copies koa's middleware list when koa-socket-2 builds the http server, before
-    // boardgame.io adds its lobby routes (every lobby call would be a 404): pin the 4.1 it was
-    // released against.
-    overrides: { 'koa-compose': '4.1.0' },
-  }, null, 2));
-  const pkgs = [`boardgame.io@${BGIO_VERSION}`, ...(STORAGE === 'flatfile' ? ['node-persist@3'] : [])];
-  console.log(`installing ${pkgs.join(' ')} with npm into ${dir} (removed at exit; this may take a minute) …`);
-  const t0 = performance.now();
-  const ticker = setInterval(() => console.log(`  … still installing (${((performance.now() - t0) / 1000).toFixed(0)} s)`), 10_000);
-  try {
-    await run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', ...pkgs], dir, (l) => {
-      if (!/Unknown user config/.test(l)) console.log(`  npm: ${l}`);
-    });
-  } finally {
-    clearInterval(ticker);
-  }
-  const installed = JSON.parse(fs.readFileSync(path.join(dir, 'node_modules', 'boardgame.io', 'package.json'), 'utf8')) as { version: string };
-  console.log(`installed boardgame.io ${installed.version} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  return dir;
-}
 
 // ------------------------------------------------------------------ the server child
 
@@ -125,11 +95,37 @@ function procStat(pid: number): string[] | null {
   }
 }
 
-async function startBgioServer(dir: string): Promise<BgioServer> {
+/** A throw-away PostgreSQL database for bgio-postgres, dropped by the cleanups. */
+async function createDatabase(): Promise<string> {
+  try {
+    await admin((c) => c.query('SELECT 1'));
+  } catch (e) {
+    throw new Error(`PostgreSQL unreachable at ${redactUrl(MAINTENANCE_URL)} (${(e as Error).message}); set BENCH_DATABASE_URL`);
+  }
+  const db = `evons_peers_${randomBytes(6).toString('hex')}`;
+  await admin((c) => c.query(`CREATE DATABASE "${db}"`));
+  cleanups.push(async () => {
+    await admin((c) => c.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`));
+  });
+  return withDatabase(MAINTENANCE_URL, db);
+}
+
+function redactUrl(url: string): string {
+  const u = new URL(url);
+  if (u.password) u.password = '***';
+  return u.toString();
+}
+
+async function startBgioServer(dir: string, pgUrl: string | null): Promise<BgioServer> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, BGIO_DIR: dir, PORT: String(port), NODE_ENV: 'production', STORAGE };
   delete env.NODE_OPTIONS; // the parent's tsx loader options must not leak in twice
-  if (STORAGE === 'flatfile') env.FLATFILE_DIR = path.join(dir, 'flatfile-db');
+  if (STORAGE === 'flatfile') {
+    const files = fs.mkdtempSync(path.join(dir, 'flatfile-db-'));
+    cleanups.push(() => fs.rmSync(files, { recursive: true, force: true }));
+    env.FLATFILE_DIR = files;
+  }
+  if (pgUrl) env.PG_URL = pgUrl;
   const child = spawn(process.execPath, ['--import', 'tsx', path.join('bench', 'peers', 'boardgameio-server.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   let ready: (() => void) | null = null;
@@ -435,8 +431,11 @@ async function runLoad(bgio: Bgio, server: BgioServer): Promise<LoadResult> {
 
 // ------------------------------------------------------------------ report
 
+/** PostgreSQL's CPU (every `postgres` process, as bench:api counts it) per accepted move. */
+const pgMsPerMove = (r: LoadResult): number => (r.machine ? (r.machine.postgres * DURATION_S * 1000) / Math.max(1, r.moves) : Number.NaN);
+
 function report(r: LoadResult, server: BgioServer): void {
-  const storage = STORAGE === 'flatfile' ? 'FlatFile (node-persist files)' : 'InMemory';
+  const storage = STORAGE === 'flatfile' ? 'FlatFile (node-persist files)' : STORAGE === 'postgres' ? `bgio-postgres ${BGIO_POSTGRES_VERSION} (PostgreSQL)` : 'InMemory';
   console.log(`\n=== boardgame.io ${BGIO_VERSION} (${storage}), Evons rules, ${MATCHES} concurrent matches, ${DURATION_S} s measured after ${WARMUP_S} s warm-up ===`);
   if (r.stalled) console.log(`  !! STALLED: ${r.stalled}. The figures below cover the run up to then.`);
   const lat = (s: Samples) => [fmtInt(s.count), fmtMs(s.percentile(50)), fmtMs(s.percentile(95)), fmtMs(s.percentile(99)), fmtMs(s.max()), fmtMs(s.mean())];
@@ -447,6 +446,7 @@ function report(r: LoadResult, server: BgioServer): void {
   ]));
   const wallMs = DURATION_S * 1000;
   const cores = (ms: number) => (Number.isFinite(ms) ? `${((ms / wallMs) * 100).toFixed(0)}% of one core` : 'n/a (run did not reach the end of the window)');
+  const pgShare = STORAGE === 'postgres' && r.machine ? r.machine.postgres : 0;
   const rows = [
     ['figure', 'value'],
     ['accepted moves/s (state update received by the mover)', fmtInt(r.moves / DURATION_S)],
@@ -458,10 +458,16 @@ function report(r: LoadResult, server: BgioServer): void {
     ['server process CPU in window', cores(r.serverCpuMs)],
     ['server RSS at the end', `${fmtInt(r.rssMiB)} MiB`],
     [`bench process CPU in window (${MATCHES * 2} clients)`, cores(r.benchCpuMs)],
+    ...(r.machine && STORAGE === 'postgres'
+      ? [
+          ['PostgreSQL processes CPU in window (all databases of the cluster)', `${(r.machine.postgres * 100).toFixed(0)}% of one core`],
+          ['PostgreSQL CPU per accepted move', `${fmtMs(pgMsPerMove(r))} ms`],
+        ]
+      : []),
     ...(r.machine
       ? [
           [`whole machine busy in window (${r.machine.cores} cores)`, `${(r.machine.machineBusy * 100).toFixed(0)}% of one core`],
-          ['other processes (machine − server − bench)', `${(Math.max(0, r.machine.machineBusy - r.serverCpuMs / wallMs - r.benchCpuMs / wallMs) * 100).toFixed(0)}% of one core`],
+          [`other processes (machine − server − bench${pgShare ? ' − PostgreSQL' : ''})`, `${(Math.max(0, r.machine.machineBusy - r.serverCpuMs / wallMs - r.benchCpuMs / wallMs - pgShare) * 100).toFixed(0)}% of one core`],
         ]
       : []),
     ['load average before the run', r.loadBefore],
@@ -479,7 +485,8 @@ function report(r: LoadResult, server: BgioServer): void {
     for (const l of errors.slice(-5)) console.log(`    ${l.slice(0, 300)}`);
   }
   const summary = `boardgame.io ${BGIO_VERSION} ${storage}: ${fmtInt(r.moves / DURATION_S)} moves/s, move p50 ${fmtMs(r.latency.percentile(50))} / p95 ${fmtMs(r.latency.percentile(95))} / p99 ${fmtMs(r.latency.percentile(99))} ms` +
-    (Number.isFinite(r.serverCpuMs) ? `, ${fmtMs(r.serverCpuMs / Math.max(1, r.moves))} ms server CPU per move` : '') + (r.stalled ? ' — STALLED' : '');
+    (Number.isFinite(r.serverCpuMs) ? `, ${fmtMs(r.serverCpuMs / Math.max(1, r.moves))} ms server CPU per move` : '') +
+    (STORAGE === 'postgres' && r.machine ? `, ${fmtMs(pgMsPerMove(r))} ms PostgreSQL CPU per move` : '') + (r.stalled ? ' — STALLED' : '');
   console.log(`\n=== summary ===\n${summary}\n(compare: npm run bench:api, the same matches, decks and random legal moves over our REST API)`);
 }
 
@@ -488,11 +495,19 @@ function report(r: LoadResult, server: BgioServer): void {
 async function main(): Promise<void> {
   console.log(`peer benchmark: boardgame.io ${BGIO_VERSION} hosting our Evons rules; Node ${process.version}, ${os.cpus().length} cores, ${MATCHES} concurrent matches ` +
     `(${MATCHES * 2} socket.io clients), ${WARMUP_S} s warm-up + ${DURATION_S} s measured, storage ${STORAGE}; server = child process, clients = this process.`);
-  const dir = await install();
+  let dir = process.env.BGIO_DIR;
+  if (dir) {
+    checkInstall(dir, STORAGE);
+    console.log(`using the install in BGIO_DIR=${dir}: ${describeInstall(dir)}`);
+  } else {
+    dir = await installPeers([STORAGE]);
+  }
   if (interrupted()) return;
   const bgio = loadClient(dir);
+  const pgUrl = STORAGE === 'postgres' ? await createDatabase() : null;
+  if (pgUrl) console.log(`bgio-postgres on the throw-away database ${redactUrl(pgUrl)} (dropped at exit)`);
   console.log('starting the boardgame.io server …');
-  const server = await startBgioServer(dir);
+  const server = await startBgioServer(dir, pgUrl);
   console.log(`boardgame.io server ready at ${server.base} (pid ${server.pid}); playing …`);
   const r = await runLoad(bgio, server);
   if (interrupted()) return;
