@@ -55,7 +55,7 @@ import { SERVER_KIND, ensureBuilt, startServer, type ServerProcess } from './lib
 import { summariseCpuProfile } from './lib/cpuprofile.js';
 import { loadAverage, measureCpuWindow, type CpuWindow } from './lib/machine.js';
 import { MAINTENANCE_URL, admin, withDatabase } from './lib/postgres.js';
-import { cleanUpOnSignals, cleanups, interrupted, runCleanups } from './lib/cleanup.js';
+import { cleanUpOnSignals, cleanups, interrupted, runBench, runCleanups } from './lib/cleanup.js';
 import { httpClient, type Reply } from './lib/http-call.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -636,11 +636,4 @@ async function main(): Promise<void> {
   if (!results.some((r) => r.name === 'postgres') && BACKENDS.includes('postgres')) console.log('PostgreSQL: not measured (see above) — the bar could not be checked.');
 }
 
-try {
-  await main();
-} catch (e) {
-  if (interrupted()) await new Promise(() => {}); // the signal handler is cleaning up and will exit
-  console.error(`\nbench:api failed: ${(e as Error).stack ?? e}`);
-  await runCleanups();
-  process.exitCode = 1;
-}
+await runBench('bench:api', main);

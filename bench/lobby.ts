@@ -53,7 +53,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { SERVER_KIND, ensureBuilt, startServer, type ServerProcess } from './lib/server-process.js';
 import { MAINTENANCE_URL, admin, withDatabase } from './lib/postgres.js';
-import { cleanUpOnSignals, cleanups, interrupted, runCleanups } from './lib/cleanup.js';
+import { cleanUpOnSignals, cleanups, interrupted, runBench, runCleanups } from './lib/cleanup.js';
 import { httpClient } from './lib/http-call.js';
 import { Samples, fmtInt, fmtMs, table } from './lib/stats.js';
 import { loadAverage } from './lib/machine.js';
@@ -451,11 +451,4 @@ async function main(): Promise<void> {
   }
 }
 
-try {
-  await main();
-} catch (e) {
-  if (interrupted()) await new Promise(() => {}); // the signal handler is cleaning up and will exit
-  console.error(`\nbench:lobby failed: ${(e as Error).stack ?? e}`);
-  await runCleanups();
-  process.exitCode = 1;
-}
+await runBench('bench:lobby', main);

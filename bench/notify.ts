@@ -50,7 +50,7 @@ import pg from 'pg';
 import { PrismaMatchStore, openStore, type OpenedStore } from '../src/persistence/prisma-store.js';
 import type { NewEvent } from '../src/persistence/types.js';
 import { MAINTENANCE_URL, admin, withDatabase } from './lib/postgres.js';
-import { cleanUpOnSignals, cleanups, interrupted, runCleanups } from './lib/cleanup.js';
+import { cleanUpOnSignals, cleanups, interrupted, runBench } from './lib/cleanup.js';
 import { loadAverage } from './lib/machine.js';
 import { Samples, fmtInt, fmtMs, table } from './lib/stats.js';
 
@@ -389,12 +389,4 @@ async function main(): Promise<void> {
   console.log(`\nload ${loadStart} at start, ${loadAverage()} at end; ${os.cpus().length} cores; Node ${process.version}; command: ${command}`);
 }
 
-try {
-  await main();
-} catch (e) {
-  if (interrupted()) await new Promise(() => {}); // the signal handler is cleaning up and will exit
-  console.error(`\nbench:notify failed: ${(e as Error).stack ?? e}`);
-  process.exitCode = 1;
-} finally {
-  if (!interrupted()) await runCleanups();
-}
+await runBench('bench:notify', main);

@@ -26,7 +26,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fmtInt, fmtMs, table } from './lib/stats.js';
-import { cleanUpOnSignals, cleanups, interrupted, runCleanups } from './lib/cleanup.js';
+import { cleanUpOnSignals, cleanups, interrupted, runBench } from './lib/cleanup.js';
 import { BGIO_POSTGRES_VERSION, BGIO_VERSION, describeInstall, installPeers } from './peers/install.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -224,12 +224,4 @@ async function main(): Promise<void> {
   console.log(`start: ${startLoad}\nend:   ${endLoad}`);
 }
 
-try {
-  await main();
-} catch (e) {
-  if (interrupted()) await new Promise(() => {}); // the signal handler is cleaning up and will exit
-  console.error(`\nbench:side-by-side failed: ${(e as Error).stack ?? e}`);
-  process.exitCode = 1;
-} finally {
-  if (!interrupted()) await runCleanups();
-}
+await runBench('bench:side-by-side', main);

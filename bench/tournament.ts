@@ -56,7 +56,7 @@ import { crosstable, isBye, pairSwissRound, roundRobin, standings, type GameResu
 import { decide, isLevel, playableGame, type AiInput, type Level } from '../src/ai/index.js';
 import type { Seat, SeatEvent } from '../src/core/ruleset.js';
 import { MAINTENANCE_URL, admin, withDatabase } from './lib/postgres.js';
-import { cleanUpOnSignals, cleanups, interrupted, runCleanups } from './lib/cleanup.js';
+import { cleanUpOnSignals, cleanups, interrupted, runBench, runCleanups } from './lib/cleanup.js';
 import { httpClient } from './lib/http-call.js';
 import { Samples, fmtInt, fmtMs, table } from './lib/stats.js';
 import { loadAverage } from './lib/machine.js';
@@ -578,11 +578,4 @@ async function main(): Promise<void> {
   }
 }
 
-try {
-  await main();
-} catch (e) {
-  if (interrupted()) await new Promise(() => {}); // the signal handler is cleaning up and will exit
-  console.error(`\nbench:tournament failed: ${(e as Error).stack ?? e}`);
-  await runCleanups();
-  process.exitCode = 1;
-}
+await runBench('bench:tournament', main);

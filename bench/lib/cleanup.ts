@@ -33,3 +33,19 @@ export function cleanUpOnSignals(first?: () => void): void {
     });
   }
 }
+
+/**
+ * Runs a benchmark's `main`: a failure is reported and exits 1; every cleanup still pending runs
+ * at the end, unless a signal's handler is doing it (it exits by itself).
+ */
+export async function runBench(name: string, main: () => Promise<void>): Promise<void> {
+  try {
+    await main();
+  } catch (e) {
+    if (interrupted()) await new Promise(() => {}); // the signal handler is cleaning up and will exit
+    console.error(`\n${name} failed: ${(e as Error).stack ?? e}`);
+    process.exitCode = 1;
+  } finally {
+    if (!interrupted()) await runCleanups();
+  }
+}

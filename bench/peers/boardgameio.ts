@@ -48,7 +48,7 @@ import { fileURLToPath } from 'node:url';
 import { Samples, fmtInt, fmtMs, table } from '../lib/stats.js';
 import { freePort } from '../lib/server-process.js';
 import { loadAverage, measureCpuWindow, type CpuWindow } from '../lib/machine.js';
-import { cleanUpOnSignals, cleanups, interrupted, runCleanups } from '../lib/cleanup.js';
+import { cleanUpOnSignals, cleanups, interrupted, runBench } from '../lib/cleanup.js';
 import { MAINTENANCE_URL, admin, withDatabase } from '../lib/postgres.js';
 import { seededPick } from '../../src/games/evons/index.js';
 import { BenchPlayer, CHAIN_LIMIT } from '../lib/move-policy.js';
@@ -515,14 +515,6 @@ async function main(): Promise<void> {
   report(r, server);
 }
 
-try {
-  await main();
-} catch (e) {
-  if (interrupted()) await new Promise(() => {}); // the signal handler is cleaning up and will exit
-  console.error(`\nbench:peers failed: ${(e as Error).stack ?? e}`);
-  process.exitCode = 1;
-} finally {
-  if (!interrupted()) await runCleanups();
-}
+await runBench('bench:peers', main);
 // socket.io clients and timers may hold the event loop: the run is over.
 if (!interrupted()) process.exit(process.exitCode ?? 0);
