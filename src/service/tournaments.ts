@@ -188,9 +188,15 @@ export class Tournaments {
     return t;
   }
 
-  async get(id: string): Promise<TournamentView> {
+  /** The tournament, its players and its boards, read once. */
+  private async load(id: string): Promise<{ t: TournamentRow; players: TournamentPlayerRow[]; boards: BoardRow[] }> {
     const t = await this.row(id);
     const [players, boards] = await Promise.all([this.store.players(id), this.store.boards(id)]);
+    return { t, players, boards };
+  }
+
+  async get(id: string): Promise<TournamentView> {
+    const { t, players, boards } = await this.load(id);
     return view(t, players, boards);
   }
 
@@ -256,9 +262,14 @@ export class Tournaments {
   }
 
   async standings(id: string): Promise<StandingsView> {
-    const t = await this.row(id);
-    const [players, boards] = await Promise.all([this.store.players(id), this.store.boards(id)]);
+    const { t, players, boards } = await this.load(id);
     return standingsView(t, players, boards);
+  }
+
+  /** The tournament and its standings from one read (the CSV export and the public page show both). */
+  async withStandings(id: string): Promise<{ tournament: TournamentView; standings: StandingsView }> {
+    const { t, players, boards } = await this.load(id);
+    return { tournament: view(t, players, boards), standings: standingsView(t, players, boards) };
   }
 
   /** One pass over every tournament with something to do (the sweeper calls it on every node). */

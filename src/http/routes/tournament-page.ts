@@ -41,14 +41,14 @@ const tournamentPageRoutes: FastifyPluginAsync<{ service: MatchService }> = asyn
     const { id } = req.params;
     const notFound = () => pageHeaders(reply).code(404).send(tournamentNotFoundPage(id, css.url));
     if (!TOURNAMENT_ID.test(id)) return notFound();
-    let tournament, standings;
+    let page;
     try {
-      [tournament, standings] = await Promise.all([service.tournaments.get(id), service.tournaments.standings(id)]);
+      page = await service.tournaments.withStandings(id);
     } catch (err) {
       if (err instanceof ServiceError && err.kind === 'not-found') return notFound();
       throw err;
     }
-    const html = tournamentPage({ tournament, standings, css: css.url });
+    const html = tournamentPage({ ...page, css: css.url });
     // The page is the same for everyone: its hash is its tag, and a reload that finds nothing new costs a 304.
     const etag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 22)}"`;
     pageHeaders(reply).header('etag', etag);

@@ -196,12 +196,12 @@ const tournamentRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async
       },
     },
     async (req, reply) => {
-      const [t, s] = await Promise.all([tournaments.get(req.params.id), tournaments.standings(req.params.id)]);
+      const { tournament, standings } = await tournaments.withStandings(req.params.id);
       return (reply as FastifyReply)
         .header('cache-control', 'no-cache')
-        .header('content-disposition', `attachment; filename="${t.id}-standings.csv"`)
+        .header('content-disposition', `attachment; filename="${req.params.id}-standings.csv"`)
         .type('text/csv; charset=utf-8')
-        .send(standingsCsv(s, t));
+        .send(standingsCsv(standings, tournament));
     },
   );
 
