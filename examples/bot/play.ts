@@ -56,7 +56,7 @@ export class SeatPlayer {
       const action = this.strategy.choose({ game: m.gameId, view: m.game, legal: legal.actions.map((a) => a.action), events: this.events });
       try {
         // If-Match: the version read above, so a decision on a stale position is refused.
-        m = (await client.act(matchId, action as Action, { version: m.version, ...this.signal() })).match;
+        m = (await client.act(matchId, action as Action, { version: m.version, view: true, ...this.signal() })).match;
         this.decisions++;
         this.opts.onDecision?.(this.decisions, action);
       } catch (err) {

@@ -1,7 +1,8 @@
 /**
- * The lean answer to an action (RFC 7240 `Prefer: return=minimal`): what a client needs to go on
- * (the new version, its own events, the status and the next decision) without the whole match
- * view, which is most of an action's bytes.
+ * The lean answer to an action, the default (CHANGELOG.md; RFC 7240 `Prefer: return=representation`
+ * asks for the whole match view instead): what a client needs to go on (the new version, its own
+ * events, the status and the next decision) without the view, which is most of an action's bytes
+ * and most of the server's work per move.
  */
 import type { z } from 'zod';
 import type { ActionSummary } from '../service/types.js';
@@ -9,9 +10,19 @@ import type { MinimalActionResultSchema } from './schemas.js';
 
 type MinimalActionResult = z.infer<typeof MinimalActionResultSchema>;
 
-/** Whether a Prefer header asks for return=minimal (preferences are comma-separated, case-insensitive). */
-export function prefersMinimal(prefer: string | undefined): boolean {
-  return prefer !== undefined && prefer.split(',').some((p) => p.trim().toLowerCase() === 'return=minimal');
+/**
+ * Whether a Prefer header asks for return=representation (preferences are comma-separated,
+ * case-insensitive; the last `return` preference wins, as a later one overrides an earlier one).
+ */
+export function prefersRepresentation(prefer: string | undefined): boolean {
+  if (prefer === undefined) return false;
+  let full = false;
+  for (const p of prefer.split(',')) {
+    const v = p.trim().toLowerCase();
+    if (v === 'return=representation') full = true;
+    else if (v === 'return=minimal') full = false;
+  }
+  return full;
 }
 
 /** The lean answer's fields in the documented order (the summary is built by the service). */

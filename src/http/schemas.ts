@@ -164,7 +164,7 @@ export const ActionHeaders = z.object({
     .string()
     .max(200)
     .optional()
-    .describe('RFC 7240. `return=minimal`: the lean answer (MinimalActionResult: version, your events, status and the next decision) instead of the whole match view; answered with Preference-Applied.'),
+    .describe('RFC 7240. `return=representation`: the whole match view (ActionResult) instead of the lean answer (MinimalActionResult: version, your events, status and the next decision), which is the default; `return=minimal` asks for the default. Answered with Preference-Applied.'),
 });
 
 export const ActionQuery = z.strictObject({
@@ -247,6 +247,7 @@ export const ActionResultSchema = register(
       .describe('With ?include=legal: your legal actions for the next decision; empty when it is not yours.'),
   }),
   'ActionResult',
+  'The answer to an action with Prefer: return=representation: its events and the whole match view.',
 );
 
 const LegalActionListSchema = z.array(z.object({ action: ActionBodySchema, text: z.string().optional().describe('Only with ?text=true.') }));
@@ -265,7 +266,7 @@ export const MinimalActionResultSchema = register(
     legalActions: LegalActionListSchema.optional().describe('With ?include=legal: your legal actions for that decision; empty when it is not yours.'),
   }),
   'MinimalActionResult',
-  'The lean answer to an action (Prefer: return=minimal).',
+  'The answer to an action (the default; Prefer: return=representation gives ActionResult instead).',
 );
 
 export const LegalActionsSchema = register(

@@ -11,6 +11,7 @@ import { backends, bearer, createHotSeat, secondApp, useHarness } from './helper
 
 type Seat = 'p1' | 'p2';
 const MINIMAL = { prefer: 'return=minimal' };
+const FULL = { prefer: 'return=representation' };
 
 interface Sent {
   seat: Seat;
@@ -38,7 +39,7 @@ for (const backend of backends) {
         h.t.now += 60_000;
         const res = await h.http
           .post(`/v1/matches/${id}/actions`)
-          .set({ ...bearer(tokens[seat]), 'idempotency-key': key, ...(prefer ? MINIMAL : {}) })
+          .set({ ...bearer(tokens[seat]), 'idempotency-key': key, ...(prefer ? MINIMAL : FULL) })
           .send({ action })
           .expect(200);
         sent.push({ seat, key, action, prefer, text: res.text });
@@ -49,7 +50,7 @@ for (const backend of backends) {
     const retry = (id: string, tokens: Record<Seat, string>, s: Sent, prefer: boolean) =>
       h.http
         .post(`/v1/matches/${id}/actions`)
-        .set({ ...bearer(tokens[s.seat]), 'idempotency-key': s.key, ...(prefer ? MINIMAL : {}) })
+        .set({ ...bearer(tokens[s.seat]), 'idempotency-key': s.key, ...(prefer ? MINIMAL : FULL) })
         .send({ action: s.action })
         .expect(200);
 
@@ -77,7 +78,7 @@ for (const backend of backends) {
         for (const s of sent.slice(0, 4)) {
           const again = await cold
             .post(`/v1/matches/${id}/actions`)
-            .set({ ...bearer(tokens[s.seat]), 'idempotency-key': s.key, ...(s.prefer ? MINIMAL : {}) })
+            .set({ ...bearer(tokens[s.seat]), 'idempotency-key': s.key, ...(s.prefer ? MINIMAL : FULL) })
             .send({ action: s.action })
             .expect(200);
           expect(again.text, `cold retry of ${s.key}`).toBe(s.text);

@@ -1,15 +1,17 @@
 /**
- * The lean action answer (issue 13): `Prefer: return=minimal` (RFC 7240) answers an action with
- * the version, the caller's events, the status and the next decision instead of the whole match
- * view; `?include=legal` adds the caller's legal actions for that decision, so a bot plays with
- * one request per move. Redaction, idempotent replays and the default answer are unchanged. Both
- * databases.
+ * The lean action answer (issue 13; the default since issue 26): an action is answered with the
+ * version, the caller's events, the status and the next decision instead of the whole match
+ * view, which `Prefer: return=representation` (RFC 7240) asks for; `Prefer: return=minimal` asks
+ * for the default. `?include=legal` adds the caller's legal actions for that decision, so a bot
+ * plays with one request per move. Redaction and idempotent replays are the same in both forms.
+ * Both databases.
  */
 import { describe, expect, it } from 'vitest';
 import { backends, bearer, createHotSeat, expectProblem, useHarness } from './helpers.js';
 
 type Seat = 'p1' | 'p2';
 const MINIMAL = { prefer: 'return=minimal' };
+const FULL = { prefer: 'return=representation' };
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`lean action answers [${backend.name}]`, () => {
@@ -49,20 +51,28 @@ for (const backend of backends) {
       expect(sameSeatAnswers).toBeGreaterThan(0);
     });
 
-    it('the lean answer holds the same redacted events as the full one; the default answer is unchanged', async () => {
+    it('the default answer is the lean one, with the same redacted events as the full one Prefer: return=representation asks for', async () => {
       const a = await createHotSeat(h.http);
       const b = await createHotSeat(h.http);
+      const c = await createHotSeat(h.http);
       const seatOf = async (id: string) => (await h.http.get(`/v1/matches/${id}`).expect(200)).body.game.pending.seat as Seat;
       const sa = await seatOf(a.id);
       const sb = await seatOf(b.id);
-      const full = await h.http.post(`/v1/matches/${a.id}/actions`).set(bearer(a.tokens[sa])).send({ action: { type: 'resign' } }).expect(200);
-      const lean = await h.http.post(`/v1/matches/${b.id}/actions`).set({ ...bearer(b.tokens[sb]), ...MINIMAL }).send({ action: { type: 'resign' } }).expect(200);
-      expect(full.headers['preference-applied']).toBeUndefined();
+      const sc = await seatOf(c.id);
+      const full = await h.http.post(`/v1/matches/${a.id}/actions`).set({ ...bearer(a.tokens[sa]), ...FULL }).send({ action: { type: 'resign' } }).expect(200);
+      const lean = await h.http.post(`/v1/matches/${b.id}/actions`).set(bearer(b.tokens[sb])).send({ action: { type: 'resign' } }).expect(200);
+      const asked = await h.http.post(`/v1/matches/${c.id}/actions`).set({ ...bearer(c.tokens[sc]), ...MINIMAL }).send({ action: { type: 'resign' } }).expect(200);
+      expect(full.headers['preference-applied']).toBe('return=representation');
       expect(Object.keys(full.body).sort()).toEqual(['events', 'match', 'version']);
+      // No preference sent, none applied: the default is the lean answer.
+      expect(lean.headers['preference-applied']).toBeUndefined();
+      expect(Object.keys(lean.body).sort()).toEqual(['events', 'outcome', 'pending', 'status', 'version', 'winner']);
       expect(lean.body).toMatchObject({ status: 'finished', pending: null, outcome: { reason: full.body.match.outcome.reason } });
       expect(lean.body.events.map((e: { event: { type: string } }) => e.event.type)).toEqual(full.body.events.map((e: { event: { type: string } }) => e.event.type));
       expect(lean.body.version).toBe(full.body.version);
       expect(lean.body.legalActions).toBeUndefined();
+      expect(asked.headers['preference-applied']).toBe('return=minimal');
+      expect(Object.keys(asked.body).sort()).toEqual(Object.keys(lean.body).sort());
     });
 
     it('an idempotent retry gets the same lean answer; the hidden hand stays hidden; bad include is a 400', async () => {

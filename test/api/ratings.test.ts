@@ -35,7 +35,7 @@ for (const backend of backends) {
       return c.body.id as string;
     };
     const resign = (id: string, who: P, key?: string) => {
-      const req = h.http.post(`/v1/matches/${id}/actions`).set(bearer(who.token));
+      const req = h.http.post(`/v1/matches/${id}/actions`).set('prefer', 'return=representation').set(bearer(who.token));
       if (key) req.set('idempotency-key', key);
       return req.send({ action: { type: 'resign' } });
     };
@@ -47,7 +47,7 @@ for (const backend of backends) {
         expect(v.body.status).toBe('active');
         const seat = v.body.game.pending.seat as Seat;
         const legal = await h.http.get(`/v1/matches/${id}/legal-actions`).set(bearer(seats[seat].token)).expect(200);
-        await h.http.post(`/v1/matches/${id}/actions`).set(bearer(seats[seat].token)).send({ action: legal.body.actions[0].action }).expect(200);
+        await h.http.post(`/v1/matches/${id}/actions`).set('prefer', 'return=representation').set(bearer(seats[seat].token)).send({ action: legal.body.actions[0].action }).expect(200);
         decided.add(seat);
       }
     };
@@ -75,11 +75,11 @@ for (const backend of backends) {
           expect(v.body.status).toBe('active');
           const seat = v.body.game.pending.seat as Seat;
           const legal = await strict.http.get(`/v1/matches/${id}/legal-actions`).set(bearer(seats[seat].token)).expect(200);
-          await strict.http.post(`/v1/matches/${id}/actions`).set(bearer(seats[seat].token)).send({ action: legal.body.actions[0].action }).expect(200);
+          await strict.http.post(`/v1/matches/${id}/actions`).set('prefer', 'return=representation').set(bearer(seats[seat].token)).send({ action: legal.body.actions[0].action }).expect(200);
           made[seat] += 1;
         }
       };
-      const resignBy = (id: string, who: { token: string }) => strict.http.post(`/v1/matches/${id}/actions`).set(bearer(who.token)).send({ action: { type: 'resign' } }).expect(200);
+      const resignBy = (id: string, who: { token: string }) => strict.http.post(`/v1/matches/${id}/actions`).set('prefer', 'return=representation').set(bearer(who.token)).send({ action: { type: 'resign' } }).expect(200);
       const ratingsOf = async (p: { handle: string }) => (await strict.http.get(`/v1/players/${p.handle}`).expect(200)).body.ratings;
 
       // The farm: instant resigns, and a resign one decision short of the minimum.
@@ -187,7 +187,7 @@ for (const backend of backends) {
       expect((await profile(winner)).ratings[0].rating).toBeGreaterThan(1500);
 
       const aborted = await ratedMatch(ed, fe);
-      await h.http.post(`/v1/matches/${aborted}/actions`).set(bearer(ed.token)).send({ action: { type: 'abort' } }).expect(200);
+      await h.http.post(`/v1/matches/${aborted}/actions`).set('prefer', 'return=representation').set(bearer(ed.token)).send({ action: { type: 'abort' } }).expect(200);
       expect(await h.store.ratings.changesOfMatch(aborted)).toEqual([]);
       expect((await profile(ed)).ratings.map((r: { timeControl: string }) => r.timeControl)).toEqual(['live']);
       expect((await profile(ed)).stats[0]).toMatchObject({ played: 1, aborted: 1 });

@@ -50,7 +50,7 @@ async function decision(h: Clocked, m: Created): Promise<{ seat: Seat; action: R
 /** The seat to decide makes its first legal action at the fake time now; returns the seat and the answer. */
 async function decide(h: Clocked, m: Created) {
   const { seat, action } = await decision(h, m);
-  const res = await h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens[seat])).send({ action });
+  const res = await h.http.post(`/v1/matches/${m.id}/actions`).set('prefer', 'return=representation').set(bearer(m.tokens[seat])).send({ action });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return { seat, body: res.body };
 }
@@ -248,10 +248,10 @@ for (const backend of backends) {
       expect(stopped).toMatchObject({ type: 'ClockSet', clock: { running: null, remainingMs: { p1: 0, p2: 29 * SEC } } });
 
       for (const seat of ['p1', 'p2'] as const) {
-        const res = await h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens[seat])).send({ action: { type: 'pass' } });
+        const res = await h.http.post(`/v1/matches/${m.id}/actions`).set('prefer', 'return=representation').set(bearer(m.tokens[seat])).send({ action: { type: 'pass' } });
         expectProblem(res, 409, 'match-finished');
       }
-      expectProblem(await h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens.p2)).send({ action: { type: 'abort' } }), 409, 'match-finished');
+      expectProblem(await h.http.post(`/v1/matches/${m.id}/actions`).set('prefer', 'return=representation').set(bearer(m.tokens.p2)).send({ action: { type: 'abort' } }), 409, 'match-finished');
 
       // More reads (REST, GraphQL, a later time), sweeps: still one ending, nothing more written.
       h.t.now = deadline + DAY;
@@ -301,7 +301,7 @@ for (const backend of backends) {
       // p1 asks at once.
       const first = await create(h, { kind: 'live', initialSeconds: 60, incrementSeconds: 0 });
       h.t.now = t0 + 4 * SEC;
-      const abortFirst = () => h.http.post(`/v1/matches/${first.id}/actions`).set(bearer(first.tokens.p1)).set('idempotency-key', 'abort-once').send({ action: { type: 'abort' } });
+      const abortFirst = () => h.http.post(`/v1/matches/${first.id}/actions`).set('prefer', 'return=representation').set(bearer(first.tokens.p1)).set('idempotency-key', 'abort-once').send({ action: { type: 'abort' } });
       const r1 = await abortFirst().expect(200);
       // Retried later with the same key: the stored answer, nothing new written.
       h.t.now = t0 + 9 * SEC;
@@ -317,7 +317,7 @@ for (const backend of backends) {
       // p2 asks after p1 made its first decision (p2 has made none yet), on a match without a clock.
       const second = await create(h, undefined);
       await endTurn(h, second);
-      const r2 = await h.http.post(`/v1/matches/${second.id}/actions`).set(bearer(second.tokens.p2)).send({ action: { type: 'abort' } }).expect(200);
+      const r2 = await h.http.post(`/v1/matches/${second.id}/actions`).set('prefer', 'return=representation').set(bearer(second.tokens.p2)).send({ action: { type: 'abort' } }).expect(200);
       expect(r2.body.match).toMatchObject({ status: 'finished', winner: null, clock: null, outcome: { winner: null, reason: 'aborted', seat: 'p2' } });
       expect(r2.body.events.map((e: { event: { type: string } }) => e.event.type)).toEqual(['MatchEnded']);
 
@@ -340,7 +340,7 @@ for (const backend of backends) {
       const before = await view(h, late.id);
       const count = (await storedLog(h, late.id)).length;
       for (const seat of ['p1', 'p2'] as const) {
-        const res = await h.http.post(`/v1/matches/${late.id}/actions`).set(bearer(late.tokens[seat])).send({ action: { type: 'abort' } });
+        const res = await h.http.post(`/v1/matches/${late.id}/actions`).set('prefer', 'return=representation').set(bearer(late.tokens[seat])).send({ action: { type: 'abort' } });
         expectProblem(res, 422, 'ABORT_TOO_LATE');
       }
       const gLate = await abortGql(late.id, late.tokens.p1);
@@ -397,7 +397,7 @@ for (const backend of backends) {
       const [swept, read, moved] = timed as [Created, Created, Created];
       expect(await h.app.service.sweep()).toBeGreaterThanOrEqual(1);
       expect((await view(h, read.id)).status).toBe('finished');
-      expectProblem(await h.http.post(`/v1/matches/${moved.id}/actions`).set(bearer(moved.tokens.p1)).send({ action: { type: 'pass' } }), 409, 'match-finished');
+      expectProblem(await h.http.post(`/v1/matches/${moved.id}/actions`).set('prefer', 'return=representation').set(bearer(moved.tokens.p1)).send({ action: { type: 'pass' } }), 409, 'match-finished');
       h.t.now = t0 + 2 * DAY;
       expect((await view(h, untouched.id)).outcome).toEqual({ winner: null, reason: 'aborted', seat: null });
 
@@ -515,7 +515,7 @@ for (const backend of backends) {
       // Not this handle's turn (p2 decides first), or over: not listed.
       await mine({ kind: 'live', initialSeconds: 60, incrementSeconds: 0 }, { settings: { firstPlayer: 'p2' } });
       const aborted = await mine({ kind: 'live', initialSeconds: 60, incrementSeconds: 0 });
-      await h.http.post(`/v1/matches/${aborted.id}/actions`).set(bearer(aborted.tokens.p1)).send({ action: { type: 'abort' } }).expect(200);
+      await h.http.post(`/v1/matches/${aborted.id}/actions`).set('prefer', 'return=representation').set(bearer(aborted.tokens.p1)).send({ action: { type: 'abort' } }).expect(200);
 
       h.t.now = t0 + 60 * SEC;
       const all = (await h.http.get('/v1/me/matches').query({ turn: 'mine', handle, limit: 50 }).expect(200)).body;
@@ -572,7 +572,7 @@ for (const backend of backends) {
       const t0 = fresh();
       const base = h.baseUrl();
       const aborted = await create(h, { kind: 'live', initialSeconds: 60, incrementSeconds: 0 });
-      await h.http.post(`/v1/matches/${aborted.id}/actions`).set(bearer(aborted.tokens.p1)).send({ action: { type: 'abort' } }).expect(200);
+      await h.http.post(`/v1/matches/${aborted.id}/actions`).set('prefer', 'return=representation').set(bearer(aborted.tokens.p1)).send({ action: { type: 'abort' } }).expect(200);
       const timedOut = await create(h, { kind: 'live', initialSeconds: 60, incrementSeconds: 0 });
       const live = readStream(`${base}/v1/matches/${timedOut.id}/stream`, timedOut.tokens.p2);
       const stored = readStream(`${base}/v1/matches/${aborted.id}/stream`, aborted.tokens.p2);
@@ -599,7 +599,7 @@ for (const backend of backends) {
       const t0 = fresh();
       const timedOut = await create(h, { kind: 'live', initialSeconds: 10, incrementSeconds: 0 });
       const aborted = await create(h, undefined);
-      await h.http.post(`/v1/matches/${aborted.id}/actions`).set(bearer(aborted.tokens.p2)).send({ action: { type: 'abort' } }).expect(200);
+      await h.http.post(`/v1/matches/${aborted.id}/actions`).set('prefer', 'return=representation').set(bearer(aborted.tokens.p2)).send({ action: { type: 'abort' } }).expect(200);
       h.t.now = t0 + 10 * SEC;
       for (const m of [timedOut, aborted]) {
         const res = await h.http
@@ -623,7 +623,7 @@ for (const backend of backends) {
         h.t.now += SEC;
         const seat = v.game.pending.seat as Seat;
         const legal = (await h.http.get(`/v1/matches/${m.id}/legal-actions`).set(bearer(m.tokens[seat])).expect(200)).body.actions;
-        const res = await h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens[seat])).send({ action: legal[Math.floor(rand() * legal.length)].action });
+        const res = await h.http.post(`/v1/matches/${m.id}/actions`).set('prefer', 'return=representation').set(bearer(m.tokens[seat])).send({ action: legal[Math.floor(rand() * legal.length)].action });
         expect(res.status, JSON.stringify(res.body)).toBe(200);
         v = res.body.match;
       }
@@ -646,7 +646,7 @@ for (const backend of backends) {
       const m = await create(h, { kind: 'live', initialSeconds: 30, incrementSeconds: 2 });
       const { seat, action } = await decision(h, m);
       h.t.now = t0 + 3 * SEC;
-      const send = () => h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens[seat])).set('idempotency-key', 'clocked-retry').send({ action });
+      const send = () => h.http.post(`/v1/matches/${m.id}/actions`).set('prefer', 'return=representation').set(bearer(m.tokens[seat])).set('idempotency-key', 'clocked-retry').send({ action });
       const first = await send();
       expect(first.status, JSON.stringify(first.body)).toBe(200);
       const count = (await storedLog(h, m.id)).length;

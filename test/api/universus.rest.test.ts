@@ -98,7 +98,7 @@ for (const backend of backends) {
         if (actions % 11 === 5) {
           // A stale If-Match is refused with the current version, and nothing is applied.
           const stale = await h.http
-            .post(`/v1/matches/${id}/actions`)
+            .post(`/v1/matches/${id}/actions`).set('prefer', 'return=representation')
             .set(bearer(tokens[seat]))
             .set('if-match', `"${version - 1}"`)
             .send({ action: choice.action });
@@ -107,7 +107,7 @@ for (const backend of backends) {
         }
         const send = () =>
           h.http
-            .post(`/v1/matches/${id}/actions`)
+            .post(`/v1/matches/${id}/actions`).set('prefer', 'return=representation')
             .set(bearer(tokens[seat]))
             .set('if-match', `"${version}"`)
             .set('idempotency-key', key)
@@ -215,7 +215,7 @@ for (const backend of backends) {
         assertUvsNoLeak(`[${lines.join(',')}]`, t.secrets(viewer), `${label} stream for ${viewer}`, { view: false });
       }
 
-      const late = await h.http.post(`/v1/matches/${id}/actions`).set(bearer(tokens.p1)).send({ action: { type: 'PassCombat' } });
+      const late = await h.http.post(`/v1/matches/${id}/actions`).set('prefer', 'return=representation').set(bearer(tokens.p1)).send({ action: { type: 'PassCombat' } });
       expectProblem(late, 409, 'match-finished');
       return final.body;
     }
@@ -373,7 +373,7 @@ for (const backend of backends) {
           const legal = await node.get(`/v1/matches/${c.id}/legal-actions`).set(bearer(c.tokens[seat])).expect(200);
           const options = legal.body.actions as { action: unknown }[];
           const res = await node
-            .post(`/v1/matches/${c.id}/actions`)
+            .post(`/v1/matches/${c.id}/actions`).set('prefer', 'return=representation')
             .set(bearer(c.tokens[seat]))
             .set('if-match', `"${version}"`)
             .send({ action: options[Math.floor(rand() * options.length)]!.action });
@@ -405,8 +405,8 @@ for (const backend of backends) {
       const position = universus.positions.toPosition((await uvsTruth(h.app.service, c.id)).state);
       const legal = await h.http.get(`/v1/matches/${c.id}/legal-actions`).set(bearer(c.tokens[seat])).expect(200);
       const [first, second] = legal.body.actions as { action: unknown }[];
-      await h.http.post(`/v1/matches/${c.id}/actions`).set(bearer(c.tokens[seat])).set('idempotency-key', 'uvs-k').send({ action: first!.action }).expect(200);
-      const reused = await h.http.post(`/v1/matches/${c.id}/actions`).set(bearer(c.tokens[seat])).set('idempotency-key', 'uvs-k').send({ action: second!.action });
+      await h.http.post(`/v1/matches/${c.id}/actions`).set('prefer', 'return=representation').set(bearer(c.tokens[seat])).set('idempotency-key', 'uvs-k').send({ action: first!.action }).expect(200);
+      const reused = await h.http.post(`/v1/matches/${c.id}/actions`).set('prefer', 'return=representation').set(bearer(c.tokens[seat])).set('idempotency-key', 'uvs-k').send({ action: second!.action });
       expectProblem(reused, 422, 'idempotency-key-reused');
 
       const open = await h.http.post('/v1/matches').send({ game: 'universus', position, openSeat: true, handle: 'uvs-sb' });
@@ -436,7 +436,7 @@ for (const backend of backends) {
         const legal = await h.http.get(`/v1/matches/${c.id}/legal-actions`).set(bearer(c.tokens[seat])).expect(200);
         const options = legal.body.actions as { action: unknown }[];
         const r = await h.http
-          .post(`/v1/matches/${c.id}/actions`)
+          .post(`/v1/matches/${c.id}/actions`).set('prefer', 'return=representation')
           .set(bearer(c.tokens[seat]))
           .set('if-match', `"${version}"`)
           .send({ action: options[Math.floor(rand() * options.length)]!.action })
@@ -474,7 +474,7 @@ for (const backend of backends) {
         Object.fromEntries(((await h.http.get(`/v1/matches/${c.id}`).set(bearer(c.tokens[seat])).expect(200)).body.game.players[seat].hand as { id: string; card: string }[]).map((x) => [x.card, x.id]));
       const p1 = await hand('p1');
       const p2 = await hand('p2');
-      const act = (seat: Seat, action: object) => h.http.post(`/v1/matches/${c.id}/actions`).set(bearer(c.tokens[seat])).send({ action });
+      const act = (seat: Seat, action: object) => h.http.post(`/v1/matches/${c.id}/actions`).set('prefer', 'return=representation').set(bearer(c.tokens[seat])).send({ action });
       const attacked = await act('p1', { type: 'PlayCard', cardId: p1.A07 }).expect(200);
       const version = attacked.body.version as number;
       expect(attacked.body.match.game.attack).toMatchObject({ attacker: 'p1', zone: 'HIGH', speed: 5, damage: 2 });
@@ -533,7 +533,7 @@ for (const backend of backends) {
       };
       const c = await create({ position });
       const view = async (seat: Seat) => (await h.http.get(`/v1/matches/${c.id}`).set(bearer(c.tokens[seat])).expect(200)).body.game;
-      const act = (seat: Seat, action: object) => h.http.post(`/v1/matches/${c.id}/actions`).set(bearer(c.tokens[seat])).send({ action });
+      const act = (seat: Seat, action: object) => h.http.post(`/v1/matches/${c.id}/actions`).set('prefer', 'return=representation').set(bearer(c.tokens[seat])).send({ action });
       const v1 = await view('p1');
       const stage1 = v1.players.p1.stage as { id: string; card: string; committed: boolean }[];
       const ready1 = stage1.filter((x) => !x.committed).map((x) => x.id);
@@ -622,7 +622,7 @@ for (const backend of backends) {
           if (pending.kind === kind) return { c, deciding: pending.seat, version: v.body.version as number };
           const legal = await get(`/v1/matches/${c.id}/legal-actions`, pending.seat, c.tokens).expect(200);
           const options = legal.body.actions as { action: object }[];
-          await h.http.post(`/v1/matches/${c.id}/actions`).set(bearer(c.tokens[pending.seat])).send({ action: options[Math.floor(rand() * options.length)]!.action }).expect(200);
+          await h.http.post(`/v1/matches/${c.id}/actions`).set('prefer', 'return=representation').set(bearer(c.tokens[pending.seat])).send({ action: options[Math.floor(rand() * options.length)]!.action }).expect(200);
         }
       }
       throw new Error(`no ${kind} decision reached`);
@@ -636,7 +636,7 @@ for (const backend of backends) {
         const resigner = who === 'deciding' ? deciding : otherSeat(deciding);
         const winner = otherSeat(resigner);
         const t = await uvsTruth(h.app.service, c.id);
-        const res = await h.http.post(`/v1/matches/${c.id}/actions`).set(bearer(c.tokens[resigner])).set('if-match', `"${version}"`).send({ action: { type: 'resign' } });
+        const res = await h.http.post(`/v1/matches/${c.id}/actions`).set('prefer', 'return=representation').set(bearer(c.tokens[resigner])).set('if-match', `"${version}"`).send({ action: { type: 'resign' } });
         expect(res.status, JSON.stringify(res.body)).toBe(200);
         expect(res.body.match).toMatchObject({ status: 'finished', winner, outcome: { winner, reason: 'resigned', seat: resigner } });
         expect(res.body.match.seed, 'the seed is published once the match is over').toEqual(expect.any(String));
@@ -647,7 +647,7 @@ for (const backend of backends) {
         // The match waits for nobody: no legal actions, no further action (not even a second resign).
         for (const seat of ['p1', 'p2'] as const) {
           expect((await get(`/v1/matches/${c.id}/legal-actions`, seat, c.tokens).expect(200)).body.actions).toEqual([]);
-          expectProblem(await h.http.post(`/v1/matches/${c.id}/actions`).set(bearer(c.tokens[seat])).send({ action: { type: 'resign' } }), 409, 'match-finished');
+          expectProblem(await h.http.post(`/v1/matches/${c.id}/actions`).set('prefer', 'return=representation').set(bearer(c.tokens[seat])).send({ action: { type: 'resign' } }), 409, 'match-finished');
         }
         const spectator = await h.http.get(`/v1/matches/${c.id}`).expect(200);
         expect(spectator.body).toMatchObject({ status: 'finished', winner, version: version + 1, outcome: { winner, reason: 'resigned', seat: resigner } });
@@ -663,7 +663,7 @@ for (const backend of backends) {
       const version = v.body.version as number;
 
       // An Evons action is well-formed for the API but not a UniVersus action: the engine's stable code.
-      const evonsAction = await h.http.post(`/v1/matches/${c.id}/actions`).set(bearer(c.tokens[seat])).send({ action: { type: 'pass' } });
+      const evonsAction = await h.http.post(`/v1/matches/${c.id}/actions`).set('prefer', 'return=representation').set(bearer(c.tokens[seat])).send({ action: { type: 'pass' } });
       const e1 = expectProblem(evonsAction, 422, 'INVALID_ACTION');
       expect(e1.type).toBe('urn:evons:problem:illegal-action');
       expect(evonsAction.body.version).toBe(version);
@@ -671,19 +671,19 @@ for (const backend of backends) {
       // U-PLAY-1: only the deciding seat; D-14: a card not in hand gets one answer, whoever holds it.
       const t = await uvsTruth(h.app.service, c.id);
       const otherHand = t.state.players[otherSeat(seat)].hand[0]!;
-      const notYours = await h.http.post(`/v1/matches/${c.id}/actions`).set(bearer(c.tokens[otherSeat(seat)])).send({ action: { type: 'PassCombat' } });
+      const notYours = await h.http.post(`/v1/matches/${c.id}/actions`).set('prefer', 'return=representation').set(bearer(c.tokens[otherSeat(seat)])).send({ action: { type: 'PassCombat' } });
       const e2 = expectProblem(notYours, 422, 'NOT_YOUR_DECISION');
       expect(e2.type).toBe('urn:evons:problem:illegal-action');
       expect(notYours.body.version).toBe(version);
       for (const cardId of [otherHand, 'no-such-card']) {
-        const r = await h.http.post(`/v1/matches/${c.id}/actions`).set(bearer(c.tokens[seat])).send({ action: { type: 'PlayCard', cardId } });
+        const r = await h.http.post(`/v1/matches/${c.id}/actions`).set('prefer', 'return=representation').set(bearer(c.tokens[seat])).send({ action: { type: 'PlayCard', cardId } });
         const e = expectProblem(r, 422, 'CARD_NOT_IN_HAND');
         expect(e.type).toBe('urn:evons:problem:illegal-action');
         expect(r.body.version).toBe(version);
         assertUvsNoLeak(r.text, { ...t.secrets(seat), neverShown: new Set([...t.secrets(seat).neverShown].filter((x) => x !== cardId)) }, 'illegal PlayCard problem', { view: false });
         expect(r.body.detail).not.toContain(t.state.cards[otherHand]!);
       }
-      const wrong = await h.http.post(`/v1/matches/${c.id}/actions`).set(bearer(c.tokens[seat])).send({ action: { type: 'NoBlock' } });
+      const wrong = await h.http.post(`/v1/matches/${c.id}/actions`).set('prefer', 'return=representation').set(bearer(c.tokens[seat])).send({ action: { type: 'NoBlock' } });
       expectProblem(wrong, 422, 'WRONG_DECISION');
       expect((await h.http.get(`/v1/matches/${c.id}`).expect(200)).body.version).toBe(version);
 

@@ -20,6 +20,7 @@ import type {
   AcceptedChallenge,
   Action,
   ActionResult,
+  MinimalActionResult,
   Challenge,
   ChallengeList,
   CreateChallengeRequest,
@@ -73,10 +74,19 @@ export interface ActOptions {
   /** The key of this logical action (default: a new one). Reuse it only to resend the same action. */
   idempotencyKey?: string;
   signal?: AbortSignal;
+  /** Ask for the whole match view in the answer (Prefer: return=representation); default: the lean answer. */
+  view?: boolean;
+  /** Also return this seat's legal actions for the next decision (?include=legal; empty when it is not this seat's). */
+  legal?: boolean;
 }
 
-/** An action's result; `replayed` when the server answered a resend with the stored result. */
-export type ActResult = ActionResult & { replayed: boolean };
+/**
+ * An action's lean answer (the default); `replayed` when the server answered a resend with the
+ * stored result.
+ */
+export type ActResult = MinimalActionResult & { replayed: boolean };
+/** An action's answer with the whole match view (`act(…, { view: true })`). */
+export type ActViewResult = ActionResult & { replayed: boolean };
 
 export type TurnResult =
   /** The match waits for this seat's decision. */
@@ -216,28 +226,31 @@ export class EvonsClient {
    * retried with the same key, so the action is applied at most once whatever happens on the
    * wire; a 409 (the match moved on) throws: read the match again and decide again.
    */
-  async act(matchId: string, action: Action, opts: ActOptions = {}): Promise<ActResult> {
+  act(matchId: string, action: Action, opts: ActOptions & { view: true }): Promise<ActViewResult>;
+  act(matchId: string, action: Action, opts?: ActOptions & { view?: false }): Promise<ActResult>;
+  async act(matchId: string, action: Action, opts: ActOptions = {}): Promise<ActResult | ActViewResult> {
     const version = opts.version === undefined ? this.versionOf(matchId) : opts.version;
-    const header: { 'idempotency-key': string; 'if-match'?: string } = { 'idempotency-key': opts.idempotencyKey ?? this.newKey() };
+    const header: { 'idempotency-key': string; 'if-match'?: string; prefer?: string } = { 'idempotency-key': opts.idempotencyKey ?? this.newKey() };
     if (version !== null && version !== undefined) header['if-match'] = `"${version}"`;
+    if (opts.view) header.prefer = 'return=representation';
     const r = await this.api.POST('/v1/matches/{id}/actions', {
-      params: { path: { id: matchId }, header },
+      params: { path: { id: matchId }, header, query: opts.legal ? { include: 'legal' } : {} },
       body: { action },
       headers: this.auth(matchId),
       signal: opts.signal,
     });
     const result = this.ok(r, matchId);
-    // This client sends no `Prefer: return=minimal`, so the answer is the whole ActionResult.
-    if (!('match' in result)) throw new Error('the service answered an action without its match view');
+    // Which answer came back is told by its shape (ActionResult carries the match view).
+    if (Boolean(opts.view) !== 'match' in result) throw new Error(`the service answered an action ${opts.view ? 'without' : 'with'} its match view`);
     this.saw(matchId, result.version);
-    return { ...result, replayed: r.response.headers.get('idempotent-replayed') === 'true' };
+    return { ...result, replayed: r.response.headers.get('idempotent-replayed') === 'true' } as ActResult | ActViewResult;
   }
 
   /**
    * Concedes. Allowed whatever the game is waiting for, so it is sent without If-Match unless
    * `opts.version` asks for one (a resignation does not depend on the position).
    */
-  resign(matchId: string, opts: ActOptions = {}): Promise<ActResult> {
+  resign(matchId: string, opts: ActOptions & { view?: false } = {}): Promise<ActResult> {
     return this.act(matchId, { type: 'resign' }, { version: null, ...opts });
   }
 

@@ -5,7 +5,7 @@
  *   const m = await evons.createMatch({ handle: 'ann', openSeat: true, decks: { p1: { starter: 'starter-storm-shade' } } });
  *   const turn = await evons.waitForMyTurn(m.id);
  */
-export { EvonsClient, type ActOptions, type ActResult, type EvonsClientOptions, type TurnResult } from './client.js';
+export { EvonsClient, type ActOptions, type ActResult, type ActViewResult, type EvonsClientOptions, type TurnResult } from './client.js';
 export { EventStream, type EventsOptions } from './events.js';
 export { FeedStream, NdjsonFeedTransport, SseFeedTransport, feedItem, type FeedItem, type FeedOpenRequest, type FeedOptions, type FeedTransport } from './feed.js';
 export { EvonsProblem, RULE_CODES, SERVICE_CODES, isProblem, type Problem, type ProblemCode, type RuleCode, type ServiceCode } from './problem.js';

@@ -16,7 +16,10 @@ export type GameView = Schemas['GameView'];
 /** An action as sent: an Evons or UniVersus decision, or the match's own (abort). */
 export type Action = Schemas['ActionInput'];
 export type EvonsAction = Schemas['EvonsActionInput'];
+/** An action's answer with the whole match view (act with `{ view: true }`). */
 export type ActionResult = Schemas['ActionResult'];
+/** An action's default answer: version, your events, status, outcome and the next decision. */
+export type MinimalActionResult = Schemas['MinimalActionResult'];
 export type LegalActions = Schemas['LegalActions'];
 export type MatchEvent = Schemas['MatchEvent'];
 export type StreamEnd = Schemas['StreamEnd'];

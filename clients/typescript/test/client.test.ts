@@ -59,6 +59,25 @@ describe('EvonsClient against the real service', () => {
     expect(watcher.seat).toBeNull();
   });
 
+  it('act answers lean by default; { legal: true } adds the next legal actions, { view: true } the whole match view', async () => {
+    const { id, clients } = await openAndJoin();
+    const seat = (await clients.p1.getMatch(id)).game!.pending!.seat;
+    const first = (await clients[seat].legalActions(id)).actions[0]!.action;
+    const lean = await clients[seat].act(id, first, { legal: true });
+    expect(lean).not.toHaveProperty('match');
+    expect(lean.status).toBe('active');
+    expect(lean.pending).not.toBeNull();
+    const next = lean.pending!.seat;
+    // The legal actions are this seat's: empty when the decision passed to the other seat.
+    if (next === seat) expect(lean.legalActions!.length).toBeGreaterThan(0);
+    else expect(lean.legalActions).toEqual([]);
+    const again = (await clients[next].legalActions(id)).actions[0]!.action;
+    const full = await clients[next].act(id, again, { view: true });
+    expect(full.match.version).toBe(full.version);
+    expect(full.match.seat).toBe(next);
+    expect(clients[next].versionOf(id)).toBe(full.version);
+  });
+
   it('a response lost on the way back is resent with the same Idempotency-Key and applied once', async () => {
     let dropped = 0;
     const spy = spyFetch(async (request, _n, real) => {
@@ -248,7 +267,7 @@ describe('EvonsClient against the real service', () => {
       const resigner: Seat = who === 'deciding' ? reached.deciding : reached.deciding === 'p1' ? 'p2' : 'p1';
       const winner: Seat = resigner === 'p1' ? 'p2' : 'p1';
       const r = await reached.clients[resigner].resign(reached.id);
-      expect(r.match).toMatchObject({ gameId: 'universus', status: 'finished', winner, outcome: { winner, reason: 'resigned', seat: resigner } });
+      expect(r).toMatchObject({ status: 'finished', winner, outcome: { winner, reason: 'resigned', seat: resigner }, pending: null });
       expect(r.events.map((e) => e.event.type)).toEqual(['MatchEnded']);
       const again = await reached.clients[winner].resign(reached.id).catch((e: unknown) => e);
       expect(again).toBeInstanceOf(EvonsProblem);

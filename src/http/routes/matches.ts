@@ -6,7 +6,7 @@ import type { Budgets } from '../budgets.js';
 import { bearerToken } from '../../service/tokens.js';
 import { problems } from '../../service/errors.js';
 import { notModified, perCaller } from '../caching.js';
-import { minimalResult, prefersMinimal } from '../lean-results.js';
+import { minimalResult, prefersRepresentation } from '../lean-results.js';
 import {
   ActionHeaders,
   ActionResultSchema,
@@ -198,13 +198,17 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
           'Applies one action for the seat of the token. Send If-Match with the version you saw (stale → 409 with ' +
           'the current version) and an Idempotency-Key to make retries safe (same key + same body → the stored ' +
           'response, byte for byte; same key + another body → 422). An illegal action is a 422 whose code is the ' +
-          "engine's reason. Resigning is an action in every game ({\"type\":\"resign\"}), accepted from either seat while the match runs.",
+          "engine's reason. Resigning is an action in every game ({\"type\":\"resign\"}), accepted from either seat while the match runs. " +
+          'The answer is lean (MinimalActionResult: version, your events, status, outcome, the next decision; with ' +
+          '?include=legal your legal actions for it); send Prefer: return=representation for the whole match view (ActionResult).',
         params: MatchIdParams,
         headers: ActionHeaders,
         querystring: ActionQuery,
         body: SubmitActionBody,
         response: {
-          200: z.union([ActionResultSchema, MinimalActionResultSchema]).describe('ActionResult, or with Prefer: return=minimal the MinimalActionResult.'),
+          200: z
+            .union([MinimalActionResultSchema, ActionResultSchema])
+            .describe('MinimalActionResult (the default), or with Prefer: return=representation the ActionResult with the whole match view.'),
           ...problemResponses(400, 404, 409, 413, 415, 422, 429),
         },
       },
@@ -214,20 +218,21 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
     },
     async (req, reply) => {
       const expectedVersion = parseIfMatch(req.headers['if-match']);
-      const minimal = prefersMinimal(req.headers.prefer);
+      const full = prefersRepresentation(req.headers.prefer);
       const out = await service.submitAction(req.params.id, bearerToken(req.headers.authorization), req.body.action, {
         idempotencyKey: req.headers['idempotency-key'],
         expectedVersion,
         includeLegal: req.query.include === 'legal',
-        representation: minimal ? 'minimal' : 'full',
+        representation: full ? 'full' : 'minimal',
       });
       perCaller(reply, { version: out.summary.version, viewer: out.seat, cache: 'no-store' });
       if (out.replayed) reply.header('idempotent-replayed', 'true');
       const legal = out.legal ? { legalActions: out.legal } : {};
-      if (minimal || !out.result) {
-        reply.header('preference-applied', 'return=minimal');
+      if (!full || !out.result) {
+        if (req.headers.prefer !== undefined) reply.header('preference-applied', 'return=minimal');
         return { ...minimalResult(out.summary), ...legal };
       }
+      reply.header('preference-applied', 'return=representation');
       return { ...out.result, ...legal };
     },
   );

@@ -159,7 +159,7 @@ export interface paths {
         put?: never;
         /**
          * Submit one action
-         * @description Applies one action for the seat of the token. Send If-Match with the version you saw (stale → 409 with the current version) and an Idempotency-Key to make retries safe (same key + same body → the stored response, byte for byte; same key + another body → 422). An illegal action is a 422 whose code is the engine's reason. Resigning is an action in every game ({"type":"resign"}), accepted from either seat while the match runs.
+         * @description Applies one action for the seat of the token. Send If-Match with the version you saw (stale → 409 with the current version) and an Idempotency-Key to make retries safe (same key + same body → the stored response, byte for byte; same key + another body → 422). An illegal action is a 422 whose code is the engine's reason. Resigning is an action in every game ({"type":"resign"}), accepted from either seat while the match runs. The answer is lean (MinimalActionResult: version, your events, status, outcome, the next decision; with ?include=legal your legal actions for it); send Prefer: return=representation for the whole match view (ActionResult).
          */
         post: operations["submitAction"];
         delete?: never;
@@ -2071,6 +2071,7 @@ export interface components {
         Action: components["schemas"]["EvonsAction"] | components["schemas"]["UniVersusAction"] | components["schemas"]["MatchAction"];
         /** @description One decision: an action of the match's game (EvonsAction, UniVersusAction) or a MatchAction. */
         ActionInput: components["schemas"]["EvonsActionInput"] | components["schemas"]["UniVersusActionInput"] | components["schemas"]["MatchActionInput"];
+        /** @description The answer to an action with Prefer: return=representation: its events and the whole match view. */
         ActionResult: {
             version: number;
             /** @description The events this action produced, as the caller may see them. */
@@ -3892,7 +3893,7 @@ export interface components {
         };
         /** @description A match as the caller sees it; `gameId` says which game's view `game` holds. */
         MatchView: components["schemas"]["EvonsMatchView"] | components["schemas"]["UniVersusMatchView"];
-        /** @description The lean answer to an action (Prefer: return=minimal). */
+        /** @description The answer to an action (the default; Prefer: return=representation gives ActionResult instead). */
         MinimalActionResult: {
             version: number;
             /** @description The events this action produced, as the caller may see them. */
@@ -5952,7 +5953,7 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description The version you expect the match to be at ("12", 12, W/"12" or an ETag we sent, "12.p1"); stale → 409 with the current version. */
                 "if-match"?: string;
-                /** @description RFC 7240. `return=minimal`: the lean answer (MinimalActionResult: version, your events, status and the next decision) instead of the whole match view; answered with Preference-Applied. */
+                /** @description RFC 7240. `return=representation`: the whole match view (ActionResult) instead of the lean answer (MinimalActionResult: version, your events, status and the next decision), which is the default; `return=minimal` asks for the default. Answered with Preference-Applied. */
                 prefer?: string;
                 /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
@@ -5969,7 +5970,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description ActionResult, or with Prefer: return=minimal the MinimalActionResult. */
+            /** @description MinimalActionResult (the default), or with Prefer: return=representation the ActionResult with the whole match view. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5981,7 +5982,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ActionResult"] | components["schemas"]["MinimalActionResult"];
+                    "application/json": components["schemas"]["MinimalActionResult"] | components["schemas"]["ActionResult"];
                 };
             };
             /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
