@@ -14,8 +14,8 @@
  *   BASELINE     seconds per raw-insert baseline                                 default 3
  *   BACKENDS     comma list of pglite,postgres                                   default both
  *   PROTOCOL     full: each move is a legal-actions GET and an action POST answered with the whole
- *                match view (the default answer); lean: the POST asks for the lean answer
- *                (Prefer: return=minimal) with the caller's next legal actions (?include=legal),
+ *                match view (Prefer: return=representation); lean: the POST takes the default
+ *                lean answer with the caller's next legal actions (?include=legal),
  *                so the legal-actions GET is needed only when the decision passes to the
  *                other seat                                                    default full
  *   NODES        API server processes sharing the PostgreSQL database; match slot i plays
@@ -281,7 +281,8 @@ async function runLoad(servers: ServerProcess[]): Promise<LoadResult> {
       const choice: { type: string } = player.choose(options, (o) => o.action.type)?.action ?? { type: 'resign' };
       const headers: Record<string, string> = { ...auth(seat), 'if-match': `"${view.version}"` };
       if (IDEMPOTENCY) headers['idempotency-key'] = `b-${c.id}-${view.version}`;
-      if (LEAN) headers.prefer = 'return=minimal';
+      // The lean answer is the default; full asks for the whole match view.
+      if (!LEAN) headers.prefer = 'return=representation';
       const res = await call(base, 'POST', `/v1/matches/${c.id}/actions${LEAN ? '?include=legal' : ''}`, headers, { action: choice });
       end = performance.now();
       const counted = inWindow(end - res.ms, end);
@@ -549,7 +550,7 @@ function report(b: BackendReport): { movesPerS: number; p95: number } {
     [`deep-chain breaks (> ${CHAIN_LIMIT} ability actions in a row → end-phase)`, fmtInt(L.chainBreaks)],
     ['mean response size: POST actions / GET legal-actions', `${fmtInt(L.bytes.post / Math.max(1, L.post.count))} / ${fmtInt(L.bytes.legal / Math.max(1, L.legal.count))} chars`],
     ['server CPU per accepted move (incl. its legal-actions GET)', `${fmtMs(L.serverCpuMs / Math.max(1, L.moves))} ms`],
-    ['protocol; requests per accepted move (POST + legal-actions GET)', `${LEAN ? 'lean (Prefer: return=minimal, ?include=legal)' : 'full'}; ${((L.post.count + L.legal.count) / Math.max(1, L.moves)).toFixed(2)}`],
+    ['protocol; requests per accepted move (POST + legal-actions GET)', `${LEAN ? 'lean (the default answer, ?include=legal)' : 'full (Prefer: return=representation)'}; ${((L.post.count + L.legal.count) / Math.max(1, L.moves)).toFixed(2)}`],
     ['server process CPU in window', cores(L.serverCpuMs)],
     ['bench process CPU in window', cores(L.benchCpuMs)],
     ...(L.machine
