@@ -24,7 +24,10 @@
  *                0: none                                                        default 1
  *   BENCH_DATABASE_URL  maintenance db for CREATE/DROP DATABASE
  *                default TEST_DATABASE_URL or postgresql://postgres@127.0.0.1:5432/postgres
- *   PROFILE      1: run the server with --cpu-prof and print the top self-time functions
+ *   PROFILE      1: run the server with --cpu-prof and print the top self-time functions (V8's
+ *                sampler: wall-clock samples, so a loaded machine inflates system calls);
+ *                perf: a CPU-time profile of the first server's threads with Linux perf over the
+ *                measured window, by area and function (bench/lib/perf-profile.ts)
  *   SERVER_FLAGS extra node flags for the server processes (e.g. --max-semi-space-size=32)
  *   WEBHOOKS     1: every seat of every match registers a webhook (all kinds) to a receiver in
  *                this process; reports deliveries and their latency from commit (the body's
@@ -53,6 +56,7 @@ import { seededPick } from '../src/games/evons/index.js';
 import { BenchPlayer, CHAIN_LIMIT } from './lib/move-policy.js';
 import { SERVER_KIND, ensureBuilt, startServer, type ServerProcess } from './lib/server-process.js';
 import { summariseCpuProfile } from './lib/cpuprofile.js';
+import { PERF_NODE_FLAG, cleanUpPerf, perfAvailable, recordPerf, summarisePerf } from './lib/perf-profile.js';
 import { loadAverage, measureCpuWindow, type CpuWindow } from './lib/machine.js';
 import { MAINTENANCE_URL, admin, withDatabase } from './lib/postgres.js';
 import { cleanUpOnSignals, cleanups, interrupted, runBench, runCleanups } from './lib/cleanup.js';
@@ -68,6 +72,7 @@ const IDEMPOTENCY = process.env.IDEMPOTENCY !== '0';
 const LEAN = process.env.PROTOCOL === 'lean';
 const NODES = Math.max(1, Number(process.env.NODES ?? 1));
 const PROFILE = process.env.PROFILE === '1';
+const PERF = process.env.PROFILE === 'perf';
 /** Extra node flags for the server processes (e.g. SERVER_FLAGS=--max-semi-space-size=32). */
 const SERVER_FLAGS = (process.env.SERVER_FLAGS ?? '').split(/\s+/).filter(Boolean);
 const WEBHOOKS = process.env.WEBHOOKS === '1';
@@ -476,6 +481,10 @@ async function runBackend(name: 'pglite' | 'postgres'): Promise<BackendReport | 
     cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
     nodeFlags.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
   }
+  if (PERF) {
+    if (!perfAvailable()) throw new Error('PROFILE=perf needs Linux perf (Debian: linux-perf)');
+    nodeFlags.push(PERF_NODE_FLAG);
+  }
 
   const where = name === 'pglite' ? `DATA_DIR=${dataDir}` : `DATABASE_URL=${redactUrl(dbUrl)}`;
   console.log(`\n${name}: starting the server (${where}) …`);
@@ -488,7 +497,11 @@ async function runBackend(name: 'pglite' | 'postgres'): Promise<BackendReport | 
     servers.push(s);
   }
   console.log(`${name}: ${nodes} server node(s) ready at ${servers.map((x) => `${x.baseUrl} (pid ${x.pid})`).join(', ')}; ${MATCHES} matches, ${WARMUP_S} s warm-up + ${DURATION_S} s measured${IDEMPOTENCY ? ', Idempotency-Key on every action' : ''} …`);
+  // The measured window starts after the warm-up (perf starts within a few ms of it).
+  const perf = PERF ? recordPerf(servers[0]!.pid, WARMUP_S * 1000, DURATION_S) : null;
+  if (perf) cleanups.push(async () => cleanUpPerf(perf.file, servers[0]!.pid));
   const load = await runLoad(servers);
+  await perf?.done;
   if (interrupted()) return null; // the signal handler cleans up and exits
   for (const x of servers) {
     if (x.exited()) throw new Error(`a server died during the run: ${JSON.stringify(x.exited())}\n    ${x.log().slice(-20).join('\n    ')}`);
@@ -497,6 +510,7 @@ async function runBackend(name: 'pglite' | 'postgres'): Promise<BackendReport | 
   const serverLog = servers.flatMap((x) => x.log());
 
   let profile: string | null = null;
+  if (perf) profile = formatPerf(summarisePerf(perf.file));
   if (profileDir) {
     const files = fs.readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'));
     if (files[0]) profile = formatProfile(path.join(profileDir, files[0]), load.windowUs);
@@ -517,6 +531,14 @@ function formatProfile(file: string, window: { fromUs: number; toUs: number }): 
   const span = p.windowed ? 'measured window only' : 'whole server lifetime incl. start-up (window not found in the profile)';
   return `server CPU profile (${fmtInt(p.total)} ms sampled, ${span}):\n` +
     `${table(areas.map((r) => [r[0]!, r[1]!, r[2]!]))}\n\n  top functions by self time:\n${table(rows)}`;
+}
+
+function formatPerf(p: ReturnType<typeof summarisePerf>): string {
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  const areas = [['share', 'area'], ...p.areas.map((a) => [pct(a.share), a.area])];
+  const fns = [['share', 'innermost JavaScript function'], ...p.functions.map((f) => [pct(f.share), f.name])];
+  return `server CPU-time profile (perf, ${fmtInt(p.samples)} samples at 999/s of CPU time, measured window, all threads; ${pct(p.kernelShare)} in the kernel):\n` +
+    `${table(areas)}\n\n  by function (each sample charged to its innermost JavaScript frame):\n${table(fns)}`;
 }
 
 // ------------------------------------------------------------------ report
