@@ -90,6 +90,14 @@ export function step(i: number, d: Direction): number | null {
   return n === undefined ? computeStep(i, d) : n;
 }
 
+/**
+ * Every cell's neighbour in direction `d` (null past the edge), for walks along a line: the table
+ * is looked up once per walk, not per step (a keyed load by direction name at every cell).
+ */
+export function stepsToward(d: Direction): readonly (number | null)[] {
+  return STEPS[d];
+}
+
 /** Orthogonal neighbours (R-BOARD-7). */
 export function orthogonalNeighbours(i: number): number[] {
   const out: number[] = [];

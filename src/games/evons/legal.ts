@@ -34,17 +34,19 @@ function actionsFor(s: GameState, d: Decision): Action[] {
     case 'play':
       return playActions(s, d.seat);
     case 'ability': {
-      const out: Action[] = listedChoices(s).map(({ arrow, option }) => ({
-        type: 'ability',
-        arrow,
-        target: cellName(option.target),
-        ...(option.card !== undefined ? { card: option.card } : {}),
-        ...(option.pull !== undefined ? { pull: cellName(option.pull) } : {}),
-      }));
+      const out: Action[] = listedChoices(s).map(abilityAction);
       out.push({ type: 'end-phase' });
       return out;
     }
   }
+}
+
+/** A listed ability choice as an action (its keys in this order; card and pull only when set). */
+function abilityAction({ arrow, option }: AbilityChoice): Action {
+  const a: Extract<Action, { type: 'ability' }> = { type: 'ability', arrow, target: cellName(option.target) };
+  if (option.card !== undefined) a.card = option.card;
+  if (option.pull !== undefined) a.pull = cellName(option.pull);
+  return a;
 }
 
 /**
@@ -134,6 +136,12 @@ function pickPlayAction(s: GameState, seat: Seat, pick: (n: number) => number): 
  */
 export function pickLegalAction(s: GameState, d: Decision, pick: (n: number) => number): Action {
   if (d.kind === 'play') return pickPlayAction(s, d.seat, pick);
+  if (d.kind === 'ability') {
+    // The listed choices, then end-phase (actionsFor's order); only the chosen one made an action.
+    const choices = listedChoices(s);
+    const k = pick(choices.length + 1);
+    return k === choices.length ? { type: 'end-phase' } : abilityAction(choices[k]!);
+  }
   const actions = actionsFor(s, d);
   return actions[pick(actions.length)]!;
 }
