@@ -7,7 +7,7 @@ import type { Action } from './actions.js';
 import type { Decision } from './decisions.js';
 import { err, type RuleError } from './errors.js';
 import { pendingDecision } from './flow.js';
-import { RESOLVERS } from './abilities/index.js';
+import { resolverOf } from './abilities/index.js';
 import { abilityChoices, abilityContext, frameCell, type AbilityChoice } from './sequence.js';
 import { rememberChoices, rememberedChoices } from './decision-memo.js';
 import { arrowsOnBoard } from './geometry.js';
@@ -218,7 +218,7 @@ function checkAbility(s: GameState, a: Extract<Action, { type: 'ability' }>): Ru
   // Listed already (a player chose from the list): legal when it is one of them.
   const listed = rememberedChoices<AbilityChoice>(s);
   if (listed?.some((c) => c.arrow === a.arrow && c.option.target === target && c.option.card === a.card && c.option.pull === pull)) return null;
-  const options = RESOLVERS[type].options(abilityContext(s, f, cell, a.arrow)!);
+  const options = resolverOf(type).options(abilityContext(s, f, cell, a.arrow)!);
   if (options.some((o) => o.target === target && o.card === a.card && o.pull === pull)) return null;
   if (type === 'Resurrection' && a.card !== undefined && s.graveyards[s.active].includes(a.card)) {
     const m = monsterOf(s, a.card);
