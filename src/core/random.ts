@@ -5,14 +5,16 @@
  * HMAC-SHA256(seed, P): outputs of one stream say nothing about another or about the seed, so a
  * game may publish values drawn from one purpose (opaque card ids) without exposing the order of
  * hidden cards drawn from another (the deal). ChaCha20 rather than HMAC per block because a deal
- * needs hundreds of words and replay deals again on every load: one key derivation and one
- * cipher call per 256 words. node:crypto is used as a pure function here; nothing does I/O or
- * reads the clock.
+ * needs hundreds of words and replay deals again on every load. Both are computed in plain
+ * TypeScript (core/sha256.ts, core/chacha20.ts; the same bits as node:crypto's): nothing does
+ * I/O or reads the clock.
  *
  * `sfc32Stream` is the generator the first Evons matches were dealt with (one stream for
  * everything); it stays so that those matches still replay.
  */
-import { createCipheriv, createHash, createHmac } from 'node:crypto';
+import { createCipheriv, type Cipher } from 'node:crypto';
+import { chachaBlocks, chachaState } from './chacha20.js';
+import { hmacSha256Words, sha256Words, utf8 } from './sha256.js';
 
 /** A source of uniform 32-bit unsigned integers. */
 export interface RandomSource {
@@ -25,18 +27,25 @@ export type GeneratorId = 'sfc32' | 'chacha20';
 /**
  * Keystream is produced in chunks that grow: most streams need a few words (the first player, a
  * deck's shuffle), the ids stream over a thousand. A caller that knows about how many words it
- * will draw says so (`expectedWords`), and the first chunk is that size: one cipher call. Chunk
- * sizes do not change the words.
+ * will draw says so (`expectedWords`), and the first chunk is that size. Chunk sizes do not
+ * change the words.
  */
-const FIRST_CHUNK = 1024;
+const FIRST_CHUNK = 256;
 /** Later chunks grow up to this. */
-const MAX_CHUNK = 4096;
+const MAX_CHUNK = 1024;
 /** No first chunk beyond this: a hint is only a hint. */
-const MAX_FIRST_CHUNK = 16384;
-const ZEROS = new Uint8Array(MAX_FIRST_CHUNK);
-/** Node's chacha20 IV: a 32-bit block counter and a 96-bit nonce, all zero (never changed). */
-const ZERO_IV = new Uint8Array(16);
-/** Whether this machine stores a Uint32Array's words little-endian (then the bytes are swapped). */
+const MAX_FIRST_CHUNK = 4096;
+
+/** `w` with its bytes reversed: ChaCha20 works in little-endian words, streams read big-endian ones. */
+const swap = (w: number): number => ((w << 24) | ((w & 0xff00) << 8) | ((w >>> 8) & 0xff00) | (w >>> 24)) >>> 0;
+
+/**
+ * Chunks of at least this many blocks come from node:crypto's cipher: its set-up costs as much as
+ * computing about two dozen blocks here, and its blocks are then far cheaper. A deck's shuffle
+ * (a few blocks) is computed here; a deal's ids (some 80 blocks) by the cipher.
+ */
+const NATIVE_BLOCKS = 24;
+const ZEROS = new Uint8Array(MAX_FIRST_CHUNK * 4);
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /** The keystream's bytes as big-endian words (what Buffer.readUInt32BE reads at each offset). */
@@ -54,21 +63,30 @@ function wordsOf(bytes: Buffer): Uint32Array {
 }
 
 /**
- * A keyed ChaCha20 stream. A class (not a closure) so that randomId can read a run of buffered
- * words directly: a deal draws over a thousand words for its ids.
+ * A keyed ChaCha20 stream. Its key (HMAC-SHA256) and its small chunks are computed here
+ * (core/sha256.ts, core/chacha20.ts): node:crypto's Hmac and cipher objects cost more to set up
+ * than a deck's shuffle costs to compute. A class (not a closure) so that randomId can read a run
+ * of buffered words directly: a deal draws over a thousand words for its ids. Its words are the
+ * keystream's bytes read as big-endian words.
  */
 class KeyedStream implements RandomSource {
-  private readonly cipher: ReturnType<typeof createCipheriv>;
+  /** The ChaCha20 input block (key, block counter); the counter is the next block's. */
+  private readonly state: Uint32Array;
+  /** node:crypto's cipher, from the first large chunk on (it then produces every later block). */
+  private cipher: Cipher | null = null;
   /** Buffered keystream words; `at` is the next unread one. */
   words: Uint32Array = new Uint32Array(0);
   at = 0;
-  /** Bytes of the next chunk: a multiple of 4 (whole words), so no word straddles two chunks. */
+  /** Words of the next chunk: whole blocks of 16. */
   private size: number;
 
   constructor(seed: string, purpose: string, expectedWords: number | undefined) {
-    const key = createHmac('sha256', seed).update(purpose).digest();
-    this.cipher = createCipheriv('chacha20', key, ZERO_IV);
-    this.size = expectedWords === undefined || !(expectedWords > 0) ? FIRST_CHUNK : Math.min(Math.ceil(expectedWords) * 4, MAX_FIRST_CHUNK);
+    const digest = hmacSha256Words(seed, purpose);
+    // The key is the digest's bytes, which ChaCha20 reads as little-endian words.
+    for (let i = 0; i < 8; i++) digest[i] = swap(digest[i]!);
+    this.state = chachaState(digest);
+    const words = expectedWords === undefined || !(expectedWords > 0) ? FIRST_CHUNK : Math.min(Math.ceil(expectedWords), MAX_FIRST_CHUNK);
+    this.size = Math.ceil(words / 16) * 16;
   }
 
   nextUint32(): number {
@@ -76,11 +94,30 @@ class KeyedStream implements RandomSource {
     return this.words[this.at++]!;
   }
 
-  /** Drops what is left of the buffer (only ever called when it is all read) and reads the next chunk. */
+  /** Drops what is left of the buffer (only ever called when it is all read) and produces the next chunk. */
   private refill(): void {
-    this.words = wordsOf(this.cipher.update(ZEROS.subarray(0, this.size)));
+    const blocks = this.size / 16;
+    if (this.cipher || blocks >= NATIVE_BLOCKS) {
+      this.cipher ??= this.nativeCipher();
+      this.words = wordsOf(this.cipher.update(ZEROS.subarray(0, this.size * 4)));
+    } else {
+      const words = new Uint32Array(this.size);
+      chachaBlocks(this.state, words, 0, blocks);
+      for (let i = 0; i < words.length; i++) words[i] = swap(words[i]!);
+      this.words = words;
+    }
     this.size = Math.min(this.size * 4, MAX_CHUNK);
     this.at = 0;
+  }
+
+  /** node:crypto's ChaCha20 under the same key, from the next block on (its IV: counter, then a zero nonce). */
+  private nativeCipher(): Cipher {
+    // The key's bytes are the state's words 4..11, little-endian (a view; the cipher copies it).
+    const key = LITTLE_ENDIAN ? new Uint8Array(this.state.buffer, 16, 32) : new Uint8Array(32);
+    if (!LITTLE_ENDIAN) for (let i = 0; i < 8; i++) new DataView(key.buffer).setUint32(i * 4, this.state[4 + i]!, true);
+    const iv = new Uint8Array(16);
+    new DataView(iv.buffer).setUint32(0, this.state[12]!, true);
+    return createCipheriv('chacha20', key, iv);
   }
 }
 
@@ -94,8 +131,9 @@ export function keyedStream(seed: string, purpose: string, expectedWords?: numbe
  * `${prefix}${seed}`: the legacy single stream.
  */
 export function sfc32Stream(seed: string, prefix: string): RandomSource {
-  const h = createHash('sha256').update(`${prefix}${seed}`).digest('hex');
-  const s = [0, 1, 2, 3].map((i) => parseInt(h.slice(i * 8, i * 8 + 8), 16) >>> 0) as [number, number, number, number];
+  // The digest's first four big-endian words (what parsing its first 32 hex digits gave).
+  const h = sha256Words(utf8(`${prefix}${seed}`));
+  const s: [number, number, number, number] = [h[0]!, h[1]!, h[2]!, h[3]!];
   const next = (): number => {
     let [a, b, c, d] = s;
     const t = (((a + b) | 0) + d) | 0;

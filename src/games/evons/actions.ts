@@ -72,7 +72,11 @@ export function wellFormedAction(input: unknown): Action | null {
       if (keys !== 3 + (hasCard ? 1 : 0) + (hasPull ? 1 : 0)) return null;
       if (typeof arrow !== 'number' || !Number.isInteger(arrow) || arrow < 0 || arrow > 7 || !isCell(target)) return null;
       if ((hasCard && !isCardId(card)) || (hasPull && !isCell(pull))) return null;
-      return { type: 'ability', arrow, target, ...(hasCard ? { card: card as string } : {}), ...(hasPull ? { pull: pull as string } : {}) };
+      // Keys set one by one, not spread from literals: every ability action a player sends comes here.
+      const out: Extract<Action, { type: 'ability' }> = { type: 'ability', arrow, target };
+      if (hasCard) out.card = card as string;
+      if (hasPull) out.pull = pull as string;
+      return out;
     }
     default:
       return null;

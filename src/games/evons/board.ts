@@ -79,19 +79,46 @@ function computeStep(i: number, d: Direction): number | null {
   return r * SIZE + c;
 }
 
-/** Every cell's neighbour per direction, computed once: arrows walk the grid on every decision. */
-const STEPS = {} as Record<Direction, readonly (number | null)[]>;
-for (const d of DIRECTIONS) STEPS[d] = Array.from({ length: CELL_COUNT }, (_, i) => computeStep(i, d));
+/**
+ * Every cell's neighbour per direction, computed once: arrows walk the grid on every decision. A
+ * Map, not a record: a record read by a varying direction name is a megamorphic keyed load, a
+ * tenth of listing ability choices; a Map reads the name's cached hash.
+ */
+const STEPS = new Map<Direction, readonly (number | null)[]>();
+for (const d of DIRECTIONS) STEPS.set(d, Array.from({ length: CELL_COUNT }, (_, i) => computeStep(i, d)));
 
 /** The neighbouring cell in a direction, or null past the grid edge (R-BOARD-8). */
 export function step(i: number, d: Direction): number | null {
-  const n = STEPS[d][i];
+  const n = stepsToward(d)[i];
   // Outside the grid (never asked by the engine), answer as the arithmetic would.
   return n === undefined ? computeStep(i, d) : n;
 }
 
-/** Orthogonal neighbours (R-BOARD-7). */
-export function orthogonalNeighbours(i: number): number[] {
+/**
+ * Every cell's neighbour in direction `d` (null past the edge), for walks along a line: the table
+ * is looked up once per walk, not per step.
+ */
+export function stepsToward(d: Direction): readonly (number | null)[] {
+  const steps = STEPS.get(d);
+  // Not a direction (never asked by the engine): computeStep fails as it always did.
+  if (!steps) throw new TypeError(`not a direction: ${String(d)}`);
+  return steps;
+}
+
+const ORTHOGONAL: readonly (readonly number[])[] = Array.from({ length: CELL_COUNT }, (_, i) => {
+  const out: number[] = [];
+  for (const d of ['N', 'E', 'S', 'W'] as const) {
+    const n = step(i, d);
+    if (n !== null) out.push(n);
+  }
+  return out;
+});
+
+/** Orthogonal neighbours (R-BOARD-7), N, E, S, W order. Computed once per cell; shared: do not modify. */
+export function orthogonalNeighbours(i: number): readonly number[] {
+  const near = ORTHOGONAL[i];
+  if (near) return near;
+  // Outside the grid (never asked by the engine): as computed before.
   const out: number[] = [];
   for (const d of ['N', 'E', 'S', 'W'] as const) {
     const n = step(i, d);

@@ -1,6 +1,11 @@
 /** A draft copy for one apply: small mutable parts copied, the rest shared until changed (core/copy-on-write.ts). */
 import { shareInstances } from '../../core/card-instances.js';
-import type { GameState } from './state.js';
+import type { Frame, GameState } from './state.js';
+
+/** A frame's copy: its lists are changed in place by evolve. */
+function cloneFrame(f: Frame): Frame {
+  return { card: f.card, kind: f.kind, phase: f.phase, used: f.used.slice(), revivedCost: f.revivedCost, conflicts: f.conflicts ? f.conflicts.slice() : null, triggers: f.triggers.slice() };
+}
 
 export function cloneState(s: GameState): GameState {
   // Field by field (not a spread): this runs once per action and is on the benchmark's hot path.
@@ -24,7 +29,7 @@ export function cloneState(s: GameState): GameState {
     step: s.step,
     revealDue: s.revealDue.slice(),
     played: s.played,
-    stack: s.stack.map((f) => ({ card: f.card, kind: f.kind, phase: f.phase, used: f.used.slice(), revivedCost: f.revivedCost, conflicts: f.conflicts ? f.conflicts.slice() : null, triggers: f.triggers.slice() })),
+    stack: s.stack.length === 0 ? [] : s.stack.map(cloneFrame),
     stalled: s.stalled,
     result: s.result ? { reason: s.result.reason, winner: s.result.winner, scores: { p1: s.result.scores.p1, p2: s.result.scores.p2 } } : null,
   };

@@ -57,8 +57,20 @@ export function evolve(s: GameState, e: GameEvent): void {
   evolveOwned(s, e, ownedByCaller(s));
 }
 
-/** evolve with the ownership already looked up (a transaction's draft, a replay's own state). */
-export function evolveOwned(s: GameState, e: GameEvent, owned: Owned): void {
+/**
+ * Event types that give a card damage or a moved mark, which TurnEnded clears with a scan of the
+ * board (new cards come without either).
+ */
+export function marksCards(type: GameEvent['type']): boolean {
+  return type === 'ConflictResolved' || type === 'FirestormDamage' || type === 'CardMoved' || type === 'CardsSwapped';
+}
+
+/**
+ * evolve with the ownership already looked up (a transaction's draft, a replay's own state).
+ * `marked`: false only when the caller knows no card has damage or a moved mark (replay follows
+ * marksCards since the last TurnEnded); TurnEnded then skips its scan of the board.
+ */
+export function evolveOwned(s: GameState, e: GameEvent, owned: Owned, marked = true): void {
   // Cases in the order of how often they come in a game (most first): a replay compares each
   // event's type with every case above its own (a stored type is not an interned string).
   switch (e.type) {
@@ -100,7 +112,7 @@ export function evolveOwned(s: GameState, e: GameEvent, owned: Owned): void {
       top(s).conflicts = [...e.defenders];
       return;
     case 'TurnEnded':
-      for (let i = 0; i < s.board.length; i++) {
+      for (let i = 0; marked && i < s.board.length; i++) {
         const bc = s.board[i];
         if (!bc || (bc.damage === 0 && !bc.moved)) continue;
         const mine = ownCard(s, owned, i);

@@ -28,7 +28,7 @@ function next(s: GameState, tx?: Tx): Decision | typeof AUTO | null {
   if (f) {
     // Cards this sequence triggered run first, each to its end (R-ACT-4, R-CHAIN-2, R-ACT-17).
     if (f.triggers.length) {
-      const stale = f.triggers.find((id) => !triggerValid(s, id));
+      const stale = firstStaleTrigger(s, f.triggers);
       if (stale !== undefined) {
         tx?.emit({ type: 'TriggerDropped', card: stale });
         return AUTO;
@@ -74,7 +74,7 @@ function next(s: GameState, tx?: Tx): Decision | typeof AUTO | null {
       if (tx) startOfTurn(tx);
       return AUTO;
     case 'reveal': {
-      const stale = s.revealDue.find((id) => !stillDue(s, id));
+      const stale = firstNoLongerDue(s);
       if (stale !== undefined) tx?.emit({ type: 'RevealDeferred', seat: s.active, card: stale, cell: cellName(Math.max(0, cellOf(s, stale))) });
       else if (s.revealDue.length === 0) tx?.emit({ type: 'StepStarted', step: 'play' });
       else if (s.revealDue.length === 1) {
@@ -101,6 +101,18 @@ function next(s: GameState, tx?: Tx): Decision | typeof AUTO | null {
     case 'over':
       return null;
   }
+}
+
+/** The first queued trigger that is no longer valid (plain loops, not find with a closure: asked at every automatic step). */
+function firstStaleTrigger(s: GameState, triggers: readonly string[]): string | undefined {
+  for (const id of triggers) if (!triggerValid(s, id)) return id;
+  return undefined;
+}
+
+/** The first card due for reveal that no longer is (R-FACE-3). */
+function firstNoLongerDue(s: GameState): string | undefined {
+  for (const id of s.revealDue) if (!stillDue(s, id)) return id;
+  return undefined;
 }
 
 /** R-ACT-11 (a) and (b) both need the card face-up, on the board and facing the active player. */

@@ -3,7 +3,7 @@
  * (R-ARROW-5..7, OQ-2): LINE scans to the first occupied cell, ADJACENT looks one cell only.
  */
 import { instanceOf } from '../../core/card-instances.js';
-import { opposite, step, type Direction } from './board.js';
+import { opposite, step, stepsToward, type Direction } from './board.js';
 import type { Arrow, MonsterDef } from './cards.js';
 import type { BoardCard, GameState, Seat } from './state.js';
 
@@ -21,23 +21,26 @@ export interface Reach {
 
 export function reach(board: readonly (BoardCard | null)[], from: number, dir: Direction, mode: 'LINE' | 'ADJACENT'): Reach {
   const passed: number[] = [];
+  // After the first step every cell is on the grid: its neighbours come from the table.
+  const steps = stepsToward(dir);
   let cur = step(from, dir);
   while (cur !== null) {
     if (board[cur]) return { passed, hit: cur };
     passed.push(cur);
     if (mode === 'ADJACENT') break;
-    cur = step(cur, dir);
+    cur = steps[cur]!;
   }
   return { passed, hit: null };
 }
 
 /** `reach(...).hit` without building the list of passed cells: what an arrow points at. */
 export function hitOf(board: readonly (BoardCard | null)[], from: number, dir: Direction, mode: 'LINE' | 'ADJACENT'): number | null {
+  const steps = stepsToward(dir);
   let cur = step(from, dir);
   while (cur !== null) {
     if (board[cur]) return cur;
     if (mode === 'ADJACENT') return null;
-    cur = step(cur, dir);
+    cur = steps[cur]!;
   }
   return null;
 }

@@ -7,7 +7,7 @@ import type { Action } from './actions.js';
 import type { Decision } from './decisions.js';
 import { err, type RuleError } from './errors.js';
 import { pendingDecision } from './flow.js';
-import { RESOLVERS } from './abilities/index.js';
+import { resolverOf } from './abilities/index.js';
 import { abilityChoices, abilityContext, frameCell, type AbilityChoice } from './sequence.js';
 import { rememberChoices, rememberedChoices } from './decision-memo.js';
 import { arrowsOnBoard } from './geometry.js';
@@ -34,17 +34,19 @@ function actionsFor(s: GameState, d: Decision): Action[] {
     case 'play':
       return playActions(s, d.seat);
     case 'ability': {
-      const out: Action[] = listedChoices(s).map(({ arrow, option }) => ({
-        type: 'ability',
-        arrow,
-        target: cellName(option.target),
-        ...(option.card !== undefined ? { card: option.card } : {}),
-        ...(option.pull !== undefined ? { pull: cellName(option.pull) } : {}),
-      }));
+      const out: Action[] = listedChoices(s).map(abilityAction);
       out.push({ type: 'end-phase' });
       return out;
     }
   }
+}
+
+/** A listed ability choice as an action (its keys in this order; card and pull only when set). */
+function abilityAction({ arrow, option }: AbilityChoice): Action {
+  const a: Extract<Action, { type: 'ability' }> = { type: 'ability', arrow, target: cellName(option.target) };
+  if (option.card !== undefined) a.card = option.card;
+  if (option.pull !== undefined) a.pull = cellName(option.pull);
+  return a;
 }
 
 /**
@@ -134,6 +136,12 @@ function pickPlayAction(s: GameState, seat: Seat, pick: (n: number) => number): 
  */
 export function pickLegalAction(s: GameState, d: Decision, pick: (n: number) => number): Action {
   if (d.kind === 'play') return pickPlayAction(s, d.seat, pick);
+  if (d.kind === 'ability') {
+    // The listed choices, then end-phase (actionsFor's order); only the chosen one made an action.
+    const choices = listedChoices(s);
+    const k = pick(choices.length + 1);
+    return k === choices.length ? { type: 'end-phase' } : abilityAction(choices[k]!);
+  }
   const actions = actionsFor(s, d);
   return actions[pick(actions.length)]!;
 }
@@ -210,7 +218,7 @@ function checkAbility(s: GameState, a: Extract<Action, { type: 'ability' }>): Ru
   // Listed already (a player chose from the list): legal when it is one of them.
   const listed = rememberedChoices<AbilityChoice>(s);
   if (listed?.some((c) => c.arrow === a.arrow && c.option.target === target && c.option.card === a.card && c.option.pull === pull)) return null;
-  const options = RESOLVERS[type].options(abilityContext(s, f, cell, a.arrow)!);
+  const options = resolverOf(type).options(abilityContext(s, f, cell, a.arrow)!);
   if (options.some((o) => o.target === target && o.card === a.card && o.pull === pull)) return null;
   if (type === 'Resurrection' && a.card !== undefined && s.graveyards[s.active].includes(a.card)) {
     const m = monsterOf(s, a.card);

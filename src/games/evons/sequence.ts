@@ -4,7 +4,7 @@
  */
 import { cellOf } from './locate.js';
 import { cellName, isMainZone } from './board.js';
-import { RESOLVERS, type AbilityContext, type AbilityOption } from './abilities/index.js';
+import { resolverOf, type AbilityContext, type AbilityOption } from './abilities/index.js';
 import { destroyAt } from './abilities/effects.js';
 import { arrowsOnBoard, pointedCells, pointsAt, reach, type BoardArrow } from './geometry.js';
 import type { Frame, GameState } from './state.js';
@@ -40,7 +40,7 @@ export function abilityChoices(s: GameState, f: Frame, cell: number, any = false
   const out: AbilityChoice[] = [];
   for (const a of arrowsOnBoard(s, cell)) {
     if (a.arrow.type === 'Normal' || f.used.includes(a.index)) continue;
-    for (const option of RESOLVERS[a.arrow.type].options(contextOf(s, f, cell, a))) out.push({ arrow: a.index, option });
+    for (const option of resolverOf(a.arrow.type).options(contextOf(s, f, cell, a))) out.push({ arrow: a.index, option });
     if (any && out.length) return out;
   }
   return out;
@@ -53,7 +53,7 @@ export function useAbility(tx: Tx, f: Frame, cell: number, choice: AbilityChoice
   const type = a.arrow.type;
   if (type === 'Normal') throw new Error('a Normal arrow has no ability');
   tx.emit({ type: 'AbilityUsed', card: f.card, arrow: choice.arrow, ability: type, target: cellName(choice.option.target) });
-  RESOLVERS[type].resolve(tx, ctx, choice.option);
+  resolverOf(type).resolve(tx, ctx, choice.option);
 }
 
 function isMonster(s: GameState, cardId: string): boolean {

@@ -15,15 +15,16 @@ import type { RulesConfig } from './config.js';
 import type { EventOf, GameEvent } from './events.js';
 import { withInstances } from '../../core/card-instances.js';
 import { idDictionary } from '../../core/dictionary.js';
-import { sha256Hex } from '../../core/hash.js';
+import { sha256HexOf } from '../../core/sha256.js';
 import { ID_WORDS, keyedStream, nextInt, randomId, sfc32Stream, shuffle, type GeneratorId, type RandomSource } from '../../core/random.js';
 import type { CardInstance, GameState, Seat } from './state.js';
 import { advance } from './flow.js';
 import { openTx } from './tx.js';
 import { CURRENT_GENERATOR, ENGINE_VERSION, rulesHash } from './version.js';
 
+/** sha256 of the seed, in hex; computed here (core/sha256.ts), not by a node:crypto object: every replay recomputes it. */
 export function seedCommitment(seed: string): string {
-  return sha256Hex(seed);
+  return sha256HexOf(seed);
 }
 
 export interface Deal {
@@ -77,6 +78,16 @@ export function dealCards(seed: string, decks: Record<Seat, string[]>, config: R
   return { cards, decks: d.decks, first: d.first };
 }
 
+/**
+ * CELL_COUNT empty cells, packed (not `Array(n).fill`, which stays holey: the board is scanned at
+ * every step), by a loop (Array.from with a callback cost a few per cent of a replay).
+ */
+function emptyBoard(): null[] {
+  const board: null[] = [];
+  for (let i = 0; i < CELL_COUNT; i++) board.push(null);
+  return board;
+}
+
 export function emptyState(
   cardSet: CardSet,
   config: RulesConfig,
@@ -97,8 +108,7 @@ export function emptyState(
       rng,
       deckLists,
       first,
-      // Packed (not `Array(n).fill`, which stays holey): the board is scanned at every step.
-      board: Array.from({ length: CELL_COUNT }, () => null),
+      board: emptyBoard(),
       decks: { p1: [], p2: [] },
       hands: { p1: [], p2: [] },
       graveyards: { p1: [], p2: [] },

@@ -76,7 +76,9 @@ export function canPlayFromHand(s: GameState, id: string): boolean {
 
 /** Whether any play exists (the main zone is never full while the game runs, so a cell is free). */
 export function hasLegalPlay(s: GameState, seat: Seat): boolean {
-  return s.hands[seat].some((id) => canPlayFromHand(s, id));
+  // A loop, not some() with a closure: asked at every play step and pass.
+  for (const id of s.hands[seat]) if (canPlayFromHand(s, id)) return true;
+  return false;
 }
 
 /** Steps 4–6: place, pay (face-up now, covered later, R-CRED-4/5), activate a face-up monster. */

@@ -15,8 +15,20 @@ export interface Tx {
   emit(e: GameEvent): void;
 }
 
-/** Event types that can put a card on a main-zone cell. */
-const PLACING = new Set<GameEvent['type']>(['CardPlayed', 'CardGrown', 'BlockPlaced', 'CardRevived', 'CardMoved', 'CardsSwapped']);
+/** Event types that can put a card on a main-zone cell. A switch, not a Set: asked for every event emitted. */
+function placing(type: GameEvent['type']): boolean {
+  switch (type) {
+    case 'CardPlayed':
+    case 'CardGrown':
+    case 'BlockPlaced':
+    case 'CardRevived':
+    case 'CardMoved':
+    case 'CardsSwapped':
+      return true;
+    default:
+      return false;
+  }
+}
 
 /** A transaction over `s`; `owned`: what of it may change in place (core/copy-on-write.ts). */
 export function openTx(s: GameState, owned: Owned): Tx {
@@ -28,7 +40,7 @@ export function openTx(s: GameState, owned: Owned): Tx {
       if (s.result && e.type !== 'GameEnded' && e.type !== 'SeedRevealed') return;
       evolveOwned(s, e, owned);
       events.push(e);
-      if (PLACING.has(e.type) && !s.result && mainZoneFull(s)) {
+      if (placing(e.type) && !s.result && mainZoneFull(s)) {
         endGame(tx, 'main-zone-full');
       }
     },

@@ -21,4 +21,14 @@ export const RESOLVERS: Record<Ability, AbilityResolver> = {
   Swap: swap,
 };
 
+const BY_TYPE = new Map<Ability, AbilityResolver>(Object.entries(RESOLVERS) as [Ability, AbilityResolver][]);
+
+/**
+ * RESOLVERS[type], from a Map: arrow types are card data, and a record read by a varying name
+ * is a megamorphic keyed load on the path that lists every ability decision's choices.
+ */
+export function resolverOf(type: Ability): AbilityResolver {
+  return BY_TYPE.get(type) ?? RESOLVERS[type];
+}
+
 export type { AbilityContext, AbilityOption, AbilityResolver } from './types.js';
