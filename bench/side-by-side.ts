@@ -1,7 +1,7 @@
 /**
  * npm run bench:side-by-side — our service and boardgame.io in one sitting, alternating, so that
  * the shared machine's load drifts over all of them alike: per round, `bench:api` on PostgreSQL
- * (each PROTOCOL), then `bench:peers` with boardgame.io's InMemory storage, then with
+ * (each PROTOCOL: REST with the whole view, REST lean, GraphQL over one WebSocket per seat), then `bench:peers` with boardgame.io's InMemory storage, then with
  * bgio-postgres. Each is the existing script run as a child process (its full output goes to a log
  * file); this script parses their figures and prints the medians over ROUNDS and the ratios.
  *
@@ -12,7 +12,7 @@
  *   MATCHES    concurrent matches, every run                                  default 24
  *   DURATION   measured seconds, every run                                    default 20
  *   WARMUP     warm-up seconds, every run                                     default 3
- *   PROTOCOLS  comma list of bench:api's PROTOCOL values to run (full, lean) default full,lean
+ *   PROTOCOLS  comma list of bench:api's PROTOCOL values to run (full, lean, ws) default full,lean,ws
  *   BENCH_DATABASE_URL  the PostgreSQL both sides create their throw-away databases on (see
  *              bench/lib/postgres.ts)
  *
@@ -35,7 +35,7 @@ const ROUNDS = Math.max(1, Math.floor(num(process.env.ROUNDS, 2)));
 const MATCHES = Math.max(1, Math.floor(num(process.env.MATCHES, 24)));
 const DURATION_S = Math.max(1, num(process.env.DURATION, 20));
 const WARMUP_S = Math.max(0, num(process.env.WARMUP, 3));
-const PROTOCOLS = (process.env.PROTOCOLS ?? 'full,lean').split(',').map((s) => s.trim()).filter((s) => s === 'full' || s === 'lean');
+const PROTOCOLS = (process.env.PROTOCOLS ?? 'full,lean,ws').split(',').map((s) => s.trim()).filter((s) => s === 'full' || s === 'lean' || s === 'ws');
 
 interface Config {
   label: string;
@@ -70,8 +70,9 @@ function parseApi(out: string): Figures {
   const at = out.indexOf('=== PostgreSQL');
   if (at < 0) throw new Error('no PostgreSQL section in the output (was PostgreSQL unreachable?)');
   const s = out.slice(at);
-  const post = must(/^\s*POST \/v1\/matches\/\{id\}\/actions\s+([\d,]+)\s+(\S+)\s+(\S+)\s+(\S+)/m.exec(s), 'the POST actions latency row');
-  const moves = numOf(must(/^\s*accepted moves\/s \(200 on POST actions\)\s+([\d,]+)/m.exec(s), 'accepted moves/s')[1]);
+  // The action row: the POST over REST, the submitAction mutation over the WebSocket (PROTOCOL=ws).
+  const post = must(/^\s*(?:POST \/v1\/matches\/\{id\}\/actions|WS submitAction \(one mutation per move\))\s+([\d,]+)\s+(\S+)\s+(\S+)\s+(\S+)/m.exec(s), 'the action latency row');
+  const moves = numOf(must(/^\s*accepted moves\/s \((?:200 on POST actions|submitAction without errors)\)\s+([\d,]+)/m.exec(s), 'accepted moves/s')[1]);
   const cpu = numOf(must(/^\s*server CPU per accepted move[^\n]*?\s([\d.]+) ms\s*$/m.exec(s), 'server CPU per move')[1]);
   const pg = /^\s*PostgreSQL processes CPU in window\s+(\d+)% of one core/m.exec(s);
   return { movesPerS: moves, p99: numOf(post[4]), serverMsPerMove: cpu, pgMsPerMove: pg ? (numOf(pg[1]) / 100) * 1000 / moves : Number.NaN, others: othersOf(s) };
@@ -219,7 +220,7 @@ async function main(): Promise<void> {
     }
   }
   console.log(table(rows));
-  console.log('  p99: ours = POST /v1/matches/{id}/actions (full protocol: plus a legal-actions GET per move); boardgame.io = moves.act → the update with it.');
+  console.log('  p99: ours = POST /v1/matches/{id}/actions (full protocol: plus a legal-actions GET per move), or the submitAction mutation over the WebSocket (ws); boardgame.io = moves.act → the update with it.');
   console.log('  PostgreSQL CPU counts every postgres process of the cluster (other databases too); InMemory has none.');
   console.log(`start: ${startLoad}\nend:   ${endLoad}`);
 }
