@@ -80,3 +80,24 @@ export async function waitFor(cond: () => boolean, what: string, timeoutMs = 20_
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/**
+ * One query or mutation over the client's socket (graphql-ws sends it as a `subscribe` message):
+ * its single result (data and/or errors), or rejects with what the client's sink got as an error
+ * (the `error` message's list of errors, or the close event).
+ */
+export function execute<T>(client: Client, query: string, variables: Record<string, unknown> = {}): Promise<Next<T>> {
+  return new Promise((resolve, reject) => {
+    let result: Next<T> | undefined;
+    client.subscribe<T>(
+      { query, variables },
+      {
+        next: (r) => {
+          result = r as Next<T>;
+        },
+        error: (e) => reject(e instanceof Error ? e : Object.assign(new Error('graphql-ws error'), { payload: e as unknown })),
+        complete: () => (result ? resolve(result) : reject(new Error('completed without a result'))),
+      },
+    );
+  });
+}

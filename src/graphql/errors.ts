@@ -34,6 +34,15 @@ export function gqlError(e: unknown): Error {
   return e as Error;
 }
 
+/**
+ * A request refused before it ran (a rate limit) as the GraphQL error it is answered with over a
+ * WebSocket, where a hook's error is sent as it is thrown: the service error's code and status.
+ */
+export function requestErrorOf(e: unknown): Error {
+  if (e instanceof ServiceError) return new GraphQLError(e.detail ?? e.title, { extensions: extensionsOf(e) });
+  return e as Error;
+}
+
 /** Runs a resolver body and turns service errors into coded GraphQL errors. */
 export async function guard<T>(fn: () => Promise<T> | T): Promise<T> {
   try {
