@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { bearer, prng, STARTERS, type Backend, type Harness, useHarness, waitFor } from './helpers.js';
 import { assertNoLeak, assertTextSafe, secretsFor } from './secrecy.js';
 import { quotedIn } from './quoted.js';
-import { execute, gqlWsClient } from '../../bench/lib/graphql-ws.js';
+import { execute, gqlWsClient, type Next } from '../../bench/lib/graphql-ws.js';
 import { defaultCardSet, pendingDecision, type GameState, type Seat, type Viewer } from '../../src/games/evons/index.js';
 import { FEED_KINDS } from '../../src/service/account-feed.js';
 import { parseSettings, resolveDeck } from '../../src/service/lobby.js';
@@ -219,7 +219,8 @@ export function leakSuite(backend: Backend): void {
         try {
           let state = await truth(id);
           let seat = pendingDecision(state)!.seat;
-          let known: { action: unknown; text: string }[] | null = null;
+          type Option = { action: unknown; text: string };
+          let known: Option[] | null = null;
           let version: number = created.body.version;
           for (let n = 0; n < MAX_ACTIONS; n++) {
             if (!known) {
@@ -228,13 +229,14 @@ export function leakSuite(backend: Backend): void {
               known = l.data!.match.legalActions;
             }
             for (const o of known) assertTextSafe(state, secretsFor(state, seat), o.action, o.text, `${label} #${n} legal text`);
-            const choice = known[Math.floor(rand() * known.length)]!;
-            const r = await execute<{ submitAction: { version: number; status: string; pending: { seat: Seat } | null; legalActions: { action: unknown; text: string }[] } }>(sockets[seat], ACT, { id, a: choice.action, v: version });
+            const choice: Option = known[Math.floor(rand() * known.length)]!;
+            type Answer = { version: number; status: string; pending: { seat: Seat } | null; legalActions: Option[] };
+            const r: Next<{ submitAction: Answer }> = await execute<{ submitAction: Answer }>(sockets[seat], ACT, { id, a: choice.action, v: version });
             expect(r.errors, `${label}: ${JSON.stringify(r.errors)}`).toBeUndefined();
             state = await truth(id);
             const s = secretsFor(state, seat);
             assertNoLeak(JSON.stringify(r), s, `${label} #${n} answer over ws to ${seat}`);
-            const a = r.data!.submitAction;
+            const a: Answer = r.data!.submitAction;
             for (const o of a.legalActions) assertTextSafe(state, s, o.action, o.text, `${label} #${n} answer legal text`);
             version = a.version;
             if (a.status !== 'active' || !a.pending) break;
