@@ -16,23 +16,38 @@ const webSocket = WebSocket as unknown as WebSocketConstructor;
 function losingFirstAnswer(): { impl: WebSocketConstructor; lost: () => number } {
   let armed = true;
   let lost = 0;
-  class Lossy extends WebSocket {
+  class Lossy {
+    private readonly ws: WebSocket;
     private dead = false;
-    override addEventListener(type: string, listener: (...args: never[]) => void, options?: unknown): void {
-      if (type !== 'message') return super.addEventListener(type as 'message', listener as never, options as never);
-      const wrapped = (e: { data: unknown }) => {
+    constructor(url: string, protocols?: string | string[]) {
+      this.ws = new WebSocket(url, protocols);
+    }
+    get readyState(): number {
+      return this.ws.readyState;
+    }
+    send(data: string): void {
+      this.ws.send(data);
+    }
+    close(code?: number, reason?: string): void {
+      this.ws.close(code, reason);
+    }
+    addEventListener(type: 'open' | 'message' | 'close' | 'error', listener: (e: never) => void): void {
+      if (type !== 'message') {
+        this.ws.addEventListener(type, listener as () => void);
+        return;
+      }
+      this.ws.addEventListener('message', (e) => {
         // Nothing more arrives on a lost connection (what was already buffered included).
         if (this.dead) return;
         if (armed && String(e.data).includes('"submitAction"')) {
           armed = false;
           lost++;
           this.dead = true;
-          this.terminate();
+          this.ws.terminate();
           return;
         }
         (listener as (e: { data: unknown }) => void)(e);
-      };
-      super.addEventListener('message', wrapped as never, options as never);
+      });
     }
   }
   return { impl: Lossy as unknown as WebSocketConstructor, lost: () => lost };
