@@ -8,14 +8,19 @@ import { createClient, type Client } from 'graphql-ws';
 
 export const wsUrl = (httpBase: string) => `${httpBase.replace(/^http/, 'ws')}/graphql`;
 
-/** A graphql-ws client that authenticates with `token` in connection_init and never retries. */
-export function gqlWsClient(httpBase: string, token?: string): Client {
+/**
+ * A graphql-ws client that authenticates with `token` in connection_init and never retries. Lazy
+ * by default: it connects on the first operation and closes when none is left (graphql-ws's
+ * lazy mode), so each operation after an idle moment opens a new connection. `persistent` keeps
+ * one connection open from creation until dispose() (a game client's socket).
+ */
+export function gqlWsClient(httpBase: string, token?: string, opts: { persistent?: boolean } = {}): Client {
   return createClient({
     url: wsUrl(httpBase),
     webSocketImpl: WebSocket,
     connectionParams: token ? { authorization: `Bearer ${token}` } : {},
     retryAttempts: 0,
-    lazy: true,
+    lazy: !opts.persistent,
   });
 }
 

@@ -215,7 +215,7 @@ export function leakSuite(backend: Backend): void {
         const created = await h.http.post('/v1/matches').send({ settings, decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[2] } } }).expect(201);
         const id: string = created.body.id;
         const tokens = created.body.tokens as Record<Seat, string>;
-        const sockets = { p1: gqlWsClient(h.baseUrl(), tokens.p1), p2: gqlWsClient(h.baseUrl(), tokens.p2) };
+        const sockets = { p1: gqlWsClient(h.baseUrl(), tokens.p1, { persistent: true }), p2: gqlWsClient(h.baseUrl(), tokens.p2, { persistent: true }) };
         try {
           let state = await truth(id);
           let seat = pendingDecision(state)!.seat;

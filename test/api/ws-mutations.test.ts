@@ -47,8 +47,9 @@ describe('GraphQL queries and mutations over WebSocket', () => {
   afterAll(async () => {
     for (const c of clients) await c.dispose();
   });
-  const client = (token?: string) => {
-    const c = gqlWsClient(h.baseUrl(), token);
+  /** One persistent connection (a player's socket); a refused one is lazy, to see its close in the operation's sink. */
+  const client = (token?: string, persistent = true) => {
+    const c = gqlWsClient(h.baseUrl(), token, { persistent });
     clients.push(c);
     return c;
   };
@@ -61,7 +62,7 @@ describe('GraphQL queries and mutations over WebSocket', () => {
   const toMove = async (id: string) => (await h.http.get(`/v1/matches/${id}`).expect(200)).body.game.pending.seat as Seat;
 
   it('a refused credential closes the socket at connection_init (4403), before any operation runs', async () => {
-    const err = await execute(client('not-a-token'), LEGAL, { id: 'whatever' }).catch((e: { payload?: { code?: number; reason?: string } }) => e.payload);
+    const err = await execute(client('not-a-token', false), LEGAL, { id: 'whatever' }).catch((e: { payload?: { code?: number; reason?: string } }) => e.payload);
     expect(err).toMatchObject({ code: 4403, reason: 'invalid-token' });
   });
 
