@@ -43,6 +43,18 @@ export function requestErrorOf(e: unknown): Error {
   return e as Error;
 }
 
+/**
+ * What fastify.graphql threw for an operation over a WebSocket (Mercurius sends it as it is thrown,
+ * unformatted), coded as the same refusal over HTTP: its variables or document refused
+ * (Mercurius's wrapper holding the list), a limit or a service error. Anything else is left as is.
+ */
+export function wsRequestError(e: unknown): unknown {
+  const inner = (e as { errors?: unknown } | null)?.errors;
+  if (Array.isArray(inner) && inner[0] instanceof Error) return requestError(inner[0] as AnyError);
+  if (e instanceof ServiceError || (e instanceof GraphQLError && typeof e.extensions.code === 'string')) return requestError(e as AnyError);
+  return e;
+}
+
 /** Runs a resolver body and turns service errors into coded GraphQL errors. */
 export async function guard<T>(fn: () => Promise<T> | T): Promise<T> {
   try {

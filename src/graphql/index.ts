@@ -28,7 +28,7 @@ import { tournamentResolvers } from './tournaments.js';
 import { bearerToken } from '../service/tokens.js';
 import { pendingOf } from '../service/reads.js';
 import { typeDefs } from './schema.js';
-import { errorFormatter, guard, requestErrorOf } from './errors.js';
+import { errorFormatter, guard, requestErrorOf, wsRequestError } from './errors.js';
 import { DEFAULT_QUERY_LIMITS, DOCUMENT_CACHE_ENTRIES, LARGE_DOCUMENT_CHARS, checkCost, checkDocumentSize, checkTokens, validationRules, type QueryLimits } from './limits.js';
 import { graphiqlRoutes } from './graphiql.js';
 import type { MatchSource } from './match-source.js';
@@ -505,6 +505,19 @@ async function graphqlPlugin(app: FastifyInstance, opts: GraphqlPluginOptions) {
     if (first.extensions.code) throw first;
     throw refused(first.message, first.locations);
   };
+  // Over a WebSocket Mercurius sends what this throws as it is thrown (over HTTP its route formats
+  // it): a refused operation (its variables, a limit) is coded here as the same refusal over HTTP.
+  const execute = app.graphql;
+  (app as unknown as { graphql: unknown }).graphql = new Proxy(execute, {
+    apply: async (target, self, args: Parameters<typeof execute>) => {
+      try {
+        return await Reflect.apply(target, self, args);
+      } catch (e) {
+        if ((args[1] as { reply?: unknown } | undefined)?.reply) throw e;
+        throw wsRequestError(e);
+      }
+    },
+  });
   // Before parsing: the size cap, so an oversized document costs neither CPU nor cache.
   app.graphql.addHook('preParsing', (_schema, source) => checkDocumentSize(source, limits));
   // Mercurius takes text that is not GraphQL for a syntax tree in JSON, and graphql-js trusts a

@@ -153,6 +153,9 @@ describe('GraphQL queries and mutations over WebSocket', () => {
       (e: { payload?: unknown }) => e.payload,
     );
     expect(costly).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'query-too-costly' }) })]);
+    // Variables refused (a required one missing): coded as over HTTP.
+    const noVariable = await execute(ws, 'query($id: ID!) { match(id: $id) { version } }', {}).catch((e: { payload?: unknown }) => e.payload);
+    expect(noVariable).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'graphql-validation-failed', status: 400 }) })]);
     // The socket is still usable.
     expect((await legalFor(ws, m.id)).version).toBe(m.version);
   });
