@@ -17,7 +17,12 @@
  *                match view (Prefer: return=representation); lean: the POST takes the default
  *                lean answer with the caller's next legal actions (?include=legal),
  *                so the legal-actions GET is needed only when the decision passes to the
- *                other seat                                                    default full
+ *                other seat; ws: each match opens one GraphQL WebSocket per seat (graphql-ws
+ *                client, protocol graphql-transport-ws at /graphql: as boardgame.io keeps one
+ *                socket.io connection per client) and each move is one submitAction mutation
+ *                selecting version/status/pending/legalActions (expectedVersion, idempotencyKey),
+ *                the other seat's `match { legalActions }` query on its own socket only when the
+ *                decision passes to it                                          default full
  *   NODES        API server processes sharing the PostgreSQL database; match slot i plays
  *                against node i mod NODES (server CPU is their sum)            default 1
  *   IDEMPOTENCY  1: send an Idempotency-Key with every action (as a careful client does);
@@ -61,6 +66,7 @@ import { loadAverage, measureCpuWindow, type CpuWindow } from './lib/machine.js'
 import { MAINTENANCE_URL, admin, withDatabase } from './lib/postgres.js';
 import { cleanUpOnSignals, cleanups, interrupted, runBench, runCleanups } from './lib/cleanup.js';
 import { httpClient, type Reply } from './lib/http-call.js';
+import { execute, gqlWsClient, type Next } from './lib/graphql-ws.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const num = (v: string | undefined, d: number) => (v === undefined || v === '' || !Number.isFinite(Number(v)) ? d : Number(v));
@@ -70,6 +76,8 @@ const WARMUP_S = Math.max(0, num(process.env.WARMUP, 3));
 const BASELINE_S = Math.max(0.5, num(process.env.BASELINE, 3));
 const IDEMPOTENCY = process.env.IDEMPOTENCY !== '0';
 const LEAN = process.env.PROTOCOL === 'lean';
+const WS = process.env.PROTOCOL === 'ws';
+const PROTOCOL_NAME = WS ? 'ws' : LEAN ? 'lean' : 'full';
 const NODES = Math.max(1, Number(process.env.NODES ?? 1));
 const PROFILE = process.env.PROFILE === '1';
 const PERF = process.env.PROFILE === 'perf';
@@ -245,6 +253,7 @@ async function runLoad(servers: ServerProcess[]): Promise<LoadResult> {
       const hook = await call(base, 'POST', `/v1/matches/${c.id}/webhooks`, auth('p2'), { url: receiver.url, events: HOOK_EVENTS });
       if (hook.status !== 201) problem('POST webhooks', hook);
     }
+    if (WS) return playOverWs(base, c, pick);
     // The create response has no view: one GET to learn who decides first.
     const first = await call(base, 'GET', `/v1/matches/${c.id}`, auth('p1'));
     if (first.status !== 200) {
@@ -315,6 +324,88 @@ async function runLoad(servers: ServerProcess[]): Promise<LoadResult> {
       view = again.body as MatchViewLite;
       known = null;
       if (res.status >= 500) return;
+    }
+  }
+
+  /** PROTOCOL=ws: the match over one GraphQL WebSocket per seat, each move one submitAction. */
+  async function playOverWs(base: string, c: { id: string; tokens: Record<Seat, string> }, pick: (n: number) => number): Promise<void> {
+    type Answer = { version: number; status: string; pending: Pending | null; legalActions: LegalAction[] };
+    // One connection per seat for the whole match (not graphql-ws's lazy mode, which closes it between operations).
+    const sockets = { p1: gqlWsClient(base, c.tokens.p1, { persistent: true }), p2: gqlWsClient(base, c.tokens.p2, { persistent: true }) };
+    const DECISION = 'query Decision($id: ID!) { match(id: $id) { version status pending legalActions { action } } }';
+    const ACT = 'mutation Act($id: ID!, $a: JSON!, $key: String, $v: Int) { submitAction(matchId: $id, action: $a, idempotencyKey: $key, expectedVersion: $v) { version status pending legalActions { action } } }';
+    const wsProblem = (what: string, res: Next<unknown> | unknown, extra = '') => {
+      const e = (res as Next<unknown>).errors?.[0] ?? ((res as { payload?: Next<unknown>['errors'] }).payload?.[0] ?? null);
+      const status = typeof e?.extensions?.status === 'number' ? e.extensions.status : 0;
+      problem(what, { status, body: { code: e?.extensions?.code, detail: e?.message ?? String(res) }, text: '' }, extra);
+      return status;
+    };
+    /** The seat's view of the match (its legal actions: empty unless it decides), counted as the legal-actions read. */
+    const decision = async (seat: Seat): Promise<Answer | null> => {
+      const s0 = performance.now();
+      const res = await execute<{ match: Answer }>(sockets[seat], DECISION, { id: c.id }).catch((e: unknown) => e);
+      const end = performance.now();
+      const ok = !(res instanceof Error) && !(res as Next<unknown>).errors && (res as Next<{ match: Answer }>).data;
+      if (inWindow(s0, end)) {
+        r.legal.add(end - s0);
+        r.bytes.legal += JSON.stringify(res).length;
+        countStatus('WS match { legalActions }', ok ? 200 : wsProblem('WS match query', res));
+      } else if (!ok) wsProblem('WS match query', res);
+      return ok ? (res as Next<{ match: Answer }>).data!.match : null;
+    };
+    try {
+      const opening = await decision('p1');
+      if (!opening) return;
+      let view: Answer = opening;
+      let known: LegalAction[] | null = view.pending?.seat === 'p1' ? view.legalActions : null;
+      const player = new BenchPlayer(pick, r);
+      while (!stopped()) {
+        if (view.status !== 'active' || !view.pending) {
+          if (view.status === 'finished') r.matchesFinished++;
+          return;
+        }
+        const seat: Seat = view.pending.seat;
+        let options = known;
+        if (!options) {
+          const d = await decision(seat);
+          if (!d) return;
+          options = d.legalActions;
+        }
+        if (options.length === 0) {
+          problem('legal actions', { status: 0, body: null, text: `no legal action for the deciding seat ${seat} (pending ${view.pending.kind})` });
+          return;
+        }
+        const choice: { type: string } = player.choose(options, (o) => o.action.type)?.action ?? { type: 'resign' };
+        const s0 = performance.now();
+        const res: unknown = await execute<{ submitAction: Answer }>(sockets[seat], ACT, { id: c.id, a: choice, v: view.version, key: IDEMPOTENCY ? `b-${c.id}-${view.version}` : null }).catch((e: unknown) => e);
+        const end = performance.now();
+        const ok = !(res instanceof Error) && !(res as Next<unknown>).errors && (res as Next<{ submitAction: Answer }>).data;
+        const counted = inWindow(s0, end);
+        let status = 200;
+        if (!ok) status = wsProblem('WS submitAction', res, ` [action ${JSON.stringify(choice)} at version ${view.version}]`);
+        if (counted) {
+          r.post.add(end - s0);
+          r.bytes.post += JSON.stringify(res).length;
+          countStatus('WS submitAction', status);
+        }
+        if (ok) {
+          if (counted) r.moves++;
+          player.accepted(choice.type);
+          const b = (res as Next<{ submitAction: Answer }>).data!.submitAction;
+          view = b;
+          known = b.pending?.seat === seat ? b.legalActions : null;
+          if (choice.type === 'resign' && view.status === 'finished') r.matchesFinished++;
+          if (choice.type === 'resign') return;
+          continue;
+        }
+        // Re-sync from the server (should not be needed: one client per match).
+        const again = await decision(seat);
+        if (!again || status >= 500 || status === 0) return;
+        view = again;
+        known = null;
+      }
+    } finally {
+      await Promise.all([sockets.p1.dispose(), sockets.p2.dispose()]);
     }
   }
 
@@ -557,8 +648,8 @@ function report(b: BackendReport): { movesPerS: number; p95: number } {
   console.log(`\n=== ${label} — ${b.name === "postgres" && NODES > 1 ? `${NODES} API nodes, ` : ""}${MATCHES} concurrent matches, ${L.measuredS} s measured after ${WARMUP_S} s warm-up ===`);
   console.log(table([
     ['request', 'count', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'mean ms'],
-    ['POST /v1/matches/{id}/actions', ...lat(L.post)],
-    ['GET  /v1/matches/{id}/legal-actions', ...lat(L.legal)],
+    [WS ? 'WS submitAction (one mutation per move)' : 'POST /v1/matches/{id}/actions', ...lat(L.post)],
+    [WS ? 'WS match { legalActions } (other seat decides)' : 'GET  /v1/matches/{id}/legal-actions', ...lat(L.legal)],
     ['POST /v1/matches (create)', ...lat(L.create)],
     ...(L.webhooks ? [['webhook: commit → receiver', ...lat(L.webhooks.latency)]] : []),
   ]));
@@ -566,13 +657,16 @@ function report(b: BackendReport): { movesPerS: number; p95: number } {
   const cores = (ms: number) => (Number.isFinite(ms) ? `${((ms / (L.measuredS * 1000)) * 100).toFixed(0)}% of one core` : 'n/a');
   console.log(table([
     ['figure', 'value'],
-    ['accepted moves/s (200 on POST actions)', fmtInt(movesPerS)],
+    [WS ? 'accepted moves/s (submitAction without errors)' : 'accepted moves/s (200 on POST actions)', fmtInt(movesPerS)],
     ['accepted moves in window', fmtInt(L.moves)],
     ['matches started / finished / resigned at cap', `${fmtInt(L.matchesStarted)} / ${fmtInt(L.matchesFinished)} / ${fmtInt(L.matchesResigned)}`],
     [`deep-chain breaks (> ${CHAIN_LIMIT} ability actions in a row → end-phase)`, fmtInt(L.chainBreaks)],
     ['mean response size: POST actions / GET legal-actions', `${fmtInt(L.bytes.post / Math.max(1, L.post.count))} / ${fmtInt(L.bytes.legal / Math.max(1, L.legal.count))} chars`],
     ['server CPU per accepted move (incl. its legal-actions GET)', `${fmtMs(L.serverCpuMs / Math.max(1, L.moves))} ms`],
-    ['protocol; requests per accepted move (POST + legal-actions GET)', `${LEAN ? 'lean (the default answer, ?include=legal)' : 'full (Prefer: return=representation)'}; ${((L.post.count + L.legal.count) / Math.max(1, L.moves)).toFixed(2)}`],
+    [
+      'protocol; requests per accepted move (action + legal-actions read)',
+      `${WS ? 'ws (GraphQL over one WebSocket per seat)' : LEAN ? 'lean (the default answer, ?include=legal)' : 'full (Prefer: return=representation)'}; ${((L.post.count + L.legal.count) / Math.max(1, L.moves)).toFixed(2)}`,
+    ],
     ['server process CPU in window', cores(L.serverCpuMs)],
     ['bench process CPU in window', cores(L.benchCpuMs)],
     ...(L.machine
@@ -618,7 +712,7 @@ function report(b: BackendReport): { movesPerS: number; p95: number } {
 // ------------------------------------------------------------------ main
 
 async function main(): Promise<void> {
-  console.log(`API benchmark: Node ${process.version}, ${os.cpus().length} cores, ${MATCHES} concurrent matches, ${WEBHOOKS ? 'webhooks on every seat, ' : ''}` +
+  console.log(`API benchmark: Node ${process.version}, ${os.cpus().length} cores, ${MATCHES} concurrent matches, PROTOCOL=${PROTOCOL_NAME}, ${WEBHOOKS ? 'webhooks on every seat, ' : ''}` +
     `${WARMUP_S} s warm-up + ${DURATION_S} s measured per backend; server = child process (${SERVER_KIND === 'dist' ? 'node dist/server.js, compiled as production runs' : 'node --import tsx src/server.ts'}), ` +
     `load generator = this process.`);
   ensureBuilt(ROOT);

@@ -8,14 +8,19 @@ import { createClient, type Client } from 'graphql-ws';
 
 export const wsUrl = (httpBase: string) => `${httpBase.replace(/^http/, 'ws')}/graphql`;
 
-/** A graphql-ws client that authenticates with `token` in connection_init and never retries. */
-export function gqlWsClient(httpBase: string, token?: string): Client {
+/**
+ * A graphql-ws client that authenticates with `token` in connection_init and never retries. Lazy
+ * by default: it connects on the first operation and closes when none is left (graphql-ws's
+ * lazy mode), so each operation after an idle moment opens a new connection. `persistent` keeps
+ * one connection open from creation until dispose() (a game client's socket).
+ */
+export function gqlWsClient(httpBase: string, token?: string, opts: { persistent?: boolean } = {}): Client {
   return createClient({
     url: wsUrl(httpBase),
     webSocketImpl: WebSocket,
     connectionParams: token ? { authorization: `Bearer ${token}` } : {},
     retryAttempts: 0,
-    lazy: true,
+    lazy: !opts.persistent,
   });
 }
 
@@ -79,4 +84,25 @@ export async function waitFor(cond: () => boolean, what: string, timeoutMs = 20_
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/**
+ * One query or mutation over the client's socket (graphql-ws sends it as a `subscribe` message):
+ * its single result (data and/or errors), or rejects with what the client's sink got as an error
+ * (the `error` message's list of errors, or the close event).
+ */
+export function execute<T>(client: Client, query: string, variables: Record<string, unknown> = {}): Promise<Next<T>> {
+  return new Promise((resolve, reject) => {
+    let result: Next<T> | undefined;
+    client.subscribe<T>(
+      { query, variables },
+      {
+        next: (r) => {
+          result = r as Next<T>;
+        },
+        error: (e) => reject(e instanceof Error ? e : Object.assign(new Error('graphql-ws error'), { payload: e as unknown })),
+        complete: () => (result ? resolve(result) : reject(new Error('completed without a result'))),
+      },
+    );
+  });
 }

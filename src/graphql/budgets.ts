@@ -17,6 +17,8 @@ export interface GraphqlBudgets {
   readonly sockets: AddressSlots;
   /** Counts a subscription against its address's request ceiling (rate-limited over it). */
   subscription(address: string): Promise<void>;
+  /** Counts a query or mutation sent over a WebSocket against its address's request ceiling, as an HTTP request is. */
+  operation(address: string): Promise<void>;
   /** Counts an expensive read (a large document) against its client's and its address's budgets. */
-  expensive(req: FastifyRequest, reply: FastifyReply): Promise<void>;
+  expensive(req: FastifyRequest, reply: FastifyReply | null): Promise<void>;
 }

@@ -11,6 +11,7 @@ import mercurius, { type IResolvers, type MercuriusContext } from 'mercurius';
 import fastifyWebsocket from '@fastify/websocket';
 import { GraphQLError, GraphQLScalarType, getOperationAST, valueFromASTUntyped, type GraphQLResolveInfo } from 'graphql';
 import { graphqlCjs } from './graphql-cjs.js';
+import type { DocumentNode } from 'graphql';
 import { selectsField } from './selection.js';
 import { validationLines } from '../contract/errors.js';
 import { HandleSchema, IdempotencyKeySchema, MatchIdSchema, SeekIdSchema } from '../contract/ids.js';
@@ -27,12 +28,12 @@ import { tournamentResolvers } from './tournaments.js';
 import { bearerToken } from '../service/tokens.js';
 import { pendingOf } from '../service/reads.js';
 import { typeDefs } from './schema.js';
-import { errorFormatter, guard } from './errors.js';
+import { errorFormatter, guard, requestErrorOf, wsRequestError } from './errors.js';
 import { DEFAULT_QUERY_LIMITS, DOCUMENT_CACHE_ENTRIES, LARGE_DOCUMENT_CHARS, checkCost, checkDocumentSize, checkTokens, validationRules, type QueryLimits } from './limits.js';
 import { graphiqlRoutes } from './graphiql.js';
 import type { MatchSource } from './match-source.js';
 import { buildSubscriptionResolvers } from './subscriptions.js';
-import { DEFAULT_MAX_SUBSCRIPTIONS, WsConnections } from './ws-connections.js';
+import { DEFAULT_MAX_SUBSCRIPTIONS, WsConnections, type LiveConnection } from './ws-connections.js';
 import type { GraphqlBudgets } from './budgets.js';
 import { HEARTBEAT_MS } from '../service/event-follower.js';
 import { GAME_LIST } from '../games/registry.js';
@@ -51,8 +52,16 @@ const JsonScalar = new GraphQLScalarType({
   parseLiteral: (ast, variables) => valueFromASTUntyped(ast, variables ?? undefined),
 });
 
+/**
+ * The request's context. Over HTTP it is built per request; a query or mutation over a WebSocket
+ * gets its own (the connection's credential, a fresh memo) from the preParsing hook. A context
+ * without one (a Match inside a subscription's event) gets a fresh memo on each call: nothing is
+ * kept between operations of one socket.
+ */
 function ctxOf(c: MercuriusContext): GqlContext {
-  return c as unknown as GqlContext;
+  const ctx = c as unknown as Partial<GqlContext> & { live?: LiveConnection };
+  if (ctx.loads) return ctx as GqlContext;
+  return { token: ctx.live?.token, loads: new Map() };
 }
 
 function checkId(id: string): void {
@@ -356,18 +365,38 @@ export function buildResolvers(service: MatchService): IResolvers {
           if (args.idempotencyKey != null && !IdempotencyKeySchema.safeParse(args.idempotencyKey).success) {
             throw problems.validation('idempotencyKey: 1–128 visible ASCII characters.');
           }
-          // The match view is built only when the query selects it (as REST's Prefer: return=minimal).
+          // The match view is built only when the query selects it (as REST's Prefer: return=minimal),
+          // the caller's legal actions only when they are selected (as REST's ?include=legal).
           const withMatch = selectsField(info, 'match');
           const out = await service.submitAction(args.matchId, ctx.token, parsed.data, {
             idempotencyKey: args.idempotencyKey ?? undefined,
             expectedVersion: args.expectedVersion ?? undefined,
+            includeLegal: selectsField(info, 'legalActions'),
             representation: withMatch ? 'full' : 'minimal',
           });
           const { summary } = out;
           // The new state is in the service cache at this version; a later field needing it reloads once.
           for (const key of ctx.loads.keys()) if (key === args.matchId || key.startsWith(`${args.matchId}\0`)) ctx.loads.delete(key);
           const match: MatchSource | null = out.result ? { mv: out.result.match, load: () => loadMemo(ctx, args.matchId) } : null;
-          return { version: summary.version, events: summary.events.map(eventOut), match, replayed: out.replayed };
+          // A legal action's text is named from the caller's view, loaded (from the cache) only when asked.
+          let describe: Promise<(a: { type: string }) => string> | null = null;
+          const text = (a: { type: string }) =>
+            guard(async () => {
+              describe ??= loadMemo(ctx, args.matchId).then((m) => m.ruleset.actionDescriber(m.state!, m.viewer));
+              return (await describe)(a);
+            });
+          return {
+            version: summary.version,
+            events: summary.events.map(eventOut),
+            match,
+            replayed: out.replayed,
+            status: summary.status,
+            winner: summary.winner,
+            outcome: summary.outcome,
+            pending: summary.pending,
+            pendingDecision: summary.pending,
+            legalActions: (out.legal ?? []).map((l) => ({ type: l.action.type, action: l.action, text })),
+          };
         }),
     },
     Match: {
@@ -382,7 +411,7 @@ export function buildResolvers(service: MatchService): IResolvers {
         guard(() => service.accountWebhooks.deliveries(w.me, w.id, clampLimit(args.limit, 20, 100))),
     },
     LegalAction: {
-      text: (l: { action: { type: string }; text: (a: { type: string }) => string }) => l.text(l.action),
+      text: (l: { action: { type: string }; text: (a: { type: string }) => string | Promise<string> }) => l.text(l.action),
     },
   } as IResolvers;
 }
@@ -438,18 +467,68 @@ async function graphqlPlugin(app: FastifyInstance, opts: GraphqlPluginOptions) {
     }),
     subscription: {
       context: (socket) => connections.contextFor(socket),
+      // Queries and mutations over the same socket too (one connection per player, as game clients keep).
+      fullWsTransport: true,
       keepAlive: HEARTBEAT_MS,
       wsDefaultSubprotocol: 'graphql-transport-ws',
+    },
+  });
+  // A query or mutation over a WebSocket (no HTTP reply; Mercurius runs it with a shallow copy of the
+  // connection's context): it counts against the address's request ceiling as an HTTP request does,
+  // gets its own credential (the connection's) and memo, and the caps HTTP's parser applies.
+  app.graphql.addHook('preParsing', async (_schema, source, context) => {
+    if ((context as { reply?: unknown }).reply) return;
+    const ctx = context as unknown as { live?: LiveConnection; request?: FastifyRequest } & Partial<GqlContext>;
+    const live = ctx.live;
+    if (!live) throw requestErrorOf(problems.invalidToken());
+    try {
+      await budgets.operation(live.address);
+    } catch (e) {
+      throw requestErrorOf(e);
+    }
+    ctx.token = live.token;
+    ctx.loads = new Map();
+    checkDocumentSize(source, limits);
+    checkTokens(source, limits);
+    if (source.length > LARGE_DOCUMENT_CHARS && ctx.request) {
+      try {
+        await budgets.expensive(ctx.request, null);
+      } catch (e) {
+        throw requestErrorOf(e);
+      }
+    }
+  });
+  const firstValidationError = (schema: Parameters<typeof graphqlCjs.validate>[0], document: DocumentNode) => {
+    const errors = graphqlCjs.validate(schema, document, [...graphqlCjs.specifiedRules, ...validationRules(limits)]);
+    const first = errors[0];
+    if (!first) return;
+    if (first.extensions.code) throw first;
+    throw refused(first.message, first.locations);
+  };
+  // Over a WebSocket Mercurius sends what this throws as it is thrown (over HTTP its route formats
+  // it): a refused operation (its variables, a limit) is coded here as the same refusal over HTTP.
+  const execute = app.graphql;
+  (app as unknown as { graphql: unknown }).graphql = new Proxy(execute, {
+    apply: async (target, self, args: Parameters<typeof execute>) => {
+      try {
+        return await Reflect.apply(target, self, args);
+      } catch (e) {
+        if ((args[1] as { reply?: unknown } | undefined)?.reply) throw e;
+        throw wsRequestError(e);
+      }
     },
   });
   // Before parsing: the size cap, so an oversized document costs neither CPU nor cache.
   app.graphql.addHook('preParsing', (_schema, source) => checkDocumentSize(source, limits));
   // Mercurius takes text that is not GraphQL for a syntax tree in JSON, and graphql-js trusts a
   // tree's shape (a malformed one failed with JavaScript's own error text): only parsed text runs.
-  app.graphql.addHook('preValidation', (_schema, document) => {
+  app.graphql.addHook('preValidation', (schema, document, context) => {
     if (!((document as { loc?: unknown } | null)?.loc instanceof graphqlCjs.Location)) {
       throw refused('The query must be GraphQL text (a syntax tree in JSON is not accepted).');
     }
+    // Over a WebSocket a refused document is answered with the error thrown (Mercurius does not
+    // format it as over HTTP): the first validation error then, coded, as for a subscription.
+    if (!(context as { reply?: unknown }).reply) firstValidationError(schema, document);
   });
   // Over WebSocket Mercurius parses a subscription's text itself, without the token cap: the same
   // caps then (the frame is at most 64 KiB, so the parse was bounded), before anything runs.
@@ -463,16 +542,18 @@ async function graphqlPlugin(app: FastifyInstance, opts: GraphqlPluginOptions) {
     if (reply && source.length > LARGE_DOCUMENT_CHARS) await budgets.expensive(reply.request, reply);
   });
   // Mercurius does not validate a subscription's document: the same rules as for HTTP, before it runs.
-  app.graphql.addHook('preSubscriptionExecution', (schema, document) => {
-    const errors = graphqlCjs.validate(schema, document, [...graphqlCjs.specifiedRules, ...validationRules(limits)]);
-    const first = errors[0];
-    if (!first) return;
-    if (first.extensions.code) throw first;
-    throw refused(first.message, first.locations);
-  });
+  app.graphql.addHook('preSubscriptionExecution', (schema, document) => firstValidationError(schema, document));
   // The cost depends on the variables, so it is checked per request, before execution.
   app.graphql.addHook('preExecution', (schema, document, context, variables) => {
-    const body = (context as { reply?: { request: { body?: unknown } } }).reply?.request.body as { operationName?: unknown } | undefined;
+    const reply = (context as { reply?: { request: { body?: unknown } } }).reply;
+    if (!reply) {
+      // Over a WebSocket the hook does not see which operation runs (Mercurius chose it, and
+      // subscriptions do not come here): every operation of the document is within the budget.
+      const named = document.definitions.flatMap((d) => (d.kind === 'OperationDefinition' ? [d.name?.value] : []));
+      for (const name of named.length > 1 ? named : [undefined]) checkCost(schema, document, variables, name, limits);
+      return;
+    }
+    const body = reply.request.body as { operationName?: unknown } | undefined;
     const operationName = typeof body?.operationName === 'string' ? body.operationName : undefined;
     if (getOperationAST(document, operationName)?.operation === 'subscription') {
       throw refused('Subscriptions are served over WebSocket at /graphql (protocol graphql-transport-ws), not over HTTP.');

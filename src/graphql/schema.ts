@@ -855,13 +855,35 @@ ${matchFields}${m.graphql.matchFields}  }
     hasMore: Boolean!
   }
 
+  """
+  The answer to an action. Without match, it is the lean answer (as REST's Prefer: return=minimal): enough to
+  go on with one request per move, the caller's seat only (its own events, redacted as it may see them).
+  """
   type ActionResult {
     version: Int!
     "The events the action produced, as the caller may see them."
     events: [Event!]!
+    "The match as the caller's seat sees it now (built only when selected)."
     match: Match!
     "True when this is the stored answer to an earlier request with the same idempotency key."
     replayed: Boolean!
+    "The match's status after the action."
+    status: MatchStatus!
+    winner: Seat
+    "How the match ended; null while it runs."
+    outcome: MatchOutcome
+    """
+    The decision the match waits for now, as JSON: ${listed(named('Pending'))} in /openapi.json (as Match.pending);
+    null when it is over.
+    """
+    pending: JSON
+    "The same, typed (as Match.pendingDecision)."
+    pendingDecision: PendingDecision
+    """
+    The caller's legal actions for the next decision (as REST's ?include=legal), built only when selected; empty when
+    the next decision is not the caller's. Pass one's action as submitAction's action.
+    """
+    legalActions: [LegalAction!]!
   }
 
   type MatchSummary {

@@ -25,7 +25,7 @@ import { WorkGate } from './work-gate.js';
 import { LiveSlots } from './live-slots.js';
 
 export interface BudgetSettings {
-  /** Requests per minute per address, over all its credentials (WebSocket subscriptions count too). */
+  /** Requests per minute per address, over all its credentials (GraphQL operations over a WebSocket count too). */
   perAddressPerMinute: number;
   /** Expensive reads per minute per client, and the same per address. */
   expensivePerMinute: number;
@@ -85,6 +85,11 @@ export class Budgets {
   async subscription(address: string): Promise<void> {
     // The limiter reads only `ip` (its key) and `routeOptions` (for a group id, which we do not use).
     await this.charge(this.perAddress, { ip: address, routeOptions: {} } as unknown as FastifyRequest, null, 'requests per minute from one address');
+  }
+
+  /** Counts one GraphQL query or mutation sent over a WebSocket against its address's ceiling, as one HTTP request. */
+  async operation(address: string): Promise<void> {
+    await this.subscription(address);
   }
 
   /** Counts one expensive read against its client's and its address's budgets; throws rate-limited over either. */

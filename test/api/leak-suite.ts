@@ -4,7 +4,7 @@
  * R-FACE-4 low credits with many deferred reveals, R-PLAY-5 allowDirectBlockPlay, all together),
  * on both databases. For each seat token and anonymous: GET state, /events, /legal-actions?text=true,
  * GraphQL match { board graveyards legalActions { text } events }, and the problem bodies of
- * illegal moves. The oracle (secrecy.ts) is the server's true state. The aggregate reads (profiles,
+ * illegal moves, and the lean answers of actions played over the GraphQL WebSocket. The oracle (secrecy.ts) is the server's true state. The aggregate reads (profiles,
  * leaderboard, a player's export; REST and GraphQL) must not name the deck of an unfinished match.
  * The lobby's payloads (the account feed's snapshots and entries, challenges, seeks, rematch views,
  * tournaments on REST and GraphQL) hold no token but the caller's new one, no deck but an owner's own
@@ -15,6 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { bearer, prng, STARTERS, type Backend, type Harness, useHarness, waitFor } from './helpers.js';
 import { assertNoLeak, assertTextSafe, secretsFor } from './secrecy.js';
 import { quotedIn } from './quoted.js';
+import { execute, gqlWsClient, type Next } from '../../bench/lib/graphql-ws.js';
 import { defaultCardSet, pendingDecision, type GameState, type Seat, type Viewer } from '../../src/games/evons/index.js';
 import { FEED_KINDS } from '../../src/service/account-feed.js';
 import { parseSettings, resolveDeck } from '../../src/service/lobby.js';
@@ -200,6 +201,56 @@ export function leakSuite(backend: Backend): void {
       // The acceptor's answer holds its own seat token (and nothing else secret).
       assertClean([['accept answer', acc.text]], 'accept');
       assertClean(await reads(created.body.id), 'accepted, match running');
+    });
+
+    it("the lean answers over the GraphQL WebSocket (one socket per seat): each seat's events, pending decision and legal actions with their texts hold nothing hidden from it", async () => {
+      const ACT = `mutation ($id: ID!, $a: JSON!, $v: Int) {
+        submitAction(matchId: $id, action: $a, expectedVersion: $v) { version status pending events { seq type data } legalActions { type action text } }
+      }`;
+      const LEGAL = 'query ($id: ID!) { match(id: $id) { version legalActions { action text } } }';
+      for (const [name, settings] of Object.entries(CONFIGS)) {
+        const seed = Number(process.env.MATCH_SEED ?? Date.now() % 1_000_000);
+        const rand = prng(seed);
+        const label = `ws ${name} seed ${seed}`;
+        const created = await h.http.post('/v1/matches').send({ settings, decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[2] } } }).expect(201);
+        const id: string = created.body.id;
+        const tokens = created.body.tokens as Record<Seat, string>;
+        const sockets = { p1: gqlWsClient(h.baseUrl(), tokens.p1, { persistent: true }), p2: gqlWsClient(h.baseUrl(), tokens.p2, { persistent: true }) };
+        try {
+          let state = await truth(id);
+          let seat = pendingDecision(state)!.seat;
+          type Option = { action: unknown; text: string };
+          let known: Option[] | null = null;
+          let version: number = created.body.version;
+          for (let n = 0; n < MAX_ACTIONS; n++) {
+            if (!known) {
+              const l = await execute<{ match: { version: number; legalActions: { action: unknown; text: string }[] } }>(sockets[seat], LEGAL, { id });
+              assertNoLeak(JSON.stringify(l), secretsFor(state, seat), `${label} #${n} legal over ws`);
+              known = l.data!.match.legalActions;
+            }
+            for (const o of known) assertTextSafe(state, secretsFor(state, seat), o.action, o.text, `${label} #${n} legal text`);
+            const choice: Option = known[Math.floor(rand() * known.length)]!;
+            type Answer = { version: number; status: string; pending: { seat: Seat } | null; legalActions: Option[] };
+            const r: Next<{ submitAction: Answer }> = await execute<{ submitAction: Answer }>(sockets[seat], ACT, { id, a: choice.action, v: version });
+            expect(r.errors, `${label}: ${JSON.stringify(r.errors)}`).toBeUndefined();
+            state = await truth(id);
+            const s = secretsFor(state, seat);
+            assertNoLeak(JSON.stringify(r), s, `${label} #${n} answer over ws to ${seat}`);
+            const a: Answer = r.data!.submitAction;
+            for (const o of a.legalActions) assertTextSafe(state, s, o.action, o.text, `${label} #${n} answer legal text`);
+            version = a.version;
+            if (a.status !== 'active' || !a.pending) break;
+            if (a.pending.seat === seat) known = a.legalActions;
+            else {
+              expect(a.legalActions, `${label}: legal actions for a decision not the caller's`).toEqual([]);
+              known = null;
+              seat = a.pending.seat;
+            }
+          }
+        } finally {
+          await Promise.all([sockets.p1.dispose(), sockets.p2.dispose()]);
+        }
+      }
     });
 
     it('profiles, the leaderboard and the player export name no deck of an unfinished match (REST and GraphQL)', async () => {

@@ -15,6 +15,7 @@ import { FeedStream, NdjsonFeedTransport, type FeedOptions, type FeedTransport }
 import { EvonsProblem } from './problem.js';
 import { DEFAULT_RETRY, withRetries, type RetryPolicy } from './retry.js';
 import { NdjsonTransport, type LiveTransport } from './transport.js';
+import { WsSeat, type WsSeatOptions } from './ws-play.js';
 import type {
   AcceptChallengeRequest,
   AcceptedChallenge,
@@ -142,6 +143,17 @@ export class EvonsClient {
   /** The token sent with `matchId`'s calls: its seat token, else the player token. */
   tokenFor(matchId: string): string | undefined {
     return this.matches.get(matchId)?.token ?? this.options.playerToken;
+  }
+
+  /**
+   * `matchId` over one GraphQL WebSocket as this client's seat (./ws-play.ts): each move one
+   * submitAction answered with the lean result. Starts from the version this client saw; the
+   * socket opens on first use. Node 20 has no global WebSocket: pass `{ webSocket }` (the ws package).
+   */
+  connectWs(matchId: string, opts: Omit<WsSeatOptions, 'baseUrl' | 'matchId' | 'token'> = {}): WsSeat {
+    const token = this.tokenFor(matchId);
+    if (!token) throw new Error(`No token for match ${matchId}: create or join it, or useSeat() first`);
+    return new WsSeat({ baseUrl: this.options.baseUrl, matchId, token, version: this.versionOf(matchId), idempotencyKey: this.newKey, ...opts });
   }
 
   /** This client's seat in `matchId`, once known (create, join, or a view read with its token). */

@@ -11,4 +11,5 @@ export { FeedStream, NdjsonFeedTransport, SseFeedTransport, feedItem, type FeedI
 export { EvonsProblem, RULE_CODES, SERVICE_CODES, isProblem, type Problem, type ProblemCode, type RuleCode, type ServiceCode } from './problem.js';
 export { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 export { NdjsonTransport, SseTransport, lines, ndjsonItem, sseFrames, sseItem, type SseFrame, type LiveItem, type LiveTransport, type OpenRequest } from './transport.js';
+export { Dropped, WsSeat, type WebSocketConstructor, type WebSocketLike, type WsActOptions, type WsActResult, type WsDecision, type WsEvent, type WsLegalAction, type WsPending, type WsSeatOptions } from './ws-play.js';
 export type * from './types.js';
