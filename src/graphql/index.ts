@@ -498,10 +498,17 @@ async function graphqlPlugin(app: FastifyInstance, opts: GraphqlPluginOptions) {
       }
     }
   });
+  // Documents found valid (Mercurius hands a cached document back as the same object, and validity
+  // does not depend on the variables): a bot's one mutation is validated once, not on every move.
+  const valid = new WeakSet<DocumentNode>();
   const firstValidationError = (schema: Parameters<typeof graphqlCjs.validate>[0], document: DocumentNode) => {
+    if (valid.has(document)) return;
     const errors = graphqlCjs.validate(schema, document, [...graphqlCjs.specifiedRules, ...validationRules(limits)]);
     const first = errors[0];
-    if (!first) return;
+    if (!first) {
+      valid.add(document);
+      return;
+    }
     if (first.extensions.code) throw first;
     throw refused(first.message, first.locations);
   };
