@@ -78,7 +78,8 @@ async function recordAnswers(dir: string): Promise<RecordedAnswers> {
     if (legal.status !== 200) throw new Error(`legal-actions: ${legal.status} ${legal.text.slice(0, 300)}`);
     out.legal.push(recorded(legal));
     const choice = player.choose((legal.body as { actions: LegalAction[] }).actions, (o) => o.action.type)?.action ?? { type: 'resign' };
-    const res = await call(base, 'POST', `/v1/matches/${c.id}/actions`, { ...auth(seat), 'if-match': `"${view.version}"`, 'idempotency-key': `f-${view.version}` }, { action: choice });
+    // bench:api's full protocol: the answer with the whole match view.
+    const res = await call(base, 'POST', `/v1/matches/${c.id}/actions`, { ...auth(seat), 'if-match': `"${view.version}"`, 'idempotency-key': `f-${view.version}`, prefer: 'return=representation' }, { action: choice });
     if (res.status !== 200) throw new Error(`action: ${res.status} ${res.text.slice(0, 300)}`);
     out.post.push(recorded(res));
     player.accepted(choice.type);
@@ -113,7 +114,7 @@ async function runLoad(base: string, serverCpuMs: () => number): Promise<FloorRe
         const legal = await call(base, 'GET', `/v1/matches/m${slot}/legal-actions`, auth);
         const actions = (legal.body as { actions: LegalAction[] }).actions;
         const choice = actions.length ? actions[pick(actions.length)]!.action : { type: 'resign' };
-        const res = await call(base, 'POST', `/v1/matches/m${slot}/actions`, { ...auth, 'if-match': `"${version}"`, 'idempotency-key': `f-m${slot}-${version}` }, { action: choice });
+        const res = await call(base, 'POST', `/v1/matches/m${slot}/actions`, { ...auth, 'if-match': `"${version}"`, 'idempotency-key': `f-m${slot}-${version}`, prefer: 'return=representation' }, { action: choice });
         version++;
         const end = performance.now();
         if (end - legal.ms - res.ms >= measureStart && end <= measureEnd) {

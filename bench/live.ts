@@ -155,7 +155,7 @@ async function slot(i: number, a: ServerProcess, b: ServerProcess, deadline: num
       const r = await call(a.baseUrl, 'POST', `/v1/matches/${id}/actions`, tokens[seat], { action: actions[pick(actions.length)]!.action });
       if (r.status === 200) stats.moves++;
       else note(`action ${r.status} ${r.body?.code ?? ''}`);
-      over = r.body?.match?.status === 'finished';
+      over = r.body?.status === 'finished';
       if (MOVE_GAP_MS > 0) await new Promise((res) => setTimeout(res, MOVE_GAP_MS));
     }
     if (!over) await call(a.baseUrl, 'POST', `/v1/matches/${id}/actions`, tokens.p1, { action: { type: 'resign' } });

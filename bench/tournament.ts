@@ -349,7 +349,7 @@ async function playMatch(base: string, matchId: string, tokens: Record<Seat, str
     }
     const res: ActionAnswer = await expectOk<ActionAnswer>(
       `${seat}'s action in ${matchId}`,
-      call(base, 'POST', `/v1/matches/${matchId}/actions?include=legal`, { ...bearer(tokens[seat]), 'if-match': `"${v.version}"` }, { action }),
+      call(base, 'POST', `/v1/matches/${matchId}/actions?include=legal`, { ...bearer(tokens[seat]), 'if-match': `"${v.version}"`, prefer: 'return=representation' }, { action }),
     );
     play.moveMs.add(ms(t0));
     play.moves++;
