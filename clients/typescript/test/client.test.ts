@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EvonsClient, EvonsProblem, type ProblemCode, type Seat } from '../src/index.js';
-import { serve, STARTERS, type Served } from './server.js';
+import { openAndJoin as openAndJoinAt, serve, STARTERS, type Served } from './server.js';
 
 /** Records what was sent; `fault` may replace the real exchange for one request. */
 function spyFetch(fault?: (request: Request, n: number, real: () => Promise<Response>) => Promise<Response | undefined>) {
@@ -35,11 +35,7 @@ describe('EvonsClient against the real service', () => {
   });
 
   /** p1 opens a seat, p2 joins: two clients, each holding its own seat token. */
-  async function openAndJoin(p1 = new EvonsClient({ baseUrl: s.baseUrl }), p2 = new EvonsClient({ baseUrl: s.baseUrl })) {
-    const created = await p1.createMatch({ handle: 'ann', openSeat: true, decks: { p1: { starter: STARTERS[1] } } });
-    await p2.joinMatch(created.id, { handle: 'ben', deck: { starter: STARTERS[0] } });
-    return { id: created.id, p1, p2, clients: { p1, p2 } as Record<Seat, EvonsClient> };
-  }
+  const openAndJoin = (p1?: EvonsClient, p2?: EvonsClient) => openAndJoinAt(s.baseUrl, p1, p2);
 
   it('create and join keep each seat token and version; reads are made as that seat', async () => {
     const { id, p1, p2 } = await openAndJoin();

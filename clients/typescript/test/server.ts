@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApp, type App } from '../../../src/app.js';
 import { openStore } from '../../../src/persistence/index.js';
 import { memoryDatabase } from '../../../test/persistence/pglite-template.js';
+import { EvonsClient, type Seat } from '../src/index.js';
 
 export const STARTERS = ['starter-verdant-quake', 'starter-storm-shade', 'starter-ember-tide'] as const;
 
@@ -42,4 +43,11 @@ export async function serve(): Promise<Served> {
       await opened.close();
     },
   };
+}
+
+/** Ann opens a match with an open seat and Ben takes it, each through their own client (which keeps its seat token). */
+export async function openAndJoin(baseUrl: string, p1 = new EvonsClient({ baseUrl }), p2 = new EvonsClient({ baseUrl })) {
+  const created = await p1.createMatch({ handle: 'ann', openSeat: true, decks: { p1: { starter: STARTERS[1] } } });
+  await p2.joinMatch(created.id, { handle: 'ben', deck: { starter: STARTERS[0] } });
+  return { id: created.id, p1, p2, clients: { p1, p2 } as Record<Seat, EvonsClient> };
 }

@@ -7,8 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { EvonsClient, EvonsProblem, WsSeat, type Seat, type WebSocketConstructor, type WsLegalAction } from '../src/index.js';
-import { serve, STARTERS, type Served } from './server.js';
+import { EvonsProblem, WsSeat, type WebSocketConstructor, type WsLegalAction } from '../src/index.js';
+import { openAndJoin as openAndJoinAt, serve, type Served } from './server.js';
 
 const webSocket = WebSocket as unknown as WebSocketConstructor;
 
@@ -62,13 +62,7 @@ describe('WsSeat: playing over one GraphQL WebSocket per seat', () => {
     await s?.close();
   });
 
-  async function openAndJoin() {
-    const p1 = new EvonsClient({ baseUrl: s.baseUrl });
-    const p2 = new EvonsClient({ baseUrl: s.baseUrl });
-    const created = await p1.createMatch({ handle: 'ann', openSeat: true, decks: { p1: { starter: STARTERS[1] } } });
-    await p2.joinMatch(created.id, { handle: 'ben', deck: { starter: STARTERS[0] } });
-    return { id: created.id, clients: { p1, p2 } as Record<Seat, EvonsClient> };
-  }
+  const openAndJoin = () => openAndJoinAt(s.baseUrl);
 
   it('plays a whole match: one request per move, legal actions from the answer or from the other seat', async () => {
     const { id, clients } = await openAndJoin();
