@@ -35,15 +35,6 @@ export function gqlError(e: unknown): Error {
 }
 
 /**
- * A request refused before it ran (a rate limit) as the GraphQL error it is answered with over a
- * WebSocket, where a hook's error is sent as it is thrown: the service error's code and status.
- */
-export function requestErrorOf(e: unknown): Error {
-  if (e instanceof ServiceError) return new GraphQLError(e.detail ?? e.title, { extensions: extensionsOf(e) });
-  return e as Error;
-}
-
-/**
  * What fastify.graphql threw for an operation over a WebSocket (Mercurius sends it as it is thrown,
  * unformatted), coded as the same refusal over HTTP: its variables or document refused
  * (Mercurius's wrapper holding the list), a limit or a service error. Anything else is left as is.

@@ -28,7 +28,7 @@ import { tournamentResolvers } from './tournaments.js';
 import { bearerToken } from '../service/tokens.js';
 import { pendingOf } from '../service/reads.js';
 import { typeDefs } from './schema.js';
-import { errorFormatter, guard, requestErrorOf, wsRequestError } from './errors.js';
+import { errorFormatter, guard, wsRequestError } from './errors.js';
 import { DEFAULT_QUERY_LIMITS, DOCUMENT_CACHE_ENTRIES, LARGE_DOCUMENT_CHARS, checkCost, checkDocumentSize, checkTokens, validationRules, type QueryLimits } from './limits.js';
 import { graphiqlRoutes } from './graphiql.js';
 import type { MatchSource } from './match-source.js';
@@ -484,23 +484,14 @@ async function graphqlPlugin(app: FastifyInstance, opts: GraphqlPluginOptions) {
     if ((context as { reply?: unknown }).reply) return;
     const ctx = context as unknown as { live?: LiveConnection; request?: FastifyRequest } & Partial<GqlContext>;
     const live = ctx.live;
-    if (!live) throw requestErrorOf(problems.invalidToken());
-    try {
-      await budgets.operation(live.address);
-    } catch (e) {
-      throw requestErrorOf(e);
-    }
+    // What this throws leaves fastify.graphql and is coded by the wrapper below (wsRequestError).
+    if (!live) throw problems.invalidToken();
+    await budgets.operation(live.address);
     ctx.token = live.token;
     ctx.loads = new Map();
     checkDocumentSize(source, limits);
     checkTokens(source, limits);
-    if (source.length > LARGE_DOCUMENT_CHARS && ctx.request) {
-      try {
-        await budgets.expensive(ctx.request, null);
-      } catch (e) {
-        throw requestErrorOf(e);
-      }
-    }
+    if (source.length > LARGE_DOCUMENT_CHARS && ctx.request) await budgets.expensive(ctx.request, null);
   });
   // Documents found valid (Mercurius hands a cached document back as the same object, and validity
   // does not depend on the variables): a bot's one mutation is validated once, not on every move.
