@@ -1,8 +1,10 @@
 /**
  * The fenced code blocks of the project's docs, with what the examples test must do with each.
  * The fence's info string carries a marker after the language:
- *   run=shell     a shell script, run in order with the other shell blocks against a real server
- *                 (variables carry over: docs/api.md's blocks continue the README walkthrough)
+ *   run=shell     a shell script, run in order with the other shell blocks of the same file against a
+ *                 real server, in a shell session of that file's own: variables carry over from the
+ *                 file's earlier blocks, never from another file's (a reader pastes one doc's
+ *                 blocks into a new shell); each block that calls the API sets API itself
  *   run=graphql   a GraphQL document, posted to /graphql (variables: matchId, version)
  *   run=position  an evons-position/1 JSON position, loaded with the engine's position functions
  *   run=ts        TypeScript run from the repository root
@@ -25,8 +27,8 @@ export interface Block {
 
 
 export function docFiles(): string[] {
-  // The client's README and the bot's tutorial are run too (after the docs: their shell blocks
-  // share the walkthrough's session and server).
+  // The client's README and the bot's tutorial are run too (after the docs, against the same
+  // server; each file's shell blocks in a session of their own).
   return ['README.md', ...filesUnder('docs', /\.md$/).sort(), 'clients/typescript/README.md', 'examples/bot/README.md'];
 }
 

@@ -33,13 +33,13 @@ describe('doc examples are marked', () => {
     expect(all.some((b) => b.file === 'README.md' && b.kind === 'shell' && b.code.includes('/v1/matches'))).toBe(true);
   });
 
-  // The run below shares one bash session across blocks and passes API in; a reader pastes one
-  // README block into a new shell, often sh. So each README block that calls the API sets API
-  // itself, and no block fenced as sh uses words only bash knows.
-  it('each README shell block pastes into a new POSIX shell: it sets API before using it, and uses no bash-only words', () => {
-    const readmeBlocks = ofKind('shell').filter((b) => b.file === 'README.md');
+  // The run below shares one bash session across the blocks of one file and passes API in; a
+  // reader pastes one block into a new shell, often sh. So each shell block that calls the API
+  // sets API itself (in every doc: docs/api.md's blocks once used the README's), and no block
+  // fenced as sh uses words only bash knows.
+  it('each shell block pastes into a new POSIX shell: it sets API before using it, and uses no bash-only words', () => {
     const setsApi = 'API=${API:-http://127.0.0.1:3000}';
-    const noApi = readmeBlocks.filter((b) => {
+    const noApi = ofKind('shell').filter((b) => {
       const first = b.code.split('\n').find((l) => /\$\{?API\b/.test(l));
       return first !== undefined && first !== setsApi;
     });
@@ -119,11 +119,12 @@ describe('HTTP examples run against a real server', () => {
     }
   });
 
-  // One shell session across blocks, in document order: variables set by one block (the match id,
-  // the tokens) are there for the next.
+  // One shell session per file, in document order: variables set by one block (the match id, the
+  // tokens) are there for the file's next blocks, and none from another file's (under `set -u` a
+  // block that uses a variable its own file never set fails).
   for (const b of ofKind('shell')) {
     it(`${where(b)} succeeds${b.output ? ' and prints the documented output' : ''}`, async () => {
-      const state = join(dir, 'session.sh');
+      const state = join(dir, `session-${b.file.replace(/[^A-Za-z0-9]+/g, '-')}.sh`);
       const script = join(dir, `block-${b.line}.sh`);
       writeFileSync(script, shellHarness(b.code, state));
       const { code, stdout, stderr } = await run('bash', [script], { ...process.env, API: h.baseUrl() }, EXAMPLE_TIMEOUT_MS - 30_000);
