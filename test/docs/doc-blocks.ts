@@ -8,13 +8,15 @@
  *   run=graphql   a GraphQL document, posted to /graphql (variables: matchId, version)
  *   run=position  an evons-position/1 JSON position, loaded with the engine's position functions
  *   run=ts        TypeScript run from the repository root
+ *   run=install   a shell block of clients/typescript/README.md's "Install", run in order with the
+ *                 others in a temporary copy of the repository (clients/typescript/test/install.test.ts)
  *   output        what the previous runnable block of the same file prints (shell: stdout, exact
  *                 after trimming; position: its pending decision, as JSON)
  *   no-run        not run (starting the server, Docker); every other block must carry a marker
  */
 import { filesUnder, read } from './rule-ids.js';
 
-export type Kind = 'shell' | 'graphql' | 'position' | 'ts' | 'output' | 'no-run' | 'unmarked';
+export type Kind = 'shell' | 'graphql' | 'position' | 'ts' | 'install' | 'output' | 'no-run' | 'unmarked';
 
 export interface Block {
   file: string;
@@ -45,7 +47,7 @@ export function blocks(file: string): Block[] {
     const words = open[2]!.split(/\s+/).filter(Boolean);
     const run = words.find((w) => w.startsWith('run='))?.slice(4);
     const kind: Kind = run
-      ? (['shell', 'graphql', 'position', 'ts'].includes(run) ? (run as Kind) : 'unmarked')
+      ? (['shell', 'graphql', 'position', 'ts', 'install'].includes(run) ? (run as Kind) : 'unmarked')
       : words.includes('output')
         ? 'output'
         : words.includes('no-run')
