@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type ServerProcess } from '../../bench/lib/server-process.js';
-import { productionImage } from './production-image.js';
+import { othersCanRead, productionImage } from './production-image.js';
 
 /** Root runs the server as `nobody` (standing for the image's user `node`); anyone else already is unprivileged. */
 const unprivileged = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
@@ -40,6 +40,13 @@ describe('the compiled server (the image layout)', () => {
   beforeAll(async () => {
     app = await productionImage();
   }, TEST_TIMEOUT_MS);
+
+  it('is readable by a user with no rights on the checkout (a clone under a mode-700 directory too)', () => {
+    // Node loads by real path: what the server imports must be reachable through directories anyone may pass.
+    for (const f of ['package.json', 'dist/server.js', 'prisma/migrations', 'node_modules/pino/package.json', 'node_modules/@electric-sql/pglite/package.json']) {
+      expect(othersCanRead(path.join(app, f)), f).toBe(true);
+    }
+  });
 
   it('starts, serves a match and exits 0 on SIGTERM', async () => {
     const server = await startServer({ cwd: app, env: { ...ENV, DATA_DIR: 'memory://' }, ...START });
