@@ -1,14 +1,15 @@
 /**
  * What the README says about running the tests matches the test harness: the PostgreSQL suites'
  * variable and default URL (test/persistence/pg-helper.ts), and that they skip with a printed
- * reason (test/persistence/backends.ts).
+ * reason (test/persistence/backends.ts); where the browser suites look for Chromium
+ * (test/browser/fixture.ts) and what they do without it.
  */
 import { describe, expect, it } from 'vitest';
 import { read } from './rule-ids.js';
 
 const readme = read('README.md');
 
-describe('README on npm test and PostgreSQL', () => {
+describe('README on npm test, PostgreSQL and Chromium', () => {
   it('names TEST_DATABASE_URL with the default the harness uses', () => {
     const helper = read('test/persistence/pg-helper.ts');
     const def = /process\.env\.TEST_DATABASE_URL \|\| '([^']+)'/.exec(helper)?.[1];
@@ -23,6 +24,16 @@ describe('README on npm test and PostgreSQL', () => {
     expect(printed, 'skip message in backends.ts').toBeTruthy();
     expect(readme).toContain(printed!);
     expect(readme).toMatch(/npm test[^\n]*\n?[^\n]*PostgreSQL/);
+  });
+
+  it('says the browser suites need Chromium where the harness looks, skip without it and fail under CI', () => {
+    const fixture = read('test/browser/fixture.ts');
+    const path = /process\.env\.CHROMIUM_PATH \|\| '([^']+)'/.exec(fixture)?.[1];
+    expect(path, 'default Chromium path in test/browser/fixture.ts').toBeTruthy();
+    const top = readme.slice(0, readme.indexOf('\n## '));
+    expect(top).toContain(`\`${path}\``);
+    expect(top).toContain('`CHROMIUM_PATH`');
+    expect(top).toMatch(/browser suites[^]*skipped[^]*`CI` set[^]*fail/);
   });
 
   it('names the test database prefix the harness uses', () => {
