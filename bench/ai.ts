@@ -39,6 +39,8 @@ const ONE_PLY: LevelBudget = { algorithm: 'greedy', worlds: 4, simulations: 0, m
  */
 export function ceiling(game: string, games: number): Pairing[] {
   return [
+    // Level 1 against a uniformly random legal action: the game's own random player may lean (UniVersus's does).
+    { game, a: { kind: 'ai', level: 1 }, b: { kind: 'uniform' }, games },
     { game, a: { kind: 'budget', name: 'one-ply', budget: ONE_PLY }, b: { kind: 'random' }, games },
     { game, a: { kind: 'oracle', name: 'oracle', budget: ONE_PLY }, b: { kind: 'random' }, games },
   ];

@@ -5,13 +5,16 @@
  * threads; test/ai/ladder.test.ts runs a tiny one so this cannot rot.
  */
 import { decide, decideWithBudget, playableGame, type Level, type LevelBudget } from '../../src/ai/index.js';
+import { keyedStream, nextInt } from '../../src/core/random.js';
 import { expandDeck, type Seat, type SeatEvent } from '../../src/core/ruleset.js';
 import { greedy } from '../../examples/bot/strategies.js';
 import type { EvonsAction, GameView, MatchEvent } from '../../clients/typescript/src/index.js';
 
 /**
  * `ai`: a level of the service. `random`: the game's own seeded random player
- * (Ruleset.randomPlayer). `bot`: examples/bot's greedy (Evons only). `budget`: the computer on a
+ * (Ruleset.randomPlayer: uniform in Evons; in UniVersus it leans towards playing on, choosing
+ * among the actions other than a pass 7 times in 8). `uniform`: a uniformly random legal action,
+ * in every game. `bot`: examples/bot's greedy (Evons only). `budget`: the computer on a
  * budget being tried. `oracle`: the computer on `budget` with every sampled world replaced by the
  * true state, deck order and the other hand included: never a player of the service, only a
  * measure of how much a game's luck caps an honest player.
@@ -19,6 +22,7 @@ import type { EvonsAction, GameView, MatchEvent } from '../../clients/typescript
 export type PlayerSpec =
   | { kind: 'ai'; level: Level }
   | { kind: 'random' }
+  | { kind: 'uniform' }
   | { kind: 'bot' }
   | { kind: 'budget'; name: string; budget: LevelBudget }
   | { kind: 'oracle'; name: string; budget: LevelBudget };
@@ -73,6 +77,7 @@ export function playGame(spec: GameSpec): GameResult {
   };
   record(created.events, null);
   const random = { p1: rs.randomPlayer(`${spec.seed}:random:p1`), p2: rs.randomPlayer(`${spec.seed}:random:p2`) };
+  const uniform = { p1: keyedStream(spec.seed, 'uniform:p1'), p2: keyedStream(spec.seed, 'uniform:p2') };
   const bots = { p1: greedy(`${spec.seed}:bot:p1`), p2: greedy(`${spec.seed}:bot:p2`) };
   const cpu: Record<Seat, number[]> = { p1: [], p2: [] };
   let decisions = 0;
@@ -83,6 +88,7 @@ export function playGame(spec: GameSpec): GameResult {
     const p = spec.players[seat];
     let action: { type: string };
     if (p.kind === 'random') action = random[seat](state, legal);
+    else if (p.kind === 'uniform') action = legal[nextInt(uniform[seat], legal.length)]!;
     else if (p.kind === 'bot') {
       action = bots[seat].choose({ game: 'evons', view: rs.view(state, seat) as GameView, legal: legal as EvonsAction[], events: envelopes[seat] });
     } else {

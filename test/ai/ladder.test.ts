@@ -12,7 +12,7 @@ it('plays a tiny ladder on two worker threads, both games, every pairing kind', 
     ...ladder('evons', () => 1).filter((p) => p.b.kind === 'random' || p.b.kind === 'bot'),
     ...ceiling('evons', 1),
   ];
-  expect(pairings.map((p) => `${p.game}:${p.a.kind}-${p.b.kind}`)).toEqual(['universus:ai-random', 'universus:ai-ai', 'evons:ai-random', 'evons:ai-bot', 'evons:budget-random', 'evons:oracle-random']);
+  expect(pairings.map((p) => `${p.game}:${p.a.kind}-${p.b.kind}`)).toEqual(['universus:ai-random', 'universus:ai-ai', 'evons:ai-random', 'evons:ai-bot', 'evons:ai-uniform', 'evons:budget-random', 'evons:oracle-random']);
   // The bot pairing at level 8 would take seconds: level 1 plays the bot here.
   const specs = pairings.flatMap((p) => gamesOf(p.b.kind === 'bot' ? { ...p, a: { kind: 'ai', level: 1 } } : p, 'tiny'));
   const results = await runLadder(specs, 2);

@@ -5,6 +5,7 @@
  * (test/browser/fixture.ts) and what they do without it.
  */
 import { describe, expect, it } from 'vitest';
+import { limitForLevel } from '../../src/service/ai/settings.js';
 import { read } from './rule-ids.js';
 
 const readme = read('README.md');
@@ -42,5 +43,21 @@ describe('README on npm test, PostgreSQL and Chromium', () => {
     expect(prefix).toBeTruthy();
     expect(readme).toContain(`\`${prefix}…\``);
     expect(readme).toContain('`TEST_DB_PREFIX`');
+  });
+});
+
+describe('the computer player, as documented', () => {
+  it("docs/api.md states a decision's time limit as limitForLevel computes it", () => {
+    const api = read('docs/api.md');
+    const base = limitForLevel(0) / 1000;
+    const per = (limitForLevel(1) - limitForLevel(0)) / 1000;
+    expect(api).toContain(`time limit of ${base} s + ${per} s per level (${limitForLevel(1) / 1000} s at level 1, ${limitForLevel(8) / 1000} s at`);
+  });
+
+  it("the README's ladder says which random player each figure is against", () => {
+    expect(readme).toContain("beat UniVersus's random player 48 %");
+    expect(readme).toMatch(/"Random" is the game's own random player \(`Ruleset\.randomPlayer`/);
+    expect(readme).toMatch(/level 1 against a uniformly random legal action \(`L1 v uniform`\)/);
+    expect(readme).toContain('AI_PAIRINGS=L1-random,L1-uniform npm run bench:ai');
   });
 });
