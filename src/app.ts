@@ -67,6 +67,8 @@ export interface BuildAppOptions {
   loggerInstance?: FastifyServerOptions['loggerInstance'];
   /** States kept in the in-process LRU cache (default 500). */
   matchCacheSize?: number;
+  /** Time-travel checkpoints kept (default 2,000; 0: every past read replays from event 1). */
+  timeTravelCheckpoints?: number;
   /** Requests per minute per client (seat token, else IP); 0 or absent: no limit. */
   rateLimitPerMinute?: number;
   /** Web origins allowed to call the API from a browser (CORS; default `*`). */
@@ -136,6 +138,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   const service = new MatchService({
     store: opts.store,
     cacheSize: opts.matchCacheSize,
+    ...(opts.timeTravelCheckpoints !== undefined ? { timeTravelCheckpoints: opts.timeTravelCheckpoints } : {}),
     webhooksAllowPrivate: allowPrivate,
     webhookLimits: {
       ...(opts.webhooks?.maxPerSeat !== undefined ? { maxPerSeat: opts.webhooks.maxPerSeat } : {}),

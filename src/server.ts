@@ -37,6 +37,7 @@ const app = await buildApp({
   store,
   loggerInstance: logger,
   matchCacheSize: config.matchCacheSize,
+  timeTravelCheckpoints: config.timeTravelCheckpoints,
   rateLimitPerMinute: config.rateLimitPerMinute,
   corsOrigins: config.corsOrigins,
   budgets: config.budgets,

@@ -41,6 +41,8 @@ export const EnvSchema = z.object({
   NODE_ENV: z.preprocess(emptyToUndefined, z.enum(['development', 'production', 'test']).default('development')),
   /** Number of match states kept in the in-process LRU cache. */
   MATCH_CACHE_SIZE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(1_000_000).default(500)),
+  /** Time-travel checkpoints kept (game states, one per 64 events of a match read with `at`); 0 turns them off. */
+  TIME_TRAVEL_CHECKPOINTS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(1_000_000).default(2000)),
   /**
    * Requests per minute per client (a seat token, else the IP address); 0 turns the limit off.
    * Counted per node: N nodes allow up to N times this.
@@ -156,6 +158,7 @@ export interface AppConfig {
   graphiql: boolean;
   graphqlMaxSubscriptions: number;
   matchCacheSize: number;
+  timeTravelCheckpoints: number;
   rateLimitPerMinute: number;
   corsOrigins: CorsOrigins;
   budgets: BudgetSettings;
@@ -215,6 +218,7 @@ export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvResult {
       graphiql: e.GRAPHIQL === undefined ? !production : e.GRAPHIQL === 'true',
       graphqlMaxSubscriptions: e.GRAPHQL_MAX_SUBSCRIPTIONS,
       matchCacheSize: e.MATCH_CACHE_SIZE,
+      timeTravelCheckpoints: e.TIME_TRAVEL_CHECKPOINTS,
       rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
       corsOrigins: e.CORS_ORIGINS,
       budgets: {

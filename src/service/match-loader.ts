@@ -10,7 +10,7 @@ import type { AnyRuleset } from '../core/ruleset.js';
 import { rulesetOf } from '../games/registry.js';
 import type { MatchRow, MatchStore } from '../persistence/types.js';
 import { problems } from './errors.js';
-import { NO_RECORDS, foldRecords, gameRecords, isOpening, openingOf, type MatchRecords } from './match-log.js';
+import { NO_RECORDS, foldRecords, gameRecords, isOpening, openingOf, type MatchOpening, type MatchRecords } from './match-log.js';
 
 /** A match as of one version: the stored row (seats, handles), its game, the game's state, and the match's own records (clock, ending). */
 export interface MatchEntry extends MatchRecords {
@@ -29,17 +29,43 @@ export function rulesetOfRow(row: MatchRow): AnyRuleset {
   return r;
 }
 
+/** A time-travel checkpoint: what a replay of the log up to event `seq` holds. */
+interface Checkpoint {
+  seq: number;
+  state: unknown;
+  records: MatchRecords;
+  opening: MatchOpening | null;
+  sandbox: boolean;
+  /** When event `seq` was written (ms). */
+  createdAt: number;
+}
+
+/** Events between two time-travel checkpoints of one match: a past read replays at most this many. */
+export const CHECKPOINT_EVERY = 64;
+/** Checkpoint states kept over all matches (TIME_TRAVEL_CHECKPOINTS). */
+export const DEFAULT_TIME_TRAVEL_CHECKPOINTS = 2_000;
+
+function findLast<T>(list: readonly T[], ok: (t: T) => boolean): T | undefined {
+  for (let i = list.length - 1; i >= 0; i--) if (ok(list[i]!)) return list[i];
+  return undefined;
+}
+
 export class MatchLoader {
   /** Null when caching is off (MATCH_CACHE_SIZE=0): every read replays. */
   private readonly cache: LRUCache<string, MatchEntry> | null;
   /** Counters for tests and metrics. */
   readonly stats = { replays: 0, cacheHits: 0, catchUps: 0 };
 
+  /** Time-travel checkpoints by match id, at most `checkpointBudget` states in all; null when off. */
+  private readonly checkpoints: LRUCache<string, Checkpoint[]> | null;
+
   constructor(
     private readonly store: MatchStore,
     cacheSize: number,
+    private readonly checkpointBudget = DEFAULT_TIME_TRAVEL_CHECKPOINTS,
   ) {
     this.cache = cacheSize > 0 ? new LRUCache({ max: cacheSize }) : null;
+    this.checkpoints = checkpointBudget > 0 ? new LRUCache({ maxSize: checkpointBudget, sizeCalculation: (list) => Math.max(1, list.length) }) : null;
   }
 
   /** The match as the database has it now. */
@@ -60,25 +86,54 @@ export class MatchLoader {
   }
 
   /**
-   * The match as it was right after event `seq` (time travel): its log up to there, replayed.
-   * Not cached (a past version is read rarely); null when the match has no event `seq`.
+   * The match as it was right after event `seq` (time travel). Past events never change, so the
+   * game's state every CHECKPOINT_EVERY events is kept (a bounded LRU): a read replays at most
+   * that many events from the nearest checkpoint, not the whole log (22–39 ms at the end of a
+   * 2,566-event match before). Null when the match has no event `seq`.
    */
   async at(id: string, seq: number): Promise<{ entry: MatchEntry; at: number } | null> {
     const row = await this.store.getMatch(id);
     if (!row) throw problems.matchNotFound(id);
     if (seq < 1 || seq > row.version) return null;
     const ruleset = rulesetOfRow(row);
-    const stored = await this.store.loadEvents(id, { limit: seq });
-    const events = gameRecords(stored).map((e) => e.payload as { type: string });
-    const opening = openingOf(stored);
-    const sandbox = events[0]?.type === 'PositionLoaded' || (opening?.position ?? null) !== null;
-    if (events.length > 0 && row.cardSetHash !== ruleset.cardSet.hash) throw problems.cardSetUnavailable(row.cardSetId, row.cardSetHash);
-    const state = events.length > 0 ? ruleset.replay(events) : null;
+    const kept = this.checkpoints?.get(id) ?? [];
+    const from = findLast(kept, (c) => c.seq <= seq) ?? null;
+    const stored = await this.store.loadEvents(id, from ? { afterSeq: from.seq, limit: seq - from.seq } : { limit: seq });
+    const opening = from ? from.opening : openingOf(stored);
+    let point: Checkpoint = from ?? { seq: 0, state: null, records: NO_RECORDS, opening, sandbox: (opening?.position ?? null) !== null, createdAt: 0 };
+    // In slices that end on checkpoint boundaries, so the way there leaves checkpoints behind.
+    for (let i = 0; i < stored.length; ) {
+      const boundary = (Math.floor(point.seq / CHECKPOINT_EVERY) + 1) * CHECKPOINT_EVERY;
+      let j = i;
+      while (j < stored.length && stored[j]!.seq <= boundary) j++;
+      const slice = stored.slice(i, j);
+      const events = gameRecords(slice).map((e) => e.payload as { type: string });
+      let { state, sandbox } = point;
+      if (events.length > 0) {
+        if (row.cardSetHash !== ruleset.cardSet.hash) throw problems.cardSetUnavailable(row.cardSetId, row.cardSetHash);
+        if (state === null) sandbox = events[0]!.type === 'PositionLoaded' || (opening?.position ?? null) !== null;
+        state = state === null ? ruleset.replay(events) : ruleset.evolve(state, events);
+      }
+      const last = slice.at(-1)!;
+      point = { seq: last.seq, state, records: foldRecords(point.records, slice), opening, sandbox, createdAt: last.createdAt.getTime() };
+      if (point.seq % CHECKPOINT_EVERY === 0 && point.state !== null) this.keep(id, point);
+      i = j;
+    }
+    const { state, records, sandbox } = point;
     // Before the deal only the creator had sat down.
     const seats = state === null && opening ? row.seats.map((s) => (s.seat === opening.creatorSeat ? s : { ...s, tokenHash: null, handle: null })) : row.seats;
-    const entry: MatchEntry = { ...foldRecords(NO_RECORDS, stored), row: { ...row, seats, version: seq }, ruleset, version: seq, state, sandbox };
+    const entry: MatchEntry = { ...records, row: { ...row, seats, version: seq }, ruleset, version: seq, state, sandbox };
     // The clocks read as they did when event `seq` was written.
-    return { entry, at: stored.at(-1)!.createdAt.getTime() };
+    return { entry, at: point.createdAt };
+  }
+
+  private keep(id: string, point: Checkpoint): void {
+    if (!this.checkpoints) return;
+    const list = this.checkpoints.get(id) ?? [];
+    if (list.some((c) => c.seq === point.seq)) return;
+    const next = [...list, point].sort((a, b) => a.seq - b.seq);
+    // A single match never holds more than the whole budget.
+    this.checkpoints.set(id, next.length > this.checkpointBudget ? next.slice(-this.checkpointBudget) : next);
   }
 
   /**

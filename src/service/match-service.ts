@@ -54,6 +54,8 @@ export type * from './types.js';
 export interface MatchServiceOptions {
   store: MatchStore;
   cacheSize?: number;
+  /** Time-travel checkpoints kept (MatchLoader). */
+  timeTravelCheckpoints?: number;
   /** Epoch ms: what every clock reads (tests pass their own). */
   now?: () => number;
   /** Webhook URLs may point at private and loopback addresses (development, tests). Default false. */
@@ -107,7 +109,7 @@ export class MatchService {
     this.webhooksAllowPrivate = opts.webhooksAllowPrivate ?? false;
     this.ratedMinDecisions = opts.ratedMinDecisions ?? DEFAULT_RATED_MIN_DECISIONS;
     this.rematchTtlMs = (opts.rematchOfferTtlSeconds ?? DEFAULT_REMATCH_OFFER_TTL_SECONDS) * 1000;
-    this.loader = new MatchLoader(this.store, opts.cacheSize ?? DEFAULT_CACHE_SIZE);
+    this.loader = new MatchLoader(this.store, opts.cacheSize ?? DEFAULT_CACHE_SIZE, opts.timeTravelCheckpoints);
     this.live = new LiveUpdates(this.store);
     const webhookLimits = { ...DEFAULT_WEBHOOK_LIMITS, ...opts.webhookLimits };
     this.webhooks = new WebhookEndpoints(this.store, this.webhooksAllowPrivate, webhookLimits);
