@@ -238,6 +238,9 @@ export function buildSubscriptionResolvers(service: MatchService, limits: QueryL
   } as IResolvers;
 }
 
+/** Matches waiting for the decision that a look (the start, a catch-up) sends at most: the soonest deadlines first. */
+export const MY_TURN_WINDOW = 10;
+
 /** The matches waiting for the connection's decision, once per version, from any node's appends. */
 async function myTurn(service: MatchService, turns: TurnFeed, conn: LiveConnection, ctx: LiveContext): Promise<LiveQueue<MatchSource>> {
   const p = conn.principal;
@@ -277,14 +280,10 @@ async function myTurn(service: MatchService, turns: TurnFeed, conn: LiveConnecti
     chain = chain
       .then(async () => {
         if (p.kind === 'seat') return offer([conn.seatMatchId!]);
-        const ids: string[] = [];
-        let cursor: string | undefined;
-        do {
-          const page = await service.myMatches({ token: conn.token, handle: undefined, status: 'active', turn: 'mine', cursor, limit: 100 });
-          ids.push(...page.matches.map((s) => s.id));
-          cursor = page.nextCursor ?? undefined;
-        } while (cursor);
-        offer(ids);
+        // The most urgent few only: a backlog of thousands was sent whole (184 MB in 30 s). The
+        // rest come as these are played (each look sees the next most urgent), or from myMatches.
+        const page = await service.myMatches({ token: conn.token, handle: undefined, status: 'active', turn: 'mine', cursor: undefined, limit: MY_TURN_WINDOW });
+        offer(page.matches.map((s) => s.id));
       })
       .catch((err: unknown) => queue.fail(liveError(err, ctx.app.log)));
   };
