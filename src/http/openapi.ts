@@ -114,6 +114,10 @@ const COMPONENTS = {
       schema: { type: 'string' },
     },
     CacheControlPublic: { description: 'Public and cacheable (`public, max-age=300`).', schema: { type: 'string' } },
+    Link: {
+      description: 'RFC 8288: `<url>; rel="next"`, the next part of this answer, when there is more (absent on the last part).',
+      schema: { type: 'string' },
+    },
     Vary: { description: '`Authorization`: the body depends on the seat token (and `Origin`, for CORS).', schema: { type: 'string' } },
   },
   parameters: {
@@ -359,6 +363,7 @@ function finishOperation(method: string, op: Json, facts: OperationFacts): void 
     if (facts.etag && (code < 300 || code === 304 || code === 409 || code === 422)) headers.ETag = ref('headers', 'ETag');
     if (code === 201 && facts.location) headers.Location = ref('headers', 'Location');
     if (code === 200 && facts.idempotent) headers['Idempotent-Replayed'] = ref('headers', 'IdempotentReplayed');
+    if (code === 200 && facts.paged) headers.Link = ref('headers', 'Link');
     if (method === 'get' && (code === 200 || code === 304)) {
       if (perCaller) {
         headers['Cache-Control'] = ref('headers', 'CacheControlPrivate');

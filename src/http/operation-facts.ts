@@ -26,6 +26,8 @@ export interface OperationFacts {
    * account feed (each NDJSON or SSE), or a CSV table.
    */
   media?: 'svg' | 'png' | 'ndjson-export' | 'event-stream' | 'account-feed' | 'csv';
+  /** The 200 is one part of a longer answer: a `Link` header with `rel="next"` names the rest. */
+  paged?: boolean;
   /** A health probe: never rate-limited, so no rate-limit headers. */
   probe?: boolean;
 }

@@ -102,7 +102,12 @@ export const PlayerExportQuery = z.strictObject({
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true')
-    .describe('true: each line is the full public record of the match (MatchReplay) instead of its summary.'),
+    .describe('true: each line is the full public record of the match (MatchReplay) instead of its summary, at most 20 per answer (the Link header names the next part).'),
+  cursor: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,200}$/, 'a cursor from a Link header of this export')
+    .optional()
+    .describe('Where to go on: the cursor in the `rel="next"` Link of the previous answer, unchanged.'),
 });
 export const TokenParams = z.strictObject({ tokenId: z.string().regex(/^tok_[A-Za-z0-9_-]{1,40}$/, 'a token id') });
 export const PlayerAuth = z.object({ authorization: z.string().optional().describe('"Bearer <player token>".') });

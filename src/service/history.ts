@@ -102,7 +102,7 @@ export function summary(r: MatchRow, now: number): MatchSummary {
   };
 }
 
-function isCursorError(e: unknown): boolean {
+export function isCursorError(e: unknown): boolean {
   return e instanceof Error && (e.name === 'InvalidCursorError' || /cursor/i.test(e.message));
 }
 

@@ -38,13 +38,27 @@ for (const backend of backends) {
       expect(got.every((m) => (m.seats as { verified: boolean }[])[0]!.verified)).toBe(true);
     });
 
-    it('with ?events=true each line is the public record; a finished one verifies', async () => {
-      const res = await h.http.get(`/v1/players/${handle}/matches/export?events=true`).buffer(true).parse((r, done) => {
-        let t = '';
-        r.on('data', (c: Buffer) => (t += c.toString()));
-        r.on('end', () => done(null, t));
-      });
-      const files = lines(res.body as string);
+    it('with ?events=true each line is the public record, 20 per answer with a Link to the rest; a finished one verifies', async () => {
+      const files: Record<string, unknown>[] = [];
+      let next: string | null = `/v1/players/${handle}/matches/export?events=true`;
+      let answers = 0;
+      while (next) {
+        const res = await h.http.get(next).buffer(true).parse((r, done) => {
+          let t = '';
+          r.on('data', (c: Buffer) => (t += c.toString()));
+          r.on('end', () => done(null, t));
+        });
+        expect(res.status).toBe(200);
+        const part = lines(res.body as string);
+        expect(part.length).toBeLessThanOrEqual(20);
+        files.push(...part);
+        answers++;
+        const link = res.headers.link as string | undefined;
+        next = link ? /^<([^>]+)>; rel="next"$/.exec(link)![1]! : null;
+      }
+      expect(answers).toBe(6);
+      // No file twice across the parts (each opponent's handle is different).
+      expect(new Set(files.map((f) => JSON.stringify(f))).size).toBe(105);
       expect(files).toHaveLength(105);
       expect(files.every((f) => f.format === 'match-replay/1' && f.reader === 'spectator')).toBe(true);
       const finished = files.filter((f) => f.outcome !== null);
@@ -52,6 +66,10 @@ for (const backend of backends) {
       for (const f of finished) expect(verifyReplay(f).ok).toBe(true);
       // A running match's record keeps its secrets.
       expect(files.find((f) => f.outcome === null)!.seed).toBeNull();
+    });
+
+    it('a cursor it did not issue is a 400 invalid-cursor', async () => {
+      expectProblem(await h.http.get(`/v1/players/${handle}/matches/export?events=true&cursor=nonsense`), 400, 'invalid-cursor');
     });
 
     it('an unknown player is a 404, before any line', async () => {

@@ -88,14 +88,15 @@ const playerRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budg
   app.get(
     '/players/:handle/matches/export',
     {
-      config: { openapi: { media: 'ndjson-export' } },
+      config: { openapi: { media: 'ndjson-export', paged: true } },
       schema: {
         tags: ['players', 'history'],
         operationId: 'exportPlayerMatches',
         summary: "A player's whole history (NDJSON)",
         description:
           'Every match of the registered player, newest first, streamed as NDJSON (application/x-ndjson): one MatchSummary per ' +
-          'line, or with ?events=true the full public record (the spectator MatchReplay file) per line. Public, like the history.',
+          'line, or with ?events=true the full public record (the spectator MatchReplay file) per line, at most 20 per answer: ' +
+          'the `Link` header (rel="next") names the next part. Public, like the history.',
         params: PlayerParams,
         querystring: PlayerExportQuery,
         response: { 200: z.union([MatchSummarySchema, MatchReplaySchema]).describe('NDJSON: one object per line.'), ...problemResponses(400, 404, 429) },
@@ -104,17 +105,19 @@ const playerRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budg
     async (req, reply) => {
       // With events: an expensive read (each match's file not in the cache is built, a few at a time per node).
       if (req.query.events) await budgets.expensive(req, reply);
-      const lines = service.playerExport(req.params.handle, { events: req.query.events, run: (work) => budgets.gate.run(work, { wait: true }) });
-      // The first line is read before answering, so an unknown player is still a 404.
-      const first = await lines.next();
-      async function* rest() {
-        if (!first.done) yield first.value;
-        yield* lines;
+      const { lines, next } = await service.playerExport(req.params.handle, {
+        events: req.query.events,
+        cursor: req.query.cursor,
+        run: (work) => budgets.gate.run(work, { wait: true }),
+      });
+      if (next !== null) {
+        const q = new URLSearchParams({ events: 'true', cursor: next });
+        reply.header('link', `</v1/players/${encodeURIComponent(req.params.handle)}/matches/export?${q.toString()}>; rel="next"`);
       }
       reply.header('content-type', 'application/x-ndjson; charset=utf-8').header('cache-control', 'no-cache');
       reply.header('content-disposition', `attachment; filename="${req.params.handle}-matches.ndjson"`);
       // Sent as it is made, not through the response schema's serializer.
-      return reply.send(Readable.from(rest()) as unknown as z.infer<typeof MatchSummarySchema>);
+      return reply.send(Readable.from(lines) as unknown as z.infer<typeof MatchSummarySchema>);
     },
   );
 

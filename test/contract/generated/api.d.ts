@@ -747,7 +747,7 @@ export interface paths {
         };
         /**
          * A player's whole history (NDJSON)
-         * @description Every match of the registered player, newest first, streamed as NDJSON (application/x-ndjson): one MatchSummary per line, or with ?events=true the full public record (the spectator MatchReplay file) per line. Public, like the history.
+         * @description Every match of the registered player, newest first, streamed as NDJSON (application/x-ndjson): one MatchSummary per line, or with ?events=true the full public record (the spectator MatchReplay file) per line, at most 20 per answer: the `Link` header (rel="next") names the next part. Public, like the history.
          */
         get: operations["exportPlayerMatches"];
         put?: never;
@@ -5169,6 +5169,8 @@ export interface components {
         ETag: string;
         /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
         IdempotentReplayed: "true";
+        /** @description RFC 8288: `<url>; rel="next"`, the next part of this answer, when there is more (absent on the last part). */
+        Link: string;
         /** @description The new match: /v1/matches/{id}. */
         Location: string;
         /** @description Requests allowed per minute (only when a limit is configured). */
@@ -9002,8 +9004,10 @@ export interface operations {
     exportPlayerMatches: {
         parameters: {
             query?: {
-                /** @description true: each line is the full public record of the match (MatchReplay) instead of its summary. */
+                /** @description true: each line is the full public record of the match (MatchReplay) instead of its summary, at most 20 per answer (the Link header names the next part). */
                 events?: "true" | "false";
+                /** @description Where to go on: the cursor in the `rel="next"` Link of the previous answer, unchanged. */
+                cursor?: string;
             };
             header?: {
                 /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
@@ -9024,6 +9028,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
