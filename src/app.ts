@@ -179,7 +179,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
             limitMs: (job) => aiSettings.limitMs ?? limitForLevel(job.level),
             ...(aiSettings.deciderUrl ? { deciderUrl: aiSettings.deciderUrl } : {}),
           }),
-          { node: `${hostname()}:${process.pid}`, concurrency: aiSettings.workers, leaseMs: aiSettings.leaseMs, maxAttempts: aiSettings.maxAttempts, pollMs: aiSettings.pollMs ?? 1_000 },
+          { node: `${hostname()}:${process.pid}`, concurrency: aiSettings.workers, leaseMs: aiSettings.leaseMs, maxAttempts: aiSettings.maxAttempts, pollMs: aiSettings.pollMs ?? 1_000, perOwner: aiSettings.jobsPerAccount },
           app.log,
         )
       : null;

@@ -269,7 +269,7 @@ export function buildResolvers(service: MatchService): IResolvers {
       createMatch: (_root, args: { input: Record<string, unknown> }, c) =>
         guard(async () => {
           const body = parseInput(CreateMatchBody, restBody(args.input, ['settings', 'position']), 'match');
-          const r = await service.createMatch(body, ctxOf(c).token);
+          const r = await service.createMatch(body, ctxOf(c).token, (c as { reply?: { request: { ip: string } } }).reply?.request.ip);
           const token = r.tokens[r.seat] as string;
           const loaded = await service.load(r.id, token);
           return {

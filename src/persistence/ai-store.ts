@@ -10,15 +10,26 @@ import type { AiClaim, AiStore, SeatName } from './types.js';
 export class SqlAiStore implements AiStore {
   constructor(private readonly sql: SqlQuery) {}
 
-  async claim(aiPlayerIds: readonly string[], limit: number, leaseMs: number, node: string): Promise<AiClaim[]> {
+  async claim(aiPlayerIds: readonly string[], limit: number, leaseMs: number, node: string, perOwner = 1_000_000): Promise<AiClaim[]> {
     if (limit <= 0) return [];
+    // Each owner's waiting decisions are numbered after the claims it holds now (on any node): the
+    // first of every owner goes before anyone's second, and none past perOwner. A match with no
+    // owner (made before owners were kept) is its own.
     const rows = await this.sql<{ match_id: string; version: number; attempts: number; seat: string; player_id: string }>(
-      `WITH due AS (
-         SELECT m."id", m."version", m."to_move" AS seat, s."player_id"
+      `WITH held AS (
+         SELECT COALESCE(m."ai_owner", m."id") AS owner, count(*)::int AS n
+           FROM "ai_turn" t JOIN "match" m ON m."id" = t."match_id"
+          WHERE t."claimed_until" > now() AND t."version" = m."version"
+          GROUP BY 1
+       ), waiting AS (
+         SELECT m."id", m."version", m."to_move" AS seat, s."player_id", m."updated_at",
+                ROW_NUMBER() OVER (PARTITION BY COALESCE(m."ai_owner", m."id") ORDER BY m."updated_at", m."id") + COALESCE(h.n, 0) AS place
            FROM "seat" s JOIN "match" m ON m."id" = s."match_id"
+           LEFT JOIN held h ON h.owner = COALESCE(m."ai_owner", m."id")
           WHERE s."player_id" = ANY($1::text[]) AND m."status" = 'active' AND m."to_move" = s."seat"
             AND NOT EXISTS (SELECT 1 FROM "ai_turn" t WHERE t."match_id" = m."id" AND t."version" = m."version" AND t."claimed_until" > now())
-          ORDER BY m."updated_at" LIMIT $2
+       ), due AS (
+         SELECT "id", "version", seat, "player_id" FROM waiting WHERE place <= $5::int ORDER BY place, "updated_at", "id" LIMIT $2
        ), claimed AS (
          INSERT INTO "ai_turn" ("match_id", "version", "claimed_until", "attempts", "node")
          SELECT "id", "version", now() + $3::int * interval '1 millisecond', 1, $4 FROM due
@@ -29,7 +40,7 @@ export class SqlAiStore implements AiStore {
          RETURNING "match_id", "version", "attempts"
        )
        SELECT c."match_id", c."version", c."attempts", d.seat, d."player_id" FROM claimed c JOIN due d ON d."id" = c."match_id"`,
-      [aiPlayerIds, limit, leaseMs, node],
+      [aiPlayerIds, limit, leaseMs, node, perOwner],
       'evons_ai_claim',
     );
     return rows.map((r) => ({ matchId: r.match_id, version: Number(r.version), attempts: Number(r.attempts), seat: r.seat as SeatName, playerId: r.player_id }));

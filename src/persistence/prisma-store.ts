@@ -99,6 +99,7 @@ interface CreateArgs {
   rated: boolean;
   ending: MatchEnding | null;
   version: number;
+  ai_owner: string | null;
   seats: string;
   events: string;
   webhooks: string;
@@ -109,10 +110,10 @@ const CREATE = named<CreateArgs>()`
 WITH m AS (
   INSERT INTO "match" ("id", "game", "rules_version", "engine_version", "rules_hash", "config", "card_set_id", "card_set_hash",
                        "seed", "seed_commitment", "status", "to_move", "deadline", "time_control", "decks", "rated", "ending", "version",
-                       "created_at", "updated_at")
+                       "ai_owner", "created_at", "updated_at")
   VALUES (${'id'}, ${'game'}, ${'rules_version'}, ${'engine_version'}, ${'rules_hash'}, ${'config'}::jsonb, ${'card_set_id'}, ${'card_set_hash'},
           ${'seed'}, ${'seed_commitment'}, ${'status'}, ${'to_move'}, ${'deadline'}::timestamptz, ${'time_control'}, ${'decks'}::jsonb,
-          ${'rated'}::boolean, ${'ending'}, ${'version'}::int, ${'created_at'}::timestamptz, ${'created_at'}::timestamptz)
+          ${'rated'}::boolean, ${'ending'}, ${'version'}::int, ${'ai_owner'}, ${'created_at'}::timestamptz, ${'created_at'}::timestamptz)
   RETURNING "id"
 ), seats AS (
   INSERT INTO "seat" ("match_id", "seat", "token_hash", "handle", "player_id", "deck", "joined_at")
@@ -148,6 +149,7 @@ function createArgs(match: NewMatch, events: NewEvent[], createdAt: Date): Creat
     decks: JSON.stringify(match.decks ?? null),
     rated: match.rated ?? false,
     ending: match.status === 'finished' ? 'game' : null,
+    ai_owner: match.aiOwner ?? null,
     version: events.length,
     seats: JSON.stringify(match.seats.map((s) => ({ seat: s.seat, token_hash: s.tokenHash, handle: s.handle, player_id: s.playerId ?? null, deck: s.deck ?? null }))),
     events: JSON.stringify(eventDocs(events)),

@@ -50,6 +50,8 @@ export interface NewMatch {
   decks?: Record<SeatName, string[]> | null;
   /** A rated match: its end updates both players' ratings (default false). */
   rated?: boolean;
+  /** Against the computer: who asked for it (`player:<id>` or `address:<hash>`), its fair share's key. */
+  aiOwner?: string | null;
 }
 
 /** How a finished match ended: by its game's rules, a seat's clock, a resignation the match recorded (games without their own), or an abort. */
@@ -692,8 +694,10 @@ export interface AiStore {
   /**
    * Claims up to `limit` decisions that wait for one of these players (active matches whose seat to
    * move is theirs), each for `leaseMs`; a decision claimed by a live lease is not claimed again.
+   * Fair between owners (NewMatch.aiOwner): round robin over them, oldest first within each, and
+   * none for an owner that already holds `perOwner` live claims (on any node).
    */
-  claim(aiPlayerIds: readonly string[], limit: number, leaseMs: number, node: string): Promise<AiClaim[]>;
+  claim(aiPlayerIds: readonly string[], limit: number, leaseMs: number, node: string, perOwner?: number): Promise<AiClaim[]>;
   /** Drops the claim of this version (its decision was appended, or is moot). */
   release(matchId: string, version: number): Promise<void>;
   /** Ends the claim's lease now (its worker failed): the next claim takes it again, one attempt more. */

@@ -218,7 +218,12 @@ export class Challenges {
           rated: c.rated,
         },
         challenger,
-        { opponent: { playerId: me.id, handle: me.handle }, accept: { challengeId: c.id, acceptedById: me.id, at: new Date(this.deps.now()) } },
+        {
+          opponent: { playerId: me.id, handle: me.handle },
+          accept: { challengeId: c.id, acceptedById: me.id, at: new Date(this.deps.now()) },
+          // The computer accepting: the challenger's fair share of its workers.
+          ...(aiLevelOf(me.id) !== null ? { aiOwner: `player:${challengerRow.id}` } : {}),
+        },
       );
     } catch (e) {
       if (!(e instanceof ChallengeClosedError)) throw e;

@@ -103,6 +103,7 @@ export function newMatchRow(
     decks: Record<Seat, string[]> | null;
     sandbox?: boolean;
     webhooks?: NewMatch['webhooks'];
+    aiOwner?: string | null;
   },
 ): NewMatch {
   return {
@@ -124,6 +125,7 @@ export function newMatchRow(
     decks: m.decks,
     rated: m.rated,
     webhooks: m.webhooks ?? [],
+    aiOwner: m.aiOwner ?? null,
   };
 }
 
@@ -162,6 +164,8 @@ export interface PlayerOpponent {
   opponent: { playerId: string; handle: string };
   /** The challenge this match answers (marked accepted in the same transaction); none for the computer. */
   accept?: ChallengeAcceptance;
+  /** Against the computer: who asked for it, the key of its fair share of the workers (NewMatch.aiOwner). */
+  aiOwner?: string | null;
 }
 
 export async function createMatch(deps: LobbyDeps, input: CreateMatchInput, who: Principal = { kind: 'anonymous' }, between?: PlayerOpponent): Promise<CreateMatchResult> {
@@ -257,6 +261,7 @@ export async function createMatch(deps: LobbyDeps, input: CreateMatchInput, who:
       decks: dealtDecks,
       rated,
       webhooks: input.webhook ? [creatorHook!] : [],
+      aiOwner: between?.aiOwner ?? null,
     }),
     events,
     between?.accept,

@@ -5,6 +5,7 @@
  * to its own wire format. The work is in small modules: lobby (create, join), reads (views,
  * legal actions, events), moves (the action path), history (lists).
  */
+import { createHash } from 'node:crypto';
 import type { Seat } from '../core/ruleset.js';
 import type { EventSource, MatchRow, MatchStore, Scope } from '../persistence/types.js';
 import { KnownCredentials } from './credentials.js';
@@ -78,6 +79,16 @@ export interface MatchServiceOptions {
 
 const DEFAULT_CACHE_SIZE = 500;
 
+/**
+ * Whose fair share of the computer's workers a match against it spends: the player's, else the
+ * address's (hashed: the database keeps no addresses), else its own.
+ */
+export function aiOwnerOf(who: Principal, address: string | undefined): string | null {
+  if (who.kind === 'player') return `player:${who.player.id}`;
+  if (address) return `address:${createHash('sha256').update(address).digest('hex').slice(0, 32)}`;
+  return null;
+}
+
 /** Files a player's export with events holds per answer (each is a replay); the Link header names the rest. */
 export const EXPORT_FILES_PER_ANSWER = 20;
 
@@ -132,7 +143,8 @@ export class MatchService {
   }
 
   /** With a player token (match:create) the creator's seat is that player's, its handle verified. */
-  async createMatch(input: CreateMatchInput, token?: string | null): Promise<CreateMatchResult> {
+  /** `address`: the caller's network address, the fair-share key of an anonymous creator's computer. */
+  async createMatch(input: CreateMatchInput, token?: string | null, address?: string): Promise<CreateMatchResult> {
     const who = await this.players.principal(token);
     if (!input.ai) return createMatch(this, input, who);
     // Against the computer: its player takes the other seat, and its token is never shown.
@@ -143,7 +155,10 @@ export class MatchService {
     const aiSeat: Seat = (input.seat ?? 'p1') === 'p1' ? 'p2' : 'p1';
     const ruleset = gameRuleset(input.game ?? GAME_IDS[0]!);
     const decks = { ...input.decks, [aiSeat]: input.decks?.[aiSeat] ?? { starter: ruleset.starterDecks[0]!.id } };
-    const created = await createMatch(this, { ...input, ai: undefined, decks }, who, { opponent: { playerId: aiPlayerId(level), handle: aiPlayerId(level) } });
+    const created = await createMatch(this, { ...input, ai: undefined, decks }, who, {
+      opponent: { playerId: aiPlayerId(level), handle: aiPlayerId(level) },
+      aiOwner: aiOwnerOf(who, address),
+    });
     const { [aiSeat]: _theirs, ...tokens } = created.tokens;
     return { ...created, tokens };
   }

@@ -69,7 +69,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
       },
     },
     async (req, reply) => {
-      const r = await service.createMatch(req.body, bearerToken(req.headers.authorization));
+      const r = await service.createMatch(req.body, bearerToken(req.headers.authorization), req.ip);
       perCaller(reply, { version: r.version, viewer: r.seat, cache: 'no-store' });
       reply.header('location', `/v1/matches/${r.id}`);
       return reply.code(201).send({ ...r, token: r.tokens[r.seat] as string });

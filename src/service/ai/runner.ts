@@ -59,6 +59,8 @@ export interface AiRunnerOptions {
   maxAttempts: number;
   /** A look for due decisions this often, besides the appends' notifications (0: none). */
   pollMs: number;
+  /** Live claims one owner may hold (AiStore.claim's perOwner; default: no cap). */
+  perOwner?: number;
 }
 
 export interface AiLog {
@@ -98,7 +100,7 @@ export class AiRunner {
     if (room <= 0) return;
     let claims: AiClaim[];
     try {
-      claims = await this.deps.ai.claim(AI_PLAYER_IDS, room, this.opts.leaseMs, this.opts.node);
+      claims = await this.deps.ai.claim(AI_PLAYER_IDS, room, this.opts.leaseMs, this.opts.node, this.opts.perOwner);
     } catch (err) {
       this.log?.warn({ err }, 'computer players: claim failed');
       return;

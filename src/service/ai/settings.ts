@@ -14,9 +14,11 @@ export interface AiSettings {
   limitMs?: number;
   /** A look for due decisions this often besides the appends' notifications (default 1 s). */
   pollMs?: number;
+  /** Decisions of one owner (a player, an anonymous address) in flight at once over all nodes; the rest wait their turn. */
+  jobsPerAccount: number;
 }
 
-export const DEFAULT_AI_SETTINGS: AiSettings = { workers: 1, leaseMs: 60_000, maxAttempts: 2, maxHeapMb: 512 };
+export const DEFAULT_AI_SETTINGS: AiSettings = { workers: 1, leaseMs: 60_000, maxAttempts: 2, maxHeapMb: 512, jobsPerAccount: 2 };
 
 /** The hang guard per level: far above what the level's search budget takes on these machines. */
 export function limitForLevel(level: number): number {

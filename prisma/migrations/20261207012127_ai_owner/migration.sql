@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "match" ADD COLUMN     "ai_owner" TEXT;
+
