@@ -50,7 +50,15 @@ const app = await buildApp({
     maxPerSeat: config.webhookMaxPerSeat,
     maxRedeliveries: config.webhookMaxRedeliveries,
     maxPerAccount: config.webhookMaxPerAccount,
-    worker: config.webhookWorker ? { pollMs: config.webhookPollMs, leaseMs: config.webhookLeaseMs, concurrency: config.webhookConcurrency } : false,
+    worker: config.webhookWorker
+      ? {
+          pollMs: config.webhookPollMs,
+          leaseMs: config.webhookLeaseMs,
+          concurrency: config.webhookConcurrency,
+          slowAfterMs: config.webhookSlowAfterMs,
+          slowConcurrency: config.webhookSlowConcurrency,
+        }
+      : false,
   },
   readyTimeoutMs: config.readyTimeoutMs,
   shutdownDrainMs: config.shutdownDrainMs,

@@ -144,6 +144,10 @@ export const EnvSchema = z.object({
   WEBHOOK_MAX_PER_ACCOUNT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100).default(DEFAULT_WEBHOOK_LIMITS.maxPerAccount)),
   /** Webhook deliveries in flight at once on a node, all endpoints together (each endpoint has at most one). */
   WEBHOOK_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(64)),
+  /** An attempt running this long moves its endpoint to the slow lane (WEBHOOK_SLOW_CONCURRENCY slots of its own). */
+  WEBHOOK_SLOW_AFTER_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).max(60_000).default(1_000)),
+  /** Deliveries to slow endpoints in flight at once on a node, besides WEBHOOK_CONCURRENCY. */
+  WEBHOOK_SLOW_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(16)),
   /** How often each node looks for due webhook deliveries another node caused (0: only its own, at once). */
   WEBHOOK_POLL_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(3_600_000).default(1_000)),
   /** off: this node delivers no webhooks (others do; the outbox keeps them). */
@@ -182,6 +186,8 @@ export interface AppConfig {
   webhookMaxRedeliveries: number;
   webhookMaxPerAccount: number;
   webhookConcurrency: number;
+  webhookSlowAfterMs: number;
+  webhookSlowConcurrency: number;
   webhookPollMs: number;
   webhookWorker: boolean;
   webhookLeaseMs: number;
@@ -258,6 +264,8 @@ export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvResult {
       webhookMaxRedeliveries: e.WEBHOOK_MAX_REDELIVERIES,
       webhookMaxPerAccount: e.WEBHOOK_MAX_PER_ACCOUNT,
       webhookConcurrency: e.WEBHOOK_CONCURRENCY,
+      webhookSlowAfterMs: e.WEBHOOK_SLOW_AFTER_MS,
+      webhookSlowConcurrency: e.WEBHOOK_SLOW_CONCURRENCY,
       webhookPollMs: e.WEBHOOK_POLL_MS,
       webhookWorker: e.WEBHOOK_WORKER === 'on',
       webhookLeaseMs: e.WEBHOOK_LEASE_MS,

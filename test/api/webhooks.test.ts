@@ -618,6 +618,41 @@ for (const backend of backends) {
         }
       });
 
+      it('issue 33: hanging endpoints that outnumber the slots move to the slow lane; a healthy endpoint is still served at once', async () => {
+        // Two slots and four endpoints that never answer: without the slow lane, two of them hold
+        // both slots until their (far away) attempt limit and the healthy endpoint waits as long.
+        const w = new WebhookWorker(hm.store.webhooks, (d) => hm.app.service.webhooks.bodyOf(d), {
+          allowPrivate: true,
+          pollMs: 20,
+          backoffMs: [20],
+          timeoutMs: 600_000,
+          concurrency: 2,
+          slowAfterMs: 100,
+          slowConcurrency: 1,
+        });
+        const ps = path('many-hanging');
+        const gate = rx.gate(ps);
+        w.start();
+        try {
+          const slow = [await createHotSeat(hm.http), await createHotSeat(hm.http)];
+          const fast = await createHotSeat(hm.http);
+          const pf = path('served');
+          for (const m of slow) for (const seat of ['p1', 'p2'] as const) await registerM(m.id, m.tokens[seat], ps, ['match-ended']);
+          await registerM(fast.id, fast.tokens.p1, pf, ['match-ended']);
+          for (const m of slow) await hm.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens.p1)).send({ action: { type: 'resign' } }).expect(200);
+          await waitFor(() => rx.on(ps).length === 4, 'all four hanging endpoints to be called');
+          await hm.http.post(`/v1/matches/${fast.id}/actions`).set(bearer(fast.tokens.p1)).send({ action: { type: 'resign' } }).expect(200);
+          await waitFor(() => rx.on(pf).length === 1, 'the healthy endpoint\'s delivery');
+          expect(rx.on(ps).every((r) => r.answered === null && !r.aborted)).toBe(true);
+          // The healthy delivery settles; the four hanging ones stay in the slow lane.
+          await waitFor(() => w.lanes().fast === 0, 'the healthy delivery to settle');
+          expect(w.lanes().slow).toBe(4);
+        } finally {
+          gate.release();
+          await w.stop();
+        }
+      });
+
       it('issue 21 #13: per endpoint, deliveries go out in data.version order: a later one waits while an earlier one is pending retry', async () => {
         const w = worker();
         try {

@@ -9,7 +9,14 @@
  * endpoint's one after another, and the worker claims more as soon as any settles (never a whole
  * round waiting on its slowest endpoint). Per endpoint, the claim takes nothing while an earlier
  * version to that endpoint is pending, so receivers get a match's deliveries in data.version order.
+ *
+ * Slow endpoints have a lane of their own: an endpoint whose attempt runs past `slowAfterMs` (or
+ * whose last one did) stops counting against `concurrency` and holds one of `slowConcurrency`
+ * slots instead; while those are all taken, the claim leaves slow endpoints out. Hundreds of
+ * endpoints that answer late then delay each other, never a fast one (before: a fast endpoint's
+ * delivery waited 14.6 s behind 200 slow ones).
  */
+import { LRUCache } from 'lru-cache';
 import { ClaimLoop } from '../claim-loop.js';
 import type { ClaimedDelivery, WebhookStore } from '../../persistence/types.js';
 import { postJson } from './outbound.js';
@@ -30,6 +37,10 @@ export interface WorkerOptions {
   leaseMs?: number;
   /** One attempt's limit, answer included (default 5 s). */
   timeoutMs?: number;
+  /** An attempt running this long moves its endpoint to the slow lane (default 1 s). */
+  slowAfterMs?: number;
+  /** Deliveries to slow endpoints in flight at once on this node, besides `concurrency` (default 16). */
+  slowConcurrency?: number;
   /** The clock (epoch ms) attempts are timed and retries scheduled on (default Date.now). */
   now?: () => number;
 }
@@ -42,13 +53,27 @@ const DEFAULT_BACKOFF_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000, 7_200_00
 const DAY_MS = 86_400_000;
 const LEASE_MS = 30_000;
 const CONCURRENCY = 64;
+const SLOW_AFTER_MS = 1_000;
+const SLOW_CONCURRENCY = 16;
+
+/** One endpoint's claimed deliveries, in sending order, and whether they ride the slow lane. */
+interface EndpointQueue {
+  items: ClaimedDelivery[];
+  slow: boolean;
+}
 
 export class WebhookWorker {
   /** Claims (one at a time) and every endpoint's queue still running. */
   private readonly loop = new ClaimLoop(() => this.fill());
   /** Claimed, unsettled deliveries by endpoint, sent in this order. */
-  private readonly queues = new Map<string, ClaimedDelivery[]>();
+  private readonly queues = new Map<string, EndpointQueue>();
+  /** Claimed, unsettled deliveries in the fast lane and in the slow lane. */
   private inFlight = 0;
+  private inFlightSlow = 0;
+  /** Endpoints whose last attempt was slow (bounded: the oldest are forgotten, and start fast again). */
+  private readonly slowEndpoints = new LRUCache<string, true>({ max: 10_000 });
+  private readonly slowAfterMs: number;
+  private readonly slowConcurrency: number;
   private readonly backoff: number[];
   private readonly giveUpAfter: number;
   private readonly concurrency: number;
@@ -64,6 +89,8 @@ export class WebhookWorker {
     this.backoff = opts.backoffMs ?? DEFAULT_BACKOFF_MS;
     this.giveUpAfter = opts.giveUpAfterMs ?? DAY_MS;
     this.concurrency = Math.max(1, opts.concurrency ?? CONCURRENCY);
+    this.slowAfterMs = opts.slowAfterMs ?? SLOW_AFTER_MS;
+    this.slowConcurrency = Math.max(1, opts.slowConcurrency ?? SLOW_CONCURRENCY);
     this.now = opts.now ?? Date.now;
   }
 
@@ -86,13 +113,23 @@ export class WebhookWorker {
     await this.loop.idle();
   }
 
-  /** Claims up to the free room, leaving out the endpoints this node is already sending to. */
+  /** Deliveries in flight in the fast lane and the slow one (tests, metrics). */
+  lanes(): { fast: number; slow: number } {
+    return { fast: this.inFlight, slow: this.inFlightSlow };
+  }
+
+  /**
+   * Claims up to the free room, leaving out the endpoints this node is already sending to, and the
+   * slow ones while the slow lane is full.
+   */
   private async fill(): Promise<void> {
     try {
       for (;;) {
         const room = this.concurrency - this.inFlight;
         if (room <= 0 || this.loop.stopped) return;
-        const claimed = await this.store.claim(room, this.opts.leaseMs ?? LEASE_MS, [...this.queues.keys()]);
+        const exclude = [...this.queues.keys()];
+        if (this.inFlightSlow >= this.slowConcurrency) exclude.push(...[...this.slowEndpoints.keys()].filter((id) => !this.queues.has(id)));
+        const claimed = await this.store.claim(room, this.opts.leaseMs ?? LEASE_MS, exclude);
         for (const d of claimed) this.enqueue(d);
         if (claimed.length < room) return;
       }
@@ -103,28 +140,52 @@ export class WebhookWorker {
   }
 
   private enqueue(d: ClaimedDelivery): void {
-    this.inFlight++;
     const queue = this.queues.get(d.webhookId);
     if (queue) {
-      queue.push(d);
+      queue.items.push(d);
+      this.count(queue.slow, 1);
       return;
     }
-    this.queues.set(d.webhookId, [d]);
+    const fresh: EndpointQueue = { items: [d], slow: this.slowEndpoints.has(d.webhookId) };
+    this.count(fresh.slow, 1);
+    this.queues.set(d.webhookId, fresh);
     // Room, and perhaps the next version to this endpoint: claim again.
     this.loop.track(this.send(d.webhookId).finally(() => this.kick()));
   }
 
+  private count(slow: boolean, n: number): void {
+    if (slow) this.inFlightSlow += n;
+    else this.inFlight += n;
+  }
+
+  /** Moves an endpoint's queue between the lanes (its deliveries with it). */
+  private setLane(webhookId: string, queue: EndpointQueue, slow: boolean): void {
+    if (queue.slow === slow) return;
+    this.count(queue.slow, -queue.items.length);
+    queue.slow = slow;
+    this.count(slow, queue.items.length);
+    if (slow) this.slowEndpoints.set(webhookId, true);
+    else this.slowEndpoints.delete(webhookId);
+    // A fast slot came free: claim into it.
+    if (slow) this.kick();
+  }
+
   private async send(webhookId: string): Promise<void> {
     const queue = this.queues.get(webhookId)!;
-    while (queue.length > 0) {
+    while (queue.items.length > 0) {
+      const started = performance.now();
+      const late = setTimeout(() => this.setLane(webhookId, queue, true), this.slowAfterMs);
       try {
-        await this.deliver(queue[0]!);
+        await this.deliver(queue.items[0]!);
       } catch (err) {
         // Not settled: its lease runs out and it is claimed again.
         this.log?.warn({ err }, 'webhook delivery failed');
+      } finally {
+        clearTimeout(late);
       }
-      queue.shift();
-      this.inFlight--;
+      this.setLane(webhookId, queue, performance.now() - started >= this.slowAfterMs);
+      queue.items.shift();
+      this.count(queue.slow, -1);
     }
     this.queues.delete(webhookId);
   }
