@@ -88,5 +88,7 @@ export function beliefState(view: GameView, events: readonly MatchEvent[], cardS
   };
   const r = stateFromPosition(position, cardSet, 'belief');
   if (!r.ok) throw new Error(`belief rejected by the engine: ${r.errors.join('; ')}`);
+  // Positions do not carry the turn's ability count (maxTurnAbilities): the events do.
+  r.state.turnAbilities = facts.turnAbilities;
   return r.state;
 }

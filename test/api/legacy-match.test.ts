@@ -87,8 +87,8 @@ for (const backend of backends) {
       }
       const end = await h.http.get(`/v1/matches/${id}`).expect(200);
       expect(end.body.status).toBe('finished');
-      // As recorded, but for the engine version and maxChainDepth (added since): null, no limit, as it was played.
-      expect({ ...end.body.game, engineVersion: 'x' }).toEqual({ ...fixture.finalView, config: { ...(fixture.finalView.config as object), maxChainDepth: null }, engineVersion: 'x' });
+      // As recorded, but for the engine version and maxChainDepth, maxTurnAbilities, maxTurns (added since): null, no limit, as it was played.
+      expect({ ...end.body.game, engineVersion: 'x' }).toEqual({ ...fixture.finalView, config: { ...(fixture.finalView.config as object), maxChainDepth: null, maxTurnAbilities: null, maxTurns: null }, engineVersion: 'x' });
       // The stored log is the recorded one, event for event.
       const all = await h.store.loadEvents(id);
       expect(all.map((e) => e.payload)).toEqual(fixture.events);

@@ -31,6 +31,7 @@ export function cloneState(s: GameState): GameState {
     played: s.played,
     stack: s.stack.length === 0 ? [] : s.stack.map(cloneFrame),
     stalled: s.stalled,
+    turnAbilities: s.turnAbilities,
     result: s.result ? { reason: s.result.reason, winner: s.result.winner, scores: { p1: s.result.scores.p1, p2: s.result.scores.p2 } } : null,
   };
   return shareInstances(s, copy);

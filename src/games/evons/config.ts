@@ -58,6 +58,35 @@ export const RulesConfigSchema = z.strictObject({
     .nullable()
     .default(8)
     .describe('A chain holds at most this many sequences; deeper reactivations are dropped (docs/rules-decisions.md, decision 11). null: no limit.'),
+  /**
+   * Issue 34 (engine safeguard, not a rule): a turn uses at most this many abilities. Abilities
+   * are the only choices a turn can repeat without end (a Swap moves a card, the moved card
+   * reactivates, R-ACT-11): every other choice of a turn is bounded by the hand and the board.
+   * Once a turn has used this many, no ability is offered for the rest of it: each Ability Phase
+   * ends on its own and the turn finishes. null: no limit (and every match stored before the
+   * setting: its config lacks it).
+   */
+  maxTurnAbilities: z
+    .number()
+    .int()
+    .min(1)
+    .max(10000)
+    .nullable()
+    .default(200)
+    .describe('A turn uses at most this many abilities; after that none is offered until the next turn (docs/rules-decisions.md, decision 13). null: no limit.'),
+  /**
+   * Issue 34 (engine safeguard, not a rule): a match has at most this many turns. When turn
+   * `maxTurns` ends, the game ends and is scored as it stands (R-END-3/4, reason turn-limit),
+   * like the stalemate safeguard. null: no limit (and every match stored before the setting).
+   */
+  maxTurns: z
+    .number()
+    .int()
+    .min(1)
+    .max(100000)
+    .nullable()
+    .default(500)
+    .describe('The game ends, scored as it stands (reason turn-limit), when this turn ends (docs/rules-decisions.md, decision 13). null: no limit.'),
 });
 
 export type RulesConfig = z.infer<typeof RulesConfigSchema>;
@@ -70,18 +99,35 @@ export function chainDepthLimit(config: RulesConfig): number {
   return config.maxChainDepth ?? Number.POSITIVE_INFINITY;
 }
 
+/** How many abilities a turn may use under `config` (a stored config without the setting: no limit). */
+export function turnAbilityLimit(config: RulesConfig): number {
+  return config.maxTurnAbilities ?? Number.POSITIVE_INFINITY;
+}
+
+/** The last turn of a match under `config` (a stored config without the setting: no limit). */
+export function turnLimit(config: RulesConfig): number {
+  return config.maxTurns ?? Number.POSITIVE_INFINITY;
+}
+
+/**
+ * Settings added after matches were stored, oldest first: a stored config lacks a tail of this
+ * list (one stored before maxChainDepth lacks all three) and is played with no limit for each.
+ */
+export const LATER_SETTINGS = ['maxChainDepth', 'maxTurnAbilities', 'maxTurns'] as const;
+
 /** Configs as views show them, by the stored config: one object per config, so memos keyed by it keep working. */
 const SHOWN = new WeakMap<RulesConfig, RulesConfig>();
 
 /**
  * A stored config with every setting named: one stored before a setting existed shows the value
- * it is played by (maxChainDepth null), not today's default. Its rules hash is the stored config's.
+ * it is played by (maxChainDepth, maxTurnAbilities, maxTurns null), not today's default. Its rules hash is the stored config's.
  */
 export function shownConfig(config: RulesConfig): RulesConfig {
-  if (config.maxChainDepth !== undefined) return config;
+  if (config.maxChainDepth !== undefined && config.maxTurnAbilities !== undefined && config.maxTurns !== undefined) return config;
   let shown = SHOWN.get(config);
   if (!shown) {
-    shown = { ...config, maxChainDepth: null };
+    shown = { ...config };
+    for (const key of LATER_SETTINGS) if (shown[key] === undefined) shown[key] = null;
     SHOWN.set(config, shown);
   }
   return shown;

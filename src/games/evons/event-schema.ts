@@ -114,7 +114,7 @@ const events = [
   event(
     'GameEnded',
     {
-      reason: z.enum(['main-zone-full', 'stalemate', 'resignation', 'deck-out']),
+      reason: z.enum(['main-zone-full', 'stalemate', 'resignation', 'deck-out', 'turn-limit']),
       winner: Seat.nullable(),
       scores: z.strictObject({ p1: Int, p2: Int }),
     },

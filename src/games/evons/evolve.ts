@@ -96,6 +96,7 @@ export function evolveOwned(s: GameState, e: GameEvent, owned: Owned, marked = t
       s.played = false;
       s.step = 'start';
       s.revealDue = [];
+      s.turnAbilities = 0;
       return;
     case 'ActivationStarted': {
       const parent = topFrame(s);
@@ -142,6 +143,7 @@ export function evolveOwned(s: GameState, e: GameEvent, owned: Owned, marked = t
     }
     case 'AbilityUsed':
       top(s).used.push(e.arrow);
+      s.turnAbilities++;
       return;
     case 'CardDestroyed':
       s.board[at(e.cell)] = null;

@@ -7,12 +7,12 @@
 import { rememberDecision, rememberedDecision } from './decision-memo.js';
 import type { Decision } from './decisions.js';
 import { cellName } from './board.js';
-import { chainDepthLimit } from './config.js';
+import { chainDepthLimit, turnAbilityLimit, turnLimit } from './config.js';
 import { cellOf } from './locate.js';
 import { abilityChoices, defenders, flipStep, frameCell, resolveConflict } from './sequence.js';
 import { other, topFrame, type GameState } from './state.js';
 import { discardCount, drawCard, hasLegalPlay, pass, revealCard, startOfTurn, stillDue } from './turn.js';
-import type { Tx } from './tx.js';
+import { endGame, type Tx } from './tx.js';
 
 /** Returned by next() when it took (or, without a transaction, would take) an automatic step. */
 const AUTO = 'auto' as const;
@@ -51,7 +51,8 @@ function next(s: GameState, tx?: Tx): Decision | typeof AUTO | null {
     switch (f.phase) {
       case 'ability1':
       case 'ability2':
-        if (abilityChoices(s, f, cell, true).length > 0) {
+        // maxTurnAbilities: once the turn has used that many, no ability is offered.
+        if (s.turnAbilities < turnAbilityLimit(s.config) && abilityChoices(s, f, cell, true).length > 0) {
           return { kind: 'ability', seat: s.active, card: f.card, cell: cellName(cell), phase: f.phase === 'ability1' ? 1 : 2 };
         }
         if (tx) endPhase(tx);
@@ -96,7 +97,10 @@ function next(s: GameState, tx?: Tx): Decision | typeof AUTO | null {
       return AUTO;
     }
     case 'end':
-      tx?.emit({ type: 'TurnStarted', turn: s.turn + 1, seat: other(s.active) });
+      // maxTurns: the match's last turn has ended; the game is scored as it stands.
+      if (s.turn >= turnLimit(s.config)) {
+        if (tx) endGame(tx, 'turn-limit');
+      } else tx?.emit({ type: 'TurnStarted', turn: s.turn + 1, seat: other(s.active) });
       return AUTO;
     case 'over':
       return null;

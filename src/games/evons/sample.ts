@@ -25,7 +25,7 @@ import { nextInt, shuffle } from '../../core/random.js';
 import type { HiddenInformation } from '../../core/ruleset.js';
 import { CELL_COUNT, cellIndex, MAIN_ZONE } from './board.js';
 import type { CardSet } from './cards.js';
-import type { RulesConfig } from './config.js';
+import { LATER_SETTINGS, type RulesConfig } from './config.js';
 import { pendingDecision } from './flow.js';
 import { emptyState } from './setup.js';
 import { other, type CardInstance, type GameState, type Seat, type Step } from './state.js';
@@ -37,7 +37,7 @@ import type { GeneratorId } from '../../core/random.js';
 
 /** The bookkeeping from the view alone (no events): see the header. */
 function factsFromView(v: GameView): Facts {
-  const f: Facts = { stack: [], revealDue: [], played: false, stalled: 0, moved: new Set(), removedOwner: new Map(), seen: new Map() };
+  const f: Facts = { stack: [], revealDue: [], played: false, stalled: 0, turnAbilities: 0, moved: new Set(), removedOwner: new Map(), seen: new Map() };
   const p = v.pending;
   f.played = v.step === 'activate' || v.step === 'discard' || v.step === 'end';
   if (p?.kind === 'reveal-order') f.revealDue = [...p.cards];
@@ -57,9 +57,11 @@ const countOf = (defs: readonly string[]): Counts => {
 
 /** The generator and stored config whose rules hash the view shows (the view shows the config as shownConfig did). */
 function configOf(v: GameView, cardSet: CardSet): { config: RulesConfig; rng: GeneratorId | null } {
+  // A config stored before later settings lacks a tail of LATER_SETTINGS (its view shows them null).
   const configs: RulesConfig[] = [v.config];
-  if (v.config.maxChainDepth === null) {
-    const { maxChainDepth: _omitted, ...rest } = v.config;
+  for (let i = LATER_SETTINGS.length - 1; i >= 0 && v.config[LATER_SETTINGS[i]!] === null; i--) {
+    const rest: Partial<RulesConfig> = { ...v.config };
+    for (const key of LATER_SETTINGS.slice(i)) delete rest[key];
     configs.push(rest as RulesConfig);
   }
   for (const config of configs) for (const rng of [CURRENT_GENERATOR, 'sfc32', null] as const) if (rulesHash(config, cardSet, rng) === v.rulesHash) return { config, rng };
@@ -162,6 +164,7 @@ export function sampler(cardSet: CardSet): HiddenInformation<GameState, GameView
       s.played = facts.played;
       s.stack = facts.stack.map((f) => ({ ...f, used: [...f.used], conflicts: f.conflicts ? [...f.conflicts] : null, triggers: [...f.triggers] }));
       s.stalled = facts.stalled;
+      s.turnAbilities = facts.turnAbilities;
       s.result = result ? { ...result, scores: { ...result.scores } } : null;
       return s;
     };

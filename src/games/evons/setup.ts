@@ -121,6 +121,7 @@ export function emptyState(
       played: false,
       stack: [],
       stalled: 0,
+      turnAbilities: 0,
       result: null,
     },
     instances,

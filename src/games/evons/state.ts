@@ -57,7 +57,7 @@ export interface Frame {
  */
 export type Step = 'setup' | 'start' | 'reveal' | 'play' | 'activate' | 'discard' | 'end' | 'over';
 
-export type EndReason = 'main-zone-full' | 'stalemate' | 'resignation' | 'deck-out';
+export type EndReason = 'main-zone-full' | 'stalemate' | 'resignation' | 'deck-out' | 'turn-limit';
 
 export type { GeneratorId };
 
@@ -108,6 +108,8 @@ export interface GameState {
   stack: Frame[];
   /** Consecutive stalled passes (R-END-5). */
   stalled: number;
+  /** Abilities used in this turn (maxTurnAbilities); 0 at each TurnStarted. */
+  turnAbilities: number;
   result: GameResult | null;
 }
 

@@ -13,6 +13,8 @@ export interface Facts {
   revealDue: string[];
   played: boolean;
   stalled: number;
+  /** Abilities used in this turn (maxTurnAbilities). */
+  turnAbilities: number;
   moved: Set<string>;
   removedOwner: Map<string, Seat>;
   /** Cards whose face the seat saw, by id. */
@@ -26,7 +28,7 @@ const drop = (list: string[], id: string): void => {
 
 /** The same folds as evolve.ts, on the public parts only. */
 export function foldFacts(events: readonly SeatEvent[]): Facts {
-  const f: Facts = { stack: [], revealDue: [], played: false, stalled: 0, moved: new Set(), removedOwner: new Map(), seen: new Map() };
+  const f: Facts = { stack: [], revealDue: [], played: false, stalled: 0, turnAbilities: 0, moved: new Set(), removedOwner: new Map(), seen: new Map() };
   const top = (): Frame | undefined => f.stack[f.stack.length - 1];
   for (const e of events) {
     const card = e.card as string;
@@ -35,6 +37,7 @@ export function foldFacts(events: readonly SeatEvent[]): Facts {
       case 'TurnStarted':
         f.played = false;
         f.revealDue = [];
+        f.turnAbilities = 0;
         break;
       case 'StepStarted':
         f.revealDue = e.step === 'reveal' ? [...((e.due as string[] | undefined) ?? [])] : [];
@@ -70,6 +73,7 @@ export function foldFacts(events: readonly SeatEvent[]): Facts {
       }
       case 'AbilityUsed':
         top()?.used.push(e.arrow as number);
+        f.turnAbilities++;
         break;
       case 'CardRevived': {
         const t = top();

@@ -2,7 +2,7 @@
 import { instanceOf } from '../../core/card-instances.js';
 import type { Seat } from '../../core/ruleset.js';
 import type { Zone } from './cards/schema.js';
-import type { UniversusConfig } from './config.js';
+import { turnLimit, type UniversusConfig } from './config.js';
 import { other } from './state.js';
 import type { Tx } from './tx.js';
 
@@ -131,6 +131,11 @@ export function finishEndPhase(tx: Tx): void {
 }
 
 export function startTurn(tx: Tx, seat: Seat): void {
+  // maxTurns (issue 34, docs/rules-decisions.md): the match's last turn has ended; a draw.
+  if (tx.s.turnNumber >= turnLimit(tx.s.config)) {
+    tx.emit({ type: 'GameDrawn', reason: 'TURN_LIMIT', seed: tx.s.seed });
+    return;
+  }
   tx.emit({ type: 'TurnStarted', seat, turnNumber: tx.s.turnNumber + 1 });
   const committed = tx.s.players[seat].stage.filter((x) => x.committed).map((x) => x.id);
   if (committed.length > 0) tx.emit({ type: 'StageReadied', seat, ids: committed }); // U-TURN-2, U-COMMIT-3

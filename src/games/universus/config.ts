@@ -23,8 +23,46 @@ export const configSchema = z
     minDeckSize: z.number().int().min(1).default(60),
     /** UQ-12 (U-CHECK-3). */
     alwaysRevealOnCheck: z.boolean().default(true),
+    /**
+     * Issue 34 (an engine safeguard, not a rule): the last turn of a match. When turn `maxTurns`
+     * ends, the game ends as a draw (GameDrawn, TURN_LIMIT). null: no limit, and every config
+     * stored before the setting (it lacks it).
+     */
+    maxTurns: z
+      .number()
+      .int()
+      .min(1)
+      .max(100000)
+      .nullable()
+      .default(200)
+      .describe('The game ends as a draw (GameDrawn, TURN_LIMIT) when this turn ends (docs/rules-decisions.md). null: no limit.'),
   })
   .strict();
 
 export type UniversusConfig = z.infer<typeof configSchema>;
 export const defaultConfig: UniversusConfig = configSchema.parse({});
+
+/** The last turn under `config`: a config stored before maxTurns lacks it and has no limit. */
+export function turnLimit(config: UniversusConfig): number {
+  return config.maxTurns ?? Number.POSITIVE_INFINITY;
+}
+
+/** The settings every config stored before maxTurns names (a stored config is a whole parse). */
+const OLDER_SETTINGS = Object.keys(configSchema.shape).filter((k) => k !== 'maxTurns');
+
+/**
+ * `input` parsed, as stored: a stored config from before maxTurns (every other setting named,
+ * maxTurns not) stays without it, so it plays, hashes and deals as it did. Any other input
+ * (settings given in part, `{}`) gets the defaults, maxTurns included.
+ */
+export function storedConfig(input: unknown, parsed: UniversusConfig): UniversusConfig {
+  if (typeof input !== 'object' || input === null || 'maxTurns' in input) return parsed;
+  if (!OLDER_SETTINGS.every((k) => k in input)) return parsed;
+  const { maxTurns: _omitted, ...rest } = parsed;
+  return rest as UniversusConfig;
+}
+
+/** A config as views show it: one stored before maxTurns names it null (no limit, as it is played). */
+export function shownConfig(config: UniversusConfig): UniversusConfig {
+  return config.maxTurns === undefined ? { ...config, maxTurns: null } : config;
+}

@@ -25,7 +25,7 @@ const events = [
     {
       rng: z.literal('chacha20'),
       config: configSchema,
-      seedCommitment: z.string().describe('sha256 of the seed; the seed is published in GameWon.'),
+      seedCommitment: z.string().describe('sha256 of the seed; the seed is published in GameWon or GameDrawn.'),
       firstPlayer: Seat,
       characters: z.strictObject({ p1: CardId, p2: CardId }),
       deckSizes: SeatInts.describe('Cards in each deck (the order stays on the server).'),
@@ -81,6 +81,11 @@ const events = [
     'GameWon',
     { winner: Seat, reason: z.enum(['HEALTH_ZERO', 'EXHAUSTED']), seed: z.string().describe('The seed, published: check it against the commitment.') },
     'The game is over.',
+  ),
+  event(
+    'GameDrawn',
+    { reason: z.enum(['TURN_LIMIT']), seed: z.string().describe('The seed, published: check it against the commitment.') },
+    'The game is over, drawn: its last turn (maxTurns) ended.',
   ),
 ] as const;
 

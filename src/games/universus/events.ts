@@ -46,4 +46,6 @@ export type UniversusEvent =
   | { type: 'PlayerExhausted'; seat: Seat }
   | { type: 'TurnEnded'; seat: Seat }
   | { type: 'CombatResumed'; seat: Seat }
-  | { type: 'GameWon'; winner: Seat; reason: 'HEALTH_ZERO' | 'EXHAUSTED'; seed: string };
+  | { type: 'GameWon'; winner: Seat; reason: 'HEALTH_ZERO' | 'EXHAUSTED'; seed: string }
+  /** maxTurns: the last turn ended; the game is a draw. */
+  | { type: 'GameDrawn'; reason: 'TURN_LIMIT'; seed: string };

@@ -214,6 +214,12 @@ export function evolveDraft(s: UniversusState, e: UniversusEvent, owned: Owned):
       s.winner = e.winner;
       s.winReason = e.reason;
       return;
+    case 'GameDrawn':
+      s.phase = 'OVER';
+      s.pending = null;
+      s.winner = null;
+      s.winReason = e.reason;
+      return;
     case 'DeckCycled': {
       const p = s.players[e.seat];
       own(owned, p, 'removed').push(...e.deck.slice(0, e.removedCount));

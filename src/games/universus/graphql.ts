@@ -24,7 +24,7 @@ const matchFields = /* GraphQL */ `
     players: [UniVersusPlayer!]!
     "The caller's own hand; null for a spectator or while a seat is open."
     hand: [UniVersusCard!]
-    "HEALTH_ZERO or EXHAUSTED once the game is over."
+    "HEALTH_ZERO or EXHAUSTED once the game is won, TURN_LIMIT when it ended drawn at maxTurns (winner null)."
     winReason: String
 `;
 

@@ -5,7 +5,7 @@ import type { UniversusAction } from './actions.js';
 import { actionSchema } from './actions.js';
 import { apply } from './apply.js';
 import { cardSet, starterDecks } from './cards/index.js';
-import { configSchema, type UniversusConfig } from './config.js';
+import { configSchema, storedConfig, type UniversusConfig } from './config.js';
 import { describeAction } from './describe.js';
 import type { UniversusEvent } from './events.js';
 import { cloneState, evolveDraft } from './evolve.js';
@@ -48,8 +48,9 @@ export const universus: Ruleset<UniversusState, UniversusAction, UniversusEvent,
   starterDecks,
   validateDeck,
   create,
+  // A config stored before maxTurns hashes without it, as it did (storedConfig).
   rulesHash: (config) =>
-    sha256Hex(canonicalJson({ game: 'universus', rules: RULES_VERSION, config: configSchema.parse(config), cards: cardSet.hash })),
+    sha256Hex(canonicalJson({ game: 'universus', rules: RULES_VERSION, config: storedConfig(config, configSchema.parse(config)), cards: cardSet.hash })),
   positions: { format: POSITION_FORMAT, fromPosition, toPosition },
   pending: (s) => (s.pending ? { seat: s.pending.seat, kind: s.pending.kind } : null),
   outcome: (s) => (s.phase === 'OVER' ? { winner: s.winner, reason: s.winReason ?? 'UNKNOWN' } : null),

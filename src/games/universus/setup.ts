@@ -3,7 +3,7 @@ import { sha256Hex } from '../../core/hash.js';
 import { ID_WORDS, keyedStream, nextInt, randomId, shuffle } from '../../core/random.js';
 import type { CreateOptions, CreateResult, Seat } from '../../core/ruleset.js';
 import { CARD_BY_ID } from './cards/index.js';
-import { configSchema, type UniversusConfig } from './config.js';
+import { configSchema, storedConfig, type UniversusConfig } from './config.js';
 import { startTurnOpening } from './opening.js';
 import type { Instance, UniversusEvent } from './events.js';
 import { startState } from './evolve.js';
@@ -46,7 +46,7 @@ export function stateFromStart(e: Extract<UniversusEvent, { type: 'GameStarted' 
 export function create(opts: CreateOptions<unknown>): CreateResult<UniversusState, UniversusEvent> {
   const cfg = configSchema.safeParse(opts.config ?? {});
   if (!cfg.success) return { ok: false, errors: issueLines(cfg.error.issues, 'config') };
-  const config = cfg.data;
+  const config = storedConfig(opts.config, cfg.data);
   const errors = SEATS.flatMap((s) => validateDeck(opts.decks[s] ?? [], config).map((m) => `${s}: ${m}`));
   if (errors.length) return { ok: false, errors };
   // Streams told about how many words they give (one cipher call each): an id per card, a shuffle a word per card.

@@ -98,7 +98,7 @@ export const UniversusViewSchema = z
     attack: UniversusAttackSchema.nullable(),
     players: z.strictObject({ p1: UniversusPlayerViewSchema, p2: UniversusPlayerViewSchema }),
     winner: Seat.nullable(),
-    winReason: z.string().nullable().describe('HEALTH_ZERO or EXHAUSTED once the game is over (U-WIN-1, U-WIN-2).'),
+    winReason: z.string().nullable().describe('HEALTH_ZERO or EXHAUSTED once the game is won (U-WIN-1, U-WIN-2), TURN_LIMIT when it ended drawn at maxTurns (winner null).'),
     seedCommitment: z.string().describe('sha256 of the seed, fixed at creation.'),
     seed: z.string().nullable().describe('Published once the game has ended; null before.'),
   })

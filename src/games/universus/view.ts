@@ -7,6 +7,7 @@ import { instanceOf } from '../../core/card-instances.js';
 import type { Seat, Viewer, Visibility } from '../../core/ruleset.js';
 import type { Instance, UniversusEvent } from './events.js';
 import type { Pending, UniversusState } from './state.js';
+import { shownConfig } from './config.js';
 
 export interface PlayerView {
   character: string;
@@ -85,7 +86,7 @@ export function redactEvent(e: UniversusEvent, viewer: Viewer): Record<string, u
   switch (e.type) {
     case 'GameStarted':
       return {
-        type: e.type, rng: e.rng, config: e.config, seedCommitment: e.seedCommitment, firstPlayer: e.firstPlayer,
+        type: e.type, rng: e.rng, config: shownConfig(e.config), seedCommitment: e.seedCommitment, firstPlayer: e.firstPlayer,
         characters: e.characters, deckSizes: { p1: e.decks.p1.length, p2: e.decks.p2.length },
       };
     case 'PositionLoaded':

@@ -67,6 +67,8 @@ function words(e, h) {
       return `${seat(e.seat)} is exhausted`;
     case 'GameWon':
       return `Game over: ${seat(e.winner)} wins (${e.reason})`;
+    case 'GameDrawn':
+      return `Game over: a draw (${e.reason})`;
     case 'CardPlacedInPool':
     case 'MomentumChoice':
     case 'CardPoolCleared':

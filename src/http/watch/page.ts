@@ -100,6 +100,10 @@ export function watchPage({ view, origin, at, assets }: WatchPageInput): string 
     <p id="connection" class="connection" role="status">Loading…</p>
   </header>
   <main id="main" class="layout">
+    <section class="summary" aria-label="Players">
+      <p id="status" class="status"></p>
+      <div id="players" class="players"></div>
+    </section>
     <section class="board" aria-label="Board">
       <figure>
         <p class="note board-hint">The board is wider than this screen: swipe it sideways.</p>
@@ -119,8 +123,6 @@ export function watchPage({ view, origin, at, assets }: WatchPageInput): string 
       </div>
     </section>
     <aside class="side">
-      <p id="status" class="status"></p>
-      <div id="players" class="players"></div>
       <section id="hand-box" class="hand" hidden>
         <h2 id="hand-title">Your hand</h2>
         <ul id="hand"></ul>

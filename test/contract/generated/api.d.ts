@@ -2699,6 +2699,16 @@ export interface components {
                  * @default 8
                  */
                 maxChainDepth: number | null;
+                /**
+                 * @description A turn uses at most this many abilities; after that none is offered until the next turn (docs/rules-decisions.md, decision 13). null: no limit.
+                 * @default 200
+                 */
+                maxTurnAbilities: number | null;
+                /**
+                 * @description The game ends, scored as it stands (reason turn-limit), when this turn ends (docs/rules-decisions.md, decision 13). null: no limit.
+                 * @default 500
+                 */
+                maxTurns: number | null;
             };
             /** @description Sandbox: start from this position (format evons-position/1, see docs/rules.md) instead of a deal. Send no decks or settings with it. */
             position?: {
@@ -2724,7 +2734,9 @@ export interface components {
                  *       "cellBonus": "DISABLED",
                  *       "colorSynergy": false,
                  *       "magnetismSelfPull": false,
-                 *       "maxChainDepth": 8
+                 *       "maxChainDepth": 8,
+                 *       "maxTurnAbilities": 200,
+                 *       "maxTurns": 500
                  *     }
                  */
                 config: {
@@ -2791,6 +2803,16 @@ export interface components {
                      * @default 8
                      */
                     maxChainDepth: number | null;
+                    /**
+                     * @description A turn uses at most this many abilities; after that none is offered until the next turn (docs/rules-decisions.md, decision 13). null: no limit.
+                     * @default 200
+                     */
+                    maxTurnAbilities: number | null;
+                    /**
+                     * @description The game ends, scored as it stands (reason turn-limit), when this turn ends (docs/rules-decisions.md, decision 13). null: no limit.
+                     * @default 500
+                     */
+                    maxTurns: number | null;
                 };
                 /** @enum {string} */
                 first: "p1" | "p2";
@@ -2898,7 +2920,7 @@ export interface components {
             /** @constant */
             type: "GameEnded";
             /** @enum {string} */
-            reason: "main-zone-full" | "stalemate" | "resignation" | "deck-out";
+            reason: "main-zone-full" | "stalemate" | "resignation" | "deck-out" | "turn-limit";
             winner: ("p1" | "p2") | null;
             scores: {
                 p1: number;
@@ -2977,6 +2999,16 @@ export interface components {
                  * @default 8
                  */
                 maxChainDepth: number | null;
+                /**
+                 * @description A turn uses at most this many abilities; after that none is offered until the next turn (docs/rules-decisions.md, decision 13). null: no limit.
+                 * @default 200
+                 */
+                maxTurnAbilities: number | null;
+                /**
+                 * @description The game ends, scored as it stands (reason turn-limit), when this turn ends (docs/rules-decisions.md, decision 13). null: no limit.
+                 * @default 500
+                 */
+                maxTurns: number | null;
             };
             /** @description sha256 of the seed; the seed itself is published in SeedRevealed at the end. */
             seedCommitment: string;
@@ -3570,6 +3602,16 @@ export interface components {
                  * @default 8
                  */
                 maxChainDepth: number | null;
+                /**
+                 * @description A turn uses at most this many abilities; after that none is offered until the next turn (docs/rules-decisions.md, decision 13). null: no limit.
+                 * @default 200
+                 */
+                maxTurnAbilities: number | null;
+                /**
+                 * @description The game ends, scored as it stands (reason turn-limit), when this turn ends (docs/rules-decisions.md, decision 13). null: no limit.
+                 * @default 500
+                 */
+                maxTurns: number | null;
             };
             /** @enum {string} */
             status: "playing" | "ended";
@@ -3629,7 +3671,7 @@ export interface components {
             removed: components["schemas"]["CardRef"][];
             result: {
                 /** @enum {string} */
-                reason: "main-zone-full" | "stalemate" | "resignation" | "deck-out";
+                reason: "main-zone-full" | "stalemate" | "resignation" | "deck-out" | "turn-limit";
                 winner: components["schemas"]["Seat"] | null;
                 scores: {
                     p1: number;
@@ -4624,6 +4666,11 @@ export interface components {
                     minDeckSize: number;
                     /** @default true */
                     alwaysRevealOnCheck: boolean;
+                    /**
+                     * @description The game ends as a draw (GameDrawn, TURN_LIMIT) when this turn ends (docs/rules-decisions.md). null: no limit.
+                     * @default 200
+                     */
+                    maxTurns: number | null;
                 };
                 /** @enum {string} */
                 turnPlayer: "p1" | "p2";
@@ -4691,7 +4738,7 @@ export interface components {
             removedCount: number;
         };
         /** @description A UniVersus event as the caller may see it (discriminated by type). */
-        UniVersusEvent: components["schemas"]["UniVersusGameStarted"] | components["schemas"]["UniVersusPositionLoaded"] | components["schemas"]["UniVersusCardsDrawn"] | components["schemas"]["UniVersusTurnStarted"] | components["schemas"]["UniVersusStageReadied"] | components["schemas"]["UniVersusPlayAttempted"] | components["schemas"]["UniVersusBlockAttempted"] | components["schemas"]["UniVersusCheckRevealed"] | components["schemas"]["UniVersusFoundationsCommitted"] | components["schemas"]["UniVersusCheckPassed"] | components["schemas"]["UniVersusCheckFailed"] | components["schemas"]["UniVersusAwaitingCommit"] | components["schemas"]["UniVersusCardDiscarded"] | components["schemas"]["UniVersusCardPlacedInPool"] | components["schemas"]["UniVersusFoundationBuilt"] | components["schemas"]["UniVersusAttackStarted"] | components["schemas"]["UniVersusBlockResolved"] | components["schemas"]["UniVersusDamageDealt"] | components["schemas"]["UniVersusHealthChanged"] | components["schemas"]["UniVersusMomentumChoice"] | components["schemas"]["UniVersusMovedToMomentum"] | components["schemas"]["UniVersusCardPoolCleared"] | components["schemas"]["UniVersusDeckCycled"] | components["schemas"]["UniVersusPlayerExhausted"] | components["schemas"]["UniVersusTurnEnded"] | components["schemas"]["UniVersusCombatResumed"] | components["schemas"]["UniVersusGameWon"];
+        UniVersusEvent: components["schemas"]["UniVersusGameStarted"] | components["schemas"]["UniVersusPositionLoaded"] | components["schemas"]["UniVersusCardsDrawn"] | components["schemas"]["UniVersusTurnStarted"] | components["schemas"]["UniVersusStageReadied"] | components["schemas"]["UniVersusPlayAttempted"] | components["schemas"]["UniVersusBlockAttempted"] | components["schemas"]["UniVersusCheckRevealed"] | components["schemas"]["UniVersusFoundationsCommitted"] | components["schemas"]["UniVersusCheckPassed"] | components["schemas"]["UniVersusCheckFailed"] | components["schemas"]["UniVersusAwaitingCommit"] | components["schemas"]["UniVersusCardDiscarded"] | components["schemas"]["UniVersusCardPlacedInPool"] | components["schemas"]["UniVersusFoundationBuilt"] | components["schemas"]["UniVersusAttackStarted"] | components["schemas"]["UniVersusBlockResolved"] | components["schemas"]["UniVersusDamageDealt"] | components["schemas"]["UniVersusHealthChanged"] | components["schemas"]["UniVersusMomentumChoice"] | components["schemas"]["UniVersusMovedToMomentum"] | components["schemas"]["UniVersusCardPoolCleared"] | components["schemas"]["UniVersusDeckCycled"] | components["schemas"]["UniVersusPlayerExhausted"] | components["schemas"]["UniVersusTurnEnded"] | components["schemas"]["UniVersusCombatResumed"] | components["schemas"]["UniVersusGameWon"] | components["schemas"]["UniVersusGameDrawn"];
         /** @description A foundation built (U-FOUND-2). */
         UniVersusFoundationBuilt: {
             /** @constant */
@@ -4709,6 +4756,15 @@ export interface components {
             /** @enum {string} */
             seat: "p1" | "p2";
             ids: string[];
+        };
+        /** @description The game is over, drawn: its last turn (maxTurns) ended. */
+        UniVersusGameDrawn: {
+            /** @constant */
+            type: "GameDrawn";
+            /** @enum {string} */
+            reason: "TURN_LIMIT";
+            /** @description The seed, published: check it against the commitment. */
+            seed: string;
         };
         /** @description The deal (public form: the seed and the shuffled decks stay on the server). */
         UniVersusGameStarted: {
@@ -4755,8 +4811,13 @@ export interface components {
                 minDeckSize: number;
                 /** @default true */
                 alwaysRevealOnCheck: boolean;
+                /**
+                 * @description The game ends as a draw (GameDrawn, TURN_LIMIT) when this turn ends (docs/rules-decisions.md). null: no limit.
+                 * @default 200
+                 */
+                maxTurns: number | null;
             };
-            /** @description sha256 of the seed; the seed is published in GameWon. */
+            /** @description sha256 of the seed; the seed is published in GameWon or GameDrawn. */
             seedCommitment: string;
             /** @enum {string} */
             firstPlayer: "p1" | "p2";
@@ -4975,6 +5036,11 @@ export interface components {
             minDeckSize: number;
             /** @default true */
             alwaysRevealOnCheck: boolean;
+            /**
+             * @description The game ends as a draw (GameDrawn, TURN_LIMIT) when this turn ends (docs/rules-decisions.md). null: no limit.
+             * @default 200
+             */
+            maxTurns: number | null;
         };
         /** @description A built foundation on its owner's stage (U-FOUND-1). */
         UniVersusStageEntry: {
@@ -5031,7 +5097,7 @@ export interface components {
                 p2: components["schemas"]["UniVersusPlayerView"];
             };
             winner: ("p1" | "p2") | null;
-            /** @description HEALTH_ZERO or EXHAUSTED once the game is over (U-WIN-1, U-WIN-2). */
+            /** @description HEALTH_ZERO or EXHAUSTED once the game is won (U-WIN-1, U-WIN-2), TURN_LIMIT when it ended drawn at maxTurns (winner null). */
             winReason: string | null;
             /** @description sha256 of the seed, fixed at creation. */
             seedCommitment: string;

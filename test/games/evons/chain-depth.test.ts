@@ -66,7 +66,7 @@ describe('maxChainDepth: a chain holds at most this many sequences', () => {
 
   it('default config: the swap loop stops at depth 8; null (the rulebook as written) lets it go on', () => {
     expect(swapAway(swapLoop({}), 1000)).toMatchObject({ deepest: 8, swaps: 8 });
-    const unlimited = swapAway(swapLoop({ maxChainDepth: null }), 200);
+    const unlimited = swapAway(swapLoop({ maxChainDepth: null, maxTurnAbilities: null }), 200);
     expect(unlimited.swaps).toBe(200);
     expect(unlimited.deepest).toBe(201);
   });

@@ -44,8 +44,8 @@ interface Fixture {
 }
 const fixture = JSON.parse(readFileSync(new URL('./fixtures/legacy-sfc32-match.json', import.meta.url), 'utf8')) as Fixture;
 
-/** The hash the fixture recorded: the whole state minus the card set and the (newer) `rng` field. */
-const stateHash = (s: GameState) => sha256Hex(canonicalJson({ ...s, cardSet: undefined, rng: undefined }));
+/** The hash the fixture recorded: the whole state minus the card set and the (newer) `rng` and `turnAbilities` fields. */
+const stateHash = (s: GameState) => sha256Hex(canonicalJson({ ...s, cardSet: undefined, rng: undefined, turnAbilities: undefined }));
 
 function playToEnd(rng: GeneratorId | undefined, seed: string, config = RulesConfigSchema.parse({})) {
   const created = createGame({ cardSet, config, decks, seed, ...(rng ? { rng } : {}) });
@@ -78,11 +78,12 @@ describe('legacy sfc32 matches (recorded before keyed streams)', () => {
     expect(stateHash(s)).toBe(fixture.stateHash);
     expect(s.cards).toEqual(fixture.deals.cards);
     expect(s.first).toBe(fixture.deals.first);
-    // The view differs only in the engine version now serving it, and in naming maxChainDepth (added
-    // since): null, no limit, the rules the match was played by (its stored config lacks it).
+    // The view differs only in the engine version now serving it, and in naming maxChainDepth,
+    // maxTurnAbilities and maxTurns (added since): null, no limit, the rules the match was played
+    // by (its stored config lacks them).
     const finalView = fixture.finalView as { config: object };
-    expect(finalView.config).not.toHaveProperty('maxChainDepth');
-    expect({ ...view(s, 'spectator'), engineVersion: 'x' }).toEqual({ ...finalView, config: { ...finalView.config, maxChainDepth: null }, engineVersion: 'x' });
+    for (const key of ['maxChainDepth', 'maxTurnAbilities', 'maxTurns']) expect(finalView.config).not.toHaveProperty(key);
+    expect({ ...view(s, 'spectator'), engineVersion: 'x' }).toEqual({ ...finalView, config: { ...finalView.config, maxChainDepth: null, maxTurnAbilities: null, maxTurns: null }, engineVersion: 'x' });
     const created = fixture.events[0] as Extract<GameEvent, { type: 'MatchCreated' }>;
     expect(rulesHash(created.config, cardSet, 'sfc32')).toBe(created.rulesHash);
     expect(view(s, 'spectator').rulesHash).toBe(created.rulesHash);
