@@ -17,6 +17,7 @@ import { aiLevelOf, aiPlayerId, type AiLevel } from './ai/players.js';
 import { gameRuleset } from './games.js';
 import { GAME_IDS } from '../games/registry.js';
 import type { AiJob } from './ai/runner.js';
+import { aiSeed } from './ai/seed.js';
 import { expire, submitAction, type MoveOptions } from './moves.js';
 import { flagged } from '../core/clock.js';
 import { eventPage, legalActions, matchView, outcomeOf, redact } from './reads.js';
@@ -339,7 +340,8 @@ export class MatchService {
       game: entry.row.game,
       seat,
       level,
-      seed: `${entry.row.id}:${entry.version}`,
+      // Secret until the end: derived from the match's seed, which the worker never receives.
+      seed: aiSeed(entry.row.seed, entry.row.id, entry.version),
       view: entry.ruleset.view(entry.state, seat),
       legal: entry.ruleset.legalActions(entry.state, seat),
       events,
