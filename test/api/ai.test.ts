@@ -99,13 +99,15 @@ for (const backend of backends) {
       const created = await h.http.post('/v1/matches').send({ seat: 'p2', ai: { level: 1 }, decks: { p2: { starter: STARTERS[1] } } }).expect(201);
       const id = created.body.id as string;
       const entry = await h.app.service.loader.current(id);
-      const job = await h.app.service.aiJob(entry, 'p1', 1);
+      // The seat to move at that version (the computer may have moved already): its job decides.
+      const seat = entry.row.toMove as 'p1' | 'p2';
+      const job = await h.app.service.aiJob(entry, seat, 1);
       // Not the old, public formula (`${matchId}:${version}`, with the level prefixed by the search).
       expect(job.seed).not.toBe(`${id}:${entry.version}`);
       expect(job.seed).not.toContain(id);
       expect(job.seed).toBe(createHmac('sha256', entry.row.seed).update(`evons-ai/1:${id}:${entry.version}`).digest('hex'));
       // Deterministic for the same match seed, and the same job decides the same way.
-      const again = await h.app.service.aiJob(await h.app.service.loader.current(id), 'p1', 1);
+      const again = await h.app.service.aiJob(entry, seat, 1);
       expect(again.seed).toBe(job.seed);
       expect(builtInDecide(again)).toEqual(builtInDecide(job));
       // Nothing a seat or a watcher reads before the end holds it (the view shows the commitment only).
@@ -119,7 +121,7 @@ for (const backend of backends) {
       }
       // The same id, level and version with another match seed: another decision seed.
       const other = { ...entry, row: { ...entry.row, seed: `${entry.row.seed}-other` } };
-      const otherJob = await h.app.service.aiJob(other, 'p1', 1);
+      const otherJob = await h.app.service.aiJob(other, seat, 1);
       expect(otherJob.seed).not.toBe(job.seed);
       expect(otherJob.seed).toBe(createHmac('sha256', other.row.seed).update(`evons-ai/1:${id}:${entry.version}`).digest('hex'));
     });
