@@ -292,7 +292,7 @@ ${gameFieldsSdl(games, 'PendingDecision', (m) => m.graphql.pendingFields)}  }
     matchId: ID
   }
 
-  "One pair: the two players' tokens with match:play (checked now, never stored)."
+  "One pair: the two players' tokens with pairing:play alone (checked now, never stored; bound to this pairing)."
   input BulkPairingPairInput {
     p1: String!
     p2: String!

@@ -52,13 +52,31 @@ export class SqlBulkPairingStore implements BulkPairingStore {
     private readonly onPaired: () => void = () => {},
   ) {}
 
-  async create(b: NewBulkPairing): Promise<void> {
+  async create(b: NewBulkPairing): Promise<'created' | 'token-taken'> {
+    const taken = Symbol('taken');
+    try {
+      await this.createIn(b, taken);
+    } catch (e) {
+      if (e === taken) return 'token-taken';
+      throw e;
+    }
+    return 'created';
+  }
+
+  private async createIn(b: NewBulkPairing, taken: symbol): Promise<void> {
     await this.transaction(async (tx) => {
       await tx.query(
-        `INSERT INTO "bulk_pairing" ("id", "organizer_id", "game", "time_control", "rated", "deck", "pair_at", "created_at")
-         VALUES ($1, $2, $3, $4::jsonb, $5, $6::jsonb, $7::timestamptz, $8::timestamptz)`,
+        `INSERT INTO "bulk_pairing" ("id", "organizer_id", "game", "time_control", "rated", "deck", "pair_at", "created_at", "consent_tokens")
+         VALUES ($1, $2, $3, $4::jsonb, $5, $6::jsonb, $7::timestamptz, $8::timestamptz, true)`,
         [b.id, b.organizerId, b.game, JSON.stringify(b.timeControl), b.rated, JSON.stringify(b.deck), b.pairAt.toISOString(), b.createdAt.toISOString()],
       );
+      // Each token is bound once: the conditional update decides a race between two pairings (or a revocation).
+      const bound = await tx.query(
+        `UPDATE "player_token" SET "bulk_pairing_id" = $1
+          WHERE "id" = ANY($2::text[]) AND "bulk_pairing_id" IS NULL AND "revoked_at" IS NULL RETURNING 1`,
+        [b.id, b.tokenIds],
+      );
+      if (bound.length !== b.tokenIds.length) throw taken;
       await tx.query(
         `INSERT INTO "bulk_pairing_board" ("bulk_id", "board", "p1_id", "p2_id")
          SELECT $1, r."board", r."p1", r."p2" FROM jsonb_to_recordset($2::jsonb) AS r("board" int, "p1" text, "p2" text)`,

@@ -469,7 +469,8 @@ export interface WebhookStore {
   settle(d: ClaimedDelivery, r: { ok: boolean; statusCode: number | null; error: string | null; nextAttemptAt: Date | null; superseded?: boolean; disableReason?: string | null }): Promise<void>;
 }
 
-export type Scope = 'match:read' | 'match:play' | 'match:create' | 'webhook:write' | 'token:write';
+/** pairing:play: a delegated token, bound to the one bulk pairing it is given for, that acts in that pairing's matches only. */
+export type Scope = 'match:read' | 'match:play' | 'match:create' | 'webhook:write' | 'token:write' | 'pairing:play';
 
 export interface PlayerRow {
   id: string;
@@ -485,6 +486,8 @@ export interface PlayerTokenRow {
   scopes: Scope[];
   createdAt: Date;
   revokedAt: Date | null;
+  /** A pairing:play token's bulk pairing, once one was created with it (null before, and for other tokens). */
+  bulkPairingId: string | null;
 }
 
 /** Registered players and their API tokens. */
@@ -500,6 +503,8 @@ export interface PlayerStore {
   addToken(playerId: string, token: { id: string; tokenHash: string; label: string | null; scopes: Scope[] }): Promise<PlayerTokenRow>;
   /** Revokes a live token of the player; its sha256, or null when there was no such live token. */
   revokeToken(playerId: string, tokenId: string): Promise<string | null>;
+  /** The matches a bulk pairing created (none while it is scheduled). */
+  pairingMatches(bulkPairingId: string): Promise<string[]>;
 }
 
 export type ChallengeStatus = 'open' | 'accepted' | 'declined' | 'canceled' | 'expired';
@@ -815,16 +820,19 @@ export interface NewBulkPairing {
   pairAt: Date;
   createdAt: Date;
   pairs: { p1: string; p2: string }[];
+  /** The players' pairing:play tokens (ids): bound to the pairing in its transaction, each unbound and live until then. */
+  tokenIds: string[];
 }
 
-export interface BulkPairingRow extends Omit<NewBulkPairing, 'pairs'> {
+export interface BulkPairingRow extends Omit<NewBulkPairing, 'pairs' | 'tokenIds'> {
   status: BulkPairingStatus;
   pairedAt: Date | null;
   boards: { board: number; p1: string; p1Handle: string; p2: string; p2Handle: string; matchId: string | null }[];
 }
 
 export interface BulkPairingStore {
-  create(b: NewBulkPairing): Promise<void>;
+  /** Stores it and binds its tokens, all or nothing: 'token-taken' when a token was bound or revoked meanwhile. */
+  create(b: NewBulkPairing): Promise<'created' | 'token-taken'>;
   get(id: string): Promise<BulkPairingRow | null>;
   /** The organizer's, newest first. */
   ofOrganizer(organizerId: string, limit: number): Promise<BulkPairingRow[]>;

@@ -1,8 +1,10 @@
 /**
  * Bulk pairing, as lichess has it for organizers: many matches in one call between listed pairs of
  * players, created together at a set time. Each player consents by giving the organizer a player
- * token with match:play (lichess asks for the players' tokens too); the tokens are checked when
- * the organizer asks and never stored: the pairs are kept as player ids. The matches are created
+ * token with pairing:play and no other scope; the tokens are checked when the organizer asks and
+ * never stored (the pairs are kept as player ids), but each token's row is bound to the pairing
+ * in the transaction that creates it, so the token reads and acts in that pairing's matches only
+ * (players.ts, requireScopeIn) and cannot be given to a second pairing. The matches are created
  * at `pairAt` (now when absent) in one transaction by whichever node gets there first; each
  * player's account feed then hears match-started.
  */
@@ -74,26 +76,40 @@ export class BulkPairings {
     const errors: string[] = [];
     const ids: { p1: string; p2: string }[] = [];
     const seen = new Map<string, string>();
+    const tokenIds = new Set<string>();
     for (const [i, pair] of input.pairs.entries()) {
       const both: Partial<Record<'p1' | 'p2', string>> = {};
       for (const side of ['p1', 'p2'] as const) {
         const where = `pairs[${i}].${side}`;
         try {
-          const p = await this.deps.players.player(pair[side], 'match:play');
+          const principal = await this.deps.players.principal(pair[side]);
+          if (principal.kind !== 'player') throw problems.invalidToken();
+          // A token that reaches beyond the pairing (match:play acts in every match of its player) is no consent to one pairing.
+          if (!principal.scopes.includes('pairing:play')) throw problems.insufficientScope('pairing:play');
+          if (principal.scopes.length > 1) {
+            errors.push(`${where}: a pairing takes a token with pairing:play and no other scope.`);
+            continue;
+          }
+          if (principal.pairing?.id != null) {
+            errors.push(`${where}: the token was given for another bulk pairing.`);
+            continue;
+          }
+          const p = principal.player;
           const earlier = seen.get(p.id);
           if (earlier) errors.push(`${where}: ${p.handle} is paired already (${earlier}).`);
           seen.set(p.id, where);
           both[side] = p.id;
+          tokenIds.add(principal.tokenId!);
         } catch (e) {
           if (!(e instanceof ServiceError)) throw e;
-          errors.push(`${where}: ${e.code === 'insufficient-scope' ? 'the token lacks match:play' : 'not a player token'}.`);
+          errors.push(`${where}: ${e.code === 'insufficient-scope' ? 'the token lacks pairing:play' : 'not a player token'}.`);
         }
       }
       if (both.p1 && both.p2) ids.push({ p1: both.p1, p2: both.p2 });
     }
     if (errors.length > 0) throw problems.validation(`${errors.length} of the pairs' tokens cannot be used.`, errors);
     const id = `bp_${randomBytes(12).toString('base64url')}`;
-    await this.store.create({
+    const created = await this.store.create({
       id,
       organizerId: me.id,
       game: ruleset.id,
@@ -103,7 +119,10 @@ export class BulkPairings {
       pairAt: new Date(Math.max(at, pairAt)),
       createdAt: new Date(at),
       pairs: ids,
+      tokenIds: [...tokenIds],
     });
+    // A token bound (or revoked) meanwhile by another request: the pairing was not stored.
+    if (created !== 'created') throw problems.validation('A token of the pairs was given for another bulk pairing or revoked meanwhile.', ['pairs: a token was given for another bulk pairing or revoked meanwhile.']);
     if (pairAt <= at) await this.pair(id);
     return this.view(id);
   }

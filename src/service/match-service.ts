@@ -22,7 +22,7 @@ import { expire, submitAction, type MoveOptions } from './moves.js';
 import { flagged } from '../core/clock.js';
 import { eventPage, legalActions, matchView, outcomeOf, redact } from './reads.js';
 import { hashToken, newSeatToken } from './tokens.js';
-import { Players, requireScope, seatOfPrincipal, type Principal } from './players.js';
+import { Players, requireScope, requireScopeIn, seatOfPrincipal, type Principal } from './players.js';
 import { DEFAULT_RATED_MIN_DECISIONS, Ratings } from './ratings.js';
 import { WebhookEndpoints } from './webhooks/endpoints.js';
 import { AccountWebhooks } from './webhooks/account.js';
@@ -159,7 +159,7 @@ export class MatchService {
 
   /** seatOf for a principal already resolved from its token (the event followers share that lookup). */
   seatFor(row: MatchRow, p: Principal, scope: Scope = 'match:read'): Seat | null {
-    requireScope(p, scope);
+    requireScopeIn(p, scope, row.id);
     const seat = seatOfPrincipal(row, p);
     if (p.kind === 'seat') this.credentials.remember(hashToken(p.token));
     return seat;

@@ -44,7 +44,8 @@ const bulkPairingRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = asyn
         operationId: 'createBulkPairing',
         summary: 'Create many matches between listed pairs of players',
         description:
-          "lichess's bulk pairing: each pair names its two players by player tokens with match:play that they gave you. Every token is checked " +
+          "lichess's bulk pairing: each pair names its two players by player tokens with pairing:play (and no other scope) that they gave you. " +
+          "Each token is bound to this pairing when it is created: it reads and acts in the pairing's matches only, and no other pairing takes it. Every token is checked " +
           'now (400 validation-failed names each unusable entry, never the token) and none is stored. The matches are created together at ' +
           'pairAt (now by default), in one transaction, once, whichever node gets there; each player\'s account feed hears match-started. Needs match:create.',
         headers: PlayerAuth,
