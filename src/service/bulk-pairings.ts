@@ -11,12 +11,22 @@
 import { randomBytes } from 'node:crypto';
 import type { TimeControl } from '../core/clock.js';
 import { GAME_IDS, type GameId } from '../games/registry.js';
-import type { BulkPairingRow, BulkPairingStatus, PlayerRow } from '../persistence/types.js';
+import type { BulkPairingRow, BulkPairingStatus, PlayerRow, UnpairedReason } from '../persistence/types.js';
 import { ServiceError, problems } from './errors.js';
 import { gameRuleset } from './games.js';
 import { dealPairedMatch, parseSettings, resolveDeck, type LobbyDeps } from './lobby.js';
 import { deckLabel, ratingFamily } from './ratings.js';
 import type { DeckSpec } from './types.js';
+
+/** Matches one organizer may pair in any minute, over every node (BULK_PAIRING_PER_MINUTE). */
+export const DEFAULT_BULK_PAIRING_PER_MINUTE = 400;
+/** How far ahead pairAt may be (days). */
+export const PAIR_AT_HORIZON_DAYS = 30;
+const BUDGET_WINDOW_MS = 60_000;
+
+export interface BulkPairingSettings {
+  perMinute: number;
+}
 
 export interface CreateBulkPairingInput {
   /** The players' tokens, two per match. */
@@ -39,7 +49,7 @@ export interface BulkPairingView {
   status: BulkPairingStatus;
   createdAt: string;
   pairedAt: string | null;
-  pairs: { board: number; p1: string; p2: string; matchId: string | null }[];
+  pairs: { board: number; p1: string; p2: string; matchId: string | null; unpairedReason: UnpairedReason | null }[];
 }
 
 function bulkView(b: BulkPairingRow): BulkPairingView {
@@ -52,12 +62,15 @@ function bulkView(b: BulkPairingRow): BulkPairingView {
     status: b.status,
     createdAt: b.createdAt.toISOString(),
     pairedAt: b.pairedAt?.toISOString() ?? null,
-    pairs: b.boards.map((x) => ({ board: x.board, p1: x.p1Handle, p2: x.p2Handle, matchId: x.matchId })),
+    pairs: b.boards.map((x) => ({ board: x.board, p1: x.p1Handle, p2: x.p2Handle, matchId: x.matchId, unpairedReason: x.unpairedReason })),
   };
 }
 
 export class BulkPairings {
-  constructor(private readonly deps: LobbyDeps) {}
+  constructor(
+    private readonly deps: LobbyDeps,
+    private readonly settings: BulkPairingSettings = { perMinute: DEFAULT_BULK_PAIRING_PER_MINUTE },
+  ) {}
 
   private get store() {
     return this.deps.store.bulkPairings;
@@ -72,6 +85,8 @@ export class BulkPairings {
     resolveDeck(ruleset, deck, parseSettings(ruleset, {}), 'deck');
     const at = this.deps.now();
     const pairAt = input.pairAt === undefined ? at : Date.parse(input.pairAt);
+    if (!(pairAt <= at + PAIR_AT_HORIZON_DAYS * 86_400_000)) throw problems.pairAtOutOfRange(PAIR_AT_HORIZON_DAYS);
+    if (input.pairs.length > this.settings.perMinute) throw problems.tooManyBulkPairings(this.settings.perMinute, BUDGET_WINDOW_MS / 1000);
     // Every token is checked before anything is stored; the errors name the entry, never the token.
     const errors: string[] = [];
     const ids: { p1: string; p2: string }[] = [];
@@ -120,7 +135,9 @@ export class BulkPairings {
       createdAt: new Date(at),
       pairs: ids,
       tokenIds: [...tokenIds],
+      budget: { perMinute: this.settings.perMinute, windowMs: BUDGET_WINDOW_MS },
     });
+    if (typeof created === 'object') throw problems.tooManyBulkPairings(this.settings.perMinute, Math.max(1, Math.ceil((created.retryAt.getTime() - at) / 1000)));
     // A token bound (or revoked) meanwhile by another request: the pairing was not stored.
     if (created !== 'created') throw problems.validation('A token of the pairs was given for another bulk pairing or revoked meanwhile.', ['pairs: a token was given for another bulk pairing or revoked meanwhile.']);
     if (pairAt <= at) await this.pair(id);

@@ -30,7 +30,7 @@ import { DEFAULT_WEBHOOK_LIMITS, type WebhookLimits } from './webhooks/limits.js
 import { FinishedExports } from './export.js';
 import { Challenges, DEFAULT_CHALLENGE_SETTINGS, type ChallengeSettings } from './challenges.js';
 import { DEFAULT_TOURNAMENT_SETTINGS, Tournaments, type TournamentSettings } from './tournaments.js';
-import { BulkPairings } from './bulk-pairings.js';
+import { BulkPairings, DEFAULT_BULK_PAIRING_PER_MINUTE } from './bulk-pairings.js';
 import { DEFAULT_SEEK_LIMITS, Seeks, type SeekLimits } from './seeks.js';
 import { AccountFeeds, DEFAULT_FEED_SETTINGS, type FeedSettings } from './account-feed.js';
 import { DEFAULT_REMATCH_OFFER_TTL_SECONDS, acceptRematch, claimRematchSeat, declineRematch, offerRematch, type RematchDeps, type RematchStarted } from './rematch.js';
@@ -65,6 +65,8 @@ export interface MatchServiceOptions {
   ratedMinDecisions?: number;
   /** Challenges per player per hour and how long they stay open (defaults: DEFAULT_CHALLENGE_SETTINGS). */
   challenges?: Partial<ChallengeSettings>;
+  /** Matches one organizer may bulk-pair per minute (default DEFAULT_BULK_PAIRING_PER_MINUTE). */
+  bulkPairingsPerMinute?: number;
   /** Open seeks per player and how long a seek stays open (defaults: DEFAULT_SEEK_LIMITS). */
   seekLimits?: Partial<SeekLimits>;
   /** Account feed connections per player on one node (default DEFAULT_FEED_SETTINGS). */
@@ -119,7 +121,7 @@ export class MatchService {
     this.seeks = new Seeks(this.store, this.players, this.now, { ...DEFAULT_SEEK_LIMITS, ...opts.seekLimits }, (id) => this.feeds.connected(id));
     this.feeds = new AccountFeeds(this, { ...DEFAULT_FEED_SETTINGS, ...opts.feeds });
     this.tournaments = new Tournaments(this, { ...DEFAULT_TOURNAMENT_SETTINGS, ...opts.tournaments });
-    this.bulkPairings = new BulkPairings(this);
+    this.bulkPairings = new BulkPairings(this, { perMinute: opts.bulkPairingsPerMinute ?? DEFAULT_BULK_PAIRING_PER_MINUTE });
   }
 
   /** Loader counters (replays, cache hits, catch-ups) for tests and metrics. */

@@ -88,7 +88,7 @@ for (const backend of backends) {
       const org = await register(h.http, 'org');
       const [a, b] = await field(2, 'gq');
       const gql = async (query: string, variables: Record<string, unknown> = {}) => (await h.http.post('/graphql').set(bearer(org.token)).send({ query, variables }).expect(200)).body;
-      const FIELDS = 'id game timeControl { kind daysPerMove } rated pairAt status createdAt pairedAt pairs { board p1 p2 matchId }';
+      const FIELDS = 'id game timeControl { kind daysPerMove } rated pairAt status createdAt pairedAt pairs { board p1 p2 matchId unpairedReason }';
       const made = await gql(`mutation($input: CreateBulkPairingInput!) { createBulkPairing(input: $input) { ${FIELDS} } }`, {
         input: { pairs: [{ p1: a!.pairing, p2: b!.pairing }], timeControl: CORR },
       });
@@ -154,6 +154,71 @@ for (const backend of backends) {
       expect((await h.http.get(`/v1/matches/${mine}`).set(bearer(a!.pairing)).expect(200)).body.seat).toBe('p1');
       await h.http.post(`/v1/matches/${mine}/actions`).set(bearer(a!.pairing)).send({ action: { type: 'resign' } }).expect(200);
       expect((await h.http.get(`/v1/matches/${other}`).expect(200)).body.status).toBe('active');
+    });
+
+    it('consent is checked again when it pairs: a player who revoked the token before pairAt is not paired, and the board says why (issue 33 item 6)', async () => {
+      const org = await register(h.http, 'org');
+      const [a, b, c, d] = await field(4, 'consent');
+      const mint = async (p: P) => (await h.http.post('/v1/me/tokens').set(bearer(p.token)).send({ scopes: ['pairing:play'] }).expect(201)).body as { token: string; tokenInfo: { id: string } };
+      const cToken = await mint(c!);
+      const pairAt = new Date(h.t.now + 3_600_000).toISOString();
+      const made = (await h.http.post('/v1/bulk-pairings').set(bearer(org.token)).send({ pairs: [{ p1: a!.pairing, p2: b!.pairing }, { p1: cToken.token, p2: d!.pairing }], timeControl: CORR, pairAt }).expect(201)).body;
+      expect(made.pairs.map((x: { unpairedReason: string | null }) => x.unpairedReason)).toEqual([null, null]);
+      // c takes the consent back before pairAt.
+      await h.http.delete(`/v1/me/tokens/${cToken.tokenInfo.id}`).set(bearer(c!.token)).expect(204);
+      h.t.now += 3_600_000;
+      expect(await h.app.service.bulkPairings.sweep()).toBe(1);
+      const after = (await h.http.get(`/v1/bulk-pairings/${made.id}`).set(bearer(org.token)).expect(200)).body;
+      expect(BulkPairingSchema.parse(after).status).toBe('created');
+      expect(after.pairs[0]).toMatchObject({ board: 1, unpairedReason: null });
+      expect(after.pairs[0].matchId).not.toBeNull();
+      expect(after.pairs[1]).toMatchObject({ board: 2, matchId: null, unpairedReason: 'consent-revoked' });
+      expect(await active(a!)).toHaveLength(1);
+      expect(await active(c!)).toHaveLength(0);
+      expect(await active(d!)).toHaveLength(0);
+    });
+
+    it('pairAt is at most 30 days ahead: further is 400 pair-at-out-of-range, and nothing is stored (issue 33 item 6)', async () => {
+      const org = await register(h.http, 'org');
+      const [a, b] = await field(2, 'horizon');
+      const day = 86_400_000;
+      for (const pairAt of [new Date(h.t.now + 30 * day + 1_000).toISOString(), '9999-12-31T00:00:00Z']) {
+        const res = await h.http.post('/v1/bulk-pairings').set(bearer(org.token)).send({ pairs: [{ p1: a!.pairing, p2: b!.pairing }], timeControl: CORR, pairAt });
+        expectProblem(res, 400, 'pair-at-out-of-range');
+      }
+      expect((await h.http.get('/v1/bulk-pairings').set(bearer(org.token)).expect(200)).body.bulkPairings).toEqual([]);
+      const edge = new Date(h.t.now + 30 * day).toISOString();
+      expect((await h.http.post('/v1/bulk-pairings').set(bearer(org.token)).send({ pairs: [{ p1: a!.pairing, p2: b!.pairing }], timeControl: CORR, pairAt: edge }).expect(201)).body.status).toBe('scheduled');
+    });
+  });
+}
+
+for (const backend of backends) {
+  describe.skipIf(backend.skipReason !== null)(`bulk pairing budget [${backend.name}]`, () => {
+    const h = useHarness(backend, { clock: true, bulkPairingsPerMinute: 3 });
+    const other = useSecondApp(h, { bulkPairingsPerMinute: 3 });
+
+    it('an organizer pairs at most BULK_PAIRING_PER_MINUTE matches a minute, over every node: past it 429 with Retry-After; at most 200 per call (issue 33 item 6)', async () => {
+      const org = await register(h.http, 'budget');
+      const players = await Promise.all(Array.from({ length: 10 }, () => register(h.http, 'budget')));
+      const tokens = await Promise.all(players.map((p) => pairingToken(h.http, p)));
+      const pair = (i: number) => ({ p1: tokens[2 * i]!, p2: tokens[2 * i + 1]! });
+      await h.http.post('/v1/bulk-pairings').set(bearer(org.token)).send({ pairs: [pair(0), pair(1)], timeControl: CORR }).expect(201);
+      h.t.now += 20_000;
+      // Two more would be 4 in the minute: refused on the other node too, and nothing is stored or bound.
+      const over = await other.http.post('/v1/bulk-pairings').set(bearer(org.token)).send({ pairs: [pair(2), pair(3)], timeControl: CORR });
+      expectProblem(over, 429, 'too-many-bulk-pairings');
+      expect(over.headers['retry-after']).toBe('40');
+      expect((await h.http.get('/v1/bulk-pairings').set(bearer(org.token)).expect(200)).body.bulkPairings).toHaveLength(1);
+      // One more fits (3 in the minute); then the minute is full.
+      await h.http.post('/v1/bulk-pairings').set(bearer(org.token)).send({ pairs: [pair(2)], timeControl: CORR }).expect(201);
+      expectProblem(await h.http.post('/v1/bulk-pairings').set(bearer(org.token)).send({ pairs: [pair(3)], timeControl: CORR }), 429, 'too-many-bulk-pairings');
+      // Once the first pairing is a minute old, its two matches are free again.
+      h.t.now += 40_000;
+      await h.http.post('/v1/bulk-pairings').set(bearer(org.token)).send({ pairs: [pair(3), pair(4)], timeControl: CORR }).expect(201);
+      // More than 200 pairs in one call: 400, whatever the budget.
+      const many = Array.from({ length: 201 }, (_, i) => ({ p1: `evp_a${i}`, p2: `evp_b${i}` }));
+      expectProblem(await h.http.post('/v1/bulk-pairings').set(bearer(org.token)).send({ pairs: many, timeControl: CORR }), 400, 'validation-failed');
     });
   });
 }
