@@ -88,6 +88,8 @@ export interface BuildAppOptions {
   ratedMinDecisions?: number;
   /** Challenges per player per hour and their expiry (CHALLENGES_PER_HOUR, CHALLENGE_EXPIRY_*_S). */
   challenges?: Partial<ChallengeSettings>;
+  /** Matches one organizer may bulk-pair per minute (BULK_PAIRING_PER_MINUTE; default DEFAULT_BULK_PAIRING_PER_MINUTE). */
+  bulkPairingsPerMinute?: number;
   /** How long a rematch offer stays open (default one day; REMATCH_OFFER_TTL_SECONDS). */
   rematchOfferTtlSeconds?: number;
   /** Epoch ms for every clock (tests pass their own; default Date.now). */
@@ -147,6 +149,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     },
     ...(opts.ratedMinDecisions !== undefined ? { ratedMinDecisions: opts.ratedMinDecisions } : {}),
     ...(opts.challenges !== undefined ? { challenges: opts.challenges } : {}),
+    ...(opts.bulkPairingsPerMinute !== undefined ? { bulkPairingsPerMinute: opts.bulkPairingsPerMinute } : {}),
     ...(opts.rematchOfferTtlSeconds !== undefined ? { rematchOfferTtlSeconds: opts.rematchOfferTtlSeconds } : {}),
     ...(opts.now ? { now: opts.now } : {}),
     ...(opts.seeks ? { seekLimits: opts.seeks } : {}),

@@ -64,6 +64,7 @@ const app = await buildApp({
   shutdownDrainMs: config.shutdownDrainMs,
   ratedMinDecisions: config.ratedMinDecisions,
   challenges: config.challenges,
+  bulkPairingsPerMinute: config.bulkPairingsPerMinute,
   seeks: { maxOpen: config.seekMaxOpen, ttlMs: config.seekTtlMs, liveLeaseMs: config.seekLiveLeaseMs },
   feeds: { perPlayer: config.feedConnectionsPerPlayer },
   ai: config.ai,

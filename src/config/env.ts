@@ -12,6 +12,7 @@ import { DEFAULT_SEEK_LIMITS } from '../service/seeks.js';
 import { DEFAULT_FEED_SETTINGS } from '../service/account-feed.js';
 import { DEFAULT_AI_SETTINGS, type AiSettings } from '../service/ai/settings.js';
 import { DEFAULT_REMATCH_OFFER_TTL_SECONDS } from '../service/rematch.js';
+import { DEFAULT_BULK_PAIRING_PER_MINUTE } from '../service/bulk-pairings.js';
 import { issueLines } from '../core/issues.js';
 
 const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
@@ -104,6 +105,8 @@ export const EnvSchema = z.object({
   GRAPHQL_MAX_SUBSCRIPTIONS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(20)),
   /** Decisions each seat must make before a rated match's end moves ratings (0: every rated ending counts). */
   RATED_MIN_DECISIONS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(1_000).default(DEFAULT_RATED_MIN_DECISIONS)),
+  /** Matches one organizer may bulk-pair in any minute (over every node); more is 429 too-many-bulk-pairings. */
+  BULK_PAIRING_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100_000).default(DEFAULT_BULK_PAIRING_PER_MINUTE)),
   /** Challenges one player may create per rolling hour; one more is 429 too-many-challenges. */
   CHALLENGES_PER_HOUR: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(DEFAULT_CHALLENGE_SETTINGS.perHour)),
   /** Seconds a challenge without a clock or with a live one stays open before it expires (default 1 hour). */
@@ -177,6 +180,7 @@ export interface AppConfig {
   rematchOfferTtlSeconds: number;
   sweepIntervalMs: number;
   seekMaxOpen: number;
+  bulkPairingsPerMinute: number;
   feedConnectionsPerPlayer: number;
   ai: AiSettings;
   seekTtlMs: number;
@@ -248,6 +252,7 @@ export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvResult {
       rematchOfferTtlSeconds: e.REMATCH_OFFER_TTL_SECONDS,
       sweepIntervalMs: e.SWEEP_INTERVAL_MS,
       seekMaxOpen: e.SEEK_MAX_OPEN,
+      bulkPairingsPerMinute: e.BULK_PAIRING_PER_MINUTE,
       feedConnectionsPerPlayer: e.FEED_CONNECTIONS_PER_PLAYER,
       ai: {
         workers: e.AI_WORKERS,

@@ -343,10 +343,13 @@ const PlayerTokenField = z.string().min(1).max(200);
 export const CreateBulkPairingBody = register(
   z.strictObject({
     pairs: z
-      .array(z.strictObject({ p1: PlayerTokenField.describe("The first seat's player token (match:play)."), p2: PlayerTokenField.describe("The second seat's player token (match:play).") }))
+      .array(z.strictObject({ p1: PlayerTokenField.describe("The first seat's player token (pairing:play alone)."), p2: PlayerTokenField.describe("The second seat's player token (pairing:play alone).") }))
       .min(1)
       .max(200)
-      .describe('One match per pair, each player named by a player token with match:play that they gave you (their consent); no player twice. The tokens are checked now and never stored.'),
+      .describe(
+        'One match per pair, each player named by a player token with pairing:play and no other scope that they gave you (their consent); no player twice. ' +
+          'The tokens are checked now and never stored; each is bound to this pairing, and acts in its matches only.',
+      ),
     game: GameIdSchema.optional().describe(`Default ${GAME_IDS[0]}.`),
     timeControl: TimeControlSchema.describe('Correspondence or live: every match is played with it.'),
     rated: z.boolean().optional().describe('Default false.'),

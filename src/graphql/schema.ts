@@ -290,9 +290,11 @@ ${gameFieldsSdl(games, 'PendingDecision', (m) => m.graphql.pendingFields)}  }
     p2: String!
     "The match, once created."
     matchId: ID
+    "Why the board has no match although the pairing was created: consent-revoked (a player revoked the token before pairAt); null otherwise."
+    unpairedReason: String
   }
 
-  "One pair: the two players' tokens with match:play (checked now, never stored)."
+  "One pair: the two players' tokens with pairing:play alone (checked now, never stored; bound to this pairing)."
   input BulkPairingPairInput {
     p1: String!
     p2: String!

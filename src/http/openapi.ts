@@ -20,7 +20,7 @@ export const openapiInfo = {
     'server keeps only their sha256). Send one as `Authorization: Bearer <token>` to see and act as that seat; without a ' +
     'token you are a spectator. Play needs no account: a *handle* chosen at create/join is then only a label. Players ' +
     'may also register (`POST /v1/players`): their handle is theirs (shown as verified), and their player tokens, with ' +
-    'scopes (match:read, match:play, match:create, webhook:write, token:write), create, join and act as their seat in ' +
+    'scopes (match:read, match:play, match:create, webhook:write, token:write, pairing:play), create, join and act as their seat in ' +
     'each of their matches; ratings and profiles belong to registered players.\n' +
     '* **Versions and caching.** A match version is the number of stored events. Reads return it in the body; ' +
     'their `ETag` is `"<version>.<viewer>"` (viewer p1, p2 or spectator), since each caller sees another body. ' +

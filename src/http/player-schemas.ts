@@ -9,9 +9,10 @@ const register = <T extends z.ZodType>(schema: T, id: string, description?: stri
   schema.meta({ id, ...(description ? { description } : {}) }) as T;
 
 export const ScopeSchema = register(
-  z.enum(['match:read', 'match:play', 'match:create', 'webhook:write', 'token:write']),
+  z.enum(['match:read', 'match:play', 'match:create', 'webhook:write', 'token:write', 'pairing:play']),
   'Scope',
-  'match:read: see your seats; match:play: act; match:create: create and join as you; webhook:write: manage webhooks; token:write: manage tokens.',
+  'match:read: see your seats; match:play: act; match:create: create and join as you; webhook:write: manage webhooks; token:write: manage tokens; ' +
+    "pairing:play: a token you give a bulk pairing's organizer (alone): bound to the one pairing created with it, it reads and acts in that pairing's matches only.",
 );
 
 export const RegisterPlayerBody = register(

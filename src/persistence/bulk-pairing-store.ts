@@ -18,11 +18,11 @@ interface Raw {
   status: string;
   created_at: Date | string;
   paired_at: Date | string | null;
-  boards: { board: number; p1: string; p1Handle: string; p2: string; p2Handle: string; matchId: string | null }[] | string;
+  boards: BulkPairingRow['boards'] | string;
 }
 
 const SELECT = `
-  SELECT b.*, (SELECT COALESCE(json_agg(json_build_object('board', x."board", 'p1', x."p1_id", 'p1Handle', p1."handle", 'p2', x."p2_id", 'p2Handle', p2."handle", 'matchId', x."match_id") ORDER BY x."board"), '[]'::json)
+  SELECT b.*, (SELECT COALESCE(json_agg(json_build_object('board', x."board", 'p1', x."p1_id", 'p1Handle', p1."handle", 'p2', x."p2_id", 'p2Handle', p2."handle", 'matchId', x."match_id", 'unpairedReason', x."unpaired_reason") ORDER BY x."board"), '[]'::json)
                  FROM "bulk_pairing_board" x JOIN "player" p1 ON p1."id" = x."p1_id" JOIN "player" p2 ON p2."id" = x."p2_id"
                 WHERE x."bulk_id" = b."id") AS boards
     FROM "bulk_pairing" b`;
@@ -52,13 +52,52 @@ export class SqlBulkPairingStore implements BulkPairingStore {
     private readonly onPaired: () => void = () => {},
   ) {}
 
-  async create(b: NewBulkPairing): Promise<void> {
+  async create(b: NewBulkPairing): Promise<'created' | 'token-taken' | { retryAt: Date }> {
+    const taken = Symbol('taken');
+    let over: { retryAt: Date } | null = null;
+    try {
+      await this.createIn(b, taken, (o) => (over = o));
+    } catch (e) {
+      if (e === taken) return over ?? 'token-taken';
+      throw e;
+    }
+    return 'created';
+  }
+
+  private async createIn(b: NewBulkPairing, taken: symbol, overBudget: (o: { retryAt: Date }) => void): Promise<void> {
     await this.transaction(async (tx) => {
+      // The organizer's row serializes its pairings on every node: the budget is counted once.
+      await tx.query(`SELECT 1 FROM "player" WHERE "id" = $1 FOR UPDATE`, [b.organizerId]);
+      const windowStart = new Date(b.createdAt.getTime() - b.budget.windowMs);
+      const recent = await tx.query<{ created_at: Date | string; n: number | string }>(
+        `SELECT b."created_at", (SELECT count(*) FROM "bulk_pairing_board" x WHERE x."bulk_id" = b."id") AS n
+           FROM "bulk_pairing" b WHERE b."organizer_id" = $1 AND b."created_at" > $2::timestamptz ORDER BY b."created_at"`,
+        [b.organizerId, windowStart.toISOString()],
+      );
+      let used = recent.reduce((a, r) => a + Number(r.n), 0);
+      if (used + b.pairs.length > b.budget.perMinute) {
+        // Free again once enough of the oldest pairings are a window old.
+        let retryAt = new Date(b.createdAt.getTime() + b.budget.windowMs);
+        for (const r of recent) {
+          used -= Number(r.n);
+          retryAt = new Date(asDate(r.created_at).getTime() + b.budget.windowMs);
+          if (used + b.pairs.length <= b.budget.perMinute) break;
+        }
+        overBudget({ retryAt });
+        throw taken;
+      }
       await tx.query(
-        `INSERT INTO "bulk_pairing" ("id", "organizer_id", "game", "time_control", "rated", "deck", "pair_at", "created_at")
-         VALUES ($1, $2, $3, $4::jsonb, $5, $6::jsonb, $7::timestamptz, $8::timestamptz)`,
+        `INSERT INTO "bulk_pairing" ("id", "organizer_id", "game", "time_control", "rated", "deck", "pair_at", "created_at", "consent_tokens")
+         VALUES ($1, $2, $3, $4::jsonb, $5, $6::jsonb, $7::timestamptz, $8::timestamptz, true)`,
         [b.id, b.organizerId, b.game, JSON.stringify(b.timeControl), b.rated, JSON.stringify(b.deck), b.pairAt.toISOString(), b.createdAt.toISOString()],
       );
+      // Each token is bound once: the conditional update decides a race between two pairings (or a revocation).
+      const bound = await tx.query(
+        `UPDATE "player_token" SET "bulk_pairing_id" = $1
+          WHERE "id" = ANY($2::text[]) AND "bulk_pairing_id" IS NULL AND "revoked_at" IS NULL RETURNING 1`,
+        [b.id, b.tokenIds],
+      );
+      if (bound.length !== b.tokenIds.length) throw taken;
       await tx.query(
         `INSERT INTO "bulk_pairing_board" ("bulk_id", "board", "p1_id", "p2_id")
          SELECT $1, r."board", r."p1", r."p2" FROM jsonb_to_recordset($2::jsonb) AS r("board" int, "p1" text, "p2" text)`,
@@ -90,7 +129,24 @@ export class SqlBulkPairingStore implements BulkPairingStore {
           at.toISOString(),
         ]);
         if (won.length === 0) throw lost;
+        const [{ consent_tokens: consent } = { consent_tokens: false }] = await tx.query<{ consent_tokens: boolean }>(
+          `SELECT "consent_tokens" FROM "bulk_pairing" WHERE "id" = $1`,
+          [id],
+        );
+        // The players whose token for this pairing is still live, the rows locked against a revocation until commit.
+        const live = consent
+          ? new Set(
+              (await tx.query<{ player_id: string }>(`SELECT "player_id" FROM "player_token" WHERE "bulk_pairing_id" = $1 AND "revoked_at" IS NULL FOR UPDATE`, [id])).map(
+                (r) => r.player_id,
+              ),
+            )
+          : null;
         for (const [i, m] of matches.entries()) {
+          const seated = m.match.seats.map((s) => s.playerId);
+          if (live && !seated.every((p) => p !== null && p !== undefined && live.has(p))) {
+            await tx.query(`UPDATE "bulk_pairing_board" SET "unpaired_reason" = 'consent-revoked' WHERE "bulk_id" = $1 AND "board" = $2`, [id, i + 1]);
+            continue;
+          }
           await this.createMatchIn(tx, m.match, m.events, at);
           await tx.query(`UPDATE "bulk_pairing_board" SET "match_id" = $3 WHERE "bulk_id" = $1 AND "board" = $2`, [id, i + 1, m.match.id]);
         }

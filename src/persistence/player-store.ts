@@ -14,6 +14,7 @@ const tokenRow = (t: TokenModel): PlayerTokenRow => ({
   scopes: t.scopes as Scope[],
   createdAt: t.createdAt,
   revokedAt: t.revokedAt,
+  bulkPairingId: t.bulkPairingId,
 });
 
 export class PrismaPlayerStore implements PlayerStore {
@@ -68,5 +69,10 @@ export class PrismaPlayerStore implements PlayerStore {
     if (!t) return null;
     // The conditional update decides a race between two revocations: one of them revokes.
     return (await this.prisma.playerToken.updateMany({ where: live, data: { revokedAt: new Date() } })).count > 0 ? t.tokenHash : null;
+  }
+
+  async pairingMatches(bulkPairingId: string): Promise<string[]> {
+    const boards = await this.prisma.bulkPairingBoard.findMany({ where: { bulkId: bulkPairingId, matchId: { not: null } }, select: { matchId: true } });
+    return boards.map((b) => b.matchId!);
   }
 }

@@ -471,7 +471,8 @@ export interface WebhookStore {
   settle(d: ClaimedDelivery, r: { ok: boolean; statusCode: number | null; error: string | null; nextAttemptAt: Date | null; superseded?: boolean; disableReason?: string | null }): Promise<void>;
 }
 
-export type Scope = 'match:read' | 'match:play' | 'match:create' | 'webhook:write' | 'token:write';
+/** pairing:play: a delegated token, bound to the one bulk pairing it is given for, that acts in that pairing's matches only. */
+export type Scope = 'match:read' | 'match:play' | 'match:create' | 'webhook:write' | 'token:write' | 'pairing:play';
 
 export interface PlayerRow {
   id: string;
@@ -487,6 +488,8 @@ export interface PlayerTokenRow {
   scopes: Scope[];
   createdAt: Date;
   revokedAt: Date | null;
+  /** A pairing:play token's bulk pairing, once one was created with it (null before, and for other tokens). */
+  bulkPairingId: string | null;
 }
 
 /** Registered players and their API tokens. */
@@ -502,6 +505,8 @@ export interface PlayerStore {
   addToken(playerId: string, token: { id: string; tokenHash: string; label: string | null; scopes: Scope[] }): Promise<PlayerTokenRow>;
   /** Revokes a live token of the player; its sha256, or null when there was no such live token. */
   revokeToken(playerId: string, tokenId: string): Promise<string | null>;
+  /** The matches a bulk pairing created (none while it is scheduled). */
+  pairingMatches(bulkPairingId: string): Promise<string[]>;
 }
 
 export type ChallengeStatus = 'open' | 'accepted' | 'declined' | 'canceled' | 'expired';
@@ -819,16 +824,30 @@ export interface NewBulkPairing {
   pairAt: Date;
   createdAt: Date;
   pairs: { p1: string; p2: string }[];
+  /** The players' pairing:play tokens (ids): bound to the pairing in its transaction, each unbound and live until then. */
+  tokenIds: string[];
+  /**
+   * The organizer's budget: matches of its pairings created in the last `windowMs` (counted in the
+   * transaction, the organizer's row locked, so two nodes cannot both spend the last of it).
+   */
+  budget: { perMinute: number; windowMs: number };
 }
 
-export interface BulkPairingRow extends Omit<NewBulkPairing, 'pairs'> {
+/** Why a board of a paired bulk pairing has no match: a player revoked the token (consent) before pairAt. */
+export type UnpairedReason = 'consent-revoked';
+
+export interface BulkPairingRow extends Omit<NewBulkPairing, 'pairs' | 'tokenIds' | 'budget'> {
   status: BulkPairingStatus;
   pairedAt: Date | null;
-  boards: { board: number; p1: string; p1Handle: string; p2: string; p2Handle: string; matchId: string | null }[];
+  boards: { board: number; p1: string; p1Handle: string; p2: string; p2Handle: string; matchId: string | null; unpairedReason: UnpairedReason | null }[];
 }
 
 export interface BulkPairingStore {
-  create(b: NewBulkPairing): Promise<void>;
+  /**
+   * Stores it and binds its tokens, all or nothing: 'token-taken' when a token was bound or revoked
+   * meanwhile; over the organizer's budget, when enough of it is free again (nothing stored).
+   */
+  create(b: NewBulkPairing): Promise<'created' | 'token-taken' | { retryAt: Date }>;
   get(id: string): Promise<BulkPairingRow | null>;
   /** The organizer's, newest first. */
   ofOrganizer(organizerId: string, limit: number): Promise<BulkPairingRow[]>;
@@ -836,7 +855,10 @@ export interface BulkPairingStore {
   cancel(id: string): Promise<boolean>;
   /**
    * scheduled -> created with these matches (one per board, in board order), in one transaction:
-   * false when another node created them first (or it was cancelled).
+   * false when another node created them first (or it was cancelled). A pairing made with bound
+   * tokens creates a board's match only if both players' tokens are still live (locked in the
+   * transaction, so a revocation is either before it and counted, or after it); else the board is
+   * unpaired, 'consent-revoked'.
    */
   pair(id: string, at: Date, matches: { match: NewMatch; events: NewEvent[] }[]): Promise<boolean>;
   /** Scheduled bulk pairings whose time has come. */

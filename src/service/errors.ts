@@ -184,6 +184,23 @@ export const problems = {
     new ServiceError({ kind: 'conflict', code: 'too-few-players', title: 'Too few players', detail: `A tournament starts with at least 2 players; it has ${n}.` }),
   bulkPairingNotFound: (id: string) =>
     new ServiceError({ kind: 'not-found', code: 'bulk-pairing-not-found', title: 'No such bulk pairing', detail: `You have no bulk pairing with id "${id}".` }),
+  /** Over BULK_PAIRING_PER_MINUTE: matches one organizer may pair in any minute, over every node. */
+  tooManyBulkPairings: (perMinute: number, retryAfterS: number) =>
+    new ServiceError({
+      kind: 'rate-limited',
+      code: 'too-many-bulk-pairings',
+      title: 'Too many bulk-paired matches',
+      detail: `An organizer may pair ${perMinute} matches per minute (BULK_PAIRING_PER_MINUTE); retry after ${retryAfterS} s.`,
+      retryAfterS,
+    }),
+  pairAtOutOfRange: (horizonDays: number) =>
+    new ServiceError({
+      kind: 'invalid-request',
+      code: 'pair-at-out-of-range',
+      title: 'pairAt out of range',
+      detail: `pairAt is at most ${horizonDays} days ahead.`,
+      errors: [`pairAt: at most ${horizonDays} days ahead`],
+    }),
   bulkPairingClosed: (status: string) =>
     new ServiceError({ kind: 'conflict', code: 'bulk-pairing-closed', title: 'Bulk pairing closed', detail: `This bulk pairing is ${status}; only a scheduled one can be cancelled.` }),
   challengeNotFound: (id: string) =>

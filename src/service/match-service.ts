@@ -18,11 +18,12 @@ import { aiLevelOf, aiPlayerId, type AiLevel } from './ai/players.js';
 import { gameRuleset } from './games.js';
 import { GAME_IDS } from '../games/registry.js';
 import type { AiJob } from './ai/runner.js';
+import { aiSeed } from './ai/seed.js';
 import { expire, submitAction, type MoveOptions } from './moves.js';
 import { flagged } from '../core/clock.js';
 import { eventPage, legalActions, matchView, outcomeOf, redact } from './reads.js';
 import { hashToken, newSeatToken } from './tokens.js';
-import { Players, requireScope, seatOfPrincipal, type Principal } from './players.js';
+import { Players, requireScope, requireScopeIn, seatOfPrincipal, type Principal } from './players.js';
 import { DEFAULT_RATED_MIN_DECISIONS, Ratings } from './ratings.js';
 import { WebhookEndpoints } from './webhooks/endpoints.js';
 import { AccountWebhooks } from './webhooks/account.js';
@@ -30,7 +31,7 @@ import { DEFAULT_WEBHOOK_LIMITS, type WebhookLimits } from './webhooks/limits.js
 import { FinishedExports } from './export.js';
 import { Challenges, DEFAULT_CHALLENGE_SETTINGS, type ChallengeSettings } from './challenges.js';
 import { DEFAULT_TOURNAMENT_SETTINGS, Tournaments, type TournamentSettings } from './tournaments.js';
-import { BulkPairings } from './bulk-pairings.js';
+import { BulkPairings, DEFAULT_BULK_PAIRING_PER_MINUTE } from './bulk-pairings.js';
 import { DEFAULT_SEEK_LIMITS, Seeks, type SeekLimits } from './seeks.js';
 import { AccountFeeds, DEFAULT_FEED_SETTINGS, type FeedSettings } from './account-feed.js';
 import { DEFAULT_REMATCH_OFFER_TTL_SECONDS, acceptRematch, claimRematchSeat, declineRematch, offerRematch, type RematchDeps, type RematchStarted } from './rematch.js';
@@ -67,6 +68,8 @@ export interface MatchServiceOptions {
   ratedMinDecisions?: number;
   /** Challenges per player per hour and how long they stay open (defaults: DEFAULT_CHALLENGE_SETTINGS). */
   challenges?: Partial<ChallengeSettings>;
+  /** Matches one organizer may bulk-pair per minute (default DEFAULT_BULK_PAIRING_PER_MINUTE). */
+  bulkPairingsPerMinute?: number;
   /** Open seeks per player and how long a seek stays open (defaults: DEFAULT_SEEK_LIMITS). */
   seekLimits?: Partial<SeekLimits>;
   /** Account feed connections per player on one node (default DEFAULT_FEED_SETTINGS). */
@@ -134,7 +137,7 @@ export class MatchService {
     this.seeks = new Seeks(this.store, this.players, this.now, { ...DEFAULT_SEEK_LIMITS, ...opts.seekLimits }, (id) => this.feeds.connected(id));
     this.feeds = new AccountFeeds(this, { ...DEFAULT_FEED_SETTINGS, ...opts.feeds });
     this.tournaments = new Tournaments(this, { ...DEFAULT_TOURNAMENT_SETTINGS, ...opts.tournaments });
-    this.bulkPairings = new BulkPairings(this);
+    this.bulkPairings = new BulkPairings(this, { perMinute: opts.bulkPairingsPerMinute ?? DEFAULT_BULK_PAIRING_PER_MINUTE });
   }
 
   /** Loader counters (replays, cache hits, catch-ups) for tests and metrics. */
@@ -178,7 +181,7 @@ export class MatchService {
 
   /** seatOf for a principal already resolved from its token (the event followers share that lookup). */
   seatFor(row: MatchRow, p: Principal, scope: Scope = 'match:read'): Seat | null {
-    requireScope(p, scope);
+    requireScopeIn(p, scope, row.id);
     const seat = seatOfPrincipal(row, p);
     if (p.kind === 'seat') this.credentials.remember(hashToken(p.token));
     return seat;
@@ -381,7 +384,8 @@ export class MatchService {
       game: entry.row.game,
       seat,
       level,
-      seed: `${entry.row.id}:${entry.version}`,
+      // Secret until the end: derived from the match's seed, which the worker never receives.
+      seed: aiSeed(entry.row.seed, entry.row.id, entry.version),
       view: entry.ruleset.view(entry.state, seat),
       legal: entry.ruleset.legalActions(entry.state, seat),
       events,

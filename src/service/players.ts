@@ -18,7 +18,15 @@ export type Principal =
   | { kind: 'anonymous' }
   /** A seat token: it names one seat of one match. */
   | { kind: 'seat'; token: string }
-  | { kind: 'player'; player: PlayerRow; scopes: readonly Scope[] };
+  | {
+      kind: 'player';
+      player: PlayerRow;
+      scopes: readonly Scope[];
+      /** The token's id (absent for a principal the service made itself). */
+      tokenId?: string;
+      /** A pairing:play token's bulk pairing (null: not bound yet) and that pairing's matches. */
+      pairing?: { id: string | null; matchIds: readonly string[] };
+    };
 
 export interface PlayerView {
   handle: string;
@@ -74,7 +82,10 @@ export class Players {
     const found = await this.store.byToken(hash);
     if (!found) throw problems.invalidToken();
     this.credentials.remember(hash);
-    return { kind: 'player', player: found.player, scopes: found.token.scopes };
+    const { token: t } = found;
+    if (!t.scopes.includes('pairing:play')) return { kind: 'player', player: found.player, scopes: t.scopes, tokenId: t.id };
+    const matchIds = t.bulkPairingId === null ? [] : await this.store.pairingMatches(t.bulkPairingId);
+    return { kind: 'player', player: found.player, scopes: t.scopes, tokenId: t.id, pairing: { id: t.bulkPairingId, matchIds } };
   }
 
   /** The player behind a token that must be a player token with `scope`. */
@@ -116,6 +127,15 @@ export class Players {
 
 export function requireScope(p: Principal, scope: Scope): void {
   if (p.kind === 'player' && !p.scopes.includes(scope)) throw problems.insufficientScope(scope);
+}
+
+/**
+ * requireScope for one match: a pairing:play token reads and acts (match:read, match:play) in the
+ * matches of the bulk pairing it is bound to, and nowhere else; any other token as requireScope.
+ */
+export function requireScopeIn(p: Principal, scope: Scope, matchId: string): void {
+  if (p.kind === 'player' && p.pairing && (scope === 'match:read' || scope === 'match:play') && p.pairing.matchIds.includes(matchId)) return;
+  requireScope(p, scope);
 }
 
 /** The seat `p` holds in a match; null for a spectator (no credential, or a player without a seat there). */

@@ -7,7 +7,10 @@
  */
 import { Writable } from 'node:stream';
 import pino from 'pino';
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { decide as builtInDecide } from '../../src/service/ai/decide.js';
+import { verifyReplay } from '../../src/replay/verify.js';
 import { STARTERS, backends, bearer, expectProblem, graphqlRequest, nextMove, useHarness, type Http } from './helpers.js';
 
 const fixture = (name: string) => new URL(`../fixtures/ai/${name}.ts`, import.meta.url).href;
@@ -90,6 +93,57 @@ for (const backend of backends) {
       const hand = handIds(entry.ruleset.view(entry.state, 'p2'));
       expect(hand.length).toBeGreaterThan(0);
       for (const id of hand) expect(text).not.toContain(`"${id}"`);
+    });
+
+    it("the computer's dice are secret until the end: derived from the match's seed, not from its public id and version (issue 34 item 8)", async () => {
+      const created = await h.http.post('/v1/matches').send({ seat: 'p2', ai: { level: 1 }, decks: { p2: { starter: STARTERS[1] } } }).expect(201);
+      const id = created.body.id as string;
+      const entry = await h.app.service.loader.current(id);
+      // The seat to move at that version (the computer may have moved already): its job decides.
+      const seat = entry.row.toMove as 'p1' | 'p2';
+      const job = await h.app.service.aiJob(entry, seat, 1);
+      // Not the old, public formula (`${matchId}:${version}`, with the level prefixed by the search).
+      expect(job.seed).not.toBe(`${id}:${entry.version}`);
+      expect(job.seed).not.toContain(id);
+      expect(job.seed).toBe(createHmac('sha256', entry.row.seed).update(`evons-ai/1:${id}:${entry.version}`).digest('hex'));
+      // Deterministic for the same match seed, and the same job decides the same way.
+      const again = await h.app.service.aiJob(entry, seat, 1);
+      expect(again.seed).toBe(job.seed);
+      expect(builtInDecide(again)).toEqual(builtInDecide(job));
+      // Nothing a seat or a watcher reads before the end holds it (the view shows the commitment only).
+      const views = [
+        (await h.http.get(`/v1/matches/${id}`).expect(200)).text,
+        (await h.http.get(`/v1/matches/${id}/events?limit=500`).set(bearer(created.body.tokens.p2)).expect(200)).text,
+      ];
+      for (const text of views) {
+        expect(text).not.toContain(job.seed);
+        expect(text).not.toContain(entry.row.seed);
+      }
+      // The same id, level and version with another match seed: another decision seed.
+      const other = { ...entry, row: { ...entry.row, seed: `${entry.row.seed}-other` } };
+      const otherJob = await h.app.service.aiJob(other, seat, 1);
+      expect(otherJob.seed).not.toBe(job.seed);
+      expect(otherJob.seed).toBe(createHmac('sha256', other.row.seed).update(`evons-ai/1:${id}:${entry.version}`).digest('hex'));
+    });
+
+    it('a finished match against the computer replays and verifies from its published seed (its decisions are in the log)', async () => {
+      const created = await h.http.post('/v1/matches').send({ handle: 'replays', ai: { level: 1 }, decks: { p1: { starter: STARTERS[0] } } }).expect(201);
+      const { id } = created.body;
+      const tokens = { p1: created.body.tokens.p1 as string, p2: '' };
+      for (let moves = 0; ; moves++) {
+        const now = await waitForTurnOrEnd(h.http, id, 'p1');
+        if (now.status === 'finished') break;
+        if (moves === 6) {
+          await h.http.post(`/v1/matches/${id}/actions`).set(bearer(tokens.p1)).send({ action: { type: 'resign' } }).expect(200);
+          break;
+        }
+        const mv = await nextMove(h, id, tokens);
+        await h.http.post(`/v1/matches/${id}/actions`).set(bearer(tokens.p1)).set('if-match', `"${mv.version}"`).send({ action: mv.action }).expect(200);
+      }
+      const events = (await h.http.get(`/v1/matches/${id}/events?limit=500`).expect(200)).body.events as { actingSeat: string | null }[];
+      expect(events.some((e) => e.actingSeat === 'p2')).toBe(true);
+      const file = (await h.http.get(`/v1/matches/${id}/export`).set(bearer(tokens.p1)).expect(200)).body;
+      expect(verifyReplay(file).ok).toBe(true);
     });
 
     it('a challenge to the computer is accepted at once: the match starts with the challenger seated and the computer playing', async () => {

@@ -22,7 +22,18 @@ export const BulkPairingSchema = register(
     status: z.enum(['scheduled', 'created', 'canceled']).describe('scheduled until pairAt; then created (once, whichever node gets there); canceled by you before.'),
     createdAt: z.string(),
     pairedAt: z.string().nullable(),
-    pairs: z.array(z.object({ board: z.number().int(), p1: z.string().describe('Handle.'), p2: z.string().describe('Handle.'), matchId: z.string().nullable().describe('The match, once created.') })),
+    pairs: z.array(
+      z.object({
+        board: z.number().int(),
+        p1: z.string().describe('Handle.'),
+        p2: z.string().describe('Handle.'),
+        matchId: z.string().nullable().describe('The match, once created.'),
+        unpairedReason: z
+          .enum(['consent-revoked'])
+          .nullable()
+          .describe("Why the board has no match although the pairing was created: consent-revoked, a player revoked the token given for it before pairAt. Null otherwise."),
+      }),
+    ),
   }),
   'BulkPairing',
   'A bulk pairing as its organizer sees it: the pairs by handle and their matches. No token, no deck.',
@@ -44,9 +55,12 @@ const bulkPairingRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = asyn
         operationId: 'createBulkPairing',
         summary: 'Create many matches between listed pairs of players',
         description:
-          "lichess's bulk pairing: each pair names its two players by player tokens with match:play that they gave you. Every token is checked " +
+          "lichess's bulk pairing: each pair names its two players by player tokens with pairing:play (and no other scope) that they gave you. " +
+          "Each token is bound to this pairing when it is created: it reads and acts in the pairing's matches only, and no other pairing takes it. Every token is checked " +
           'now (400 validation-failed names each unusable entry, never the token) and none is stored. The matches are created together at ' +
-          'pairAt (now by default), in one transaction, once, whichever node gets there; each player\'s account feed hears match-started. Needs match:create.',
+          'pairAt (now by default), in one transaction, once, whichever node gets there; each player\'s account feed hears match-started; a board whose ' +
+          'player revoked the token before then gets no match (unpairedReason consent-revoked). pairAt is at most 30 days ahead (400 pair-at-out-of-range); ' +
+          'an organizer pairs at most BULK_PAIRING_PER_MINUTE matches a minute (429 too-many-bulk-pairings, Retry-After). Needs match:create.',
         headers: PlayerAuth,
         body: CreateBulkPairingBody,
         response: { 201: BulkPairingSchema, ...problemResponses(400, 404, 413, 415, 422, 429) },

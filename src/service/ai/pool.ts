@@ -4,6 +4,7 @@
  * outlives its limit has its worker terminated and replaced (a hang cannot pin a core for ever),
  * and so does a worker that crashes; the job is then rejected and the runner claims it again.
  * Each worker's heap is capped (`maxHeapMb`): a search that grows past it ends that worker.
+ * Its environment is NODE_ENV only (workerEnv): no DATABASE_URL, no secret of the server's.
  */
 import { Worker } from 'node:worker_threads';
 import type { AiJob, Decider } from './runner.js';
@@ -30,8 +31,17 @@ const ext = fromSources ? '.ts' : '.js';
 const WORKER_URL = new URL(`./worker${ext}`, here).href;
 export const DEFAULT_DECIDER_URL = new URL(`./decide${ext}`, here).href;
 
+/**
+ * What a worker's process.env holds: NODE_ENV alone (when set), never the server's environment
+ * (DATABASE_URL and every other secret stay on the thread that serves requests). A decider needs
+ * nothing of it: the engines and the search read no environment.
+ */
+export function workerEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  return env.NODE_ENV === undefined ? {} : { NODE_ENV: env.NODE_ENV };
+}
+
 function spawn(deciderUrl: string, maxHeapMb: number): Worker {
-  const options = { workerData: { deciderUrl, workerUrl: WORKER_URL }, resourceLimits: { maxOldGenerationSizeMb: maxHeapMb } };
+  const options = { workerData: { deciderUrl, workerUrl: WORKER_URL }, resourceLimits: { maxOldGenerationSizeMb: maxHeapMb }, env: workerEnv() };
   if (!fromSources) return new Worker(new URL(WORKER_URL), options);
   // A worker does not inherit the TypeScript loader: it imports the worker module through tsx's
   // API (resolved from the working directory, the repository's root, as `npm start` and the tests run).

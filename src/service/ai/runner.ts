@@ -22,7 +22,10 @@ export interface AiJob {
   game: string;
   seat: Seat;
   level: AiLevel;
-  /** The decision's own seed (match id and version): the same input decides the same way. */
+  /**
+   * The decision's own seed (src/service/ai/seed.ts: from the match's secret seed, its id and the
+   * version): the same input decides the same way, and nobody can foresee it before the end.
+   */
   seed: string;
   /** The game's view for this seat (ruleset.view(state, seat)). */
   view: unknown;

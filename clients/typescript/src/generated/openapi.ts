@@ -1185,7 +1185,7 @@ export interface paths {
         put?: never;
         /**
          * Create many matches between listed pairs of players
-         * @description lichess's bulk pairing: each pair names its two players by player tokens with match:play that they gave you. Every token is checked now (400 validation-failed names each unusable entry, never the token) and none is stored. The matches are created together at pairAt (now by default), in one transaction, once, whichever node gets there; each player's account feed hears match-started. Needs match:create.
+         * @description lichess's bulk pairing: each pair names its two players by player tokens with pairing:play (and no other scope) that they gave you. Each token is bound to this pairing when it is created: it reads and acts in the pairing's matches only, and no other pairing takes it. Every token is checked now (400 validation-failed names each unusable entry, never the token) and none is stored. The matches are created together at pairAt (now by default), in one transaction, once, whichever node gets there; each player's account feed hears match-started; a board whose player revoked the token before then gets no match (unpairedReason consent-revoked). pairAt is at most 30 days ahead (400 pair-at-out-of-range); an organizer pairs at most BULK_PAIRING_PER_MINUTE matches a minute (429 too-many-bulk-pairings, Retry-After). Needs match:create.
          */
         post: operations["createBulkPairing"];
         delete?: never;
@@ -2106,6 +2106,8 @@ export interface components {
                 p2: string;
                 /** @description The match, once created. */
                 matchId: string | null;
+                /** @description Why the board has no match although the pairing was created: consent-revoked, a player revoked the token given for it before pairAt. Null otherwise. */
+                unpairedReason: "consent-revoked" | null;
             }[];
         };
         CardRef: {
@@ -2192,11 +2194,11 @@ export interface components {
             deadline: string | null;
         };
         CreateBulkPairingRequestInput: {
-            /** @description One match per pair, each player named by a player token with match:play that they gave you (their consent); no player twice. The tokens are checked now and never stored. */
+            /** @description One match per pair, each player named by a player token with pairing:play and no other scope that they gave you (their consent); no player twice. The tokens are checked now and never stored; each is bound to this pairing, and acts in its matches only. */
             pairs: {
-                /** @description The first seat's player token (match:play). */
+                /** @description The first seat's player token (pairing:play alone). */
                 p1: string;
-                /** @description The second seat's player token (match:play). */
+                /** @description The second seat's player token (pairing:play alone). */
                 p2: string;
             }[];
             /** @description Default evons. */
@@ -4144,15 +4146,15 @@ export interface components {
             matchId: string | null;
         };
         /**
-         * @description match:read: see your seats; match:play: act; match:create: create and join as you; webhook:write: manage webhooks; token:write: manage tokens.
+         * @description match:read: see your seats; match:play: act; match:create: create and join as you; webhook:write: manage webhooks; token:write: manage tokens; pairing:play: a token you give a bulk pairing's organizer (alone): bound to the one pairing created with it, it reads and acts in that pairing's matches only.
          * @enum {string}
          */
-        Scope: "match:read" | "match:play" | "match:create" | "webhook:write" | "token:write";
+        Scope: "match:read" | "match:play" | "match:create" | "webhook:write" | "token:write" | "pairing:play";
         /**
-         * @description match:read: see your seats; match:play: act; match:create: create and join as you; webhook:write: manage webhooks; token:write: manage tokens.
+         * @description match:read: see your seats; match:play: act; match:create: create and join as you; webhook:write: manage webhooks; token:write: manage tokens; pairing:play: a token you give a bulk pairing's organizer (alone): bound to the one pairing created with it, it reads and acts in that pairing's matches only.
          * @enum {string}
          */
-        ScopeInput: "match:read" | "match:play" | "match:create" | "webhook:write" | "token:write";
+        ScopeInput: "match:read" | "match:play" | "match:create" | "webhook:write" | "token:write" | "pairing:play";
         /**
          * @description A seat at the table: p1 or p2.
          * @enum {string}
