@@ -70,6 +70,25 @@ describe('the server process', () => {
     expect(fs.existsSync(path.join(dataDir, 'evons.lock'))).toBe(false);
   }, 240_000);
 
+  it('answers a 5 MiB body 413 with its problem, which fetch reads (no EPIPE while still sending)', async () => {
+    const port = await freePort();
+    const server = start({ PORT: String(port), DATA_DIR: path.join(dir, 'big-body') });
+    try {
+      await waitReady(port, server.child);
+      // Whether the client is still sending when the answer comes is a race: tried several times.
+      const body = 'x'.repeat(5 * 1024 * 1024);
+      for (let i = 0; i < 8; i++) {
+        const r = await fetch(`http://127.0.0.1:${port}/v1/matches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        expect(r.status).toBe(413);
+        expect(r.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+        expect(((await r.json()) as { code: string }).code).toBe('body-too-large');
+      }
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+    expect(await server.exited).toBe(0);
+  }, 240_000);
+
   it('refuses a bad environment, naming the variable', async () => {
     const bad = start({ PORT: 'eighty', DATA_DIR: path.join(dir, 'unused') });
     expect(await bad.exited).toBe(1);
