@@ -4,6 +4,7 @@
  * refuses a bad environment naming the variable, and shuts down cleanly on SIGTERM.
  */
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import fs from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -85,6 +86,48 @@ describe('the server process', () => {
       }
     } finally {
       server.child.kill('SIGTERM');
+    }
+    expect(await server.exited).toBe(0);
+  }, 240_000);
+
+  it('on SIGTERM answers every connection still in the accept queue (200 or 503), resetting none', async () => {
+    const port = await freePort();
+    const server = start({ PORT: String(port), DATA_DIR: path.join(dir, 'queued') });
+    const pid = server.child.pid!;
+    let stopped = false;
+    let terminated = false;
+    try {
+      await waitReady(port, server.child);
+      // Stopped, the process accepts nothing: the kernel completes the connections and queues
+      // them (and their requests) in the listening socket's backlog. SIGTERM arrives with them.
+      process.kill(pid, 'SIGSTOP');
+      stopped = true;
+      const requests = Array.from({ length: 40 }, () => {
+        let connected!: () => void;
+        const onConnect = new Promise<void>((r) => (connected = r));
+        const answer = new Promise<number | string>((resolve) => {
+          const req = http.request({ host: '127.0.0.1', port, path: '/v1/decks', agent: false }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+            res.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+          });
+          req.on('socket', (socket) => socket.once('connect', connected));
+          req.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+          req.end();
+        });
+        return { onConnect, answer };
+      });
+      await Promise.all(requests.map((r) => r.onConnect));
+      process.kill(pid, 'SIGTERM');
+      terminated = true;
+      process.kill(pid, 'SIGCONT');
+      stopped = false;
+      const answers = await Promise.all(requests.map((r) => r.answer));
+      expect(answers.filter((a) => a !== 200 && a !== 503)).toEqual([]);
+    } finally {
+      if (stopped) process.kill(pid, 'SIGCONT');
+      // A second SIGTERM would kill it (the handler is a once): sent only if the test failed before its own.
+      if (!terminated) server.child.kill('SIGTERM');
     }
     expect(await server.exited).toBe(0);
   }, 240_000);
