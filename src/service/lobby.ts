@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../core/hash.js';
 import { expandDeck, otherSeat, type AnyRuleset, type Seat } from '../core/ruleset.js';
 import { GAME_IDS, type GameId } from '../games/registry.js';
-import { VersionConflictError, type ChallengeAcceptance, type MatchStatus, type MatchStore, type NewEvent, type NewMatch, type Scope } from '../persistence/types.js';
+import { VersionConflictError, type ChallengeAcceptance, type MatchStatus, type MatchStore, type NewEvent, type NewMatch, type PlayerRequestKey, type Scope } from '../persistence/types.js';
 import type { KnownCredentials } from './credentials.js';
 import { problems } from './errors.js';
 import { gameRuleset } from './games.js';
@@ -162,6 +162,8 @@ export interface PlayerOpponent {
   opponent: { playerId: string; handle: string };
   /** The challenge this match answers (marked accepted in the same transaction); none for the computer. */
   accept?: ChallengeAcceptance;
+  /** The accept's Idempotency-Key, stored with the acceptance; its answer is made from the match as created. */
+  requestKey?: (created: { id: string; status: MatchStatus; version: number }) => PlayerRequestKey;
 }
 
 export async function createMatch(deps: LobbyDeps, input: CreateMatchInput, who: Principal = { kind: 'anonymous' }, between?: PlayerOpponent): Promise<CreateMatchResult> {
@@ -259,7 +261,7 @@ export async function createMatch(deps: LobbyDeps, input: CreateMatchInput, who:
       webhooks: input.webhook ? [creatorHook!] : [],
     }),
     events,
-    between?.accept,
+    between?.accept && between.requestKey ? { ...between.accept, requestKey: between.requestKey({ id, status, version: events.length }) } : between?.accept,
   );
   if (opening) deps.loader.remember({ ...foldRecords(NO_RECORDS, events), row, ruleset, version: row.version, state: opening.state, sandbox });
   for (const r of seatRecords) if (r.tokenHash) deps.credentials.remember(r.tokenHash);
