@@ -20,7 +20,7 @@ import type { MatchStore } from './persistence/types.js';
 import { MatchService } from './service/match-service.js';
 import problems, { sendProblem } from './http/problems.js';
 import { clientErrorHandler, frameworkErrors } from './http/transport-errors.js';
-import { closeIdleUntilStopped, drained, stopListening } from './http/drain.js';
+import { closeIdleUntilStopped, drained, stopListeningOnceQueueEmpty } from './http/drain.js';
 import { problem } from './http/problem-details.js';
 import rateLimit from '@fastify/rate-limit';
 import cors, { corsHeaders, type CorsOrigins } from './http/cors.js';
@@ -215,13 +215,15 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   // Shutdown: in-flight requests finish, but their sockets close after the response (a socket
   // that turns idle after SIGTERM must not hold the process open), and new requests on open
   // keep-alive sockets are refused with a 503 the client may retry elsewhere. With a drain
-  // window, listening stops here and the open sockets stay for the window (see the last plugin).
+  // window, listening stops here, once the connections queued in the listening socket have been
+  // accepted (they get that 503 too, not a reset), and the open sockets stay for the window (see
+  // the last plugin).
   let closing = false;
   const drainMs = opts.shutdownDrainMs ?? 0;
   let stopIdleSweep = () => {};
   app.addHook('preClose', async () => {
     closing = true;
-    if (drainMs > 0) stopListening(app.server);
+    if (drainMs > 0) await stopListeningOnceQueueEmpty(app.server, drainMs);
   });
   app.addHook('onRequest', async (req, reply) => {
     if (!closing) return;

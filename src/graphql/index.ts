@@ -64,6 +64,13 @@ function ctxOf(c: MercuriusContext): GqlContext {
   return { token: ctx.live?.token, loads: new Map() };
 }
 
+/** An idempotencyKey argument, checked as REST checks the Idempotency-Key header (undefined when absent). */
+function checkedIdempotencyKey(key: string | null | undefined): string | undefined {
+  if (key == null) return undefined;
+  if (!IdempotencyKeySchema.safeParse(key).success) throw problems.validation('idempotencyKey: 1–128 visible ASCII characters.');
+  return key;
+}
+
 function checkId(id: string): void {
   if (!MatchIdSchema.safeParse(id).success) throw problems.validation('id: not a match id', ['id: letters, digits, "_" and "-", at most 64']);
 }
@@ -227,10 +234,11 @@ export function buildResolvers(service: MatchService): IResolvers {
           const body = parseInput(CreateChallengeBody, restBody(args.input, ['settings']), 'challenge');
           return service.challenges.create(await service.players.player(ctxOf(c).token, 'match:create'), body);
         }),
-      acceptChallenge: (_root, args: { id: string; deck: unknown }, c) =>
+      acceptChallenge: (_root, args: { id: string; deck: unknown; idempotencyKey?: string | null }, c) =>
         guard(async () => {
           const body = parseInput(AcceptChallengeBody, restBody({ deck: args.deck }), 'acceptance');
-          return service.challenges.accept(await service.players.player(ctxOf(c).token, 'match:create'), args.id, body);
+          const idempotencyKey = checkedIdempotencyKey(args.idempotencyKey);
+          return service.challenges.accept(await service.players.player(ctxOf(c).token, 'match:create'), args.id, body, { idempotencyKey });
         }),
       declineChallenge: (_root, args: { id: string; reason?: string | null }, c) =>
         guard(async () => {
@@ -259,7 +267,8 @@ export function buildResolvers(service: MatchService): IResolvers {
         guard(async () => service.accountWebhooks.redeliver(await service.players.player(ctxOf(c).token, 'webhook:write'), args.webhookId, args.deliveryId)),
       cancelChallenge: (_root, args: { id: string }, c) =>
         guard(async () => service.challenges.cancel(await service.players.player(ctxOf(c).token, 'match:create'), args.id)),
-      postSeek: (_root, args: { input: Record<string, unknown> }, c) => guard(() => service.seeks.post(ctxOf(c).token, parseInput(SeekBody, restBody(args.input), 'seek'))),
+      postSeek: (_root, args: { input: Record<string, unknown>; idempotencyKey?: string | null }, c) =>
+        guard(() => service.seeks.post(ctxOf(c).token, parseInput(SeekBody, restBody(args.input), 'seek'), { idempotencyKey: checkedIdempotencyKey(args.idempotencyKey) })),
       cancelSeek: (_root, args: { seekId: string }, c) =>
         guard(() => {
           if (!SeekIdSchema.safeParse(args.seekId).success) throw problems.validation('seekId: not a seek id', ['seekId: sk_ and letters, digits, "_" and "-"']);
@@ -362,9 +371,7 @@ export function buildResolvers(service: MatchService): IResolvers {
             args.action ?? Object.fromEntries(Object.entries(args.input ?? {}).filter(([, v]) => v !== null && v !== undefined));
           const parsed = ActionBodySchema.safeParse(raw);
           if (!parsed.success) throw problems.validation('The action does not match the schema.', validationLines('action', parsed.error.issues));
-          if (args.idempotencyKey != null && !IdempotencyKeySchema.safeParse(args.idempotencyKey).success) {
-            throw problems.validation('idempotencyKey: 1–128 visible ASCII characters.');
-          }
+          checkedIdempotencyKey(args.idempotencyKey);
           // The match view is built only when the query selects it (as REST's Prefer: return=minimal),
           // the caller's legal actions only when they are selected (as REST's ?include=legal).
           const withMatch = selectsField(info, 'match');

@@ -515,8 +515,8 @@ ${gameFieldsSdl(games, 'PendingDecision', (m) => m.graphql.pendingFields)}  }
     joinMatch(matchId: ID!, input: JoinMatchInput!): JoinMatchResult!
     "Challenge a player by handle, or anyone (as POST /v1/challenges; player token, match:create; 429 too-many-challenges)."
     createChallenge(input: CreateChallengeInput!): Challenge!
-    "Accept a challenge with your deck: the match starts (as POST /v1/challenges/{id}/accept; challenge-closed when another outcome came first)."
-    acceptChallenge(id: ID!, deck: DeckInput!): AcceptedChallenge!
+    "Accept a challenge with your deck: the match starts (as POST /v1/challenges/{id}/accept; challenge-closed when another outcome came first). idempotencyKey is REST's Idempotency-Key: a retry with it gets the same match and a new seat token; with another request, idempotency-key-reused."
+    acceptChallenge(id: ID!, deck: DeckInput!, idempotencyKey: String): AcceptedChallenge!
     "Decline a challenge sent to you, with a reason key (default generic)."
     declineChallenge(id: ID!, reason: String): Challenge!
     "Cancel your open challenge."
@@ -557,8 +557,8 @@ ${gameFieldsSdl(games, 'PendingDecision', (m) => m.graphql.pendingFields)}  }
     rotateAccountWebhookSecret(webhookId: ID!): AccountWebhookCreated!
     "Queue a settled account delivery again, with the same webhook-id and body: one attempt (delivery-pending, redelivery-limit)."
     redeliverAccountWebhook(webhookId: ID!, deliveryId: ID!): AccountWebhookDelivery!
-    "Post a seek, as POST /v1/seeks (player token, match:create): paired at once with the oldest compatible open seek, or left open."
-    postSeek(input: SeekInput!): OwnSeek!
+    "Post a seek, as POST /v1/seeks (player token, match:create): paired at once with the oldest compatible open seek, or left open. idempotencyKey is REST's Idempotency-Key: a retry with it gets the stored seek, posting no second one; with another body, idempotency-key-reused."
+    postSeek(input: SeekInput!, idempotencyKey: String): OwnSeek!
     "Cancel an open seek of yours, as DELETE /v1/seeks/{seekId} (match:create)."
     cancelSeek(seekId: ID!): OwnSeek!
     "Create a tournament you organize, as POST /v1/tournaments (player token, match:create; the same schema and codes)."

@@ -362,7 +362,7 @@ function finishOperation(method: string, op: Json, facts: OperationFacts): void 
     if (code === 429) headers['Retry-After'] = ref('headers', 'RetryAfter');
     if (facts.etag && (code < 300 || code === 304 || code === 409 || code === 422)) headers.ETag = ref('headers', 'ETag');
     if (code === 201 && facts.location) headers.Location = ref('headers', 'Location');
-    if (code === 200 && facts.idempotent) headers['Idempotent-Replayed'] = ref('headers', 'IdempotentReplayed');
+    if ((code === 200 || code === 201) && facts.idempotent) headers['Idempotent-Replayed'] = ref('headers', 'IdempotentReplayed');
     if (code === 200 && facts.paged) headers.Link = ref('headers', 'Link');
     if (method === 'get' && (code === 200 || code === 304)) {
       if (perCaller) {

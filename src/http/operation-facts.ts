@@ -17,7 +17,7 @@ export interface OperationFacts {
   etag?: boolean;
   /** The 201 carries Location (the new resource). */
   location?: boolean;
-  /** The 200 may be the stored answer of an earlier request with the same Idempotency-Key. */
+  /** The success (200 or 201) may be the stored answer of an earlier request with the same Idempotency-Key. */
   idempotent?: boolean;
   /** A public, cacheable read (Cache-Control: public). */
   publicCache?: boolean;

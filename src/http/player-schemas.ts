@@ -1,6 +1,6 @@
 /** Zod schemas of the player routes (registration, profiles, personal API tokens). */
 import { z } from 'zod';
-import { HandleSchema } from '../contract/ids.js';
+import { HandleSchema, IdempotencyKeySchema } from '../contract/ids.js';
 import { FamilySchema, GameIdSchema } from '../contract/requests.js';
 
 export { LeaderboardQuery } from '../contract/requests.js';
@@ -112,3 +112,10 @@ export const PlayerExportQuery = z.strictObject({
 });
 export const TokenParams = z.strictObject({ tokenId: z.string().regex(/^tok_[A-Za-z0-9_-]{1,40}$/, 'a token id') });
 export const PlayerAuth = z.object({ authorization: z.string().optional().describe('"Bearer <player token>".') });
+
+/** A player's request that is safe to retry with an Idempotency-Key (accepting a challenge, posting a seek). */
+export const PlayerAuthIdempotent = PlayerAuth.extend({
+  'idempotency-key': IdempotencyKeySchema.optional().describe(
+    'Retry-safe key, yours alone (per player and operation): the same key with the same request returns the stored answer (Idempotent-Replayed: true); with another request, 422 idempotency-key-reused.',
+  ),
+});

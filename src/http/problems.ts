@@ -12,6 +12,7 @@ import { ServiceError, problems } from '../service/errors.js';
 import { problem, toProblem, type Problem } from './problem-details.js';
 import { validationLine } from '../contract/errors.js';
 import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from '../persistence/db-errors.js';
+import { drainRefusedBody } from './refused-body.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
 
@@ -73,7 +74,9 @@ export function problemFromError(err: unknown, req: FastifyRequest): Problem {
 async function problemsPlugin(app: FastifyInstance) {
   const allowed = new AllowedMethods();
   allowed.track(app);
-  app.setErrorHandler((err, req, reply) => {
+  app.setErrorHandler(async (err, req, reply) => {
+    // A body refused as too large is read to its end (bounded) first: the client sees the 413, not a reset.
+    if ((err as FastifyError | undefined)?.code === 'FST_ERR_CTP_BODY_TOO_LARGE') await drainRefusedBody(req.raw);
     const problem = problemFromError(err, req);
     if (err instanceof ServiceError && err.retryAfterS !== undefined) reply.header('retry-after', String(err.retryAfterS));
     if (problem.status < 500) req.log.info({ code: problem.code, status: problem.status }, problem.title);

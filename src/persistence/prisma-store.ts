@@ -5,6 +5,7 @@
  * Invariant: match.version = number of events = seq of the last event.
  * Everything else goes through Prisma's query API.
  */
+import { claimRequestKey } from './request-keys.js';
 import { LRUCache } from 'lru-cache';
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import { openDatabase, type Database, type DatabaseConfig, type SqlQuery, type SqlTx } from './database.js';
@@ -33,6 +34,8 @@ import {
   VersionConflictError,
   type AppendOptions,
   type IdempotencyRecord,
+  type PlayerRequestKey,
+  type RequestKeyOperation,
   type MatchListFilter,
   type MatchPage,
   type MatchOrder,
@@ -355,6 +358,8 @@ export class PrismaMatchStore implements MatchStore {
       // The challenge's conditional update and the match are one transaction: an accepted
       // challenge always has its match, and a challenge that is no longer open gets none.
       await this.transaction(async (tx) => {
+        // The key first: a second accept with it waits here for the first, then stores nothing.
+        if (accept.requestKey) await claimRequestKey(tx, accept.requestKey);
         const won = await tx.query(
           `UPDATE "challenge" SET "status" = 'accepted', "match_id" = $2, "accepted_by_id" = $3, "closed_at" = $4::timestamptz
             WHERE "id" = $1 AND "status" = 'open' AND "expires_at" > $4::timestamptz RETURNING "id"`,
@@ -548,6 +553,15 @@ export class PrismaMatchStore implements MatchStore {
       'evons_find_idempotency_by_seat',
     );
     return r ? { key: r.key, seat: r.seat as SeatName, requestHash: r.request_hash, response: r.response } : null;
+  }
+
+  async findRequestKey(playerId: string, operation: RequestKeyOperation, key: string): Promise<PlayerRequestKey | null> {
+    const [r] = await this.sql<{ request_hash: string; response: string }>(
+      `SELECT request_hash, response FROM "player_request_key" WHERE player_id = $1 AND operation = $2 AND key = $3`,
+      [playerId, operation, key],
+      'evons_find_request_key',
+    );
+    return r ? { playerId, operation, key, requestHash: r.request_hash, response: r.response } : null;
   }
 
   async expiredMatches(now: Date, limit: number): Promise<{ id: string; version: number }[]> {

@@ -9,6 +9,7 @@
 import type { Database, SqlTx } from './database.js';
 import { named } from './named-sql.js';
 import { asDate, asJson } from './sql-values.js';
+import { answerRequestKey, claimRequestKey, dropRequestKey } from './request-keys.js';
 import type { NewEvent, NewMatch, NewSeek, SeekPosted, SeekRow, SeekStore } from './types.js';
 
 interface SeekSqlRow {
@@ -97,7 +98,7 @@ export class SqlSeekStore implements SeekStore {
 
   async post(seek: NewSeek, opts: Parameters<SeekStore['post']>[1]): Promise<SeekPosted> {
     const now = seek.createdAt.toISOString();
-    const posted = await this.transaction(async (tx): Promise<SeekPosted> => {
+    const postIn = async (tx: SqlTx): Promise<SeekPosted> => {
       // NO KEY UPDATE: it serialises one player's posts, yet lets another post's seat rows take the
       // foreign key's share lock on this player (FOR UPDATE deadlocked a player posting again
       // while another post paired their older seek: the test with 40 seeks of 20 players).
@@ -142,6 +143,16 @@ export class SqlSeekStore implements SeekStore {
       // Last, in the same transaction: if creating the match fails, both seeks are as they were.
       await this.createMatchIn(tx, match, events, seek.createdAt);
       return { kind: 'paired', seek: paired, other: { ...older, status: 'paired', matchId: match.id }, matchId: match.id };
+    };
+    const keyed = opts.requestKey;
+    const posted = await this.transaction(async (tx): Promise<SeekPosted> => {
+      // The key first: a second post with it waits here for the first, then stores nothing.
+      if (keyed) await claimRequestKey(tx, { ...keyed.key, response: '' });
+      const result = await postIn(tx);
+      // A refused post keeps no key; a stored one keeps its answer.
+      if (keyed && result.kind === 'limit') await dropRequestKey(tx, keyed.key);
+      else if (keyed) await answerRequestKey(tx, keyed.key, keyed.answer(result));
+      return result;
     });
     if (posted.kind === 'paired') this.onPaired();
     return posted;

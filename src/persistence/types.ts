@@ -296,6 +296,27 @@ export interface IdempotencyRecord {
   response: string;
 }
 
+/** What a player's Idempotency-Key was used for outside a match's actions (table player_request_key). */
+export type RequestKeyOperation = 'challenge-accept' | 'seek-post';
+
+/** A player's Idempotency-Key for a lobby request, with the answer it got (a refused request stores none). */
+export interface PlayerRequestKey {
+  playerId: string;
+  operation: RequestKeyOperation;
+  key: string;
+  requestHash: string;
+  /** The answer as the service stored it (JSON text). */
+  response: string;
+}
+
+/** The key was stored by another request first (its write committed): nothing of this one was stored. */
+export class RequestKeyTakenError extends Error {
+  constructor() {
+    super('idempotency key already used');
+    this.name = 'RequestKeyTakenError';
+  }
+}
+
 export interface AppendOptions {
   /** New match status/winner to set in the same transaction. */
   status?: MatchStatus;
@@ -397,6 +418,8 @@ export interface MatchStore {
   appendEvents(id: string, expectedVersion: number, events: NewEvent[], opts?: AppendOptions): Promise<number>;
   /** Keys are scoped to (match, seat): each seat has its own key space. */
   findIdempotency(matchId: string, seat: SeatName, key: string): Promise<IdempotencyRecord | null>;
+  /** A player's key for a lobby request (accepting a challenge, posting a seek): per player and operation. */
+  findRequestKey(playerId: string, operation: RequestKeyOperation, key: string): Promise<PlayerRequestKey | null>;
   /** Cursor-paginated, newest first unless `order` says otherwise (a cursor belongs to its order). */
   listMatches(filter: MatchListFilter, opts: { cursor?: string | null; limit: number; order?: MatchOrder }): Promise<MatchPage>;
   /** Active matches whose deadline is at or before `now`, soonest first: the sweepers' work. */
@@ -584,6 +607,11 @@ export interface ChallengeAcceptance {
   challengeId: string;
   acceptedById: string;
   at: Date;
+  /**
+   * The accept's Idempotency-Key and its answer: inserted first in the acceptance's transaction
+   * (RequestKeyTakenError, and nothing stored, when another request stored it first).
+   */
+  requestKey?: PlayerRequestKey;
 }
 
 /** createMatch with an acceptance found the challenge no longer open (or expired): nothing stored. */
@@ -636,6 +664,12 @@ export interface SeekStore {
       maxOpen: number;
       initialRating: number;
       pair: (older: SeekRow, newer: SeekRow) => { match: NewMatch; events: NewEvent[] };
+      /**
+       * The post's Idempotency-Key: inserted first in the transaction (RequestKeyTakenError, and
+       * nothing stored, when another request stored it first), with `answer(posted)` as its response;
+       * a refused post ('limit') keeps no key.
+       */
+      requestKey?: { key: Omit<PlayerRequestKey, 'response'>; answer: (posted: SeekPosted) => string };
     },
   ): Promise<SeekPosted>;
   /** Open seeks not expired at `now`, oldest first. */

@@ -11,8 +11,10 @@ import { randomBytes, randomInt } from 'node:crypto';
 import type { Seat } from '../core/ruleset.js';
 import type { TimeControl } from '../core/clock.js';
 import { GAME_IDS } from '../games/registry.js';
-import { ChallengeClosedError, type MatchStatus, type ChallengeRow, type ChallengeSeat, type ChallengeStatus, type PlayerRow } from '../persistence/types.js';
-import { problems } from './errors.js';
+import { ChallengeClosedError, RequestKeyTakenError, type MatchStatus, type ChallengeRow, type ChallengeSeat, type ChallengeStatus, type PlayerRow } from '../persistence/types.js';
+import { ServiceError, problems } from './errors.js';
+import { canonicalJson, sha256Hex } from '../core/hash.js';
+import { hashToken, newSeatToken } from './tokens.js';
 import { gameRuleset } from './games.js';
 import { createMatch, resolveDeck, type LobbyDeps } from './lobby.js';
 import { ratingFamily } from './ratings.js';
@@ -72,6 +74,14 @@ export interface ChallengeView {
 export interface AcceptResult {
   challenge: ChallengeView;
   match: { id: string; seat: Seat; token: string; version: number; status: MatchStatus };
+  /** The stored answer of an earlier accept with the same idempotency key (with a new seat token). */
+  replayed?: boolean;
+}
+
+/** What an accept with an idempotency key stores: its answer without the token. */
+interface StoredAccept {
+  challenge: ChallengeView;
+  match: { id: string; seat: Seat; version: number; status: MatchStatus };
 }
 
 export function challengeView(c: ChallengeRow): ChallengeView {
@@ -187,7 +197,58 @@ export class Challenges {
     }
   }
 
-  async accept(me: PlayerRow, id: string, input: { deck?: DeckSpec | undefined }): Promise<AcceptResult> {
+  /**
+   * With an idempotency key (the player's, per operation): a retry of the same request (same
+   * challenge, same deck) gets the stored answer, with `replayed`; the key with another request
+   * is idempotency-key-reused. The key is stored in the acceptance's transaction, so of two
+   * requests with one key on any nodes, one accepts and the other answers from its row. Seat
+   * tokens are stored hashed, so the replay cannot send the lost token again: it replaces the
+   * seat's token with a new one (the old one stops working) and answers that.
+   */
+  async accept(me: PlayerRow, id: string, input: { deck?: DeckSpec | undefined }, opts: { idempotencyKey?: string | undefined } = {}): Promise<AcceptResult> {
+    const key = opts.idempotencyKey;
+    const hash = key === undefined ? '' : sha256Hex(canonicalJson({ challenge: id, deck: input.deck ?? null }));
+    if (key !== undefined) {
+      const prior = await this.replayAccept(me, id, key, hash);
+      if (prior) return prior;
+    }
+    try {
+      return await this.acceptOnce(me, id, input, key === undefined ? undefined : { key, hash });
+    } catch (e) {
+      // Another request with this key accepted first (or is the reason this challenge is closed).
+      if (key === undefined || !(e instanceof RequestKeyTakenError || (e instanceof ServiceError && e.code === 'challenge-closed'))) throw e;
+      const prior = await this.replayAccept(me, id, key, hash);
+      if (prior) return prior;
+      throw e;
+    }
+  }
+
+  private async replayAccept(me: PlayerRow, id: string, key: string, hash: string): Promise<AcceptResult | null> {
+    const prior = await this.deps.store.findRequestKey(me.id, 'challenge-accept', key);
+    if (!prior) return null;
+    if (prior.requestHash !== hash) throw problems.idempotencyMismatch();
+    const a = JSON.parse(prior.response) as StoredAccept;
+    const token = await this.newSeatToken(a.match.id, a.match.seat);
+    return { challenge: a.challenge, match: { ...a.match, token }, replayed: true };
+  }
+
+  /** Replaces the seat's token (whatever it is now) with a new one, which it returns. */
+  private async newSeatToken(matchId: string, seat: Seat): Promise<string> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const held = (await this.deps.store.getMatch(matchId))?.seats.find((s) => s.seat === seat)?.tokenHash;
+      if (!held) break;
+      const fresh = newSeatToken();
+      // Of two replacements at once, the database lets one replace a given hash: the other reads again.
+      if (await this.deps.store.replaceSeatToken(matchId, seat, held, hashToken(fresh))) {
+        this.deps.credentials.remember(hashToken(fresh));
+        await this.deps.store.announceRevoked(held).catch(() => undefined);
+        return fresh;
+      }
+    }
+    throw new Error(`seat ${seat} of match ${matchId} has no token to replace`);
+  }
+
+  private async acceptOnce(me: PlayerRow, id: string, input: { deck?: DeckSpec | undefined }, keyed: { key: string; hash: string } | undefined): Promise<AcceptResult> {
     const c = await this.current(id);
     if (c.status !== 'open') throw problems.challengeClosed(c.status);
     if (c.challenger.id === me.id) throw problems.notYourChallenge('You cannot accept your own challenge; cancel it instead.');
@@ -205,6 +266,9 @@ export class Challenges {
     if (!challengerRow) throw problems.playerNotFound(c.challenger.handle);
     // The challenger's token was checked for match:create when the challenge was made; the match is created on its behalf.
     const challenger = { kind: 'player' as const, player: challengerRow, scopes: ['match:create' as const] };
+    const at = new Date(this.deps.now());
+    // The answer as it will be once accepted (the challenge is closed for good then): stored with the key.
+    const acceptedView = challengeView({ ...c, status: 'accepted', acceptedById: me.id, closedAt: at });
     let created;
     try {
       created = await createMatch(
@@ -220,9 +284,23 @@ export class Challenges {
         challenger,
         {
           opponent: { playerId: me.id, handle: me.handle },
-          accept: { challengeId: c.id, acceptedById: me.id, at: new Date(this.deps.now()) },
+          accept: { challengeId: c.id, acceptedById: me.id, at },
           // The computer accepting: the challenger's fair share of its workers.
           ...(aiLevelOf(me.id) !== null ? { aiOwner: `player:${challengerRow.id}` } : {}),
+          ...(keyed
+            ? {
+                requestKey: (m: { id: string; status: MatchStatus; version: number }) => ({
+                  playerId: me.id,
+                  operation: 'challenge-accept' as const,
+                  key: keyed.key,
+                  requestHash: keyed.hash,
+                  response: JSON.stringify({
+                    challenge: { ...acceptedView, matchId: m.id },
+                    match: { id: m.id, seat: otherSeat, version: m.version, status: m.status },
+                  } satisfies StoredAccept),
+                }),
+              }
+            : {}),
         },
       );
     } catch (e) {

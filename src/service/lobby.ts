@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../core/hash.js';
 import { expandDeck, otherSeat, type AnyRuleset, type Seat } from '../core/ruleset.js';
 import { GAME_IDS, type GameId } from '../games/registry.js';
-import { VersionConflictError, type ChallengeAcceptance, type MatchStatus, type MatchStore, type NewEvent, type NewMatch, type Scope } from '../persistence/types.js';
+import { VersionConflictError, type ChallengeAcceptance, type MatchStatus, type MatchStore, type NewEvent, type NewMatch, type PlayerRequestKey, type Scope } from '../persistence/types.js';
 import type { KnownCredentials } from './credentials.js';
 import { problems } from './errors.js';
 import { gameRuleset } from './games.js';
@@ -166,6 +166,8 @@ export interface PlayerOpponent {
   accept?: ChallengeAcceptance;
   /** Against the computer: who asked for it, the key of its fair share of the workers (NewMatch.aiOwner). */
   aiOwner?: string | null;
+  /** The accept's Idempotency-Key, stored with the acceptance; its answer is made from the match as created. */
+  requestKey?: (created: { id: string; status: MatchStatus; version: number }) => PlayerRequestKey;
 }
 
 export async function createMatch(deps: LobbyDeps, input: CreateMatchInput, who: Principal = { kind: 'anonymous' }, between?: PlayerOpponent): Promise<CreateMatchResult> {
@@ -264,7 +266,7 @@ export async function createMatch(deps: LobbyDeps, input: CreateMatchInput, who:
       aiOwner: between?.aiOwner ?? null,
     }),
     events,
-    between?.accept,
+    between?.accept && between.requestKey ? { ...between.accept, requestKey: between.requestKey({ id, status, version: events.length }) } : between?.accept,
   );
   if (opening) deps.loader.remember({ ...foldRecords(NO_RECORDS, events), row, ruleset, version: row.version, state: opening.state, sandbox });
   for (const r of seatRecords) if (r.tokenHash) deps.credentials.remember(r.tokenHash);

@@ -10,7 +10,8 @@ import { DEFAULT_RATING } from '../core/rating.js';
 import type { Seat } from '../core/ruleset.js';
 import type { TimeControl } from '../core/clock.js';
 import { GAME_IDS, type GameId } from '../games/registry.js';
-import type { MatchStore, SeekRow } from '../persistence/types.js';
+import { RequestKeyTakenError, type MatchStore, type PlayerRow, type SeekPosted, type SeekRow } from '../persistence/types.js';
+import { canonicalJson, sha256Hex } from '../core/hash.js';
 import { problems } from './errors.js';
 import { gameRuleset } from './games.js';
 import { dealPairedMatch, parseSettings, resolveDeck, type PairedSeat } from './lobby.js';
@@ -100,9 +101,36 @@ export class Seeks {
     private readonly feedOpen: (playerId: string) => boolean = () => false,
   ) {}
 
-  /** Posts a seek; the answer says whether it paired at once (status paired, with the match id). */
-  async post(token: string | null | undefined, input: SeekInput): Promise<OwnSeekView> {
+  /**
+   * Posts a seek; the answer says whether it paired at once (status paired, with the match id).
+   * With an idempotency key (the player's, per operation): a retry with the same body gets the
+   * stored answer (`replayed`), the key with another body is idempotency-key-reused; the key is
+   * stored in the post's transaction, so of two posts with one key on any nodes one is stored.
+   */
+  async post(token: string | null | undefined, input: SeekInput, opts: { idempotencyKey?: string | undefined } = {}): Promise<OwnSeekView & { replayed?: true }> {
     const player = await this.players.player(token, 'match:create');
+    const key = opts.idempotencyKey;
+    if (key === undefined) return this.postOnce(player, input, undefined);
+    const hash = sha256Hex(canonicalJson({ seek: input }));
+    const replay = async () => {
+      const prior = await this.store.findRequestKey(player.id, 'seek-post', key);
+      if (!prior) return null;
+      if (prior.requestHash !== hash) throw problems.idempotencyMismatch();
+      return { ...(JSON.parse(prior.response) as OwnSeekView), replayed: true as const };
+    };
+    const prior = await replay();
+    if (prior) return prior;
+    try {
+      return await this.postOnce(player, input, { key, hash });
+    } catch (e) {
+      if (!(e instanceof RequestKeyTakenError)) throw e;
+      const stored = await replay();
+      if (!stored) throw e;
+      return stored;
+    }
+  }
+
+  private async postOnce(player: PlayerRow, input: SeekInput, keyed: { key: string; hash: string } | undefined): Promise<OwnSeekView> {
     const ruleset = gameRuleset(input.game ?? GAME_IDS[0]!);
     const game = ruleset.id as GameId;
     const control = input.timeControl;
@@ -144,6 +172,14 @@ export class Seeks {
           const seats = olderSeat === 'p1' ? { p1: seat(older), p2: seat(newer) } : { p1: seat(newer), p2: seat(older) };
           return dealPairedMatch({ game, control, rated, seats, now });
         },
+        ...(keyed
+          ? {
+              requestKey: {
+                key: { playerId: player.id, operation: 'seek-post' as const, key: keyed.key, requestHash: keyed.hash },
+                answer: (p: SeekPosted) => JSON.stringify(p.kind === 'limit' ? null : ownView(p.seek, now)),
+              },
+            }
+          : {}),
       },
     );
     if (posted.kind === 'limit') throw problems.tooManySeeks(this.limits.maxOpen);

@@ -8,6 +8,28 @@ for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`challenges over GraphQL [${backend.name}]`, () => {
     const h = useHarness(backend);
 
+    it('acceptChallenge and postSeek take idempotencyKey as REST takes Idempotency-Key', async () => {
+      const token = async (handle: string) => (await h.http.post('/v1/players').send({ handle }).expect(201)).body.token as string;
+      const ann = await token('gq-idem-ann');
+      const ben = await token('gq-idem-ben');
+      const c = (await h.http.post('/v1/challenges').set(bearer(ann)).send({ to: 'gq-idem-ben' }).expect(201)).body.id as string;
+      const accept = (starter: string, key: string) =>
+        graphqlRequest(h, `mutation($id: ID!, $key: String) { acceptChallenge(id: $id, deck: { starter: "${starter}" }, idempotencyKey: $key) { match { id token } } }`, { id: c, key }, ben);
+      const first = (await accept(STARTERS[0], 'gq-1').expect(200)).body.data.acceptChallenge.match;
+      const again = (await accept(STARTERS[0], 'gq-1').expect(200)).body.data.acceptChallenge.match;
+      expect(again.id).toBe(first.id);
+      await h.http.get(`/v1/matches/${again.id}/legal-actions`).set(bearer(again.token)).expect(200);
+      expect((await accept(STARTERS[1], 'gq-1')).body.errors[0].extensions.code).toBe('idempotency-key-reused');
+      expect((await accept(STARTERS[0], ' bad key')).body.errors[0].extensions.code).toBe('validation-failed');
+
+      const post = (days: number) =>
+        graphqlRequest(h, `mutation($input: SeekInput!) { postSeek(input: $input, idempotencyKey: "gq-seek") { id status } }`, { input: { timeControl: { kind: 'correspondence', daysPerMove: days }, deck: { starter: STARTERS[0] } } }, ann);
+      const seek = (await post(14).expect(200)).body.data.postSeek;
+      expect((await post(14).expect(200)).body.data.postSeek).toEqual(seek);
+      expect((await post(10)).body.errors[0].extensions.code).toBe('idempotency-key-reused');
+      expect((await h.http.get('/v1/me/seeks').set(bearer(ann)).expect(200)).body.seeks).toHaveLength(1);
+    });
+
     it('create, list, read, accept, decline and cancel answer what REST answers', async () => {
       const token = async (handle: string) => (await h.http.post('/v1/players').send({ handle }).expect(201)).body.token as string;
       const ann = await token('gq-ann');

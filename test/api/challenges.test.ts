@@ -62,6 +62,56 @@ for (const backend of backends) {
       expectProblem(await h.http.post(`/v1/challenges/${c.id}/accept`).set(bearer(bob.token)).send({ deck: { starter: STARTERS[0] } }), 409, 'challenge-closed');
     });
 
+    it('Idempotency-Key: a retried accept (on the other node) gets the same match with a usable, new seat token; the key with another request is 422', async () => {
+      const alice = await register(h.http, 'alice');
+      const bob = await register(h.http, 'bob');
+      const c = (await h.http.post('/v1/challenges').set(bearer(alice.token)).send({ to: bob.handle, seat: 'p1' }).expect(201)).body;
+      const accept = (http: Http, key: string, starter: string) =>
+        http.post(`/v1/challenges/${c.id}/accept`).set(bearer(bob.token)).set('idempotency-key', key).send({ deck: { starter } });
+      const first = await accept(h.http, 'accept-1', STARTERS[2]).expect(200);
+      expect(first.headers['idempotent-replayed']).toBeUndefined();
+      const id = first.body.match.id as string;
+
+      // The answer was lost: the same request again, on the other node.
+      const again = await accept(other.http, 'accept-1', STARTERS[2]).expect(200);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body.challenge).toEqual(first.body.challenge);
+      expect(again.body.match).toEqual({ ...first.body.match, token: again.body.match.token });
+      // Tokens are stored hashed, so the lost one cannot be sent again: the seat gets a new one, which plays; the old one is replaced.
+      expect(again.body.match.token).not.toBe(first.body.match.token);
+      expect((await h.http.get(`/v1/matches/${id}/legal-actions`).set(bearer(again.body.match.token)).expect(200)).body.seat).toBe('p2');
+      expectProblem(await other.http.get(`/v1/matches/${id}/legal-actions`).set(bearer(first.body.match.token)), 401, 'invalid-token');
+      // One match only: the challenge names it, and bob plays in one match.
+      expect((await h.http.get(`/v1/challenges/${c.id}`).expect(200)).body.matchId).toBe(id);
+
+      // The same key with another request: the documented conflict, nothing changes.
+      expectProblem(await accept(h.http, 'accept-1', STARTERS[0]), 422, 'idempotency-key-reused');
+      // Without the key (or with a new one), an accepted challenge is closed, as before.
+      expectProblem(await accept(other.http, 'accept-2', STARTERS[2]), 409, 'challenge-closed');
+      // A key belongs to its player: alice's own key of that name is hers (her accept of bob's challenge is a new request).
+      const back = (await h.http.post('/v1/challenges').set(bearer(bob.token)).send({ to: alice.handle }).expect(201)).body;
+      const hers = await h.http.post(`/v1/challenges/${back.id}/accept`).set(bearer(alice.token)).set('idempotency-key', 'accept-1').send({ deck: { starter: STARTERS[2] } }).expect(200);
+      expect(hers.headers['idempotent-replayed']).toBeUndefined();
+      expect(hers.body.match.id).not.toBe(id);
+    });
+
+    it('Idempotency-Key: the same accept sent twice at once on two nodes starts one match, and both answers name it', async () => {
+      const alice = await register(h.http, 'alice');
+      const bob = await register(h.http, 'bob');
+      const c = (await h.http.post('/v1/challenges').set(bearer(alice.token)).send({ to: bob.handle }).expect(201)).body;
+      const answers = await Promise.all(
+        [h.http, other.http].map((http) => http.post(`/v1/challenges/${c.id}/accept`).set(bearer(bob.token)).set('idempotency-key', 'twice').send({ deck: { starter: STARTERS[1] } })),
+      );
+      expect(answers.map((a) => a.status)).toEqual([200, 200]);
+      expect(answers.filter((a) => a.headers['idempotent-replayed'] === 'true')).toHaveLength(1);
+      const ids = new Set(answers.map((a) => a.body.match.id as string));
+      expect(ids.size).toBe(1);
+      expect((await h.http.get(`/v1/challenges/${c.id}`).expect(200)).body.matchId).toBe([...ids][0]);
+      // The replay's token is the seat's token now.
+      const replay = answers.find((a) => a.headers['idempotent-replayed'] === 'true')!;
+      await h.http.get(`/v1/matches/${replay.body.match.id}/legal-actions`).set(bearer(replay.body.match.token)).expect(200);
+    });
+
     it('declines carry the reason; only the challenged player declines, only the challenger cancels', async () => {
       const alice = await register(h.http, 'alice');
       const bob = await register(h.http, 'bob');

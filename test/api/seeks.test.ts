@@ -268,5 +268,41 @@ for (const backend of backends) {
       // Every player is in exactly one match.
       expect(new Set([...byMatch.values()].flat()).size).toBe(50);
     });
+
+    it('Idempotency-Key: a retried post (on the other node) answers the stored seek and posts no second one; the key with another body is 422', async () => {
+      // Every earlier test's open seek expires: this pool is empty.
+      h.t.now += TTL + HOUR;
+      const [a, b] = [await player(), await player()];
+      const keyed = (token: string, key: string, body: Record<string, unknown>, http: Http = h.http) =>
+        http.post('/v1/seeks').set(bearer(token)).set('idempotency-key', key).send({ deck: { starter: STARTERS[0] }, ...body });
+      const first = await keyed(a.token, 'seek-1', { timeControl: corr(3) }).expect(201);
+      expect(first.headers['idempotent-replayed']).toBeUndefined();
+      const again = await keyed(a.token, 'seek-1', { timeControl: corr(3) }, other.http).expect(201);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toEqual(first.body);
+      expect((await h.http.get('/v1/me/seeks').set(bearer(a.token)).expect(200)).body.seeks.map((s: { id: string }) => s.id)).toEqual([first.body.id]);
+      expectProblem(await keyed(a.token, 'seek-1', { timeControl: corr(5) }), 422, 'idempotency-key-reused');
+
+      // A post that paired: its retry names the same match, and no third seek waits.
+      h.t.now += 1;
+      const paired = await keyed(b.token, 'seek-1', { timeControl: corr(3) }).expect(201);
+      expect(paired.body.status).toBe('paired');
+      const retried = await keyed(b.token, 'seek-1', { timeControl: corr(3) }, other.http).expect(201);
+      expect(retried.headers['idempotent-replayed']).toBe('true');
+      expect(retried.body).toEqual(paired.body);
+      expect((await h.http.get('/v1/me/seeks').set(bearer(b.token)).expect(200)).body.seeks).toHaveLength(1);
+      expect((await h.http.get('/v1/seeks').expect(200)).body.seeks.filter((s: { timeControl: TimeControl }) => JSON.stringify(s.timeControl) === JSON.stringify(corr(3)))).toEqual([]);
+    });
+
+    it('Idempotency-Key: the same post sent twice at once on two nodes stores one seek', async () => {
+      h.t.now += TTL + HOUR;
+      const a = await player();
+      const answers = await Promise.all(
+        [h.http, other.http].map((http) => http.post('/v1/seeks').set(bearer(a.token)).set('idempotency-key', 'twice').send({ deck: { starter: STARTERS[0] }, timeControl: corr(7) })),
+      );
+      expect(answers.map((r) => r.status)).toEqual([201, 201]);
+      expect(new Set(answers.map((r) => r.body.id)).size).toBe(1);
+      expect((await h.http.get('/v1/me/seeks').set(bearer(a.token)).expect(200)).body.seeks).toHaveLength(1);
+    });
   });
 }

@@ -4,6 +4,7 @@
  * refuses a bad environment naming the variable, and shuts down cleanly on SIGTERM.
  */
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import fs from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -68,6 +69,69 @@ describe('the server process', () => {
     expect(await first.exited).toBe(0);
     expect(first.output()).toMatch(/bye/);
     expect(fs.existsSync(path.join(dataDir, 'evons.lock'))).toBe(false);
+  }, 240_000);
+
+  it('answers a 5 MiB body 413 with its problem, which fetch reads (no EPIPE while still sending)', async () => {
+    const port = await freePort();
+    const server = start({ PORT: String(port), DATA_DIR: path.join(dir, 'big-body') });
+    try {
+      await waitReady(port, server.child);
+      // Whether the client is still sending when the answer comes is a race: tried several times.
+      const body = 'x'.repeat(5 * 1024 * 1024);
+      for (let i = 0; i < 8; i++) {
+        const r = await fetch(`http://127.0.0.1:${port}/v1/matches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        expect(r.status).toBe(413);
+        expect(r.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+        expect(((await r.json()) as { code: string }).code).toBe('body-too-large');
+      }
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+    expect(await server.exited).toBe(0);
+  }, 240_000);
+
+  it('on SIGTERM answers every connection still in the accept queue (200 or 503), resetting none', async () => {
+    const port = await freePort();
+    const server = start({ PORT: String(port), DATA_DIR: path.join(dir, 'queued') });
+    const pid = server.child.pid!;
+    let stopped = false;
+    let terminated = false;
+    try {
+      await waitReady(port, server.child);
+      // Stopped, the process accepts nothing: the kernel completes the connections and queues
+      // them (and their requests) in the listening socket's backlog. SIGTERM arrives with them.
+      process.kill(pid, 'SIGSTOP');
+      stopped = true;
+      const requests = Array.from({ length: 40 }, () => {
+        let connected!: () => void;
+        const onConnect = new Promise<void>((r) => (connected = r));
+        const answer = new Promise<number | string>((resolve) => {
+          const req = http.request({ host: '127.0.0.1', port, path: '/v1/decks', agent: false }, (res) => {
+            res.resume();
+            // A 503 is the documented one: the client may retry elsewhere, on a new connection.
+            const as = res.statusCode === 503 ? `${res.statusCode} ${res.headers.connection} ${res.headers['retry-after']}` : res.statusCode;
+            res.on('end', () => resolve(as === '503 close 1' ? 503 : (as ?? 0)));
+            res.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+          });
+          req.on('socket', (socket) => socket.once('connect', connected));
+          req.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+          req.end();
+        });
+        return { onConnect, answer };
+      });
+      await Promise.all(requests.map((r) => r.onConnect));
+      process.kill(pid, 'SIGTERM');
+      terminated = true;
+      process.kill(pid, 'SIGCONT');
+      stopped = false;
+      const answers = await Promise.all(requests.map((r) => r.answer));
+      expect(answers.filter((a) => a !== 200 && a !== 503)).toEqual([]);
+    } finally {
+      if (stopped) process.kill(pid, 'SIGCONT');
+      // A second SIGTERM would kill it (the handler is a once): sent only if the test failed before its own.
+      if (!terminated) server.child.kill('SIGTERM');
+    }
+    expect(await server.exited).toBe(0);
   }, 240_000);
 
   it('refuses a bad environment, naming the variable', async () => {

@@ -16,7 +16,7 @@ import {
   GameIdSchema,
 } from '../../contract/requests.js';
 import { problemResponses } from '../schemas.js';
-import { PlayerAuth } from '../player-schemas.js';
+import { PlayerAuth, PlayerAuthIdempotent } from '../player-schemas.js';
 
 const register = <T extends z.ZodType>(schema: T, id: string, description?: string): T =>
   schema.meta({ id, ...(description ? { description } : {}) }) as T;
@@ -136,7 +136,7 @@ const challengeRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async 
   app.post(
     '/challenges/:id/accept',
     {
-      config: { openapi: { credentials: 'player' } },
+      config: { openapi: { credentials: 'player', idempotent: true } },
       schema: {
         tags: ['challenges'],
         operationId: 'acceptChallenge',
@@ -144,8 +144,11 @@ const challengeRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async 
         description:
           'With your deck. The match is created with the challenge\'s game, time control, rated flag and settings, and the challenge ' +
           'is marked accepted in the same transaction: a challenge cancelled, declined, expired or accepted first is 409 challenge-closed ' +
-          'and starts no match. Needs match:create.',
-        headers: PlayerAuth,
+          'and starts no match. Needs match:create. Send an Idempotency-Key to make a retry safe: the same key with the same ' +
+          'request (challenge and deck) answers the stored answer with Idempotent-Replayed: true, the same match, and a new seat ' +
+          'token (tokens are stored hashed, so the lost one cannot be sent again: the replay replaces it, and the one sent before ' +
+          'stops working; your player token plays the seat too); the same key with another request is 422 idempotency-key-reused.',
+        headers: PlayerAuthIdempotent,
         params: ChallengeParams,
         body: AcceptChallengeBody,
         response: { 200: AcceptedChallengeSchema, ...problemResponses(400, 404, 409, 413, 415, 422, 429) },
@@ -153,7 +156,11 @@ const challengeRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async 
     },
     async (req, reply) => {
       reply.headers(privateAnswer);
-      return challenges.accept(await player(req.headers.authorization, 'match:create'), req.params.id, req.body);
+      const { replayed, ...answer } = await challenges.accept(await player(req.headers.authorization, 'match:create'), req.params.id, req.body, {
+        idempotencyKey: req.headers['idempotency-key'],
+      });
+      if (replayed) reply.header('idempotent-replayed', 'true');
+      return answer;
     },
   );
 

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MatchService } from '../../service/match-service.js';
 import { bearerToken } from '../../service/tokens.js';
-import { PlayerAuth } from '../player-schemas.js';
+import { PlayerAuth, PlayerAuthIdempotent } from '../player-schemas.js';
 import { problemResponses } from '../schemas.js';
 import { OwnSeekListSchema, OwnSeekSchema, SeekBody, SeekListQuery, SeekListSchema, SeekParams } from '../seek-schemas.js';
 
@@ -13,7 +13,7 @@ const seekRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (app,
   app.post(
     '/seeks',
     {
-      config: { openapi: { credentials: 'player' } },
+      config: { openapi: { credentials: 'player', idempotent: true } },
       schema: {
         tags: ['seeks'],
         operationId: 'postSeek',
@@ -24,13 +24,19 @@ const seekRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (app,
           'seek stays open until it pairs, you cancel it or it expires: a correspondence seek whether you are connected or not, a ' +
           'live one only while your account feed (GET /v1/me/events) is connected (409 seek-needs-feed without one on this server; ' +
           'it expires SEEK_LIVE_LEASE_SECONDS after the feed closes). No clock: 400 seek-needs-correspondence. Needs match:create; ' +
-          'more open seeks than the limit: 429 too-many-seeks.',
-        headers: PlayerAuth,
+          'more open seeks than the limit: 429 too-many-seeks. Send an Idempotency-Key to make a retry safe: the same key with ' +
+          'the same body answers the stored answer (the seek as it was posted) with Idempotent-Replayed: true and posts no second ' +
+          'seek; the same key with another body is 422 idempotency-key-reused.',
+        headers: PlayerAuthIdempotent,
         body: SeekBody,
         response: { 201: OwnSeekSchema, ...problemResponses(400, 409, 413, 415, 422, 429) },
       },
     },
-    async (req, reply) => reply.code(201).headers(privateAnswer).send(await seeks.post(bearerToken(req.headers.authorization), req.body)),
+    async (req, reply) => {
+      const { replayed, ...seek } = await seeks.post(bearerToken(req.headers.authorization), req.body, { idempotencyKey: req.headers['idempotency-key'] });
+      if (replayed) reply.header('idempotent-replayed', 'true');
+      return reply.code(201).headers(privateAnswer).send(seek);
+    },
   );
 
   app.get(

@@ -893,7 +893,7 @@ export interface paths {
         put?: never;
         /**
          * Accept a challenge: the match starts
-         * @description With your deck. The match is created with the challenge's game, time control, rated flag and settings, and the challenge is marked accepted in the same transaction: a challenge cancelled, declined, expired or accepted first is 409 challenge-closed and starts no match. Needs match:create.
+         * @description With your deck. The match is created with the challenge's game, time control, rated flag and settings, and the challenge is marked accepted in the same transaction: a challenge cancelled, declined, expired or accepted first is 409 challenge-closed and starts no match. Needs match:create. Send an Idempotency-Key to make a retry safe: the same key with the same request (challenge and deck) answers the stored answer with Idempotent-Replayed: true, the same match, and a new seat token (tokens are stored hashed, so the lost one cannot be sent again: the replay replaces it, and the one sent before stops working; your player token plays the seat too); the same key with another request is 422 idempotency-key-reused.
          */
         post: operations["acceptChallenge"];
         delete?: never;
@@ -957,7 +957,7 @@ export interface paths {
         put?: never;
         /**
          * Post a seek
-         * @description Pairs at once with the oldest compatible open seek (same game, time control and rated flag, another player, each within the other's rating range): the answer's status is then paired and matchId the match, already dealt; else the seek stays open until it pairs, you cancel it or it expires: a correspondence seek whether you are connected or not, a live one only while your account feed (GET /v1/me/events) is connected (409 seek-needs-feed without one on this server; it expires SEEK_LIVE_LEASE_SECONDS after the feed closes). No clock: 400 seek-needs-correspondence. Needs match:create; more open seeks than the limit: 429 too-many-seeks.
+         * @description Pairs at once with the oldest compatible open seek (same game, time control and rated flag, another player, each within the other's rating range): the answer's status is then paired and matchId the match, already dealt; else the seek stays open until it pairs, you cancel it or it expires: a correspondence seek whether you are connected or not, a live one only while your account feed (GET /v1/me/events) is connected (409 seek-needs-feed without one on this server; it expires SEEK_LIVE_LEASE_SECONDS after the feed closes). No clock: 400 seek-needs-correspondence. Needs match:create; more open seeks than the limit: 429 too-many-seeks. Send an Idempotency-Key to make a retry safe: the same key with the same body answers the stored answer (the seek as it was posted) with Idempotent-Replayed: true and posts no second seek; the same key with another body is 422 idempotency-key-reused.
          */
         post: operations["postSeek"];
         delete?: never;
@@ -9827,6 +9827,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Retry-safe key, yours alone (per player and operation): the same key with the same request returns the stored answer (Idempotent-Replayed: true); with another request, 422 idempotency-key-reused. */
+                "idempotency-key"?: string;
                 /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
@@ -9848,6 +9850,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10288,6 +10291,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Retry-safe key, yours alone (per player and operation): the same key with the same request returns the stored answer (Idempotent-Replayed: true); with another request, 422 idempotency-key-reused. */
+                "idempotency-key"?: string;
                 /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
@@ -10307,6 +10312,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
