@@ -1,7 +1,8 @@
 /**
  * Tournaments, their players and their boards (migration tournaments). The database decides every
- * race: a join counts the field under the tournament's row lock; a round starts in one
- * transaction that moves `round` from k to k + 1 only if it is still k, writes the round's boards
+ * race: a join counts the field under the tournament's row lock, a withdrawal leaves under it, and
+ * a round starts under it too, in one transaction that pairs only the field it was planned from
+ * (else 'stale': the caller pairs again), moves `round` from k to k + 1 only if it is still k, writes the round's boards
  * (their primary key admits one set) and creates its matches, so two nodes starting the same
  * round, or a process killed half-way, leave one round or none, never half of one.
  */
@@ -223,10 +224,20 @@ export class SqlTournamentStore implements TournamentStore {
     return rows.length > 0;
   }
 
-  async startRound(id: string, s: RoundStart): Promise<boolean> {
+  async startRound(id: string, s: RoundStart): Promise<'started' | 'lost' | 'stale'> {
     const lost = Symbol('lost');
+    const stale = Symbol('stale');
     try {
       await this.transaction(async (tx) => {
+        // The row lock joins and withdrawals take: the field read under it is the one paired.
+        const [t] = await tx.query<{ round: number; status: string }>(`SELECT "round", "status" FROM "tournament" WHERE "id" = $1 FOR UPDATE`, [id]);
+        if (!t || t.round !== s.from || (t.status !== 'open' && t.status !== 'running')) throw lost;
+        const field = await tx.query<{ player_id: string; withdrawn: boolean }>(
+          `SELECT "player_id", "withdrawn_at" IS NOT NULL AS "withdrawn" FROM "tournament_player" WHERE "tournament_id" = $1`,
+          [id],
+        );
+        const planned = new Map(s.field.map((p) => [p.playerId, p.withdrawn]));
+        if (field.length !== planned.size || field.some((p) => planned.get(p.player_id) !== p.withdrawn)) throw stale;
         const won = await tx.query(
           `UPDATE "tournament" SET "round" = $2 + 1, "rounds" = $3, "round_ends_at" = $4::timestamptz, "status" = 'running',
                   "started_at" = COALESCE("started_at", $5::timestamptz)
@@ -245,11 +256,12 @@ export class SqlTournamentStore implements TournamentStore {
         }
       });
     } catch (e) {
-      if (e === lost) return false;
+      if (e === lost) return 'lost';
+      if (e === stale) return 'stale';
       throw e;
     }
     this.onStarted();
-    return true;
+    return 'started';
   }
 
   async setResults(id: string, results: { round: number; board: number; result: BoardResult; forfeit: boolean }[]): Promise<void> {

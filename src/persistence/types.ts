@@ -769,6 +769,12 @@ export type JoinOutcome = 'joined' | 'already' | 'full' | 'closed';
 export interface RoundStart {
   /** The round that must be running now (the start happens only if it still is). */
   from: number;
+  /**
+   * The field the pairings were made from: every entered player and whether they withdrew. The
+   * start happens only if the field under the tournament's row lock is still this one (a join or
+   * a withdrawal committed since answers 'stale', and the caller pairs again).
+   */
+  field: { playerId: string; withdrawn: boolean }[];
   rounds: number;
   roundEndsAt: Date | null;
   at: Date;
@@ -788,8 +794,12 @@ export interface TournamentStore {
   withdraw(id: string, playerId: string, at: Date): Promise<boolean>;
   /** open -> canceled. */
   cancel(id: string, at: Date): Promise<boolean>;
-  /** Starts round `from + 1` (see RoundStart); false when another node started it first. */
-  startRound(id: string, start: RoundStart): Promise<boolean>;
+  /**
+   * Starts round `from + 1` (see RoundStart) under the tournament's row lock, the lock joins and
+   * withdrawals take: 'lost' when another node started it first, 'stale' when the field changed
+   * since it was read.
+   */
+  startRound(id: string, start: RoundStart): Promise<'started' | 'lost' | 'stale'>;
   /** Writes results of boards that have none (the same from any node). */
   setResults(id: string, results: { round: number; board: number; result: BoardResult; forfeit: boolean }[]): Promise<void>;
   /** running -> finished with the final standings, if round `round` is still the last started. */

@@ -47,6 +47,9 @@ export interface TournamentSettings {
   maxRounds: number;
 }
 
+/** How many times a start reads and pairs the field again when a join or withdrawal got in between. */
+const START_ATTEMPTS = 5;
+
 export const DEFAULT_TOURNAMENT_SETTINGS: TournamentSettings = { maxPlayers: 1000, maxRounds: 30 };
 
 export interface CreateTournamentInput {
@@ -250,14 +253,22 @@ export class Tournaments {
     return this.get(id);
   }
 
-  /** The organizer starts the first round now. */
+  /**
+   * The organizer starts the first round now. The round pairs the field as it stands under the
+   * tournament's row lock (the lock joins and withdrawals take): when one committed between
+   * reading the field and taking the lock, the field is read and paired again, a few times at
+   * most, then 503 tournament-busy.
+   */
   async start(me: PlayerRow, id: string): Promise<TournamentView> {
-    const t = await this.row(id);
-    if (t.organizerId !== me.id) throw problems.notOrganizer();
-    if (t.status !== 'open') throw problems.tournamentClosed(`The tournament is ${t.status} already.`);
-    const players = await this.store.players(id);
-    if (players.length < 2) throw problems.tooFewPlayers(players.length);
-    await this.startNext(t, players, [], this.deps.now());
+    for (let attempt = 1; ; attempt++) {
+      const t = await this.row(id);
+      if (t.organizerId !== me.id) throw problems.notOrganizer();
+      if (t.status !== 'open') throw problems.tournamentClosed(`The tournament is ${t.status} already.`);
+      const players = await this.store.players(id);
+      if (players.length < 2) throw problems.tooFewPlayers(players.length);
+      if ((await this.startNext(t, players, [], this.deps.now())) !== 'stale') break;
+      if (attempt >= START_ATTEMPTS) throw problems.tournamentBusy(1);
+    }
     return this.get(id);
   }
 
@@ -292,6 +303,16 @@ export class Tournaments {
    * the finish. Returns whether it wrote anything (another node may have been first).
    */
   async advance(id: string): Promise<boolean> {
+    // A join or withdrawal committed while the round was being paired: read and pair again (the
+    // next sweep tries once more if the field keeps changing).
+    for (let attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
+      const step = await this.advanceOnce(id);
+      if (step !== 'stale') return step;
+    }
+    return false;
+  }
+
+  private async advanceOnce(id: string): Promise<boolean | 'stale'> {
     const now = this.deps.now();
     const t = await this.store.get(id);
     if (!t) return false;
@@ -320,8 +341,11 @@ export class Tournaments {
     return this.startNext(t, players, boards, now);
   }
 
-  /** Round `t.round + 1`, or the finish when the last round is done or nobody can be paired. */
-  private async startNext(t: TournamentRow, players: TournamentPlayerRow[], boards: BoardRow[], now: number): Promise<boolean> {
+  /**
+   * Round `t.round + 1`, or the finish when the last round is done or nobody can be paired.
+   * 'stale': the field changed since `players` was read; nothing was written.
+   */
+  private async startNext(t: TournamentRow, players: TournamentPlayerRow[], boards: BoardRow[], now: number): Promise<boolean | 'stale'> {
     const order = initialOrder(players, t.seed);
     const withdrawn = new Set(players.filter((p) => p.withdrawnAt !== null).map((p) => p.playerId));
     const results = resultsOf(boards);
@@ -370,14 +394,16 @@ export class Tournaments {
       matches.push(dealt);
       newBoards.push({ round: next, board, p1: g.p1, p2: g.p2, matchId: dealt.match.id, result: null, forfeit: false });
     });
-    return this.store.startRound(t.id, {
+    const outcome = await this.store.startRound(t.id, {
       from: t.round,
+      field: players.map((p) => ({ playerId: p.playerId, withdrawn: p.withdrawnAt !== null })),
       rounds: totalRounds,
       roundEndsAt: t.roundHours === null ? null : new Date(now + t.roundHours * 3_600_000),
       at: new Date(now),
       boards: newBoards,
       matches,
     });
+    return outcome === 'stale' ? 'stale' : outcome === 'started';
   }
 
   private async finishNow(t: TournamentRow, players: TournamentPlayerRow[], boards: BoardRow[], now: number): Promise<boolean> {
