@@ -276,7 +276,7 @@ export class SqlTournamentStore implements TournamentStore {
 
   async finish(id: string, round: number, standings: unknown, at: Date): Promise<boolean> {
     const rows = await this.sql(
-      `UPDATE "tournament" SET "status" = 'finished', "standings" = $3::jsonb, "finished_at" = $4::timestamptz, "round_ends_at" = NULL
+      `UPDATE "tournament" SET "status" = 'finished', "rounds" = $2, "standings" = $3::jsonb, "finished_at" = $4::timestamptz, "round_ends_at" = NULL
         WHERE "id" = $1 AND "round" = $2 AND "status" = 'running' RETURNING 1`,
       [id, round, JSON.stringify(standings), at.toISOString()],
     );

@@ -802,7 +802,7 @@ export interface TournamentStore {
   startRound(id: string, start: RoundStart): Promise<'started' | 'lost' | 'stale'>;
   /** Writes results of boards that have none (the same from any node). */
   setResults(id: string, results: { round: number; board: number; result: BoardResult; forfeit: boolean }[]): Promise<void>;
-  /** running -> finished with the final standings, if round `round` is still the last started. */
+  /** running -> finished with the final standings and `rounds` = `round` (the rounds played), if round `round` is still the last started. */
   finish(id: string, round: number, standings: unknown, at: Date): Promise<boolean>;
   /**
    * Tournaments with something to do at `now`: open ones due to start, and running ones whose

@@ -115,6 +115,11 @@ type Deps = LobbyDeps & Pick<MoveDeps, 'ratedMinDecisions'>;
 
 const iso = (d: Date | null): string | null => d?.toISOString() ?? null;
 
+/** The most rounds a Swiss of `n` players can pair without a repeat: n - 1 (even n), n (odd n, a bye each). */
+export function swissRoundCap(n: number): number {
+  return n % 2 === 0 ? n - 1 : n;
+}
+
 /** The initial order: ratings at entry, highest first; equal ratings in the seed's draw. */
 export function initialOrder(players: readonly Pick<TournamentPlayerRow, 'playerId' | 'rating'>[], seed: string): string[] {
   const rating = new Map(players.map((p) => [p.playerId, p.rating]));
@@ -349,9 +354,12 @@ export class Tournaments {
     const order = initialOrder(players, t.seed);
     const withdrawn = new Set(players.filter((p) => p.withdrawnAt !== null).map((p) => p.playerId));
     const results = resultsOf(boards);
-    const totalRounds = t.format === 'swiss' ? t.rounds! : roundRobin(order, { double: t.format === 'double-round-robin' }).length;
     const next = t.round + 1;
     const active = order.filter((p) => !withdrawn.has(p));
+    // A Swiss asked for more rounds than its field can play without a repeat says so from the
+    // start: at most n - 1 rounds for an even field, n for an odd one (every pair met, a bye each).
+    const totalRounds =
+      t.format !== 'swiss' ? roundRobin(order, { double: t.format === 'double-round-robin' }).length : t.round === 0 ? Math.min(t.rounds!, swissRoundCap(active.length)) : t.rounds!;
     if (t.round > 0 && (next > totalRounds || active.length < 2)) return this.finishNow(t, players, boards, now);
     let pairings: Pairing[];
     if (t.format === 'swiss') {

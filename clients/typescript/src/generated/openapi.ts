@@ -4237,7 +4237,7 @@ export interface components {
             organizer: string;
             game: components["schemas"]["GameId"];
             format: components["schemas"]["TournamentFormat"];
-            /** @description How many rounds (a round robin: set at the start). */
+            /** @description How many rounds. A round robin: set at the start. A Swiss: from the start at most n - 1 for an even field of n, n for an odd one (the most it can pair without a repeat). Finished: the rounds played. */
             rounds: number | null;
             timeControl: components["schemas"]["TimeControl"];
             rated: boolean;
