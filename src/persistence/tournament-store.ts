@@ -216,12 +216,21 @@ export class SqlTournamentStore implements TournamentStore {
     });
   }
 
-  async cancel(id: string, at: Date): Promise<boolean> {
-    const rows = await this.sql(`UPDATE "tournament" SET "status" = 'canceled', "finished_at" = $2::timestamptz WHERE "id" = $1 AND "status" = 'open' RETURNING 1`, [
-      id,
-      at.toISOString(),
-    ]);
-    return rows.length > 0;
+  async cancel(id: string, at: Date, fewerThan?: number): Promise<boolean> {
+    return this.transaction(async (tx) => {
+      // Under the row lock joins take: a scheduled start cancels only a field still too small.
+      const [t] = await tx.query<{ status: string }>(`SELECT "status" FROM "tournament" WHERE "id" = $1 FOR UPDATE`, [id]);
+      if (!t || t.status !== 'open') return false;
+      if (fewerThan !== undefined) {
+        const [{ n } = { n: 0 }] = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM "tournament_player" WHERE "tournament_id" = $1`, [id]);
+        if (Number(n) >= fewerThan) return false;
+      }
+      const rows = await tx.query(`UPDATE "tournament" SET "status" = 'canceled', "finished_at" = $2::timestamptz WHERE "id" = $1 AND "status" = 'open' RETURNING 1`, [
+        id,
+        at.toISOString(),
+      ]);
+      return rows.length > 0;
+    });
   }
 
   async startRound(id: string, s: RoundStart): Promise<'started' | 'lost' | 'stale'> {

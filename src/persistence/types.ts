@@ -792,8 +792,8 @@ export interface TournamentStore {
   join(id: string, p: { playerId: string; deck: unknown; deckName: string; rating: number }, at: Date): Promise<JoinOutcome>;
   /** Before the start: leaves the field; after it: withdrawn from the next round on. False: not entered (or already withdrawn). */
   withdraw(id: string, playerId: string, at: Date): Promise<boolean>;
-  /** open -> canceled. */
-  cancel(id: string, at: Date): Promise<boolean>;
+  /** open -> canceled; with `fewerThan`, only while the field (read under the row lock) has fewer players. */
+  cancel(id: string, at: Date, fewerThan?: number): Promise<boolean>;
   /**
    * Starts round `from + 1` (see RoundStart) under the tournament's row lock, the lock joins and
    * withdrawals take: 'lost' when another node started it first, 'stale' when the field changed

@@ -324,7 +324,8 @@ export class Tournaments {
     const players = await this.store.players(id);
     if (t.status === 'open') {
       if (t.startsAt === null || t.startsAt.getTime() > now) return false;
-      if (players.length < 2) return this.store.cancel(id, new Date(now));
+      // A join committed since the field was read: not cancelled; read it again and start.
+      if (players.length < 2) return (await this.store.cancel(id, new Date(now), 2)) ? true : 'stale';
       return this.startNext(t, players, [], now);
     }
     if (t.status !== 'running') return false;
