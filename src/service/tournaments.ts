@@ -271,7 +271,13 @@ export class Tournaments {
       if (t.status !== 'open') throw problems.tournamentClosed(`The tournament is ${t.status} already.`);
       const players = await this.store.players(id);
       if (players.length < 2) throw problems.tooFewPlayers(players.length);
-      if ((await this.startNext(t, players, [], this.deps.now())) !== 'stale') break;
+      const outcome = await this.startNext(t, players, [], this.deps.now());
+      if (outcome === false) {
+        // Lost under the lock: another node's scheduled start (running: the answer stands) or a cancel.
+        const now = await this.row(id);
+        if (now.status !== 'running') throw problems.tournamentClosed(`The tournament is ${now.status}.`);
+      }
+      if (outcome !== 'stale') break;
       if (attempt >= START_ATTEMPTS) throw problems.tournamentBusy(1);
     }
     return this.get(id);

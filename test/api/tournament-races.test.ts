@@ -222,6 +222,18 @@ for (const backend of backends) {
       expect((await read(id)).paired.size).toBe(2 + k);
     });
 
+    it('a cancel committed meanwhile: the start answers 409 tournament-closed, not 200 with a cancelled tournament', async () => {
+      const { org, id } = await open();
+      await enter(id, 3);
+      between.set(id, async () => void (await other.http.post(`/v1/tournaments/${id}/cancel`).set(bearer(org.token)).send({}).expect(200)));
+      const res = await h.http.post(`/v1/tournaments/${id}/start`).set(bearer(org.token)).send({});
+      expect(res.status, JSON.stringify(res.body)).toBe(409);
+      expect(res.body.code).toBe('tournament-closed');
+      const { v } = await read(id);
+      expect(v.status).toBe('canceled');
+      expect(v.pairings).toEqual([]);
+    });
+
     it('a join racing a scheduled start that would cancel for want of players: the joiner is paired, nothing cancelled', async () => {
       const at = h.t.now + 60_000;
       const { id } = await open({ startsAt: new Date(at).toISOString() });
