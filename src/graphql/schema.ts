@@ -163,7 +163,7 @@ ${gameFieldsSdl(games, 'PendingDecision', (m) => m.graphql.pendingFields)}  }
     game: String!
     "swiss (rounds paired by the Monrad system), round-robin (Berger tables) or double-round-robin (twice, seats swapped)."
     format: String!
-    "How many rounds (a round robin: set at the start)."
+    "How many rounds. A round robin: set at the start. A Swiss: from the start at most n - 1 for an even field of n, n for an odd one (the most it can pair without a repeat). Finished: the rounds played."
     rounds: Int
     "Every match of the tournament is played with it (correspondence or live)."
     timeControl: TimeControl!

@@ -138,7 +138,8 @@ const COMPONENTS = {
     ServiceUnavailable: {
       description:
         'Unavailable: code database-unavailable (the database did not answer; retry after Retry-After seconds), ' +
-        'server-busy (this node runs as many expensive reads as it may; retry after Retry-After seconds) or ' +
+        'server-busy (this node runs as many expensive reads as it may; retry after Retry-After seconds), ' +
+        'tournament-busy (joins or withdrawals kept changing the field while a start paired it; nothing started; retry after Retry-After seconds) or ' +
         'shutting-down (this node is stopping; retry).',
       headers: { 'X-Request-Id': ref('headers', 'RequestId'), 'Retry-After': ref('headers', 'RetryAfter') },
       content: { 'application/problem+json': { schema: PROBLEM } },

@@ -1,7 +1,8 @@
 /**
  * Tournaments, their players and their boards (migration tournaments). The database decides every
- * race: a join counts the field under the tournament's row lock; a round starts in one
- * transaction that moves `round` from k to k + 1 only if it is still k, writes the round's boards
+ * race: a join counts the field under the tournament's row lock, a withdrawal leaves under it, and
+ * a round starts under it too, in one transaction that pairs only the field it was planned from
+ * (else 'stale': the caller pairs again), moves `round` from k to k + 1 only if it is still k, writes the round's boards
  * (their primary key admits one set) and creates its matches, so two nodes starting the same
  * round, or a process killed half-way, leave one round or none, never half of one.
  */
@@ -215,18 +216,37 @@ export class SqlTournamentStore implements TournamentStore {
     });
   }
 
-  async cancel(id: string, at: Date): Promise<boolean> {
-    const rows = await this.sql(`UPDATE "tournament" SET "status" = 'canceled', "finished_at" = $2::timestamptz WHERE "id" = $1 AND "status" = 'open' RETURNING 1`, [
-      id,
-      at.toISOString(),
-    ]);
-    return rows.length > 0;
+  async cancel(id: string, at: Date, fewerThan?: number): Promise<boolean> {
+    return this.transaction(async (tx) => {
+      // Under the row lock joins take: a scheduled start cancels only a field still too small.
+      const [t] = await tx.query<{ status: string }>(`SELECT "status" FROM "tournament" WHERE "id" = $1 FOR UPDATE`, [id]);
+      if (!t || t.status !== 'open') return false;
+      if (fewerThan !== undefined) {
+        const [{ n } = { n: 0 }] = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM "tournament_player" WHERE "tournament_id" = $1`, [id]);
+        if (Number(n) >= fewerThan) return false;
+      }
+      const rows = await tx.query(`UPDATE "tournament" SET "status" = 'canceled', "finished_at" = $2::timestamptz WHERE "id" = $1 AND "status" = 'open' RETURNING 1`, [
+        id,
+        at.toISOString(),
+      ]);
+      return rows.length > 0;
+    });
   }
 
-  async startRound(id: string, s: RoundStart): Promise<boolean> {
+  async startRound(id: string, s: RoundStart): Promise<'started' | 'lost' | 'stale'> {
     const lost = Symbol('lost');
+    const stale = Symbol('stale');
     try {
       await this.transaction(async (tx) => {
+        // The row lock joins and withdrawals take: the field read under it is the one paired.
+        const [t] = await tx.query<{ round: number; status: string }>(`SELECT "round", "status" FROM "tournament" WHERE "id" = $1 FOR UPDATE`, [id]);
+        if (!t || t.round !== s.from || (t.status !== 'open' && t.status !== 'running')) throw lost;
+        const field = await tx.query<{ player_id: string; withdrawn: boolean }>(
+          `SELECT "player_id", "withdrawn_at" IS NOT NULL AS "withdrawn" FROM "tournament_player" WHERE "tournament_id" = $1`,
+          [id],
+        );
+        const planned = new Map(s.field.map((p) => [p.playerId, p.withdrawn]));
+        if (field.length !== planned.size || field.some((p) => planned.get(p.player_id) !== p.withdrawn)) throw stale;
         const won = await tx.query(
           `UPDATE "tournament" SET "round" = $2 + 1, "rounds" = $3, "round_ends_at" = $4::timestamptz, "status" = 'running',
                   "started_at" = COALESCE("started_at", $5::timestamptz)
@@ -245,11 +265,12 @@ export class SqlTournamentStore implements TournamentStore {
         }
       });
     } catch (e) {
-      if (e === lost) return false;
+      if (e === lost) return 'lost';
+      if (e === stale) return 'stale';
       throw e;
     }
     this.onStarted();
-    return true;
+    return 'started';
   }
 
   async setResults(id: string, results: { round: number; board: number; result: BoardResult; forfeit: boolean }[]): Promise<void> {
@@ -264,7 +285,7 @@ export class SqlTournamentStore implements TournamentStore {
 
   async finish(id: string, round: number, standings: unknown, at: Date): Promise<boolean> {
     const rows = await this.sql(
-      `UPDATE "tournament" SET "status" = 'finished', "standings" = $3::jsonb, "finished_at" = $4::timestamptz, "round_ends_at" = NULL
+      `UPDATE "tournament" SET "status" = 'finished', "rounds" = $2, "standings" = $3::jsonb, "finished_at" = $4::timestamptz, "round_ends_at" = NULL
         WHERE "id" = $1 AND "round" = $2 AND "status" = 'running' RETURNING 1`,
       [id, round, JSON.stringify(standings), at.toISOString()],
     );

@@ -812,6 +812,12 @@ export type JoinOutcome = 'joined' | 'already' | 'full' | 'closed';
 export interface RoundStart {
   /** The round that must be running now (the start happens only if it still is). */
   from: number;
+  /**
+   * The field the pairings were made from: every entered player and whether they withdrew. The
+   * start happens only if the field under the tournament's row lock is still this one (a join or
+   * a withdrawal committed since answers 'stale', and the caller pairs again).
+   */
+  field: { playerId: string; withdrawn: boolean }[];
   rounds: number;
   roundEndsAt: Date | null;
   at: Date;
@@ -829,13 +835,17 @@ export interface TournamentStore {
   join(id: string, p: { playerId: string; deck: unknown; deckName: string; rating: number }, at: Date): Promise<JoinOutcome>;
   /** Before the start: leaves the field; after it: withdrawn from the next round on. False: not entered (or already withdrawn). */
   withdraw(id: string, playerId: string, at: Date): Promise<boolean>;
-  /** open -> canceled. */
-  cancel(id: string, at: Date): Promise<boolean>;
-  /** Starts round `from + 1` (see RoundStart); false when another node started it first. */
-  startRound(id: string, start: RoundStart): Promise<boolean>;
+  /** open -> canceled; with `fewerThan`, only while the field (read under the row lock) has fewer players. */
+  cancel(id: string, at: Date, fewerThan?: number): Promise<boolean>;
+  /**
+   * Starts round `from + 1` (see RoundStart) under the tournament's row lock, the lock joins and
+   * withdrawals take: 'lost' when another node started it first, 'stale' when the field changed
+   * since it was read.
+   */
+  startRound(id: string, start: RoundStart): Promise<'started' | 'lost' | 'stale'>;
   /** Writes results of boards that have none (the same from any node). */
   setResults(id: string, results: { round: number; board: number; result: BoardResult; forfeit: boolean }[]): Promise<void>;
-  /** running -> finished with the final standings, if round `round` is still the last started. */
+  /** running -> finished with the final standings and `rounds` = `round` (the rounds played), if round `round` is still the last started. */
   finish(id: string, round: number, standings: unknown, at: Date): Promise<boolean>;
   /**
    * Tournaments with something to do at `now`: open ones due to start, and running ones whose

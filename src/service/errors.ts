@@ -236,6 +236,15 @@ export const problems = {
       detail: 'This node is already running as many expensive reads as it may; retry shortly.',
       retryAfterS,
     }),
+  /** The field kept changing while a round was being paired (joins and withdrawals in a stream): nothing was started. */
+  tournamentBusy: (retryAfterS: number) =>
+    new ServiceError({
+      kind: 'unavailable',
+      code: 'tournament-busy',
+      title: 'Tournament busy',
+      detail: 'Players kept entering or withdrawing while the round was being paired; nothing was started. Retry shortly.',
+      retryAfterS,
+    }),
   seekNotFound: (id: string) => new ServiceError({ kind: 'not-found', code: 'seek-not-found', title: 'No such seek', detail: `No seek "${id}" of yours.` }),
   seekNotOpen: (status: string) =>
     new ServiceError({ kind: 'conflict', code: 'seek-not-open', title: 'Seek not open', detail: `This seek is ${status}: only an open seek can be cancelled.` }),

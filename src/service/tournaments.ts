@@ -47,6 +47,9 @@ export interface TournamentSettings {
   maxRounds: number;
 }
 
+/** How many times a start reads and pairs the field again when a join or withdrawal got in between. */
+const START_ATTEMPTS = 5;
+
 export const DEFAULT_TOURNAMENT_SETTINGS: TournamentSettings = { maxPlayers: 1000, maxRounds: 30 };
 
 export interface CreateTournamentInput {
@@ -111,6 +114,11 @@ export interface StandingsView {
 type Deps = LobbyDeps & Pick<MoveDeps, 'ratedMinDecisions'>;
 
 const iso = (d: Date | null): string | null => d?.toISOString() ?? null;
+
+/** The most rounds a Swiss of `n` players can pair without a repeat: n - 1 (even n), n (odd n, a bye each). */
+export function swissRoundCap(n: number): number {
+  return n % 2 === 0 ? n - 1 : n;
+}
 
 /** The initial order: ratings at entry, highest first; equal ratings in the seed's draw. */
 export function initialOrder(players: readonly Pick<TournamentPlayerRow, 'playerId' | 'rating'>[], seed: string): string[] {
@@ -250,14 +258,28 @@ export class Tournaments {
     return this.get(id);
   }
 
-  /** The organizer starts the first round now. */
+  /**
+   * The organizer starts the first round now. The round pairs the field as it stands under the
+   * tournament's row lock (the lock joins and withdrawals take): when one committed between
+   * reading the field and taking the lock, the field is read and paired again, a few times at
+   * most, then 503 tournament-busy.
+   */
   async start(me: PlayerRow, id: string): Promise<TournamentView> {
-    const t = await this.row(id);
-    if (t.organizerId !== me.id) throw problems.notOrganizer();
-    if (t.status !== 'open') throw problems.tournamentClosed(`The tournament is ${t.status} already.`);
-    const players = await this.store.players(id);
-    if (players.length < 2) throw problems.tooFewPlayers(players.length);
-    await this.startNext(t, players, [], this.deps.now());
+    for (let attempt = 1; ; attempt++) {
+      const t = await this.row(id);
+      if (t.organizerId !== me.id) throw problems.notOrganizer();
+      if (t.status !== 'open') throw problems.tournamentClosed(`The tournament is ${t.status} already.`);
+      const players = await this.store.players(id);
+      if (players.length < 2) throw problems.tooFewPlayers(players.length);
+      const outcome = await this.startNext(t, players, [], this.deps.now());
+      if (outcome === false) {
+        // Lost under the lock: another node's scheduled start (running: the answer stands) or a cancel.
+        const now = await this.row(id);
+        if (now.status !== 'running') throw problems.tournamentClosed(`The tournament is ${now.status}.`);
+      }
+      if (outcome !== 'stale') break;
+      if (attempt >= START_ATTEMPTS) throw problems.tournamentBusy(1);
+    }
     return this.get(id);
   }
 
@@ -292,13 +314,24 @@ export class Tournaments {
    * the finish. Returns whether it wrote anything (another node may have been first).
    */
   async advance(id: string): Promise<boolean> {
+    // A join or withdrawal committed while the round was being paired: read and pair again (the
+    // next sweep tries once more if the field keeps changing).
+    for (let attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
+      const step = await this.advanceOnce(id);
+      if (step !== 'stale') return step;
+    }
+    return false;
+  }
+
+  private async advanceOnce(id: string): Promise<boolean | 'stale'> {
     const now = this.deps.now();
     const t = await this.store.get(id);
     if (!t) return false;
     const players = await this.store.players(id);
     if (t.status === 'open') {
       if (t.startsAt === null || t.startsAt.getTime() > now) return false;
-      if (players.length < 2) return this.store.cancel(id, new Date(now));
+      // A join committed since the field was read: not cancelled; read it again and start.
+      if (players.length < 2) return (await this.store.cancel(id, new Date(now), 2)) ? true : 'stale';
       return this.startNext(t, players, [], now);
     }
     if (t.status !== 'running') return false;
@@ -320,14 +353,20 @@ export class Tournaments {
     return this.startNext(t, players, boards, now);
   }
 
-  /** Round `t.round + 1`, or the finish when the last round is done or nobody can be paired. */
-  private async startNext(t: TournamentRow, players: TournamentPlayerRow[], boards: BoardRow[], now: number): Promise<boolean> {
+  /**
+   * Round `t.round + 1`, or the finish when the last round is done or nobody can be paired.
+   * 'stale': the field changed since `players` was read; nothing was written.
+   */
+  private async startNext(t: TournamentRow, players: TournamentPlayerRow[], boards: BoardRow[], now: number): Promise<boolean | 'stale'> {
     const order = initialOrder(players, t.seed);
     const withdrawn = new Set(players.filter((p) => p.withdrawnAt !== null).map((p) => p.playerId));
     const results = resultsOf(boards);
-    const totalRounds = t.format === 'swiss' ? t.rounds! : roundRobin(order, { double: t.format === 'double-round-robin' }).length;
     const next = t.round + 1;
     const active = order.filter((p) => !withdrawn.has(p));
+    // A Swiss asked for more rounds than its field can play without a repeat says so from the
+    // start: at most n - 1 rounds for an even field, n for an odd one (every pair met, a bye each).
+    const totalRounds =
+      t.format !== 'swiss' ? roundRobin(order, { double: t.format === 'double-round-robin' }).length : t.round === 0 ? Math.min(t.rounds!, swissRoundCap(active.length)) : t.rounds!;
     if (t.round > 0 && (next > totalRounds || active.length < 2)) return this.finishNow(t, players, boards, now);
     let pairings: Pairing[];
     if (t.format === 'swiss') {
@@ -370,14 +409,16 @@ export class Tournaments {
       matches.push(dealt);
       newBoards.push({ round: next, board, p1: g.p1, p2: g.p2, matchId: dealt.match.id, result: null, forfeit: false });
     });
-    return this.store.startRound(t.id, {
+    const outcome = await this.store.startRound(t.id, {
       from: t.round,
+      field: players.map((p) => ({ playerId: p.playerId, withdrawn: p.withdrawnAt !== null })),
       rounds: totalRounds,
       roundEndsAt: t.roundHours === null ? null : new Date(now + t.roundHours * 3_600_000),
       at: new Date(now),
       boards: newBoards,
       matches,
     });
+    return outcome === 'stale' ? 'stale' : outcome === 'started';
   }
 
   private async finishNow(t: TournamentRow, players: TournamentPlayerRow[], boards: BoardRow[], now: number): Promise<boolean> {

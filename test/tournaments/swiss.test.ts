@@ -18,9 +18,10 @@ import {
 import { checkRound, ids, playRound, referenceMonrad, seatDiffs, stream, unordered } from './swiss-helpers.js';
 
 describe('Monrad pairing, worked by hand', () => {
-  it('round 1: 1–2, 3–4, … in initial order, the higher-ranked player in the first seat', () => {
+  it('round 1: 1–2, 3–4, … in initial order, the even number in the first seat (the published Monrad rule)', () => {
+    // Norges Sjakkforbund's Monrad rules: in round 1, 2 has the first seat against 1, 4 against 3, …
     expect(pairSwissRound({ players: ['1', '2', '3', '4', '5', '6'], results: [] })).toEqual({
-      pairings: [{ p1: '1', p2: '2' }, { p1: '3', p2: '4' }, { p1: '5', p2: '6' }],
+      pairings: [{ p1: '2', p2: '1' }, { p1: '4', p2: '3' }, { p1: '6', p2: '5' }],
       seatRuleRelaxed: false,
     });
   });
@@ -60,7 +61,7 @@ describe('Monrad pairing, worked by hand', () => {
   it('odd field: the lowest-ranked player without a bye sits out, once', () => {
     const players = ['1', '2', '3', '4', '5'];
     const round1 = pairSwissRound({ players, results: [] }).pairings;
-    expect(round1).toEqual([{ p1: '1', p2: '2' }, { p1: '3', p2: '4' }, { bye: '5' }]);
+    expect(round1).toEqual([{ p1: '2', p2: '1' }, { p1: '4', p2: '3' }, { bye: '5' }]);
     // R1: 2 beats 1, 4 beats 3, 5's bye is a point: ranking 2, 4, 5, 1, 3. 5 had its bye: 3 sits out.
     // 2 and 4 both had the second seat: 2 (higher-ranked) alternates; 5 (no games) vs 1 (+1): 5 first.
     const r1: RoundResults = [{ p1: '1', p2: '2', outcome: 'p2' }, { p1: '3', p2: '4', outcome: 'p2' }, { bye: '5' }];
@@ -114,9 +115,9 @@ describe('seats', () => {
     expect(seatPair('a', 'b', [1, -1, -1, 1, 1], [1, -1, 1])).toEqual({ p1: 'b', p2: 'a' });
   });
 
-  it('identical histories: the higher-ranked player alternates; no games yet: the higher-ranked takes the first seat', () => {
+  it('identical histories: the higher-ranked player alternates; no games yet: the lower-ranked takes the first seat', () => {
     expect(seatPair('a', 'b', [1, -1], [1, -1])).toEqual({ p1: 'a', p2: 'b' });
-    expect(seatPair('a', 'b', [], [])).toEqual({ p1: 'a', p2: 'b' });
+    expect(seatPair('a', 'b', [], [])).toEqual({ p1: 'b', p2: 'a' });
   });
 
   it('two players who both need the second seat (+2) are kept apart when the round allows it', () => {

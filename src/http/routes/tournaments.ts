@@ -35,7 +35,7 @@ export const TournamentSchema = register(
     organizer: z.string().describe("The organizer's handle."),
     game: GameIdSchema,
     format: TournamentFormatSchema,
-    rounds: z.number().int().nullable().describe('How many rounds (a round robin: set at the start).'),
+    rounds: z.number().int().nullable().describe('How many rounds. A round robin: set at the start. A Swiss: from the start at most n - 1 for an even field of n, n for an odd one (the most it can pair without a repeat). Finished: the rounds played.'),
     timeControl: TimeControlSchema,
     rated: z.boolean(),
     deckRule: z.enum(['starter', 'any']),

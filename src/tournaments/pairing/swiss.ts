@@ -154,7 +154,8 @@ function monrad(k: number, edge: (u: number, v: number) => boolean): [number, nu
  * difference; on equal differences, each takes the opposite of their seats in the latest round
  * (counting back from each one's last game) in which they differed; if they never differed, the
  * higher-ranked player alternates from its last seat, or else the lower-ranked from its own, or
- * else (no games yet) the higher-ranked player takes the first seat.
+ * else (no games yet: round 1's 1–2, 3–4, …) the lower-ranked player, the even number, takes the
+ * first seat, as the Monrad rules of Norges Sjakkforbund give it (2 has the first seat against 1).
  */
 export function seatPair(a: PlayerId, b: PlayerId, seatsA: readonly Seat[], seatsB: readonly Seat[]): { p1: PlayerId; p2: PlayerId } {
   const da = seatDiff(seatsA);
@@ -167,7 +168,7 @@ export function seatPair(a: PlayerId, b: PlayerId, seatsA: readonly Seat[], seat
   if (lastA !== undefined) return lastA === -1 ? { p1: a, p2: b } : { p1: b, p2: a };
   const lastB = seatsB[seatsB.length - 1];
   if (lastB !== undefined) return lastB === -1 ? { p1: b, p2: a } : { p1: a, p2: b };
-  return { p1: a, p2: b };
+  return { p1: b, p2: a };
 }
 
 /** Pairs the next round of a Swiss tournament. Pure: the same input gives the same pairings. */
