@@ -88,8 +88,15 @@ for (const backend of backends) {
       }
       const store = new PrismaMatchStore(db.prisma, db.query, db.listen, (fn) => db.transaction(fn));
       const seats = [{ seat: 'p1' as const, tokenHash: 'h1', handle: 'ann' }, { seat: 'p2' as const, tokenHash: 'h2', handle: 'bob' }];
-      const match = { id: 'm-old-key', game: 'evons', rulesVersion: '1', engineVersion: '1', rulesHash: 'r', config: {}, cardSetId: 'c', cardSetHash: 'ch', seed: 's', seedCommitment: 'sc', status: 'active' as const, seats };
-      await store.createMatch(match, [{ source: 'game', type: 'Start', payload: {}, visibility: 'public', actingSeat: null }]);
+      const match = { id: 'm-old-key', seats };
+      // Written as that schema had it (today's createMatch writes columns added later).
+      await db.query(
+        `INSERT INTO "match" ("id", "game", "rules_version", "engine_version", "rules_hash", "config", "card_set_id", "card_set_hash", "seed", "seed_commitment", "status", "version")
+         VALUES ($1, 'evons', '1', '1', 'r', '{}'::jsonb, 'c', 'ch', 's', 'sc', 'active', 1)`,
+        [match.id],
+      );
+      await db.query(`INSERT INTO "seat" ("match_id", "seat", "token_hash", "handle") VALUES ($1, 'p1', 'h1', 'ann'), ($1, 'p2', 'h2', 'bob')`, [match.id]);
+      await db.query(`INSERT INTO "event" ("match_id", "seq", "source", "type", "payload", "visibility") VALUES ($1, 1, 'game', 'Start', '{}'::jsonb, 'public')`, [match.id]);
       await db.query(`INSERT INTO "idempotency_key" (match_id, key, seat, request_hash, status_code, response) VALUES ($1, 'k1', 'p1', 'rh', 200, '{"stored":2}')`, [match.id]);
 
       // The drop and every migration written after it.
