@@ -1,7 +1,8 @@
 /**
  * GET /tournament/{id}: the public page of a tournament for people (the API is for programs):
  * standings, crosstable and every round's boards with a link to watch each match, rendered on the
- * server with no script; it reloads itself while the tournament runs. Its stylesheet is served
+ * server with no script; it reloads itself while the tournament runs. A large one is paged
+ * (?standings=, ?round=, ?boards=: 100 rows each; page.ts). Its stylesheet is served
  * under /tournament/assets/ with a content hash in the URL. HTML, so not in the OpenAPI document
  * (like /watch and /docs).
  */
@@ -11,7 +12,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { MatchService } from '../../service/match-service.js';
 import { ServiceError } from '../../service/errors.js';
 import { notModified } from '../caching.js';
-import { TOURNAMENT_CSP, tournamentNotFoundPage, tournamentPage } from '../tournament-page/page.js';
+import { TOURNAMENT_CSP, tournamentNotFoundPage, tournamentPage, type PagePart } from '../tournament-page/page.js';
 
 const HTML = 'text/html; charset=utf-8';
 /** Looser than the service's own check (which answers not-found): only what may go into a lookup. */
@@ -37,7 +38,10 @@ const tournamentPageRoutes: FastifyPluginAsync<{ service: MatchService }> = asyn
   const css = loadCss();
   const hide = { schema: { hide: true } };
 
-  app.get<{ Params: { id: string } }>('/tournament/:id', hide, async (req, reply) => {
+  /** A page number from the query: a positive integer, else the first page (a page past the last shows the last). */
+  const pageOf = (v: unknown): number => (typeof v === 'string' && /^[1-9]\d{0,5}$/.test(v) ? Number(v) : 1);
+
+  app.get<{ Params: { id: string }; Querystring: Record<string, unknown> }>('/tournament/:id', hide, async (req, reply) => {
     const { id } = req.params;
     const notFound = () => pageHeaders(reply).code(404).send(tournamentNotFoundPage(id, css.url));
     if (!TOURNAMENT_ID.test(id)) return notFound();
@@ -48,7 +52,9 @@ const tournamentPageRoutes: FastifyPluginAsync<{ service: MatchService }> = asyn
       if (err instanceof ServiceError && err.kind === 'not-found') return notFound();
       throw err;
     }
-    const html = tournamentPage({ ...page, css: css.url });
+    const q = req.query ?? {};
+    const part: PagePart = { standings: pageOf(q.standings), round: typeof q.round === 'string' && /^[1-9]\d{0,3}$/.test(q.round) ? Number(q.round) : null, boards: pageOf(q.boards) };
+    const html = tournamentPage({ ...page, css: css.url, part });
     // The page is the same for everyone: its hash is its tag, and a reload that finds nothing new costs a 304.
     const etag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 22)}"`;
     pageHeaders(reply).header('etag', etag);

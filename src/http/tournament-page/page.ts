@@ -21,6 +21,26 @@ export const TOURNAMENT_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/**
+ * Rows of standings, and boards, one page shows: a 1,000-player Swiss was 20.9 MB of HTML, most of
+ * it a million-cell crosstable and every round's 500 boards.
+ */
+export const PAGE_ROWS = 100;
+/** The crosstable is drawn up to this many players; past it, the CSV has it. */
+export const CROSSTABLE_MAX_PLAYERS = 32;
+
+/** Which part of a large tournament a page shows (its query: ?standings=, ?round=, ?boards=). */
+export interface PagePart {
+  /** The standings page, from 1. */
+  standings: number;
+  /** The round whose boards are shown when they do not all fit; null: the latest. */
+  round: number | null;
+  /** That round's boards page, from 1. */
+  boards: number;
+}
+
+export const FIRST_PART: PagePart = { standings: 1, round: null, boards: 1 };
+
 /** How often a running (or not yet started) tournament's page reloads itself, in seconds. */
 export const REFRESH_SECONDS = 60;
 
@@ -121,9 +141,32 @@ function facts(t: TournamentView): string {
   return `<dl class="facts">\n${rows.map(([k, v]) => `      <div><dt>${k}</dt><dd>${v}</dd></div>`).join('\n')}\n    </dl>`;
 }
 
-function standingsTable(s: StandingsView): string {
+/** The page's own URL with `part` changed (relative, so it works behind any prefix). */
+function partHref(id: string, part: PagePart): string {
+  const q = new URLSearchParams();
+  if (part.standings > 1) q.set('standings', String(part.standings));
+  if (part.round !== null) q.set('round', String(part.round));
+  if (part.boards > 1) q.set('boards', String(part.boards));
+  const query = q.toString();
+  return `/tournament/${encodeURIComponent(id)}${query ? `?${query}` : ''}`;
+}
+
+/** "Page 2 of 10" with its neighbours' links, for a list cut into pages; nothing for one page. */
+function pager(label: string, page: number, pages: number, href: (page: number) => string): string {
+  if (pages <= 1) return '';
+  const prev = page > 1 ? `<a rel="prev" href="${escapeHtml(href(page - 1))}">Previous</a>` : '';
+  const next = page < pages ? `<a rel="next" href="${escapeHtml(href(page + 1))}">Next</a>` : '';
+  return `<nav class="pager" aria-label="${escapeHtml(label)}">${prev} <span>Page ${page} of ${pages}</span> ${next}</nav>`;
+}
+
+const pageCount = (n: number): number => Math.max(1, Math.ceil(n / PAGE_ROWS));
+const clamp = (page: number, pages: number): number => Math.min(Math.max(1, Math.floor(page) || 1), pages);
+
+function standingsTable(t: TournamentView, s: StandingsView, part: PagePart): string {
   if (s.standings.length === 0) return '<p class="note">Nobody has entered yet.</p>';
-  const rows = s.standings.map(
+  const pages = pageCount(s.standings.length);
+  const page = clamp(part.standings, pages);
+  const rows = s.standings.slice((page - 1) * PAGE_ROWS, page * PAGE_ROWS).map(
     (r) =>
       `<tr${r.withdrawn ? ' class="withdrawn"' : ''}><td class="num">${r.rank}</td><th scope="row">${escapeHtml(r.handle)}${
         r.withdrawn ? ' <span class="tag">withdrawn</span>' : ''
@@ -139,12 +182,19 @@ function standingsTable(s: StandingsView): string {
         </tbody>
       </table>
     </div>
+    ${pager('Standings pages', page, pages, (n) => partHref(t.id, { ...part, standings: n }))}
     <p class="note">Ties are broken by the direct encounter (DE), then Buchholz (Bh), then Sonneborn-Berger (SB).</p>`;
 }
 
-function crosstableTable(s: StandingsView): string {
+function crosstableTable(t: TournamentView, s: StandingsView): string {
   const { players, points, cells } = s.crosstable;
   if (players.length === 0) return '';
+  if (players.length > CROSSTABLE_MAX_PLAYERS) {
+    return `<section aria-labelledby="crosstable-title">
+    <h2 id="crosstable-title">Crosstable</h2>
+    <p class="note">${players.length} players are too many for a table here: every result is in <a href="/v1/tournaments/${encodeURIComponent(t.id)}/standings.csv">the standings as CSV</a>.</p>
+  </section>`;
+  }
   const head = players.map((_, j) => `<th scope="col" class="num">${j + 1}</th>`).join('');
   const rows = players.map((p, i) => {
     const row = players.map((_, j) => (i === j ? '<td class="self" aria-label="—"></td>' : `<td class="num">${escapeHtml((cells[i]?.[j] ?? []).join(' '))}</td>`)).join('');
@@ -164,8 +214,32 @@ function crosstableTable(s: StandingsView): string {
   </section>`;
 }
 
-function roundSection(t: TournamentView, round: { round: number; boards: TournamentBoardView[] }): string {
-  const rows = round.boards.map((b) => {
+/**
+ * Every round's boards when they fit on one page (most tournaments); else the links to each round
+ * and one round's boards, a page at a time.
+ */
+function roundsSection(t: TournamentView, part: PagePart): string {
+  const rounds = [...t.pairings].sort((a, b) => b.round - a.round);
+  if (rounds.length === 0) return '<p class="note">No round has started yet.</p>';
+  const boards = rounds.reduce((n, r) => n + r.boards.length, 0);
+  if (boards <= PAGE_ROWS) return rounds.map((r) => roundSection(t, r, r.boards)).join('\n    ');
+  const shown = rounds.find((r) => r.round === part.round) ?? rounds[0]!;
+  const pages = pageCount(shown.boards.length);
+  const page = clamp(part.boards, pages);
+  const links = rounds
+    .slice()
+    .reverse()
+    .map((r) =>
+      r.round === shown.round ? `<strong aria-current="page">${r.round}</strong>` : `<a href="${escapeHtml(partHref(t.id, { ...part, round: r.round, boards: 1 }))}">${r.round}</a>`,
+    )
+    .join(' ');
+  return `<nav class="pager" aria-label="Rounds">Round: ${links}</nav>
+    ${roundSection(t, shown, shown.boards.slice((page - 1) * PAGE_ROWS, page * PAGE_ROWS))}
+    ${pager(`Round ${shown.round} board pages`, page, pages, (n) => partHref(t.id, { ...part, round: shown.round, boards: n }))}`;
+}
+
+function roundSection(t: TournamentView, round: { round: number }, boards: TournamentBoardView[]): string {
+  const rows = boards.map((b) => {
     const watch = b.matchId === null ? '' : `<a href="/watch/${encodeURIComponent(b.matchId)}">Watch</a>`;
     const p2 = b.p2 === null ? '<span class="note">bye</span>' : escapeHtml(b.p2);
     const cls = b.result === null ? 'playing' : b.forfeit ? 'forfeit' : b.result === 'bye' ? 'bye' : 'done';
@@ -190,13 +264,14 @@ export interface TournamentPageInput {
   standings: StandingsView;
   /** The stylesheet's URL, with a content hash. */
   css: string;
+  /** Which page of the standings and boards (default: the first of each, the latest round). */
+  part?: PagePart;
 }
 
-export function tournamentPage({ tournament: t, standings: s, css }: TournamentPageInput): string {
+export function tournamentPage({ tournament: t, standings: s, css, part = FIRST_PART }: TournamentPageInput): string {
   const id = encodeURIComponent(t.id);
   const name = escapeHtml(t.name);
   const refresh = t.status === 'running' || t.status === 'open';
-  const rounds = [...t.pairings].sort((a, b) => b.round - a.round);
   const standingsTitle = s.final ? 'Final standings' : s.round > 0 ? `Standings after round ${s.round}${t.status === 'running' ? ' (so far)' : ''}` : 'Players';
   return `<!DOCTYPE html>
 <html lang="en">
@@ -216,12 +291,12 @@ export function tournamentPage({ tournament: t, standings: s, css }: TournamentP
     ${facts(t)}
     <section aria-labelledby="standings-title">
       <h2 id="standings-title">${escapeHtml(standingsTitle)}</h2>
-      ${standingsTable(s)}
+      ${standingsTable(t, s, part)}
     </section>
-    ${crosstableTable(s)}
+    ${crosstableTable(t, s)}
     <section aria-labelledby="rounds-title">
       <h2 id="rounds-title">Rounds</h2>
-      ${rounds.length === 0 ? '<p class="note">No round has started yet.</p>' : rounds.map((r) => roundSection(t, r)).join('\n    ')}
+      ${roundsSection(t, part)}
     </section>
   </main>
   <footer class="note">
