@@ -83,10 +83,14 @@ export const EnvSchema = z.object({
    * proxy addresses or CIDR ranges. Behind a load balancer, set it, or every client shares its address.
    */
   TRUST_PROXY: z.preprocess(emptyToUndefined, z.string().min(1).optional()),
-  /** PostgreSQL: give up opening a connection after this long. */
+  /** PostgreSQL: give up opening a connection, or waiting for a pooled one while all are in use (then 503 overloaded), after this long. */
   DB_CONNECT_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(600_000).default(5_000)),
   /** PostgreSQL: statement_timeout; the client gives up one second later if the server cannot answer. */
   DB_STATEMENT_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(3_600_000).default(10_000)),
+  /** PostgreSQL: connections this node's pool opens at most; nodes × this must stay below the server's max_connections (docs/operations.md). */
+  DB_POOL_SIZE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1_000).default(10)),
+  /** PostgreSQL: lock_timeout on pooled connections: a statement waiting longer on a row lock fails (503 overloaded); 0: no limit. */
+  DB_LOCK_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(3_600_000).default(5_000)),
   /** /readyz answers 503 when the database has not answered within this. */
   READY_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(50).max(600_000).default(2_000)),
   /** On SIGTERM, exit (code 1) if draining has not finished within this. */
@@ -182,7 +186,7 @@ export interface AppConfig {
   webhookLeaseMs: number;
   database:
     | { kind: 'pglite'; dataDir: string }
-    | { kind: 'postgres'; url: string; connectTimeoutMs: number; statementTimeoutMs: number };
+    | { kind: 'postgres'; url: string; connectTimeoutMs: number; statementTimeoutMs: number; maxConnections: number; lockTimeoutMs: number };
 }
 
 /** TRUST_PROXY as Fastify's trustProxy: false, true, or the trusted proxies' addresses and ranges. */
@@ -255,7 +259,14 @@ export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvResult {
       webhookWorker: e.WEBHOOK_WORKER === 'on',
       webhookLeaseMs: e.WEBHOOK_LEASE_MS,
       database: e.DATABASE_URL
-        ? { kind: 'postgres', url: e.DATABASE_URL, connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS, statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS }
+        ? {
+            kind: 'postgres',
+            url: e.DATABASE_URL,
+            connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
+            statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
+            maxConnections: e.DB_POOL_SIZE,
+            lockTimeoutMs: e.DB_LOCK_TIMEOUT_MS,
+          }
         // As written: the store knows memory:// from a directory and resolves the latter (database.ts).
         : { kind: 'pglite', dataDir: e.DATA_DIR },
     },

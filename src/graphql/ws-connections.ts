@@ -17,7 +17,7 @@ import { ServiceError, problems } from '../service/errors.js';
 import type { MatchService } from '../service/match-service.js';
 import type { Principal } from '../service/players.js';
 import { bearerToken } from '../service/tokens.js';
-import { isDatabaseUnavailable } from '../persistence/db-errors.js';
+import { databaseFailure } from '../persistence/db-errors.js';
 import type { AddressSlots } from './budgets.js';
 
 /** Close codes: the graphql-transport-ws protocol's own, and RFC 6455's. */
@@ -172,9 +172,10 @@ export class WsConnections {
       return { ok: true, connection: new LiveConnection(token ?? undefined, principal, seatMatchId, this.maxSubscriptions, address, this.streams) };
     } catch (err) {
       if (err instanceof ServiceError) return { ok: false, code: CLOSE.forbidden, reason: err.code };
-      if (isDatabaseUnavailable(err)) {
-        this.log.warn({ err }, 'graphql-ws: database unavailable at connection_init');
-        return { ok: false, code: CLOSE.tryAgainLater, reason: 'database-unavailable' };
+      const failure = databaseFailure(err);
+      if (failure !== null) {
+        this.log.warn({ err }, `graphql-ws: database ${failure} at connection_init`);
+        return { ok: false, code: CLOSE.tryAgainLater, reason: failure === 'overloaded' ? 'overloaded' : 'database-unavailable' };
       }
       this.log.error({ err }, 'graphql-ws: connection_init failed');
       return { ok: false, code: CLOSE.internal, reason: 'internal' };

@@ -54,6 +54,9 @@ export class ServiceError extends Error {
   }
 }
 
+/** Seconds a client should wait before retrying an `overloaded` answer. */
+export const OVERLOADED_RETRY_AFTER_S = 1;
+
 export const problems = {
   validation: (detail: string, errors?: string[]) =>
     new ServiceError({ kind: 'invalid-request', code: 'validation-failed', title: 'Invalid request', detail, errors: errors ?? [detail] }),
@@ -246,4 +249,7 @@ export const problems = {
     }),
   databaseUnavailable: (detail = 'The database is not answering; retry shortly.') =>
     new ServiceError({ kind: 'unavailable', code: 'database-unavailable', title: 'Database unavailable', detail }),
+  /** The database answers but has no room now (pool saturated, statement or lock timeout, out of connection slots). */
+  overloaded: (detail = 'The service is busy; retry after Retry-After seconds.') =>
+    new ServiceError({ kind: 'unavailable', code: 'overloaded', title: 'Overloaded', detail, retryAfterS: OVERLOADED_RETRY_AFTER_S }),
 };
