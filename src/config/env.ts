@@ -104,6 +104,8 @@ export const EnvSchema = z.object({
   GRAPHIQL: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).optional()),
   /** Active GraphQL subscriptions one WebSocket connection may hold; one more is refused (too-many-subscriptions). */
   GRAPHQL_MAX_SUBSCRIPTIONS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(20)),
+  /** GraphQL queries and mutations one WebSocket connection may have in flight (sent, not yet answered); one more is refused (too-many-operations). */
+  GRAPHQL_WS_MAX_OPERATIONS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(8)),
   /** Decisions each seat must make before a rated match's end moves ratings (0: every rated ending counts). */
   RATED_MIN_DECISIONS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(1_000).default(DEFAULT_RATED_MIN_DECISIONS)),
   /** Challenges one player may create per rolling hour; one more is 429 too-many-challenges. */
@@ -159,6 +161,7 @@ export interface AppConfig {
   production: boolean;
   graphiql: boolean;
   graphqlMaxSubscriptions: number;
+  graphqlWsMaxOperations: number;
   matchCacheSize: number;
   rateLimitPerMinute: number;
   corsOrigins: CorsOrigins;
@@ -218,6 +221,7 @@ export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvResult {
       production,
       graphiql: e.GRAPHIQL === undefined ? !production : e.GRAPHIQL === 'true',
       graphqlMaxSubscriptions: e.GRAPHQL_MAX_SUBSCRIPTIONS,
+      graphqlWsMaxOperations: e.GRAPHQL_WS_MAX_OPERATIONS,
       matchCacheSize: e.MATCH_CACHE_SIZE,
       rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
       corsOrigins: e.CORS_ORIGINS,
