@@ -110,6 +110,8 @@ export const EnvSchema = z.object({
   RATED_MIN_DECISIONS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(1_000).default(DEFAULT_RATED_MIN_DECISIONS)),
   /** Challenges one player may create per rolling hour; one more is 429 too-many-challenges. */
   CHALLENGES_PER_HOUR: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(DEFAULT_CHALLENGE_SETTINGS.perHour)),
+  /** Open challenges addressed to one player at once; one more to them is 429 too-many-challenges. */
+  CHALLENGE_MAX_PENDING_PER_RECIPIENT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(DEFAULT_CHALLENGE_SETTINGS.maxPendingPerRecipient)),
   /** Seconds a challenge without a clock or with a live one stays open before it expires (default 1 hour). */
   CHALLENGE_EXPIRY_LIVE_S: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).max(30 * 86_400).default(DEFAULT_CHALLENGE_SETTINGS.expiryMs.live / 1000)),
   /** Seconds a correspondence challenge stays open before it expires (default 7 days). */
@@ -171,7 +173,7 @@ export interface AppConfig {
   shutdownTimeoutMs: number;
   shutdownDrainMs: number;
   ratedMinDecisions: number;
-  challenges: { perHour: number; expiryMs: { live: number; correspondence: number } };
+  challenges: { perHour: number; maxPendingPerRecipient: number; expiryMs: { live: number; correspondence: number } };
   rematchOfferTtlSeconds: number;
   sweepIntervalMs: number;
   seekMaxOpen: number;
@@ -239,6 +241,7 @@ export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvResult {
       ratedMinDecisions: e.RATED_MIN_DECISIONS,
       challenges: {
         perHour: e.CHALLENGES_PER_HOUR,
+        maxPendingPerRecipient: e.CHALLENGE_MAX_PENDING_PER_RECIPIENT,
         expiryMs: { live: e.CHALLENGE_EXPIRY_LIVE_S * 1000, correspondence: e.CHALLENGE_EXPIRY_CORRESPONDENCE_S * 1000 },
       },
       rematchOfferTtlSeconds: e.REMATCH_OFFER_TTL_SECONDS,

@@ -588,8 +588,12 @@ export class ChallengeClosedError extends Error {
 }
 
 export interface ChallengeStore {
-  /** Creates the challenge if the challenger created fewer than `maxPerHour` since `at - 1h` (else null). */
-  create(c: NewChallenge, maxPerHour: number): Promise<ChallengeRow | null>;
+  /**
+   * Creates the challenge if the challenger created fewer than `maxPerHour` since `at - 1h` (else
+   * 'per-hour') and, for a challenge to a player, that player has fewer than
+   * `maxPendingPerRecipient` open unexpired challenges addressed to them (else 'recipient-full').
+   */
+  create(c: NewChallenge, maxPerHour: number, maxPendingPerRecipient: number): Promise<ChallengeRow | 'per-hour' | 'recipient-full'>;
   get(id: string): Promise<ChallengeRow | null>;
   /**
    * open -> `to`, only if open and unexpired at `at` (and, with `challengerId`, only if that player

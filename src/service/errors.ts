@@ -203,6 +203,15 @@ export const problems = {
       detail: `A player may create ${perHour} challenges per hour (CHALLENGES_PER_HOUR); wait before sending another.`,
       retryAfterS: 60,
     }),
+  /** The challenged player has as many open challenges waiting as a player may have. */
+  recipientChallengesFull: (handle: string, max: number) =>
+    new ServiceError({
+      kind: 'rate-limited',
+      code: 'too-many-challenges',
+      title: 'Too many challenges',
+      detail: `${handle} has ${max} open challenges waiting, the most a player may have (CHALLENGE_MAX_PENDING_PER_RECIPIENT); try again once they answer some.`,
+      retryAfterS: 60,
+    }),
   rateLimited: (detail: string, retryAfterS: number) =>
     new ServiceError({ kind: 'rate-limited', code: 'rate-limited', title: 'Too many requests', detail, retryAfterS }),
   /** A live stream (NDJSON, SSE, GraphQL subscription) or WebSocket over the caller's cap: close one first. */

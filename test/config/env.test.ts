@@ -136,9 +136,10 @@ describe('RATED_MIN_DECISIONS', () => {
 describe('challenge settings', () => {
   it('default to the service defaults (30 an hour; 1 hour live or no clock, 7 days correspondence) and are read in seconds', () => {
     const d = loadEnv({});
-    expect(d.ok && d.config.challenges).toEqual({ perHour: 30, expiryMs: { live: 3_600_000, correspondence: 604_800_000 } });
-    const set = loadEnv({ CHALLENGES_PER_HOUR: '5', CHALLENGE_EXPIRY_LIVE_S: '600', CHALLENGE_EXPIRY_CORRESPONDENCE_S: '86400' });
-    expect(set.ok && set.config.challenges).toEqual({ perHour: 5, expiryMs: { live: 600_000, correspondence: 86_400_000 } });
+    expect(d.ok && d.config.challenges).toEqual({ perHour: 30, maxPendingPerRecipient: 50, expiryMs: { live: 3_600_000, correspondence: 604_800_000 } });
+    const set = loadEnv({ CHALLENGES_PER_HOUR: '5', CHALLENGE_MAX_PENDING_PER_RECIPIENT: '7', CHALLENGE_EXPIRY_LIVE_S: '600', CHALLENGE_EXPIRY_CORRESPONDENCE_S: '86400' });
+    expect(set.ok && set.config.challenges).toEqual({ perHour: 5, maxPendingPerRecipient: 7, expiryMs: { live: 600_000, correspondence: 86_400_000 } });
+    expect(loadEnv({ CHALLENGE_MAX_PENDING_PER_RECIPIENT: '0' }).ok).toBe(false);
     expect(loadEnv({ CHALLENGES_PER_HOUR: '0' }).ok).toBe(false);
   });
 });

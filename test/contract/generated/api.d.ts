@@ -833,7 +833,7 @@ export interface paths {
         put?: never;
         /**
          * Challenge a player (or anyone)
-         * @description With `to`, the named player may accept (with a deck) or decline; without it the challenge is open: anyone, or only the `allowed` handles, may accept. It stays open until accepted, declined, cancelled or expired, whichever is written first. Needs match:create. A player may create CHALLENGES_PER_HOUR per hour: one more is 429 too-many-challenges.
+         * @description With `to`, the named player may accept (with a deck) or decline; without it the challenge is open: anyone, or only the `allowed` handles, may accept. It stays open until accepted, declined, cancelled or expired, whichever is written first. Needs match:create. A player may create CHALLENGES_PER_HOUR per hour: one more is 429 too-many-challenges; so is a challenge to a player who already has CHALLENGE_MAX_PENDING_PER_RECIPIENT open challenges waiting.
          */
         post: operations["createChallenge"];
         delete?: never;
