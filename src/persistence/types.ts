@@ -635,8 +635,8 @@ export interface SeekStore {
       pair: (older: SeekRow, newer: SeekRow) => { match: NewMatch; events: NewEvent[] };
     },
   ): Promise<SeekPosted>;
-  /** Open seeks not expired at `now`, oldest first. */
-  listOpen(filter: { game?: string | undefined }, now: Date, limit: number): Promise<SeekRow[]>;
+  /** Open seeks not expired at `now`, oldest first (after `after`'s position, for the next page). */
+  listOpen(filter: { game?: string | undefined }, now: Date, limit: number, after?: { createdAt: Date; id: string } | null): Promise<SeekRow[]>;
   /** A player's seeks, newest first. */
   ofPlayer(playerId: string, limit: number): Promise<SeekRow[]>;
   /** Cancels an open, unexpired seek of the player; null when there is no such seek of theirs, else the row after. */

@@ -951,7 +951,7 @@ export interface paths {
         };
         /**
          * Open seeks
-         * @description Public: the open seeks, oldest first (the order they pair in), without their decks.
+         * @description Public: the open seeks, oldest first (the order they pair in), without their decks. Paged like the other lists: `limit` (1..100, default 100) and `cursor` (the previous page's nextCursor; 400 invalid-cursor otherwise) → `nextCursor` (null after the last page).
          */
         get: operations["listSeeks"];
         put?: never;
@@ -4145,9 +4145,11 @@ export interface components {
             /** @description Unpaired by then, the seek expires. */
             expiresAt: string;
         };
-        /** @description Open seeks, oldest first: the order they pair in (at most 100). */
+        /** @description Open seeks, oldest first: the order they pair in (a page of at most `limit`, 100 by default and at most). */
         SeekList: {
             seeks: components["schemas"]["Seek"][];
+            /** @description Send back as cursor for the next page; null after the last. */
+            nextCursor: string | null;
         };
         /** @description A standing offer to play anyone compatible: same game, time control and rated flag, each player within the other's rating range. */
         SeekRequestInput: {
@@ -10157,6 +10159,10 @@ export interface operations {
         parameters: {
             query?: {
                 game?: components["schemas"]["GameIdInput"];
+                /** @description A nextCursor from the previous page, unchanged. */
+                cursor?: string;
+                /** @description Seeks per page (default and most: 100). */
+                limit?: number;
             };
             header?: {
                 /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
