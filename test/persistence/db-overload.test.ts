@@ -110,7 +110,7 @@ describe.skipIf(pgSkip !== null)('PostgreSQL overloaded: 503 overloaded with Ret
 
   it('pool saturation: a request that waits past the acquire timeout gets 503 overloaded (REST and GraphQL)', async () => {
     const db = await tempDb();
-    const { app, opened } = await appOn(db.url, { maxConnections: 1, connectTimeoutMs: 300 });
+    const { app, opened } = await appOn(db.url, { maxConnections: 1, connectTimeoutMs: 1_000 });
     const m = await hotSeat(app);
     // The pool's one connection, held.
     let free!: () => void;
@@ -145,7 +145,7 @@ describe.skipIf(pgSkip !== null)('PostgreSQL overloaded: 503 overloaded with Ret
 
   it('statement timeout (57014): a statement cancelled by statement_timeout is 503 overloaded', async () => {
     const db = await tempDb();
-    const { app } = await appOn(db.url, { lockTimeoutMs: 0, statementTimeoutMs: 300 });
+    const { app } = await appOn(db.url, { lockTimeoutMs: 0, statementTimeoutMs: 1_000 });
     const m = await hotSeat(app);
     const move = await nextMove(app, m);
     const release = await holdRowLock(db.url, m.id);
