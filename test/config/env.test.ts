@@ -15,6 +15,14 @@ describe('DATA_DIR', () => {
     const pg = loadEnv({ DATA_DIR: 'some/dir', DATABASE_URL: 'postgresql://u@h/db' });
     expect(pg.ok && pg.config.database.kind).toBe('postgres');
   });
+
+  it('PostgreSQL: the pool size and lock timeout come from DB_POOL_SIZE and DB_LOCK_TIMEOUT_MS (defaults 10 and 5 s)', () => {
+    const d = loadEnv({ DATABASE_URL: 'postgresql://u@h/db' });
+    expect(d.ok && d.config.database).toMatchObject({ kind: 'postgres', maxConnections: 10, lockTimeoutMs: 5_000 });
+    const set = loadEnv({ DATABASE_URL: 'postgresql://u@h/db', DB_POOL_SIZE: '25', DB_LOCK_TIMEOUT_MS: '0' });
+    expect(set.ok && set.config.database).toMatchObject({ maxConnections: 25, lockTimeoutMs: 0 });
+    expect(loadEnv({ DB_POOL_SIZE: '0' }).ok).toBe(false);
+  });
 });
 
 describe('CORS_ORIGINS', () => {
