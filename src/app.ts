@@ -80,6 +80,8 @@ export interface BuildAppOptions {
   graphiql?: boolean;
   /** Active GraphQL subscriptions per WebSocket connection (default 20). */
   maxSubscriptionsPerConnection?: number;
+  /** GraphQL queries and mutations one WebSocket may have in flight (GRAPHQL_WS_MAX_OPERATIONS, default 8). */
+  maxOperationsPerConnection?: number;
   /** /readyz deadline for the database (default 2000 ms). */
   readyTimeoutMs?: number;
   /** How often this node ends matches whose clock ran out; 0 or absent: never (reads and moves still do). */
@@ -321,7 +323,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
       { prefix: '/v1' },
     );
   });
-  await app.register(graphqlPlugin, { service, budgets, graphiql: opts.graphiql ?? false, maxSubscriptionsPerConnection: opts.maxSubscriptionsPerConnection });
+  await app.register(graphqlPlugin, { service, budgets, graphiql: opts.graphiql ?? false, maxSubscriptionsPerConnection: opts.maxSubscriptionsPerConnection, maxOperationsPerConnection: opts.maxOperationsPerConnection });
   // The watch page (HTML for people, outside the JSON API's scope).
   await app.register(watchRoutes, { service });
   await app.register(tournamentPageRoutes, { service });

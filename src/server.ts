@@ -44,6 +44,7 @@ const app = await buildApp({
   trustProxy: config.trustProxy,
   graphiql: config.graphiql,
   maxSubscriptionsPerConnection: config.graphqlMaxSubscriptions,
+  maxOperationsPerConnection: config.graphqlWsMaxOperations,
   sweepIntervalMs: config.sweepIntervalMs,
   webhooks: {
     allowPrivate: config.webhookAllowPrivate,

@@ -86,10 +86,14 @@ export const EnvSchema = z.object({
    * proxy addresses or CIDR ranges. Behind a load balancer, set it, or every client shares its address.
    */
   TRUST_PROXY: z.preprocess(emptyToUndefined, z.string().min(1).optional()),
-  /** PostgreSQL: give up opening a connection after this long. */
+  /** PostgreSQL: give up opening a connection, or waiting for a pooled one while all are in use (then 503 overloaded), after this long. */
   DB_CONNECT_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(600_000).default(5_000)),
   /** PostgreSQL: statement_timeout; the client gives up one second later if the server cannot answer. */
   DB_STATEMENT_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(3_600_000).default(10_000)),
+  /** PostgreSQL: connections this node's pool opens at most; nodes × this must stay below the server's max_connections (docs/operations.md). */
+  DB_POOL_SIZE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1_000).default(10)),
+  /** PostgreSQL: lock_timeout on pooled connections: a statement waiting longer on a row lock fails (503 overloaded); 0: no limit. */
+  DB_LOCK_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(3_600_000).default(5_000)),
   /** /readyz answers 503 when the database has not answered within this. */
   READY_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(50).max(600_000).default(2_000)),
   /** On SIGTERM, exit (code 1) if draining has not finished within this. */
@@ -103,12 +107,16 @@ export const EnvSchema = z.object({
   GRAPHIQL: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).optional()),
   /** Active GraphQL subscriptions one WebSocket connection may hold; one more is refused (too-many-subscriptions). */
   GRAPHQL_MAX_SUBSCRIPTIONS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(20)),
+  /** GraphQL queries and mutations one WebSocket connection may have in flight (sent, not yet answered); one more is refused (too-many-operations). */
+  GRAPHQL_WS_MAX_OPERATIONS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(8)),
   /** Decisions each seat must make before a rated match's end moves ratings (0: every rated ending counts). */
   RATED_MIN_DECISIONS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(1_000).default(DEFAULT_RATED_MIN_DECISIONS)),
   /** Matches one organizer may bulk-pair in any minute (over every node); more is 429 too-many-bulk-pairings. */
   BULK_PAIRING_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100_000).default(DEFAULT_BULK_PAIRING_PER_MINUTE)),
   /** Challenges one player may create per rolling hour; one more is 429 too-many-challenges. */
   CHALLENGES_PER_HOUR: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(DEFAULT_CHALLENGE_SETTINGS.perHour)),
+  /** Open challenges addressed to one player at once; one more to them is 429 too-many-challenges. */
+  CHALLENGE_MAX_PENDING_PER_RECIPIENT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(DEFAULT_CHALLENGE_SETTINGS.maxPendingPerRecipient)),
   /** Seconds a challenge without a clock or with a live one stays open before it expires (default 1 hour). */
   CHALLENGE_EXPIRY_LIVE_S: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).max(30 * 86_400).default(DEFAULT_CHALLENGE_SETTINGS.expiryMs.live / 1000)),
   /** Seconds a correspondence challenge stays open before it expires (default 7 days). */
@@ -166,6 +174,7 @@ export interface AppConfig {
   production: boolean;
   graphiql: boolean;
   graphqlMaxSubscriptions: number;
+  graphqlWsMaxOperations: number;
   matchCacheSize: number;
   timeTravelCheckpoints: number;
   rateLimitPerMinute: number;
@@ -176,7 +185,7 @@ export interface AppConfig {
   shutdownTimeoutMs: number;
   shutdownDrainMs: number;
   ratedMinDecisions: number;
-  challenges: { perHour: number; expiryMs: { live: number; correspondence: number } };
+  challenges: { perHour: number; maxPendingPerRecipient: number; expiryMs: { live: number; correspondence: number } };
   rematchOfferTtlSeconds: number;
   sweepIntervalMs: number;
   seekMaxOpen: number;
@@ -197,7 +206,7 @@ export interface AppConfig {
   webhookLeaseMs: number;
   database:
     | { kind: 'pglite'; dataDir: string }
-    | { kind: 'postgres'; url: string; connectTimeoutMs: number; statementTimeoutMs: number };
+    | { kind: 'postgres'; url: string; connectTimeoutMs: number; statementTimeoutMs: number; maxConnections: number; lockTimeoutMs: number };
 }
 
 /** TRUST_PROXY as Fastify's trustProxy: false, true, or the trusted proxies' addresses and ranges. */
@@ -229,6 +238,7 @@ export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvResult {
       production,
       graphiql: e.GRAPHIQL === undefined ? !production : e.GRAPHIQL === 'true',
       graphqlMaxSubscriptions: e.GRAPHQL_MAX_SUBSCRIPTIONS,
+      graphqlWsMaxOperations: e.GRAPHQL_WS_MAX_OPERATIONS,
       matchCacheSize: e.MATCH_CACHE_SIZE,
       timeTravelCheckpoints: e.TIME_TRAVEL_CHECKPOINTS,
       rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
@@ -247,6 +257,7 @@ export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvResult {
       ratedMinDecisions: e.RATED_MIN_DECISIONS,
       challenges: {
         perHour: e.CHALLENGES_PER_HOUR,
+        maxPendingPerRecipient: e.CHALLENGE_MAX_PENDING_PER_RECIPIENT,
         expiryMs: { live: e.CHALLENGE_EXPIRY_LIVE_S * 1000, correspondence: e.CHALLENGE_EXPIRY_CORRESPONDENCE_S * 1000 },
       },
       rematchOfferTtlSeconds: e.REMATCH_OFFER_TTL_SECONDS,
@@ -275,7 +286,14 @@ export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvResult {
       webhookWorker: e.WEBHOOK_WORKER === 'on',
       webhookLeaseMs: e.WEBHOOK_LEASE_MS,
       database: e.DATABASE_URL
-        ? { kind: 'postgres', url: e.DATABASE_URL, connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS, statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS }
+        ? {
+            kind: 'postgres',
+            url: e.DATABASE_URL,
+            connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
+            statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
+            maxConnections: e.DB_POOL_SIZE,
+            lockTimeoutMs: e.DB_LOCK_TIMEOUT_MS,
+          }
         // As written: the store knows memory:// from a directory and resolves the latter (database.ts).
         : { kind: 'pglite', dataDir: e.DATA_DIR },
     },

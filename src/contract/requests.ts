@@ -286,6 +286,8 @@ export const SeekBody = register(
 
 export const SeekListQuery = z.strictObject({
   game: GameIdSchema.optional().describe('Only seeks of this game.'),
+  cursor: z.string().min(1).max(200).optional().describe('A nextCursor from the previous page, unchanged.'),
+  limit: z.coerce.number().int().min(1).max(100).optional().describe('Seeks per page (default and most: 100).'),
 });
 
 // ------------------------------------------------------------------ tournaments

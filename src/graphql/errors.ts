@@ -2,14 +2,16 @@
  * GraphQL errors as clients see them: every error carries a stable `extensions.code`, and nothing
  * internal (driver messages, file paths, stack traces) leaves the server. Service errors keep
  * their REST code and status; request errors (parse, validation, variables, limits) get a code;
- * an unreachable or hung database is `database-unavailable` (status 503, retry); anything else
+ * an unreachable or hung database is `database-unavailable` (status 503, retry), a saturated one
+ * (pool wait, statement or lock timeout, out of connection slots) `overloaded` (503, with
+ * extensions.retryAfter); anything else
  * becomes `internal` with the request id, and is logged in full.
  */
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import mercurius, { type MercuriusContext } from 'mercurius';
-import { ServiceError } from '../service/errors.js';
+import { OVERLOADED_RETRY_AFTER_S, ServiceError, problems } from '../service/errors.js';
 import { STATUS_OF_KIND } from '../contract/errors.js';
-import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from '../persistence/db-errors.js';
+import { DATABASE_RETRY_AFTER_S, databaseFailure } from '../persistence/db-errors.js';
 import { tokenLimitOf, tooManyTokens } from './limits.js';
 
 export const GRAPHQL_CODES = {
@@ -17,6 +19,7 @@ export const GRAPHQL_CODES = {
   validation: 'graphql-validation-failed',
   internal: 'internal',
   databaseUnavailable: 'database-unavailable',
+  overloaded: 'overloaded',
 } as const;
 
 /** A service error's GraphQL extensions: { code, status, version?, errors?, retryAfter? (seconds) }. */
@@ -96,7 +99,13 @@ function classify(e: AnyError, log: Logger, requestId: string | undefined): Grap
   // Mercurius wraps request-level failures (validation, method) in one error holding a list.
   if (e.path === undefined) return requestError(e);
   if (codeOf(e)) return e instanceof GraphQLError ? e : new GraphQLError(e.message, { extensions: e.extensions ?? {} });
-  if (isDatabaseUnavailable(e.originalError ?? e)) {
+  const failure = databaseFailure(e.originalError ?? e);
+  if (failure === 'overloaded') {
+    log.info({ err: e.originalError ?? e, path: e.path }, 'database overloaded');
+    const o = problems.overloaded();
+    return new GraphQLError(o.detail ?? o.title, { path: e.path as ReadonlyArray<string | number>, extensions: { ...extensionsOf(o), requestId } });
+  }
+  if (failure === 'unavailable') {
     log.info({ err: e.originalError ?? e, path: e.path }, 'database unavailable');
     return new GraphQLError('The database is not answering; retry shortly.', {
       path: e.path as ReadonlyArray<string | number>,
@@ -137,10 +146,11 @@ export function errorFormatter(
     const original = (execution.errors[0] as AnyError | undefined)?.originalError as { statusCode?: unknown } | undefined;
     if (typeof original?.statusCode === 'number') statusCode = original.statusCode;
   }
-  // An outage answers as on REST: 503 with Retry-After, so HTTP clients and proxies back off.
-  if (errors.length > 0 && errors.every((e) => e.extensions.code === GRAPHQL_CODES.databaseUnavailable)) {
+  // An outage or overload answers as on REST: 503 with Retry-After, so HTTP clients and proxies back off.
+  const retryable: Record<string, number> = { [GRAPHQL_CODES.databaseUnavailable]: DATABASE_RETRY_AFTER_S, [GRAPHQL_CODES.overloaded]: OVERLOADED_RETRY_AFTER_S };
+  if (errors.length > 0 && errors.every((e) => typeof e.extensions.code === 'string' && retryable[e.extensions.code] !== undefined)) {
     statusCode = 503;
-    reply?.header('retry-after', String(DATABASE_RETRY_AFTER_S));
+    reply?.header('retry-after', String(Math.max(...errors.map((e) => retryable[e.extensions.code as string]!))));
   }
   return { statusCode, response: { data: execution.data ?? null, errors } };
 }

@@ -33,7 +33,7 @@ import { DEFAULT_QUERY_LIMITS, DOCUMENT_CACHE_ENTRIES, LARGE_DOCUMENT_CHARS, che
 import { graphiqlRoutes } from './graphiql.js';
 import type { MatchSource } from './match-source.js';
 import { buildSubscriptionResolvers } from './subscriptions.js';
-import { DEFAULT_MAX_SUBSCRIPTIONS, WsConnections, type LiveConnection } from './ws-connections.js';
+import { DEFAULT_MAX_OPERATIONS, DEFAULT_MAX_SUBSCRIPTIONS, WsConnections, type LiveConnection } from './ws-connections.js';
 import type { GraphqlBudgets } from './budgets.js';
 import { HEARTBEAT_MS } from '../service/event-follower.js';
 import { GAME_LIST } from '../games/registry.js';
@@ -431,6 +431,8 @@ export interface GraphqlPluginOptions {
   limits?: QueryLimits;
   /** Active subscriptions one WebSocket connection may hold (default 20). */
   maxSubscriptionsPerConnection?: number;
+  /** Queries and mutations one WebSocket may have in flight (default 8); one more: too-many-operations. */
+  maxOperationsPerConnection?: number;
 }
 
 /** A document refused before anything runs, with the code an HTTP request would get. */
@@ -443,7 +445,13 @@ const refused = (message: string, locations?: unknown) => {
 async function graphqlPlugin(app: FastifyInstance, opts: GraphqlPluginOptions) {
   const limits = opts.limits ?? DEFAULT_QUERY_LIMITS;
   const { budgets } = opts;
-  const connections = new WsConnections(opts.service, opts.maxSubscriptionsPerConnection ?? DEFAULT_MAX_SUBSCRIPTIONS, app.log, budgets.streams);
+  const connections = new WsConnections(
+    opts.service,
+    opts.maxSubscriptionsPerConnection ?? DEFAULT_MAX_SUBSCRIPTIONS,
+    app.log,
+    budgets.streams,
+    opts.maxOperationsPerConnection ?? DEFAULT_MAX_OPERATIONS,
+  );
   // A WebSocket holds memory for as long as it is open: at most so many per address. Refused (429
   // too-many-streams, in GraphQL's shape) before the upgrade; the slot is freed when the socket closes.
   app.addHook('onRequest', async (req) => {
@@ -519,11 +527,21 @@ async function graphqlPlugin(app: FastifyInstance, opts: GraphqlPluginOptions) {
   const execute = app.graphql;
   (app as unknown as { graphql: unknown }).graphql = new Proxy(execute, {
     apply: async (target, self, args: Parameters<typeof execute>) => {
+      const ctx = args[1] as { reply?: unknown; live?: LiveConnection } | undefined;
+      // Over a WebSocket: one of the connection's operations in flight until it is answered.
+      const live = ctx?.reply ? undefined : ctx?.live;
+      try {
+        live?.beginOperation();
+      } catch (e) {
+        throw wsRequestError(e);
+      }
       try {
         return await Reflect.apply(target, self, args);
       } catch (e) {
-        if ((args[1] as { reply?: unknown } | undefined)?.reply) throw e;
+        if (ctx?.reply) throw e;
         throw wsRequestError(e);
+      } finally {
+        live?.endOperation();
       }
     },
   });

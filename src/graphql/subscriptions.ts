@@ -11,8 +11,8 @@
 import { GraphQLError, Kind, type DocumentNode, type GraphQLResolveInfo } from 'graphql';
 import type { IResolvers } from 'mercurius';
 import type { MatchRow } from '../persistence/types.js';
-import { isDatabaseUnavailable } from '../persistence/db-errors.js';
-import { problems } from '../service/errors.js';
+import { databaseFailure } from '../persistence/db-errors.js';
+import { OVERLOADED_RETRY_AFTER_S, problems } from '../service/errors.js';
 import { EventFollower, HEARTBEAT_MS } from '../service/event-follower.js';
 import type { LoadedMatch, MatchService } from '../service/match-service.js';
 import { seatOfPrincipal } from '../service/players.js';
@@ -96,7 +96,12 @@ function liveError(err: unknown, log: LiveLog): GraphQLError {
     log.info({ code: ext.code, status: ext.status }, e.message);
     return e instanceof GraphQLError ? e : new GraphQLError(e.message, { extensions: ext });
   }
-  if (isDatabaseUnavailable(err)) {
+  const failure = databaseFailure(err);
+  if (failure === 'overloaded') {
+    log.warn({ err }, 'database overloaded');
+    return new GraphQLError('The service is busy; subscribe again after extensions.retryAfter seconds.', { extensions: { code: 'overloaded', status: 503, retryAfter: OVERLOADED_RETRY_AFTER_S } });
+  }
+  if (failure === 'unavailable') {
     log.warn({ err }, 'database unavailable');
     return new GraphQLError('The database is not answering; subscribe again shortly.', { extensions: { code: 'database-unavailable', status: 503 } });
   }

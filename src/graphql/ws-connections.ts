@@ -17,7 +17,7 @@ import { ServiceError, problems } from '../service/errors.js';
 import type { MatchService } from '../service/match-service.js';
 import type { Principal } from '../service/players.js';
 import { bearerToken } from '../service/tokens.js';
-import { isDatabaseUnavailable } from '../persistence/db-errors.js';
+import { databaseFailure } from '../persistence/db-errors.js';
 import type { AddressSlots } from './budgets.js';
 
 /** Close codes: the graphql-transport-ws protocol's own, and RFC 6455's. */
@@ -39,10 +39,14 @@ export const CLOSE = {
 
 export const INIT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_SUBSCRIPTIONS = 20;
+/** Queries and mutations one connection may have running at once (GRAPHQL_WS_MAX_OPERATIONS). */
+export const DEFAULT_MAX_OPERATIONS = 8;
 
 /** One authenticated connection: its credential, its address and its active subscriptions. */
 export class LiveConnection {
   private active = 0;
+  /** Queries and mutations running now (sent, not yet answered). */
+  private running = 0;
 
   constructor(
     /** As for MatchService.load: undefined = none (a spectator). */
@@ -54,7 +58,26 @@ export class LiveConnection {
     /** The client's address (as Fastify's req.ip), and the live streams each address holds. */
     readonly address: string,
     private readonly streams: AddressSlots,
+    private readonly maxOperations: number = DEFAULT_MAX_OPERATIONS,
   ) {}
+
+  /**
+   * Takes a slot for a query or mutation until its answer is out, or refuses one more than
+   * maxOperations (too-many-operations, 429): thousands sent at once on one socket would hold
+   * every pooled database connection. Pair with endOperation().
+   */
+  beginOperation(): void {
+    if (this.running >= this.maxOperations) {
+      throw new GraphQLError(`At most ${this.maxOperations} queries and mutations in flight per connection: wait for an answer first.`, {
+        extensions: { code: 'too-many-operations', status: 429, limit: this.maxOperations },
+      });
+    }
+    this.running++;
+  }
+
+  endOperation(): void {
+    if (this.running > 0) this.running--;
+  }
 
   /**
    * Takes a subscription slot, or refuses over the limit (too-many-subscriptions) or over the
@@ -99,6 +122,7 @@ export class WsConnections {
     private readonly maxSubscriptions: number,
     private readonly log: Logger,
     private readonly streams: AddressSlots,
+    private readonly maxOperations: number = DEFAULT_MAX_OPERATIONS,
   ) {}
 
   /** Notes the address of an upgrade request (from its onRequest hook, before the socket exists). */
@@ -169,12 +193,13 @@ export class WsConnections {
       if (given !== undefined && typeof given !== 'string') throw problems.invalidToken();
       const token = bearerToken(given);
       const { principal, seatMatchId } = await this.service.credential(token, 'match:read');
-      return { ok: true, connection: new LiveConnection(token ?? undefined, principal, seatMatchId, this.maxSubscriptions, address, this.streams) };
+      return { ok: true, connection: new LiveConnection(token ?? undefined, principal, seatMatchId, this.maxSubscriptions, address, this.streams, this.maxOperations) };
     } catch (err) {
       if (err instanceof ServiceError) return { ok: false, code: CLOSE.forbidden, reason: err.code };
-      if (isDatabaseUnavailable(err)) {
-        this.log.warn({ err }, 'graphql-ws: database unavailable at connection_init');
-        return { ok: false, code: CLOSE.tryAgainLater, reason: 'database-unavailable' };
+      const failure = databaseFailure(err);
+      if (failure !== null) {
+        this.log.warn({ err }, `graphql-ws: database ${failure} at connection_init`);
+        return { ok: false, code: CLOSE.tryAgainLater, reason: failure === 'overloaded' ? 'overloaded' : 'database-unavailable' };
       }
       this.log.error({ err }, 'graphql-ws: connection_init failed');
       return { ok: false, code: CLOSE.internal, reason: 'internal' };

@@ -34,7 +34,8 @@ export const openapiInfo = {
     'listed per operation, any path answers 404 `not-found` for an unknown route, 405 `method-not-allowed` (with ' +
     '`Allow`) for a method the path does not support, and 431 `headers-too-large` for oversized ' +
     'headers. A 500 `internal` never carries internal details: quote its `X-Request-Id`. A 503 is ' +
-    '`database-unavailable` (with `Retry-After`) or `shutting-down` (retry, another node will answer).\n' +
+    '`database-unavailable` (with `Retry-After`: the database is unreachable), `overloaded` (with `Retry-After`: the ' +
+    'database or the connection pool is saturated, not down) or `shutting-down` (retry, another node will answer).\n' +
     '* **Rate limits.** When the server runs with a limit, every response except the health probes carries ' +
     '`x-ratelimit-limit`, `x-ratelimit-remaining` and `x-ratelimit-reset` (seconds), and a 429 `rate-limited` ' +
     'carries `Retry-After` (seconds). A client is its seat token when that token is valid, else its address. ' +
@@ -138,6 +139,8 @@ const COMPONENTS = {
     ServiceUnavailable: {
       description:
         'Unavailable: code database-unavailable (the database did not answer; retry after Retry-After seconds), ' +
+        'overloaded (the database or this node\'s connection pool has no room now: a pooled connection not free in time, ' +
+        'a statement or lock timeout, the server out of connection slots; retry after Retry-After seconds), ' +
         'server-busy (this node runs as many expensive reads as it may; retry after Retry-After seconds), ' +
         'tournament-busy (joins or withdrawals kept changing the field while a start paired it; nothing started; retry after Retry-After seconds) or ' +
         'shutting-down (this node is stopping; retry).',

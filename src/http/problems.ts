@@ -8,10 +8,10 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AllowedMethods } from './allowed-methods.js';
-import { ServiceError, problems } from '../service/errors.js';
+import { OVERLOADED_RETRY_AFTER_S, ServiceError, problems } from '../service/errors.js';
 import { problem, toProblem, type Problem } from './problem-details.js';
 import { validationLine } from '../contract/errors.js';
-import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from '../persistence/db-errors.js';
+import { DATABASE_RETRY_AFTER_S, databaseFailure } from '../persistence/db-errors.js';
 import { drainRefusedBody } from './refused-body.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
@@ -19,6 +19,7 @@ export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
 /** Seconds to wait before retrying, for the 503s a client should retry. */
 export const RETRY_AFTER_S: Record<string, number> = {
   'database-unavailable': DATABASE_RETRY_AFTER_S,
+  overloaded: OVERLOADED_RETRY_AFTER_S,
   'live-updates-unavailable': DATABASE_RETRY_AFTER_S,
   'shutting-down': 1,
 };
@@ -62,7 +63,13 @@ export function problemFromError(err: unknown, req: FastifyRequest): Problem {
     }
     return problem({ status, code, title: known?.title ?? 'Bad request', detail: e.message });
   }
-  if (isDatabaseUnavailable(err)) {
+  const failure = databaseFailure(err);
+  if (failure === 'overloaded') {
+    // Saturated, not down: pool wait, statement or lock timeout, out of connection slots.
+    req.log.warn({ err }, 'database overloaded');
+    return toProblem(problems.overloaded());
+  }
+  if (failure === 'unavailable') {
     // Connection-level: the client may retry. Logged without the driver's message details leaking out.
     req.log.warn({ err }, 'database unavailable');
     return toProblem(databaseUnavailable());

@@ -35,6 +35,13 @@ export const OwnSeekSchema = register(
   'One of your seeks, with its status.',
 );
 
-export const SeekListSchema = register(z.object({ seeks: z.array(PublicSeekSchema) }), 'SeekList', 'Open seeks, oldest first: the order they pair in (at most 100).');
+export const SeekListSchema = register(
+  z.object({
+    seeks: z.array(PublicSeekSchema),
+    nextCursor: z.string().nullable().describe('Send back as cursor for the next page; null after the last.'),
+  }),
+  'SeekList',
+  'Open seeks, oldest first: the order they pair in (a page of at most `limit`, 100 by default and at most).',
+);
 export const OwnSeekListSchema = register(z.object({ seeks: z.array(OwnSeekSchema) }), 'OwnSeekList', 'Your seeks, newest first (at most 100).');
 export const SeekParams = z.strictObject({ seekId: SeekIdSchema });

@@ -72,14 +72,15 @@ export class SqlChallengeStore implements ChallengeStore {
     private readonly onChange: () => void = () => {},
   ) {}
 
-  async create(c: NewChallenge, maxPerHour: number): Promise<ChallengeRow | null> {
-    // The count and the insert are one statement; two at once on two nodes may both pass the
+  async create(c: NewChallenge, maxPerHour: number, maxPendingPerRecipient: number): Promise<ChallengeRow | 'per-hour' | 'recipient-full'> {
+    // The counts and the insert are one statement; two at once on two nodes may both pass a
     // count (a soft limit, like the request rate limits), never a duplicate challenge.
     const rows = await this.sql<Raw>(
       `WITH c AS (
          INSERT INTO "challenge" ("id", "challenger_id", "dest_id", "allowed", "game", "time_control", "rated", "seat", "settings", "deck", "created_at", "expires_at")
          SELECT $1, $2, $3, ARRAY(SELECT jsonb_array_elements_text($4::jsonb)), $5, $6::jsonb, $7::boolean, $8, $9::jsonb, $10::jsonb, $11::timestamptz, $12::timestamptz
           WHERE (SELECT count(*) FROM "challenge" WHERE "challenger_id" = $2 AND "created_at" > $11::timestamptz - interval '1 hour') < $13::int
+            AND ($3::text IS NULL OR (SELECT count(*) FROM "challenge" WHERE "dest_id" = $3 AND "status" = 'open' AND "expires_at" > $11::timestamptz) < $14::int)
          RETURNING *
        )${withPlayers('c')}`,
       [
@@ -96,10 +97,19 @@ export class SqlChallengeStore implements ChallengeStore {
         c.createdAt.toISOString(),
         c.expiresAt.toISOString(),
         maxPerHour,
+        maxPendingPerRecipient,
       ],
     );
-    if (rows[0]) this.onChange();
-    return rows[0] ? challengeRow(rows[0]) : null;
+    if (rows[0]) {
+      this.onChange();
+      return challengeRow(rows[0]);
+    }
+    // Refused: which limit (read again; either answer is a 429 too-many-challenges).
+    const [hour] = await this.sql<{ n: number }>(
+      `SELECT count(*)::int AS n FROM "challenge" WHERE "challenger_id" = $1 AND "created_at" > $2::timestamptz - interval '1 hour'`,
+      [c.challengerId, c.createdAt.toISOString()],
+    );
+    return (hour?.n ?? 0) >= maxPerHour ? 'per-hour' : 'recipient-full';
   }
 
   async get(id: string): Promise<ChallengeRow | null> {

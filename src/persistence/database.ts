@@ -27,9 +27,19 @@ export type DatabaseConfig =
   | {
       kind: 'postgres';
       url: string;
-      /** pool size, default 10 */ maxConnections?: number;
-      /** Give up connecting after this long (default 5000 ms): a hung server must not hang requests. */
+      /** Pool size: connections this node opens at most (default 10; DB_POOL_SIZE). */
+      maxConnections?: number;
+      /**
+       * Give up connecting, or waiting for a pooled connection while all are in use, after this
+       * long (default 5000 ms): a hung server or a saturated pool must not hang requests.
+       */
       connectTimeoutMs?: number;
+      /**
+       * Server-side lock_timeout on every pooled connection (default 5000 ms; 0: none): a statement
+       * waiting on a row lock gives up (SQLSTATE 55P03, 503 overloaded) rather than hold its
+       * connection while other requests queue for one.
+       */
+      lockTimeoutMs?: number;
       /** Server-side statement_timeout; the client also gives up a second later (default 10000 ms). */
       statementTimeoutMs?: number;
     };
@@ -135,6 +145,7 @@ async function openPostgres(config: Extract<DatabaseConfig, { kind: 'postgres' }
   const { url } = config;
   const connectTimeoutMs = config.connectTimeoutMs ?? 5_000;
   const statementTimeoutMs = config.statementTimeoutMs ?? 10_000;
+  const lockTimeoutMs = config.lockTimeoutMs ?? 5_000;
   const clientOptions: pg.ClientConfig = {
     connectionString: url,
     connectionTimeoutMillis: connectTimeoutMs,
@@ -142,6 +153,7 @@ async function openPostgres(config: Extract<DatabaseConfig, { kind: 'postgres' }
     // the client gives up a little later on its own.
     statement_timeout: statementTimeoutMs,
     query_timeout: statementTimeoutMs + 1_000,
+    ...(lockTimeoutMs > 0 ? { lock_timeout: lockTimeoutMs } : {}),
     keepAlive: true,
   };
   const pool = new pg.Pool({ ...clientOptions, max: config.maxConnections ?? 10 });
@@ -176,7 +188,7 @@ async function openPostgres(config: Extract<DatabaseConfig, { kind: 'postgres' }
         onState?.(next ? 'up' : 'down');
       };
       const connect = async (): Promise<void> => {
-        const c = new pg.Client({ ...clientOptions, statement_timeout: undefined, query_timeout: undefined });
+        const c = new pg.Client({ ...clientOptions, statement_timeout: undefined, query_timeout: undefined, lock_timeout: undefined });
         client = c;
         let broken = false;
         const onBroken = () => {

@@ -177,12 +177,13 @@ export class SqlSeekStore implements SeekStore {
     ]);
   }
 
-  async listOpen(filter: { game?: string | undefined }, now: Date, limit: number): Promise<SeekRow[]> {
+  async listOpen(filter: { game?: string | undefined }, now: Date, limit: number, after?: { createdAt: Date; id: string } | null): Promise<SeekRow[]> {
     const rows = await this.sql<SeekSqlRow>(
       `SELECT ${SEEK_COLUMNS} FROM "seek" s JOIN "player" p ON p."id" = s."player_id"
         WHERE s."status" = 'open' AND s."expires_at" > $1::timestamptz AND ($2::text IS NULL OR s."game" = $2)
+          AND ($4::timestamptz IS NULL OR (s."created_at", s."id") > ($4::timestamptz, $5::text))
         ORDER BY s."created_at", s."id" LIMIT $3`,
-      [now.toISOString(), filter.game ?? null, limit],
+      [now.toISOString(), filter.game ?? null, limit, after?.createdAt.toISOString() ?? null, after?.id ?? null],
     );
     return rows.map(seekRow);
   }

@@ -623,8 +623,12 @@ export class ChallengeClosedError extends Error {
 }
 
 export interface ChallengeStore {
-  /** Creates the challenge if the challenger created fewer than `maxPerHour` since `at - 1h` (else null). */
-  create(c: NewChallenge, maxPerHour: number): Promise<ChallengeRow | null>;
+  /**
+   * Creates the challenge if the challenger created fewer than `maxPerHour` since `at - 1h` (else
+   * 'per-hour') and, for a challenge to a player, that player has fewer than
+   * `maxPendingPerRecipient` open unexpired challenges addressed to them (else 'recipient-full').
+   */
+  create(c: NewChallenge, maxPerHour: number, maxPendingPerRecipient: number): Promise<ChallengeRow | 'per-hour' | 'recipient-full'>;
   get(id: string): Promise<ChallengeRow | null>;
   /**
    * open -> `to`, only if open and unexpired at `at` (and, with `challengerId`, only if that player
@@ -672,8 +676,8 @@ export interface SeekStore {
       requestKey?: { key: Omit<PlayerRequestKey, 'response'>; answer: (posted: SeekPosted) => string };
     },
   ): Promise<SeekPosted>;
-  /** Open seeks not expired at `now`, oldest first. */
-  listOpen(filter: { game?: string | undefined }, now: Date, limit: number): Promise<SeekRow[]>;
+  /** Open seeks not expired at `now`, oldest first (after `after`'s position, for the next page). */
+  listOpen(filter: { game?: string | undefined }, now: Date, limit: number, after?: { createdAt: Date; id: string } | null): Promise<SeekRow[]>;
   /** A player's seeks, newest first. */
   ofPlayer(playerId: string, limit: number): Promise<SeekRow[]>;
   /** Cancels an open, unexpired seek of the player; null when there is no such seek of theirs, else the row after. */

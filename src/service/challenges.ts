@@ -29,12 +29,15 @@ export type DeclineReason = (typeof DECLINE_REASONS)[number];
 export interface ChallengeSettings {
   /** Challenges one player may create per rolling hour. */
   perHour: number;
+  /** Open challenges addressed to one player at once (CHALLENGE_MAX_PENDING_PER_RECIPIENT); one more is 429 too-many-challenges. */
+  maxPendingPerRecipient: number;
   /** How long a challenge stays open, by time-control family ('live' also covers no clock). */
   expiryMs: { live: number; correspondence: number };
 }
 
 export const DEFAULT_CHALLENGE_SETTINGS: ChallengeSettings = {
   perHour: 30,
+  maxPendingPerRecipient: 50,
   expiryMs: { live: 60 * 60_000, correspondence: 7 * 86_400_000 },
 };
 
@@ -153,8 +156,10 @@ export class Challenges {
         expiresAt: new Date(at + ttl),
       },
       this.settings.perHour,
+      this.settings.maxPendingPerRecipient,
     );
-    if (!row) throw problems.tooManyChallenges(this.settings.perHour);
+    if (row === 'per-hour') throw problems.tooManyChallenges(this.settings.perHour);
+    if (row === 'recipient-full') throw problems.recipientChallengesFull(input.to ?? '', this.settings.maxPendingPerRecipient);
     // The computer accepts at once (lichess's challenge to the AI starts the game): with the
     // game's first starter deck, through the same accept as anyone's.
     if (destId !== null && aiLevelOf(destId) !== null) {

@@ -54,6 +54,9 @@ export class ServiceError extends Error {
   }
 }
 
+/** Seconds a client should wait before retrying an `overloaded` answer. */
+export const OVERLOADED_RETRY_AFTER_S = 1;
+
 export const problems = {
   validation: (detail: string, errors?: string[]) =>
     new ServiceError({ kind: 'invalid-request', code: 'validation-failed', title: 'Invalid request', detail, errors: errors ?? [detail] }),
@@ -217,6 +220,15 @@ export const problems = {
       detail: `A player may create ${perHour} challenges per hour (CHALLENGES_PER_HOUR); wait before sending another.`,
       retryAfterS: 60,
     }),
+  /** The challenged player has as many open challenges waiting as a player may have. */
+  recipientChallengesFull: (handle: string, max: number) =>
+    new ServiceError({
+      kind: 'rate-limited',
+      code: 'too-many-challenges',
+      title: 'Too many challenges',
+      detail: `${handle} has ${max} open challenges waiting, the most a player may have (CHALLENGE_MAX_PENDING_PER_RECIPIENT); try again once they answer some.`,
+      retryAfterS: 60,
+    }),
   rateLimited: (detail: string, retryAfterS: number) =>
     new ServiceError({ kind: 'rate-limited', code: 'rate-limited', title: 'Too many requests', detail, retryAfterS }),
   /** A live stream (NDJSON, SSE, GraphQL subscription) or WebSocket over the caller's cap: close one first. */
@@ -272,4 +284,7 @@ export const problems = {
     }),
   databaseUnavailable: (detail = 'The database is not answering; retry shortly.') =>
     new ServiceError({ kind: 'unavailable', code: 'database-unavailable', title: 'Database unavailable', detail }),
+  /** The database answers but has no room now (pool saturated, statement or lock timeout, out of connection slots). */
+  overloaded: (detail = 'The service is busy; retry after Retry-After seconds.') =>
+    new ServiceError({ kind: 'unavailable', code: 'overloaded', title: 'Overloaded', detail, retryAfterS: OVERLOADED_RETRY_AFTER_S }),
 };

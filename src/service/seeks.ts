@@ -68,6 +68,24 @@ export const DEFAULT_SEEK_LIMITS: SeekLimits = { maxOpen: 5, ttlMs: 7 * 24 * 3_6
 
 const LIST_LIMIT = 100;
 
+/** A seek list position: the last seek's creation time and id, opaque to clients (base64url JSON). */
+function encodeSeekCursor(createdAt: Date, id: string): string {
+  return Buffer.from(JSON.stringify([createdAt.toISOString(), id])).toString('base64url');
+}
+
+function decodeSeekCursor(cursor: string): { createdAt: Date; id: string } {
+  let v: unknown;
+  try {
+    v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw problems.invalidCursor();
+  }
+  if (!Array.isArray(v) || v.length !== 2 || typeof v[0] !== 'string' || typeof v[1] !== 'string' || !/^sk_[A-Za-z0-9_-]{1,64}$/.test(v[1])) throw problems.invalidCursor();
+  const at = new Date(v[0]);
+  if (Number.isNaN(at.getTime()) || at.toISOString() !== v[0] || at.getUTCFullYear() < 2000 || at.getUTCFullYear() > 9999) throw problems.invalidCursor();
+  return { createdAt: at, id: v[1] };
+}
+
 /** Equal keys pair: the time control's fields in a fixed order. */
 const controlKey = (c: TimeControl): string => JSON.stringify(c.kind === 'correspondence' ? [c.kind, c.daysPerMove] : c.kind === 'live' ? [c.kind, c.initialSeconds, c.incrementSeconds] : [c.kind]);
 
@@ -188,7 +206,21 @@ export class Seeks {
 
   /** Open seeks, oldest first (the order they pair in). Public: no token needed. */
   async list(filter: { game?: string | undefined }): Promise<PublicSeekView[]> {
-    return (await this.store.seeks.listOpen(filter, new Date(this.now()), LIST_LIMIT)).map(publicView);
+    return (await this.page(filter, {})).seeks;
+  }
+
+  /**
+   * A page of the open seeks, oldest first: at most `limit` (1..100, default 100), after `cursor`
+   * (a nextCursor from the page before; invalid-cursor otherwise); nextCursor null on the last.
+   */
+  async page(filter: { game?: string | undefined }, opts: { limit?: number | undefined; cursor?: string | undefined }): Promise<{ seeks: PublicSeekView[]; nextCursor: string | null }> {
+    const limit = Math.min(Math.max(opts.limit ?? LIST_LIMIT, 1), LIST_LIMIT);
+    const after = opts.cursor === undefined ? null : decodeSeekCursor(opts.cursor);
+    // One row more than the page tells whether there is a next one.
+    const rows = await this.store.seeks.listOpen(filter, new Date(this.now()), limit + 1, after);
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return { seeks: page.map(publicView), nextCursor: rows.length > limit && last ? encodeSeekCursor(last.createdAt, last.id) : null };
   }
 
   /** The caller's seeks, newest first, with their status. */

@@ -15,6 +15,14 @@ describe('DATA_DIR', () => {
     const pg = loadEnv({ DATA_DIR: 'some/dir', DATABASE_URL: 'postgresql://u@h/db' });
     expect(pg.ok && pg.config.database.kind).toBe('postgres');
   });
+
+  it('PostgreSQL: the pool size and lock timeout come from DB_POOL_SIZE and DB_LOCK_TIMEOUT_MS (defaults 10 and 5 s)', () => {
+    const d = loadEnv({ DATABASE_URL: 'postgresql://u@h/db' });
+    expect(d.ok && d.config.database).toMatchObject({ kind: 'postgres', maxConnections: 10, lockTimeoutMs: 5_000 });
+    const set = loadEnv({ DATABASE_URL: 'postgresql://u@h/db', DB_POOL_SIZE: '25', DB_LOCK_TIMEOUT_MS: '0' });
+    expect(set.ok && set.config.database).toMatchObject({ maxConnections: 25, lockTimeoutMs: 0 });
+    expect(loadEnv({ DB_POOL_SIZE: '0' }).ok).toBe(false);
+  });
 });
 
 describe('CORS_ORIGINS', () => {
@@ -136,9 +144,10 @@ describe('RATED_MIN_DECISIONS', () => {
 describe('challenge settings', () => {
   it('default to the service defaults (30 an hour; 1 hour live or no clock, 7 days correspondence) and are read in seconds', () => {
     const d = loadEnv({});
-    expect(d.ok && d.config.challenges).toEqual({ perHour: 30, expiryMs: { live: 3_600_000, correspondence: 604_800_000 } });
-    const set = loadEnv({ CHALLENGES_PER_HOUR: '5', CHALLENGE_EXPIRY_LIVE_S: '600', CHALLENGE_EXPIRY_CORRESPONDENCE_S: '86400' });
-    expect(set.ok && set.config.challenges).toEqual({ perHour: 5, expiryMs: { live: 600_000, correspondence: 86_400_000 } });
+    expect(d.ok && d.config.challenges).toEqual({ perHour: 30, maxPendingPerRecipient: 50, expiryMs: { live: 3_600_000, correspondence: 604_800_000 } });
+    const set = loadEnv({ CHALLENGES_PER_HOUR: '5', CHALLENGE_MAX_PENDING_PER_RECIPIENT: '7', CHALLENGE_EXPIRY_LIVE_S: '600', CHALLENGE_EXPIRY_CORRESPONDENCE_S: '86400' });
+    expect(set.ok && set.config.challenges).toEqual({ perHour: 5, maxPendingPerRecipient: 7, expiryMs: { live: 600_000, correspondence: 86_400_000 } });
+    expect(loadEnv({ CHALLENGE_MAX_PENDING_PER_RECIPIENT: '0' }).ok).toBe(false);
     expect(loadEnv({ CHALLENGES_PER_HOUR: '0' }).ok).toBe(false);
   });
 });

@@ -82,7 +82,8 @@ const challengeRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async 
         description:
           'With `to`, the named player may accept (with a deck) or decline; without it the challenge is open: anyone, or only the ' +
           '`allowed` handles, may accept. It stays open until accepted, declined, cancelled or expired, whichever is written first. ' +
-          'Needs match:create. A player may create CHALLENGES_PER_HOUR per hour: one more is 429 too-many-challenges.',
+          'Needs match:create. A player may create CHALLENGES_PER_HOUR per hour: one more is 429 too-many-challenges; so is a ' +
+          'challenge to a player who already has CHALLENGE_MAX_PENDING_PER_RECIPIENT open challenges waiting.',
         headers: PlayerAuth,
         body: CreateChallengeBody,
         response: { 201: ChallengeSchema, ...problemResponses(400, 404, 413, 415, 422, 429) },

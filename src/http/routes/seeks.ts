@@ -46,14 +46,17 @@ const seekRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (app,
         tags: ['seeks'],
         operationId: 'listSeeks',
         summary: 'Open seeks',
-        description: 'Public: the open seeks, oldest first (the order they pair in), without their decks.',
+        description:
+          'Public: the open seeks, oldest first (the order they pair in), without their decks. Paged like the other lists: ' +
+          '`limit` (1..100, default 100) and `cursor` (the previous page\'s nextCursor; 400 invalid-cursor otherwise) → `nextCursor` ' +
+          '(null after the last page).',
         querystring: SeekListQuery,
         response: { 200: SeekListSchema, ...problemResponses(400, 429) },
       },
     },
     async (req, reply) => {
       reply.header('cache-control', 'no-cache');
-      return { seeks: await seeks.list({ game: req.query.game }) };
+      return seeks.page({ game: req.query.game }, { limit: req.query.limit, cursor: req.query.cursor });
     },
   );
 

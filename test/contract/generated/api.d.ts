@@ -833,7 +833,7 @@ export interface paths {
         put?: never;
         /**
          * Challenge a player (or anyone)
-         * @description With `to`, the named player may accept (with a deck) or decline; without it the challenge is open: anyone, or only the `allowed` handles, may accept. It stays open until accepted, declined, cancelled or expired, whichever is written first. Needs match:create. A player may create CHALLENGES_PER_HOUR per hour: one more is 429 too-many-challenges.
+         * @description With `to`, the named player may accept (with a deck) or decline; without it the challenge is open: anyone, or only the `allowed` handles, may accept. It stays open until accepted, declined, cancelled or expired, whichever is written first. Needs match:create. A player may create CHALLENGES_PER_HOUR per hour: one more is 429 too-many-challenges; so is a challenge to a player who already has CHALLENGE_MAX_PENDING_PER_RECIPIENT open challenges waiting.
          */
         post: operations["createChallenge"];
         delete?: never;
@@ -951,7 +951,7 @@ export interface paths {
         };
         /**
          * Open seeks
-         * @description Public: the open seeks, oldest first (the order they pair in), without their decks.
+         * @description Public: the open seeks, oldest first (the order they pair in), without their decks. Paged like the other lists: `limit` (1..100, default 100) and `cursor` (the previous page's nextCursor; 400 invalid-cursor otherwise) → `nextCursor` (null after the last page).
          */
         get: operations["listSeeks"];
         put?: never;
@@ -4189,9 +4189,11 @@ export interface components {
             /** @description Unpaired by then, the seek expires. */
             expiresAt: string;
         };
-        /** @description Open seeks, oldest first: the order they pair in (at most 100). */
+        /** @description Open seeks, oldest first: the order they pair in (a page of at most `limit`, 100 by default and at most). */
         SeekList: {
             seeks: components["schemas"]["Seek"][];
+            /** @description Send back as cursor for the next page; null after the last. */
+            nextCursor: string | null;
         };
         /** @description A standing offer to play anyone compatible: same game, time control and rated flag, each player within the other's rating range. */
         SeekRequestInput: {
@@ -5211,7 +5213,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Unavailable: code database-unavailable (the database did not answer; retry after Retry-After seconds), server-busy (this node runs as many expensive reads as it may; retry after Retry-After seconds), tournament-busy (joins or withdrawals kept changing the field while a start paired it; nothing started; retry after Retry-After seconds) or shutting-down (this node is stopping; retry). */
+        /** @description Unavailable: code database-unavailable (the database did not answer; retry after Retry-After seconds), overloaded (the database or this node's connection pool has no room now: a pooled connection not free in time, a statement or lock timeout, the server out of connection slots; retry after Retry-After seconds), server-busy (this node runs as many expensive reads as it may; retry after Retry-After seconds), tournament-busy (joins or withdrawals kept changing the field while a start paired it; nothing started; retry after Retry-After seconds) or shutting-down (this node is stopping; retry). */
         ServiceUnavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -10233,6 +10235,10 @@ export interface operations {
         parameters: {
             query?: {
                 game?: components["schemas"]["GameIdInput"];
+                /** @description A nextCursor from the previous page, unchanged. */
+                cursor?: string;
+                /** @description Seeks per page (default and most: 100). */
+                limit?: number;
             };
             header?: {
                 /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
