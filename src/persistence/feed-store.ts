@@ -21,10 +21,15 @@ interface Raw {
 
 const POSITION = /^([0-9]{1,20})-([0-9]{1,20})$/;
 
-/** A feed position's parts, or null when it is not one. */
+/** The largest xid8 (unsigned 64 bits) and bigint (signed 64 bits): a larger number is no position (SQLSTATE 22003). */
+const MAX_XID = 2n ** 64n - 1n;
+const MAX_ID = 2n ** 63n - 1n;
+
+/** A feed position's parts, or null when it is not one (also when a part exceeds its column's type). */
 export function parsePosition(p: string): { xid: string; id: string } | null {
   const m = POSITION.exec(p);
-  return m ? { xid: m[1]!, id: m[2]! } : null;
+  if (!m || BigInt(m[1]!) > MAX_XID || BigInt(m[2]!) > MAX_ID) return null;
+  return { xid: m[1]!, id: m[2]! };
 }
 
 /** Orders two positions as the feed does (by xid, then id): negative, zero or positive. */

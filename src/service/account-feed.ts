@@ -17,7 +17,7 @@ import type { OwnSeekView, Seeks } from './seeks.js';
 import type { Players } from './players.js';
 import type { Seat } from '../core/ruleset.js';
 import { problems } from './errors.js';
-import { committedAt, comparePositions } from '../persistence/feed-store.js';
+import { committedAt, comparePositions, parsePosition } from '../persistence/feed-store.js';
 import { FEED_KINDS, type FeedKind } from './feed-kinds.js';
 
 // In a module of their own: the request schemas (src/contract/) name them too (account webhooks).
@@ -66,9 +66,11 @@ export interface FeedSink {
 export interface FeedSettings {
   /** Feed connections one player may hold open on one node (0: no cap); one more is too-many-feeds. */
   perPlayer: number;
+  /** How often an idle feed sends a keep-alive (a blank line, an SSE comment). */
+  keepAliveMs: number;
 }
 
-export const DEFAULT_FEED_SETTINGS: FeedSettings = { perPlayer: 5 };
+export const DEFAULT_FEED_SETTINGS: FeedSettings = { perPlayer: 5, keepAliveMs: 15_000 };
 
 const WINDOW = 500;
 const PAGE = 500;
@@ -254,6 +256,11 @@ export class AccountFeeds {
     this.hub = new FeedHub(service.store.feed, service.live);
   }
 
+  /** How often an idle feed sends a keep-alive. */
+  get keepAliveMs(): number {
+    return this.settings.keepAliveMs;
+  }
+
   /** Whether the player has a feed open on this node. */
   connected(playerId: string): boolean {
     return this.open.has(playerId);
@@ -296,7 +303,8 @@ export class AccountFeeds {
    * release, or let `connect` own it.
    */
   async admit(me: PlayerRow, resumeAfter: string | undefined): Promise<() => void> {
-    if (resumeAfter !== undefined && !(await this.service.store.feed.exists(me.id, resumeAfter))) throw problems.invalidCursor();
+    // Checked before any query: a number past the columns' types is no entry (not SQLSTATE 22003).
+    if (resumeAfter !== undefined && (!parsePosition(resumeAfter) || !(await this.service.store.feed.exists(me.id, resumeAfter)))) throw problems.invalidCursor();
     const n = this.open.get(me.id) ?? 0;
     if (this.settings.perPlayer > 0 && n >= this.settings.perPlayer) throw problems.tooManyFeeds(this.settings.perPlayer);
     this.open.set(me.id, n + 1);

@@ -17,7 +17,6 @@ import { FeedEndSchema, FeedMessageSchema } from '../feed-schemas.js';
 import { problemFromError } from '../problems.js';
 import { NDJSON_CONTENT_TYPE, SSE_CONTENT_TYPE, SSE_KEEP_ALIVE, prefersEventStream, sseMessage } from '../sse.js';
 
-const KEEP_ALIVE_MS = 15_000;
 const POSITION = z.string().regex(/^[0-9]{1,20}-[0-9]{1,20}$/, 'an entry id as the feed sent it (<digits>-<digits>)');
 
 const FeedQuery = z.strictObject({
@@ -50,7 +49,7 @@ const accountFeedRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets:
           'matches with whose decision each waits for), then each entry as it is committed, on any node: match-started, ' +
           'your-turn, match-ended, challenge-received / -accepted / -declined (with the reason) / -canceled / -expired, ' +
           'rematch-offered, seek-paired. Entries hold public facts only (ids, handles, seats, status); read a match with ' +
-          'your token for its position. Blank lines are keep-alives (every 15 s). The last line says why the feed ended: ' +
+          'your token for its position. Blank lines are keep-alives (one at once when a resume has nothing to send yet, then every 15 s). The last line says why the feed ended: ' +
           '{"end":"shutdown"} or {"error":{problem}}; a feed that closes without one was cut. Reconnect with ?after=<id of ' +
           'the last entry received>: the entries you missed come first, in order, none twice, and no snapshot.\n\n' +
           'With `Accept: text/event-stream` the same messages are Server-Sent Events named by their type (`event: your-turn`, ' +
@@ -126,8 +125,11 @@ const accountFeedRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets:
       }
       keepAlive = setInterval(() => {
         if (!out.writableEnded) out.write(sse ? SSE_KEEP_ALIVE : '\n');
-      }, KEEP_ALIVE_MS);
+      }, service.feeds.keepAliveMs);
       keepAlive.unref();
+      // Node sends the status line and headers with the first bytes: a resumed feed with nothing
+      // new starts with a keep-alive, or the client would see nothing until the first interval.
+      if (out.writableLength === 0) out.write(sse ? SSE_KEEP_ALIVE : '\n');
       reply.header('cache-control', 'private, no-store').header('vary', 'Authorization, Accept');
       reply.header('content-type', sse ? SSE_CONTENT_TYPE : NDJSON_CONTENT_TYPE);
       if (sse) reply.header('x-accel-buffering', 'no');
