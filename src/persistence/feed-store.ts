@@ -121,6 +121,21 @@ export class SqlFeedStore implements FeedStore {
     return r!.at;
   }
 
+  async addTicket(ticketHash: string, tokenHash: string, expiresAt: Date, now: Date): Promise<void> {
+    await this.sql(`DELETE FROM "feed_ticket" WHERE "token_hash" = $1 AND "expires_at" <= $2::timestamptz`, [tokenHash, now.toISOString()], 'evons_feed_ticket_expired');
+    await this.sql(`INSERT INTO "feed_ticket" ("ticket_hash", "token_hash", "expires_at") VALUES ($1, $2, $3::timestamptz)`, [ticketHash, tokenHash, expiresAt.toISOString()], 'evons_feed_ticket_add');
+  }
+
+  async useTicket(ticketHash: string, now: Date): Promise<string | null> {
+    // One statement: of two uses racing (on any node), the row lock lets one mark it, the other finds it used.
+    const [r] = await this.sql<{ token_hash: string }>(
+      `UPDATE "feed_ticket" SET "used_at" = $2::timestamptz WHERE "ticket_hash" = $1 AND "used_at" IS NULL AND "expires_at" > $2::timestamptz RETURNING "token_hash"`,
+      [ticketHash, now.toISOString()],
+      'evons_feed_ticket_use',
+    );
+    return r?.token_hash ?? null;
+  }
+
   async exists(playerId: string, position: string): Promise<boolean> {
     const at = parsePosition(position);
     if (!at) return false;

@@ -19,6 +19,8 @@ import type { Seat } from '../core/ruleset.js';
 import { problems } from './errors.js';
 import { committedAt, comparePositions, parsePosition } from '../persistence/feed-store.js';
 import { FEED_KINDS, type FeedKind } from './feed-kinds.js';
+import { randomBytes } from 'node:crypto';
+import { hashToken } from './tokens.js';
 
 // In a module of their own: the request schemas (src/contract/) name them too (account webhooks).
 export { FEED_KINDS, type FeedKind };
@@ -71,6 +73,10 @@ export interface FeedSettings {
 }
 
 export const DEFAULT_FEED_SETTINGS: FeedSettings = { perPlayer: 5, keepAliveMs: 15_000 };
+
+/** How long a feed ticket (POST /v1/me/feed/tickets) may be used, once. */
+export const FEED_TICKET_TTL_MS = 60_000;
+const TICKET_PREFIX = 'evt_';
 
 const WINDOW = 500;
 const PAGE = 500;
@@ -237,7 +243,9 @@ export class FeedHub {
 export interface FeedDeps {
   readonly store: Pick<MatchStore, 'feed' | 'listMatches'>;
   readonly live: LiveUpdates;
-  readonly players: Pick<Players, 'player'>;
+  readonly players: Pick<Players, 'player' | 'playerOfHash'>;
+  /** The service's clock (ms): ticket expiry. */
+  readonly now: () => number;
   readonly challenges: Pick<Challenges, 'list'>;
   readonly seeks: Pick<Seeks, 'ofPlayer' | 'renewLive' | 'limits'>;
 }
@@ -295,6 +303,31 @@ export class AccountFeeds {
   /** The player a feed is for (a player token with match:read), checked before a stream starts. */
   async player(token: string | null | undefined): Promise<PlayerRow> {
     return this.service.players.player(token, 'match:read');
+  }
+
+  /**
+   * A ticket for one feed connection (GET /v1/me/events?ticket=, for a browser's EventSource,
+   * which cannot send Authorization): it stands for `token` (its player and scopes), once, within
+   * FEED_TICKET_TTL_MS. Only its hash is stored, in the database: any node takes it.
+   */
+  async mintTicket(token: string | null | undefined): Promise<{ ticket: string; expiresAt: string }> {
+    await this.player(token);
+    const ticket = TICKET_PREFIX + randomBytes(32).toString('base64url');
+    const now = this.service.now();
+    const expiresAt = new Date(now + FEED_TICKET_TTL_MS);
+    await this.service.store.feed.addTicket(hashToken(ticket), hashToken(token!), expiresAt, new Date(now));
+    return { ticket, expiresAt: expiresAt.toISOString() };
+  }
+
+  /**
+   * Uses a ticket: the player and the minting token's hash (the feed ends when that token is
+   * revoked). 401 invalid-ticket when it is unknown, used or expired; invalid-token when its
+   * token was revoked meanwhile.
+   */
+  async redeemTicket(ticket: string): Promise<{ me: PlayerRow; tokenHash: string }> {
+    const tokenHash = ticket.startsWith(TICKET_PREFIX) ? await this.service.store.feed.useTicket(hashToken(ticket), new Date(this.service.now())) : null;
+    if (!tokenHash) throw problems.invalidTicket();
+    return { me: await this.service.players.playerOfHash(tokenHash, 'match:read'), tokenHash };
   }
 
   /**
