@@ -122,14 +122,15 @@ export class SqlFeedStore implements FeedStore {
   }
 
   async addTicket(ticketHash: string, tokenHash: string, expiresAt: Date, now: Date): Promise<void> {
-    await this.sql(`DELETE FROM "feed_ticket" WHERE "token_hash" = $1 AND "expires_at" <= $2::timestamptz`, [tokenHash, now.toISOString()], 'evons_feed_ticket_expired');
+    // Tickets live a minute: each new one clears the expired ones, so the table holds about a minute's worth.
+    await this.sql(`DELETE FROM "feed_ticket" WHERE "expires_at" <= $1::timestamptz`, [now.toISOString()], 'evons_feed_ticket_expired');
     await this.sql(`INSERT INTO "feed_ticket" ("ticket_hash", "token_hash", "expires_at") VALUES ($1, $2, $3::timestamptz)`, [ticketHash, tokenHash, expiresAt.toISOString()], 'evons_feed_ticket_add');
   }
 
   async useTicket(ticketHash: string, now: Date): Promise<string | null> {
-    // One statement: of two uses racing (on any node), the row lock lets one mark it, the other finds it used.
+    // One statement: of two uses racing (on any node), the row lock lets one delete it; the other finds none.
     const [r] = await this.sql<{ token_hash: string }>(
-      `UPDATE "feed_ticket" SET "used_at" = $2::timestamptz WHERE "ticket_hash" = $1 AND "used_at" IS NULL AND "expires_at" > $2::timestamptz RETURNING "token_hash"`,
+      `DELETE FROM "feed_ticket" WHERE "ticket_hash" = $1 AND "expires_at" > $2::timestamptz RETURNING "token_hash"`,
       [ticketHash, now.toISOString()],
       'evons_feed_ticket_use',
     );
