@@ -81,6 +81,8 @@ interface LiveLog {
 interface LiveContext {
   live?: LiveConnection;
   app: { log: LiveLog };
+  /** The graphql-ws operation id (Mercurius puts it in a subscription's context). */
+  id?: unknown;
 }
 
 /**
@@ -134,11 +136,15 @@ function connectionOf(ctx: LiveContext): LiveConnection {
  * whatever it was (a match not found, the database down).
  */
 async function guardLive<T>(ctx: LiveContext, fn: () => Promise<LiveQueue<T>>): Promise<LiveQueue<T>> {
+  let queue: LiveQueue<T>;
   try {
-    return await fn();
+    queue = await fn();
   } catch (err) {
-    return failed(liveError(err, ctx.app.log));
+    queue = failed(liveError(err, ctx.app.log));
   }
+  // A client's complete read while this was being set up ends it now (and frees its slot).
+  ctx.live?.operations.attach(ctx.id, queue);
+  return queue;
 }
 
 /** An account feed message as the AccountFeedMessage type resolves it. */

@@ -28,6 +28,8 @@ export const CLOSE = {
   initTimeout: 4408,
   /** A second connection_init. */
   tooManyInits: 4429,
+  /** A subscribe whose id is already in use ("Subscriber for <id> already exists"). */
+  subscriberExists: 4409,
   /** A message the protocol does not allow (a subscribe whose query is not text). */
   badRequest: 4400,
   /** The server is stopping: reconnect (another node answers). */
@@ -41,6 +43,55 @@ export const INIT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_SUBSCRIPTIONS = 20;
 /** Queries and mutations one connection may have running at once (GRAPHQL_WS_MAX_OPERATIONS). */
 export const DEFAULT_MAX_OPERATIONS = 8;
+
+/** What a subscription resolver returns: an iterator that return() ends (and frees its slot). */
+interface Closable {
+  return(): unknown;
+}
+
+/**
+ * The operation ids a socket's subscriptions use, from the client's `subscribe` to the
+ * subscription's end (the client's `complete`, or the server's `complete` or `error`).
+ *
+ * Mercurius starts a subscription without waiting for it, and a `complete` read while its
+ * resolver is still setting it up finds nothing to end: the subscription would go on, unseen,
+ * holding its slot. Here such a `complete` is remembered, and the iterator the resolver returns
+ * is ended at once (attach). Mercurius does not check ids either; the protocol closes the socket
+ * with 4409 when a subscribe reuses one in use.
+ */
+export class Operations {
+  private readonly ops = new Map<string, { iterator: Closable | null; completed: boolean }>();
+
+  /** A client's subscribe: false when its id is in use (the socket is to close with 4409). */
+  subscribe(id: string): boolean {
+    if (this.ops.has(id)) return false;
+    this.ops.set(id, { iterator: null, completed: false });
+    return true;
+  }
+
+  /** A client's complete: ends the subscription, or remembers it for the resolver still setting it up. */
+  complete(id: string): void {
+    const op = this.ops.get(id);
+    if (!op) return;
+    if (op.iterator) this.ops.delete(id);
+    else op.completed = true;
+  }
+
+  /** The server ended the operation (sent `complete` or `error` for it). */
+  ended(id: string): void {
+    this.ops.delete(id);
+  }
+
+  /** The iterator a resolver returns for operation `id`: ended at once when the client completed it meanwhile. */
+  attach(id: unknown, iterator: Closable): void {
+    const op = typeof id === 'string' ? this.ops.get(id) : undefined;
+    if (!op) return;
+    if (op.completed) {
+      this.ops.delete(id as string);
+      iterator.return();
+    } else op.iterator = iterator;
+  }
+}
 
 /** One authenticated connection: its credential, its address and its active subscriptions. */
 export class LiveConnection {
@@ -59,6 +110,8 @@ export class LiveConnection {
     readonly address: string,
     private readonly streams: AddressSlots,
     private readonly maxOperations: number = DEFAULT_MAX_OPERATIONS,
+    /** The socket's operation ids (the resolvers attach the iterators they return). */
+    readonly operations: Operations = new Operations(),
   ) {}
 
   /**
@@ -105,6 +158,7 @@ type Auth = { ok: true; connection: LiveConnection } | { ok: false; code: number
 interface SocketState {
   auth: Promise<Auth> | null;
   timer: NodeJS.Timeout;
+  operations: Operations;
 }
 
 interface Logger {
@@ -151,14 +205,29 @@ export class WsConnections {
     const state: SocketState = {
       auth: null,
       timer: setTimeout(() => socket.close(CLOSE.initTimeout, 'Connection initialisation timeout'), INIT_TIMEOUT_MS),
+      operations: new Operations(),
     };
+    // The server's `complete` or `error` for an operation ends it (Mercurius writes each message
+    // as JSON.stringify({ type, id, payload }): the type comes first).
+    const send = socket.send.bind(socket) as (data: unknown, ...rest: unknown[]) => void;
+    socket.send = ((data: unknown, ...rest: unknown[]) => {
+      if (typeof data === 'string' && (data.startsWith('{"type":"complete"') || data.startsWith('{"type":"error"'))) {
+        try {
+          const id = (JSON.parse(data) as { id?: unknown }).id;
+          if (typeof id === 'string') state.operations.ended(id);
+        } catch {
+          // not ours to judge
+        }
+      }
+      send(data, ...rest);
+    }) as typeof socket.send;
     state.timer.unref();
     this.sockets.set(socket, state);
     socket.on('close', () => clearTimeout(state.timer));
     socket.on('message', (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => {
-      // Only connection_init and subscribe matter here (a subscribe is read twice: small, at most 64 KiB).
+      // Only connection_init, subscribe and complete matter here (each is read twice: small, at most 64 KiB).
       const text = isBinary ? '' : String(data);
-      if (!text.includes('connection_init') && !text.includes('subscribe')) return;
+      if (!text.includes('connection_init') && !text.includes('subscribe') && !text.includes('complete')) return;
       let msg: unknown;
       try {
         msg = JSON.parse(text);
@@ -166,10 +235,16 @@ export class WsConnections {
         return; // Mercurius answers malformed messages
       }
       const type = (msg as { type?: unknown } | null)?.type;
+      const id = (msg as { id?: unknown } | null)?.id;
       if (type === 'subscribe') {
         // The protocol's query is a string. Mercurius would take an object for a syntax tree and
         // graphql-js trusts its shape (answering with JavaScript's own error text): an invalid message.
         if (typeof (msg as { payload?: { query?: unknown } }).payload?.query !== 'string') socket.close(CLOSE.badRequest, 'Invalid message: payload.query must be GraphQL text');
+        else if (typeof id === 'string' && state.auth && !state.operations.subscribe(id)) socket.close(CLOSE.subscriberExists, `Subscriber for ${id} already exists`);
+        return;
+      }
+      if (type === 'complete') {
+        if (typeof id === 'string') state.operations.complete(id);
         return;
       }
       if (type !== 'connection_init') return;
@@ -179,21 +254,21 @@ export class WsConnections {
       }
       clearTimeout(state.timer);
       const address = this.addresses.get(req) ?? req.socket.remoteAddress ?? 'unknown';
-      state.auth = this.authenticate((msg as { payload?: unknown }).payload, req.headers.authorization, address).then((auth) => {
+      state.auth = this.authenticate((msg as { payload?: unknown }).payload, req.headers.authorization, address, state.operations).then((auth) => {
         if (!auth.ok) socket.close(auth.code, auth.reason);
         return auth;
       });
     });
   }
 
-  private async authenticate(payload: unknown, header: string | undefined, address: string): Promise<Auth> {
+  private async authenticate(payload: unknown, header: string | undefined, address: string, operations: Operations): Promise<Auth> {
     const key = payload !== null && typeof payload === 'object' ? authorizationKey(payload) : undefined;
     const given = key !== undefined ? (payload as Record<string, unknown>)[key] : header;
     try {
       if (given !== undefined && typeof given !== 'string') throw problems.invalidToken();
       const token = bearerToken(given);
       const { principal, seatMatchId } = await this.service.credential(token, 'match:read');
-      return { ok: true, connection: new LiveConnection(token ?? undefined, principal, seatMatchId, this.maxSubscriptions, address, this.streams, this.maxOperations) };
+      return { ok: true, connection: new LiveConnection(token ?? undefined, principal, seatMatchId, this.maxSubscriptions, address, this.streams, this.maxOperations, operations) };
     } catch (err) {
       if (err instanceof ServiceError) return { ok: false, code: CLOSE.forbidden, reason: err.code };
       const failure = databaseFailure(err);

@@ -21,10 +21,15 @@ interface Raw {
 
 const POSITION = /^([0-9]{1,20})-([0-9]{1,20})$/;
 
-/** A feed position's parts, or null when it is not one. */
+/** The largest xid8 (unsigned 64 bits) and bigint (signed 64 bits): a larger number is no position (SQLSTATE 22003). */
+const MAX_XID = 2n ** 64n - 1n;
+const MAX_ID = 2n ** 63n - 1n;
+
+/** A feed position's parts, or null when it is not one (also when a part exceeds its column's type). */
 export function parsePosition(p: string): { xid: string; id: string } | null {
   const m = POSITION.exec(p);
-  return m ? { xid: m[1]!, id: m[2]! } : null;
+  if (!m || BigInt(m[1]!) > MAX_XID || BigInt(m[2]!) > MAX_ID) return null;
+  return { xid: m[1]!, id: m[2]! };
 }
 
 /** Orders two positions as the feed does (by xid, then id): negative, zero or positive. */
@@ -114,6 +119,22 @@ export class SqlFeedStore implements FeedStore {
   async now(): Promise<string> {
     const [r] = await this.sql<{ at: string }>(`SELECT pg_current_snapshot()::text AS at`, [], 'evons_feed_now');
     return r!.at;
+  }
+
+  async addTicket(ticketHash: string, tokenHash: string, expiresAt: Date, now: Date): Promise<void> {
+    // Tickets live a minute: each new one clears the expired ones, so the table holds about a minute's worth.
+    await this.sql(`DELETE FROM "feed_ticket" WHERE "expires_at" <= $1::timestamptz`, [now.toISOString()], 'evons_feed_ticket_expired');
+    await this.sql(`INSERT INTO "feed_ticket" ("ticket_hash", "token_hash", "expires_at") VALUES ($1, $2, $3::timestamptz)`, [ticketHash, tokenHash, expiresAt.toISOString()], 'evons_feed_ticket_add');
+  }
+
+  async useTicket(ticketHash: string, now: Date): Promise<string | null> {
+    // One statement: of two uses racing (on any node), the row lock lets one delete it; the other finds none.
+    const [r] = await this.sql<{ token_hash: string }>(
+      `DELETE FROM "feed_ticket" WHERE "ticket_hash" = $1 AND "expires_at" > $2::timestamptz RETURNING "token_hash"`,
+      [ticketHash, now.toISOString()],
+      'evons_feed_ticket_use',
+    );
+    return r?.token_hash ?? null;
   }
 
   async exists(playerId: string, position: string): Promise<boolean> {

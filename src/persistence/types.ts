@@ -719,6 +719,13 @@ export interface FeedStore {
    * connection's snapshot, read after it, shows every entry committed before it.
    */
   now(): Promise<string>;
+  /** Stores a feed ticket (its hash) for the player token `tokenHash`, until `expiresAt`; drops every expired one. */
+  addTicket(ticketHash: string, tokenHash: string, expiresAt: Date, now: Date): Promise<void>;
+  /**
+   * Uses a ticket once: the hash of the token that minted it, when it exists, is unused and has
+   * not expired at `now` (the row is deleted in the same statement: a second use finds none).
+   */
+  useTicket(ticketHash: string, now: Date): Promise<string | null>;
 }
 
 /** A decision of the computer's, claimed by this node (src/persistence/ai-store.ts). */

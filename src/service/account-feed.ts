@@ -17,8 +17,10 @@ import type { OwnSeekView, Seeks } from './seeks.js';
 import type { Players } from './players.js';
 import type { Seat } from '../core/ruleset.js';
 import { problems } from './errors.js';
-import { committedAt, comparePositions } from '../persistence/feed-store.js';
+import { committedAt, comparePositions, parsePosition } from '../persistence/feed-store.js';
 import { FEED_KINDS, type FeedKind } from './feed-kinds.js';
+import { randomBytes } from 'node:crypto';
+import { hashToken } from './tokens.js';
 
 // In a module of their own: the request schemas (src/contract/) name them too (account webhooks).
 export { FEED_KINDS, type FeedKind };
@@ -66,9 +68,15 @@ export interface FeedSink {
 export interface FeedSettings {
   /** Feed connections one player may hold open on one node (0: no cap); one more is too-many-feeds. */
   perPlayer: number;
+  /** How often an idle feed sends a keep-alive (a blank line, an SSE comment). */
+  keepAliveMs: number;
 }
 
-export const DEFAULT_FEED_SETTINGS: FeedSettings = { perPlayer: 5 };
+export const DEFAULT_FEED_SETTINGS: FeedSettings = { perPlayer: 5, keepAliveMs: 15_000 };
+
+/** How long a feed ticket (POST /v1/me/feed/tickets) may be used, once. */
+export const FEED_TICKET_TTL_MS = 60_000;
+const TICKET_PREFIX = 'evt_';
 
 const WINDOW = 500;
 const PAGE = 500;
@@ -235,7 +243,9 @@ export class FeedHub {
 export interface FeedDeps {
   readonly store: Pick<MatchStore, 'feed' | 'listMatches'>;
   readonly live: LiveUpdates;
-  readonly players: Pick<Players, 'player'>;
+  readonly players: Pick<Players, 'player' | 'playerOfHash'>;
+  /** The service's clock (ms): ticket expiry. */
+  readonly now: () => number;
   readonly challenges: Pick<Challenges, 'list'>;
   readonly seeks: Pick<Seeks, 'ofPlayer' | 'renewLive' | 'limits'>;
 }
@@ -252,6 +262,11 @@ export class AccountFeeds {
     private readonly settings: FeedSettings,
   ) {
     this.hub = new FeedHub(service.store.feed, service.live);
+  }
+
+  /** How often an idle feed sends a keep-alive. */
+  get keepAliveMs(): number {
+    return this.settings.keepAliveMs;
   }
 
   /** Whether the player has a feed open on this node. */
@@ -291,12 +306,38 @@ export class AccountFeeds {
   }
 
   /**
+   * A ticket for one feed connection (GET /v1/me/events?ticket=, for a browser's EventSource,
+   * which cannot send Authorization): it stands for `token` (its player and scopes), once, within
+   * FEED_TICKET_TTL_MS. Only its hash is stored, in the database: any node takes it.
+   */
+  async mintTicket(token: string | null | undefined): Promise<{ ticket: string; expiresAt: string }> {
+    await this.player(token);
+    const ticket = TICKET_PREFIX + randomBytes(32).toString('base64url');
+    const now = this.service.now();
+    const expiresAt = new Date(now + FEED_TICKET_TTL_MS);
+    await this.service.store.feed.addTicket(hashToken(ticket), hashToken(token!), expiresAt, new Date(now));
+    return { ticket, expiresAt: expiresAt.toISOString() };
+  }
+
+  /**
+   * Uses a ticket: the player and the minting token's hash (the feed ends when that token is
+   * revoked). 401 invalid-ticket when it is unknown, used or expired; invalid-token when its
+   * token was revoked meanwhile.
+   */
+  async redeemTicket(ticket: string): Promise<{ me: PlayerRow; tokenHash: string }> {
+    const tokenHash = ticket.startsWith(TICKET_PREFIX) ? await this.service.store.feed.useTicket(hashToken(ticket), new Date(this.service.now())) : null;
+    if (!tokenHash) throw problems.invalidTicket();
+    return { me: await this.service.players.playerOfHash(tokenHash, 'match:read'), tokenHash };
+  }
+
+  /**
    * Checks what a connection asks for (400 invalid-cursor for a position that is not one of this
    * player's entries; 429 too-many-feeds over the cap) and takes its slot: pair with the returned
    * release, or let `connect` own it.
    */
   async admit(me: PlayerRow, resumeAfter: string | undefined): Promise<() => void> {
-    if (resumeAfter !== undefined && !(await this.service.store.feed.exists(me.id, resumeAfter))) throw problems.invalidCursor();
+    // Checked before any query: a number past the columns' types is no entry (not SQLSTATE 22003).
+    if (resumeAfter !== undefined && (!parsePosition(resumeAfter) || !(await this.service.store.feed.exists(me.id, resumeAfter)))) throw problems.invalidCursor();
     const n = this.open.get(me.id) ?? 0;
     if (this.settings.perPlayer > 0 && n >= this.settings.perPlayer) throw problems.tooManyFeeds(this.settings.perPlayer);
     this.open.set(me.id, n + 1);

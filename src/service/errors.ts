@@ -76,6 +76,13 @@ export const problems = {
       title: 'Invalid seat token',
       detail: 'The token is malformed or is not a seat token of this match.',
     }),
+  invalidTicket: () =>
+    new ServiceError({
+      kind: 'unauthenticated',
+      code: 'invalid-ticket',
+      title: 'Invalid feed ticket',
+      detail: 'The ticket is unknown, used or expired: each is good for one connection within a minute. Get a new one (POST /v1/me/feed/tickets).',
+    }),
   insufficientScope: (scope: string) =>
     new ServiceError({ kind: 'forbidden', code: 'insufficient-scope', title: 'Insufficient scope', detail: `This token lacks the ${scope} scope.` }),
   seatTokenRequired: () =>

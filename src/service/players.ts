@@ -97,6 +97,17 @@ export class Players {
     return p.player;
   }
 
+  /**
+   * The player behind a stored token hash (a feed ticket's minting token), with that token's
+   * scopes: invalid-token once the token is revoked.
+   */
+  async playerOfHash(tokenHash: string, scope: Scope): Promise<PlayerRow> {
+    const found = await this.store.byToken(tokenHash);
+    if (!found) throw problems.invalidToken();
+    requireScope({ kind: 'player', player: found.player, scopes: found.token.scopes }, scope);
+    return found.player;
+  }
+
   async tokens(token: string | null | undefined): Promise<TokenView[]> {
     const p = await this.player(token, 'match:read');
     return (await this.store.tokens(p.id)).map(tokenView);

@@ -80,7 +80,8 @@ const CORRESPONDENCE = { kind: 'correspondence', daysPerMove: 3 };
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`account feed [${backend.name}]`, () => {
     const LEASE = 30_000;
-    const h = useHarness(backend, { clock: true, challenges: { perHour: 20 }, feeds: { perPlayer: 3 }, seeks: { liveLeaseMs: LEASE } });
+    // Keep-alives every hour: a feed's headers must not wait for one (issue 34, item 4).
+    const h = useHarness(backend, { clock: true, challenges: { perHour: 20 }, feeds: { perPlayer: 3, keepAliveMs: 3_600_000 }, seeks: { liveLeaseMs: LEASE } });
     const other = useSecondApp(h, { challenges: { perHour: 20 }, feeds: { perPlayer: 3 }, seeks: { liveLeaseMs: LEASE } });
 
     it('tells both players, on two nodes, everything from the challenge to the rematch offer; a resume sends exactly what was missed', async () => {
@@ -234,6 +235,11 @@ for (const backend of backends) {
         const bad = subscribe<{ myEvents: Msg }>(client(eve.token), MY_EVENTS, { after: '1-1' });
         await bad.done;
         expect(JSON.stringify(bad.error())).toContain('invalid-cursor');
+        for (const after of ['1-9223372036854775808', '99999999999999999999-1']) {
+          const huge = subscribe<{ myEvents: Msg }>(client(eve.token), MY_EVENTS, { after });
+          await huge.done;
+          expect(huge.error()).toMatchObject([{ extensions: { code: 'invalid-cursor' } }]);
+        }
         rest.close();
       } finally {
         for (const c of clients) await c.dispose();
@@ -332,11 +338,36 @@ for (const backend of backends) {
       }
     });
 
+    it('a resumed feed with nothing new sends its status and headers at once, not with the first keep-alive', async () => {
+      const gus = await register(h.http, 'gus');
+      const hal = await register(h.http, 'hal');
+      const first = openFeed(h.baseUrl(), gus.token);
+      await first.opened;
+      await h.http.post('/v1/challenges').set(bearer(hal.token)).send({ to: gus.handle }).expect(201);
+      await waitFor(() => first.entries().length === 1, 'an entry to resume after');
+      first.close();
+      const last = first.entries()[0]!.id!;
+      // Nothing comes after `last` and keep-alives are an hour apart: before the fix the response
+      // head waited for the first keep-alive, so these never opened within the test's timeout.
+      for (const opts of [{ after: last }, { lastEventId: last, sse: true }]) {
+        const resumed = openFeed(h.baseUrl(), gus.token, opts);
+        await resumed.opened;
+        expect(resumed.status()).toBe(200);
+        expect(resumed.messages).toEqual([]);
+        resumed.close();
+      }
+    });
+
     it('refuses with stable codes: no token, a seat token, an unknown resume id, one feed too many', async () => {
       const cy = await register(h.http, 'cy');
       expectProblem(await h.http.get('/v1/me/events'), 401, 'missing-token');
       expectProblem(await h.http.get('/v1/me/events?after=nope').set(bearer(cy.token)), 400, 'validation-failed');
       expectProblem(await h.http.get('/v1/me/events?after=1-1').set(bearer(cy.token)), 400, 'invalid-cursor');
+      // Ids past the database's integers (bigint ids, xid8 transaction ids): the same answer, not a 500.
+      for (const after of ['1-9223372036854775808', '1-99999999999999999999', '18446744073709551616-1', '99999999999999999999-1']) {
+        expectProblem(await h.http.get(`/v1/me/events?after=${after}`).set(bearer(cy.token)), 400, 'invalid-cursor');
+        expectProblem(await h.http.get('/v1/me/events').set(bearer(cy.token)).set('last-event-id', after), 400, 'invalid-cursor');
+      }
       const feeds = [openFeed(h.baseUrl(), cy.token), openFeed(h.baseUrl(), cy.token), openFeed(h.baseUrl(), cy.token)];
       await Promise.all(feeds.map((f) => f.opened));
       await waitFor(() => feeds.every((f) => f.messages.length === 1), 'three feeds');

@@ -88,7 +88,7 @@ describe('OpenAPI document: what the server reads and sends (issue 6 item 8)', (
         'createChallenge', 'getChallenge', 'listMyChallenges', 'acceptChallenge', 'declineChallenge', 'cancelChallenge',
         'postSeek', 'listSeeks', 'listMySeeks', 'cancelSeek',
         'offerRematch', 'acceptRematch', 'declineRematch', 'claimRematchSeat',
-        'streamAccountEvents',
+        'streamAccountEvents', 'createFeedTicket',
         'registerAccountWebhook', 'listAccountWebhooks', 'deleteAccountWebhook', 'rotateAccountWebhookSecret', 'listAccountWebhookDeliveries',
         'redeliverAccountWebhook',
         'createTournament', 'listTournaments', 'getTournament', 'getTournamentStandings', 'exportTournamentStandingsCsv', 'joinTournament',

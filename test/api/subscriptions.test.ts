@@ -253,6 +253,52 @@ for (const backend of backends) {
       }
     });
 
+    it('a complete sent right after its subscribe frees the slot; a second subscribe with an id in use closes with 4409', async () => {
+      const MAX = 3;
+      const node = await buildApp({ store: h.app.service.store, logger: false, maxSubscriptionsPerConnection: MAX });
+      const at = await listen(node);
+      try {
+        const m = await createHotSeat(h.http);
+        const r = rawSocket(at);
+        await r.opened;
+        r.send({ type: 'connection_init', payload: { authorization: `Bearer ${m.tokens.p1}` } });
+        await waitFor(() => r.messages.some((x) => x.type === 'connection_ack'), 'the ack');
+        const sub = (id: string) => r.send({ type: 'subscribe', id, payload: { query: EVENTS, variables: { id: m.id } } });
+        const of = (id: string) => r.messages.filter((x) => x.id === id);
+        // Each complete reaches the server while its subscription is still being set up (the
+        // match is being read): before the fix the subscription went on and kept its slot.
+        for (let i = 0; i < MAX; i++) {
+          sub(`gone${i}`);
+          r.send({ type: 'complete', id: `gone${i}` });
+        }
+        // Each ends once its setup does (the server's complete; before the fix it never came).
+        await waitFor(() => [...Array(MAX).keys()].every((i) => of(`gone${i}`).some((x) => x.type === 'complete')), 'the completed ones to end');
+        for (let i = 0; i < MAX; i++) {
+          sub(`live${i}`);
+          await waitFor(() => of(`live${i}`).length > 0, `subscription ${i} in a freed slot`);
+          expect(of(`live${i}`)[0]!.type).toBe('next');
+        }
+        for (let i = 0; i < MAX; i++) expect(of(`gone${i}`).filter((x) => x.type !== 'complete')).toEqual([]);
+        // The protocol: a subscribe whose id is already in use closes the socket with 4409.
+        sub('live0');
+        expect(await r.closed).toEqual({ code: 4409, reason: 'Subscriber for live0 already exists' });
+      } finally {
+        await node.close();
+      }
+    });
+
+    it('a subscribe with the id of one still being set up closes with 4409 too', async () => {
+      const m = await createHotSeat(h.http);
+      const r = rawSocket(h.baseUrl());
+      await r.opened;
+      r.send({ type: 'connection_init', payload: { authorization: `Bearer ${m.tokens.p1}` } });
+      await waitFor(() => r.messages.some((x) => x.type === 'connection_ack'), 'the ack');
+      const sub = () => r.send({ type: 'subscribe', id: 'twice', payload: { query: EVENTS, variables: { id: m.id } } });
+      sub();
+      sub();
+      expect(await r.closed).toEqual({ code: 4409, reason: 'Subscriber for twice already exists' });
+    });
+
     it('documents are validated and costed as over HTTP; myTurn needs a token; a subscription over HTTP is refused', async () => {
       const m = await createHotSeat(h.http);
       const spectator = client();

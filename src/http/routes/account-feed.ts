@@ -5,6 +5,9 @@
  * everything around its matches.
  */
 import { PassThrough } from 'node:stream';
+import type { FastifyRequest } from 'fastify';
+import type { PlayerRow } from '../../persistence/types.js';
+import { problems } from '../../service/errors.js';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MatchService } from '../../service/match-service.js';
@@ -17,12 +20,23 @@ import { FeedEndSchema, FeedMessageSchema } from '../feed-schemas.js';
 import { problemFromError } from '../problems.js';
 import { NDJSON_CONTENT_TYPE, SSE_CONTENT_TYPE, SSE_KEEP_ALIVE, prefersEventStream, sseMessage } from '../sse.js';
 
-const KEEP_ALIVE_MS = 15_000;
 const POSITION = z.string().regex(/^[0-9]{1,20}-[0-9]{1,20}$/, 'an entry id as the feed sent it (<digits>-<digits>)');
 
 const FeedQuery = z.strictObject({
   after: POSITION.optional().describe('Resume after this entry id (the id of the last entry received): its successors come first, no snapshot.'),
+  ticket: z
+    .string()
+    .max(200)
+    .optional()
+    .describe('In place of Authorization (a browser\'s EventSource cannot send it): a ticket from POST /v1/me/feed/tickets, good for one connection within a minute.'),
 });
+
+const FeedTicketSchema = z
+  .object({
+    ticket: z.string().describe('Pass it as ?ticket= to GET /v1/me/events, once.'),
+    expiresAt: z.string().describe('It cannot be used from then on (a minute after it was made).'),
+  })
+  .meta({ id: 'FeedTicket', description: 'A single-use ticket for one account feed connection, standing for the token that asked for it.' });
 
 const FeedHeaders = PlayerAuth.extend({
   'last-event-id': POSITION.optional().describe('The id of the last entry received (EventSource sends it when it reconnects): like ?after=, which it overrides.'),
@@ -36,21 +50,47 @@ const accountFeedRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets:
     for (const finish of [...open.values()]) finish({ end: 'shutdown' });
   });
 
+  app.post(
+    '/me/feed/tickets',
+    {
+      config: { openapi: { credentials: 'player' } },
+      schema: {
+        tags: ['players'],
+        operationId: 'createFeedTicket',
+        summary: 'A single-use ticket to open your account feed without Authorization (EventSource)',
+        description:
+          'A player token (match:read). A browser\'s EventSource cannot send Authorization: open ' +
+          '`new EventSource(\'/v1/me/events?ticket=<ticket>\')` instead. The ticket stands for the token that asked for it ' +
+          '(its player and scopes; the feed ends when that token is revoked), opens one connection, and expires a minute after ' +
+          'it was made: a used or expired one is 401 invalid-ticket. Tickets are kept in the database (any server takes them), ' +
+          'only as hashes, and are never logged. EventSource reconnects by itself with the same URL: a reconnect needs a new ' +
+          'ticket (and sends Last-Event-ID itself), so on its error event close it and open a new one with a fresh ticket and ' +
+          '?after=<the last id received>.',
+        headers: PlayerAuth,
+        response: { 201: FeedTicketSchema, ...problemResponses(400, 413, 415, 429) },
+      },
+    },
+    async (req, reply) =>
+      reply.code(201).headers({ 'cache-control': 'private, no-store', vary: 'Authorization' }).send(await service.feeds.mintTicket(bearerToken(req.headers.authorization))),
+  );
+
   app.get(
     '/me/events',
     {
-      config: { openapi: { media: 'account-feed' } },
+      config: { openapi: { media: 'account-feed', credentials: 'optional-player' } },
+      // The URL may hold a ticket: logged without its query.
+      logSerializers: { req: (req: FastifyRequest) => ({ method: req.method, url: req.url.split('?', 1)[0], host: req.host, remoteAddress: req.ip }) },
       schema: {
         tags: ['players'],
         operationId: 'streamAccountEvents',
         summary: 'Your account feed: challenges, seeks, match starts, turns and ends (NDJSON or Server-Sent Events)',
         description:
-          'A player token (match:read). Content-Type application/x-ndjson (the default), one JSON object per line. A fresh ' +
+          'A player token (match:read), or ?ticket= (POST /v1/me/feed/tickets) for a browser\'s EventSource. Content-Type application/x-ndjson (the default), one JSON object per line. A fresh ' +
           'connection starts with a `snapshot` (your open challenges both ways, your open seeks, your running and waiting ' +
           'matches with whose decision each waits for), then each entry as it is committed, on any node: match-started, ' +
           'your-turn, match-ended, challenge-received / -accepted / -declined (with the reason) / -canceled / -expired, ' +
           'rematch-offered, seek-paired. Entries hold public facts only (ids, handles, seats, status); read a match with ' +
-          'your token for its position. Blank lines are keep-alives (every 15 s). The last line says why the feed ended: ' +
+          'your token for its position. Blank lines are keep-alives (one at once when a resume has nothing to send yet, then every 15 s). The last line says why the feed ended: ' +
           '{"end":"shutdown"} or {"error":{problem}}; a feed that closes without one was cut. Reconnect with ?after=<id of ' +
           'the last entry received>: the entries you missed come first, in order, none twice, and no snapshot.\n\n' +
           'With `Accept: text/event-stream` the same messages are Server-Sent Events named by their type (`event: your-turn`, ' +
@@ -66,8 +106,16 @@ const accountFeedRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets:
       },
     },
     async (req, reply) => {
-      const token = bearerToken(req.headers.authorization);
-      const me = await service.feeds.player(token);
+      let me: PlayerRow;
+      let tokenHash: string | null;
+      if (req.query.ticket !== undefined) {
+        if (req.headers.authorization !== undefined) throw problems.validation('Send a ticket or Authorization, not both.');
+        ({ me, tokenHash } = await service.feeds.redeemTicket(req.query.ticket));
+      } else {
+        const token = bearerToken(req.headers.authorization);
+        me = await service.feeds.player(token);
+        tokenHash = token ? hashToken(token) : null;
+      }
       const resumeAfter = req.headers['last-event-id'] ?? req.query.after;
       const releaseFeed = await service.feeds.admit(me, resumeAfter);
       // Also one of the address's live streams (429 too-many-streams over LIVE_STREAMS_PER_ADDRESS).
@@ -87,8 +135,10 @@ const accountFeedRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets:
       };
       const sse = prefersEventStream(req.headers.accept);
       const out = new PassThrough();
+      let wrote = false;
       const write = (m: FeedMessage) => {
         if (out.writableEnded) return;
+        wrote = true;
         // SSE: the event is named by the type; data is the same object as the NDJSON line.
         out.write(sse ? sseMessage(m.type, m, 'id' in m ? m.id : undefined) : JSON.stringify(m) + '\n');
       };
@@ -114,7 +164,7 @@ const accountFeedRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets:
         cleanup();
       });
       try {
-        stop = await service.feeds.connect(me, token ? hashToken(token) : null, resumeAfter, {
+        stop = await service.feeds.connect(me, tokenHash, resumeAfter, {
           send: (messages) => {
             for (const m of messages) write(m);
           },
@@ -126,8 +176,11 @@ const accountFeedRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets:
       }
       keepAlive = setInterval(() => {
         if (!out.writableEnded) out.write(sse ? SSE_KEEP_ALIVE : '\n');
-      }, KEEP_ALIVE_MS);
+      }, service.feeds.keepAliveMs);
       keepAlive.unref();
+      // Node sends the status line and headers with the first bytes: a resumed feed with nothing
+      // new starts with a keep-alive, or the client would see nothing until the first interval.
+      if (!wrote) out.write(sse ? SSE_KEEP_ALIVE : '\n');
       reply.header('cache-control', 'private, no-store').header('vary', 'Authorization, Accept');
       reply.header('content-type', sse ? SSE_CONTENT_TYPE : NDJSON_CONTENT_TYPE);
       if (sse) reply.header('x-accel-buffering', 'no');

@@ -1234,6 +1234,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/me/feed/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A single-use ticket to open your account feed without Authorization (EventSource)
+         * @description A player token (match:read). A browser's EventSource cannot send Authorization: open `new EventSource('/v1/me/events?ticket=<ticket>')` instead. The ticket stands for the token that asked for it (its player and scopes; the feed ends when that token is revoked), opens one connection, and expires a minute after it was made: a used or expired one is 401 invalid-ticket. Tickets are kept in the database (any server takes them), only as hashes, and are never logged. EventSource reconnects by itself with the same URL: a reconnect needs a new ticket (and sends Last-Event-ID itself), so on its error event close it and open a new one with a fresh ticket and ?after=<the last id received>.
+         */
+        post: operations["createFeedTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/me/events": {
         parameters: {
             query?: never;
@@ -1243,7 +1263,7 @@ export interface paths {
         };
         /**
          * Your account feed: challenges, seeks, match starts, turns and ends (NDJSON or Server-Sent Events)
-         * @description A player token (match:read). Content-Type application/x-ndjson (the default), one JSON object per line. A fresh connection starts with a `snapshot` (your open challenges both ways, your open seeks, your running and waiting matches with whose decision each waits for), then each entry as it is committed, on any node: match-started, your-turn, match-ended, challenge-received / -accepted / -declined (with the reason) / -canceled / -expired, rematch-offered, seek-paired. Entries hold public facts only (ids, handles, seats, status); read a match with your token for its position. Blank lines are keep-alives (every 15 s). The last line says why the feed ended: {"end":"shutdown"} or {"error":{problem}}; a feed that closes without one was cut. Reconnect with ?after=<id of the last entry received>: the entries you missed come first, in order, none twice, and no snapshot.
+         * @description A player token (match:read), or ?ticket= (POST /v1/me/feed/tickets) for a browser's EventSource. Content-Type application/x-ndjson (the default), one JSON object per line. A fresh connection starts with a `snapshot` (your open challenges both ways, your open seeks, your running and waiting matches with whose decision each waits for), then each entry as it is committed, on any node: match-started, your-turn, match-ended, challenge-received / -accepted / -declined (with the reason) / -canceled / -expired, rematch-offered, seek-paired. Entries hold public facts only (ids, handles, seats, status); read a match with your token for its position. Blank lines are keep-alives (one at once when a resume has nothing to send yet, then every 15 s). The last line says why the feed ended: {"end":"shutdown"} or {"error":{problem}}; a feed that closes without one was cut. Reconnect with ?after=<id of the last entry received>: the entries you missed come first, in order, none twice, and no snapshot.
          *
          *     With `Accept: text/event-stream` the same messages are Server-Sent Events named by their type (`event: your-turn`, `event: snapshot`, `event: end`), each entry with `id:`, so an EventSource resumes by itself with Last-Event-ID. Entry ids are opaque and not increasing; pass them back unchanged. At most FEED_CONNECTIONS_PER_PLAYER feeds per player on one server (429 too-many-feeds); each is also one of the address's live streams (LIVE_STREAMS_PER_ADDRESS).
          */
@@ -3416,6 +3436,13 @@ export interface components {
                 /** @description Your running and waiting matches (at most 100 of each), with whose decision each waits for. */
                 matches: components["schemas"]["FeedMatchSummary"][];
             };
+        };
+        /** @description A single-use ticket for one account feed connection, standing for the token that asked for it. */
+        FeedTicket: {
+            /** @description Pass it as ?ticket= to GET /v1/me/events, once. */
+            ticket: string;
+            /** @description It cannot be used from then on (a minute after it was made). */
+            expiresAt: string;
         };
         /** @description A tournament you entered finished (GET /v1/tournaments/{tournamentId}/standings has the final standings). */
         FeedTournamentFinished: {
@@ -12075,11 +12102,121 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    createFeedTicket: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedTicket"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 256 KiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type (send application/json) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     streamAccountEvents: {
         parameters: {
             query?: {
                 /** @description Resume after this entry id (the id of the last entry received): its successors come first, no snapshot. */
                 after?: string;
+                /** @description In place of Authorization (a browser's EventSource cannot send it): a ticket from POST /v1/me/feed/tickets, good for one connection within a minute. */
+                ticket?: string;
             };
             header?: {
                 /** @description The id of the last entry received (EventSource sends it when it reconnects): like ?after=, which it overrides. */
