@@ -222,9 +222,16 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     reply.header('connection', 'close');
     return sendProblem(reply, problem({ status: 503, code: 'shutting-down', title: 'Shutting down', detail: 'This server is stopping; retry (another node will answer).' }));
   });
-  app.addHook('onSend', async (req, reply) => {
+  app.addHook('onSend', async (req, reply, payload) => {
     reply.header('x-request-id', req.id);
     if (closing) reply.header('connection', 'close');
+    // A 304 has no body (RFC 9110 §15.4.5): not the serialised `null`, nor its Content-Length or type.
+    if (reply.statusCode === 304) {
+      reply.removeHeader('content-type');
+      reply.removeHeader('content-length');
+      return null;
+    }
+    return payload;
   });
 
   await app.register(problems);

@@ -72,14 +72,14 @@ const STATUS_TEXT: Record<string, string> = {
   '200': 'OK',
   '201': 'Created',
   '304': 'Not modified: the match is still at the version of If-None-Match (no body).',
-  '400': 'Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor)',
+  '400': 'Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor)',
   '401': 'Missing, malformed, unknown or revoked token (missing-token, invalid-token)',
   '403': 'A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player',
   '404': 'No such match',
   '409': 'Version conflict, seat taken, or the match is not in play (body has the current version)',
   '413': 'Body larger than 256 KiB',
   '415': 'Unsupported media type (send application/json)',
-  '422': 'Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body',
+  '422': 'Illegal action, invalid deck or position, settings the game refuses past the request schema, or an Idempotency-Key reused with another body',
   '429': 'Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first',
   '503': 'Database unavailable',
 };
@@ -115,6 +115,11 @@ const COMPONENTS = {
     },
     CacheControlPublic: { description: 'Public and cacheable (`public, max-age=300`).', schema: { type: 'string' } },
     Vary: { description: '`Authorization`: the body depends on the seat token (and `Origin`, for CORS).', schema: { type: 'string' } },
+    WwwAuthenticate: {
+      description: 'The challenge (RFC 6750): `Bearer` when no token was sent, `Bearer error="invalid_token"` when the one sent is malformed, unknown or revoked.',
+      required: true,
+      schema: { type: 'string', pattern: '^Bearer( error="invalid_token")?$' },
+    },
   },
   parameters: {
     RequestId: {
@@ -126,6 +131,21 @@ const COMPONENTS = {
     },
   },
   responses: {
+    PayloadTooLarge: {
+      description: 'Body larger than 256 KiB (code body-too-large).',
+      headers: { 'X-Request-Id': ref('headers', 'RequestId') },
+      content: { 'application/problem+json': { schema: PROBLEM } },
+    },
+    UriTooLong: {
+      description: 'A path segment is longer than the server accepts (code uri-too-long).',
+      headers: { 'X-Request-Id': ref('headers', 'RequestId') },
+      content: { 'application/problem+json': { schema: PROBLEM } },
+    },
+    UnsupportedMediaType: {
+      description: 'A body that is not application/json (code unsupported-media-type).',
+      headers: { 'X-Request-Id': ref('headers', 'RequestId') },
+      content: { 'application/problem+json': { schema: PROBLEM } },
+    },
     InternalError: {
       description: 'Internal error (code internal): nothing internal is revealed; quote the X-Request-Id.',
       headers: { 'X-Request-Id': ref('headers', 'RequestId') },
@@ -356,6 +376,7 @@ function finishOperation(method: string, op: Json, facts: OperationFacts): void 
       headers['x-ratelimit-reset'] = ref('headers', 'RateLimitReset');
     }
     if (code === 429) headers['Retry-After'] = ref('headers', 'RetryAfter');
+    if (code === 401) headers['WWW-Authenticate'] = ref('headers', 'WwwAuthenticate');
     if (facts.etag && (code < 300 || code === 304 || code === 409 || code === 422)) headers.ETag = ref('headers', 'ETag');
     if (code === 201 && facts.location) headers.Location = ref('headers', 'Location');
     if (code === 200 && facts.idempotent) headers['Idempotent-Replayed'] = ref('headers', 'IdempotentReplayed');
@@ -369,6 +390,12 @@ function finishOperation(method: string, op: Json, facts: OperationFacts): void 
     }
     res.headers = headers;
   }
+  // What the transport refuses before a route runs: a body too large or not JSON, a path segment too long.
+  if (op.requestBody) {
+    responses['413'] = ref('responses', 'PayloadTooLarge');
+    responses['415'] = ref('responses', 'UnsupportedMediaType');
+  }
+  if (params.some((p) => p.in === 'path')) responses['414'] = ref('responses', 'UriTooLong');
   // Any operation may fail inside or find the database (or the node) unavailable.
   responses['500'] = ref('responses', 'InternalError');
   responses['503'] = ref('responses', 'ServiceUnavailable');

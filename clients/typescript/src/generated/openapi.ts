@@ -5143,11 +5143,41 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description Body larger than 256 KiB (code body-too-large). */
+        PayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description Unavailable: code database-unavailable (the database did not answer; retry after Retry-After seconds), server-busy (this node runs as many expensive reads as it may; retry after Retry-After seconds) or shutting-down (this node is stopping; retry). */
         ServiceUnavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
                 "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description A body that is not application/json (code unsupported-media-type). */
+        UnsupportedMediaType: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description A path segment is longer than the server accepts (code uri-too-long). */
+        UriTooLong: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -5183,6 +5213,8 @@ export interface components {
         RetryAfter: number;
         /** @description `Authorization`: the body depends on the seat token (and `Origin`, for CORS). */
         Vary: string;
+        /** @description The challenge (RFC 6750): `Bearer` when no token was sent, `Bearer error="invalid_token"` when the one sent is malformed, unknown or revoked. */
+        WwwAuthenticate: string;
     };
     pathItems: never;
 }
@@ -5290,7 +5322,7 @@ export interface operations {
                     "application/json": components["schemas"]["MatchPage"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5352,7 +5384,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateMatchResponse"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5372,6 +5404,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5405,33 +5438,9 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Illegal action, invalid deck or position, settings the game refuses past the request schema, or an Idempotency-Key reused with another body */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5496,7 +5505,7 @@ export interface operations {
                     "application/json": components["schemas"]["JoinMatchResponse"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5516,6 +5525,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5562,33 +5572,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body */
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Illegal action, invalid deck or position, settings the game refuses past the request schema, or an Idempotency-Key reused with another body */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5648,7 +5635,7 @@ export interface operations {
                     "application/json": components["schemas"]["SeatTokenReplaced"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5668,6 +5655,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5700,6 +5688,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -5768,7 +5757,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5788,6 +5777,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5820,6 +5810,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -5872,7 +5863,7 @@ export interface operations {
                     "application/json": components["schemas"]["LegalActions"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5892,6 +5883,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5924,6 +5916,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -5985,7 +5978,7 @@ export interface operations {
                     "application/json": components["schemas"]["MinimalActionResult"] | components["schemas"]["ActionResult"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6005,6 +5998,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6051,33 +6045,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body */
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Illegal action, invalid deck or position, settings the game refuses past the request schema, or an Idempotency-Key reused with another body */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6139,7 +6110,7 @@ export interface operations {
                     "application/json": components["schemas"]["MatchReplay"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6159,6 +6130,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6191,6 +6163,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -6244,7 +6217,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventPage"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6264,6 +6237,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6296,6 +6270,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -6362,7 +6337,7 @@ export interface operations {
                     "application/json": components["schemas"]["MatchPage"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6382,6 +6357,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6447,7 +6423,7 @@ export interface operations {
                     "application/json": components["schemas"]["RematchAnswer"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6467,6 +6443,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6512,6 +6489,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -6558,7 +6536,7 @@ export interface operations {
                     "application/json": components["schemas"]["JoinMatchResponse"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6578,6 +6556,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6623,6 +6602,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -6669,7 +6649,7 @@ export interface operations {
                     "application/json": components["schemas"]["RematchAnswer"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6689,6 +6669,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6734,6 +6715,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -6780,7 +6762,7 @@ export interface operations {
                     "application/json": components["schemas"]["RematchSeat"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6800,6 +6782,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6845,6 +6828,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -6915,7 +6899,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6935,6 +6919,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6967,6 +6952,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -7035,7 +7021,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7055,6 +7041,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7087,6 +7074,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -7157,7 +7145,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7177,6 +7165,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7209,6 +7198,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -7300,7 +7290,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameCards"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7326,6 +7316,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -7373,7 +7364,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameDecks"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7399,6 +7390,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -7535,7 +7527,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookList"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7555,6 +7547,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7587,6 +7580,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -7637,7 +7631,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookCreated"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7657,6 +7651,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7702,32 +7697,9 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -7772,7 +7744,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7792,6 +7764,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7824,6 +7797,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -7870,7 +7844,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookCreated"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7890,6 +7864,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7922,6 +7897,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -7972,7 +7948,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7992,6 +7968,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8024,6 +8001,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -8071,7 +8049,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8091,6 +8069,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8136,6 +8115,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -8181,7 +8161,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountWebhookList"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8201,6 +8181,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8267,7 +8248,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountWebhookCreated"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8287,6 +8268,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8319,32 +8301,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -8388,7 +8346,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8408,6 +8366,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8440,6 +8399,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -8485,7 +8445,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountWebhookCreated"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8505,6 +8465,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8537,6 +8498,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -8586,7 +8548,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountWebhookDeliveryList"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8606,6 +8568,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8638,6 +8601,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -8684,7 +8648,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountWebhookDelivery"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8704,6 +8668,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8749,6 +8714,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -8796,7 +8762,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlayerRegistered"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8822,32 +8788,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -8894,7 +8836,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlayerProfile"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8920,6 +8862,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -8968,7 +8911,7 @@ export interface operations {
                     "application/json": components["schemas"]["Leaderboard"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9030,7 +8973,7 @@ export interface operations {
                     "application/x-ndjson": components["schemas"]["MatchSummary"] | components["schemas"]["MatchReplay"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9056,6 +8999,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -9101,7 +9045,7 @@ export interface operations {
                     "application/json": components["schemas"]["Player"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9121,6 +9065,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9185,7 +9130,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlayerTokenList"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9205,6 +9150,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9271,7 +9217,7 @@ export interface operations {
                     "application/json": components["schemas"]["NewPlayerToken"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9291,6 +9237,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9310,32 +9257,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -9379,7 +9302,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9399,6 +9322,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9431,6 +9355,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -9479,7 +9404,7 @@ export interface operations {
                     "application/json": components["schemas"]["Challenge"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9499,6 +9424,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9531,33 +9457,9 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Illegal action, invalid deck or position, settings the game refuses past the request schema, or an Idempotency-Key reused with another body */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9615,7 +9517,7 @@ export interface operations {
                     "application/json": components["schemas"]["Challenge"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9641,6 +9543,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -9693,7 +9596,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChallengeList"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9713,6 +9616,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9781,7 +9685,7 @@ export interface operations {
                     "application/json": components["schemas"]["AcceptedChallenge"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9801,6 +9705,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9846,33 +9751,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body */
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Illegal action, invalid deck or position, settings the game refuses past the request schema, or an Idempotency-Key reused with another body */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9934,7 +9816,7 @@ export interface operations {
                     "application/json": components["schemas"]["Challenge"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9954,6 +9836,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9999,32 +9882,9 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -10070,7 +9930,7 @@ export interface operations {
                     "application/json": components["schemas"]["Challenge"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10090,6 +9950,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10135,6 +9996,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -10180,7 +10042,7 @@ export interface operations {
                     "application/json": components["schemas"]["SeekList"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10240,7 +10102,7 @@ export interface operations {
                     "application/json": components["schemas"]["OwnSeek"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10260,6 +10122,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10292,33 +10155,9 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Illegal action, invalid deck or position, settings the game refuses past the request schema, or an Idempotency-Key reused with another body */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10376,7 +10215,7 @@ export interface operations {
                     "application/json": components["schemas"]["OwnSeekList"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10396,6 +10235,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10460,7 +10300,7 @@ export interface operations {
                     "application/json": components["schemas"]["OwnSeek"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10480,6 +10320,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10525,6 +10366,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -10573,7 +10415,7 @@ export interface operations {
                     "application/json": components["schemas"]["TournamentList"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10634,7 +10476,7 @@ export interface operations {
                     "application/json": components["schemas"]["Tournament"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10654,6 +10496,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10686,33 +10529,9 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Illegal action, invalid deck or position, settings the game refuses past the request schema, or an Idempotency-Key reused with another body */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10770,7 +10589,7 @@ export interface operations {
                     "application/json": components["schemas"]["Tournament"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10796,6 +10615,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -10841,7 +10661,7 @@ export interface operations {
                     "application/json": components["schemas"]["TournamentStandings"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10867,6 +10687,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -10912,7 +10733,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10938,6 +10759,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -10987,7 +10809,7 @@ export interface operations {
                     "application/json": components["schemas"]["Tournament"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11007,6 +10829,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11052,33 +10875,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body */
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Illegal action, invalid deck or position, settings the game refuses past the request schema, or an Idempotency-Key reused with another body */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11136,7 +10936,7 @@ export interface operations {
                     "application/json": components["schemas"]["Tournament"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11156,6 +10956,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11214,6 +11015,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Unsupported media type (send application/json) */
             415: {
                 headers: {
@@ -11227,7 +11029,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body */
+            /** @description Illegal action, invalid deck or position, settings the game refuses past the request schema, or an Idempotency-Key reused with another body */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11285,7 +11087,7 @@ export interface operations {
                     "application/json": components["schemas"]["Tournament"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11305,6 +11107,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11363,6 +11166,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Unsupported media type (send application/json) */
             415: {
                 headers: {
@@ -11376,7 +11180,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body */
+            /** @description Illegal action, invalid deck or position, settings the game refuses past the request schema, or an Idempotency-Key reused with another body */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11434,7 +11238,7 @@ export interface operations {
                     "application/json": components["schemas"]["Tournament"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11454,6 +11258,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11512,6 +11317,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Unsupported media type (send application/json) */
             415: {
                 headers: {
@@ -11525,7 +11331,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body */
+            /** @description Illegal action, invalid deck or position, settings the game refuses past the request schema, or an Idempotency-Key reused with another body */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11585,7 +11391,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11605,6 +11411,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11672,7 +11479,7 @@ export interface operations {
                     "application/json": components["schemas"]["BulkPairing"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11692,6 +11499,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11724,33 +11532,9 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Illegal action, invalid deck or position, settings the game refuses past the request schema, or an Idempotency-Key reused with another body */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11810,7 +11594,7 @@ export interface operations {
                     "application/json": components["schemas"]["BulkPairing"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11830,6 +11614,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11862,6 +11647,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -11907,7 +11693,7 @@ export interface operations {
                     "application/json": components["schemas"]["BulkPairing"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11927,6 +11713,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11972,6 +11759,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -12028,7 +11816,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -12048,6 +11836,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {

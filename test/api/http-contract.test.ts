@@ -1,0 +1,105 @@
+/**
+ * HTTP details the contract promises (issue 34 items 12 and 21): authentication challenges, bodiless
+ * 304s, 405 for unknown methods, auth before lookup, precondition comparison, Prefer parsing,
+ * GraphQL's media type, the favicon.
+ */
+import http from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { bearer, createHotSeat, pglite, useHarness } from './helpers.js';
+
+interface Raw {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+}
+
+/** One request with node:http, so nothing (supertest, fetch) hides a header or refuses a method. */
+function raw(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const r = http.request(base + path, { method, headers, agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      res.on('error', reject);
+    });
+    r.on('error', reject);
+    r.end(body);
+  });
+}
+
+describe('issue 34 item 12: what the server sends is what HTTP and the document say', () => {
+  const h = useHarness(pglite);
+
+  it('a 401 carries WWW-Authenticate: Bearer, with error="invalid_token" for a bad token (RFC 6750)', async () => {
+    const missing = await raw(h.baseUrl(), 'GET', '/v1/me');
+    expect(missing.status).toBe(401);
+    expect(missing.headers['www-authenticate']).toBe('Bearer');
+    const bad = await raw(h.baseUrl(), 'GET', '/v1/me', bearer('evp_nope'));
+    expect(bad.status).toBe(401);
+    expect(bad.headers['www-authenticate']).toMatch(/^Bearer error="invalid_token"/);
+  });
+
+  it('a 304 has no body, no Content-Length of one and no Content-Type', async () => {
+    const m = await createHotSeat(h.http);
+    const first = await raw(h.baseUrl(), 'GET', `/v1/matches/${m.id}`);
+    const again = await raw(h.baseUrl(), 'GET', `/v1/matches/${m.id}`, { 'if-none-match': String(first.headers.etag) });
+    expect(again.status).toBe(304);
+    expect(again.text).toBe('');
+    expect(again.headers['content-length']).toBeUndefined();
+    expect(again.headers['content-type']).toBeUndefined();
+    expect(again.headers.etag).toBe(first.headers.etag);
+  });
+
+  it('an unknown method (QUERY) on a known path is 405 with Allow, not 400', async () => {
+    const m = await createHotSeat(h.http);
+    const r = await raw(h.baseUrl(), 'QUERY', `/v1/matches/${m.id}`);
+    expect(r.status).toBe(405);
+    expect(JSON.parse(r.text).code).toBe('method-not-allowed');
+    expect(r.headers.allow).toBe('GET, HEAD');
+  });
+
+  it('the webhook routes ask for a token before they look the match up (401, not 404)', async () => {
+    for (const [method, path] of [
+      ['GET', '/v1/matches/no-such-match-00000000/webhooks'],
+      ['POST', '/v1/matches/no-such-match-00000000/webhooks/wh_x/rotate-secret'],
+      ['GET', '/v1/matches/no-such-match-00000000/webhooks/wh_x/deliveries'],
+      ['DELETE', '/v1/matches/no-such-match-00000000/webhooks/wh_x'],
+    ] as const) {
+      const r = await raw(h.baseUrl(), method, path);
+      expect(r.status, `${method} ${path}`).toBe(401);
+      expect(JSON.parse(r.text).code).toBe('missing-token');
+    }
+    const posted = await raw(h.baseUrl(), 'POST', '/v1/matches/no-such-match-00000000/webhooks', { 'content-type': 'application/json' }, JSON.stringify({ url: 'https://example.com/h', events: ['your-turn'] }));
+    expect(posted.status).toBe(401);
+  });
+});
+
+describe('issue 34 item 12: the document lists what the transport answers', () => {
+  const h = useHarness(pglite);
+
+  it('413, 415 (operations with a body) and 414 (operations with a path parameter) are documented, and answered', async () => {
+    const doc = (await h.http.get('/openapi.json').expect(200)).body;
+    const create = doc.paths['/v1/matches'].post.responses;
+    expect(create['413']).toEqual({ $ref: '#/components/responses/PayloadTooLarge' });
+    expect(create['415']).toEqual({ $ref: '#/components/responses/UnsupportedMediaType' });
+    expect(doc.paths['/v1/matches/{id}'].get.responses['414']).toEqual({ $ref: '#/components/responses/UriTooLong' });
+    expect(doc.paths['/v1/me'].get.responses['401'].headers['WWW-Authenticate']).toBeDefined();
+    expect((await raw(h.baseUrl(), 'POST', '/v1/matches', { 'content-type': 'text/plain' }, 'x')).status).toBe(415);
+    expect((await raw(h.baseUrl(), 'POST', '/v1/matches', { 'content-type': 'application/json' }, JSON.stringify({ pad: 'x'.repeat(300_000) }))).status).toBe(413);
+    expect((await raw(h.baseUrl(), 'GET', `/v1/matches/${'a'.repeat(500)}`)).status).toBe(414);
+  });
+
+  it('match settings out of range are 400 validation-failed, as the document and docs/api.md say', async () => {
+    const doc = (await h.http.get('/openapi.json').expect(200)).body;
+    const r = await h.http
+      .post('/v1/matches')
+      .send({ handle: 'a', opponentHandle: 'b', decks: { p1: { starter: 'starter-verdant-quake' }, p2: { starter: 'starter-storm-shade' } }, settings: { maxChainDepth: 0 } });
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe('validation-failed');
+    expect(doc.paths['/v1/matches'].post.responses['400'].description).toMatch(/out of range/);
+    const { readFile } = await import('node:fs/promises');
+    const api = await readFile(new URL('../../docs/api.md', import.meta.url), 'utf8');
+    expect(api).not.toMatch(/a bad deck or settings: 422/);
+  });
+});
