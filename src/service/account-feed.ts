@@ -296,7 +296,9 @@ export class AccountFeeds {
    * release, or let `connect` own it.
    */
   async admit(me: PlayerRow, resumeAfter: string | undefined): Promise<() => void> {
-    if (resumeAfter !== undefined && !(await this.service.store.feed.exists(me.id, resumeAfter))) throw problems.invalidCursor();
+    if (resumeAfter !== undefined && !(await this.service.store.feed.exists(me.id, resumeAfter))) {
+      throw problems.invalidCursor('after (or Last-Event-ID) must be the id of one of your feed entries, as the feed sent it.');
+    }
     const n = this.open.get(me.id) ?? 0;
     if (this.settings.perPlayer > 0 && n >= this.settings.perPlayer) throw problems.tooManyFeeds(this.settings.perPlayer);
     this.open.set(me.id, n + 1);

@@ -103,3 +103,23 @@ describe('issue 34 item 12: the document lists what the transport answers', () =
     expect(api).not.toMatch(/a bad deck or settings: 422/);
   });
 });
+
+describe('issue 34 item 14: messages say what the route wanted', () => {
+  const h = useHarness(pglite);
+
+  it('a seat token on a player route is told a player token is needed, not "not a seat token of this match"', async () => {
+    const m = await createHotSeat(h.http);
+    const r = await h.http.get('/v1/me').set(bearer(m.tokens.p1)).expect(401);
+    expect(r.body.code).toBe('invalid-token');
+    expect(r.body.detail).not.toMatch(/seat token of this match/);
+    expect(r.body.detail).toMatch(/player token/);
+  });
+
+  it('invalid-cursor on the account feed names its own cursor (after, Last-Event-ID), not a nextCursor it never sends', async () => {
+    const p = await h.http.post('/v1/players').send({ handle: 'cursor-kim' }).expect(201);
+    const r = await h.http.get('/v1/me/events?after=1-1').set(bearer(p.body.token)).expect(400);
+    expect(r.body.code).toBe('invalid-cursor');
+    expect(r.body.detail).not.toMatch(/nextCursor/);
+    expect(r.body.detail).toMatch(/Last-Event-ID/);
+  });
+});
