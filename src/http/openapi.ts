@@ -8,9 +8,12 @@ import { operationKey, type OperationFacts, type OperationFactsMap } from './ope
 import type { FeedKind } from '../service/feed-kinds.js';
 import { GAME_IDS } from '../games/registry.js';
 
+/** The service's version, package.json's (test/api/http-contract.test.ts checks the two agree). */
+export const SERVICE_VERSION = '0.1.0';
+
 export const openapiInfo = {
   title: 'Evons match service',
-  version: '1.0.0',
+  version: SERVICE_VERSION,
   description:
     'Game-as-a-service API for two-player card games: **Evons** (a grid card game) and **UniVersus** (attack, block, ' +
     'damage). `GET /v1/games` lists them; a match is of one game, and its view (`gameId`), actions and events (`type`) ' +
@@ -61,10 +64,10 @@ export const openapiInfo = {
 export const openapiServers = [{ url: '/', description: 'The server that serves this document.' }];
 
 /**
- * The pattern If-Match must match (parseIfMatch in routes/matches.ts): a version, optionally quoted
- * and weak. test/api/openapi.test.ts checks the two agree.
+ * The pattern If-Match must match (parseIfMatch in routes/matches.ts): `*`, or a version, optionally
+ * quoted (a weak one is well-formed but never matches). test/api/openapi.test.ts checks the two agree.
  */
-export const IF_MATCH_PATTERN = '^\\s*(W/)?"?[0-9]{1,9}(\\.(p1|p2|spectator))?"?\\s*$';
+export const IF_MATCH_PATTERN = '^\\s*(\\*|(W/)?"?[0-9]{1,9}(\\.(p1|p2|spectator))?"?)\\s*$';
 
 type Json = Record<string, unknown>;
 

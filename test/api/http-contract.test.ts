@@ -123,3 +123,53 @@ describe('issue 34 item 14: messages say what the route wanted', () => {
     expect(r.body.detail).toMatch(/Last-Event-ID/);
   });
 });
+
+describe('issue 34 item 21: HTTP details', () => {
+  const h = useHarness(pglite);
+  const act = (m: { id: string; tokens: { p1: string } }, headers: Record<string, string>) =>
+    h.http.post(`/v1/matches/${m.id}/actions`).set({ ...bearer(m.tokens.p1), ...headers }).send({ action: { type: 'resign' } });
+
+  it('a weak If-Match never matches (strong comparison, RFC 9110 §13.1.1): 409 version-conflict, nothing applied', async () => {
+    const m = await createHotSeat(h.http);
+    const r = await act(m, { 'if-match': `W/"${m.version}"` });
+    expect(r.status).toBe(409);
+    expect(r.body.code).toBe('version-conflict');
+    expect(r.body.version).toBe(m.version);
+    expect((await h.http.get(`/v1/matches/${m.id}`).expect(200)).body.version).toBe(m.version);
+  });
+
+  it('If-Match: * is any current version: the action is applied', async () => {
+    const m = await createHotSeat(h.http);
+    const r = await act(m, { 'if-match': '*' });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.status).toBe('finished');
+  });
+
+  it('a quoted Prefer: return="representation" is honoured (RFC 7240 allows a quoted value)', async () => {
+    const m = await createHotSeat(h.http);
+    const r = await act(m, { prefer: 'return="representation"' });
+    expect(r.status).toBe(200);
+    expect(r.headers['preference-applied']).toBe('return=representation');
+    expect(r.body.match).toBeDefined();
+  });
+
+  it('GraphQL errors are application/graphql-response+json when the client accepts it', async () => {
+    const r = await raw(h.baseUrl(), 'POST', '/graphql', { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json;q=0.9' }, JSON.stringify({ query: '{ nope }' }));
+    expect(r.headers['content-type']).toMatch(/^application\/graphql-response\+json/);
+    expect(JSON.parse(r.text).errors.length).toBeGreaterThan(0);
+    const plain = await raw(h.baseUrl(), 'POST', '/graphql', { 'content-type': 'application/json' }, JSON.stringify({ query: '{ nope }' }));
+    expect(plain.headers['content-type']).toMatch(/^application\/json/);
+  });
+
+  it('the document\'s info.version is the package version', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect((await h.http.get('/openapi.json').expect(200)).body.info.version).toBe(pkg.version);
+  });
+
+  it('/favicon.ico answers 204, not a 404 on every watch page', async () => {
+    const r = await raw(h.baseUrl(), 'GET', '/favicon.ico');
+    expect(r.status).toBe(204);
+    expect(r.headers['cache-control']).toMatch(/max-age/);
+  });
+});

@@ -5944,7 +5944,7 @@ export interface operations {
             header?: {
                 /** @description Retry-safe key: the same key with the same body returns the stored response; with another body, 422. */
                 "idempotency-key"?: string;
-                /** @description The version you expect the match to be at ("12", 12, W/"12" or an ETag we sent, "12.p1"); stale → 409 with the current version. */
+                /** @description The version you expect the match to be at ("12", 12 or an ETag we sent, "12.p1"; * for any); stale → 409 with the current version. Compared strongly (RFC 9110): a weak tag (W/"12") never matches, so it is a 409 too. */
                 "if-match"?: string;
                 /** @description RFC 7240. `return=representation`: the whole match view (ActionResult) instead of the lean answer (MinimalActionResult: version, your events, status and the next decision), which is the default; `return=minimal` asks for the default. Answered with Preference-Applied. */
                 prefer?: string;
