@@ -103,6 +103,16 @@ const COMPONENTS = {
       description: 'The match version for this caller: `"<version>.<viewer>"` (viewer p1, p2 or spectator).',
       schema: { type: 'string' },
     },
+    ETagPicture: {
+      description: 'The picture for this caller: `"<version>.<viewer>.<format>.r<renderer>"` (e.g. `"31.spectator.svg.r2"`, `"31.p1.png-800.r2"`).',
+      schema: { type: 'string' },
+    },
+    ETagEventPage: {
+      description:
+        'The match version for this caller, `"<version>.<viewer>"`, as on the view: it names the match, not this page ' +
+        '(after, limit), so this route answers no 304; compare it with the view\'s to know whether the match moved.',
+      schema: { type: 'string' },
+    },
     Location: { description: 'The new match: /v1/matches/{id}.', schema: { type: 'string' } },
     IdempotentReplayed: {
       description: '`true` when this is the stored response of an earlier request with the same Idempotency-Key.',
@@ -299,7 +309,7 @@ function securityOf(facts: OperationFacts, readsAuthorization: boolean): Json[] 
 /** The 200 body of a route whose answer is not JSON (facts.media). */
 const MEDIA: Record<NonNullable<OperationFacts['media']>, Json> = {
   svg: { 'image/svg+xml': { schema: { type: 'string', description: 'A self-contained SVG document.' } } },
-  png: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png', description: 'A PNG image.' } } },
+  png: { 'image/png': { schema: { type: 'string', format: 'binary', contentMediaType: 'image/png', description: 'A PNG image.' } } },
   csv: { 'text/csv': { schema: { type: 'string', description: 'RFC 4180 CSV with a header row, CRLF line ends, UTF-8.' } } },
   'ndjson-export': {
     'application/x-ndjson': {
@@ -380,7 +390,9 @@ function finishOperation(method: string, op: Json, facts: OperationFacts): void 
     }
     if (code === 429) headers['Retry-After'] = ref('headers', 'RetryAfter');
     if (code === 401) headers['WWW-Authenticate'] = ref('headers', 'WwwAuthenticate');
-    if (facts.etag && (code < 300 || code === 304 || code === 409 || code === 422)) headers.ETag = ref('headers', 'ETag');
+    if (facts.etag && (code < 300 || code === 304 || code === 409 || code === 422)) {
+      headers.ETag = ref('headers', facts.etag === 'picture' ? 'ETagPicture' : facts.etag === 'event-page' ? 'ETagEventPage' : 'ETag');
+    }
     if (code === 201 && facts.location) headers.Location = ref('headers', 'Location');
     if (code === 200 && facts.idempotent) headers['Idempotent-Replayed'] = ref('headers', 'IdempotentReplayed');
     if (method === 'get' && (code === 200 || code === 304)) {

@@ -173,3 +173,43 @@ describe('issue 34 item 21: HTTP details', () => {
     expect(r.headers['cache-control']).toMatch(/max-age/);
   });
 });
+
+describe('issue 34 item 13: the schemas are as strict as the server', () => {
+  const h = useHarness(pglite);
+  type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const schemas = async (): Promise<{ doc: Json; s: Json }> => {
+    const doc = (await h.http.get('/openapi.json').expect(200)).body as Json;
+    return { doc, s: doc.components.schemas };
+  };
+
+  it('webhook urls are format: uri', async () => {
+    const { s } = await schemas();
+    expect(s.WebhookRequestInput.properties.url.format).toBe('uri');
+    expect(s.AccountWebhookRequestInput.properties.url.format).toBe('uri');
+  });
+
+  it('a challenge\'s settings are some game\'s settings (unknown keys refused, 400) as the schema says', async () => {
+    const { s } = await schemas();
+    const settings = s.CreateChallengeRequestInput.properties.settings;
+    expect(settings.anyOf.length).toBeGreaterThanOrEqual(2);
+    for (const one of settings.anyOf as Json[]) expect(one.additionalProperties).toBe(false);
+    const p = await h.http.post('/v1/players').send({ handle: 'strict-cho' }).expect(201);
+    const r = await h.http.post('/v1/challenges').set(bearer(p.body.token)).send({ settings: { noSuchRule: true } });
+    expect(r.status, JSON.stringify(r.body)).toBe(400);
+    expect(r.body.code).toBe('validation-failed');
+  });
+
+  it('a PNG is format: binary; picture and event-page ETags are described as sent', async () => {
+    const { doc } = await schemas();
+    const png = doc.paths['/v1/matches/{id}/board.png'].get.responses['200'];
+    expect(png.content['image/png'].schema.format).toBe('binary');
+    const m = await createHotSeat(h.http);
+    const tagOf = (res: Json) => doc.components.headers[String((res.headers.ETag.$ref as string).split('/').pop())].description as string;
+    const events = await h.http.get(`/v1/matches/${m.id}/events`).expect(200);
+    expect(events.headers.etag).toBe(`"${m.version}.spectator"`);
+    expect(tagOf(doc.paths['/v1/matches/{id}/events'].get.responses['200'])).toMatch(/not this page/);
+    const svg = await h.http.get(`/v1/matches/${m.id}/board.svg`).expect(200);
+    expect(svg.headers.etag).toMatch(/^"\d+\.spectator\.svg\.r\d+"$/);
+    expect(tagOf(doc.paths['/v1/matches/{id}/board.svg'].get.responses['200'])).toContain('<version>.<viewer>.<format>.r<renderer>');
+  });
+});

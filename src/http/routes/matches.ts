@@ -275,7 +275,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
   app.get(
     '/matches/:id/events',
     {
-      config: { openapi: { etag: true } },
+      config: { openapi: { etag: 'event-page' } },
       schema: {
         tags: ['matches'],
         operationId: 'listEvents',

@@ -2062,7 +2062,10 @@ export interface components {
         };
         /** @description A player's endpoint for Standard Webhooks deliveries of their account feed: every match and challenge of theirs, present and future. */
         AccountWebhookRequestInput: {
-            /** @description http(s) URL. In production it must resolve to public addresses (checked when each delivery connects). */
+            /**
+             * Format: uri
+             * @description http(s) URL. In production it must resolve to public addresses (checked when each delivery connects).
+             */
             url: string;
             /** @description The kinds of entry to deliver (default: every kind there is now; the list is kept as registered). */
             events?: components["schemas"]["AccountWebhookKindInput"][];
@@ -2229,9 +2232,112 @@ export interface components {
              * @enum {string}
              */
             seat?: "p1" | "p2" | "random";
-            /** @description The game's settings (checked against the game's own schema). */
+            /** @description The game's settings: one of the hosted games' settings objects (unknown keys refused, 400), then checked against the challenge's game's own (422 invalid-settings). */
             settings?: {
                 [key: string]: unknown;
+            } | {
+                /**
+                 * @default LINE
+                 * @enum {string}
+                 */
+                arrowReach: "LINE" | "ADJACENT";
+                /**
+                 * @default DESTROY
+                 * @enum {string}
+                 */
+                coveredHitByArrow: "DESTROY" | "FLIP_OWNERSHIP" | "IGNORE";
+                /** @default false */
+                growthAutoReveal: boolean;
+                /**
+                 * @default STAY_COVERED
+                 * @enum {string}
+                 */
+                unpaidCoverBehaviour: "STAY_COVERED" | "DESTROY";
+                /** @default false */
+                allowDirectBlockPlay: boolean;
+                /** @default 5 */
+                startingHandSize: number;
+                /**
+                 * @default RANDOM
+                 * @enum {string}
+                 */
+                firstPlayer: "RANDOM" | "p1" | "p2";
+                /**
+                 * @default NONE
+                 * @enum {string}
+                 */
+                mulligan: "NONE";
+                /**
+                 * @default SKIP
+                 * @enum {string}
+                 */
+                emptyDeckDraw: "SKIP" | "LOSE";
+                /** @default 8 */
+                handLimit: number;
+                /** @default 50 */
+                startingCredits: number;
+                /** @default 5 */
+                creditsPerTurn: number;
+                /**
+                 * @default DRAW
+                 * @enum {string}
+                 */
+                tieBreak: "DRAW";
+                /** @default 6 */
+                stalemateTurns: number;
+                /**
+                 * @default DISABLED
+                 * @enum {string}
+                 */
+                cellBonus: "DISABLED";
+                /** @default false */
+                colorSynergy: boolean;
+                /** @default false */
+                magnetismSelfPull: boolean;
+                /**
+                 * @description A chain holds at most this many sequences; deeper reactivations are dropped (docs/rules-decisions.md, decision 11). null: no limit.
+                 * @default 8
+                 */
+                maxChainDepth: number | null;
+            } | {
+                /**
+                 * @default ADJACENT_ONLY
+                 * @enum {string}
+                 */
+                blockZoneRule: "ADJACENT_ONLY" | "ANY_ZONE_HALF";
+                /**
+                 * @default UP
+                 * @constant
+                 */
+                halfDamageRounding: "UP";
+                /** @default true */
+                failedCheckEndsTurn: boolean;
+                /**
+                 * @default EXACT_SHORTFALL_AFTER_REVEAL
+                 * @enum {string}
+                 */
+                commitMode: "EXACT_SHORTFALL_AFTER_REVEAL" | "NONE";
+                /**
+                 * @default END_PHASE
+                 * @enum {string}
+                 */
+                foundationEntersStage: "END_PHASE" | "IMMEDIATELY";
+                /**
+                 * @default SKIP
+                 * @constant
+                 */
+                enhanceStep: "SKIP";
+                /**
+                 * @default ASK
+                 * @enum {string}
+                 */
+                autoMomentum: "ASK" | "ALL" | "NONE";
+                /** @default 10 */
+                cycleRemoveCount: number;
+                /** @default 60 */
+                minDeckSize: number;
+                /** @default true */
+                alwaysRevealOnCheck: boolean;
             };
             /** @description The challenger's deck (default: the game's first starter deck). Never shown to anyone else. */
             deck?: components["schemas"]["DeckSpecInput"];
@@ -5125,7 +5231,10 @@ export interface components {
         };
         /** @description A seat's endpoint for Standard Webhooks deliveries. */
         WebhookRequestInput: {
-            /** @description http(s) URL. In production it must resolve to public addresses (checked when each delivery connects). */
+            /**
+             * Format: uri
+             * @description http(s) URL. In production it must resolve to public addresses (checked when each delivery connects).
+             */
             url: string;
             events: components["schemas"]["WebhookKindInput"][];
             /** @description deadline-near fires this long before a deadline (default 720: 12 h). */
@@ -5197,6 +5306,10 @@ export interface components {
         CacheControlPublic: string;
         /** @description The match version for this caller: `"<version>.<viewer>"` (viewer p1, p2 or spectator). */
         ETag: string;
+        /** @description The match version for this caller, `"<version>.<viewer>"`, as on the view: it names the match, not this page (after, limit), so this route answers no 304; compare it with the view's to know whether the match moved. */
+        ETagEventPage: string;
+        /** @description The picture for this caller: `"<version>.<viewer>.<format>.r<renderer>"` (e.g. `"31.spectator.svg.r2"`, `"31.p1.png-800.r2"`). */
+        ETagPicture: string;
         /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
         IdempotentReplayed: "true";
         /** @description The new match: /v1/matches/{id}. */
@@ -6208,7 +6321,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    ETag: components["headers"]["ETag"];
+                    ETag: components["headers"]["ETagEventPage"];
                     "Cache-Control": components["headers"]["CacheControlPrivate"];
                     Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
@@ -6998,7 +7111,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    ETag: components["headers"]["ETag"];
+                    ETag: components["headers"]["ETagPicture"];
                     "Cache-Control": components["headers"]["CacheControlPrivate"];
                     Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
@@ -7014,7 +7127,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    ETag: components["headers"]["ETag"];
+                    ETag: components["headers"]["ETagPicture"];
                     "Cache-Control": components["headers"]["CacheControlPrivate"];
                     Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
@@ -7122,7 +7235,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    ETag: components["headers"]["ETag"];
+                    ETag: components["headers"]["ETagPicture"];
                     "Cache-Control": components["headers"]["CacheControlPrivate"];
                     Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
@@ -7138,7 +7251,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    ETag: components["headers"]["ETag"];
+                    ETag: components["headers"]["ETagPicture"];
                     "Cache-Control": components["headers"]["CacheControlPrivate"];
                     Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
