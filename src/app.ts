@@ -128,6 +128,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     // The router's rejections skip every hook, the CORS one included: they add its headers here.
     frameworkErrors: (err, req, reply) => {
       reply.headers(corsHeaders(corsOrigins, req.headers.origin));
+      // Nor the onSend hook that names the request: every answer carries X-Request-Id.
+      reply.header('x-request-id', req.id);
       frameworkErrors(err, req, reply);
     },
   }).withTypeProvider<ZodTypeProvider>();

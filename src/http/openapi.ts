@@ -113,6 +113,14 @@ const COMPONENTS = {
         '(after, limit), so this route answers no 304; compare it with the view\'s to know whether the match moved.',
       schema: { type: 'string' },
     },
+    ProblemVersion: {
+      description: 'The match version, `"<version>"`, when the problem carries it (`version` in the body: a version conflict, a match not in play).',
+      schema: { type: 'string' },
+    },
+    PreferenceApplied: {
+      description: 'The Prefer preference this answer follows: `return=representation` or `return=minimal` (sent when Prefer was).',
+      schema: { type: 'string', enum: ['return=representation', 'return=minimal'] },
+    },
     Location: { description: 'The new match: /v1/matches/{id}.', schema: { type: 'string' } },
     IdempotentReplayed: {
       description: '`true` when this is the stored response of an earlier request with the same Idempotency-Key.',
@@ -390,6 +398,9 @@ function finishOperation(method: string, op: Json, facts: OperationFacts): void 
     }
     if (code === 429) headers['Retry-After'] = ref('headers', 'RetryAfter');
     if (code === 401) headers['WWW-Authenticate'] = ref('headers', 'WwwAuthenticate');
+    // A problem that carries the match version sends it as the ETag too (sendProblem).
+    if ((code === 409 || code === 422) && !headers.ETag) headers.ETag = ref('headers', 'ProblemVersion');
+    if (code === 200 && rest.some((p) => p.in === 'header' && p.name === 'prefer')) headers['Preference-Applied'] = ref('headers', 'PreferenceApplied');
     if (facts.etag && (code < 300 || code === 304 || code === 409 || code === 422)) {
       headers.ETag = ref('headers', facts.etag === 'picture' ? 'ETagPicture' : facts.etag === 'event-page' ? 'ETagEventPage' : 'ETag');
     }
@@ -405,8 +416,9 @@ function finishOperation(method: string, op: Json, facts: OperationFacts): void 
     }
     res.headers = headers;
   }
-  // What the transport refuses before a route runs: a body too large or not JSON, a path segment too long.
-  if (op.requestBody) {
+  // What the transport refuses before a route runs: a body too large or not JSON (any POST may be
+  // sent one, documented or not), a path segment too long.
+  if (op.requestBody || method === 'post') {
     responses['413'] = ref('responses', 'PayloadTooLarge');
     responses['415'] = ref('responses', 'UnsupportedMediaType');
   }

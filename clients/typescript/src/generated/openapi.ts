@@ -5314,6 +5314,10 @@ export interface components {
         IdempotentReplayed: "true";
         /** @description The new match: /v1/matches/{id}. */
         Location: string;
+        /** @description The Prefer preference this answer follows: `return=representation` or `return=minimal` (sent when Prefer was). */
+        PreferenceApplied: "return=representation" | "return=minimal";
+        /** @description The match version, `"<version>"`, when the problem carries it (`version` in the body: a version conflict, a match not in play). */
+        ProblemVersion: string;
         /** @description Requests allowed per minute (only when a limit is configured). */
         RateLimitLimit: number;
         /** @description Requests left in the current minute. */
@@ -5801,7 +5805,9 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -6083,6 +6089,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Preference-Applied": components["headers"]["PreferenceApplied"];
                     ETag: components["headers"]["ETag"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
@@ -6596,13 +6603,16 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -6709,13 +6719,16 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -6822,13 +6835,16 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -6935,13 +6951,16 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -7804,6 +7823,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8010,7 +8030,9 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -8222,13 +8244,16 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -8408,6 +8433,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8611,7 +8637,9 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -8821,13 +8849,16 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -8895,6 +8926,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9579,6 +9611,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9858,6 +9891,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9874,6 +9908,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9989,6 +10024,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10103,13 +10139,16 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -10262,6 +10301,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10277,6 +10317,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10473,6 +10514,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10651,6 +10693,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10982,6 +11025,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10998,6 +11042,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11109,39 +11154,16 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Illegal action, invalid deck or position, settings the game refuses past the request schema, or an Idempotency-Key reused with another body */
             422: {
                 headers: {
@@ -11149,6 +11171,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11260,39 +11283,16 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Illegal action, invalid deck or position, settings the game refuses past the request schema, or an Idempotency-Key reused with another body */
             422: {
                 headers: {
@@ -11300,6 +11300,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11411,39 +11412,16 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Illegal action, invalid deck or position, settings the game refuses past the request schema, or an Idempotency-Key reused with another body */
             422: {
                 headers: {
@@ -11451,6 +11429,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11654,6 +11633,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11866,13 +11846,16 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
