@@ -37,13 +37,6 @@ const NOT_PROVOKED: Record<string, { statuses: string[]; why: string }[]> = {
   withdrawFromTournament: [{ statuses: ['422'], why: 'documented for the tournament routes alike; not provoked here' }],
   startTournament: [{ statuses: ['422'], why: 'too few players to start: test/api/tournaments.test.ts' }],
   cancelTournament: [{ statuses: ['422'], why: 'documented for the tournament routes alike; not provoked here' }],
-  // Routes with no query, no body and no path parameter: nothing of theirs can be malformed, yet
-  // the shared credential responses list 400. Documented, never sent.
-  getMe: [{ statuses: ['400'], why: 'no input to be malformed' }],
-  listMyTokens: [{ statuses: ['400'], why: 'no input to be malformed' }],
-  listAccountWebhooks: [{ statuses: ['400'], why: 'no input to be malformed' }],
-  listMySeeks: [{ statuses: ['400'], why: 'no input to be malformed' }],
-  listBulkPairings: [{ statuses: ['400'], why: 'no input to be malformed' }],
 };
 
 /** Response headers with a meaning a client acts on: each must be documented where it is sent. */
