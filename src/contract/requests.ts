@@ -96,11 +96,17 @@ const AnyGameSettings = z
   })
   .meta({ anyOf: GAME_LIST.map(settingsJson) });
 
+/** Every hosted game's starter deck ids, in registry order (the document's enum for `starter`). */
+const STARTER_DECK_IDS = [...new Set(GAME_LIST.flatMap((m) => m.ruleset.starterDecks.map((d) => d.id)))];
+
 const CardIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'a card definition id');
 
 export const DeckSpecSchema = register(
   z.union([
-    z.strictObject({ starter: CardIdSchema.describe('A starter deck id from GET /v1/games/{game}/decks.') }),
+    z.strictObject({
+      // Documented as the enum of the hosted games' starter decks; another string is the game's 422 invalid-deck.
+      starter: CardIdSchema.meta({ enum: STARTER_DECK_IDS }).describe('A starter deck id from GET /v1/games/{game}/decks.'),
+    }),
     z.strictObject({
       cards: z
         .array(z.strictObject({ card: CardIdSchema, count: z.number().int().min(1).max(200) }))

@@ -182,10 +182,15 @@ describe('issue 34 item 13: the schemas are as strict as the server', () => {
     return { doc, s: doc.components.schemas };
   };
 
-  it('webhook urls are format: uri', async () => {
+  it('webhook urls are format: uri; starter deck ids are the enum of the hosted games\' starter decks', async () => {
     const { s } = await schemas();
     expect(s.WebhookRequestInput.properties.url.format).toBe('uri');
     expect(s.AccountWebhookRequestInput.properties.url.format).toBe('uri');
+    const games = (await h.http.get('/v1/games').expect(200)).body.games as { id: string }[];
+    const ids: string[] = [];
+    for (const g of games) ids.push(...((await h.http.get(`/v1/games/${g.id}/decks`).expect(200)).body.decks as { id: string }[]).map((d) => d.id));
+    const starter = (s.DeckSpecInput.anyOf as Json[]).find((o) => o.properties?.starter)?.properties.starter;
+    expect([...starter.enum].sort()).toEqual([...ids].sort());
   });
 
   it('a challenge\'s settings are some game\'s settings (unknown keys refused, 400) as the schema says', async () => {

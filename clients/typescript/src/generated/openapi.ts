@@ -2395,8 +2395,11 @@ export interface components {
         };
         /** @description A deck: a starter deck id, or an explicit list of card ids (GET /v1/games/{game}/cards) with counts. */
         DeckSpecInput: {
-            /** @description A starter deck id from GET /v1/games/{game}/decks. */
-            starter: string;
+            /**
+             * @description A starter deck id from GET /v1/games/{game}/decks.
+             * @enum {string}
+             */
+            starter: "starter-verdant-quake" | "starter-storm-shade" | "starter-ember-tide" | "scouts" | "garrison" | "shifters";
         } | {
             /** @description An explicit list; the game's deck rules apply (Evons: exactly 60 cards, at most 4 copies of a monster). */
             cards: {
