@@ -134,6 +134,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     // The router's rejections skip every hook, the CORS one included: they add its headers here.
     frameworkErrors: (err, req, reply) => {
       reply.headers(corsHeaders(corsOrigins, req.headers.origin));
+      // Nor the onSend hook that names the request: every answer carries X-Request-Id.
+      reply.header('x-request-id', req.id);
       frameworkErrors(err, req, reply);
     },
   }).withTypeProvider<ZodTypeProvider>();
@@ -232,9 +234,16 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     reply.header('connection', 'close');
     return sendProblem(reply, problem({ status: 503, code: 'shutting-down', title: 'Shutting down', detail: 'This server is stopping; retry (another node will answer).' }));
   });
-  app.addHook('onSend', async (req, reply) => {
+  app.addHook('onSend', async (req, reply, payload) => {
     reply.header('x-request-id', req.id);
     if (closing) reply.header('connection', 'close');
+    // A 304 has no body (RFC 9110 §15.4.5): not the serialised `null`, nor its Content-Length or type.
+    if (reply.statusCode === 304) {
+      reply.removeHeader('content-type');
+      reply.removeHeader('content-length');
+      return null;
+    }
+    return payload;
   });
 
   await app.register(problems);

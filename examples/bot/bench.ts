@@ -6,7 +6,7 @@
  * rate with its 95 % Wilson interval; asserts nothing (examples/bot/test holds the tests).
  *   MATCHES=500 API_MATCHES=0 npm run bench:bot
  */
-import { EvonsClient, type Seat } from '../../clients/typescript/src/index.js';
+import { EvonsClient, type Seat, type StarterDeckId } from '../../clients/typescript/src/index.js';
 import { playInEngine, STARTER_IDS } from './arena.js';
 import { localServer } from './local-server.js';
 import { playMatch } from './play.js';
@@ -84,8 +84,8 @@ if (API_MATCHES > 0) {
       const other: Seat = seat === 'p1' ? 'p2' : 'p1';
       const bot = new EvonsClient({ baseUrl: server.baseUrl });
       const opponent = new EvonsClient({ baseUrl: server.baseUrl });
-      const created = await bot.createMatch({ handle: 'greedy', seat, openSeat: true, decks: { [seat]: { starter: decks[seat] } } });
-      await opponent.joinMatch(created.id, { handle: 'random', deck: { starter: decks[other] } });
+      const created = await bot.createMatch({ handle: 'greedy', seat, openSeat: true, decks: { [seat]: { starter: decks[seat] as StarterDeckId } } });
+      await opponent.joinMatch(created.id, { handle: 'random', deck: { starter: decks[other] as StarterDeckId } });
       const [final] = await Promise.all([playMatch(bot, created.id, greedy(`${SEED}:api:g:${i}`)), playMatch(opponent, created.id, random(`${SEED}:api:r:${i}`))]);
       count(api, seat, final.winner);
     }

@@ -10,7 +10,7 @@
  * Evons) leaves it to the search at level 8.
  */
 import { parseArgs } from 'node:util';
-import { EvonsClient, type DeckSpec, type GameId, type MatchView, type Seat } from '../../clients/typescript/src/index.js';
+import { EvonsClient, type DeckSpec, type GameId, type MatchView, type Seat, type StarterDeckId } from '../../clients/typescript/src/index.js';
 import { playableGames, type Level } from '../../src/ai/index.js';
 import { localServer } from './local-server.js';
 import { listen } from './listen.js';
@@ -109,7 +109,7 @@ strategy(me, ''); // an unknown name stops here, before any match
 // A handle has no colon: "bot-level-3".
 const handle = values.handle ?? (values.token ? undefined : `bot-${me.replace(':', '-')}`);
 /** The deck in `g`: --deck (both seats in versus) for --game, else the game's default; `opponent`: the other seat's in versus. */
-const deckOf = (g: string, opponent = false): DeckSpec => ({ starter: values.deck && g === game ? values.deck : DECKS[g as GameId][opponent ? 1 : 0] });
+const deckOf = (g: string, opponent = false): DeckSpec => ({ starter: (values.deck && g === game ? values.deck : DECKS[g as GameId][opponent ? 1 : 0]) as StarterDeckId });
 const deck = deckOf(game);
 /** createMatch's game field: absent for Evons (the default). */
 const gameField = game === 'evons' ? {} : { game };

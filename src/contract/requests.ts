@@ -41,7 +41,7 @@ export const WebhookKindSchema = register(
 
 export const WebhookRequestSchema = register(
   z.strictObject({
-    url: z.string().min(1).max(2048).describe('http(s) URL. In production it must resolve to public addresses (checked when each delivery connects).'),
+    url: z.string().min(1).max(2048).meta({ format: 'uri' }).describe('http(s) URL. In production it must resolve to public addresses (checked when each delivery connects).'),
     events: z.array(WebhookKindSchema).min(1).max(4),
     deadlineLeadMinutes: z.number().int().min(1).max(20_160).optional().describe('deadline-near fires this long before a deadline (default 720: 12 h).'),
   }),
@@ -58,7 +58,7 @@ export const AccountWebhookKindSchema = register(
 
 export const AccountWebhookRequestSchema = register(
   z.strictObject({
-    url: z.string().min(1).max(2048).describe('http(s) URL. In production it must resolve to public addresses (checked when each delivery connects).'),
+    url: z.string().min(1).max(2048).meta({ format: 'uri' }).describe('http(s) URL. In production it must resolve to public addresses (checked when each delivery connects).'),
     events: z
       .array(AccountWebhookKindSchema)
       .min(1)
@@ -72,11 +72,41 @@ export const AccountWebhookRequestSchema = register(
 
 // ------------------------------------------------------------------ decks and create/join
 
+type JsonObject = Record<string, unknown>;
+
+/** A game's settings schema as plain JSON Schema (its own registered id inlined, not referred to). */
+function settingsJson(m: AnyGameModule): JsonObject {
+  const { $schema: _s, ...out } = z.toJSONSchema(m.schemas.settings, { io: 'input', unrepresentable: 'any' }) as JsonObject;
+  const ref = typeof out.$ref === 'string' ? out.$ref.replace('#/$defs/', '') : undefined;
+  const body = ref ? ((out.$defs as Record<string, JsonObject>)[ref] as JsonObject) : out;
+  if (JSON.stringify(body).includes('"$ref"')) throw new Error(`${m.ruleset.id}: its settings schema refers to others; inline them here`);
+  return body;
+}
+
+/**
+ * The settings object of some hosted game, as sent (a challenge's `game` picks which one applies,
+ * later): refused when no game's settings schema accepts it (an unknown key, a value out of range),
+ * documented as the anyOf of those schemas. Not a Zod union, which would fill in the first
+ * game's defaults.
+ */
+const AnyGameSettings = z
+  .record(z.string(), z.unknown())
+  .refine((v) => GAME_LIST.some((m) => m.schemas.settings.safeParse(v).success), {
+    message: "not the settings of any hosted game (an unknown key, or a value out of range): see the game's settings",
+  })
+  .meta({ anyOf: GAME_LIST.map(settingsJson) });
+
+/** Every hosted game's starter deck ids, in registry order (the document's enum for `starter`). */
+const STARTER_DECK_IDS = [...new Set(GAME_LIST.flatMap((m) => m.ruleset.starterDecks.map((d) => d.id)))];
+
 const CardIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'a card definition id');
 
 export const DeckSpecSchema = register(
   z.union([
-    z.strictObject({ starter: CardIdSchema.describe('A starter deck id from GET /v1/games/{game}/decks.') }),
+    z.strictObject({
+      // Documented as the enum of the hosted games' starter decks; another string is the game's 422 invalid-deck.
+      starter: CardIdSchema.meta({ enum: STARTER_DECK_IDS }).describe('A starter deck id from GET /v1/games/{game}/decks.'),
+    }),
     z.strictObject({
       cards: z
         .array(z.strictObject({ card: CardIdSchema, count: z.number().int().min(1).max(200) }))
@@ -244,7 +274,9 @@ export const CreateChallengeBody = register(
     timeControl: TimeControlSchema.optional().describe('Default none (no clock).'),
     rated: z.boolean().optional().describe('Default false; a rated challenge needs a time control.'),
     seat: z.enum(['p1', 'p2', 'random']).optional().describe("The challenger's seat; random (the default) is drawn when the challenge is accepted."),
-    settings: z.record(z.string(), z.unknown()).optional().describe("The game's settings (checked against the game's own schema)."),
+    settings: AnyGameSettings.optional().describe(
+      "The game's settings: one of the hosted games' settings objects (unknown keys refused, 400), then checked against the challenge's game's own (422 invalid-settings).",
+    ),
     deck: DeckSpecSchema.optional().describe("The challenger's deck (default: the game's first starter deck). Never shown to anyone else."),
   }),
   'CreateChallengeRequest',

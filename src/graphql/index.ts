@@ -461,6 +461,14 @@ async function graphqlPlugin(app: FastifyInstance, opts: GraphqlPluginOptions) {
     req.raw.socket.once('close', () => budgets.sockets.give(address));
     connections.addressOf(req.raw, address);
   });
+  // GraphQL over HTTP: a client that accepts application/graphql-response+json gets its answers
+  // (errors included) as that type, whose status codes it may trust; others get application/json.
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (req.url.split('?', 1)[0] !== '/graphql' || !acceptsGraphqlResponse(req.headers.accept)) return payload;
+    const type = reply.getHeader('content-type');
+    if (typeof type === 'string' && type.startsWith('application/json')) reply.header('content-type', 'application/graphql-response+json; charset=utf-8');
+    return payload;
+  });
   // Registered here rather than by Mercurius, to see each socket before Mercurius does. Stopping
   // closes every socket with 1001 first (as the NDJSON streams end with "shutdown").
   app.addHook('preClose', async () => connections.closeAll(app.websocketServer));
@@ -588,6 +596,17 @@ async function graphqlPlugin(app: FastifyInstance, opts: GraphqlPluginOptions) {
     checkCost(schema, document, variables, operationName, limits);
   });
   if (opts.graphiql) await app.register(graphiqlRoutes);
+}
+
+/** Whether an Accept header lists application/graphql-response+json with a q above zero. */
+export function acceptsGraphqlResponse(accept: string | undefined): boolean {
+  if (!accept) return false;
+  return accept.split(',').some((range) => {
+    const [type, ...params] = range.split(';').map((x) => x.trim().toLowerCase());
+    if (type !== 'application/graphql-response+json') return false;
+    const q = params.find((x) => x.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
 }
 
 export default fp(graphqlPlugin, { name: 'graphql' });

@@ -200,7 +200,7 @@ export function buildSubscriptionResolvers(service: MatchService, limits: QueryL
             const conn = connectionOf(ctx);
             const p = conn.principal;
             if (p.kind === 'anonymous') throw problems.missingToken();
-            if (p.kind !== 'player') throw problems.invalidToken();
+            if (p.kind !== 'player') throw problems.playerTokenRequired();
             const after = args.after ?? undefined;
             if (after !== undefined && !FEED_POSITION.test(after)) throw problems.validation('after: not a feed entry id', ['after: <digits>-<digits>, an entry id as the feed sent it']);
             await budgets.subscription(conn.address);

@@ -9,6 +9,9 @@ import Router from 'find-my-way';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
+/** The methods any route may answer; a request with another is refused with 405 on a known path. */
+export const ROUTED_METHODS: ReadonlySet<string> = new Set(METHODS);
+
 export class AllowedMethods {
   private readonly router = Router({ maxParamLength: 16_384 });
 

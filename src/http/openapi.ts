@@ -8,9 +8,12 @@ import { operationKey, type OperationFacts, type OperationFactsMap } from './ope
 import type { FeedKind } from '../service/feed-kinds.js';
 import { GAME_IDS } from '../games/registry.js';
 
+/** The service's version, package.json's (test/api/http-contract.test.ts checks the two agree). */
+export const SERVICE_VERSION = '0.1.0';
+
 export const openapiInfo = {
   title: 'Evons match service',
-  version: '1.0.0',
+  version: SERVICE_VERSION,
   description:
     'Game-as-a-service API for two-player card games: **Evons** (a grid card game) and **UniVersus** (attack, block, ' +
     'damage). `GET /v1/games` lists them; a match is of one game, and its view (`gameId`), actions and events (`type`) ' +
@@ -62,10 +65,10 @@ export const openapiInfo = {
 export const openapiServers = [{ url: '/', description: 'The server that serves this document.' }];
 
 /**
- * The pattern If-Match must match (parseIfMatch in routes/matches.ts): a version, optionally quoted
- * and weak. test/api/openapi.test.ts checks the two agree.
+ * The pattern If-Match must match (parseIfMatch in routes/matches.ts): `*`, or a version, optionally
+ * quoted (a weak one is well-formed but never matches). test/api/openapi.test.ts checks the two agree.
  */
-export const IF_MATCH_PATTERN = '^\\s*(W/)?"?[0-9]{1,9}(\\.(p1|p2|spectator))?"?\\s*$';
+export const IF_MATCH_PATTERN = '^\\s*(\\*|(W/)?"?[0-9]{1,9}(\\.(p1|p2|spectator))?"?)\\s*$';
 
 type Json = Record<string, unknown>;
 
@@ -73,14 +76,14 @@ const STATUS_TEXT: Record<string, string> = {
   '200': 'OK',
   '201': 'Created',
   '304': 'Not modified: the match is still at the version of If-None-Match (no body).',
-  '400': 'Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor)',
+  '400': 'Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor)',
   '401': 'Missing, malformed, unknown or revoked token (missing-token, invalid-token)',
   '403': 'A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player',
   '404': 'No such match',
   '409': 'Version conflict, seat taken, or the match is not in play (body has the current version)',
   '413': 'Body larger than 256 KiB',
   '415': 'Unsupported media type (send application/json)',
-  '422': 'Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body',
+  '422': 'Illegal action, invalid deck or position, settings the game refuses past the request schema, or an Idempotency-Key reused with another body',
   '429': 'Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first',
   '503': 'Database unavailable',
 };
@@ -101,6 +104,24 @@ const COMPONENTS = {
       description: 'The match version for this caller: `"<version>.<viewer>"` (viewer p1, p2 or spectator).',
       schema: { type: 'string' },
     },
+    ETagPicture: {
+      description: 'The picture for this caller: `"<version>.<viewer>.<format>.r<renderer>"` (e.g. `"31.spectator.svg.r2"`, `"31.p1.png-800.r2"`).',
+      schema: { type: 'string' },
+    },
+    ETagEventPage: {
+      description:
+        'The match version for this caller, `"<version>.<viewer>"`, as on the view: it names the match, not this page ' +
+        '(after, limit), so this route answers no 304; compare it with the view\'s to know whether the match moved.',
+      schema: { type: 'string' },
+    },
+    ProblemVersion: {
+      description: 'The match version, `"<version>"`, when the problem carries it (`version` in the body: a version conflict, a match not in play).',
+      schema: { type: 'string' },
+    },
+    PreferenceApplied: {
+      description: 'The Prefer preference this answer follows: `return=representation` or `return=minimal` (sent when Prefer was).',
+      schema: { type: 'string', enum: ['return=representation', 'return=minimal'] },
+    },
     Location: { description: 'The new match: /v1/matches/{id}.', schema: { type: 'string' } },
     IdempotentReplayed: {
       description: '`true` when this is the stored response of an earlier request with the same Idempotency-Key.',
@@ -120,6 +141,11 @@ const COMPONENTS = {
       schema: { type: 'string' },
     },
     Vary: { description: '`Authorization`: the body depends on the seat token (and `Origin`, for CORS).', schema: { type: 'string' } },
+    WwwAuthenticate: {
+      description: 'The challenge (RFC 6750): `Bearer` when no token was sent, `Bearer error="invalid_token"` when the one sent is malformed, unknown or revoked.',
+      required: true,
+      schema: { type: 'string', pattern: '^Bearer( error="invalid_token")?$' },
+    },
   },
   parameters: {
     RequestId: {
@@ -131,6 +157,21 @@ const COMPONENTS = {
     },
   },
   responses: {
+    PayloadTooLarge: {
+      description: 'Body larger than 256 KiB (code body-too-large).',
+      headers: { 'X-Request-Id': ref('headers', 'RequestId') },
+      content: { 'application/problem+json': { schema: PROBLEM } },
+    },
+    UriTooLong: {
+      description: 'A path segment is longer than the server accepts (code uri-too-long).',
+      headers: { 'X-Request-Id': ref('headers', 'RequestId') },
+      content: { 'application/problem+json': { schema: PROBLEM } },
+    },
+    UnsupportedMediaType: {
+      description: 'A body that is not application/json (code unsupported-media-type).',
+      headers: { 'X-Request-Id': ref('headers', 'RequestId') },
+      content: { 'application/problem+json': { schema: PROBLEM } },
+    },
     InternalError: {
       description: 'Internal error (code internal): nothing internal is revealed; quote the X-Request-Id.',
       headers: { 'X-Request-Id': ref('headers', 'RequestId') },
@@ -284,7 +325,7 @@ function securityOf(facts: OperationFacts, readsAuthorization: boolean): Json[] 
 /** The 200 body of a route whose answer is not JSON (facts.media). */
 const MEDIA: Record<NonNullable<OperationFacts['media']>, Json> = {
   svg: { 'image/svg+xml': { schema: { type: 'string', description: 'A self-contained SVG document.' } } },
-  png: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png', description: 'A PNG image.' } } },
+  png: { 'image/png': { schema: { type: 'string', format: 'binary', contentMediaType: 'image/png', description: 'A PNG image.' } } },
   csv: { 'text/csv': { schema: { type: 'string', description: 'RFC 4180 CSV with a header row, CRLF line ends, UTF-8.' } } },
   'ndjson-export': {
     'application/x-ndjson': {
@@ -364,7 +405,13 @@ function finishOperation(method: string, op: Json, facts: OperationFacts): void 
       headers['x-ratelimit-reset'] = ref('headers', 'RateLimitReset');
     }
     if (code === 429) headers['Retry-After'] = ref('headers', 'RetryAfter');
-    if (facts.etag && (code < 300 || code === 304 || code === 409 || code === 422)) headers.ETag = ref('headers', 'ETag');
+    if (code === 401) headers['WWW-Authenticate'] = ref('headers', 'WwwAuthenticate');
+    // A problem that carries the match version sends it as the ETag too (sendProblem).
+    if ((code === 409 || code === 422) && !headers.ETag) headers.ETag = ref('headers', 'ProblemVersion');
+    if (code === 200 && rest.some((p) => p.in === 'header' && p.name === 'prefer')) headers['Preference-Applied'] = ref('headers', 'PreferenceApplied');
+    if (facts.etag && (code < 300 || code === 304 || code === 409 || code === 422)) {
+      headers.ETag = ref('headers', facts.etag === 'picture' ? 'ETagPicture' : facts.etag === 'event-page' ? 'ETagEventPage' : 'ETag');
+    }
     if (code === 201 && facts.location) headers.Location = ref('headers', 'Location');
     if ((code === 200 || code === 201) && facts.idempotent) headers['Idempotent-Replayed'] = ref('headers', 'IdempotentReplayed');
     if (code === 200 && facts.paged) headers.Link = ref('headers', 'Link');
@@ -378,6 +425,13 @@ function finishOperation(method: string, op: Json, facts: OperationFacts): void 
     }
     res.headers = headers;
   }
+  // What the transport refuses before a route runs: a body too large or not JSON (any POST may be
+  // sent one, documented or not), a path segment too long.
+  if (op.requestBody || method === 'post') {
+    responses['413'] = ref('responses', 'PayloadTooLarge');
+    responses['415'] = ref('responses', 'UnsupportedMediaType');
+  }
+  if (params.some((p) => p.in === 'path')) responses['414'] = ref('responses', 'UriTooLong');
   // Any operation may fail inside or find the database (or the node) unavailable.
   responses['500'] = ref('responses', 'InternalError');
   responses['503'] = ref('responses', 'ServiceUnavailable');

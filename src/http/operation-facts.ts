@@ -13,8 +13,12 @@ export interface OperationFacts {
    * `player`: a player's only; `optional-player`: none or a player's.
    */
   credentials?: 'any' | 'seat-or-player' | 'player' | 'optional-player';
-  /** Answers about one match carry its ETag (successes, 304, and the 409/422 whose body has the version). */
-  etag?: boolean;
+  /**
+   * Answers about one match carry its ETag (successes, 304, and the 409/422 whose body has the
+   * version): `true` the view's `"<version>.<viewer>"`; `picture` a picture's, which also names
+   * its format and renderer; `event-page` an event page's, the view's tag (not a validator of the page).
+   */
+  etag?: boolean | 'picture' | 'event-page';
   /** The 201 carries Location (the new resource). */
   location?: boolean;
   /** The success (200 or 201) may be the stored answer of an earlier request with the same Idempotency-Key. */

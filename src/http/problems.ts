@@ -7,7 +7,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AllowedMethods } from './allowed-methods.js';
+import { AllowedMethods, ROUTED_METHODS } from './allowed-methods.js';
 import { OVERLOADED_RETRY_AFTER_S, ServiceError, problems } from '../service/errors.js';
 import { problem, toProblem, type Problem } from './problem-details.js';
 import { validationLine } from '../contract/errors.js';
@@ -26,8 +26,17 @@ export const RETRY_AFTER_S: Record<string, number> = {
 
 export const databaseUnavailable = problems.databaseUnavailable;
 
+/**
+ * The challenge of a 401 (RFC 9110 §11.6.1, RFC 6750 §3): `Bearer` when no credential was sent,
+ * with `error="invalid_token"` when the one sent is malformed, unknown or revoked.
+ */
+export function bearerChallenge(code: string): string {
+  return code === 'missing-token' ? 'Bearer' : 'Bearer error="invalid_token"';
+}
+
 export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
   if (problem.version !== undefined) reply.header('etag', `"${problem.version}"`);
+  if (problem.status === 401) reply.header('www-authenticate', bearerChallenge(problem.code));
   const retryAfter = RETRY_AFTER_S[problem.code];
   if (problem.status === 503 && retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
   return reply.code(problem.status).type(PROBLEM_CONTENT_TYPE).send(problem);
@@ -89,14 +98,23 @@ async function problemsPlugin(app: FastifyInstance) {
     if (problem.status < 500) req.log.info({ code: problem.code, status: problem.status }, problem.title);
     return sendProblem(reply, problem);
   });
+  const refuseMethod = (req: FastifyRequest, reply: FastifyReply, methods: string[]) => {
+    const path = req.url.split('?')[0] ?? '/';
+    reply.header('allow', methods.join(', '));
+    return sendProblem(reply, problem({ status: 405, code: 'method-not-allowed', title: 'Method not allowed', detail: `${path} answers to ${methods.join(', ')}, not ${req.method}.` }));
+  };
+  // A method no route answers anywhere (QUERY, PROPFIND…) would have its body parsed by the
+  // not-found route first (a 400 for its missing Content-Type): it is refused before that.
+  app.addHook('onRequest', async (req, reply) => {
+    if (ROUTED_METHODS.has(req.method)) return;
+    const methods = allowed.for(req.url.split('?')[0] ?? '/');
+    if (methods.length > 0) return refuseMethod(req, reply, methods);
+  });
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? '/';
     const methods = allowed.for(path);
     // A route that answers this method and still says "not found" means the resource is missing.
-    if (methods.length > 0 && !methods.includes(req.method)) {
-      reply.header('allow', methods.join(', '));
-      return sendProblem(reply, problem({ status: 405, code: 'method-not-allowed', title: 'Method not allowed', detail: `${path} answers to ${methods.join(', ')}, not ${req.method}.` }));
-    }
+    if (methods.length > 0 && !methods.includes(req.method)) return refuseMethod(req, reply, methods);
     return sendProblem(reply, problem({ status: 404, code: 'not-found', title: 'Not found', detail: `No route ${req.method} ${path}.` }));
   });
 }

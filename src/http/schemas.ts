@@ -159,7 +159,10 @@ export const ActionHeaders = z.object({
     .string()
     .max(64)
     .optional()
-    .describe('The version you expect the match to be at ("12", 12, W/"12" or an ETag we sent, "12.p1"); stale → 409 with the current version.'),
+    .describe(
+      'The version you expect the match to be at ("12", 12 or an ETag we sent, "12.p1"; * for any); stale → 409 with the current version. ' +
+        'Compared strongly (RFC 9110): a weak tag (W/"12") never matches, so it is a 409 too.',
+    ),
   prefer: z
     .string()
     .max(200)

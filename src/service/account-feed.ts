@@ -337,7 +337,9 @@ export class AccountFeeds {
    */
   async admit(me: PlayerRow, resumeAfter: string | undefined): Promise<() => void> {
     // Checked before any query: a number past the columns' types is no entry (not SQLSTATE 22003).
-    if (resumeAfter !== undefined && (!parsePosition(resumeAfter) || !(await this.service.store.feed.exists(me.id, resumeAfter)))) throw problems.invalidCursor();
+    if (resumeAfter !== undefined && (!parsePosition(resumeAfter) || !(await this.service.store.feed.exists(me.id, resumeAfter)))) {
+      throw problems.invalidCursor('after (or Last-Event-ID) must be the id of one of your feed entries, as the feed sent it.');
+    }
     const n = this.open.get(me.id) ?? 0;
     if (this.settings.perPlayer > 0 && n >= this.settings.perPlayer) throw problems.tooManyFeeds(this.settings.perPlayer);
     this.open.set(me.id, n + 1);

@@ -60,8 +60,9 @@ export const OVERLOADED_RETRY_AFTER_S = 1;
 export const problems = {
   validation: (detail: string, errors?: string[]) =>
     new ServiceError({ kind: 'invalid-request', code: 'validation-failed', title: 'Invalid request', detail, errors: errors ?? [detail] }),
-  invalidCursor: () =>
-    new ServiceError({ kind: 'invalid-request', code: 'invalid-cursor', title: 'Invalid cursor', detail: 'Pass back a nextCursor value unchanged.' }),
+  /** `detail` says what the route's cursor is (default: a list's nextCursor). */
+  invalidCursor: (detail = 'Pass back a nextCursor value unchanged.') =>
+    new ServiceError({ kind: 'invalid-request', code: 'invalid-cursor', title: 'Invalid cursor', detail }),
   missingToken: () =>
     new ServiceError({
       kind: 'unauthenticated',
@@ -69,12 +70,16 @@ export const problems = {
       title: 'Seat token required',
       detail: 'Send the seat token as "Authorization: Bearer <token>".',
     }),
-  invalidToken: () =>
+  /** `detail` says which token the route wanted (default: a seat token of the match). */
+  invalidToken: (detail = 'The token is malformed or is not a seat token of this match.') =>
+    new ServiceError({ kind: 'unauthenticated', code: 'invalid-token', title: 'Invalid token', detail }),
+  /** A seat token where only a player token will do. */
+  playerTokenRequired: () =>
     new ServiceError({
       kind: 'unauthenticated',
       code: 'invalid-token',
-      title: 'Invalid seat token',
-      detail: 'The token is malformed or is not a seat token of this match.',
+      title: 'Invalid token',
+      detail: 'This route takes a player token (evp_…, see POST /v1/players); a seat token works only on its own match.',
     }),
   invalidTicket: () =>
     new ServiceError({

@@ -38,6 +38,8 @@ export interface MoveDeps {
 export interface MoveOptions {
   idempotencyKey?: string | undefined;
   expectedVersion?: number | undefined;
+  /** If-Match was a weak tag: it never matches (strong comparison), whatever the version. */
+  weakPrecondition?: boolean;
   /** Also return the caller's legal actions for the next decision (one request per move for a bot). */
   includeLegal?: boolean | undefined;
   /** minimal: the answer is the summary only (the match view is neither built nor serialised). Default full. */
@@ -233,6 +235,9 @@ async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null
     throw failure;
   };
 
+  if (opts.weakPrecondition) {
+    return priorOr(problems.versionConflict(version, `If-Match compares strongly: a weak tag never matches; send the version as "${version}".`));
+  }
   if (opts.expectedVersion !== undefined && opts.expectedVersion !== version) {
     return priorOr(problems.versionConflict(version, `If-Match/expectedVersion is ${opts.expectedVersion} but the match is at version ${version}.`));
   }

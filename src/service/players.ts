@@ -80,7 +80,7 @@ export class Players {
     if (!isPlayerToken(token)) return { kind: 'seat', token };
     const hash = hashToken(token);
     const found = await this.store.byToken(hash);
-    if (!found) throw problems.invalidToken();
+    if (!found) throw problems.invalidToken('This player token is unknown or revoked.');
     this.credentials.remember(hash);
     const { token: t } = found;
     if (!t.scopes.includes('pairing:play')) return { kind: 'player', player: found.player, scopes: t.scopes, tokenId: t.id };
@@ -92,7 +92,7 @@ export class Players {
   async player(token: string | null | undefined, scope: Scope): Promise<PlayerRow> {
     const p = await this.principal(token);
     if (p.kind === 'anonymous') throw problems.missingToken();
-    if (p.kind === 'seat') throw problems.invalidToken();
+    if (p.kind === 'seat') throw problems.playerTokenRequired();
     requireScope(p, scope);
     return p.player;
   }

@@ -112,6 +112,22 @@ export function contractViolations(op: Operation, r: Observed): string[] {
   const entry = content[media];
   if (!entry) return [...out, `media type ${media || '(none)'} is not documented for ${r.status} (documented: ${Object.keys(content).join(', ')})`];
   if (r.text === null) return out;
+  const lineSchema = entry.schema as { oneOf?: { $ref?: string }[] } | undefined;
+  if (media === 'application/x-ndjson' && !lineSchema?.oneOf?.some((s) => s.$ref === '#/components/schemas/MatchEvent')) {
+    // Any other NDJSON answer (an export, the account feed): each line is one of the documented schema.
+    const validate = validatorFor(`${op.operationId} ${r.status} ndjson line`, entry.schema as Json);
+    for (const line of r.text.split('\n').filter((l) => l.trim() !== '')) {
+      let v: unknown;
+      try {
+        v = JSON.parse(line);
+      } catch {
+        out.push(`an NDJSON line is not JSON: ${line.slice(0, 80)}`);
+        continue;
+      }
+      if (!validate(v)) out.push(`an NDJSON line does not match the ${r.status} schema: ${ajv.errorsText(validate.errors)}`);
+    }
+    return out;
+  }
   if (media === 'application/x-ndjson') {
     // The document says: one MatchEvent per line, blank lines are keep-alives, a StreamEnd last.
     const validate = validatorFor('MatchEvent', { $ref: '#/components/schemas/MatchEvent' });

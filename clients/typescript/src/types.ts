@@ -28,6 +28,8 @@ export type MatchPage = Schemas['MatchPage'];
 export type MatchSummary = Schemas['MatchSummary'];
 export type MatchStatus = Schemas['MatchStatus'];
 export type DeckSpec = Schemas['DeckSpecInput'];
+/** A starter deck id of a hosted game (GET /v1/games/{game}/decks). */
+export type StarterDeckId = Extract<DeckSpec, { starter: unknown }>['starter'];
 export type PlayerRegistered = Schemas['PlayerRegistered'];
 
 // Challenges: a player challenges another (or anyone); the challenged accepts with a deck, or declines with a reason key.

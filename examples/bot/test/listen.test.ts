@@ -15,7 +15,7 @@ import { greedy, level, random } from '../strategies.js';
 import { perGame, type AnyStrategy } from '../strategy.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
-const DECK = { starter: 'starter-storm-shade' };
+const DECK = { starter: 'starter-storm-shade' } as const;
 const CORRESPONDENCE = { kind: 'correspondence', daysPerMove: 3 } as const;
 let n = 0;
 /**
@@ -135,7 +135,7 @@ describe('the bot on its account feed', () => {
     const done = deferred<MatchView>();
     const running = listen(bot.client, {
       strategy: (id) => perGame([greedy(`uv:${id}`), level(1)(`uv:${id}`)]),
-      decks: { evons: DECK, universus: { starter: 'garrison' } },
+      decks: { evons: DECK, universus: { starter: 'garrison' as const } },
       signal: stop.signal,
       onMatchEnd: (m) => done.resolve(m),
     });

@@ -64,7 +64,7 @@ const accountWebhookRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = a
         summary: 'Your account webhooks',
         description: 'With their state: active, failing (since when) or disabled (and why). Secrets are never shown again. Needs match:read.',
         headers: PlayerAuth,
-        response: { 200: AccountWebhookListSchema, ...problemResponses(400, 429) },
+        response: { 200: AccountWebhookListSchema, ...problemResponses(429) },
       },
     },
     async (req, reply) => {

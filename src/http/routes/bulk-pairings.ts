@@ -82,7 +82,7 @@ const bulkPairingRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = asyn
         summary: 'Your bulk pairings, newest first (the last 100)',
         description: 'Each with its pairs by handle, its status and its matches once created. Needs match:create.',
         headers: PlayerAuth,
-        response: { 200: z.object({ bulkPairings: z.array(BulkPairingSchema) }), ...problemResponses(400, 429) },
+        response: { 200: z.object({ bulkPairings: z.array(BulkPairingSchema) }), ...problemResponses(429) },
       },
     },
     async (req, reply) => {

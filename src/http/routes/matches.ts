@@ -40,14 +40,17 @@ export interface MatchRoutesOptions {
   budgets: Budgets;
 }
 
-/** Parses If-Match: `"12"`, `12`, `W/"12"` or an ETag we sent (`"12.p1"`). */
-export function parseIfMatch(v: string | undefined): number | undefined {
-  if (v === undefined) return undefined;
-  const m = /^\s*(?:W\/)?"?(\d{1,9})(?:\.(?:p1|p2|spectator))?"?\s*$/.exec(v);
-  if (!m) throw problems.validation('If-Match must be a match version such as "12".', [`headers.if-match: not a version: ${v}`]);
-  return Number(m[1]);
+/**
+ * Parses If-Match: `*` (any current version: no precondition), `"12"`, `12`, an ETag we sent
+ * (`"12.p1"`), or a weak tag `W/"12"`, which is well-formed but never matches: If-Match compares
+ * strongly (RFC 9110 §13.1.1), so a weak one fails as a stale version does.
+ */
+export function parseIfMatch(v: string | undefined): { version: number; weak: boolean } | undefined {
+  if (v === undefined || v.trim() === '*') return undefined;
+  const m = /^\s*(W\/)?"?(\d{1,9})(?:\.(?:p1|p2|spectator))?"?\s*$/.exec(v);
+  if (!m) throw problems.validation('If-Match must be a match version such as "12", or *.', [`headers.if-match: not a version: ${v}`]);
+  return { version: Number(m[2]), weak: m[1] !== undefined };
 }
-
 
 const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { service, budgets }) => {
   app.post(
@@ -217,11 +220,12 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
       serializerCompiler: () => (data) => JSON.stringify(data),
     },
     async (req, reply) => {
-      const expectedVersion = parseIfMatch(req.headers['if-match']);
+      const ifMatch = parseIfMatch(req.headers['if-match']);
       const full = prefersRepresentation(req.headers.prefer);
       const out = await service.submitAction(req.params.id, bearerToken(req.headers.authorization), req.body.action, {
         idempotencyKey: req.headers['idempotency-key'],
-        expectedVersion,
+        expectedVersion: ifMatch?.version,
+        ...(ifMatch?.weak ? { weakPrecondition: true } : {}),
         includeLegal: req.query.include === 'legal',
         representation: full ? 'full' : 'minimal',
       });
@@ -271,7 +275,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
   app.get(
     '/matches/:id/events',
     {
-      config: { openapi: { etag: true } },
+      config: { openapi: { etag: 'event-page' } },
       schema: {
         tags: ['matches'],
         operationId: 'listEvents',

@@ -65,7 +65,7 @@ const pictureRoutes: FastifyPluginAsyncZod<PictureRoutesOptions> = async (app, {
   app.get(
     '/matches/:id/board.svg',
     {
-      config: { openapi: { etag: true, media: 'svg' } },
+      config: { openapi: { etag: 'picture', media: 'svg' } },
       schema: {
         tags: ['matches'],
         operationId: 'getBoardSvg',
@@ -89,7 +89,7 @@ const pictureRoutes: FastifyPluginAsyncZod<PictureRoutesOptions> = async (app, {
   app.get(
     '/matches/:id/board.png',
     {
-      config: { openapi: { etag: true, media: 'png' } },
+      config: { openapi: { etag: 'picture', media: 'png' } },
       schema: {
         tags: ['matches'],
         operationId: 'getBoardPng',

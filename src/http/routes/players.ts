@@ -131,7 +131,7 @@ const playerRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budg
         summary: 'The player of this token',
         description: 'Needs a player token (match:read).',
         headers: PlayerAuth,
-        response: { 200: PlayerSchema, ...problemResponses(400, 429) },
+        response: { 200: PlayerSchema, ...problemResponses(429) },
       },
     },
     async (req, reply) => {
@@ -151,7 +151,7 @@ const playerRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budg
         summary: 'Your API tokens',
         description: 'Their ids, labels, scopes and state; never the tokens themselves.',
         headers: PlayerAuth,
-        response: { 200: TokenListSchema, ...problemResponses(400, 429) },
+        response: { 200: TokenListSchema, ...problemResponses(429) },
       },
     },
     async (req, reply) => {

@@ -70,7 +70,7 @@ const seekRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (app,
         summary: 'Your seeks',
         description: 'Newest first, with their status: open, paired (with matchId), cancelled or expired. Needs match:read.',
         headers: PlayerAuth,
-        response: { 200: OwnSeekListSchema, ...problemResponses(400, 429) },
+        response: { 200: OwnSeekListSchema, ...problemResponses(429) },
       },
     },
     async (req, reply) => {

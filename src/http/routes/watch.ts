@@ -100,6 +100,8 @@ const watchRoutes: FastifyPluginAsync<{ service: MatchService }> = async (app, {
   };
   app.get('/watch/assets/:name', hide, serve(assets));
   app.get('/watch/games/:name', hide, serve(gameScripts));
+  // Every browser asks for it on every page: no icon, said once a day, rather than a 404 each time.
+  app.get('/favicon.ico', hide, async (_req, reply) => reply.code(204).header('cache-control', 'public, max-age=86400').send());
 };
 
 export default watchRoutes;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MatchService } from '../../service/match-service.js';
 import { bearerToken } from '../../service/tokens.js';
+import { problems } from '../../service/errors.js';
 import { DEFAULT_WEBHOOK_LIMITS } from '../../service/webhooks/limits.js';
 import { AuthHeaders, MatchIdParams, problemResponses } from '../schemas.js';
 import {
@@ -17,7 +18,12 @@ import {
 } from '../webhook-schemas.js';
 
 const webhookRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (app, { service }) => {
-  const seatMatch = (id: string, authorization: string | undefined) => service.load(id, bearerToken(authorization), 'webhook:write');
+  // The credential is asked for before the match is looked up: no token is a 401 whether or not the match exists.
+  const seatMatch = (id: string, authorization: string | undefined) => {
+    const token = bearerToken(authorization);
+    if (token === undefined) throw problems.missingToken();
+    return service.load(id, token, 'webhook:write');
+  };
   const privateAnswer = { 'cache-control': 'private, no-store', vary: 'Authorization' };
 
   app.post(

@@ -2082,7 +2082,10 @@ export interface components {
         };
         /** @description A player's endpoint for Standard Webhooks deliveries of their account feed: every match and challenge of theirs, present and future. */
         AccountWebhookRequestInput: {
-            /** @description http(s) URL. In production it must resolve to public addresses (checked when each delivery connects). */
+            /**
+             * Format: uri
+             * @description http(s) URL. In production it must resolve to public addresses (checked when each delivery connects).
+             */
             url: string;
             /** @description The kinds of entry to deliver (default: every kind there is now; the list is kept as registered). */
             events?: components["schemas"]["AccountWebhookKindInput"][];
@@ -2251,9 +2254,127 @@ export interface components {
              * @enum {string}
              */
             seat?: "p1" | "p2" | "random";
-            /** @description The game's settings (checked against the game's own schema). */
+            /** @description The game's settings: one of the hosted games' settings objects (unknown keys refused, 400), then checked against the challenge's game's own (422 invalid-settings). */
             settings?: {
                 [key: string]: unknown;
+            } | {
+                /**
+                 * @default LINE
+                 * @enum {string}
+                 */
+                arrowReach: "LINE" | "ADJACENT";
+                /**
+                 * @default DESTROY
+                 * @enum {string}
+                 */
+                coveredHitByArrow: "DESTROY" | "FLIP_OWNERSHIP" | "IGNORE";
+                /** @default false */
+                growthAutoReveal: boolean;
+                /**
+                 * @default STAY_COVERED
+                 * @enum {string}
+                 */
+                unpaidCoverBehaviour: "STAY_COVERED" | "DESTROY";
+                /** @default false */
+                allowDirectBlockPlay: boolean;
+                /** @default 5 */
+                startingHandSize: number;
+                /**
+                 * @default RANDOM
+                 * @enum {string}
+                 */
+                firstPlayer: "RANDOM" | "p1" | "p2";
+                /**
+                 * @default NONE
+                 * @enum {string}
+                 */
+                mulligan: "NONE";
+                /**
+                 * @default SKIP
+                 * @enum {string}
+                 */
+                emptyDeckDraw: "SKIP" | "LOSE";
+                /** @default 8 */
+                handLimit: number;
+                /** @default 50 */
+                startingCredits: number;
+                /** @default 5 */
+                creditsPerTurn: number;
+                /**
+                 * @default DRAW
+                 * @enum {string}
+                 */
+                tieBreak: "DRAW";
+                /** @default 6 */
+                stalemateTurns: number;
+                /**
+                 * @default DISABLED
+                 * @enum {string}
+                 */
+                cellBonus: "DISABLED";
+                /** @default false */
+                colorSynergy: boolean;
+                /** @default false */
+                magnetismSelfPull: boolean;
+                /**
+                 * @description A chain holds at most this many sequences; deeper reactivations are dropped (docs/rules-decisions.md, decision 11). null: no limit.
+                 * @default 8
+                 */
+                maxChainDepth: number | null;
+                /**
+                 * @description A turn uses at most this many abilities; after that none is offered until the next turn (docs/rules-decisions.md, decision 13). null: no limit.
+                 * @default 200
+                 */
+                maxTurnAbilities: number | null;
+                /**
+                 * @description The game ends, scored as it stands (reason turn-limit), when this turn ends (docs/rules-decisions.md, decision 13). null: no limit.
+                 * @default 500
+                 */
+                maxTurns: number | null;
+            } | {
+                /**
+                 * @default ADJACENT_ONLY
+                 * @enum {string}
+                 */
+                blockZoneRule: "ADJACENT_ONLY" | "ANY_ZONE_HALF";
+                /**
+                 * @default UP
+                 * @constant
+                 */
+                halfDamageRounding: "UP";
+                /** @default true */
+                failedCheckEndsTurn: boolean;
+                /**
+                 * @default EXACT_SHORTFALL_AFTER_REVEAL
+                 * @enum {string}
+                 */
+                commitMode: "EXACT_SHORTFALL_AFTER_REVEAL" | "NONE";
+                /**
+                 * @default END_PHASE
+                 * @enum {string}
+                 */
+                foundationEntersStage: "END_PHASE" | "IMMEDIATELY";
+                /**
+                 * @default SKIP
+                 * @constant
+                 */
+                enhanceStep: "SKIP";
+                /**
+                 * @default ASK
+                 * @enum {string}
+                 */
+                autoMomentum: "ASK" | "ALL" | "NONE";
+                /** @default 10 */
+                cycleRemoveCount: number;
+                /** @default 60 */
+                minDeckSize: number;
+                /** @default true */
+                alwaysRevealOnCheck: boolean;
+                /**
+                 * @description The game ends as a draw (GameDrawn, TURN_LIMIT) when this turn ends (docs/rules-decisions.md). null: no limit.
+                 * @default 200
+                 */
+                maxTurns: number | null;
             };
             /** @description The challenger's deck (default: the game's first starter deck). Never shown to anyone else. */
             deck?: components["schemas"]["DeckSpecInput"];
@@ -2311,8 +2432,11 @@ export interface components {
         };
         /** @description A deck: a starter deck id, or an explicit list of card ids (GET /v1/games/{game}/cards) with counts. */
         DeckSpecInput: {
-            /** @description A starter deck id from GET /v1/games/{game}/decks. */
-            starter: string;
+            /**
+             * @description A starter deck id from GET /v1/games/{game}/decks.
+             * @enum {string}
+             */
+            starter: "starter-verdant-quake" | "starter-storm-shade" | "starter-ember-tide" | "scouts" | "garrison" | "shifters";
         } | {
             /** @description An explicit list; the game's deck rules apply (Evons: exactly 60 cards, at most 4 copies of a monster). */
             cards: {
@@ -5222,7 +5346,10 @@ export interface components {
         };
         /** @description A seat's endpoint for Standard Webhooks deliveries. */
         WebhookRequestInput: {
-            /** @description http(s) URL. In production it must resolve to public addresses (checked when each delivery connects). */
+            /**
+             * Format: uri
+             * @description http(s) URL. In production it must resolve to public addresses (checked when each delivery connects).
+             */
             url: string;
             events: components["schemas"]["WebhookKindInput"][];
             /** @description deadline-near fires this long before a deadline (default 720: 12 h). */
@@ -5232,6 +5359,16 @@ export interface components {
     responses: {
         /** @description Internal error (code internal): nothing internal is revealed; quote the X-Request-Id. */
         InternalError: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Body larger than 256 KiB (code body-too-large). */
+        PayloadTooLarge: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
@@ -5251,6 +5388,26 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description A body that is not application/json (code unsupported-media-type). */
+        UnsupportedMediaType: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description A path segment is longer than the server accepts (code uri-too-long). */
+        UriTooLong: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
     };
     parameters: {
         /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
@@ -5264,12 +5421,20 @@ export interface components {
         CacheControlPublic: string;
         /** @description The match version for this caller: `"<version>.<viewer>"` (viewer p1, p2 or spectator). */
         ETag: string;
+        /** @description The match version for this caller, `"<version>.<viewer>"`, as on the view: it names the match, not this page (after, limit), so this route answers no 304; compare it with the view's to know whether the match moved. */
+        ETagEventPage: string;
+        /** @description The picture for this caller: `"<version>.<viewer>.<format>.r<renderer>"` (e.g. `"31.spectator.svg.r2"`, `"31.p1.png-800.r2"`). */
+        ETagPicture: string;
         /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
         IdempotentReplayed: "true";
         /** @description RFC 8288: `<url>; rel="next"`, the next part of this answer, when there is more (absent on the last part). */
         Link: string;
         /** @description The new match: /v1/matches/{id}. */
         Location: string;
+        /** @description The Prefer preference this answer follows: `return=representation` or `return=minimal` (sent when Prefer was). */
+        PreferenceApplied: "return=representation" | "return=minimal";
+        /** @description The match version, `"<version>"`, when the problem carries it (`version` in the body: a version conflict, a match not in play). */
+        ProblemVersion: string;
         /** @description Requests allowed per minute (only when a limit is configured). */
         RateLimitLimit: number;
         /** @description Requests left in the current minute. */
@@ -5282,6 +5447,8 @@ export interface components {
         RetryAfter: number;
         /** @description `Authorization`: the body depends on the seat token (and `Origin`, for CORS). */
         Vary: string;
+        /** @description The challenge (RFC 6750): `Bearer` when no token was sent, `Bearer error="invalid_token"` when the one sent is malformed, unknown or revoked. */
+        WwwAuthenticate: string;
     };
     pathItems: never;
 }
@@ -5389,7 +5556,7 @@ export interface operations {
                     "application/json": components["schemas"]["MatchPage"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5451,7 +5618,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateMatchResponse"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5471,6 +5638,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5504,33 +5672,9 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Illegal action, invalid deck or position, settings the game refuses past the request schema, or an Idempotency-Key reused with another body */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5595,7 +5739,7 @@ export interface operations {
                     "application/json": components["schemas"]["JoinMatchResponse"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5615,6 +5759,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5661,33 +5806,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body */
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Illegal action, invalid deck or position, settings the game refuses past the request schema, or an Idempotency-Key reused with another body */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5747,7 +5869,7 @@ export interface operations {
                     "application/json": components["schemas"]["SeatTokenReplaced"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5767,6 +5889,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5799,6 +5922,9 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -5867,7 +5993,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5887,6 +6013,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5919,6 +6046,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -5971,7 +6099,7 @@ export interface operations {
                     "application/json": components["schemas"]["LegalActions"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5991,6 +6119,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6023,6 +6152,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -6050,7 +6180,7 @@ export interface operations {
             header?: {
                 /** @description Retry-safe key: the same key with the same body returns the stored response; with another body, 422. */
                 "idempotency-key"?: string;
-                /** @description The version you expect the match to be at ("12", 12, W/"12" or an ETag we sent, "12.p1"); stale → 409 with the current version. */
+                /** @description The version you expect the match to be at ("12", 12 or an ETag we sent, "12.p1"; * for any); stale → 409 with the current version. Compared strongly (RFC 9110): a weak tag (W/"12") never matches, so it is a 409 too. */
                 "if-match"?: string;
                 /** @description RFC 7240. `return=representation`: the whole match view (ActionResult) instead of the lean answer (MinimalActionResult: version, your events, status and the next decision), which is the default; `return=minimal` asks for the default. Answered with Preference-Applied. */
                 prefer?: string;
@@ -6076,6 +6206,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "Preference-Applied": components["headers"]["PreferenceApplied"];
                     ETag: components["headers"]["ETag"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
@@ -6084,7 +6215,7 @@ export interface operations {
                     "application/json": components["schemas"]["MinimalActionResult"] | components["schemas"]["ActionResult"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6104,6 +6235,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6150,33 +6282,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body */
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Illegal action, invalid deck or position, settings the game refuses past the request schema, or an Idempotency-Key reused with another body */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6238,7 +6347,7 @@ export interface operations {
                     "application/json": components["schemas"]["MatchReplay"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6258,6 +6367,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6290,6 +6400,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -6334,7 +6445,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    ETag: components["headers"]["ETag"];
+                    ETag: components["headers"]["ETagEventPage"];
                     "Cache-Control": components["headers"]["CacheControlPrivate"];
                     Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
@@ -6343,7 +6454,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventPage"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6363,6 +6474,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6395,6 +6507,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -6461,7 +6574,7 @@ export interface operations {
                     "application/json": components["schemas"]["MatchPage"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6481,6 +6594,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6546,7 +6660,7 @@ export interface operations {
                     "application/json": components["schemas"]["RematchAnswer"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6566,6 +6680,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6605,12 +6720,16 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -6657,7 +6776,7 @@ export interface operations {
                     "application/json": components["schemas"]["JoinMatchResponse"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6677,6 +6796,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6716,12 +6836,16 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -6768,7 +6892,7 @@ export interface operations {
                     "application/json": components["schemas"]["RematchAnswer"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6788,6 +6912,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6827,12 +6952,16 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -6879,7 +7008,7 @@ export interface operations {
                     "application/json": components["schemas"]["RematchSeat"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6899,6 +7028,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6938,12 +7068,16 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -7014,7 +7148,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7034,6 +7168,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7066,6 +7201,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -7111,7 +7247,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    ETag: components["headers"]["ETag"];
+                    ETag: components["headers"]["ETagPicture"];
                     "Cache-Control": components["headers"]["CacheControlPrivate"];
                     Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
@@ -7127,14 +7263,14 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    ETag: components["headers"]["ETag"];
+                    ETag: components["headers"]["ETagPicture"];
                     "Cache-Control": components["headers"]["CacheControlPrivate"];
                     Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7154,6 +7290,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7186,6 +7323,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -7233,7 +7371,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    ETag: components["headers"]["ETag"];
+                    ETag: components["headers"]["ETagPicture"];
                     "Cache-Control": components["headers"]["CacheControlPrivate"];
                     Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
@@ -7249,14 +7387,14 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    ETag: components["headers"]["ETag"];
+                    ETag: components["headers"]["ETagPicture"];
                     "Cache-Control": components["headers"]["CacheControlPrivate"];
                     Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7276,6 +7414,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7308,6 +7447,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -7399,7 +7539,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameCards"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7425,6 +7565,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -7472,7 +7613,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameDecks"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7498,6 +7639,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -7634,7 +7776,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookList"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7654,6 +7796,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7686,6 +7829,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -7736,7 +7880,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookCreated"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7756,6 +7900,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7795,38 +7940,16 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -7871,7 +7994,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7891,6 +8014,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7923,6 +8047,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -7969,7 +8094,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookCreated"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7989,6 +8114,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8021,6 +8147,9 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -8071,7 +8200,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8091,6 +8220,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8123,6 +8253,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -8170,7 +8301,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8190,6 +8321,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8229,12 +8361,16 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -8280,19 +8416,6 @@ export interface operations {
                     "application/json": components["schemas"]["AccountWebhookList"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
             /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
             401: {
                 headers: {
@@ -8300,6 +8423,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8366,7 +8490,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountWebhookCreated"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8386,6 +8510,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8412,38 +8537,15 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -8487,7 +8589,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8507,6 +8609,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8539,6 +8642,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -8584,7 +8688,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountWebhookCreated"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8604,6 +8708,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8636,6 +8741,9 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -8685,7 +8793,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountWebhookDeliveryList"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8705,6 +8813,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8737,6 +8846,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -8783,7 +8893,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountWebhookDelivery"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8803,6 +8913,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8842,12 +8953,16 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -8895,7 +9010,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlayerRegistered"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8915,38 +9030,15 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -8993,7 +9085,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlayerProfile"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9019,6 +9111,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -9067,7 +9160,7 @@ export interface operations {
                     "application/json": components["schemas"]["Leaderboard"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9132,7 +9225,7 @@ export interface operations {
                     "application/x-ndjson": components["schemas"]["MatchSummary"] | components["schemas"]["MatchReplay"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9158,6 +9251,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -9203,19 +9297,6 @@ export interface operations {
                     "application/json": components["schemas"]["Player"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
             /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
             401: {
                 headers: {
@@ -9223,6 +9304,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9287,19 +9369,6 @@ export interface operations {
                     "application/json": components["schemas"]["PlayerTokenList"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
             /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
             401: {
                 headers: {
@@ -9307,6 +9376,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9373,7 +9443,7 @@ export interface operations {
                     "application/json": components["schemas"]["NewPlayerToken"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9393,6 +9463,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9412,32 +9483,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -9481,7 +9528,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9501,6 +9548,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9533,6 +9581,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -9581,7 +9630,7 @@ export interface operations {
                     "application/json": components["schemas"]["Challenge"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9601,6 +9650,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9633,39 +9683,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Illegal action, invalid deck or position, settings the game refuses past the request schema, or an Idempotency-Key reused with another body */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9717,7 +9744,7 @@ export interface operations {
                     "application/json": components["schemas"]["Challenge"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9743,6 +9770,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -9795,7 +9823,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChallengeList"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9815,6 +9843,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9886,7 +9915,7 @@ export interface operations {
                     "application/json": components["schemas"]["AcceptedChallenge"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9906,6 +9935,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9945,45 +9975,24 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body */
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Illegal action, invalid deck or position, settings the game refuses past the request schema, or an Idempotency-Key reused with another body */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10039,7 +10048,7 @@ export interface operations {
                     "application/json": components["schemas"]["Challenge"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10059,6 +10068,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10098,38 +10108,16 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -10175,7 +10163,7 @@ export interface operations {
                     "application/json": components["schemas"]["Challenge"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10195,6 +10183,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10234,12 +10223,16 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -10289,7 +10282,7 @@ export interface operations {
                     "application/json": components["schemas"]["SeekList"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10352,7 +10345,7 @@ export interface operations {
                     "application/json": components["schemas"]["OwnSeek"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10372,6 +10365,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10398,45 +10392,23 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Illegal action, invalid deck or position, settings the game refuses past the request schema, or an Idempotency-Key reused with another body */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10488,19 +10460,6 @@ export interface operations {
                     "application/json": components["schemas"]["OwnSeekList"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
             /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
             401: {
                 headers: {
@@ -10508,6 +10467,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10572,7 +10532,7 @@ export interface operations {
                     "application/json": components["schemas"]["OwnSeek"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10592,6 +10552,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10631,12 +10592,14 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -10685,7 +10648,7 @@ export interface operations {
                     "application/json": components["schemas"]["TournamentList"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10746,7 +10709,7 @@ export interface operations {
                     "application/json": components["schemas"]["Tournament"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10766,6 +10729,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10798,39 +10762,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Illegal action, invalid deck or position, settings the game refuses past the request schema, or an Idempotency-Key reused with another body */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10882,7 +10823,7 @@ export interface operations {
                     "application/json": components["schemas"]["Tournament"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10908,6 +10849,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -10953,7 +10895,7 @@ export interface operations {
                     "application/json": components["schemas"]["TournamentStandings"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10979,6 +10921,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -11024,7 +10967,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11050,6 +10993,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -11099,7 +11043,7 @@ export interface operations {
                     "application/json": components["schemas"]["Tournament"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11119,6 +11063,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11158,45 +11103,24 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body */
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Illegal action, invalid deck or position, settings the game refuses past the request schema, or an Idempotency-Key reused with another body */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11248,7 +11172,7 @@ export interface operations {
                     "application/json": components["schemas"]["Tournament"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11268,6 +11192,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11307,45 +11232,24 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body */
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Illegal action, invalid deck or position, settings the game refuses past the request schema, or an Idempotency-Key reused with another body */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11397,7 +11301,7 @@ export interface operations {
                     "application/json": components["schemas"]["Tournament"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11417,6 +11321,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11456,45 +11361,24 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body */
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Illegal action, invalid deck or position, settings the game refuses past the request schema, or an Idempotency-Key reused with another body */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11546,7 +11430,7 @@ export interface operations {
                     "application/json": components["schemas"]["Tournament"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11566,6 +11450,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11605,45 +11490,24 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body */
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Illegal action, invalid deck or position, settings the game refuses past the request schema, or an Idempotency-Key reused with another body */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11697,19 +11561,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
             /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
             401: {
                 headers: {
@@ -11717,6 +11568,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11784,7 +11636,7 @@ export interface operations {
                     "application/json": components["schemas"]["BulkPairing"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11804,6 +11656,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11836,39 +11689,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Illegal action, invalid deck/settings/position, or an Idempotency-Key reused with another body */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Illegal action, invalid deck or position, settings the game refuses past the request schema, or an Idempotency-Key reused with another body */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11922,7 +11752,7 @@ export interface operations {
                     "application/json": components["schemas"]["BulkPairing"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11942,6 +11772,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11974,6 +11805,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -12019,7 +11851,7 @@ export interface operations {
                     "application/json": components["schemas"]["BulkPairing"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -12039,6 +11871,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12078,12 +11911,16 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ProblemVersion"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -12127,7 +11964,7 @@ export interface operations {
                     "application/json": components["schemas"]["FeedTicket"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -12147,6 +11984,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12166,32 +12004,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body larger than 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported media type (send application/json) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
@@ -12250,7 +12064,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, bad id or cursor) */
+            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -12270,6 +12084,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
