@@ -150,6 +150,10 @@ describe('every operation answers only as the document says (issue 34)', () => {
     fx.dave = await player('op-dave');
     fx.readOnly = (await h.http.post('/v1/me/tokens').set(bearer(fx.alice)).send({ scopes: ['match:read'] }).expect(201)).body.token;
     fx.tokensOnly = (await h.http.post('/v1/me/tokens').set(bearer(fx.alice)).send({ scopes: ['token:write'] }).expect(201)).body.token;
+    // What players give a bulk pairer: pairing:play alone.
+    const delegated = async (token: string) => (await h.http.post('/v1/me/tokens').set(bearer(token)).send({ scopes: ['pairing:play'] }).expect(201)).body.token as string;
+    fx.bobPairing = await delegated(fx.bob);
+    fx.carolPairing = await delegated(fx.carol);
   });
 
   it('walks every operation with valid and invalid requests', async () => {
@@ -312,8 +316,8 @@ describe('every operation answers only as the document says (issue 34)', () => {
     await call({ op: 'createTournament', path: '/v1/tournaments', headers: A, body: { name: 'Bad deck', format: 'round-robin', timeControl: CORR, deck: { starter: 'no-such-deck' } } }); // 422
 
     // Bulk pairings (seat tokens of players' tokens).
-    const bp = json(await call({ op: 'createBulkPairing', path: '/v1/bulk-pairings', headers: A, body: { pairs: [{ p1: fx.bob, p2: fx.carol }], timeControl: CORR, pairAt: new Date(Date.now() + 3_600_000).toISOString() } }));
-    await call({ op: 'createBulkPairing', path: '/v1/bulk-pairings', headers: A, body: { pairs: [{ p1: fx.bob, p2: 'evp_unknown-token' }], timeControl: CORR } });
+    const bp = json(await call({ op: 'createBulkPairing', path: '/v1/bulk-pairings', headers: A, body: { pairs: [{ p1: fx.bobPairing, p2: fx.carolPairing }], timeControl: CORR, pairAt: new Date(Date.now() + 3_600_000).toISOString() } }));
+    await call({ op: 'createBulkPairing', path: '/v1/bulk-pairings', headers: A, body: { pairs: [{ p1: fx.bobPairing, p2: 'evp_unknown-token' }], timeControl: CORR } });
     await call({ op: 'listBulkPairings', path: '/v1/bulk-pairings', headers: A });
     await call({ op: 'getBulkPairing', path: `/v1/bulk-pairings/${bp.id}`, headers: A });
     await call({ op: 'cancelBulkPairing', path: `/v1/bulk-pairings/${bp.id}/cancel`, headers: A });

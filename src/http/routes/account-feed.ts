@@ -67,7 +67,7 @@ const accountFeedRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets:
           'ticket (and sends Last-Event-ID itself), so on its error event close it and open a new one with a fresh ticket and ' +
           '?after=<the last id received>.',
         headers: PlayerAuth,
-        response: { 201: FeedTicketSchema, ...problemResponses(400, 413, 415, 429) },
+        response: { 201: FeedTicketSchema, ...problemResponses(413, 415, 429) },
       },
     },
     async (req, reply) =>

@@ -11964,19 +11964,6 @@ export interface operations {
                     "application/json": components["schemas"]["FeedTicket"];
                 };
             };
-            /** @description Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor) */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
             /** @description Missing, malformed, unknown or revoked token (missing-token, invalid-token) */
             401: {
                 headers: {
