@@ -24,6 +24,7 @@ export const SERVICE_CODES = [
   // 401, 403
   'missing-token',
   'invalid-token',
+  'invalid-ticket',
   'insufficient-scope',
   'no-seat',
   'rated-needs-player',
@@ -87,8 +88,11 @@ export const SERVICE_CODES = [
   'too-many-bulk-pairings',
   'too-many-seeks',
   'too-many-feeds',
+  'too-many-operations',
   'internal',
   'database-unavailable',
+  'overloaded',
+  'tournament-busy',
   'live-updates-unavailable',
   'shutting-down',
   'server-busy',
@@ -143,7 +147,7 @@ export type RuleCode = (typeof RULE_CODES)[number];
 export type ProblemCode = ServiceCode | RuleCode | (string & {});
 
 /** Problems a client may retry unchanged after waiting (they come with Retry-After). */
-const RETRYABLE: ReadonlySet<string> = new Set(['database-unavailable', 'live-updates-unavailable', 'shutting-down']);
+const RETRYABLE: ReadonlySet<string> = new Set(['database-unavailable', 'overloaded', 'tournament-busy', 'live-updates-unavailable', 'shutting-down']);
 
 /** An error answer of the service (application/problem+json), or an answer that was not one. */
 export class EvonsProblem extends Error {
