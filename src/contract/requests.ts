@@ -158,6 +158,37 @@ const createCommon = {
  * One create body per game: `game` says which (optional for the registry's first game, the
  * default), and `settings` and `position` are that game's own.
  */
+/**
+ * What a create body needs beyond its fields, as the service checks it (lobby.ts), for the
+ * document only (Zod's own check is the service's, with its messages): a deal needs decks, the
+ * creator's at least (seat p1 unless `seat` says p2) and both unless the other seat is open or the
+ * computer's; a sandbox takes its decks and settings from its position and sends none.
+ */
+/** `name` present (its schema is the body's own: `{}` here only names it, for the document's linters). */
+const has = (...names: string[]) => ({ required: names, properties: Object.fromEntries(names.map((n) => [n, {}])) });
+
+const CREATE_NEEDS = {
+  allOf: [
+    {
+      if: has('position'),
+      then: { properties: { decks: { maxProperties: 0 }, settings: { maxProperties: 0 } } },
+      else: has('decks'),
+    },
+    {
+      if: { not: has('position') },
+      then: {
+        if: { ...has('seat'), properties: { seat: { const: 'p2' } } },
+        then: { properties: { decks: has('p2') } },
+        else: { properties: { decks: has('p1') } },
+      },
+    },
+    {
+      if: { not: { anyOf: [has('position'), { ...has('openSeat'), properties: { openSeat: { const: true } } }, has('ai')] } },
+      then: { properties: { decks: has('p1', 'p2') } },
+    },
+  ],
+};
+
 const createBodies = perGame((m, i) => {
   const { id, positions } = m.ruleset;
   return register(
@@ -168,7 +199,7 @@ const createBodies = perGame((m, i) => {
       position: m.schemas.position
         .optional()
         .describe(`Sandbox: start from this position (format ${positions.format}, see ${m.docs}) instead of a deal. Send no decks or settings with it.`),
-    }),
+    }).meta(CREATE_NEEDS),
     `${m.typePrefix}CreateMatchRequest`,
   );
 });

@@ -3030,7 +3030,7 @@ export interface components {
                 /** @default 0 */
                 stalled: number;
             };
-        };
+        } & (unknown & unknown & unknown);
         /** @description Credits gained; total after. */
         EvonsCreditsGained: {
             /** @constant */
@@ -4873,7 +4873,7 @@ export interface components {
                     };
                 };
             };
-        };
+        } & (unknown & unknown & unknown);
         /** @description Damage dealt to `seat`. */
         UniVersusDamageDealt: {
             /** @constant */
