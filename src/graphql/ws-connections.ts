@@ -21,6 +21,9 @@ import { databaseFailure } from '../persistence/db-errors.js';
 import type { AddressSlots } from './budgets.js';
 
 /** Close codes: the graphql-transport-ws protocol's own, and RFC 6455's. */
+/** Bytes a WebSocket may hold unsent for its client; past it the connection closes with 1013 slow-consumer. */
+export const WS_BUFFER_MAX_BYTES = 1024 * 1024;
+
 export const CLOSE = {
   /** A credential refused (the reason is the problem code: invalid-token, insufficient-scope). */
   forbidden: 4403,
@@ -218,6 +221,11 @@ export class WsConnections {
         } catch {
           // not ours to judge
         }
+      }
+      // A client that does not read is closed rather than buffered for without bound.
+      if (socket.bufferedAmount > WS_BUFFER_MAX_BYTES) {
+        socket.close(CLOSE.tryAgainLater, 'slow-consumer');
+        return;
       }
       send(data, ...rest);
     }) as typeof socket.send;

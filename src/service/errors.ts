@@ -297,6 +297,15 @@ export const problems = {
   databaseUnavailable: (detail = 'The database is not answering; retry shortly.') =>
     new ServiceError({ kind: 'unavailable', code: 'database-unavailable', title: 'Database unavailable', detail }),
   /** The database answers but has no room now (pool saturated, statement or lock timeout, out of connection slots). */
+  /** A live stream's reader fell too far behind: the stream ends with this; reconnect from the last event read. */
+  slowConsumer: (maxBytes: number) =>
+    new ServiceError({
+      kind: 'unavailable',
+      code: 'slow-consumer',
+      title: 'Slow consumer',
+      detail: `More than ${maxBytes} bytes waited for this reader: the stream is closed. Reconnect with after=<the last seq or id received> and read as fast as it sends.`,
+      retryAfterS: 1,
+    }),
   overloaded: (detail = 'The service is busy; retry after Retry-After seconds.') =>
     new ServiceError({ kind: 'unavailable', code: 'overloaded', title: 'Overloaded', detail, retryAfterS: OVERLOADED_RETRY_AFTER_S }),
 };

@@ -34,6 +34,11 @@ export interface FollowSink {
   failed(err: unknown): void;
   /** Every HEARTBEAT_MS while following (a keep-alive for the transport). */
   heartbeat?(): void;
+  /**
+   * Resolves when the transport has taken what it was given (backpressure): the follower reads its
+   * next page of stored events only then, so a backlog is never read faster than it is sent.
+   */
+  ready?(): Promise<void>;
 }
 
 export interface FollowOptions {
@@ -172,7 +177,10 @@ export class EventFollower {
         if (this.stopped) return;
         if (page.events.length > 0) this.sink.events(page.events);
         this.after = page.next;
-        if (page.hasMore) this.again = true;
+        if (page.hasMore) {
+          this.again = true;
+          await this.sink.ready?.();
+        }
         else if (this.service.outcome(m)) {
           this.stop();
           this.sink.finished();

@@ -92,6 +92,7 @@ export const SERVICE_CODES = [
   'internal',
   'database-unavailable',
   'overloaded',
+  'slow-consumer',
   'tournament-busy',
   'live-updates-unavailable',
   'shutting-down',

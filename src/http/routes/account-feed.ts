@@ -5,6 +5,7 @@
  * everything around its matches.
  */
 import { PassThrough } from 'node:stream';
+import { STREAM_BUFFER_MAX_BYTES } from './stream.js';
 import type { FastifyRequest } from 'fastify';
 import type { PlayerRow } from '../../persistence/types.js';
 import { problems } from '../../service/errors.js';
@@ -138,6 +139,12 @@ const accountFeedRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets:
       let wrote = false;
       const write = (m: FeedMessage) => {
         if (out.writableEnded) return;
+        // A reader that leaves this much unread is cut (slow-consumer) rather than buffered for.
+        if (out.writableLength > STREAM_BUFFER_MAX_BYTES) {
+          finish({ error: problems.slowConsumer(STREAM_BUFFER_MAX_BYTES) });
+          setTimeout(() => reply.raw.destroy(), 10_000).unref();
+          return;
+        }
         wrote = true;
         // SSE: the event is named by the type; data is the same object as the NDJSON line.
         out.write(sse ? sseMessage(m.type, m, 'id' in m ? m.id : undefined) : JSON.stringify(m) + '\n');

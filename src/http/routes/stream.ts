@@ -60,6 +60,52 @@ const SSE: Framing = {
 
 const framings = new WeakMap<PassThrough, Framing>();
 
+/** A stream's framing (NDJSON or SSE), for writing its last line; tests frame their own streams. */
+export function frame(out: PassThrough, sse: boolean): void {
+  framings.set(out, sse ? SSE : NDJSON);
+}
+
+/**
+ * Bytes a stream may hold for a reader that does not read: past it the stream ends with
+ * `slow-consumer` (retryable) instead of buffering without bound. A backlog is sent a page at a
+ * time as the reader takes it, so only live events that the reader leaves unread count.
+ */
+export const STREAM_BUFFER_MAX_BYTES = 1024 * 1024;
+
+/** How long a stream cut for its slow reader keeps its socket for the last line to go out. */
+const SLOW_CONSUMER_GRACE_MS = 10_000;
+
+/**
+ * Writes `chunks`, or, when more than `maxBytes` already wait unread, ends `out` with the
+ * slow-consumer line instead (false). Measured before writing: a page of a backlog written at
+ * once never counts against a reader that keeps up.
+ */
+export function writeOrCut(out: PassThrough, chunks: string[], problem: () => Problem, maxBytes = STREAM_BUFFER_MAX_BYTES): boolean {
+  if (out.writableEnded) return false;
+  if (out.writableLength > maxBytes) {
+    finish(out, { error: problem() });
+    return false;
+  }
+  for (const c of chunks) out.write(c);
+  return true;
+}
+
+/** Resolves once `out` has room again (or is gone). */
+export function drained(out: PassThrough): Promise<void> {
+  if (out.writableLength < out.writableHighWaterMark || out.destroyed || out.writableEnded) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      out.off('drain', done);
+      out.off('close', done);
+      out.off('finish', done);
+      resolve();
+    };
+    out.on('drain', done);
+    out.on('close', done);
+    out.on('finish', done);
+  });
+}
+
 function finish(out: PassThrough, last: FinalLine): void {
   if (out.writableEnded) return;
   out.end(framings.get(out)!.last(last));
@@ -127,8 +173,13 @@ const streamRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budg
         { id, token, after },
         {
           events: (events) => {
-            for (const e of events) out.write(framing.event(e));
+            if (!writeOrCut(out, events.map((e) => framing.event(e)), () => problemFromError(problems.slowConsumer(STREAM_BUFFER_MAX_BYTES), req))) {
+              follower.stop();
+              // Its last line waits for a reader that may never come: the socket goes after a grace.
+              setTimeout(() => reply.raw.destroy(), SLOW_CONSUMER_GRACE_MS).unref();
+            }
           },
+          ready: () => drained(out),
           finished: () => finish(out, { end: 'finished' }),
           failed: (err) => {
             req.log.warn({ err }, 'event stream stopped');
