@@ -325,7 +325,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
         await v1.register(playerRoutes, { service, budgets });
         await v1.register(challengeRoutes, { service });
         await v1.register(seekRoutes, { service });
-        await v1.register(tournamentRoutes, { service });
+        await v1.register(tournamentRoutes, { service, budgets });
         await v1.register(bulkPairingRoutes, { service });
         await v1.register(accountFeedRoutes, { service, budgets });
       },

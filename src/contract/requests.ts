@@ -394,6 +394,16 @@ export const JoinTournamentBody = register(
   'JoinTournamentRequest',
 );
 
+/** A page of a tournament's standings (REST query, GraphQL arguments). */
+export const StandingsPageQuery = z.strictObject({
+  cursor: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,200}$/, 'a nextCursor value from a previous page')
+    .optional()
+    .describe('nextCursor of the previous page, unchanged.'),
+  limit: z.coerce.number().int().min(1).max(100).default(100).describe('Rows per page (at most 100).'),
+});
+
 export const TournamentListQuery = z.strictObject({
   status: TournamentStatusSchema.optional().describe('Only tournaments in this status.'),
   cursor: z.string().min(1).max(200).optional().describe('A nextCursor from the previous page, unchanged.'),

@@ -139,7 +139,13 @@ ${gameFieldsSdl(games, 'PendingDecision', (m) => m.graphql.pendingFields)}  }
     "Tournaments, newest first (public, as GET /v1/tournaments): cursor + limit (1–100) → nextCursor; status filters."
     tournaments(status: TournamentStatus, cursor: String, limit: Int = 20): TournamentPage!
     "A tournament's standings and crosstable (public, as GET /v1/tournaments/{id}/standings): updated as each match ends, final once it is finished."
-    tournamentStandings(id: ID!): TournamentStandings!
+    tournamentStandings(
+      id: ID!
+      "nextCursor of the previous page, unchanged."
+      cursor: String
+      "Rows per page (at most 100)."
+      limit: Int = 100
+    ): TournamentStandings!
     "Your bulk pairings, newest first (the last 100), as GET /v1/bulk-pairings (player token, match:create)."
     myBulkPairings: [BulkPairing!]!
     "One of your bulk pairings, as GET /v1/bulk-pairings/{id} (player token, match:create; anyone else's: bulk-pairing-not-found)."
@@ -236,10 +242,12 @@ ${gameFieldsSdl(games, 'PendingDecision', (m) => m.graphql.pendingFields)}  }
     round: Int!
     "The tournament is finished: these are the final standings."
     final: Boolean!
-    "Ranked by points, then direct encounter, Buchholz and Sonneborn-Berger."
+    "Ranked by points, then direct encounter, Buchholz and Sonneborn-Berger: this page of them (at most 100 rows)."
     standings: [TournamentStanding!]!
-    "Every result, player by player."
-    crosstable: TournamentCrosstable!
+    "Send back as cursor for the next page; null after the last."
+    nextCursor: String
+    "Every result, player by player; null for a field of more than 100 players (the CSV export has every result)."
+    crosstable: TournamentCrosstable
   }
 
   type TournamentStanding {

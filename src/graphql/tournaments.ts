@@ -6,7 +6,7 @@
  */
 import type { MercuriusContext } from 'mercurius';
 import { BulkPairingIdSchema, TournamentIdSchema } from '../contract/ids.js';
-import { CreateBulkPairingBody, CreateTournamentBody, JoinTournamentBody, TournamentListQuery } from '../contract/requests.js';
+import { CreateBulkPairingBody, CreateTournamentBody, JoinTournamentBody, StandingsPageQuery, TournamentListQuery } from '../contract/requests.js';
 import { problems } from '../service/errors.js';
 import type { MatchService } from '../service/match-service.js';
 import type { TournamentView } from '../service/tournaments.js';
@@ -48,10 +48,11 @@ export function tournamentResolvers(service: MatchService) {
           const q = parseInput(TournamentListQuery, restBody({ status: args.status, cursor: args.cursor, limit: args.limit }), 'tournament list query');
           return tournaments.list({ status: q.status, limit: q.limit, cursor: q.cursor });
         }),
-      tournamentStandings: (_root: unknown, args: { id: string }) =>
+      tournamentStandings: (_root: unknown, args: { id: string; cursor?: string | null; limit?: number | null }) =>
         guard(() => {
           checkTournamentId(args.id);
-          return tournaments.standings(args.id);
+          const q = parseInput(StandingsPageQuery, restBody({ cursor: args.cursor, limit: args.limit }), 'standings query');
+          return tournaments.standings(args.id, q);
         }),
       myBulkPairings: (_root: unknown, _args: unknown, c: MercuriusContext) => guard(async () => bulkPairings.list(await player(c))),
       bulkPairing: (_root: unknown, args: { id: string }, c: MercuriusContext) =>

@@ -120,7 +120,7 @@ for (const backend of backends) {
       for (const b of boards) if (b.matchId) await h.http.get(`/watch/${b.matchId}`).expect(200);
       // The crosstable lists the players in standings order.
       const cross = /<table class="crosstable">[\s\S]*?<tbody>([\s\S]*?)<\/tbody>/.exec(html)?.[1] ?? '';
-      expect([...cross.matchAll(/<th scope="row">([\s\S]*?)<\/th>/g)].map((m) => m[1])).toEqual(s.crosstable.players.map(escapeHtml));
+      expect([...cross.matchAll(/<th scope="row">([\s\S]*?)<\/th>/g)].map((m) => m[1])).toEqual(s.crosstable!.players.map(escapeHtml));
       return { t, s };
     }
 

@@ -12,7 +12,7 @@ const BOARD = 'board p1 p2 matchId result forfeit';
 /** Every field of Tournament. */
 const TOURNAMENT = `id name organizer game format rounds timeControl { kind daysPerMove initialSeconds incrementSeconds } rated deckRule maxPlayers invited entryClosesAt startsAt roundHours
   status seed round roundEndsAt createdAt startedAt finishedAt players { handle bot rating withdrawn } pairings { round boards { ${BOARD} } }`;
-const STANDINGS = 'tournamentId status round final standings { rank handle points games byes buchholz sonnebornBerger directEncounter withdrawn } crosstable { players points cells }';
+const STANDINGS = 'tournamentId status round final standings { rank handle points games byes buchholz sonnebornBerger directEncounter withdrawn } nextCursor crosstable { players points cells }';
 const CORR = { kind: 'correspondence', daysPerMove: 3 };
 
 let n = 0;

@@ -95,7 +95,8 @@ for (const backend of backends) {
       const s = StandingsSchema.parse((await h.http.get(`/v1/tournaments/${t.id}/standings`).expect(200)).body);
       expect(s.final).toBe(true);
       expect(s.standings.map((r) => r.points).reduce((a, b) => a + b, 0)).toBe(6);
-      expect(s.crosstable.players).toEqual(s.standings.map((r) => r.handle));
+      expect(s.crosstable!.players).toEqual(s.standings.map((r) => r.handle));
+      expect(s.nextCursor).toBeNull();
       const csv = await h.http.get(`/v1/tournaments/${t.id}/standings.csv`).expect(200);
       expect(csv.headers['content-type']).toMatch(/^text\/csv/);
       const lines = csv.text.trim().split('\r\n');

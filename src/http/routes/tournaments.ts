@@ -3,11 +3,12 @@ import { z } from 'zod';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MatchService } from '../../service/match-service.js';
+import type { Budgets } from '../budgets.js';
 import { standingsCsv, type TournamentView } from '../../service/tournaments.js';
 import { bearerToken } from '../../service/tokens.js';
 import { TimeControlSchema } from '../../core/clock.js';
 import { TournamentIdSchema } from '../../contract/ids.js';
-import { CreateTournamentBody, GameIdSchema, JoinTournamentBody, TournamentFormatSchema, TournamentListQuery, TournamentStatusSchema } from '../../contract/requests.js';
+import { CreateTournamentBody, GameIdSchema, JoinTournamentBody, StandingsPageQuery, TournamentFormatSchema, TournamentListQuery, TournamentStatusSchema } from '../../contract/requests.js';
 import { problemResponses } from '../schemas.js';
 import { PlayerAuth } from '../player-schemas.js';
 
@@ -84,21 +85,24 @@ export const StandingsSchema = register(
     status: TournamentStatusSchema,
     round: z.number().int(),
     final: z.boolean().describe('The tournament is finished: these are the final standings.'),
-    standings: z.array(StandingSchema).describe('Ranked by points, then direct encounter, Buchholz and Sonneborn-Berger.'),
+    standings: z.array(StandingSchema).describe('Ranked by points, then direct encounter, Buchholz and Sonneborn-Berger: this page of them (at most 100 rows).'),
+    nextCursor: z.string().nullable().describe('Send back as cursor for the next page of standings; null after the last.'),
     crosstable: z
       .object({
         players: z.array(z.string()).describe('Handles in standings order: row i and column i are the same player.'),
         points: z.array(z.number()),
         cells: z.array(z.array(z.array(z.string()))).describe("cells[i][j]: player i's results against player j in round order (1, ½, 0, + forfeit win, - forfeit loss); [] if they never met."),
       })
-      .describe('Every result, player by player.'),
+      .nullable()
+      .describe('Every result, player by player; null for a field of more than 100 players (the CSV export has every result).'),
   }),
   'TournamentStandings',
 );
 
+
 const Params = z.strictObject({ id: TournamentIdSchema });
 
-const tournamentRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (app, { service }) => {
+const tournamentRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budgets }> = async (app, { service, budgets }) => {
   const { players, tournaments } = service;
   const privateAnswer = { 'cache-control': 'private, no-store', vary: 'Authorization' };
   const player = (auth: string | undefined) => players.player(bearerToken(auth), 'match:create');
@@ -169,14 +173,17 @@ const tournamentRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async
         tags: ['tournaments'],
         operationId: 'getTournamentStandings',
         summary: 'Standings and crosstable (JSON)',
-        description: 'Public. Updated as each match ends; final once the tournament is finished. The same as CSV: /standings.csv.',
+        description:
+          'Public. Updated as each match ends; final once the tournament is finished. At most 100 rows per page (cursor, limit → ' +
+          'nextCursor); the crosstable only when the field fits one page. Every row and result at once: /standings.csv.',
         params: Params,
+        querystring: StandingsPageQuery,
         response: { 200: StandingsSchema, ...problemResponses(400, 404, 429) },
       },
     },
     async (req, reply) => {
       reply.header('cache-control', 'no-cache');
-      return tournaments.standings(req.params.id);
+      return tournaments.standings(req.params.id, { cursor: req.query.cursor, limit: req.query.limit });
     },
   );
 
@@ -196,6 +203,8 @@ const tournamentRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async
       },
     },
     async (req, reply) => {
+      // Every row and result at once (a 1,000-player field's is megabytes): an expensive read.
+      await budgets.expensive(req, reply);
       const { tournament, standings } = await tournaments.withStandings(req.params.id);
       return (reply as FastifyReply)
         .header('cache-control', 'no-cache')

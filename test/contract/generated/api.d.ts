@@ -1059,7 +1059,7 @@ export interface paths {
         };
         /**
          * Standings and crosstable (JSON)
-         * @description Public. Updated as each match ends; final once the tournament is finished. The same as CSV: /standings.csv.
+         * @description Public. Updated as each match ends; final once the tournament is finished. At most 100 rows per page (cursor, limit → nextCursor); the crosstable only when the field fits one page. Every row and result at once: /standings.csv.
          */
         get: operations["getTournamentStandings"];
         put?: never;
@@ -4522,16 +4522,18 @@ export interface components {
             round: number;
             /** @description The tournament is finished: these are the final standings. */
             final: boolean;
-            /** @description Ranked by points, then direct encounter, Buchholz and Sonneborn-Berger. */
+            /** @description Ranked by points, then direct encounter, Buchholz and Sonneborn-Berger: this page of them (at most 100 rows). */
             standings: components["schemas"]["TournamentStanding"][];
-            /** @description Every result, player by player. */
+            /** @description Send back as cursor for the next page of standings; null after the last. */
+            nextCursor: string | null;
+            /** @description Every result, player by player; null for a field of more than 100 players (the CSV export has every result). */
             crosstable: {
                 /** @description Handles in standings order: row i and column i are the same player. */
                 players: string[];
                 points: number[];
                 /** @description cells[i][j]: player i's results against player j in round order (1, ½, 0, + forfeit win, - forfeit loss); [] if they never met. */
                 cells: string[][][];
-            };
+            } | null;
         };
         /**
          * @description open: taking entries; running: rounds are being played; finished: final standings; canceled: by the organizer, or nobody to play at the start.
@@ -10870,7 +10872,12 @@ export interface operations {
     };
     getTournamentStandings: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description nextCursor of the previous page, unchanged. */
+                cursor?: string;
+                /** @description Rows per page (at most 100). */
+                limit?: number;
+            };
             header?: {
                 /** @description Your id for this request; echoed in the X-Request-Id response header and the server logs. */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
