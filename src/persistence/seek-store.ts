@@ -4,13 +4,16 @@
  * (game, time control, rated), so posts to one pool pair one after another and each sees every
  * seek committed before it; the older seek is taken `FOR UPDATE SKIP LOCKED` (a cancel holding
  * it is passed over), and both seeks are marked paired and their match created in the same
- * transaction. A crash before the commit leaves nothing; after it, both.
+ * transaction. A crash before the commit leaves nothing; after it, both. On one node, posts to
+ * one pool queue in memory (KeyedSerial) before they take a connection, so at most one of them
+ * per node holds a pooled connection waiting on that pool's lock.
  */
 import type { Database, SqlTx } from './database.js';
 import { named } from './named-sql.js';
 import { asDate, asJson } from './sql-values.js';
 import { answerRequestKey, claimRequestKey, dropRequestKey } from './request-keys.js';
 import type { NewEvent, NewMatch, NewSeek, SeekPosted, SeekRow, SeekStore } from './types.js';
+import { KeyedSerial } from './keyed-serial.js';
 
 interface SeekSqlRow {
   id: string;
@@ -87,6 +90,9 @@ INSERT INTO "seek" ("id", "player_id", "game", "time_control", "control_key", "r
 VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9::jsonb, $10, $11, $12, $13::timestamptz, $14::timestamptz, $13::timestamptz)`;
 
 export class SqlSeekStore implements SeekStore {
+  /** This node's posts, one at a time per pool. */
+  private readonly pools = new KeyedSerial();
+
   constructor(
     private readonly sql: Database['query'],
     private readonly transaction: Database['transaction'],
@@ -98,6 +104,8 @@ export class SqlSeekStore implements SeekStore {
 
   async post(seek: NewSeek, opts: Parameters<SeekStore['post']>[1]): Promise<SeekPosted> {
     const now = seek.createdAt.toISOString();
+    /** The pool this seek pairs in, and its lock's name. */
+    const pool = `seek:${seek.game}:${seek.controlKey}:${seek.rated}`;
     const postIn = async (tx: SqlTx): Promise<SeekPosted> => {
       // NO KEY UPDATE: it serialises one player's posts, yet lets another post's seat rows take the
       // foreign key's share lock on this player (FOR UPDATE deadlocked a player posting again
@@ -109,7 +117,7 @@ export class SqlSeekStore implements SeekStore {
         [seek.playerId, now],
       );
       if (Number(n) >= opts.maxOpen) return { kind: 'limit', open: Number(n) };
-      await tx.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`seek:${seek.game}:${seek.controlKey}:${seek.rated}`]);
+      await tx.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [pool]);
       const [own] = await tx.query<{ rating: number }>(`SELECT "rating" FROM "rating" WHERE "player_id" = $1 AND "game" = $2 AND "family" = $3`, [
         seek.playerId,
         seek.game,
@@ -145,7 +153,7 @@ export class SqlSeekStore implements SeekStore {
       return { kind: 'paired', seek: paired, other: { ...older, status: 'paired', matchId: match.id }, matchId: match.id };
     };
     const keyed = opts.requestKey;
-    const posted = await this.transaction(async (tx): Promise<SeekPosted> => {
+    const posted = await this.pools.run(pool, () => this.transaction(async (tx): Promise<SeekPosted> => {
       // The key first: a second post with it waits here for the first, then stores nothing.
       if (keyed) await claimRequestKey(tx, { ...keyed.key, response: '' });
       const result = await postIn(tx);
@@ -153,7 +161,7 @@ export class SqlSeekStore implements SeekStore {
       if (keyed && result.kind === 'limit') await dropRequestKey(tx, keyed.key);
       else if (keyed) await answerRequestKey(tx, keyed.key, keyed.answer(result));
       return result;
-    });
+    }));
     if (posted.kind === 'paired') this.onPaired();
     return posted;
   }
