@@ -11,14 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { FeedEntrySchema, FeedSnapshotSchema } from '../../src/http/feed-schemas.js';
 import type { Client } from 'graphql-ws';
 import { gqlWsClient, subscribe } from '../../bench/lib/graphql-ws.js';
-import { STARTERS, backends, bearer, expectProblem, nextMove, useHarness, useSecondApp, waitFor, type Http } from './helpers.js';
-
-let n = 0;
-async function register(http: Http, prefix: string): Promise<{ handle: string; token: string }> {
-  const handle = `${prefix}${++n}`;
-  const res = await http.post('/v1/players').send({ handle }).expect(201);
-  return { handle, token: res.body.token as string };
-}
+import { backends, bearer, expectProblem, type Http, nextMove, registerPlayer, STARTERS, useHarness, useSecondApp, waitFor } from './helpers.js';
 
 interface Msg {
   id?: string;
@@ -85,8 +78,8 @@ for (const backend of backends) {
     const other = useSecondApp(h, { challenges: { perHour: 20 }, feeds: { perPlayer: 3 }, seeks: { liveLeaseMs: LEASE } });
 
     it('tells both players, on two nodes, everything from the challenge to the rematch offer; a resume sends exactly what was missed', async () => {
-      const alice = await register(h.http, 'alice');
-      const bob = await register(h.http, 'bob');
+      const alice = await registerPlayer(h.http, 'alice');
+      const bob = await registerPlayer(h.http, 'bob');
       const bobFeed = openFeed(h.baseUrl(), bob.token);
       const aliceFeed = openFeed(other.baseUrl(), alice.token);
       await Promise.all([bobFeed.opened, aliceFeed.opened]);
@@ -154,8 +147,8 @@ for (const backend of backends) {
     });
 
     it('declines with a reason, cancels, expiries and seek pairings reach the players concerned; the snapshot lists open challenges, seeks and turns', async () => {
-      const ann = await register(h.http, 'ann');
-      const ben = await register(h.http, 'ben');
+      const ann = await registerPlayer(h.http, 'ann');
+      const ben = await registerPlayer(h.http, 'ben');
       const annFeed = openFeed(h.baseUrl(), ann.token);
       const benFeed = openFeed(other.baseUrl(), ben.token);
       await Promise.all([annFeed.opened, benFeed.opened]);
@@ -210,8 +203,8 @@ for (const backend of backends) {
     });
 
     it('GraphQL myEvents sends the same messages as the REST feed, on another node, and resumes after an id', async () => {
-      const dee = await register(h.http, 'dee');
-      const eve = await register(h.http, 'eve');
+      const dee = await registerPlayer(h.http, 'dee');
+      const eve = await registerPlayer(h.http, 'eve');
       const clients: Client[] = [];
       const client = (token: string) => {
         const c = gqlWsClient(other.baseUrl(), token);
@@ -248,8 +241,8 @@ for (const backend of backends) {
 
     it('a live seek lives while its owner\'s feed is connected: renewed while it is, expired a lease after it closes, then never paired', async () => {
       const LIVE = { timeControl: { kind: 'live', initialSeconds: 300, incrementSeconds: 2 } };
-      const fay = await register(h.http, 'fay');
-      const gus = await register(h.http, 'gus');
+      const fay = await registerPlayer(h.http, 'fay');
+      const gus = await registerPlayer(h.http, 'gus');
       const fayId = (await h.store.players.byHandle(fay.handle))!.id;
       const post = (node: { http: Http }, token: string, deck: string) => node.http.post('/v1/seeks').set(bearer(token)).send({ ...LIVE, deck: { starter: deck } });
       expectProblem(await post(h, fay.token, STARTERS[0]), 409, 'seek-needs-feed');
@@ -292,8 +285,8 @@ for (const backend of backends) {
     });
 
     it('a fresh connection gets what happened before it in its snapshot, never as entries, even after the node sat idle', async () => {
-      const hal = await register(h.http, 'hal');
-      const ida = await register(h.http, 'ida');
+      const hal = await registerPlayer(h.http, 'hal');
+      const ida = await registerPlayer(h.http, 'ida');
       // The node's feed reader has run and gone idle (no one connected).
       const brief = openFeed(h.baseUrl(), hal.token);
       await brief.opened;
@@ -313,8 +306,8 @@ for (const backend of backends) {
     });
 
     it.skipIf(backend.name !== 'postgres')('a fresh connection gets no entry its snapshot already shows, even while a writer elsewhere holds the horizon back', async () => {
-      const kim = await register(h.http, 'kim');
-      const lee = await register(h.http, 'lee');
+      const kim = await registerPlayer(h.http, 'kim');
+      const lee = await registerPlayer(h.http, 'lee');
       // Another session's write transaction, begun before the challenge and open across the
       // connect: the hub starts below the challenge's entry and delivers it once the writer ends.
       const url = (h.config as { url: string }).url;
@@ -339,8 +332,8 @@ for (const backend of backends) {
     });
 
     it('a resumed feed with nothing new sends its status and headers at once, not with the first keep-alive', async () => {
-      const gus = await register(h.http, 'gus');
-      const hal = await register(h.http, 'hal');
+      const gus = await registerPlayer(h.http, 'gus');
+      const hal = await registerPlayer(h.http, 'hal');
       const first = openFeed(h.baseUrl(), gus.token);
       await first.opened;
       await h.http.post('/v1/challenges').set(bearer(hal.token)).send({ to: gus.handle }).expect(201);
@@ -359,7 +352,7 @@ for (const backend of backends) {
     });
 
     it('refuses with stable codes: no token, a seat token, an unknown resume id, one feed too many', async () => {
-      const cy = await register(h.http, 'cy');
+      const cy = await registerPlayer(h.http, 'cy');
       expectProblem(await h.http.get('/v1/me/events'), 401, 'missing-token');
       expectProblem(await h.http.get('/v1/me/events?after=nope').set(bearer(cy.token)), 400, 'validation-failed');
       expectProblem(await h.http.get('/v1/me/events?after=1-1').set(bearer(cy.token)), 400, 'invalid-cursor');

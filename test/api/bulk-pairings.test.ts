@@ -4,20 +4,10 @@
  * sweeps; the tokens are checked and never stored or echoed; only the organizer sees it.
  */
 import { describe, expect, it } from 'vitest';
-import { STARTERS, backends, bearer, expectProblem, useHarness, useSecondApp, type Http } from './helpers.js';
+import { backends, bearer, expectProblem, type Http, type RegisteredPlayer, registerPlayer, STARTERS, useHarness, useSecondApp } from './helpers.js';
 import { BulkPairingSchema } from '../../src/http/routes/bulk-pairings.js';
 
-let n = 0;
-interface P {
-  handle: string;
-  token: string;
-}
-async function register(http: Http, prefix: string): Promise<P> {
-  const handle = `${prefix}${++n}`;
-  const res = await http.post('/v1/players').send({ handle }).expect(201);
-  return { handle, token: res.body.token as string };
-}
-
+type P = RegisteredPlayer;
 const CORR = { kind: 'correspondence', daysPerMove: 2 };
 
 /** A delegated token for one bulk pairing (pairing:play alone), as a player gives an organizer. */
@@ -33,14 +23,14 @@ for (const backend of backends) {
     const field = (count: number, prefix: string) =>
       Promise.all(
         Array.from({ length: count }, async () => {
-          const p = await register(h.http, prefix);
+          const p = await registerPlayer(h.http, prefix);
           return { ...p, pairing: await pairingToken(h.http, p) };
         }),
       );
     const active = async (p: P) => (await h.http.get(`/v1/matches?handle=${p.handle}&status=active`).expect(200)).body.matches as { id: string; seats: { handle: string | null }[] }[];
 
     it('pairs now: one match per pair with the asked clock, both players seated, visible to the organizer only', async () => {
-      const org = await register(h.http, 'org');
+      const org = await registerPlayer(h.http, 'org');
       const ps = await field(6, 'bp');
       const pairs = [0, 2, 4].map((i) => ({ p1: ps[i]!.pairing, p2: ps[i + 1]!.pairing }));
       const res = await h.http.post('/v1/bulk-pairings').set(bearer(org.token)).send({ pairs, timeControl: CORR }).expect(201);
@@ -65,7 +55,7 @@ for (const backend of backends) {
     });
 
     it('a scheduled pairing is created once when its time comes, though two nodes sweep at once; one cancelled before never is', async () => {
-      const org = await register(h.http, 'org');
+      const org = await registerPlayer(h.http, 'org');
       const ps = await field(4, 'sch');
       const pairAt = new Date(h.t.now + 3_600_000).toISOString();
       const b = (await h.http.post('/v1/bulk-pairings').set(bearer(org.token)).send({ pairs: [{ p1: ps[0]!.pairing, p2: ps[1]!.pairing }, { p1: ps[2]!.pairing, p2: ps[3]!.pairing }], timeControl: CORR, pairAt }).expect(201)).body;
@@ -85,7 +75,7 @@ for (const backend of backends) {
     });
 
     it('GraphQL: the same bulk pairing, answers and codes as REST', async () => {
-      const org = await register(h.http, 'org');
+      const org = await registerPlayer(h.http, 'org');
       const [a, b] = await field(2, 'gq');
       const gql = async (query: string, variables: Record<string, unknown> = {}) => (await h.http.post('/graphql').set(bearer(org.token)).send({ query, variables }).expect(200)).body;
       const FIELDS = 'id game timeControl { kind daysPerMove } rated pairAt status createdAt pairedAt pairs { board p1 p2 matchId unpairedReason }';
@@ -104,7 +94,7 @@ for (const backend of backends) {
     });
 
     it('refuses unusable tokens, a player twice and a clockless match, naming the entries and never the tokens; stores nothing', async () => {
-      const org = await register(h.http, 'org');
+      const org = await registerPlayer(h.http, 'org');
       const [a, b, c] = await field(3, 'bad');
       const readOnly = (await h.http.post('/v1/me/tokens').set(bearer(c!.token)).send({ scopes: ['match:read'] }).expect(201)).body.token as string;
       const wide = (await h.http.post('/v1/me/tokens').set(bearer(c!.token)).send({ scopes: ['pairing:play', 'match:play'] }).expect(201)).body.token as string;
@@ -132,7 +122,7 @@ for (const backend of backends) {
     });
 
     it('a pairing:play token acts in its own pairing\'s matches only, and is bound to the one pairing it was given for (issue 34 item 10)', async () => {
-      const org = await register(h.http, 'org');
+      const org = await registerPlayer(h.http, 'org');
       const [a, b, c] = await field(3, 'scope');
       const first = (await h.http.post('/v1/bulk-pairings').set(bearer(org.token)).send({ pairs: [{ p1: a!.pairing, p2: b!.pairing }], timeControl: CORR }).expect(201)).body;
       const aSecond = await pairingToken(h.http, a!);
@@ -157,7 +147,7 @@ for (const backend of backends) {
     });
 
     it('consent is checked again when it pairs: a player who revoked the token before pairAt is not paired, and the board says why (issue 33 item 6)', async () => {
-      const org = await register(h.http, 'org');
+      const org = await registerPlayer(h.http, 'org');
       const [a, b, c, d] = await field(4, 'consent');
       const mint = async (p: P) => (await h.http.post('/v1/me/tokens').set(bearer(p.token)).send({ scopes: ['pairing:play'] }).expect(201)).body as { token: string; tokenInfo: { id: string } };
       const cToken = await mint(c!);
@@ -179,7 +169,7 @@ for (const backend of backends) {
     });
 
     it('pairAt is at most 30 days ahead: further is 400 pair-at-out-of-range, and nothing is stored (issue 33 item 6)', async () => {
-      const org = await register(h.http, 'org');
+      const org = await registerPlayer(h.http, 'org');
       const [a, b] = await field(2, 'horizon');
       const day = 86_400_000;
       for (const pairAt of [new Date(h.t.now + 30 * day + 1_000).toISOString(), '9999-12-31T00:00:00Z']) {
@@ -199,8 +189,8 @@ for (const backend of backends) {
     const other = useSecondApp(h, { bulkPairingsPerMinute: 3 });
 
     it('an organizer pairs at most BULK_PAIRING_PER_MINUTE matches a minute, over every node: past it 429 with Retry-After; at most 200 per call (issue 33 item 6)', async () => {
-      const org = await register(h.http, 'budget');
-      const players = await Promise.all(Array.from({ length: 10 }, () => register(h.http, 'budget')));
+      const org = await registerPlayer(h.http, 'budget');
+      const players = await Promise.all(Array.from({ length: 10 }, () => registerPlayer(h.http, 'budget')));
       const tokens = await Promise.all(players.map((p) => pairingToken(h.http, p)));
       const pair = (i: number) => ({ p1: tokens[2 * i]!, p2: tokens[2 * i + 1]! });
       await h.http.post('/v1/bulk-pairings').set(bearer(org.token)).send({ pairs: [pair(0), pair(1)], timeControl: CORR }).expect(201);

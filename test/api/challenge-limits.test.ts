@@ -6,25 +6,18 @@
  * (to anyone) and other recipients are not affected. Both databases.
  */
 import { describe, expect, it } from 'vitest';
-import { backends, bearer, expectProblem, useHarness, type Http } from './helpers.js';
-
-let n = 0;
-async function register(http: Http, prefix: string): Promise<{ handle: string; token: string }> {
-  const handle = `${prefix}${++n}`;
-  const res = await http.post('/v1/players').send({ handle }).expect(201);
-  return { handle, token: res.body.token as string };
-}
+import { backends, bearer, expectProblem, registerPlayer, useHarness } from './helpers.js';
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`pending challenges per recipient [${backend.name}]`, () => {
     const h = useHarness(backend, { clock: true, challenges: { perHour: 100, maxPendingPerRecipient: 2 } });
 
     it('one more than the cap to a player is 429 too-many-challenges; a decline or an expiry frees a place', async () => {
-      const alice = await register(h.http, 'alice');
-      const carol = await register(h.http, 'carol');
-      const dave = await register(h.http, 'dave');
-      const bob = await register(h.http, 'bob');
-      const erin = await register(h.http, 'erin');
+      const alice = await registerPlayer(h.http, 'alice');
+      const carol = await registerPlayer(h.http, 'carol');
+      const dave = await registerPlayer(h.http, 'dave');
+      const bob = await registerPlayer(h.http, 'bob');
+      const erin = await registerPlayer(h.http, 'erin');
       const send = (from: { token: string }, body: Record<string, unknown>) => h.http.post('/v1/challenges').set(bearer(from.token)).send(body);
       const first = (await send(alice, { to: bob.handle }).expect(201)).body;
       await send(carol, { to: bob.handle }).expect(201);

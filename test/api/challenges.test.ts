@@ -4,25 +4,17 @@
  * expiry is written once across two nodes; nothing of the challenger's deck is shown.
  */
 import { describe, expect, it } from 'vitest';
-import { STARTERS, backends, bearer, expectProblem, useHarness, useSecondApp, type Http } from './helpers.js';
+import { backends, bearer, expectProblem, type Http, registerPlayer, STARTERS, useHarness, useSecondApp } from './helpers.js';
 
 const HOUR = 3_600_000;
-let n = 0;
-
-async function register(http: Http, prefix: string): Promise<{ handle: string; token: string }> {
-  const handle = `${prefix}${++n}`;
-  const res = await http.post('/v1/players').send({ handle }).expect(201);
-  return { handle, token: res.body.token as string };
-}
-
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`challenges [${backend.name}]`, () => {
     const h = useHarness(backend, { clock: true, challenges: { perHour: 5 } });
     const other = useSecondApp(h, { challenges: { perHour: 5 } });
 
     it('a challenge by handle is accepted with a deck: the match starts with both players seated, as asked', async () => {
-      const alice = await register(h.http, 'alice');
-      const bob = await register(h.http, 'bob');
+      const alice = await registerPlayer(h.http, 'alice');
+      const bob = await registerPlayer(h.http, 'bob');
       const created = await h.http
         .post('/v1/challenges')
         .set(bearer(alice.token))
@@ -63,8 +55,8 @@ for (const backend of backends) {
     });
 
     it('Idempotency-Key: a retried accept (on the other node) gets the same match with a usable, new seat token; the key with another request is 422', async () => {
-      const alice = await register(h.http, 'alice');
-      const bob = await register(h.http, 'bob');
+      const alice = await registerPlayer(h.http, 'alice');
+      const bob = await registerPlayer(h.http, 'bob');
       const c = (await h.http.post('/v1/challenges').set(bearer(alice.token)).send({ to: bob.handle, seat: 'p1' }).expect(201)).body;
       const accept = (http: Http, key: string, starter: string) =>
         http.post(`/v1/challenges/${c.id}/accept`).set(bearer(bob.token)).set('idempotency-key', key).send({ deck: { starter } });
@@ -96,8 +88,8 @@ for (const backend of backends) {
     });
 
     it('Idempotency-Key: the same accept sent twice at once on two nodes starts one match, and both answers name it', async () => {
-      const alice = await register(h.http, 'alice');
-      const bob = await register(h.http, 'bob');
+      const alice = await registerPlayer(h.http, 'alice');
+      const bob = await registerPlayer(h.http, 'bob');
       const c = (await h.http.post('/v1/challenges').set(bearer(alice.token)).send({ to: bob.handle }).expect(201)).body;
       const answers = await Promise.all(
         [h.http, other.http].map((http) => http.post(`/v1/challenges/${c.id}/accept`).set(bearer(bob.token)).set('idempotency-key', 'twice').send({ deck: { starter: STARTERS[1] } })),
@@ -113,9 +105,9 @@ for (const backend of backends) {
     });
 
     it('declines carry the reason; only the challenged player declines, only the challenger cancels', async () => {
-      const alice = await register(h.http, 'alice');
-      const bob = await register(h.http, 'bob');
-      const carol = await register(h.http, 'carol');
+      const alice = await registerPlayer(h.http, 'alice');
+      const bob = await registerPlayer(h.http, 'bob');
+      const carol = await registerPlayer(h.http, 'carol');
       const c = (await h.http.post('/v1/challenges').set(bearer(alice.token)).send({ to: bob.handle }).expect(201)).body;
       expectProblem(await h.http.post(`/v1/challenges/${c.id}/decline`).set(bearer(carol.token)).send({ reason: 'later' }), 403, 'not-your-challenge');
       expectProblem(await h.http.post(`/v1/challenges/${c.id}/accept`).set(bearer(carol.token)).send({ deck: { starter: STARTERS[0] } }), 403, 'not-your-challenge');
@@ -132,9 +124,9 @@ for (const backend of backends) {
     });
 
     it('an open challenge: anyone (or only the allowed handles) accepts, never its challenger', async () => {
-      const alice = await register(h.http, 'alice');
-      const bob = await register(h.http, 'bob');
-      const carol = await register(h.http, 'carol');
+      const alice = await registerPlayer(h.http, 'alice');
+      const bob = await registerPlayer(h.http, 'bob');
+      const carol = await registerPlayer(h.http, 'carol');
       const open = (await h.http.post('/v1/challenges').set(bearer(alice.token)).send({ allowed: [carol.handle.toUpperCase()] }).expect(201)).body;
       expect(open).toMatchObject({ to: null, allowed: [carol.handle], seat: 'random' });
       expectProblem(await h.http.post(`/v1/challenges/${open.id}/accept`).set(bearer(alice.token)).send({ deck: { starter: STARTERS[0] } }), 403, 'not-your-challenge');
@@ -154,8 +146,8 @@ for (const backend of backends) {
     });
 
     it('the lists page newest first: cursor + limit -> nextCursor, a foreign cursor is 400 invalid-cursor', async () => {
-      const ann = await register(h.http, 'ann');
-      const bo = await register(h.http, 'bo');
+      const ann = await registerPlayer(h.http, 'ann');
+      const bo = await registerPlayer(h.http, 'bo');
       const ids: string[] = [];
       for (let i = 0; i < 3; i++) {
         h.t.now += 1000;
@@ -174,7 +166,7 @@ for (const backend of backends) {
     });
 
     it('refuses what could never start, with stable codes', async () => {
-      const alice = await register(h.http, 'alice');
+      const alice = await registerPlayer(h.http, 'alice');
       expectProblem(await h.http.post('/v1/challenges').send({}), 401, 'missing-token');
       expectProblem(await h.http.post('/v1/challenges').set(bearer(alice.token)).send({ to: alice.handle }), 400, 'validation-failed');
       expectProblem(await h.http.post('/v1/challenges').set(bearer(alice.token)).send({ to: 'nobody-here' }), 404, 'player-not-found');
@@ -192,7 +184,7 @@ for (const backend of backends) {
     });
 
     it('a player may create CHALLENGES_PER_HOUR per hour: one more is 429 too-many-challenges', async () => {
-      const alice = await register(h.http, 'alice');
+      const alice = await registerPlayer(h.http, 'alice');
       for (let i = 0; i < 5; i++) await h.http.post('/v1/challenges').set(bearer(alice.token)).send({}).expect(201);
       const res = await other.http.post('/v1/challenges').set(bearer(alice.token)).send({});
       expectProblem(res, 429, 'too-many-challenges');
@@ -203,8 +195,8 @@ for (const backend of backends) {
 
     it('an accept racing a cancel on two nodes: exactly one outcome, the other a clear 409', async () => {
       for (let round = 0; round < 6; round++) {
-        const alice = await register(h.http, 'alice');
-        const bob = await register(h.http, 'bob');
+        const alice = await registerPlayer(h.http, 'alice');
+        const bob = await registerPlayer(h.http, 'bob');
         const c = (await h.http.post('/v1/challenges').set(bearer(alice.token)).send({ to: bob.handle }).expect(201)).body;
         const [acc, can] = await Promise.all([
           other.http.post(`/v1/challenges/${c.id}/accept`).set(bearer(bob.token)).send({ deck: { starter: STARTERS[0] } }),
@@ -227,9 +219,9 @@ for (const backend of backends) {
     });
 
     it('two accepts of one open challenge on two nodes: one match', async () => {
-      const alice = await register(h.http, 'alice');
-      const bob = await register(h.http, 'bob');
-      const carol = await register(h.http, 'carol');
+      const alice = await registerPlayer(h.http, 'alice');
+      const bob = await registerPlayer(h.http, 'bob');
+      const carol = await registerPlayer(h.http, 'carol');
       const c = (await h.http.post('/v1/challenges').set(bearer(alice.token)).send({}).expect(201)).body;
       const res = await Promise.all([
         h.http.post(`/v1/challenges/${c.id}/accept`).set(bearer(bob.token)).send({ deck: { starter: STARTERS[0] } }),
@@ -241,8 +233,8 @@ for (const backend of backends) {
     });
 
     it('challenges expire (live and no clock: 1 hour by default), written once across two nodes', async () => {
-      const alice = await register(h.http, 'alice');
-      const bob = await register(h.http, 'bob');
+      const alice = await registerPlayer(h.http, 'alice');
+      const bob = await registerPlayer(h.http, 'bob');
       const live = (await h.http
         .post('/v1/challenges')
         .set(bearer(alice.token))
@@ -273,8 +265,8 @@ for (const backend of backends) {
     const h = useHarness(backend, { ratedMinDecisions: 0 });
 
     it('the challenger resigns with its player token: both players get one rated game', async () => {
-      const alice = await register(h.http, 'alice');
-      const bob = await register(h.http, 'bob');
+      const alice = await registerPlayer(h.http, 'alice');
+      const bob = await registerPlayer(h.http, 'bob');
       const c = (await h.http.post('/v1/challenges').set(bearer(alice.token)).send({ to: bob.handle, rated: true, timeControl: { kind: 'correspondence', daysPerMove: 1 } }).expect(201)).body;
       const acc = await h.http.post(`/v1/challenges/${c.id}/accept`).set(bearer(bob.token)).send({ deck: { starter: STARTERS[0] } }).expect(200);
       await h.http.post(`/v1/matches/${acc.body.match.id}/actions`).set(bearer(alice.token)).send({ action: { type: 'resign' } }).expect(200);

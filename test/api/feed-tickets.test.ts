@@ -9,14 +9,7 @@ import http from 'node:http';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { backends, bearer, expectProblem, useHarness, useSecondApp, waitFor, type Http } from './helpers.js';
-
-let n = 0;
-async function register(h: Http, prefix: string): Promise<{ handle: string; token: string }> {
-  const handle = `${prefix}${++n}`;
-  const res = await h.post('/v1/players').send({ handle }).expect(201);
-  return { handle, token: res.body.token as string };
-}
+import { backends, bearer, expectProblem, registerPlayer, useHarness, useSecondApp, waitFor } from './helpers.js';
 
 interface Msg {
   type: string;
@@ -64,9 +57,9 @@ for (const backend of backends) {
     const mint = async (token: string) => (await h.http.post('/v1/me/feed/tickets').set(bearer(token)).expect(201)).body as { ticket: string; expiresAt: string };
 
     it('opens the feed of the token that minted it, on another node, once; each sees only its own entries', async () => {
-      const ann = await register(h.http, 'tkann');
-      const ben = await register(h.http, 'tkben');
-      const cal = await register(h.http, 'tkcal');
+      const ann = await registerPlayer(h.http, 'tkann');
+      const ben = await registerPlayer(h.http, 'tkben');
+      const cal = await registerPlayer(h.http, 'tkcal');
       const a = await mint(ann.token);
       expect(a.ticket).not.toContain(ann.token);
       expect(Date.parse(a.expiresAt)).toBe(h.t.now + 60_000);
@@ -95,7 +88,7 @@ for (const backend of backends) {
     });
 
     it('expires a minute after it was made, on the service clock', async () => {
-      const dee = await register(h.http, 'tkdee');
+      const dee = await registerPlayer(h.http, 'tkdee');
       const t = await mint(dee.token);
       h.t.now += 60_000;
       expectProblem(await h.http.get(`/v1/me/events?ticket=${encodeURIComponent(t.ticket)}`), 401, 'invalid-ticket');
@@ -108,7 +101,7 @@ for (const backend of backends) {
     });
 
     it("carries its token's scopes and life: a token without match:read gets none, a revoked one's ticket opens nothing", async () => {
-      const eve = await register(h.http, 'tkeve');
+      const eve = await registerPlayer(h.http, 'tkeve');
       const playOnly = (await h.http.post('/v1/me/tokens').set(bearer(eve.token)).send({ scopes: ['match:play'] }).expect(201)).body;
       expectProblem(await h.http.post('/v1/me/feed/tickets').set(bearer(playOnly.token)), 403, 'insufficient-scope');
       const reader = (await h.http.post('/v1/me/tokens').set(bearer(eve.token)).send({ scopes: ['match:read'] }).expect(201)).body;
@@ -118,7 +111,7 @@ for (const backend of backends) {
     });
 
     it('refuses with stable codes: no token, a seat token, an unknown ticket, a ticket with Authorization', async () => {
-      const fay = await register(h.http, 'tkfay');
+      const fay = await registerPlayer(h.http, 'tkfay');
       expectProblem(await h.http.post('/v1/me/feed/tickets'), 401, 'missing-token');
       expectProblem(await h.http.post('/v1/me/feed/tickets').set(bearer('not-a-player-token')), 401, 'invalid-token');
       expectProblem(await h.http.get('/v1/me/events?ticket=evt_nope'), 401, 'invalid-ticket');

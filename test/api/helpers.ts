@@ -46,6 +46,21 @@ export async function createHotSeat(http: Http, extra: Record<string, unknown> =
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
+/** A registered player: its handle and its token (every scope). */
+export interface RegisteredPlayer {
+  handle: string;
+  token: string;
+}
+
+let registered = 0;
+
+/** Registers a player with a fresh handle: `prefix` and a number counted per test file. */
+export async function registerPlayer(http: Http, prefix: string): Promise<RegisteredPlayer> {
+  const handle = `${prefix}${++registered}`;
+  const res = await http.post('/v1/players').send({ handle }).expect(201);
+  return { handle, token: res.body.token as string };
+}
+
 /** A GraphQL request over HTTP, as a seat (token) or a spectator (none). */
 export function graphqlRequest(h: { http: Http }, query: string, variables: Record<string, unknown> = {}, token?: string) {
   const req = h.http.post('/graphql').send({ query, variables });

@@ -10,7 +10,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { escapeHtml } from '../../src/http/watch/page.js';
 import { StandingsSchema } from '../../src/http/routes/tournaments.js';
-import { backends, bearer, useHarness, type Http } from './helpers.js';
+import { backends, bearer, type RegisteredPlayer, registerPlayer, useHarness } from './helpers.js';
 
 const EVIL_NAME = '<script>alert(1)</script> "onmouseover=alert(2) \'x';
 /** Handles the REST API would refuse; the store keeps what the service is given: the page must not trust them. */
@@ -18,10 +18,9 @@ const EVIL_HANDLES = ['<img src=x onerror=alert(3)>', '"onmouseover=alert(4)'];
 
 const CORR = { kind: 'correspondence', daysPerMove: 3 };
 
-interface P {
-  handle: string;
-  token: string;
-}
+type P = RegisteredPlayer;
+/** Numbers the handles the service is given directly (past the REST checks). */
+let n = 0;
 interface Board {
   board: number;
   p1: string;
@@ -36,13 +35,6 @@ interface TView {
   rounds: number | null;
   roundEndsAt: string | null;
   pairings: { round: number; boards: Board[] }[];
-}
-
-let n = 0;
-async function register(http: Http, prefix: string): Promise<P> {
-  const handle = `${prefix}${++n}`;
-  const res = await http.post('/v1/players').send({ handle }).expect(201);
-  return { handle, token: res.body.token as string };
 }
 
 /** The handles in the standings table, in order, still escaped; and which rows say withdrawn. */
@@ -142,8 +134,8 @@ for (const backend of backends) {
       }
 
       beforeAll(async () => {
-        org = await register(h.http, 'org');
-        const normal = await Promise.all([1, 2, 3].map(() => register(h.http, 'sw')));
+        org = await registerPlayer(h.http, 'org');
+        const normal = await Promise.all([1, 2, 3].map(() => registerPlayer(h.http, 'sw')));
         const evil = [];
         for (const handle of EVIL_HANDLES) {
           const r = await h.app.service.players.register({ handle: `${handle}${++n}` });
@@ -236,8 +228,8 @@ for (const backend of backends) {
     });
 
     it('a round robin under way: round n of N, no deadline, and the page changes (new ETag) when a match ends', async () => {
-      const org = await register(h.http, 'org');
-      const ps = await Promise.all([1, 2, 3, 4].map(() => register(h.http, 'rr')));
+      const org = await registerPlayer(h.http, 'org');
+      const ps = await Promise.all([1, 2, 3, 4].map(() => registerPlayer(h.http, 'rr')));
       const { id } = (await h.http.post('/v1/tournaments').set(bearer(org.token)).send({ name: 'Winter round robin', format: 'round-robin', timeControl: CORR }).expect(201)).body as { id: string };
       for (const p of ps) await h.http.post(`/v1/tournaments/${id}/join`).set(bearer(p.token)).send({}).expect(200);
       await h.http.post(`/v1/tournaments/${id}/start`).set(bearer(org.token)).send({}).expect(200);
@@ -256,7 +248,7 @@ for (const backend of backends) {
     });
 
     it('sends a strict CSP (no script at all), nosniff and no-referrer, and links only its own stylesheet', async () => {
-      const org = await register(h.http, 'org');
+      const org = await registerPlayer(h.http, 'org');
       const { id } = (await h.http.post('/v1/tournaments').set(bearer(org.token)).send({ name: 'Headers', format: 'swiss', rounds: 2, timeControl: CORR }).expect(201)).body as { id: string };
       const res = await h.http.get(`/tournament/${id}`).expect(200);
       const csp = res.headers['content-security-policy'] as string;

@@ -8,19 +8,8 @@
  * not list.
  */
 import { describe, expect, it } from 'vitest';
-import { backends, bearer, useHarness, useSecondApp, type Http } from './helpers.js';
+import { backends, bearer, registerPlayer, useHarness, useSecondApp } from './helpers.js';
 import type { MatchStore } from '../../src/persistence/types.js';
-
-let n = 0;
-interface P {
-  handle: string;
-  token: string;
-}
-async function register(http: Http, prefix: string): Promise<P> {
-  const handle = `${prefix}${++n}`;
-  const res = await http.post('/v1/players').send({ handle }).expect(201);
-  return { handle, token: res.body.token as string };
-}
 
 const CORR = { kind: 'correspondence', daysPerMove: 3 };
 const TRIES = 8;
@@ -45,9 +34,9 @@ for (const backend of backends) {
     const nodes = () => [h.http, other.http];
 
     const setup = async (entrants: number) => {
-      const org = await register(h.http, 'rorg');
+      const org = await registerPlayer(h.http, 'rorg');
       const t = (await h.http.post('/v1/tournaments').set(bearer(org.token)).send({ name: 'Race Cup', format: 'swiss', rounds: 3, timeControl: CORR }).expect(201)).body as { id: string };
-      const ps = await Promise.all(Array.from({ length: entrants }, () => register(h.http, 'rp')));
+      const ps = await Promise.all(Array.from({ length: entrants }, () => registerPlayer(h.http, 'rp')));
       for (const p of ps) await h.http.post(`/v1/tournaments/${t.id}/join`).set(bearer(p.token)).send({}).expect(200);
       return { org, id: t.id, ps };
     };
@@ -65,7 +54,7 @@ for (const backend of backends) {
     it('joins racing the start: every 200 join has a board or the bye in round 1; the others are 409 tournament-closed', async () => {
       for (let i = 0; i < TRIES; i++) {
         const { org, id } = await setup(3);
-        const joiners = await Promise.all(Array.from({ length: 4 }, () => register(h.http, 'rj')));
+        const joiners = await Promise.all(Array.from({ length: 4 }, () => registerPlayer(h.http, 'rj')));
         const [start, ...joins] = await Promise.all([
           nodes()[i % 2]!.post(`/v1/tournaments/${id}/start`).set(bearer(org.token)).send({}),
           ...joiners.map((p, k) => nodes()[(i + k + 1) % 2]!.post(`/v1/tournaments/${id}/join`).set(bearer(p.token)).send({})),
@@ -145,12 +134,12 @@ for (const backend of backends) {
     const other = useSecondApp(h);
 
     const open = async (body: Record<string, unknown> = {}) => {
-      const org = await register(h.http, 'iorg');
+      const org = await registerPlayer(h.http, 'iorg');
       const t = (await h.http.post('/v1/tournaments').set(bearer(org.token)).send({ name: 'Forced Cup', format: 'swiss', rounds: 3, timeControl: CORR, ...body }).expect(201)).body as { id: string };
       return { org, id: t.id };
     };
     const enter = async (id: string, count: number) => {
-      const ps = await Promise.all(Array.from({ length: count }, () => register(h.http, 'ip')));
+      const ps = await Promise.all(Array.from({ length: count }, () => registerPlayer(h.http, 'ip')));
       for (const p of ps) await other.http.post(`/v1/tournaments/${id}/join`).set(bearer(p.token)).send({}).expect(200);
       return ps;
     };
@@ -166,7 +155,7 @@ for (const backend of backends) {
     it('a join: the start pairs the joiner too', async () => {
       const { org, id } = await open();
       await enter(id, 3);
-      const late = await register(h.http, 'ilate');
+      const late = await registerPlayer(h.http, 'ilate');
       between.set(id, async () => void (await other.http.post(`/v1/tournaments/${id}/join`).set(bearer(late.token)).send({}).expect(200)));
       await h.http.post(`/v1/tournaments/${id}/start`).set(bearer(org.token)).send({}).expect(200);
       const { v, paired } = await read(id);
@@ -202,7 +191,7 @@ for (const backend of backends) {
     it('a field that changes on every try: 503 tournament-busy with Retry-After, nothing started', async () => {
       const { org, id } = await open();
       await enter(id, 2);
-      const stream = await Promise.all(Array.from({ length: 8 }, () => register(h.http, 'istream')));
+      const stream = await Promise.all(Array.from({ length: 8 }, () => registerPlayer(h.http, 'istream')));
       let k = 0;
       const again = async (): Promise<void> => {
         await other.http.post(`/v1/tournaments/${id}/join`).set(bearer(stream[k++]!.token)).send({}).expect(200);
@@ -238,7 +227,7 @@ for (const backend of backends) {
       const at = h.t.now + 60_000;
       const { id } = await open({ startsAt: new Date(at).toISOString() });
       const [first] = await enter(id, 1);
-      const late = await register(h.http, 'ilate');
+      const late = await registerPlayer(h.http, 'ilate');
       h.t.now = at;
       between.set(id, async () => void (await other.http.post(`/v1/tournaments/${id}/join`).set(bearer(late.token)).send({}).expect(200)));
       await h.app.service.tournaments.advance(id);

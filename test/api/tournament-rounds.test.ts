@@ -5,19 +5,8 @@
  * public page and the round-started feed entries; at the finish `rounds` is the rounds played.
  */
 import { describe, expect, it } from 'vitest';
-import { backends, bearer, graphqlRequest, openStream, useHarness, waitFor, type Http } from './helpers.js';
+import { backends, bearer, graphqlRequest, openStream, registerPlayer, useHarness, waitFor } from './helpers.js';
 import { TournamentSchema } from '../../src/http/routes/tournaments.js';
-
-let n = 0;
-interface P {
-  handle: string;
-  token: string;
-}
-async function register(http: Http, prefix: string): Promise<P> {
-  const handle = `${prefix}${++n}`;
-  const res = await http.post('/v1/players').send({ handle }).expect(201);
-  return { handle, token: res.body.token as string };
-}
 
 const CORR = { kind: 'correspondence', daysPerMove: 3 };
 
@@ -47,8 +36,8 @@ for (const backend of backends) {
     for (const size of [3, 4, 5]) {
       const cap = size % 2 === 0 ? size - 1 : size;
       it(`${size} players, rounds: 30: ${cap} rounds planned from the start, the rounds played at the finish`, async () => {
-        const org = await register(h.http, 'corg');
-        const ps = await Promise.all(Array.from({ length: size }, () => register(h.http, 'cp')));
+        const org = await registerPlayer(h.http, 'corg');
+        const ps = await Promise.all(Array.from({ length: size }, () => registerPlayer(h.http, 'cp')));
         const t = (await h.http.post('/v1/tournaments').set(bearer(org.token)).send({ name: 'Long Cup', format: 'swiss', rounds: 30, timeControl: CORR }).expect(201)).body as { id: string; rounds: number };
         // Before the start the field is not known: the organizer's number stands.
         expect(t.rounds).toBe(30);
@@ -87,8 +76,8 @@ for (const backend of backends) {
     }
 
     it('a Swiss that runs out of pairings early (withdrawals) finishes with rounds = the rounds played', async () => {
-      const org = await register(h.http, 'corg');
-      const ps = await Promise.all(Array.from({ length: 4 }, () => register(h.http, 'cw')));
+      const org = await registerPlayer(h.http, 'corg');
+      const ps = await Promise.all(Array.from({ length: 4 }, () => registerPlayer(h.http, 'cw')));
       const t = (await h.http.post('/v1/tournaments').set(bearer(org.token)).send({ name: 'Short Cup', format: 'swiss', rounds: 3, timeControl: CORR }).expect(201)).body as { id: string };
       for (const p of ps) await h.http.post(`/v1/tournaments/${t.id}/join`).set(bearer(p.token)).send({}).expect(200);
       await h.http.post(`/v1/tournaments/${t.id}/start`).set(bearer(org.token)).send({}).expect(200);

@@ -5,7 +5,7 @@
  * tournament, holds no deck and no token; each refusal has REST's code and status.
  */
 import { describe, expect, it } from 'vitest';
-import { STARTERS, backends, bearer, expectProblem, graphqlRequest, useHarness, type Http } from './helpers.js';
+import { backends, bearer, expectProblem, graphqlRequest, type RegisteredPlayer, registerPlayer, STARTERS, useHarness } from './helpers.js';
 import { StandingsSchema, TournamentSchema } from '../../src/http/routes/tournaments.js';
 
 const BOARD = 'board p1 p2 matchId result forfeit';
@@ -15,17 +15,7 @@ const TOURNAMENT = `id name organizer game format rounds timeControl { kind days
 const STANDINGS = 'tournamentId status round final standings { rank handle points games byes buchholz sonnebornBerger directEncounter withdrawn } nextCursor crosstable { players points cells }';
 const CORR = { kind: 'correspondence', daysPerMove: 3 };
 
-let n = 0;
-interface P {
-  handle: string;
-  token: string;
-}
-async function register(http: Http, prefix: string): Promise<P> {
-  const handle = `${prefix}${++n}`;
-  const res = await http.post('/v1/players').send({ handle }).expect(201);
-  return { handle, token: res.body.token as string };
-}
-
+type P = RegisteredPlayer;
 /**
  * The REST shape of GraphQL tournaments (one, or a page): the typed TimeControl has every clock's
  * fields, null where this clock has none; REST's leaves them out. Every other field is compared as is.
@@ -58,8 +48,8 @@ for (const backend of backends) {
     const run = (mutation: string, id: string, p: P) => gql(`mutation ($id: ID!) { ${mutation}(id: $id) { ${TOURNAMENT} } }`, { id }, p.token);
 
     it('create, join, start, play, read, list and standings answer what REST answers, with no deck and no token', async () => {
-      const org = await register(h.http, 'gto');
-      const [a, b, c] = [await register(h.http, 'gta'), await register(h.http, 'gtb'), await register(h.http, 'gtc')];
+      const org = await registerPlayer(h.http, 'gto');
+      const [a, b, c] = [await registerPlayer(h.http, 'gta'), await registerPlayer(h.http, 'gtb'), await registerPlayer(h.http, 'gtc')];
       const tokens = [org, a, b, c].map((p) => p.token);
       const decks = (await h.http.get('/v1/decks').expect(200)).body.decks as { id: string; cards: { card: string; count: number }[] }[];
       const list = { cards: decks.find((d) => d.id === STARTERS[2])!.cards };
@@ -136,8 +126,8 @@ for (const backend of backends) {
     });
 
     it('refuses with the codes and statuses REST has', async () => {
-      const org = await register(h.http, 'gte');
-      const [a, b, c] = [await register(h.http, 'gtf'), await register(h.http, 'gtg'), await register(h.http, 'gth')];
+      const org = await registerPlayer(h.http, 'gte');
+      const [a, b, c] = [await registerPlayer(h.http, 'gtf'), await registerPlayer(h.http, 'gtg'), await registerPlayer(h.http, 'gth')];
       /** The REST refusal and the GraphQL one: the same stable code and status. */
       const same = async (restRes: Promise<{ status: number; headers: Record<string, string>; body: unknown }>, gqlRes: Promise<Gql>, status: number, code: string) => {
         expectProblem(await restRes, status, code);

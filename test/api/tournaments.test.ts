@@ -6,21 +6,11 @@
  * tournament (each round starts once).
  */
 import { describe, expect, it } from 'vitest';
-import { backends, bearer, expectProblem, nextMove, openStream, useHarness, useSecondApp, waitFor, type Http } from './helpers.js';
+import { backends, bearer, expectProblem, nextMove, openStream, type RegisteredPlayer, registerPlayer, useHarness, useSecondApp, waitFor } from './helpers.js';
 import { StandingsSchema, TournamentSchema } from '../../src/http/routes/tournaments.js';
 import { FeedEntrySchema } from '../../src/http/feed-schemas.js';
 
-let n = 0;
-interface P {
-  handle: string;
-  token: string;
-}
-async function register(http: Http, prefix: string): Promise<P> {
-  const handle = `${prefix}${++n}`;
-  const res = await http.post('/v1/players').send({ handle }).expect(201);
-  return { handle, token: res.body.token as string };
-}
-
+type P = RegisteredPlayer;
 const CORR = { kind: 'correspondence', daysPerMove: 3 };
 
 interface Board {
@@ -44,7 +34,7 @@ for (const backend of backends) {
     };
     const create = async (org: P, body: Record<string, unknown>) => (await h.http.post('/v1/tournaments').set(bearer(org.token)).send({ name: 'Autumn Cup', timeControl: CORR, ...body }).expect(201)).body as { id: string };
     const join = (id: string, p: P, body: Record<string, unknown> = {}) => h.http.post(`/v1/tournaments/${id}/join`).set(bearer(p.token)).send(body);
-    const field = async (count: number, prefix: string) => Promise.all(Array.from({ length: count }, () => register(h.http, prefix)));
+    const field = async (count: number, prefix: string) => Promise.all(Array.from({ length: count }, () => registerPlayer(h.http, prefix)));
 
     /** Ends every running match of the round: the seat `loser` picks resigns. */
     async function playRound(id: string, players: P[], loser: (b: Board) => 'p1' | 'p2' = () => 'p2') {
@@ -60,7 +50,7 @@ for (const backend of backends) {
     }
 
     it('a round robin of 4: three rounds by the Berger tables, each started when the last match of the one before ended; standings, crosstable, CSV', async () => {
-      const org = await register(h.http, 'org');
+      const org = await registerPlayer(h.http, 'org');
       const ps = await field(4, 'rr');
       const t = await create(org, { format: 'round-robin' });
       for (const p of ps) await join(t.id, p).expect(200);
@@ -106,7 +96,7 @@ for (const backend of backends) {
     });
 
     it('a Swiss of 5 over 3 rounds: a bye each round to a different player, no repeat pairing, a withdrawal mid-event', async () => {
-      const org = await register(h.http, 'org');
+      const org = await registerPlayer(h.http, 'org');
       const ps = await field(5, 'sw');
       const t = await create(org, { format: 'swiss', rounds: 3 });
       for (const p of ps) await join(t.id, p).expect(200);
@@ -134,7 +124,7 @@ for (const backend of backends) {
     });
 
     it('at a round deadline a match nobody moved in is a forfeit by the seat to move; a scheduled start with one player cancels', async () => {
-      const org = await register(h.http, 'org');
+      const org = await registerPlayer(h.http, 'org');
       const ps = await field(2, 'dl');
       const t = await create(org, { format: 'swiss', rounds: 1, roundHours: 24 });
       for (const p of ps) await join(t.id, p).expect(200);
@@ -160,7 +150,7 @@ for (const backend of backends) {
     });
 
     it('a scheduled start; the feed tells each player their pairing and the finish', async () => {
-      const org = await register(h.http, 'org');
+      const org = await registerPlayer(h.http, 'org');
       const ps = await field(3, 'fd');
       const t = await create(org, { format: 'round-robin', startsAt: new Date(h.t.now + 60_000).toISOString() });
       for (const p of ps) await join(t.id, p).expect(200);
@@ -199,7 +189,7 @@ for (const backend of backends) {
         [16, 4],
         [64, 6],
       ] as const) {
-        const org = await register(h.http, 'org');
+        const org = await registerPlayer(h.http, 'org');
         const ps = await field(size, `s${size}x`);
         const t = await create(org, { format: 'swiss', rounds, maxPlayers: 64 });
         for (const p of ps) await join(t.id, p).expect(200);
@@ -240,7 +230,7 @@ for (const backend of backends) {
         [6, 'round-robin'],
         [3, 'double-round-robin'],
       ] as const) {
-        const org = await register(h.http, 'org');
+        const org = await registerPlayer(h.http, 'org');
         const ps = await field(size, `r${size}x`);
         const t = await create(org, { format });
         for (const p of ps) await join(t.id, p).expect(200);
@@ -259,7 +249,7 @@ for (const backend of backends) {
     });
 
     it("a match's own clock ends it: a timeout is an ordinary win; a first mover who never moved forfeits", async () => {
-      const org = await register(h.http, 'org');
+      const org = await registerPlayer(h.http, 'org');
       const ps = await field(4, 'clk');
       const t = await create(org, { format: 'swiss', rounds: 1, timeControl: { kind: 'correspondence', daysPerMove: 1 } });
       for (const p of ps) await join(t.id, p).expect(200);
@@ -287,7 +277,7 @@ for (const backend of backends) {
     });
 
     it('refuses with stable codes', async () => {
-      const org = await register(h.http, 'org');
+      const org = await registerPlayer(h.http, 'org');
       const [a, b, c] = await field(3, 'er');
       expectProblem(await h.http.post('/v1/tournaments').send({ name: 'x', format: 'swiss', rounds: 3, timeControl: CORR }), 401, 'missing-token');
       expectProblem(await h.http.post('/v1/tournaments').set(bearer(org.token)).send({ name: 'x', format: 'swiss', timeControl: CORR }), 400, 'validation-failed');
@@ -314,7 +304,7 @@ for (const backend of backends) {
     });
 
     it('two nodes advancing the same tournament at once start each round once', async () => {
-      const org = await register(h.http, 'org');
+      const org = await registerPlayer(h.http, 'org');
       const ps = await field(6, 'race');
       const t = await create(org, { format: 'swiss', rounds: 2 });
       for (const p of ps) await join(t.id, p).expect(200);
