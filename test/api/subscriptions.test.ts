@@ -66,6 +66,17 @@ for (const backend of backends) {
       const legal = await node.get(`/v1/matches/${m.id}/legal-actions`).set(bearer(m.tokens[seat])).expect(200);
       await node.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens[seat])).send({ action: legal.body.actions[0].action }).expect(200);
     }
+    /** A new hot-seat match and a raw socket on `at`, acknowledged with p1's token: `sub(id)` subscribes to its events, `of(id)` is what came for that id. */
+    async function eventsSocket(at: string) {
+      const m = await createHotSeat(h.http);
+      const r = rawSocket(at);
+      await r.opened;
+      r.send({ type: 'connection_init', payload: { authorization: `Bearer ${m.tokens.p1}` } });
+      await waitFor(() => r.messages.some((x) => x.type === 'connection_ack'), 'the ack');
+      const sub = (id: string) => r.send({ type: 'subscribe', id, payload: { query: EVENTS, variables: { id: m.id } } });
+      const of = (id: string) => r.messages.filter((x) => x.id === id);
+      return { m, r, sub, of };
+    }
     const state = async (id: string) => {
       const v = await h.http.get(`/v1/matches/${id}`).expect(200);
       return { version: v.body.version as number, toMove: (v.body.game?.pending?.seat ?? null) as Seat | null };
@@ -221,13 +232,7 @@ for (const backend of backends) {
       const node = await buildApp({ store: h.app.service.store, logger: false, maxSubscriptionsPerConnection: 2 });
       const at = await listen(node);
       try {
-        const m = await createHotSeat(h.http);
-        const r = rawSocket(at);
-        await r.opened;
-        r.send({ type: 'connection_init', payload: { authorization: `Bearer ${m.tokens.p1}` } });
-        await waitFor(() => r.messages.some((x) => x.type === 'connection_ack'), 'the ack');
-        const sub = (id: string) => r.send({ type: 'subscribe', id, payload: { query: EVENTS, variables: { id: m.id } } });
-        const of = (id: string) => r.messages.filter((x) => x.id === id);
+        const { m, r, sub, of } = await eventsSocket(at);
         sub('a');
         sub('b');
         await waitFor(() => of('a').length > 0 && of('b').length > 0, 'two subscriptions');
@@ -258,13 +263,7 @@ for (const backend of backends) {
       const node = await buildApp({ store: h.app.service.store, logger: false, maxSubscriptionsPerConnection: MAX });
       const at = await listen(node);
       try {
-        const m = await createHotSeat(h.http);
-        const r = rawSocket(at);
-        await r.opened;
-        r.send({ type: 'connection_init', payload: { authorization: `Bearer ${m.tokens.p1}` } });
-        await waitFor(() => r.messages.some((x) => x.type === 'connection_ack'), 'the ack');
-        const sub = (id: string) => r.send({ type: 'subscribe', id, payload: { query: EVENTS, variables: { id: m.id } } });
-        const of = (id: string) => r.messages.filter((x) => x.id === id);
+        const { r, sub, of } = await eventsSocket(at);
         // Each complete reaches the server while its subscription is still being set up (the
         // match is being read): before the fix the subscription went on and kept its slot.
         for (let i = 0; i < MAX; i++) {
@@ -288,14 +287,9 @@ for (const backend of backends) {
     });
 
     it('a subscribe with the id of one still being set up closes with 4409 too', async () => {
-      const m = await createHotSeat(h.http);
-      const r = rawSocket(h.baseUrl());
-      await r.opened;
-      r.send({ type: 'connection_init', payload: { authorization: `Bearer ${m.tokens.p1}` } });
-      await waitFor(() => r.messages.some((x) => x.type === 'connection_ack'), 'the ack');
-      const sub = () => r.send({ type: 'subscribe', id: 'twice', payload: { query: EVENTS, variables: { id: m.id } } });
-      sub();
-      sub();
+      const { r, sub } = await eventsSocket(h.baseUrl());
+      sub('twice');
+      sub('twice');
       expect(await r.closed).toEqual({ code: 4409, reason: 'Subscriber for twice already exists' });
     });
 
