@@ -7,30 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { expandDeck } from '../../../src/core/ruleset.js';
 import { DEFAULT_CONFIG, RulesConfigSchema, apply, createGame, defaultCardSet, evons, legalActions, pendingDecision, replay, seededPick, view, type GameEvent, type GameState, type RulesConfig, type RulesConfigInput } from '../../../src/games/evons/index.js';
-import { act, build, card, cs, decision, eventsOf, gid, hid, legal, playUp, start } from './helpers.js';
+import { act, build, card, cs, decision, eventsOf, gid, hid, legal, playUp, start, swapAway, swapLoop, SWAP } from './helpers.js';
 
-/** Two own swappers: one played on B3 swaps with the one on C3, which then reactivates on B3 and swaps back, and so on. */
-function swapLoop(config: RulesConfigInput): GameState {
-  const s = build({ board: { C3: card('p1', 'swapper') }, hands: { p1: ['swapper'] }, config });
-  return act(s, 'p1', playUp(hid('swapper', 'p1'), 'B3')).state;
-}
-
-const SWAP = { type: 'ability', arrow: 0, target: 'C3' } as const;
-
-/** Swaps while the engine offers one; the deepest chain and every event. */
-function swapAway(s: GameState, max: number): { state: GameState; deepest: number; swaps: number; events: GameEvent[] } {
-  let deepest = s.stack.length;
-  let swaps = 0;
-  const events: GameEvent[] = [];
-  while (swaps < max && legal(s).some((a) => a.type === 'ability' && a.target === 'C3')) {
-    const r = act(s, 'p1', SWAP);
-    s = r.state;
-    events.push(...r.events);
-    swaps++;
-    deepest = Math.max(deepest, s.stack.length);
-  }
-  return { state: s, deepest, swaps, events };
-}
 
 describe('maxChainDepth: a chain holds at most this many sequences', () => {
   it('is a RulesConfig setting, default 8, null for no limit, at least 1', () => {

@@ -392,3 +392,27 @@ export function activating(def: string, cell: string, spec: Spec = {}, id = 'act
     stack: [{ card: id, kind: 'activation', phase: 'ability1', used: [], revivedCost: 0, conflicts: null }],
   });
 }
+
+/** The swap of the card on C3 (a Swap card's first arrow): two own swappers reactivate each other with it. */
+export const SWAP = { type: 'ability', arrow: 0, target: 'C3' } as const;
+
+/** Two own swappers: one played on B3 swaps with the one on C3, which then reactivates on B3 and swaps back, and so on. */
+export function swapLoop(config: RulesConfigInput): GameState {
+  const s = build({ board: { C3: card('p1', 'swapper') }, hands: { p1: ['swapper'] }, config });
+  return act(s, 'p1', playUp(hid('swapper', 'p1'), 'B3')).state;
+}
+
+/** Swaps while the engine offers one (at most `max`): the deepest chain, the swaps and every event. */
+export function swapAway(s: GameState, max: number): { state: GameState; deepest: number; swaps: number; events: GameEvent[] } {
+  let deepest = s.stack.length;
+  let swaps = 0;
+  const events: GameEvent[] = [];
+  while (swaps < max && legal(s).some((a) => a.type === 'ability' && a.target === 'C3')) {
+    const r = act(s, 'p1', SWAP);
+    s = r.state;
+    events.push(...r.events);
+    swaps++;
+    deepest = Math.max(deepest, s.stack.length);
+  }
+  return { state: s, deepest, swaps, events };
+}

@@ -8,30 +8,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { expandDeck } from '../../../src/core/ruleset.js';
-import { DEFAULT_CONFIG, RulesConfigSchema, apply, createGame, defaultCardSet, evons, legalActions, pendingDecision, replay, seededPick, view, type Action, type GameEvent, type GameState, type RulesConfig, type RulesConfigInput } from '../../../src/games/evons/index.js';
+import { DEFAULT_CONFIG, RulesConfigSchema, apply, createGame, defaultCardSet, evons, legalActions, pendingDecision, replay, seededPick, view, type Action, type GameEvent, type GameState, type RulesConfig } from '../../../src/games/evons/index.js';
 import { keyedStream } from '../../../src/core/random.js';
 import { sampler } from '../../../src/games/evons/sample.js';
-import { act, build, card, cs, eventsOf, hid, legal, playUp, start } from './helpers.js';
+import { act, build, card, cs, eventsOf, hid, legal, playUp, start, swapAway, swapLoop, SWAP } from './helpers.js';
 
-const SWAP = { type: 'ability', arrow: 0, target: 'C3' } as const;
-
-/** Two own swappers (chain-depth.test.ts): each swap reactivates the other card, for as long as abilities are offered. */
-function swapLoop(config: RulesConfigInput | RulesConfig): { state: GameState; events: GameEvent[] } {
-  const s = build({ board: { C3: card('p1', 'swapper') }, hands: { p1: ['swapper'] }, config: config as RulesConfigInput });
-  return act(s, 'p1', playUp(hid('swapper', 'p1'), 'B3'));
-}
-
-function swapAway(s: GameState, max: number): { state: GameState; swaps: number; events: GameEvent[] } {
-  let swaps = 0;
-  const events: GameEvent[] = [];
-  while (swaps < max && legal(s).some((a) => a.type === 'ability' && a.target === 'C3')) {
-    const r = act(s, 'p1', SWAP);
-    s = r.state;
-    events.push(...r.events);
-    swaps++;
-  }
-  return { state: s, swaps, events };
-}
 
 /** Legacy: the config as stored before the settings (no maxTurnAbilities, no maxTurns). */
 function legacyConfig(extra: Partial<RulesConfig> = {}): RulesConfig {
@@ -69,7 +50,7 @@ describe('maxTurnAbilities: a turn uses at most this many abilities', () => {
   });
 
   it('with no chain limit, the swap loop stops after maxTurnAbilities swaps: no ability is offered, the chain unwinds and the turn goes on', () => {
-    const { state } = swapLoop({ maxChainDepth: null, maxTurnAbilities: 5 });
+    const state = swapLoop({ maxChainDepth: null, maxTurnAbilities: 5 });
     const { state: after, swaps, events } = swapAway(state, 1000);
     expect(swaps).toBe(5);
     expect(eventsOf(events, 'AbilityUsed')).toHaveLength(5);
@@ -78,13 +59,13 @@ describe('maxTurnAbilities: a turn uses at most this many abilities', () => {
     expect(eventsOf(events, 'TurnEnded')).toEqual([{ type: 'TurnEnded', turn: state.turn, seat: 'p1' }]);
     expect(after.active).toBe('p2');
     // One swap fewer (limit 6 after 5): the sixth is still offered.
-    const more = swapAway(swapLoop({ maxChainDepth: null, maxTurnAbilities: 6 }).state, 5).state;
+    const more = swapAway(swapLoop({ maxChainDepth: null, maxTurnAbilities: 6 }), 5).state;
     expect(more.turnAbilities).toBe(5);
     expect(legal(more)).toContainEqual(SWAP);
   });
 
   it('the default bounds the swap loop without a chain limit at 200 abilities (it went on for ever before)', () => {
-    const { state } = swapLoop({ maxChainDepth: null });
+    const state = swapLoop({ maxChainDepth: null });
     expect(swapAway(state, 5000).swaps).toBe(200);
   });
 
