@@ -5,8 +5,8 @@
  * to its own wire format. The work is in small modules: lobby (create, join), reads (views,
  * legal actions, events), moves (the action path), history (lists).
  */
-import { createHash } from 'node:crypto';
 import type { Seat } from '../core/ruleset.js';
+import { sha256Hex } from '../core/hash.js';
 import type { EventSource, MatchRow, MatchStore, Scope } from '../persistence/types.js';
 import { KnownCredentials } from './credentials.js';
 import { problems } from './errors.js';
@@ -88,7 +88,7 @@ const DEFAULT_CACHE_SIZE = 500;
  */
 export function aiOwnerOf(who: Principal, address: string | undefined): string | null {
   if (who.kind === 'player') return `player:${who.player.id}`;
-  if (address) return `address:${createHash('sha256').update(address).digest('hex').slice(0, 32)}`;
+  if (address) return `address:${sha256Hex(address).slice(0, 32)}`;
   return null;
 }
 

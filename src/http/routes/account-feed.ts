@@ -5,7 +5,7 @@
  * everything around its matches.
  */
 import { PassThrough } from 'node:stream';
-import { STREAM_BUFFER_MAX_BYTES } from './stream.js';
+import { SLOW_CONSUMER_GRACE_MS, STREAM_BUFFER_MAX_BYTES } from './stream.js';
 import type { FastifyRequest } from 'fastify';
 import type { PlayerRow } from '../../persistence/types.js';
 import { problems } from '../../service/errors.js';
@@ -142,7 +142,7 @@ const accountFeedRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets:
         // A reader that leaves this much unread is cut (slow-consumer) rather than buffered for.
         if (out.writableLength > STREAM_BUFFER_MAX_BYTES) {
           finish({ error: problems.slowConsumer(STREAM_BUFFER_MAX_BYTES) });
-          setTimeout(() => reply.raw.destroy(), 10_000).unref();
+          setTimeout(() => reply.raw.destroy(), SLOW_CONSUMER_GRACE_MS).unref();
           return;
         }
         wrote = true;

@@ -73,7 +73,7 @@ export function frame(out: PassThrough, sse: boolean): void {
 export const STREAM_BUFFER_MAX_BYTES = 1024 * 1024;
 
 /** How long a stream cut for its slow reader keeps its socket for the last line to go out. */
-const SLOW_CONSUMER_GRACE_MS = 10_000;
+export const SLOW_CONSUMER_GRACE_MS = 10_000;
 
 /**
  * Writes `chunks`, or, when more than `maxBytes` already wait unread, ends `out` with the
