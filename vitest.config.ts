@@ -42,8 +42,8 @@ export default defineConfig({
           name: 'main',
           // The client package's and the reference bot's suites run with the rest (one `npm test`).
           include: ['test/**/*.test.ts', 'clients/typescript/test/**/*.test.ts', 'examples/**/*.test.ts'],
-          // The chaos suite has its own config and command (npm run test:chaos).
-          exclude: ['**/node_modules/**', 'test/chaos/**', 'test/fixture-games/**'],
+          // The chaos and isolation suites have their own configs and commands (npm run test:chaos, test:isolation).
+          exclude: ['**/node_modules/**', 'test/chaos/**', 'test/isolation/**', 'test/fixture-games/**'],
         },
       },
       {
