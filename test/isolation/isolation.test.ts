@@ -98,7 +98,13 @@ describe.skipIf(postgres.skipReason !== null)('isolation [postgres]', () => {
     const by = new Bystander(new Client(server.baseUrl, '127.0.0.2'), opts);
     await by.init(`bystander-${++bystanders}`);
     await by.phase(500); // warm: its first match, the connections
-    const alone = await by.phase(PHASE_MS);
+    const cores = async <T>(run: () => Promise<T>): Promise<[T, number]> => {
+      const cpu0 = server.cpuMs();
+      const t0 = performance.now();
+      const out = await run();
+      return [out, Math.round(((server.cpuMs() - cpu0) / (performance.now() - t0)) * 100) / 100];
+    };
+    const [alone, coresAlone] = await cores(() => by.phase(PHASE_MS));
     const attacker = opts.attacker ?? new Client(server.baseUrl, `127.0.0.${address++}`);
     const stop = new AbortController();
     let attackError: unknown = null;
@@ -106,7 +112,7 @@ describe.skipIf(postgres.skipReason !== null)('isolation [postgres]', () => {
       attackError = e;
     });
     await pause(RAMP_MS);
-    const withAttack = await by.phase(PHASE_MS);
+    const [withAttack, coresWith] = await cores(() => by.phase(PHASE_MS));
     stop.abort();
     await running;
     const extra = (f: PhaseFigures) => (opts.ai ? f.ai : opts.receiver ? f.delivery : null);
@@ -116,6 +122,7 @@ describe.skipIf(postgres.skipReason !== null)('isolation [postgres]', () => {
       move: pair(alone.move, withAttack.move),
       ...(extra(alone) ? { extra: { name: opts.ai ? 'ai answer' : 'delivery', ...pair(extra(alone)!, extra(withAttack)!) } } : {}),
       attacker: { statuses: { ...attacker.statuses }, codes: { ...attacker.codes } },
+      serverCores: [coresAlone, coresWith],
       notes: { clientLoopP99Ms: [alone.clientLoopP99, withAttack.clientLoopP99], ...(opts.notes?.() ?? {}) },
       loadavg: os.loadavg().map((x) => Math.round(x * 100) / 100),
     };

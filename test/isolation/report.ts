@@ -8,6 +8,9 @@ export interface Pair {
   alone: number;
   with: number;
   ratio: number;
+  /** p50 (ms) alone and with the attack, and the largest with it. */
+  p50: [number, number];
+  maxWith: number;
   samples: [number, number];
 }
 
@@ -18,6 +21,8 @@ export interface Row {
   /** The attack's own bystander measure (the computer's answer, a webhook's delivery), if any. */
   extra?: Pair & { name: string };
   attacker: { statuses: Record<string, number>; codes: Record<string, number> };
+  /** The server process's CPU over each phase, in cores (of os.cpus().length). */
+  serverCores: [number, number];
   notes: Record<string, unknown>;
   loadavg: number[];
 }
@@ -25,7 +30,7 @@ export interface Row {
 export function pair(alone: Samples, withAttack: Samples): Pair {
   const a = alone.percentile(99);
   const w = withAttack.percentile(99);
-  return { alone: round(a), with: round(w), ratio: round(w / a, 2), samples: [alone.count, withAttack.count] };
+  return { alone: round(a), with: round(w), ratio: round(w / a, 2), p50: [round(alone.percentile(50)), round(withAttack.percentile(50))], maxWith: round(withAttack.max()), samples: [alone.count, withAttack.count] };
 }
 
 const round = (n: number, digits = 1) => (Number.isFinite(n) ? Math.round(n * 10 ** digits) / 10 ** digits : null) as number;
@@ -37,7 +42,7 @@ const counts = (c: Record<string, number>) =>
     .join(' ');
 
 export function print(rows: Row[], context: Record<string, unknown>): string {
-  const head = ['attack', 'read p99 alone', 'with', 'ratio', 'move p99 alone', 'with', 'ratio', 'extra p99 alone/with', 'ratio', 'attacker statuses', 'codes', 'load 1/5/15'];
+  const head = ['attack', 'read p99 alone', 'with', 'ratio', 'move p99 alone', 'with', 'ratio', 'extra p99 alone/with', 'ratio', 'attacker statuses', 'codes', 'server cores', 'load 1/5/15'];
   const body = rows.map((r) => [
     r.attack,
     fmtMs(r.read.alone),
@@ -50,6 +55,7 @@ export function print(rows: Row[], context: Record<string, unknown>): string {
     r.extra ? ratio(r.extra) : '',
     counts(r.attacker.statuses),
     counts(r.attacker.codes),
+    r.serverCores.map((x) => x.toFixed(2)).join('/'),
     r.loadavg.map((x) => x.toFixed(2)).join(' '),
   ]);
   const notes = rows.filter((r) => Object.keys(r.notes).length).map((r) => `  ${r.attack}: ${JSON.stringify(r.notes)}`);
