@@ -11,9 +11,11 @@
  * operation that did not succeed, and an attacker that does not meet the documented limit
  * (429, 400, the cap's error code). No timing is asserted: ISOLATION_STRICT=1 also fails when
  * a ratio passes 2× (off by default and in CI). ISOLATION_FULL=1 runs 20 s phases instead of 5.
+ * ISOLATION_BACKENDS=pglite (or postgres,pglite) runs it on PGlite too, its set-up over the API.
  *
  * PostgreSQL out of connection slots is covered by test/persistence/db-overload.test.ts.
  */
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
@@ -54,440 +56,455 @@ const ENV = {
   AI_JOBS_PER_ACCOUNT: String(AI_JOBS_PER_ACCOUNT),
 };
 
-const postgres = backends.find((b) => b.name === 'postgres')!;
+/** ISOLATION_BACKENDS: postgres (the default, and CI's), pglite, or both (`postgres,pglite`; PGlite's set-up goes through the API: minutes). */
+const WANTED = (process.env.ISOLATION_BACKENDS || 'postgres').split(',').map((b) => b.trim());
 
-describe.skipIf(postgres.skipReason !== null)('isolation [postgres]', () => {
-  let db: TempDatabase;
-  let server: ServerProcess;
-  let sql: pg.Client;
-  let setup: Client;
-  let receiver: Receiver | undefined;
-  const rows: Row[] = [];
-  let address = 10;
-  let bystanders = 0;
+for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
+  describe.skipIf(backend.skipReason !== null)(`isolation [${backend.name}]`, () => {
+    let db: TempDatabase | undefined;
+    let dataDir: string | undefined;
+    let server: ServerProcess;
+    /** The database as a plain client (fixtures, samples); null on PGlite, whose database is inside the server. */
+    let sql: pg.Client | null = null;
+    let setup: Client;
+    let receiver: Receiver | undefined;
+    const rows: Row[] = [];
+    let address = 10;
+    let bystanders = 0;
 
-  beforeAll(async () => {
-    db = await createTempDatabase();
-    server = await startServer({ cwd: ROOT, kind: 'tsx', env: { ...ENV, DATABASE_URL: db.url }, readyTimeoutMs: 180_000 });
-    sql = await connect(db.url);
-    setup = new Client(server.baseUrl, '127.0.0.3');
-  }, 240_000);
-
-  afterAll(async () => {
-    const context = { backend: 'postgres', phaseMs: PHASE_MS, rampMs: RAMP_MS, full: FULL, cpus: os.cpus().length, commit: process.env.ISOLATION_COMMIT ?? null };
-    if (rows.length) {
-      console.log(print(rows, context));
-      if (process.env.ISOLATION_REPORT) writeReport(process.env.ISOLATION_REPORT, rows, context);
-    }
-    setup?.close();
-    await receiver?.close();
-    await sql?.end().catch(() => undefined);
-    await server?.stop();
-    await db?.drop();
-  }, 120_000);
-
-  /** Server log lines at error level or worse (a 5xx's cause), for failure messages. */
-  const serverErrors = () => server.log().filter((l) => /"level":(50|60)/.test(l));
-
-  /**
-   * The bystander alone for a phase, then with `attack` running (from its own address) for a
-   * phase; the row of figures, and the common checks: no 5xx or network error for anyone, every
-   * bystander operation answered 2xx.
-   */
-  async function measure(name: string, attack: (signal: AbortSignal, attacker: Client) => Promise<void>, opts: BystanderOptions & { notes?: () => Record<string, unknown>; attacker?: Client } = {}) {
-    const by = new Bystander(new Client(server.baseUrl, '127.0.0.2'), opts);
-    await by.init(`bystander-${++bystanders}`);
-    await by.phase(500); // warm: its first match, the connections
-    const cores = async <T>(run: () => Promise<T>): Promise<[T, number]> => {
-      const cpu0 = server.cpuMs();
-      const t0 = performance.now();
-      const out = await run();
-      return [out, Math.round(((server.cpuMs() - cpu0) / (performance.now() - t0)) * 100) / 100];
-    };
-    const [alone, coresAlone] = await cores(() => by.phase(PHASE_MS));
-    const attacker = opts.attacker ?? new Client(server.baseUrl, `127.0.0.${address++}`);
-    const stop = new AbortController();
-    let attackError: unknown = null;
-    const running = attack(stop.signal, attacker).catch((e: unknown) => {
-      attackError = e;
-    });
-    await pause(RAMP_MS);
-    const [withAttack, coresWith] = await cores(() => by.phase(PHASE_MS));
-    stop.abort();
-    await running;
-    const extra = (f: PhaseFigures) => (opts.ai ? f.ai : opts.receiver ? f.delivery : null);
-    const row: Row = {
-      attack: name,
-      read: pair(alone.read, withAttack.read),
-      move: pair(alone.move, withAttack.move),
-      ...(extra(alone) ? { extra: { name: opts.ai ? 'ai answer' : 'delivery', ...pair(extra(alone)!, extra(withAttack)!) } } : {}),
-      attacker: { statuses: { ...attacker.statuses }, codes: { ...attacker.codes } },
-      serverCores: [coresAlone, coresWith],
-      notes: { clientLoopP99Ms: [alone.clientLoopP99, withAttack.clientLoopP99], ...(opts.notes?.() ?? {}) },
-      loadavg: os.loadavg().map((x) => Math.round(x * 100) / 100),
-    };
-    rows.push(row);
-    by.api.close();
-    attacker.close();
-    const logs = serverErrors().slice(-10).join('\n');
-    if (attackError) throw attackError;
-    expect(by.api.failures, `bystander 5xx / network errors; server log:\n${logs}`).toEqual([]);
-    expect(attacker.failures, `attacker 5xx / network errors; server log:\n${logs}`).toEqual([]);
-    expect([...alone.failed, ...withAttack.failed], 'bystander operations that failed').toEqual([]);
-    expect(alone.read.count).toBeGreaterThan(0);
-    expect(withAttack.read.count).toBeGreaterThan(0);
-    expect(withAttack.move.count).toBeGreaterThan(0);
-    if (opts.receiver) expect(withAttack.delivery.count, "the bystander's webhook deliveries during the attack").toBeGreaterThan(0);
-    if (STRICT) {
-      for (const p of [row.read, row.move, ...(row.extra ? [row.extra] : [])]) expect(p.ratio, `${name}: p99 ratio`).toBeLessThanOrEqual(2);
-    }
-    return row;
-  }
-
-  // ------------------------------------------------------------------ shared fixtures (made once, when first needed)
-
-  let swiss: Promise<{ id: string }> | undefined;
-  const theSwiss = () => (swiss ??= bigSwiss(setup, sql, 1_000));
-  let long: Promise<{ id: string; version: number }> | undefined;
-  const theLongMatch = () => (long ??= longMatch(setup));
-
-  /** A player with many matches (half of them waiting for its decision); its token plays them. */
-  let heavy: Promise<{ handle: string; token: string; matches: Hot[] }> | undefined;
-  const theHeavyPlayer = () =>
-    (heavy ??= (async () => {
-      const handle = `heavy-${Math.random().toString(36).slice(2, 7)}`;
-      const token = (await setup.must<{ token: string }>('POST', '/v1/players', 201, { body: { handle } })).token;
-      const matches = await pool(
-        Array.from({ length: 100 }, (_, i) => i),
-        6,
-        (i) => setup.must<Hot>('POST', '/v1/matches', 201, { token, body: { opponentHandle: `heavy-opp-${i}`, decks: DECKS } }),
-      );
-      return { handle, token, matches };
-    })());
-
-  const allowed = (statuses: Record<string, number>, ok: string[]) => Object.keys(statuses).filter((s) => !ok.includes(s));
-
-  // ------------------------------------------------------------------ the attacks (issue 33's table)
-
-  it('0. control: another player reading its own match view, 4 at once in a loop (no limit applies)', async () => {
-    // Not an attack: what any busy client costs the bystander on this machine, to read the others against.
-    const m = await hotSeat(setup, 'control');
-    const row = await measure('0. control: plain match reads ×4', (signal, a) =>
-      loops(4, signal, async () => {
-        await a.call('GET', `/v1/matches/${m.id}`, { token: m.tokens.p1, parse: false });
-      }));
-    expect(allowed(row.attacker.statuses, ['200', '429'])).toEqual([]);
-  });
-
-  it('1. anonymous GET /tournament/{id} of a 1,000-player Swiss, 4 at once in a loop', async () => {
-    const { id } = await theSwiss();
-    let bytes = 0;
-    const row = await measure('1. tournament page, 1,000 players ×4', (signal, a) =>
-      loops(4, signal, async () => {
-        bytes = Math.max(bytes, (await a.call('GET', `/tournament/${id}`, { parse: false })).text.length);
-      }), { notes: () => ({ pageBytes: bytes }) });
-    expect(allowed(row.attacker.statuses, ['200', '429'])).toEqual([]);
-    expect(row.attacker.statuses['200']).toBeGreaterThan(0);
-  });
-
-  it('2. standings of 1,000 players 4 at once (every page), and standings.csv 35 in a row', async () => {
-    const { id } = await theSwiss();
-    const csv: Record<string, number> = {};
-    const row = await measure('2. standings ×4 + standings.csv ×35', (signal, a) =>
-      Promise.all([
-        loops(4, signal, async () => {
-          let cursor: string | null = null;
-          do {
-            const r = await a.call('GET', `/v1/tournaments/${id}/standings${cursor ? `?cursor=${cursor}` : ''}`);
-            cursor = r.status === 200 ? ((r.body as { nextCursor: string | null }).nextCursor ?? null) : null;
-          } while (cursor && !signal.aborted);
-        }),
-        (async () => {
-          // All 35, even if the phase ends first: the budget's refusals are the point.
-          for (let i = 0; i < 35; i++) {
-            const r = await a.call('GET', `/v1/tournaments/${id}/standings.csv`, { parse: false });
-            const code = r.status === 429 ? `429 ${(r.body as { code?: string } | null)?.code}` : String(r.status);
-            csv[code] = (csv[code] ?? 0) + 1;
-          }
-        })(),
-      ]).then(() => undefined), { notes: () => ({ csv }) });
-    expect(allowed(row.attacker.statuses, ['200', '429'])).toEqual([]);
-    // 30 expensive reads a minute per address: the last 5 of 35 are refused.
-    expect(csv['200']).toBeLessThanOrEqual(30);
-    expect(csv['429 rate-limited']).toBeGreaterThanOrEqual(5);
-  });
-
-  it('3. a GraphQL document with 30 aliases of match(id, at: …) is refused by the cost check', async () => {
-    const m = await theLongMatch();
-    const query = `{ ${Array.from({ length: 30 }, (_, i) => `a${i}: match(id: "${m.id}", at: ${1 + ((i * 37) % m.version)}) { version }`).join(' ')} }`;
-    const row = await measure('3. GraphQL 30 × match(at:) ×4', (signal, a) =>
-      loops(4, signal, async () => {
-        await a.call('POST', '/graphql', { body: { query }, parse: false });
-      }));
-    expect(allowed(row.attacker.statuses, ['400', '429'])).toEqual([]);
-    expect(row.attacker.codes['query-too-costly']).toBe(row.attacker.statuses['400']);
-    expect(row.attacker.statuses['400']).toBeGreaterThan(0);
-  });
-
-  it('4. myTurn of a player with a big backlog: at most 64 KB before the first live event', async () => {
-    const p = await theHeavyPlayer();
-    const selection = 'subscription { myTurn { id version status seat pending ... on EvonsMatch { hand { id } } } }';
-    const windows: number[] = [];
-    const row = await measure('4. myTurn, backlog of ~50 ×4', (signal, a) =>
-      loops(4, signal, async () => {
-        const s = await openSocket(server.baseUrl, a.localAddress, p.token);
-        s.send({ type: 'subscribe', id: '1', payload: { query: selection } });
-        await until(() => s.messages.filter((m) => m.type === 'next').length >= 10 || s.isClosed() || signal.aborted, 10_000);
-        const errors = s.messages.filter((m) => m.type === 'error');
-        for (const e of errors) a.count('ws-error', ((e.payload as { extensions?: { code?: string } }[])[0]?.extensions?.code) ?? 'unknown');
-        windows.push(s.bytes());
-        a.count('subscription');
-        s.close();
-        await s.closed;
-      }), { notes: () => ({ subscriptions: windows.length, maxBytesOfAWindow: Math.max(0, ...windows) }) });
-    expect(row.attacker.statuses.subscription).toBeGreaterThan(0);
-    expect(row.attacker.codes).toEqual({});
-
-    // The probe: the window, then a live turn; what came before it is bounded.
-    const probe = new Client(server.baseUrl, `127.0.0.${address++}`);
-    const s = await openSocket(server.baseUrl, probe.localAddress, p.token);
-    try {
-      s.send({ type: 'subscribe', id: '1', payload: { query: selection } });
-      expect(await until(() => s.messages.filter((m) => m.type === 'next').length >= 10, 20_000)).toBe(true);
-      const before = s.messages.length;
-      // A match waiting for the opponent: it moves until the decision is the player's.
-      let live = '';
-      for (const m of p.matches) {
-        const v = (await probe.call('GET', `/v1/matches/${m.id}`, { token: m.tokens.p1 })).body as { status: string; game: { pending: { seat: string } | null } };
-        if (v.status === 'active' && v.game.pending?.seat === 'p2') {
-          for (let i = 0; i < 50; i++) {
-            const r = await oneMove(probe, m);
-            const after = (await probe.call('GET', `/v1/matches/${m.id}`, { token: m.tokens.p1 })).body as { game: { pending: { seat: string } | null } };
-            if (!r || after.game.pending?.seat === 'p1') break;
-          }
-          live = m.id;
-          break;
-        }
+    beforeAll(async () => {
+      if (backend.name === 'postgres') {
+        db = await createTempDatabase();
+        server = await startServer({ cwd: ROOT, kind: 'tsx', env: { ...ENV, DATABASE_URL: db.url }, readyTimeoutMs: 180_000 });
+        sql = await connect(db.url);
+      } else {
+        dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'evons-isolation-'));
+        server = await startServer({ cwd: ROOT, kind: 'tsx', env: { ...ENV, DATABASE_URL: '', DATA_DIR: path.join(dataDir, 'data') }, readyTimeoutMs: 180_000 });
       }
-      expect(live).not.toBe('');
-      expect(await until(() => s.messages.slice(before).some((m) => m.type === 'next' && (m.payload as { data?: { myTurn?: { id: string } } }).data?.myTurn?.id === live), 20_000)).toBe(true);
-      const firstLive = s.messages.findIndex((m, i) => i >= before && (m.payload as { data?: { myTurn?: { id: string } } } | undefined)?.data?.myTurn?.id === live);
-      const bytesBefore = s.messages.slice(0, firstLive).reduce((t, m) => t + m.bytes, 0);
-      row.notes.probe = { windowMessages: before - 1, bytesBeforeFirstLive: bytesBefore };
-      expect(bytesBefore).toBeLessThanOrEqual(MAX_FIRST_BYTES);
-    } finally {
-      s.close();
-      probe.close();
-    }
-  });
+      setup = new Client(server.baseUrl, '127.0.0.3');
+    }, 240_000);
 
-  it('5. one client asking for many computer moves: its claims capped, the bystander\'s computer answers', async () => {
-    const level = FULL ? 5 : 4;
-    const attacker = new Client(server.baseUrl, `127.0.0.${address++}`);
-    const token = (await attacker.must<{ token: string }>('POST', '/v1/players', 201, { body: { handle: `hog-${address}-${Math.random().toString(36).slice(2, 6)}` } })).token;
-    const matches = await pool(Array.from({ length: 24 }, (_, i) => i), 4, () =>
-      attacker.must<{ id: string; token: string; seat: 'p1' | 'p2' }>('POST', '/v1/matches', 201, { token, body: { ai: { level }, decks: { p1: DECKS.p1 } } }),
-    );
-    const ids = matches.map((m) => m.id);
-    const computerSeats = matches.map((m) => (m.seat === 'p1' ? 'p2' : 'p1'));
-    /** The attacker's decisions the computer holds a live claim on, and those waiting for the computer. */
-    const claims = async () =>
-      (
-        await sql.query<{ held: number; waiting: number }>(
-          `SELECT (SELECT count(*)::int FROM "ai_turn" t JOIN "match" m ON m."id" = t."match_id" WHERE m."id" = ANY($1) AND t."claimed_until" > now() AND t."version" = m."version") AS held,
-                  (SELECT count(*)::int FROM "match" m JOIN unnest($1::text[], $2::text[]) AS c(id, seat) ON c.id = m."id"
-                    WHERE m."status" = 'active' AND m."to_move" = c.seat) AS waiting`,
-          [ids, computerSeats],
-        )
-      ).rows[0]!;
-    // The computer's first decisions (where it starts) are made before the bystander's baseline.
-    for (let i = 0; i < 600 && (await claims()).waiting > 0; i++) await pause(100);
-    let mostHeld = 0;
-    let mostWaiting = 0;
-    let samples = 0;
-    const row = await measure(
-      `5. computer moves: 24 matches at level ${level}`,
-      (signal, a) =>
+    afterAll(async () => {
+      const context = { backend: backend.name, phaseMs: PHASE_MS, rampMs: RAMP_MS, full: FULL, cpus: os.cpus().length, commit: process.env.ISOLATION_COMMIT ?? null };
+      if (rows.length) {
+        console.log(print(rows, context));
+        if (process.env.ISOLATION_REPORT) writeReport(process.env.ISOLATION_REPORT, rows, context);
+      }
+      setup?.close();
+      await receiver?.close();
+      await sql?.end().catch(() => undefined);
+      await server?.stop();
+      await db?.drop();
+      if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    }, 120_000);
+
+    /** Server log lines at error level or worse (a 5xx's cause), for failure messages. */
+    const serverErrors = () => server.log().filter((l) => /"level":(50|60)/.test(l));
+
+    /**
+     * The bystander alone for a phase, then with `attack` running (from its own address) for a
+     * phase; the row of figures, and the common checks: no 5xx or network error for anyone, every
+     * bystander operation answered 2xx.
+     */
+    async function measure(name: string, attack: (signal: AbortSignal, attacker: Client) => Promise<void>, opts: BystanderOptions & { notes?: () => Record<string, unknown>; attacker?: Client } = {}) {
+      const by = new Bystander(new Client(server.baseUrl, '127.0.0.2'), opts);
+      await by.init(`bystander-${++bystanders}`);
+      await by.phase(500); // warm: its first match, the connections
+      const cores = async <T>(run: () => Promise<T>): Promise<[T, number]> => {
+        const cpu0 = server.cpuMs();
+        const t0 = performance.now();
+        const out = await run();
+        return [out, Math.round(((server.cpuMs() - cpu0) / (performance.now() - t0)) * 100) / 100];
+      };
+      const [alone, coresAlone] = await cores(() => by.phase(PHASE_MS));
+      const attacker = opts.attacker ?? new Client(server.baseUrl, `127.0.0.${address++}`);
+      const stop = new AbortController();
+      let attackError: unknown = null;
+      const running = attack(stop.signal, attacker).catch((e: unknown) => {
+        attackError = e;
+      });
+      await pause(RAMP_MS);
+      const [withAttack, coresWith] = await cores(() => by.phase(PHASE_MS));
+      stop.abort();
+      await running;
+      const extra = (f: PhaseFigures) => (opts.ai ? f.ai : opts.receiver ? f.delivery : null);
+      const row: Row = {
+        attack: name,
+        read: pair(alone.read, withAttack.read),
+        move: pair(alone.move, withAttack.move),
+        ...(extra(alone) ? { extra: { name: opts.ai ? 'ai answer' : 'delivery', ...pair(extra(alone)!, extra(withAttack)!) } } : {}),
+        attacker: { statuses: { ...attacker.statuses }, codes: { ...attacker.codes } },
+        serverCores: [coresAlone, coresWith],
+        notes: { clientLoopP99Ms: [alone.clientLoopP99, withAttack.clientLoopP99], ...(opts.notes?.() ?? {}) },
+        loadavg: os.loadavg().map((x) => Math.round(x * 100) / 100),
+      };
+      rows.push(row);
+      by.api.close();
+      attacker.close();
+      const logs = serverErrors().slice(-10).join('\n');
+      if (attackError) throw attackError;
+      expect(by.api.failures, `bystander 5xx / network errors; server log:\n${logs}`).toEqual([]);
+      expect(attacker.failures, `attacker 5xx / network errors; server log:\n${logs}`).toEqual([]);
+      expect([...alone.failed, ...withAttack.failed], 'bystander operations that failed').toEqual([]);
+      expect(alone.read.count).toBeGreaterThan(0);
+      expect(withAttack.read.count).toBeGreaterThan(0);
+      expect(withAttack.move.count).toBeGreaterThan(0);
+      if (opts.receiver) expect(withAttack.delivery.count, "the bystander's webhook deliveries during the attack").toBeGreaterThan(0);
+      if (STRICT) {
+        for (const p of [row.read, row.move, ...(row.extra ? [row.extra] : [])]) expect(p.ratio, `${name}: p99 ratio`).toBeLessThanOrEqual(2);
+      }
+      return row;
+    }
+
+    // ------------------------------------------------------------------ shared fixtures (made once, when first needed)
+
+    let swiss: Promise<{ id: string }> | undefined;
+    const theSwiss = () => (swiss ??= bigSwiss(setup, sql, 1_000));
+    let long: Promise<{ id: string; version: number }> | undefined;
+    const theLongMatch = () => (long ??= longMatch(setup));
+
+    /** A player with many matches (half of them waiting for its decision); its token plays them. */
+    let heavy: Promise<{ handle: string; token: string; matches: Hot[] }> | undefined;
+    const theHeavyPlayer = () =>
+      (heavy ??= (async () => {
+        const handle = `heavy-${Math.random().toString(36).slice(2, 7)}`;
+        const token = (await setup.must<{ token: string }>('POST', '/v1/players', 201, { body: { handle } })).token;
+        const matches = await pool(
+          Array.from({ length: 100 }, (_, i) => i),
+          6,
+          (i) => setup.must<Hot>('POST', '/v1/matches', 201, { token, body: { opponentHandle: `heavy-opp-${i}`, decks: DECKS } }),
+        );
+        return { handle, token, matches };
+      })());
+
+    const allowed = (statuses: Record<string, number>, ok: string[]) => Object.keys(statuses).filter((s) => !ok.includes(s));
+
+    // ------------------------------------------------------------------ the attacks (issue 33's table)
+
+    it('0. control: another player reading its own match view, 4 at once in a loop (no limit applies)', async () => {
+      // Not an attack: what any busy client costs the bystander on this machine, to read the others against.
+      const m = await hotSeat(setup, 'control');
+      const row = await measure('0. control: plain match reads ×4', (signal, a) =>
+        loops(4, signal, async () => {
+          await a.call('GET', `/v1/matches/${m.id}`, { token: m.tokens.p1, parse: false });
+        }));
+      expect(allowed(row.attacker.statuses, ['200', '429'])).toEqual([]);
+    });
+
+    it('1. anonymous GET /tournament/{id} of a 1,000-player Swiss, 4 at once in a loop', async () => {
+      const { id } = await theSwiss();
+      let bytes = 0;
+      const row = await measure('1. tournament page, 1,000 players ×4', (signal, a) =>
+        loops(4, signal, async () => {
+          bytes = Math.max(bytes, (await a.call('GET', `/tournament/${id}`, { parse: false })).text.length);
+        }), { notes: () => ({ pageBytes: bytes }) });
+      expect(allowed(row.attacker.statuses, ['200', '429'])).toEqual([]);
+      expect(row.attacker.statuses['200']).toBeGreaterThan(0);
+    });
+
+    it('2. standings of 1,000 players 4 at once (every page), and standings.csv 35 in a row', async () => {
+      const { id } = await theSwiss();
+      const csv: Record<string, number> = {};
+      const row = await measure('2. standings ×4 + standings.csv ×35', (signal, a) =>
         Promise.all([
-          loops(4, signal, async (w) => {
-            // Each loop plays its own quarter of the matches, whenever the decision is the attacker's.
-            for (const m of matches.filter((_, i) => i % 4 === w)) {
-              if (signal.aborted) return;
-              const v = (await a.call('GET', `/v1/matches/${m.id}`, { token: m.token })).body as { status: string; game: { pending: { seat: string } | null } } | null;
-              if (v?.status !== 'active' || v.game.pending?.seat !== m.seat) continue;
-              const legal = (await a.call('GET', `/v1/matches/${m.id}/legal-actions`, { token: m.token })).body as { actions: { action: { type: string } }[] };
-              const actions = legal.actions.filter((x) => x.action.type !== 'resign');
-              if (actions.length) await a.call('POST', `/v1/matches/${m.id}/actions`, { token: m.token, body: { action: actions[Math.floor(Math.random() * actions.length)]!.action } });
-            }
-            await pause(50, signal);
+          loops(4, signal, async () => {
+            let cursor: string | null = null;
+            do {
+              const r = await a.call('GET', `/v1/tournaments/${id}/standings${cursor ? `?cursor=${cursor}` : ''}`);
+              cursor = r.status === 200 ? ((r.body as { nextCursor: string | null }).nextCursor ?? null) : null;
+            } while (cursor && !signal.aborted);
           }),
           (async () => {
-            while (!signal.aborted) {
-              const c = await claims();
-              mostHeld = Math.max(mostHeld, c.held);
-              mostWaiting = Math.max(mostWaiting, c.waiting);
-              samples++;
-              await pause(100, signal);
+            // All 35, even if the phase ends first: the budget's refusals are the point.
+            for (let i = 0; i < 35; i++) {
+              const r = await a.call('GET', `/v1/tournaments/${id}/standings.csv`, { parse: false });
+              const code = r.status === 429 ? `429 ${(r.body as { code?: string } | null)?.code}` : String(r.status);
+              csv[code] = (csv[code] ?? 0) + 1;
             }
           })(),
-        ]).then(() => undefined),
-      { ai: true, attacker, notes: () => ({ level, aiWorkers: Number(ENV.AI_WORKERS), mostClaimsHeld: mostHeld, mostDecisionsWaiting: mostWaiting, samples }) },
-    );
-    // Its matches resigned: nothing of it is left for the computer to think about.
-    const end = new Client(server.baseUrl, '127.0.0.3');
-    for (const m of matches) await end.call('POST', `/v1/matches/${m.id}/actions`, { token: m.token, body: { action: { type: 'resign' } } });
-    end.close();
-    expect(allowed(row.attacker.statuses, ['200', '201'])).toEqual([]);
-    expect(mostWaiting, 'the attacker had more decisions waiting than its cap').toBeGreaterThan(AI_JOBS_PER_ACCOUNT);
-    expect(mostHeld).toBeLessThanOrEqual(AI_JOBS_PER_ACCOUNT);
-  });
-
-  it('7. 10,000 operations in flight on one GraphQL WebSocket: the per-connection cap', async () => {
-    const m = await theLongMatch();
-    const codes: Record<string, number> = {};
-    let answered = 0;
-    let sent = 0;
-    let closedWith: string | null = null;
-    /** How long each burst took to be answered in full (the server's event loop on it). */
-    const burstMs: number[] = [];
-    const row = await measure('7. 10,000 ops on one WebSocket', async (signal, a) => {
-      const s = await openSocket(server.baseUrl, a.localAddress);
-      const query = 'query($id: ID!) { match(id: $id) { version status } }';
-      let seen = 0;
-      try {
-        while (!signal.aborted && !s.isClosed()) {
-          const first = sent;
-          const t0 = performance.now();
-          for (let i = 0; i < 10_000; i++) s.send({ type: 'subscribe', id: String(++sent), payload: { query, variables: { id: m.id } } });
-          // Until every one of the burst is answered (complete or error).
-          await until(() => {
-            for (; seen < s.messages.length; seen++) {
-              const msg = s.messages[seen]!;
-              if (msg.type === 'complete') answered++;
-              if (msg.type === 'error') {
-                const code = (msg.payload as { extensions?: { code?: string } }[])[0]?.extensions?.code ?? 'unknown';
-                codes[code] = (codes[code] ?? 0) + 1;
-                a.count('ws-error', code);
-              }
-            }
-            return answered + Object.values(codes).reduce((x, y) => x + y, 0) >= sent || s.isClosed();
-          }, 60_000);
-          burstMs.push(Math.round(performance.now() - t0));
-          a.count('burst');
-          if (sent - first < 10_000) break;
-        }
-      } finally {
-        if (s.isClosed()) closedWith = JSON.stringify(await s.closed);
-        s.close();
-      }
-    }, { notes: () => ({ sent, answered, errors: codes, closedWith, burstMs }) });
-    expect(closedWith, 'the server closed the socket').toBeNull();
-    expect(codes['too-many-operations']).toBeGreaterThan(0);
-    expect(answered).toBeGreaterThan(0);
-    expect(Object.keys(codes).filter((c) => c !== 'too-many-operations' && c !== 'rate-limited')).toEqual([]);
-    expect(row.attacker.statuses.burst).toBeGreaterThan(0);
-  });
-
-  it('8. a burst of 100 seeks (100 players), again and again', async () => {
-    const players = await insertPlayers(sql, `seeker-${Math.random().toString(36).slice(2, 6)}-`, 100);
-    let bursts = 0;
-    let paired = 0;
-    const row = await measure('8. bursts of 100 seeks', async (signal, a) => {
-      while (!signal.aborted) {
-        const answers = await Promise.all(players.map((p) => a.call('POST', '/v1/seeks', { token: p.token, body: { timeControl: { kind: 'correspondence', daysPerMove: 2 }, deck: { starter: STARTERS[0] } } })));
-        paired += answers.filter((r) => (r.body as { status?: string } | null)?.status === 'paired').length;
-        bursts++;
-      }
-    }, { notes: () => ({ bursts, paired }) });
-    expect(allowed(row.attacker.statuses, ['201'])).toEqual([]);
-    expect(paired).toBe(bursts * 50);
-  });
-
-  it('9. bulk pairing at its budget: 2 × 200 matches, then 429 too-many-bulk-pairings', async () => {
-    const [organizer] = await insertPlayers(sql, `bulk-org-${Math.random().toString(36).slice(2, 6)}-`, 1);
-    const players = await insertPlayers(sql, `bulk-${Math.random().toString(36).slice(2, 6)}-`, 400);
-    const ids = players.map((p) => p.id);
-    const sets = [await insertTokens(sql, ids, ['pairing:play']), await insertTokens(sql, ids, ['pairing:play']), await insertTokens(sql, ids, ['pairing:play'])];
-    const pairsOf = (tokens: string[]) => Array.from({ length: 200 }, (_, i) => ({ p1: tokens[2 * i]!, p2: tokens[2 * i + 1]! }));
-    const calls: string[] = [];
-    const row = await measure('9. bulk pairing 2 × 200, then refused', async (signal, a) => {
-      for (let k = 0; k < 2; k++) {
-        const r = await a.call('POST', '/v1/bulk-pairings', { token: organizer!.token, body: { pairs: pairsOf(sets[k]!), timeControl: CORR }, parse: false });
-        calls.push(`${r.status} ${Math.round(r.ms)} ms`);
-      }
-      // Then past the budget, at least once even if the phase is over (the two may take that long).
-      do {
-        const r = await a.call('POST', '/v1/bulk-pairings', { token: organizer!.token, body: { pairs: pairsOf(sets[2]!), timeControl: CORR }, parse: false });
-        if (calls.length < 4) calls.push(`${r.status} ${Math.round(r.ms)} ms`);
-        await pause(200, signal);
-      } while (!signal.aborted);
-    }, { notes: () => ({ calls }) });
-    expect(calls.slice(0, 2).map((c) => c.split(' ')[0])).toEqual(['201', '201']);
-    expect(row.attacker.statuses['201']).toBe(2);
-    expect(allowed(row.attacker.statuses, ['201', '429'])).toEqual([]);
-    expect(row.attacker.codes['too-many-bulk-pairings']).toBeGreaterThan(0);
-  });
-
-  it('10. a player\'s export with events, 4 at once in a loop', async () => {
-    const p = await theHeavyPlayer();
-    const row = await measure('10. export?events=true (100 matches) ×4', (signal, a) =>
-      loops(4, signal, async () => {
-        await a.call('GET', `/v1/players/${p.handle}/matches/export?events=true`, { parse: false });
-      }));
-    expect(allowed(row.attacker.statuses, ['200', '429'])).toEqual([]);
-    const total = Object.values(row.attacker.statuses).reduce((x, y) => x + y, 0);
-    // 30 expensive reads a minute per address (a phase is shorter than the minute).
-    if (PHASE_MS + RAMP_MS < 60_000) expect(row.attacker.statuses['200'] ?? 0).toBeLessThanOrEqual(30);
-    if (total > 30) expect(row.attacker.codes['rate-limited']).toBeGreaterThan(0);
-  });
-
-  it('11. time travel: ?at= reads of a long match, 4 at once in a loop', async () => {
-    const m = await theLongMatch();
-    const row = await measure(`11. ?at= reads of a ${m.version}-event match ×4`, (signal, a) =>
-      loops(4, signal, async () => {
-        await a.call('GET', `/v1/matches/${m.id}?at=${1 + Math.floor(Math.random() * m.version)}`, { parse: false });
-      }));
-    expect(allowed(row.attacker.statuses, ['200', '429'])).toEqual([]);
-    expect(row.attacker.statuses['200']).toBeGreaterThan(0);
-  });
-  it('6. 200 slow webhook endpoints over 40 matches; the bystander\'s fast endpoint', async () => {
-    receiver = await Receiver.start(3_000);
-    const rx = receiver;
-    const attacker = new Client(server.baseUrl, `127.0.0.${address++}`);
-    const matches = await pool(Array.from({ length: 40 }, (_, i) => i), 4, async (i) => {
-      const m = await hotSeat(attacker, `slow-${i}`);
-      for (let k = 0; k < 5; k++) {
-        const seat = k < 3 ? 'p1' : 'p2';
-        await attacker.must('POST', `/v1/matches/${m.id}/webhooks`, 201, { token: m.tokens[seat], body: { url: rx.url(`/slow/${m.id}/${seat}/${k}`), events: ['your-turn', 'match-ended'] } });
-      }
-      return m;
+        ]).then(() => undefined), { notes: () => ({ csv }) });
+      expect(allowed(row.attacker.statuses, ['200', '429'])).toEqual([]);
+      // 30 expensive reads a minute per address: the last 5 of 35 are refused.
+      expect(csv['200']).toBeLessThanOrEqual(30);
+      expect(csv['429 rate-limited']).toBeGreaterThanOrEqual(5);
     });
-    const before = { ...attacker.statuses };
-    let attackFrom = new Date();
-    const row = await measure(
-      '6. 200 slow webhooks (3 s) over 40 matches',
-      (signal, a) =>
-        loops(4, signal, async (w) => {
-          if (w === 0 && attacker.statuses['200'] === undefined) attackFrom = new Date();
-          for (const m of matches.filter((_, i) => i % 4 === w)) {
-            if (signal.aborted) return;
-            await oneMove(a, m);
+
+    it('3. a GraphQL document with 30 aliases of match(id, at: …) is refused by the cost check', async () => {
+      const m = await theLongMatch();
+      const query = `{ ${Array.from({ length: 30 }, (_, i) => `a${i}: match(id: "${m.id}", at: ${1 + ((i * 37) % m.version)}) { version }`).join(' ')} }`;
+      const row = await measure('3. GraphQL 30 × match(at:) ×4', (signal, a) =>
+        loops(4, signal, async () => {
+          await a.call('POST', '/graphql', { body: { query }, parse: false });
+        }));
+      expect(allowed(row.attacker.statuses, ['400', '429'])).toEqual([]);
+      expect(row.attacker.codes['query-too-costly']).toBe(row.attacker.statuses['400']);
+      expect(row.attacker.statuses['400']).toBeGreaterThan(0);
+    });
+
+    it('4. myTurn of a player with a big backlog: at most 64 KB before the first live event', async () => {
+      const p = await theHeavyPlayer();
+      const selection = 'subscription { myTurn { id version status seat pending ... on EvonsMatch { hand { id } } } }';
+      const windows: number[] = [];
+      const row = await measure('4. myTurn, backlog of ~50 ×4', (signal, a) =>
+        loops(4, signal, async () => {
+          const s = await openSocket(server.baseUrl, a.localAddress, p.token);
+          s.send({ type: 'subscribe', id: '1', payload: { query: selection } });
+          await until(() => s.messages.filter((m) => m.type === 'next').length >= 10 || s.isClosed() || signal.aborted, 10_000);
+          const errors = s.messages.filter((m) => m.type === 'error');
+          for (const e of errors) a.count('ws-error', ((e.payload as { extensions?: { code?: string } }[])[0]?.extensions?.code) ?? 'unknown');
+          windows.push(s.bytes());
+          a.count('subscription');
+          s.close();
+          await s.closed;
+        }), { notes: () => ({ subscriptions: windows.length, maxBytesOfAWindow: Math.max(0, ...windows) }) });
+      expect(row.attacker.statuses.subscription).toBeGreaterThan(0);
+      expect(row.attacker.codes).toEqual({});
+
+      // The probe: the window, then a live turn; what came before it is bounded.
+      const probe = new Client(server.baseUrl, `127.0.0.${address++}`);
+      const s = await openSocket(server.baseUrl, probe.localAddress, p.token);
+      try {
+        s.send({ type: 'subscribe', id: '1', payload: { query: selection } });
+        expect(await until(() => s.messages.filter((m) => m.type === 'next').length >= 10, 20_000)).toBe(true);
+        const before = s.messages.length;
+        // A match waiting for the opponent: it moves until the decision is the player's.
+        let live = '';
+        for (const m of p.matches) {
+          const v = (await probe.call('GET', `/v1/matches/${m.id}`, { token: m.tokens.p1 })).body as { status: string; game: { pending: { seat: string } | null } };
+          if (v.status === 'active' && v.game.pending?.seat === 'p2') {
+            for (let i = 0; i < 50; i++) {
+              const r = await oneMove(probe, m);
+              const after = (await probe.call('GET', `/v1/matches/${m.id}`, { token: m.tokens.p1 })).body as { game: { pending: { seat: string } | null } };
+              if (!r || after.game.pending?.seat === 'p1') break;
+            }
+            live = m.id;
+            break;
           }
-        }),
-      { receiver: rx, attacker, notes: () => ({ slowArrived: rx.slowArrived, slowAnswered: rx.slowAnswered, setupStatuses: before }) },
-    );
-    // Where the fast endpoint's delay is: from the append to the first attempt (the claim), or in the send.
-    const { rows: split } = await sql.query<{ attack: boolean; claim: number[]; send: number[] }>(
-      `SELECT d."created_at" >= $1 AS attack,
-              array_agg(round(extract(epoch FROM d."first_attempt_at" - d."created_at") * 1000)::int ORDER BY 1) AS claim,
-              array_agg(round(extract(epoch FROM d."delivered_at" - d."first_attempt_at") * 1000)::int ORDER BY 1) AS send
-         FROM "webhook_delivery" d JOIN "webhook" w ON w."id" = d."webhook_id"
-        WHERE w."url" LIKE '%/fast/%' AND d."status" = 'delivered' GROUP BY 1`,
-      [attackFrom],
-    );
-    const pct = (xs: number[], p: number) => [...xs].sort((x, y) => x - y)[Math.max(0, Math.ceil((p / 100) * xs.length) - 1)];
-    for (const g of split) row.notes[g.attack ? 'fastWithAttackMs' : 'fastAloneMs'] = { claimP50: pct(g.claim, 50), claimP99: pct(g.claim, 99), sendP50: pct(g.send, 50), sendP99: pct(g.send, 99), n: g.claim.length };
-    expect(allowed(row.attacker.statuses, ['200', '201'])).toEqual([]);
-    expect(rx.slowArrived).toBeGreaterThan(0);
+        }
+        expect(live).not.toBe('');
+        expect(await until(() => s.messages.slice(before).some((m) => m.type === 'next' && (m.payload as { data?: { myTurn?: { id: string } } }).data?.myTurn?.id === live), 20_000)).toBe(true);
+        const firstLive = s.messages.findIndex((m, i) => i >= before && (m.payload as { data?: { myTurn?: { id: string } } } | undefined)?.data?.myTurn?.id === live);
+        const bytesBefore = s.messages.slice(0, firstLive).reduce((t, m) => t + m.bytes, 0);
+        row.notes.probe = { windowMessages: before - 1, bytesBeforeFirstLive: bytesBefore };
+        expect(bytesBefore).toBeLessThanOrEqual(MAX_FIRST_BYTES);
+      } finally {
+        s.close();
+        probe.close();
+      }
+    });
+
+    it('5. one client asking for many computer moves: its claims capped, the bystander\'s computer answers', async () => {
+      const level = FULL ? 5 : 4;
+      const attacker = new Client(server.baseUrl, `127.0.0.${address++}`);
+      const token = (await attacker.must<{ token: string }>('POST', '/v1/players', 201, { body: { handle: `hog-${address}-${Math.random().toString(36).slice(2, 6)}` } })).token;
+      const matches = await pool(Array.from({ length: 24 }, (_, i) => i), 4, () =>
+        attacker.must<{ id: string; token: string; seat: 'p1' | 'p2' }>('POST', '/v1/matches', 201, { token, body: { ai: { level }, decks: { p1: DECKS.p1 } } }),
+      );
+      const ids = matches.map((m) => m.id);
+      const computerSeats = matches.map((m) => (m.seat === 'p1' ? 'p2' : 'p1'));
+      /** The attacker's decisions the computer holds a live claim on, and those waiting for the computer. */
+      const claims = async () =>
+        sql &&
+        (
+          await sql.query<{ held: number; waiting: number }>(
+            `SELECT (SELECT count(*)::int FROM "ai_turn" t JOIN "match" m ON m."id" = t."match_id" WHERE m."id" = ANY($1) AND t."claimed_until" > now() AND t."version" = m."version") AS held,
+                    (SELECT count(*)::int FROM "match" m JOIN unnest($1::text[], $2::text[]) AS c(id, seat) ON c.id = m."id"
+                      WHERE m."status" = 'active' AND m."to_move" = c.seat) AS waiting`,
+            [ids, computerSeats],
+          )
+        ).rows[0]!;
+      // The computer's first decisions (where it starts) are made before the bystander's baseline.
+      if (sql) for (let i = 0; i < 600 && (await claims())!.waiting > 0; i++) await pause(100);
+      else await pause(3_000);
+      let mostHeld = 0;
+      let mostWaiting = 0;
+      let samples = 0;
+      const row = await measure(
+        `5. computer moves: 24 matches at level ${level}`,
+        (signal, a) =>
+          Promise.all([
+            loops(4, signal, async (w) => {
+              // Each loop plays its own quarter of the matches, whenever the decision is the attacker's.
+              for (const m of matches.filter((_, i) => i % 4 === w)) {
+                if (signal.aborted) return;
+                const v = (await a.call('GET', `/v1/matches/${m.id}`, { token: m.token })).body as { status: string; game: { pending: { seat: string } | null } } | null;
+                if (v?.status !== 'active' || v.game.pending?.seat !== m.seat) continue;
+                const legal = (await a.call('GET', `/v1/matches/${m.id}/legal-actions`, { token: m.token })).body as { actions: { action: { type: string } }[] };
+                const actions = legal.actions.filter((x) => x.action.type !== 'resign');
+                if (actions.length) await a.call('POST', `/v1/matches/${m.id}/actions`, { token: m.token, body: { action: actions[Math.floor(Math.random() * actions.length)]!.action } });
+              }
+              await pause(50, signal);
+            }),
+            (async () => {
+              while (!signal.aborted && sql) {
+                const c = (await claims())!;
+                mostHeld = Math.max(mostHeld, c.held);
+                mostWaiting = Math.max(mostWaiting, c.waiting);
+                samples++;
+                await pause(100, signal);
+              }
+            })(),
+          ]).then(() => undefined),
+        { ai: true, attacker, notes: () => ({ level, aiWorkers: Number(ENV.AI_WORKERS), mostClaimsHeld: mostHeld, mostDecisionsWaiting: mostWaiting, samples }) },
+      );
+      // Its matches resigned: nothing of it is left for the computer to think about.
+      const end = new Client(server.baseUrl, '127.0.0.3');
+      for (const m of matches) await end.call('POST', `/v1/matches/${m.id}/actions`, { token: m.token, body: { action: { type: 'resign' } } });
+      end.close();
+      expect(allowed(row.attacker.statuses, ['200', '201'])).toEqual([]);
+      // Sampled from the database: PostgreSQL only (test/api/ai-fair-share.test.ts checks the claims on both).
+      if (sql) {
+        expect(mostWaiting, 'the attacker had more decisions waiting than its cap').toBeGreaterThan(AI_JOBS_PER_ACCOUNT);
+        expect(mostHeld).toBeLessThanOrEqual(AI_JOBS_PER_ACCOUNT);
+      }
+    });
+
+    it('7. 10,000 operations in flight on one GraphQL WebSocket: the per-connection cap', async () => {
+      const m = await theLongMatch();
+      const codes: Record<string, number> = {};
+      let answered = 0;
+      let sent = 0;
+      let closedWith: string | null = null;
+      /** How long each burst took to be answered in full (the server's event loop on it). */
+      const burstMs: number[] = [];
+      const row = await measure('7. 10,000 ops on one WebSocket', async (signal, a) => {
+        const s = await openSocket(server.baseUrl, a.localAddress);
+        const query = 'query($id: ID!) { match(id: $id) { version status } }';
+        let seen = 0;
+        try {
+          while (!signal.aborted && !s.isClosed()) {
+            const first = sent;
+            const t0 = performance.now();
+            for (let i = 0; i < 10_000; i++) s.send({ type: 'subscribe', id: String(++sent), payload: { query, variables: { id: m.id } } });
+            // Until every one of the burst is answered (complete or error).
+            await until(() => {
+              for (; seen < s.messages.length; seen++) {
+                const msg = s.messages[seen]!;
+                if (msg.type === 'complete') answered++;
+                if (msg.type === 'error') {
+                  const code = (msg.payload as { extensions?: { code?: string } }[])[0]?.extensions?.code ?? 'unknown';
+                  codes[code] = (codes[code] ?? 0) + 1;
+                  a.count('ws-error', code);
+                }
+              }
+              return answered + Object.values(codes).reduce((x, y) => x + y, 0) >= sent || s.isClosed();
+            }, 60_000);
+            burstMs.push(Math.round(performance.now() - t0));
+            a.count('burst');
+            if (sent - first < 10_000) break;
+          }
+        } finally {
+          if (s.isClosed()) closedWith = JSON.stringify(await s.closed);
+          s.close();
+        }
+      }, { notes: () => ({ sent, answered, errors: codes, closedWith, burstMs }) });
+      expect(closedWith, 'the server closed the socket').toBeNull();
+      expect(codes['too-many-operations']).toBeGreaterThan(0);
+      expect(answered).toBeGreaterThan(0);
+      expect(Object.keys(codes).filter((c) => c !== 'too-many-operations' && c !== 'rate-limited')).toEqual([]);
+      expect(row.attacker.statuses.burst).toBeGreaterThan(0);
+    });
+
+    it('8. a burst of 100 seeks (100 players), again and again', async () => {
+      const players = await insertPlayers(sql, setup, `seeker-${Math.random().toString(36).slice(2, 6)}-`, 100);
+      let bursts = 0;
+      let paired = 0;
+      const row = await measure('8. bursts of 100 seeks', async (signal, a) => {
+        while (!signal.aborted) {
+          const answers = await Promise.all(players.map((p) => a.call('POST', '/v1/seeks', { token: p.token, body: { timeControl: { kind: 'correspondence', daysPerMove: 2 }, deck: { starter: STARTERS[0] } } })));
+          paired += answers.filter((r) => (r.body as { status?: string } | null)?.status === 'paired').length;
+          bursts++;
+        }
+      }, { notes: () => ({ bursts, paired }) });
+      expect(allowed(row.attacker.statuses, ['201'])).toEqual([]);
+      expect(paired).toBe(bursts * 50);
+    });
+
+    it('9. bulk pairing at its budget: 2 × 200 matches, then 429 too-many-bulk-pairings', async () => {
+      const [organizer] = await insertPlayers(sql, setup, `bulk-org-${Math.random().toString(36).slice(2, 6)}-`, 1);
+      const players = await insertPlayers(sql, setup, `bulk-${Math.random().toString(36).slice(2, 6)}-`, 400);
+      const sets = [await insertTokens(sql, setup, players, ['pairing:play']), await insertTokens(sql, setup, players, ['pairing:play']), await insertTokens(sql, setup, players, ['pairing:play'])];
+      const pairsOf = (tokens: string[]) => Array.from({ length: 200 }, (_, i) => ({ p1: tokens[2 * i]!, p2: tokens[2 * i + 1]! }));
+      const calls: string[] = [];
+      const row = await measure('9. bulk pairing 2 × 200, then refused', async (signal, a) => {
+        for (let k = 0; k < 2; k++) {
+          const r = await a.call('POST', '/v1/bulk-pairings', { token: organizer!.token, body: { pairs: pairsOf(sets[k]!), timeControl: CORR }, parse: false });
+          calls.push(`${r.status} ${Math.round(r.ms)} ms`);
+        }
+        // Then past the budget, at least once even if the phase is over (the two may take that long).
+        do {
+          const r = await a.call('POST', '/v1/bulk-pairings', { token: organizer!.token, body: { pairs: pairsOf(sets[2]!), timeControl: CORR }, parse: false });
+          if (calls.length < 4) calls.push(`${r.status} ${Math.round(r.ms)} ms`);
+          await pause(200, signal);
+        } while (!signal.aborted);
+      }, { notes: () => ({ calls }) });
+      expect(calls.slice(0, 2).map((c) => c.split(' ')[0])).toEqual(['201', '201']);
+      expect(row.attacker.statuses['201']).toBe(2);
+      expect(allowed(row.attacker.statuses, ['201', '429'])).toEqual([]);
+      expect(row.attacker.codes['too-many-bulk-pairings']).toBeGreaterThan(0);
+    });
+
+    it('10. a player\'s export with events, 4 at once in a loop', async () => {
+      const p = await theHeavyPlayer();
+      const row = await measure('10. export?events=true (100 matches) ×4', (signal, a) =>
+        loops(4, signal, async () => {
+          await a.call('GET', `/v1/players/${p.handle}/matches/export?events=true`, { parse: false });
+        }));
+      expect(allowed(row.attacker.statuses, ['200', '429'])).toEqual([]);
+      const total = Object.values(row.attacker.statuses).reduce((x, y) => x + y, 0);
+      // 30 expensive reads a minute per address (a phase is shorter than the minute).
+      if (PHASE_MS + RAMP_MS < 60_000) expect(row.attacker.statuses['200'] ?? 0).toBeLessThanOrEqual(30);
+      if (total > 30) expect(row.attacker.codes['rate-limited']).toBeGreaterThan(0);
+    });
+
+    it('11. time travel: ?at= reads of a long match, 4 at once in a loop', async () => {
+      const m = await theLongMatch();
+      const row = await measure(`11. ?at= reads of a ${m.version}-event match ×4`, (signal, a) =>
+        loops(4, signal, async () => {
+          await a.call('GET', `/v1/matches/${m.id}?at=${1 + Math.floor(Math.random() * m.version)}`, { parse: false });
+        }));
+      expect(allowed(row.attacker.statuses, ['200', '429'])).toEqual([]);
+      expect(row.attacker.statuses['200']).toBeGreaterThan(0);
+    });
+    it('6. 200 slow webhook endpoints over 40 matches; the bystander\'s fast endpoint', async () => {
+      receiver = await Receiver.start(3_000);
+      const rx = receiver;
+      const attacker = new Client(server.baseUrl, `127.0.0.${address++}`);
+      const matches = await pool(Array.from({ length: 40 }, (_, i) => i), 4, async (i) => {
+        const m = await hotSeat(attacker, `slow-${i}`);
+        for (let k = 0; k < 5; k++) {
+          const seat = k < 3 ? 'p1' : 'p2';
+          await attacker.must('POST', `/v1/matches/${m.id}/webhooks`, 201, { token: m.tokens[seat], body: { url: rx.url(`/slow/${m.id}/${seat}/${k}`), events: ['your-turn', 'match-ended'] } });
+        }
+        return m;
+      });
+      const before = { ...attacker.statuses };
+      let attackFrom = new Date();
+      const row = await measure(
+        '6. 200 slow webhooks (3 s) over 40 matches',
+        (signal, a) =>
+          loops(4, signal, async (w) => {
+            if (w === 0 && attacker.statuses['200'] === undefined) attackFrom = new Date();
+            for (const m of matches.filter((_, i) => i % 4 === w)) {
+              if (signal.aborted) return;
+              await oneMove(a, m);
+            }
+          }),
+        { receiver: rx, attacker, notes: () => ({ slowArrived: rx.slowArrived, slowAnswered: rx.slowAnswered, setupStatuses: before }) },
+      );
+      // Where the fast endpoint's delay is: from the append to the first attempt (the claim), or in the send.
+      const { rows: split } = await (sql ?? { query: async () => ({ rows: [] }) }).query<{ attack: boolean; claim: number[]; send: number[] }>(
+        `SELECT d."created_at" >= $1 AS attack,
+                array_agg(round(extract(epoch FROM d."first_attempt_at" - d."created_at") * 1000)::int ORDER BY 1) AS claim,
+                array_agg(round(extract(epoch FROM d."delivered_at" - d."first_attempt_at") * 1000)::int ORDER BY 1) AS send
+           FROM "webhook_delivery" d JOIN "webhook" w ON w."id" = d."webhook_id"
+          WHERE w."url" LIKE '%/fast/%' AND d."status" = 'delivered' GROUP BY 1`,
+        [attackFrom],
+      );
+      const pct = (xs: number[], p: number) => [...xs].sort((x, y) => x - y)[Math.max(0, Math.ceil((p / 100) * xs.length) - 1)];
+      for (const g of split) row.notes[g.attack ? 'fastWithAttackMs' : 'fastAloneMs'] = { claimP50: pct(g.claim, 50), claimP99: pct(g.claim, 99), sendP50: pct(g.send, 50), sendP99: pct(g.send, 99), n: g.claim.length };
+      expect(allowed(row.attacker.statuses, ['200', '201'])).toEqual([]);
+      expect(rx.slowArrived).toBeGreaterThan(0);
+    });
   });
-});
+}
