@@ -1,6 +1,6 @@
 /**
- * npm run docs:board — writes docs/board-evons.png, the README's picture of a board, through the
- * real endpoint: the app on PGlite in memory, a sandbox match opened from a position reached by a
+ * npm run docs:board — writes docs/board-evons.png, docs/tutorial.md's picture of a board, through
+ * the real endpoint: the app on PGlite in memory, a sandbox match opened from a position reached by a
  * seeded random game (the same position every run), then GET /v1/matches/{id}/board.png as a
  * spectator. Only the match id in the corner changes between runs.
  */

@@ -1,5 +1,6 @@
 /**
- * Every example in README.md and docs/ is run (see doc-blocks.ts for the markers): positions are
+ * Every example in README.md and docs/ is run (see doc-blocks.ts for the markers): the README's
+ * first match, the curl | jq walkthrough of docs/tutorial.md and the others; positions are
  * loaded with the engine's position functions, shell walkthroughs run with curl and jq against a
  * real server (random port, embedded PGlite), GraphQL documents are posted to /graphql, the
  * TypeScript example is imported; documented outputs must match what the examples print.
@@ -30,7 +31,11 @@ describe('doc examples are marked', () => {
     expect(ofKind('graphql').length).toBeGreaterThanOrEqual(1);
     expect(ofKind('ts').length).toBeGreaterThanOrEqual(1);
     expect(ofKind('output').length).toBeGreaterThanOrEqual(3);
-    expect(all.some((b) => b.file === 'README.md' && b.kind === 'shell' && b.code.includes('/v1/matches'))).toBe(true);
+    expect(all.some((b) => b.file === 'README.md' && b.kind === 'shell' && b.code.includes('/v1/matches') && b.output)).toBe(true);
+    // The walkthrough moved from the README to docs/tutorial.md (issue 35): its sections' blocks.
+    const tutorial = all.filter((b) => b.file === 'docs/tutorial.md' && b.kind === 'shell');
+    expect(tutorial.length).toBeGreaterThanOrEqual(9);
+    expect(tutorial.filter((b) => b.output).length).toBeGreaterThanOrEqual(5);
   });
 
   // The run below shares one bash session across the blocks of one file and passes API in; a
@@ -102,7 +107,7 @@ describe('TypeScript examples run', () => {
 });
 
 describe('HTTP examples run against a real server', () => {
-  // As `WEBHOOK_ALLOW_PRIVATE=true npm start` (README's walkthrough), with its sweeper (tournaments advance by it), a little faster.
+  // As `WEBHOOK_ALLOW_PRIVATE=true npm start` (docs/tutorial.md), with its sweeper (tournaments advance by it), a little faster.
   const h = useHarness(pglite, { graphiql: true, webhooks: { allowPrivate: true }, sweepIntervalMs: 200 });
   let dir: string;
 
