@@ -248,7 +248,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
 
   await app.register(problems);
   const budgetSettings: BudgetSettings = { ...NO_BUDGETS, ...opts.budgets };
-  const limited = (opts.rateLimitPerMinute ?? 0) > 0 || budgetSettings.perAddressPerMinute > 0 || budgetSettings.expensivePerMinute > 0;
+  const limited = (opts.rateLimitPerMinute ?? 0) > 0 || budgetSettings.perAddressPerMinute > 0;
   if (limited) await app.register(rateLimit, rateLimitOptions(opts.rateLimitPerMinute ?? 0, service.credentials));
   const budgets = new Budgets(limited ? app : null, service.credentials, budgetSettings);
   app.decorate('budgets', budgets);
@@ -326,7 +326,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
         await v1.register(challengeRoutes, { service });
         await v1.register(seekRoutes, { service });
         await v1.register(tournamentRoutes, { service, budgets });
-        await v1.register(bulkPairingRoutes, { service });
+        await v1.register(bulkPairingRoutes, { service, budgets });
         await v1.register(accountFeedRoutes, { service, budgets });
       },
       { prefix: '/v1' },
@@ -335,7 +335,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   await app.register(graphqlPlugin, { service, budgets, graphiql: opts.graphiql ?? false, maxSubscriptionsPerConnection: opts.maxSubscriptionsPerConnection, maxOperationsPerConnection: opts.maxOperationsPerConnection });
   // The watch page (HTML for people, outside the JSON API's scope).
   await app.register(watchRoutes, { service });
-  await app.register(tournamentPageRoutes, { service });
+  await app.register(tournamentPageRoutes, { service, budgets });
   // Registered last, so its preClose runs after every other plugin's: the event streams and
   // WebSockets have been told to end, and their sockets count as gone once they are.
   await app.register(async (last) => {

@@ -72,9 +72,15 @@ export const EnvSchema = z.object({
    * minting credentials buys no budget.
    */
   RATE_LIMIT_PER_ADDRESS_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(10_000_000).default(12_000)),
-  /** Expensive reads (uncached PNGs and exports, player exports with events, large GraphQL documents) per minute per client, and per address; 0: off. */
-  RATE_LIMIT_EXPENSIVE_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(1_000_000).default(30)),
-  /** Expensive reads one node runs at once; more wait in a short line, past it 503 server-busy (0: no bound). */
+  /**
+   * Work units (about a millisecond of server CPU each: time travel, exports, pictures, standings,
+   * event pages, bulk pairing, the computer's decisions, large GraphQL documents, each charged by
+   * the work it does) per minute per client; 0: off.
+   */
+  WORK_UNITS_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(100_000_000).default(6_000)),
+  /** The same per address, over all its clients; 0: off. */
+  WORK_UNITS_PER_ADDRESS_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(100_000_000).default(12_000)),
+  /** Pictures and exports one node draws or builds at once; more wait in a short line, past it 503 server-busy (0: no bound). */
   EXPENSIVE_READS_AT_ONCE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(1_000).default(2)),
   /** Live streams (NDJSON and SSE streams, GraphQL subscriptions) one address may hold open on a node; 0: no cap. */
   LIVE_STREAMS_PER_ADDRESS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(1_000_000).default(200)),
@@ -245,7 +251,8 @@ export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvResult {
       corsOrigins: e.CORS_ORIGINS,
       budgets: {
         perAddressPerMinute: e.RATE_LIMIT_PER_ADDRESS_PER_MINUTE,
-        expensivePerMinute: e.RATE_LIMIT_EXPENSIVE_PER_MINUTE,
+        workPerMinute: e.WORK_UNITS_PER_MINUTE,
+        workPerAddressPerMinute: e.WORK_UNITS_PER_ADDRESS_PER_MINUTE,
         expensiveAtOnce: e.EXPENSIVE_READS_AT_ONCE,
         streamsPerAddress: e.LIVE_STREAMS_PER_ADDRESS,
         socketsPerAddress: e.WEBSOCKETS_PER_ADDRESS,

@@ -1,9 +1,10 @@
 /**
  * What GraphQL spends of the server's budgets per address. The app passes the ones REST spends
- * too (src/http/budgets.ts), so an address's live streams, WebSockets and expensive reads count
- * once over both APIs.
+ * too (src/http/budgets.ts), so an address's live streams, WebSockets and work count once over
+ * both APIs.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { ChargeWork } from '../service/work-costs.js';
 
 /** How many of one long-lived thing each address holds; take() refuses over the cap (too-many-streams). */
 export interface AddressSlots {
@@ -19,6 +20,8 @@ export interface GraphqlBudgets {
   subscription(address: string): Promise<void>;
   /** Counts a query or mutation sent over a WebSocket against its address's request ceiling, as an HTTP request is. */
   operation(address: string): Promise<void>;
-  /** Counts an expensive read (a large document) against its client's and its address's budgets. */
-  expensive(req: FastifyRequest, reply: FastifyReply | null): Promise<void>;
+  /** What an HTTP request's costly fields are charged to: its client's and its address's work budgets. */
+  work(req: FastifyRequest): ChargeWork;
+  /** The same for an operation over a WebSocket: the connection's credential and address. */
+  workFor(address: string, token: string | null | undefined): ChargeWork;
 }

@@ -151,6 +151,14 @@ export function errorFormatter(
   if (errors.length > 0 && errors.every((e) => typeof e.extensions.code === 'string' && retryable[e.extensions.code] !== undefined)) {
     statusCode = 503;
     reply?.header('retry-after', String(Math.max(...errors.map((e) => retryable[e.extensions.code as string]!))));
+  } else if (!execution.data && errors.length > 0 && errors.every((e) => e.extensions.code === 'rate-limited')) {
+    // Every error a budget's refusal (a field over the work budget, with no data left): a 429, as on REST.
+    statusCode = 429;
+  }
+  if (statusCode === 429) {
+    // A refusal over a budget: its wait in Retry-After too, as on REST.
+    const waits = errors.map((e) => e.extensions.retryAfter).filter((w): w is number => typeof w === 'number');
+    if (waits.length > 0) reply?.header('retry-after', String(Math.max(...waits)));
   }
   return { statusCode, response: { data: execution.data ?? null, errors } };
 }

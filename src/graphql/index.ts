@@ -35,6 +35,7 @@ import type { MatchSource } from './match-source.js';
 import { buildSubscriptionResolvers } from './subscriptions.js';
 import { DEFAULT_MAX_OPERATIONS, DEFAULT_MAX_SUBSCRIPTIONS, WsConnections, type LiveConnection } from './ws-connections.js';
 import type { GraphqlBudgets } from './budgets.js';
+import { FREE, workCost, type ChargeWork } from '../service/work-costs.js';
 import { HEARTBEAT_MS } from '../service/event-follower.js';
 import { GAME_LIST } from '../games/registry.js';
 import { gameResolvers, matchTypeResolver } from './games.js';
@@ -43,6 +44,8 @@ interface GqlContext {
   token: string | null | undefined;
   /** Per-request memo: one load (and at most one replay) per match id. */
   loads: Map<string, Promise<LoadedMatch>>;
+  /** What the request's costly fields are charged to (each alias on its own). */
+  charge: ChargeWork;
 }
 
 const JsonScalar = new GraphQLScalarType({
@@ -58,10 +61,11 @@ const JsonScalar = new GraphQLScalarType({
  * without one (a Match inside a subscription's event) gets a fresh memo on each call: nothing is
  * kept between operations of one socket.
  */
-function ctxOf(c: MercuriusContext): GqlContext {
+function contextOf(c: MercuriusContext, budgets: GraphqlBudgets | null): GqlContext {
   const ctx = c as unknown as Partial<GqlContext> & { live?: LiveConnection };
-  if (ctx.loads) return ctx as GqlContext;
-  return { token: ctx.live?.token, loads: new Map() };
+  if (ctx.loads && ctx.charge) return ctx as GqlContext;
+  const live = ctx.live;
+  return { token: live?.token, loads: new Map(), charge: live && budgets ? budgets.workFor(live.address, live.token) : FREE };
 }
 
 /** An idempotencyKey argument, checked as REST checks the Idempotency-Key header (undefined when absent). */
@@ -81,7 +85,8 @@ function clampLimit(limit: number | null | undefined, def: number, max: number):
   return n;
 }
 
-export function buildResolvers(service: MatchService): IResolvers {
+export function buildResolvers(service: MatchService, budgets: GraphqlBudgets | null = null): IResolvers {
+  const ctxOf = (c: MercuriusContext) => contextOf(c, budgets);
   /** The match for this request, its credential checked for `scope` (the scope of the REST twin). */
   const loadMemo = (ctx: GqlContext, id: string, scope: Scope = 'match:read'): Promise<LoadedMatch> => {
     const key = scope === 'match:read' ? id : `${id}\0${scope}`;
@@ -145,17 +150,19 @@ export function buildResolvers(service: MatchService): IResolvers {
         const hooks = await webhookMatch(ctxOf(c), m.row.id);
         return (await service.webhooks.list(hooks)).map((w) => ({ ...w, match: hooks }));
       }),
-    events: (s: MatchSource, args: { after?: number | null; limit?: number | null }) =>
+    events: (s: MatchSource, args: { after?: number | null; limit?: number | null }, c: MercuriusContext) =>
       guard(async () => {
         const after = args.after ?? 0;
         if (!Number.isInteger(after) || after < 0) throw problems.validation('after must be ≥ 0', ['after: must be ≥ 0']);
+        const limit = clampLimit(args.limit, 100, 500);
         const m = await s.load();
-        const page = await service.events(m, after, clampLimit(args.limit, 100, 500));
+        ctxOf(c).charge(workCost.eventPage(Math.min(limit, Math.max(0, m.version - after))));
+        const page = await service.events(m, after, limit);
         return { events: page.events.map(eventOut), next: page.next, hasMore: page.hasMore };
       }),
   };
 
-  const tournaments = tournamentResolvers(service);
+  const tournaments = tournamentResolvers(service, (c) => ctxOf(c).charge);
 
   return {
     ...gameResolvers(GAME_LIST, matchFields),
@@ -167,7 +174,8 @@ export function buildResolvers(service: MatchService): IResolvers {
           checkId(args.id);
           if (args.at != null) {
             if (!Number.isInteger(args.at) || args.at < 1) throw problems.validation('at must be ≥ 1', ['at: must be ≥ 1']);
-            return sourceOf(await service.loadAt(args.id, ctxOf(c).token, args.at));
+            const ctx = ctxOf(c);
+            return sourceOf(await service.loadAt(args.id, ctx.token, args.at, ctx.charge));
           }
           return sourceOf(await loadMemo(ctxOf(c), args.id));
         }),
@@ -278,6 +286,7 @@ export function buildResolvers(service: MatchService): IResolvers {
       createMatch: (_root, args: { input: Record<string, unknown> }, c) =>
         guard(async () => {
           const body = parseInput(CreateMatchBody, restBody(args.input, ['settings', 'position']), 'match');
+          if (body.ai) ctxOf(c).charge(workCost.aiDecision(body.ai.level));
           const r = await service.createMatch(body, ctxOf(c).token, (c as { reply?: { request: { ip: string } } }).reply?.request.ip);
           const token = r.tokens[r.seat] as string;
           const loaded = await service.load(r.id, token);
@@ -380,6 +389,7 @@ export function buildResolvers(service: MatchService): IResolvers {
             expectedVersion: args.expectedVersion ?? undefined,
             includeLegal: selectsField(info, 'legalActions'),
             representation: withMatch ? 'full' : 'minimal',
+            charge: ctx.charge,
           });
           const { summary } = out;
           // The new state is in the service cache at this version; a later field needing it reloads once.
@@ -476,7 +486,7 @@ async function graphqlPlugin(app: FastifyInstance, opts: GraphqlPluginOptions) {
   connections.attach(app.websocketServer);
   await app.register(mercurius, {
     schema: typeDefs,
-    resolvers: { ...buildResolvers(opts.service), ...buildSubscriptionResolvers(opts.service, limits, budgets) } as IResolvers,
+    resolvers: { ...buildResolvers(opts.service, budgets), ...buildSubscriptionResolvers(opts.service, limits, budgets) } as IResolvers,
     graphiql: false, // Mercurius's page loads its scripts from a CDN; ours serves them (./graphiql.ts)
     path: '/graphql',
     validationRules: validationRules(limits),
@@ -491,6 +501,7 @@ async function graphqlPlugin(app: FastifyInstance, opts: GraphqlPluginOptions) {
     context: (req: FastifyRequest, _reply: FastifyReply): GqlContext => ({
       token: bearerToken(req.headers.authorization),
       loads: new Map(),
+      charge: budgets.work(req),
     }),
     subscription: {
       context: (socket) => connections.contextFor(socket),
@@ -512,9 +523,10 @@ async function graphqlPlugin(app: FastifyInstance, opts: GraphqlPluginOptions) {
     await budgets.operation(live.address);
     ctx.token = live.token;
     ctx.loads = new Map();
+    ctx.charge = budgets.workFor(live.address, live.token);
     checkDocumentSize(source, limits);
     checkTokens(source, limits);
-    if (source.length > LARGE_DOCUMENT_CHARS && ctx.request) await budgets.expensive(ctx.request, null);
+    if (source.length > LARGE_DOCUMENT_CHARS) ctx.charge(workCost.document(source.length));
   });
   // Documents found valid (Mercurius hands a cached document back as the same object, and validity
   // does not depend on the variables): a bot's one mutation is validated once, not on every move.
@@ -571,10 +583,10 @@ async function graphqlPlugin(app: FastifyInstance, opts: GraphqlPluginOptions) {
     checkDocumentSize(source, limits);
     checkTokens(source, limits);
   });
-  // A large document costs as much to parse and validate as a picture to draw: an expensive read.
+  // A large document costs as much to parse and validate as a picture to draw: charged by its size.
   app.graphql.addHook('preParsing', async (_schema, source, context) => {
     const reply = (context as { reply?: FastifyReply }).reply;
-    if (reply && source.length > LARGE_DOCUMENT_CHARS) await budgets.expensive(reply.request, reply);
+    if (reply && source.length > LARGE_DOCUMENT_CHARS) budgets.work(reply.request)(workCost.document(source.length));
   });
   // Mercurius does not validate a subscription's document: the same rules as for HTTP, before it runs.
   app.graphql.addHook('preSubscriptionExecution', (schema, document) => firstValidationError(schema, document));

@@ -10,6 +10,7 @@ import { CreateBulkPairingBody, CreateTournamentBody, JoinTournamentBody, Standi
 import { problems } from '../service/errors.js';
 import type { MatchService } from '../service/match-service.js';
 import type { TournamentView } from '../service/tournaments.js';
+import { workCost, type ChargeWork } from '../service/work-costs.js';
 import { guard } from './errors.js';
 import { parseInput, restBody } from './inputs.js';
 
@@ -24,7 +25,8 @@ function checkBulkPairingId(id: string): void {
 
 const tokenOf = (c: MercuriusContext) => (c as unknown as { token: string | null | undefined }).token;
 
-export function tournamentResolvers(service: MatchService) {
+/** `chargeOf`: what a request's costly fields are charged to (its work budgets). */
+export function tournamentResolvers(service: MatchService, chargeOf: (c: MercuriusContext) => ChargeWork) {
   const { tournaments, players, bulkPairings } = service;
   const player = (c: MercuriusContext) => players.player(tokenOf(c), 'match:create');
   /** A mutation on one tournament: the id checked first, then the token, as POST /v1/tournaments/{id}/…. */
@@ -48,11 +50,13 @@ export function tournamentResolvers(service: MatchService) {
           const q = parseInput(TournamentListQuery, restBody({ status: args.status, cursor: args.cursor, limit: args.limit }), 'tournament list query');
           return tournaments.list({ status: q.status, limit: q.limit, cursor: q.cursor });
         }),
-      tournamentStandings: (_root: unknown, args: { id: string; cursor?: string | null; limit?: number | null }) =>
-        guard(() => {
+      tournamentStandings: (_root: unknown, args: { id: string; cursor?: string | null; limit?: number | null }, c: MercuriusContext) =>
+        guard(async () => {
           checkTournamentId(args.id);
           const q = parseInput(StandingsPageQuery, restBody({ cursor: args.cursor, limit: args.limit }), 'standings query');
-          return tournaments.standings(args.id, q);
+          const page = await tournaments.standings(args.id, q);
+          chargeOf(c)(workCost.standings(page.standings.length));
+          return page;
         }),
       myBulkPairings: (_root: unknown, _args: unknown, c: MercuriusContext) => guard(async () => bulkPairings.list(await player(c))),
       bulkPairing: (_root: unknown, args: { id: string }, c: MercuriusContext) =>
@@ -79,7 +83,9 @@ export function tournamentResolvers(service: MatchService) {
       createBulkPairing: (_root: unknown, args: { input: Record<string, unknown> }, c: MercuriusContext) =>
         guard(async () => {
           const body = parseInput(CreateBulkPairingBody, restBody(args.input), 'bulk pairing');
-          return bulkPairings.create(await player(c), body);
+          const me = await player(c);
+          chargeOf(c)(workCost.bulkPairing(body.pairs.length));
+          return bulkPairings.create(me, body);
         }),
       cancelBulkPairing: (_root: unknown, args: { id: string }, c: MercuriusContext) =>
         guard(async () => {

@@ -4,9 +4,11 @@
  * - a ceiling per address over every request it makes, whatever credentials it uses (match
  *   creates and token minting included) and every GraphQL subscription it starts over a
  *   WebSocket: credentials cost nothing to make, so a budget per credential alone is no limit;
- * - a small budget of expensive reads (a PNG not in the cache, a match export not in the cache,
- *   a player's export with events, a large GraphQL document) per client and, separately, per
- *   address: such a read costs hundreds of times a match view;
+ * - a work budget per client and, separately, per address: every costly operation (time travel,
+ *   exports, pictures, standings, event pages, bulk pairing, the computer's decisions, a large
+ *   GraphQL document) is charged by the work it does, in units of about a millisecond of CPU
+ *   (src/service/work-costs.ts, ./work-budget.ts), so that many small ones and a few large ones
+ *   cost alike;
  * - the expensive work itself runs a few at a time per node (./work-gate.ts), so that a flood of
  *   it, from many addresses, still leaves the event loop free for health probes and moves;
  * - caps per address on what stays open: live streams (NDJSON, SSE, GraphQL subscriptions) and
@@ -20,16 +22,20 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { problems } from '../service/errors.js';
 import type { KnownCredentials } from '../service/credentials.js';
-import { clientKey } from './rate-limit.js';
+import type { ChargeWork } from '../service/work-costs.js';
+import { clientKey, clientKeyOf } from './rate-limit.js';
+import { WorkBuckets, takeWork } from './work-budget.js';
 import { WorkGate } from './work-gate.js';
 import { LiveSlots } from './live-slots.js';
 
 export interface BudgetSettings {
   /** Requests per minute per address, over all its credentials (GraphQL operations over a WebSocket count too). */
   perAddressPerMinute: number;
-  /** Expensive reads per minute per client, and the same per address. */
-  expensivePerMinute: number;
-  /** Expensive reads running at once on this node; more wait in a short queue, past it 503 server-busy. */
+  /** Work units (about a millisecond of CPU each) per minute per client. */
+  workPerMinute: number;
+  /** Work units per minute per address, over all its clients. */
+  workPerAddressPerMinute: number;
+  /** Expensive work (pictures, exports) running at once on this node; more wait in a short queue, past it 503 server-busy. */
   expensiveAtOnce: number;
   /** Live streams (NDJSON and SSE streams, GraphQL subscriptions) open at once per address. */
   streamsPerAddress: number;
@@ -37,7 +43,7 @@ export interface BudgetSettings {
   socketsPerAddress: number;
 }
 
-export const NO_BUDGETS: BudgetSettings = { perAddressPerMinute: 0, expensivePerMinute: 0, expensiveAtOnce: 0, streamsPerAddress: 0, socketsPerAddress: 0 };
+export const NO_BUDGETS: BudgetSettings = { perAddressPerMinute: 0, workPerMinute: 0, workPerAddressPerMinute: 0, expensiveAtOnce: 0, streamsPerAddress: 0, socketsPerAddress: 0 };
 
 /** Expensive reads waiting for the gate, per concurrent slot, before the next is refused. */
 const QUEUE_PER_SLOT = 16;
@@ -52,8 +58,8 @@ export class Budgets {
   readonly streams: LiveSlots;
   readonly sockets: LiveSlots;
   private readonly perAddress: Limiter | null;
-  private readonly expensivePerClient: Limiter | null;
-  private readonly expensivePerAddress: Limiter | null;
+  private readonly workPerClient: WorkBuckets;
+  private readonly workPerAddress: WorkBuckets;
 
   constructor(
     app: FastifyInstance | null,
@@ -69,8 +75,8 @@ export class Budgets {
       return app.createRateLimit(options) as Limiter;
     };
     this.perAddress = make(settings.perAddressPerMinute, (req) => `ip:${req.ip}`);
-    this.expensivePerClient = make(settings.expensivePerMinute, (req) => clientKey(req, known));
-    this.expensivePerAddress = make(settings.expensivePerMinute, (req) => `ip:${req.ip}`);
+    this.workPerClient = new WorkBuckets(settings.workPerMinute);
+    this.workPerAddress = new WorkBuckets(settings.workPerAddressPerMinute);
     this.gate = new WorkGate(settings.expensiveAtOnce, settings.expensiveAtOnce * QUEUE_PER_SLOT);
     this.streams = new LiveSlots(settings.streamsPerAddress, 'live streams (NDJSON and SSE streams, GraphQL subscriptions)');
     this.sockets = new LiveSlots(settings.socketsPerAddress, 'WebSocket connections');
@@ -92,10 +98,27 @@ export class Budgets {
     await this.subscription(address);
   }
 
-  /** Counts one expensive read against its client's and its address's budgets; throws rate-limited over either. */
-  async expensive(req: FastifyRequest, reply: FastifyReply | null): Promise<void> {
-    await this.charge(this.expensivePerClient, req, reply, 'expensive reads per minute (uncached pictures and exports, player exports with events, large GraphQL documents)');
-    await this.charge(this.expensivePerAddress, req, reply, 'expensive reads per minute from one address');
+  /** What a request's costly work is charged to: its client's and its address's work budgets. */
+  work(req: FastifyRequest): ChargeWork {
+    // The client's key (a token hash) is worked out only when something is charged: not on every move.
+    return (units) => this.workOf(clientKey(req, this.known), req.ip)(units);
+  }
+
+  /** The same for a GraphQL operation over a WebSocket: the connection's credential and address. */
+  workFor(address: string, token: string | null | undefined): ChargeWork {
+    return this.workOf(clientKeyOf(token, address, this.known), address);
+  }
+
+  private workOf(client: string, address: string): ChargeWork {
+    return (units) => {
+      const wait = takeWork([[this.workPerClient, client], [this.workPerAddress, `ip:${address}`]], units, Date.now());
+      if (wait === 0) return;
+      const { workPerMinute: c, workPerAddressPerMinute: a } = this.settings;
+      throw problems.rateLimited(
+        `This costs ${units} work units; a client may spend ${c || 'unlimited'} a minute and an address ${a || 'unlimited'} (docs/api.md, Work budgets); try again in ${wait} s.`,
+        wait,
+      );
+    };
   }
 
   private async charge(limiter: Limiter | null, req: Subject, reply: FastifyReply | null, what: string): Promise<void> {

@@ -20,12 +20,16 @@ export function isProbe(req: FastifyRequest): boolean {
 
 /** The limiter's key: `cred:<hash>` for a verified token, `ip:<address>` otherwise. */
 export function clientKey(req: FastifyRequest, known: KnownCredentials): string {
-  const token = bearerToken(req.headers.authorization);
+  return clientKeyOf(bearerToken(req.headers.authorization), req.ip, known);
+}
+
+/** The same key from a credential and an address (a WebSocket's, which has no request per operation). */
+export function clientKeyOf(token: string | null | undefined, address: string, known: KnownCredentials): string {
   if (token) {
     const h = hashToken(token);
     if (known.has(h)) return `cred:${h.slice(0, 32)}`;
   }
-  return `ip:${req.ip}`;
+  return `ip:${address}`;
 }
 
 /** The plugin's options: `perMinute` per client on every route (0: no per-client limit, only the limiters of ./budgets.ts). */

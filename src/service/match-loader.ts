@@ -10,6 +10,7 @@ import type { AnyRuleset } from '../core/ruleset.js';
 import { rulesetOf } from '../games/registry.js';
 import type { MatchRow, MatchStore } from '../persistence/types.js';
 import { problems } from './errors.js';
+import { FREE, workCost, type ChargeWork } from './work-costs.js';
 import { NO_RECORDS, foldRecords, gameRecords, isOpening, openingOf, type MatchOpening, type MatchRecords } from './match-log.js';
 
 /** A match as of one version: the stored row (seats, handles), its game, the game's state, and the match's own records (clock, ending). */
@@ -91,13 +92,15 @@ export class MatchLoader {
    * that many events from the nearest checkpoint, not the whole log (22–39 ms at the end of a
    * 2,566-event match before). Null when the match has no event `seq`.
    */
-  async at(id: string, seq: number): Promise<{ entry: MatchEntry; at: number } | null> {
+  async at(id: string, seq: number, charge: ChargeWork = FREE): Promise<{ entry: MatchEntry; at: number } | null> {
     const row = await this.store.getMatch(id);
     if (!row) throw problems.matchNotFound(id);
     if (seq < 1 || seq > row.version) return null;
     const ruleset = rulesetOfRow(row);
     const kept = this.checkpoints?.get(id) ?? [];
     const from = findLast(kept, (c) => c.seq <= seq) ?? null;
+    // Charged by the events it will replay, before it reads them.
+    charge(workCost.timeTravel(seq - (from?.seq ?? 0)));
     const stored = await this.store.loadEvents(id, from ? { afterSeq: from.seq, limit: seq - from.seq } : { limit: seq });
     const opening = from ? from.opening : openingOf(stored);
     let point: Checkpoint = from ?? { seq: 0, state: null, records: NO_RECORDS, opening, sandbox: (opening?.position ?? null) !== null, createdAt: 0 };

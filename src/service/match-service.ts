@@ -31,6 +31,7 @@ import { DEFAULT_WEBHOOK_LIMITS, type WebhookLimits } from './webhooks/limits.js
 import { FinishedExports } from './export.js';
 import { Challenges, DEFAULT_CHALLENGE_SETTINGS, type ChallengeSettings } from './challenges.js';
 import { DEFAULT_TOURNAMENT_SETTINGS, Tournaments, type TournamentSettings } from './tournaments.js';
+import { FREE, workCost, type ChargeWork } from './work-costs.js';
 import { BulkPairings, DEFAULT_BULK_PAIRING_PER_MINUTE } from './bulk-pairings.js';
 import { DEFAULT_SEEK_LIMITS, Seeks, type SeekLimits } from './seeks.js';
 import { AccountFeeds, DEFAULT_FEED_SETTINGS, type FeedSettings } from './account-feed.js';
@@ -239,9 +240,10 @@ export class MatchService {
   /**
    * The match as it was right after event `seq`, for one caller (time travel). Redacted exactly as
    * the live view was then: the caller's seat sees what it could see at that moment, no more.
+   * `charge` is told the work (the events replayed) before it is done.
    */
-  async loadAt(id: string, token: string | null | undefined, seq: number): Promise<LoadedMatch> {
-    const past = await this.loader.at(id, seq);
+  async loadAt(id: string, token: string | null | undefined, seq: number, charge: ChargeWork = FREE): Promise<LoadedMatch> {
+    const past = await this.loader.at(id, seq, charge);
     if (!past) {
       const version = (await this.store.getVersion(id)) ?? 0;
       throw problems.validation(`at: the match has events 1 to ${version}; there is no event ${seq}.`, [`at: must be 1..${version}`]);
@@ -317,7 +319,7 @@ export class MatchService {
    */
   async playerExport(
     handle: string,
-    opts: { events: boolean; cursor?: string | undefined; run?: <T>(work: () => Promise<T>) => Promise<T> },
+    opts: { events: boolean; cursor?: string | undefined; run?: <T>(work: () => Promise<T>) => Promise<T>; charge?: ChargeWork },
   ): Promise<{ lines: AsyncGenerator<string>; next: string | null }> {
     const run = opts.run ?? (<T>(work: () => Promise<T>) => work());
     const player = await this.store.players.byHandle(handle);
@@ -332,6 +334,8 @@ export class MatchService {
     };
     const first = await pageOf(opts.cursor ?? null, opts.events ? EXPORT_FILES_PER_ANSWER : 100);
     if (opts.events) {
+      // The answer's files, charged before the first line: a refusal is a whole answer, not a cut stream.
+      (opts.charge ?? FREE)(first.matches.reduce((n, row) => n + workCost.export(row.version), 0));
       const files = async function* (this: MatchService) {
         for (const row of first.matches) {
           const m = await this.load(row.id, undefined);

@@ -23,6 +23,8 @@ import { legalActions, matchView, redact, outcomeOf, pendingOf, summaryOf } from
 import { notificationsFor } from './webhooks/notifications.js';
 import { ratedEnding } from './ratings.js';
 import type { ActionOutcome, ActionRepresentation, ActionResult, ActionSummary, EventDto, LoadedMatch } from './types.js';
+import { workCost, type ChargeWork } from './work-costs.js';
+import { aiLevelOf } from './ai/players.js';
 
 export interface MoveDeps {
   store: MatchStore;
@@ -44,6 +46,8 @@ export interface MoveOptions {
   includeLegal?: boolean | undefined;
   /** minimal: the answer is the summary only (the match view is neither built nor serialised). Default full. */
   representation?: ActionRepresentation | undefined;
+  /** Told the work an accepted action makes the computer do (its decision next), before anything is written. */
+  charge?: ChargeWork | undefined;
 }
 
 /**
@@ -59,6 +63,16 @@ interface StoredAnswer extends ActionSummary {
   at: number;
 }
 
+
+/** `charge` that charges only on its first call. */
+function once(charge: ChargeWork): ChargeWork {
+  let done = false;
+  return (units) => {
+    if (done) return;
+    charge(units);
+    done = true;
+  };
+}
 
 function requestHash(seat: Seat, action: unknown): string {
   return sha256Hex(canonicalJson({ seat, action }));
@@ -89,6 +103,8 @@ export async function submitAction(deps: MoveDeps, id: string, token: string | n
   // carries the expected version, so the database still decides. If anything fails on a
   // cached entry (it may be stale), the match is reloaded and the action tried once more.
   const cached = deps.loader.peek(id);
+  // The action may be tried twice (on the cached entry, then reloaded): its work is charged once.
+  if (opts.charge) opts = { ...opts, charge: once(opts.charge) };
   let out: ActionOutcome | undefined;
   if (cached && !(opts.expectedVersion !== undefined && opts.expectedVersion > cached.version)) {
     try {
@@ -297,6 +313,9 @@ async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null
     const d = deadlineOf(clock);
     deadline = d === null ? null : new Date(d);
   }
+  // The computer's decision this action hands it is the caller's work (refused here, nothing is written).
+  const computer = outcome || !toMove ? null : aiLevelOf(row.seats.find((s) => s.seat === toMove)?.playerId);
+  if (computer !== null && toMove !== seat) opts.charge?.(workCost.aiDecision(computer));
   const change = rowChange(entry, records, { toMove, deadline }, outcome ? { winner: outcome.winner, reason: 'game' } : null);
   const m: LoadedMatch = { ...entry, ...foldRecords(entry, records), ...base, row: { ...row, ...change }, version: change.version, state: r.state };
   const answer = answerFor(m, records);

@@ -4,12 +4,15 @@
  * CSV counts as an expensive read. A 1,000-player field's standings were 3.1 MB per request.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bearer, expectProblem, graphqlRequest, pglite, useHarness } from './helpers.js';
+import { workCost } from '../../src/service/work-costs.js';
+import { bearer, expectProblem, graphqlRequest, pglite, registerPlayer, useHarness } from './helpers.js';
 
 const CORR = { kind: 'correspondence', daysPerMove: 3 };
+/** The CSV of 103 players over 3 rounds; a client may build three a minute. */
+const CSV_COST = workCost.standingsCsv(103, 3);
 
 describe('tournament standings, paged (PGlite)', () => {
-  const h = useHarness(pglite, { budgets: { expensivePerMinute: 3 } });
+  const h = useHarness(pglite, { budgets: { workPerMinute: 3 * CSV_COST } });
   let id = '';
   const handles: string[] = [];
 
@@ -50,11 +53,15 @@ describe('tournament standings, paged (PGlite)', () => {
     expect(b.nextCursor).toBeNull();
   });
 
-  it('the CSV (every row at once) is an expensive read', async () => {
+  it('the CSV (every row at once) is charged by its cells: three fit a budget of three, the fourth is 429', async () => {
+    // A client of its own (a registered player's token), whose budget the pages above did not spend.
+    const reader = await registerPlayer(h.http, 'csv-reader');
     for (let i = 0; i < 3; i++) {
-      const csv = await h.http.get(`/v1/tournaments/${id}/standings.csv`).expect(200);
+      const csv = await h.http.get(`/v1/tournaments/${id}/standings.csv`).set(bearer(reader.token)).expect(200);
       expect(csv.text.trim().split('\r\n')).toHaveLength(104);
     }
-    expectProblem(await h.http.get(`/v1/tournaments/${id}/standings.csv`), 429, 'rate-limited');
+    const refused = await h.http.get(`/v1/tournaments/${id}/standings.csv`).set(bearer(reader.token));
+    expectProblem(refused, 429, 'rate-limited');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
   });
 });

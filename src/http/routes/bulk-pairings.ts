@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MatchService } from '../../service/match-service.js';
+import { workCost } from '../../service/work-costs.js';
+import type { Budgets } from '../budgets.js';
 import { bearerToken } from '../../service/tokens.js';
 import { TimeControlSchema } from '../../core/clock.js';
 import { BulkPairingIdSchema } from '../../contract/ids.js';
@@ -41,7 +43,7 @@ export const BulkPairingSchema = register(
 
 const Params = z.strictObject({ id: BulkPairingIdSchema });
 
-const bulkPairingRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (app, { service }) => {
+const bulkPairingRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budgets }> = async (app, { service, budgets }) => {
   const { players, bulkPairings } = service;
   const privateAnswer = { 'cache-control': 'private, no-store', vary: 'Authorization' };
   const organizer = (auth: string | undefined) => players.player(bearerToken(auth), 'match:create');
@@ -67,7 +69,10 @@ const bulkPairingRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = asyn
       },
     },
     async (req, reply) => {
-      const b = await bulkPairings.create(await organizer(req.headers.authorization), req.body);
+      const who = await organizer(req.headers.authorization);
+      // Each match is dealt and written when the pairing comes due: charged now, by the matches.
+      budgets.work(req)(workCost.bulkPairing(req.body.pairs.length));
+      const b = await bulkPairings.create(who, req.body);
       return reply.code(201).headers(privateAnswer).header('location', `/v1/bulk-pairings/${b.id}`).send(b);
     },
   );

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MatchService } from '../../service/match-service.js';
+import { workCost } from '../../service/work-costs.js';
 import type { Budgets } from '../budgets.js';
 import { bearerToken } from '../../service/tokens.js';
 import { problems } from '../../service/errors.js';
@@ -72,6 +73,8 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
       },
     },
     async (req, reply) => {
+      // Against the computer: its first decision may be due at once (charged whichever seat it takes).
+      if (req.body.ai) budgets.work(req)(workCost.aiDecision(req.body.ai.level));
       const r = await service.createMatch(req.body, bearerToken(req.headers.authorization), req.ip);
       perCaller(reply, { version: r.version, viewer: r.seat, cache: 'no-store' });
       reply.header('location', `/v1/matches/${r.id}`);
@@ -150,7 +153,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
     async (req, reply) => {
       const token = bearerToken(req.headers.authorization);
       const at = req.query.at;
-      const m = at === undefined ? await service.load(req.params.id, token) : await service.loadAt(req.params.id, token, at);
+      const m = at === undefined ? await service.load(req.params.id, token) : await service.loadAt(req.params.id, token, at, budgets.work(req));
       const tag = perCaller(reply, { version: m.version, viewer: m.viewer, cache: at === undefined ? 'no-cache' : 'immutable' });
       if (notModified(req, tag)) return reply.code(304).send(null);
       return service.matchView(m);
@@ -228,6 +231,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
         ...(ifMatch?.weak ? { weakPrecondition: true } : {}),
         includeLegal: req.query.include === 'legal',
         representation: full ? 'full' : 'minimal',
+        charge: budgets.work(req),
       });
       perCaller(reply, { version: out.summary.version, viewer: out.seat, cache: 'no-store' });
       if (out.replayed) reply.header('idempotent-replayed', 'true');
@@ -262,7 +266,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
       // A finished match's file is built once per node and viewer; building one is an expensive read.
       let text = service.cachedExport(m);
       if (text === undefined) {
-        await budgets.expensive(req, reply);
+        budgets.work(req)(workCost.export(m.version));
         text = await budgets.gate.run(() => service.exportText(m));
       }
       reply.header('vary', 'Authorization').header('cache-control', 'private, no-cache');
@@ -290,6 +294,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
     async (req, reply) => {
       const m = await service.load(req.params.id, bearerToken(req.headers.authorization));
       perCaller(reply, { version: m.version, viewer: m.viewer, cache: 'no-cache' });
+      budgets.work(req)(workCost.eventPage(Math.min(req.query.limit, Math.max(0, m.version - req.query.after))));
       const page = await service.events(m, req.query.after, req.query.limit);
       return { ...page, version: m.version };
     },

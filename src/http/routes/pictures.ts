@@ -11,6 +11,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LRUCache } from 'lru-cache';
 import type { MatchService } from '../../service/match-service.js';
 import type { Budgets } from '../budgets.js';
+import { workCost } from '../../service/work-costs.js';
 import type { LoadedMatch } from '../../service/types.js';
 import { bearerToken } from '../../service/tokens.js';
 import { PICTURE_VERSION, renderBoardSvg } from '../../pictures/index.js';
@@ -56,7 +57,7 @@ const pictureRoutes: FastifyPluginAsyncZod<PictureRoutesOptions> = async (app, {
   async function prepare(req: FastifyRequest, reply: FastifyReply, id: string, at: number | undefined, variant: string): Promise<{ m: LoadedMatch; tag: string } | null> {
     // The same credential resolution and loading as GET /v1/matches/{id}.
     const token = bearerToken(req.headers.authorization);
-    const m = at === undefined ? await service.load(id, token) : await service.loadAt(id, token, at);
+    const m = at === undefined ? await service.load(id, token) : await service.loadAt(id, token, at, budgets.work(req));
     const tag = perCaller(reply, { version: m.version, viewer: m.viewer, cache: at === undefined ? 'no-cache' : 'immutable', variant: `${variant}.r${PICTURE_VERSION}` });
     if (notModified(req, tag)) return null;
     return { m, tag };
@@ -109,7 +110,7 @@ const pictureRoutes: FastifyPluginAsyncZod<PictureRoutesOptions> = async (app, {
       let png = pngs.get(key);
       if (!png) {
         // Drawing one is an expensive read (hundreds of ms of CPU at the largest size): charged, and a few at a time.
-        await budgets.expensive(req, reply);
+        budgets.work(req)(workCost.png(size));
         const m = p.m;
         png = await budgets.gate.run(() => svgToPng(renderBoardSvg(service.matchView(m)), size));
         pngs.set(key, png);

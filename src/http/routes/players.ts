@@ -103,12 +103,12 @@ const playerRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budg
       },
     },
     async (req, reply) => {
-      // With events: an expensive read (each match's file not in the cache is built, a few at a time per node).
-      if (req.query.events) await budgets.expensive(req, reply);
+      // With events each file is charged by its events, and those not in the cache are built a few at a time per node.
       const { lines, next } = await service.playerExport(req.params.handle, {
         events: req.query.events,
         cursor: req.query.cursor,
         run: (work) => budgets.gate.run(work, { wait: true }),
+        charge: budgets.work(req),
       });
       if (next !== null) {
         const q = new URLSearchParams({ events: 'true', cursor: next });

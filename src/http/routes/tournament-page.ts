@@ -12,7 +12,9 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { MatchService } from '../../service/match-service.js';
 import { ServiceError } from '../../service/errors.js';
 import { notModified } from '../caching.js';
-import { TOURNAMENT_CSP, tournamentNotFoundPage, tournamentPage, type PagePart } from '../tournament-page/page.js';
+import { PAGE_ROWS, TOURNAMENT_CSP, tournamentNotFoundPage, tournamentPage, type PagePart } from '../tournament-page/page.js';
+import type { Budgets } from '../budgets.js';
+import { workCost } from '../../service/work-costs.js';
 
 const HTML = 'text/html; charset=utf-8';
 /** Looser than the service's own check (which answers not-found): only what may go into a lookup. */
@@ -34,7 +36,7 @@ function pageHeaders(reply: FastifyReply): FastifyReply {
     .header('cache-control', 'no-cache');
 }
 
-const tournamentPageRoutes: FastifyPluginAsync<{ service: MatchService }> = async (app, { service }) => {
+const tournamentPageRoutes: FastifyPluginAsync<{ service: MatchService; budgets: Budgets }> = async (app, { service, budgets }) => {
   const css = loadCss();
   const hide = { schema: { hide: true } };
 
@@ -45,6 +47,8 @@ const tournamentPageRoutes: FastifyPluginAsync<{ service: MatchService }> = asyn
     const { id } = req.params;
     const notFound = () => pageHeaders(reply).code(404).send(tournamentNotFoundPage(id, css.url));
     if (!TOURNAMENT_ID.test(id)) return notFound();
+    // A page holds at most PAGE_ROWS standings rows and PAGE_ROWS boards: charged as that many rows.
+    budgets.work(req)(workCost.standings(2 * PAGE_ROWS));
     let page;
     try {
       page = await service.tournaments.withStandings(id);

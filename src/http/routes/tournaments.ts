@@ -4,6 +4,7 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MatchService } from '../../service/match-service.js';
 import type { Budgets } from '../budgets.js';
+import { workCost } from '../../service/work-costs.js';
 import { standingsCsv, type TournamentView } from '../../service/tournaments.js';
 import { bearerToken } from '../../service/tokens.js';
 import { TimeControlSchema } from '../../core/clock.js';
@@ -183,7 +184,10 @@ const tournamentRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: 
     },
     async (req, reply) => {
       reply.header('cache-control', 'no-cache');
-      return tournaments.standings(req.params.id, { cursor: req.query.cursor, limit: req.query.limit });
+      const page = await tournaments.standings(req.params.id, { cursor: req.query.cursor, limit: req.query.limit });
+      // Computed once per change and kept: what a page costs is its rows, sent.
+      budgets.work(req)(workCost.standings(page.standings.length));
+      return page;
     },
   );
 
@@ -203,9 +207,9 @@ const tournamentRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: 
       },
     },
     async (req, reply) => {
-      // Every row and result at once (a 1,000-player field's is megabytes): an expensive read.
-      await budgets.expensive(req, reply);
+      // Every row and result at once (a 1,000-player field's is megabytes): charged by its cells.
       const { tournament, standings } = await tournaments.withStandings(req.params.id);
+      budgets.work(req)(workCost.standingsCsv(standings.standings.length, tournament.rounds ?? tournament.pairings.length));
       return (reply as FastifyReply)
         .header('cache-control', 'no-cache')
         .header('content-disposition', `attachment; filename="${req.params.id}-standings.csv"`)
