@@ -192,16 +192,6 @@ describe('work charged by what it does', () => {
     await close?.();
     close = undefined;
   });
-  /** Plays the first legal action of whoever is to move, `n` times (a hot-seat match). */
-  async function play(id: string, tokens: Record<'p1' | 'p2', string>, n: number) {
-    for (let i = 0; i < n; i++) {
-      const v = (await http.get(`/v1/matches/${id}`).expect(200)).body;
-      const seat = v.game.pending.seat as 'p1' | 'p2';
-      const legal = (await http.get(`/v1/matches/${id}/legal-actions`).set(bearer(tokens[seat])).expect(200)).body.actions;
-      await http.post(`/v1/matches/${id}/actions`).set(bearer(tokens[seat])).send({ action: legal[0].action }).expect(200);
-    }
-  }
-
   it('time travel is charged by the events it replays, over REST and per GraphQL alias (extensions.retryAfter)', async () => {
     // Before the first checkpoint every past read replays from event 1: at=1 costs the least.
     const one = workCost.timeTravel(1);
