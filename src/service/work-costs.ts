@@ -12,22 +12,22 @@
 
 /** Units per unit of work, by what the work is. */
 export const WORK_RATES = {
-  /** An event replayed through the rules (time travel from the nearest checkpoint, a cold export). */
-  replayEvent: 0.02,
+  /** An event replayed through the rules (time travel from the nearest checkpoint), its row read. */
+  replayEvent: 0.08,
   /** An event put into a replay file (a match export, one file of a player's export). */
-  exportEvent: 0.4,
+  exportEvent: 0.5,
   /** An event read from the log and redacted for the caller (an event page). */
-  eventRead: 0.01,
+  eventRead: 0.07,
   /** A million pixels of PNG drawn (an uncached board.png; the width squared, the board is square). */
-  pngMegapixel: 80,
-  /** A standings row sent (a page of the standings, the tournament page). */
-  standingsRow: 0.05,
+  pngMegapixel: 300,
+  /** A standings row sent (a page of the standings, the tournament page), its tournament loaded. */
+  standingsRow: 0.2,
   /** A cell of the standings CSV (a player's row times the rounds). */
-  standingsCsvCell: 0.02,
+  standingsCsvCell: 0.03,
   /** A match dealt and created by a bulk pairing. */
-  bulkPairingMatch: 5,
+  bulkPairingMatch: 12,
   /** A KiB of a GraphQL document over 8 KiB, parsed and validated. */
-  documentKiB: 5,
+  documentKiB: 1,
 } as const;
 
 /** CPU of one decision of the computer at each level (Evons' median, the slower game; bench:ai), plus building its job. */

@@ -12,7 +12,7 @@ const CORR = { kind: 'correspondence', daysPerMove: 3 };
 const CSV_COST = workCost.standingsCsv(103, 3);
 
 describe('tournament standings, paged (PGlite)', () => {
-  const h = useHarness(pglite, { budgets: { workPerMinute: 3 * CSV_COST } });
+  const h = useHarness(pglite, { budgets: { workPerMinute: 3 * CSV_COST, workPerAddressPerMinute: 0 } });
   let id = '';
   const handles: string[] = [];
 
@@ -28,27 +28,30 @@ describe('tournament standings, paged (PGlite)', () => {
   }, 120_000);
 
   it('REST: 100 rows, then the rest from nextCursor; no crosstable past 100 players', async () => {
-    const first = (await h.http.get(`/v1/tournaments/${id}/standings`).expect(200)).body;
+    // A client of its own: each test spends its own budget (pages are charged by their rows).
+    const pager = await registerPlayer(h.http, 'pager');
+    const first = (await h.http.get(`/v1/tournaments/${id}/standings`).set(bearer(pager.token)).expect(200)).body;
     expect(first.standings).toHaveLength(100);
     expect(first.crosstable).toBeNull();
     expect(first.nextCursor).toEqual(expect.any(String));
-    const second = (await h.http.get(`/v1/tournaments/${id}/standings?cursor=${first.nextCursor}`).expect(200)).body;
+    const second = (await h.http.get(`/v1/tournaments/${id}/standings?cursor=${first.nextCursor}`).set(bearer(pager.token)).expect(200)).body;
     expect(second.standings).toHaveLength(3);
     expect(second.nextCursor).toBeNull();
     const seen = [...first.standings, ...second.standings].map((r: { handle: string }) => r.handle);
     expect(seen.sort()).toEqual([...handles].sort());
-    const small = (await h.http.get(`/v1/tournaments/${id}/standings?limit=40`).expect(200)).body;
+    const small = (await h.http.get(`/v1/tournaments/${id}/standings?limit=40`).set(bearer(pager.token)).expect(200)).body;
     expect(small.standings).toEqual(first.standings.slice(0, 40));
-    expectProblem(await h.http.get(`/v1/tournaments/${id}/standings?limit=101`), 400, 'validation-failed');
-    expectProblem(await h.http.get(`/v1/tournaments/${id}/standings?cursor=bm9wZQ`), 400, 'invalid-cursor');
+    expectProblem(await h.http.get(`/v1/tournaments/${id}/standings?limit=101`).set(bearer(pager.token)), 400, 'validation-failed');
+    expectProblem(await h.http.get(`/v1/tournaments/${id}/standings?cursor=bm9wZQ`).set(bearer(pager.token)), 400, 'invalid-cursor');
   });
 
   it('GraphQL: the same pages', async () => {
+    const pager = await registerPlayer(h.http, 'pager');
     const q = 'query($id: ID!, $cursor: String) { tournamentStandings(id: $id, cursor: $cursor) { nextCursor standings { handle } crosstable { players } } }';
-    const a = (await graphqlRequest(h, q, { id }).expect(200)).body.data.tournamentStandings;
+    const a = (await graphqlRequest(h, q, { id }, pager.token).expect(200)).body.data.tournamentStandings;
     expect(a.standings).toHaveLength(100);
     expect(a.crosstable).toBeNull();
-    const b = (await graphqlRequest(h, q, { id, cursor: a.nextCursor }).expect(200)).body.data.tournamentStandings;
+    const b = (await graphqlRequest(h, q, { id, cursor: a.nextCursor }, pager.token).expect(200)).body.data.tournamentStandings;
     expect(b.standings).toHaveLength(3);
     expect(b.nextCursor).toBeNull();
   });

@@ -47,8 +47,8 @@ const tournamentPageRoutes: FastifyPluginAsync<{ service: MatchService; budgets:
     const { id } = req.params;
     const notFound = () => pageHeaders(reply).code(404).send(tournamentNotFoundPage(id, css.url));
     if (!TOURNAMENT_ID.test(id)) return notFound();
-    // A page holds at most PAGE_ROWS standings rows and PAGE_ROWS boards: charged as that many rows.
-    budgets.work(req)(workCost.standings(2 * PAGE_ROWS));
+    // A page holds at most PAGE_ROWS standings rows (and as many boards): charged as a standings page.
+    budgets.work(req)(workCost.standings(PAGE_ROWS));
     let page;
     try {
       page = await service.tournaments.withStandings(id);
