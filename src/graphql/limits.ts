@@ -29,7 +29,7 @@ export interface QueryLimits {
 
 export const DEFAULT_QUERY_LIMITS: QueryLimits = { maxDepth: 8, maxAliases: 30, maxCost: 10_000, maxTokens: 1_000, maxDocumentBytes: 16 * 1024 };
 
-/** A document longer than this (characters) is an expensive read: parsing and validating it cost as much as a picture. */
+/** A document longer than this (characters) is charged to the work budget by its size (src/service/work-costs.ts). */
 export const LARGE_DOCUMENT_CHARS = 8 * 1024;
 
 /**

@@ -45,7 +45,7 @@ export interface BudgetSettings {
 
 export const NO_BUDGETS: BudgetSettings = { perAddressPerMinute: 0, workPerMinute: 0, workPerAddressPerMinute: 0, expensiveAtOnce: 0, streamsPerAddress: 0, socketsPerAddress: 0 };
 
-/** Expensive reads waiting for the gate, per concurrent slot, before the next is refused. */
+/** Pictures and exports waiting for the gate, per concurrent slot, before the next is refused. */
 const QUEUE_PER_SLOT = 16;
 
 type Limiter = (req: FastifyRequest) => Promise<{ isAllowed: boolean; isExceeded?: boolean; ttlInSeconds?: number; max?: number }>;

@@ -42,10 +42,12 @@ export const openapiInfo = {
     '* **Rate limits.** When the server runs with a limit, every response except the health probes carries ' +
     '`x-ratelimit-limit`, `x-ratelimit-remaining` and `x-ratelimit-reset` (seconds), and a 429 `rate-limited` ' +
     'carries `Retry-After` (seconds). A client is its seat token when that token is valid, else its address. ' +
-    'Each address also has a ceiling over all its credentials, expensive reads (a PNG or export not yet cached, a ' +
-    "player's export with events, a large GraphQL document) have a small budget of their own, and an address may " +
+    'Each address also has a ceiling over all its credentials. Costly work (time travel, exports, event pages, ' +
+    'pictures not yet cached, standings, bulk pairing, the computer\'s decisions, large GraphQL documents) is charged ' +
+    'by its size in work units (about 1 ms of server CPU each) against a budget per client and per address ' +
+    '(docs/api.md, Work budgets): over it 429 `rate-limited` with `Retry-After`, nothing changed. An address may ' +
     'hold only so many live streams open (429 `too-many-streams`: close one first). A 503 `server-busy` (with ' +
-    '`Retry-After`) means this node is already running as many expensive reads as it may.\n' +
+    '`Retry-After`) means this node is already drawing or building as many pictures and exports as it may.\n' +
     '* **Browsers on other origins (CORS).** Preflights are answered for every operation; answers (problems ' +
     'included) expose `ETag`, `Location`, `Retry-After`, the rate-limit headers, `Preference-Applied`, ' +
     '`Idempotent-Replayed`, `X-Request-Id` and `Allow` to script, and vary on `Origin`. Allowed origins are a ' +
@@ -182,7 +184,7 @@ const COMPONENTS = {
         'Unavailable: code database-unavailable (the database did not answer; retry after Retry-After seconds), ' +
         'overloaded (the database or this node\'s connection pool has no room now: a pooled connection not free in time, ' +
         'a statement or lock timeout, the server out of connection slots; retry after Retry-After seconds), ' +
-        'server-busy (this node runs as many expensive reads as it may; retry after Retry-After seconds), ' +
+        'server-busy (this node draws or builds as many pictures and exports as it may; retry after Retry-After seconds), ' +
         'tournament-busy (joins or withdrawals kept changing the field while a start paired it; nothing started; retry after Retry-After seconds) or ' +
         'shutting-down (this node is stopping; retry).',
       headers: { 'X-Request-Id': ref('headers', 'RequestId'), 'Retry-After': ref('headers', 'RetryAfter') },

@@ -257,7 +257,7 @@ export const problems = {
       kind: 'unavailable',
       code: 'server-busy',
       title: 'Server busy',
-      detail: 'This node is already running as many expensive reads as it may; retry shortly.',
+      detail: 'This node is already drawing or building as many pictures and exports as it may; retry shortly.',
       retryAfterS,
     }),
   /** The field kept changing while a round was being paired (joins and withdrawals in a stream): nothing was started. */

@@ -1,7 +1,7 @@
 /**
  * Standings are paged (issue 33): at most 100 rows per answer, cursor → nextCursor, over REST and
  * GraphQL; the crosstable only for a field that fits one page (the CSV has every result); the
- * CSV counts as an expensive read. A 1,000-player field's standings were 3.1 MB per request.
+ * CSV is charged by its cells. A 1,000-player field's standings were 3.1 MB per request.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { workCost } from '../../src/service/work-costs.js';

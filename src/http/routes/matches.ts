@@ -263,7 +263,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
     },
     async (req, reply) => {
       const m = await service.load(req.params.id, bearerToken(req.headers.authorization));
-      // A finished match's file is built once per node and viewer; building one is an expensive read.
+      // A finished match's file is built once per node and viewer; building one is charged by its events.
       let text = service.cachedExport(m);
       if (text === undefined) {
         budgets.work(req)(workCost.export(m.version));

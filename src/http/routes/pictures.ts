@@ -109,7 +109,7 @@ const pictureRoutes: FastifyPluginAsyncZod<PictureRoutesOptions> = async (app, {
       const key = `${p.m.row.id}|${p.tag}`;
       let png = pngs.get(key);
       if (!png) {
-        // Drawing one is an expensive read (hundreds of ms of CPU at the largest size): charged, and a few at a time.
+        // Drawing one costs hundreds of ms of CPU at the largest size: charged by its pixels, and a few at a time.
         budgets.work(req)(workCost.png(size));
         const m = p.m;
         png = await budgets.gate.run(() => svgToPng(renderBoardSvg(service.matchView(m)), size));
