@@ -5379,7 +5379,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Unavailable: code database-unavailable (the database did not answer; retry after Retry-After seconds), overloaded (the database or this node's connection pool has no room now: a pooled connection not free in time, a statement or lock timeout, the server out of connection slots; retry after Retry-After seconds), server-busy (this node runs as many expensive reads as it may; retry after Retry-After seconds), tournament-busy (joins or withdrawals kept changing the field while a start paired it; nothing started; retry after Retry-After seconds) or shutting-down (this node is stopping; retry). */
+        /** @description Unavailable: code database-unavailable (the database did not answer; retry after Retry-After seconds), overloaded (the database or this node's connection pool has no room now: a pooled connection not free in time, a statement or lock timeout, the server out of connection slots; retry after Retry-After seconds), server-busy (this node draws or builds as many pictures and exports as it may; retry after Retry-After seconds), tournament-busy (joins or withdrawals kept changing the field while a start paired it; nothing started; retry after Retry-After seconds) or shutting-down (this node is stopping; retry). */
         ServiceUnavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
