@@ -1,8 +1,8 @@
 /**
  * What the README says about running the tests matches the test harness: the PostgreSQL suites'
  * variable and default URL (test/persistence/pg-helper.ts), and that they skip with a printed
- * reason (test/persistence/backends.ts); where the browser suites look for Chromium
- * (test/browser/fixture.ts) and what they do without it.
+ * reason (test/persistence/backends.ts) except under CI, where they fail; where the browser
+ * suites look for Chromium (test/browser/fixture.ts) and what they do without it.
  */
 import { describe, expect, it } from 'vitest';
 import { limitForLevel } from '../../src/service/ai/settings.js';
@@ -25,6 +25,13 @@ describe('README on npm test, PostgreSQL and Chromium', () => {
     expect(printed, 'skip message in backends.ts').toBeTruthy();
     expect(readme).toContain(printed!);
     expect(readme).toMatch(/npm test[^\n]*\n?[^\n]*PostgreSQL/);
+  });
+
+  it('says the PostgreSQL suites fail under CI, as the harness makes them', () => {
+    const helper = read('test/persistence/pg-helper.ts');
+    expect(helper, 'pg-helper.ts decides on process.env.CI').toContain('POSTGRES_REQUIRED = Boolean(process.env.CI)');
+    const top = readme.slice(0, readme.indexOf('\n## '));
+    expect(top).toMatch(/skipping PostgreSQL suites[^]*`CI` set they run and fail/);
   });
 
   it('says the browser suites need Chromium where the harness looks, skip without it and fail under CI', () => {
