@@ -11,6 +11,16 @@ export default tseslint.config(
     },
   },
   {
+    // Promises must be awaited or handed off on purpose (issue 35): these two rules need type
+    // information, so only the TypeScript that tsconfig.json covers is linted with types.
+    files: ['src/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts', 'test/**/*.ts', 'examples/**/*.ts', 'clients/typescript/src/**/*.ts', 'clients/typescript/test/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
     // Fixture games (test/fixtures/games) are engines too; their tests are not. The computer
     // player (src/ai) is as pure as the engines it drives, and so is tournament pairing.
     files: ['src/core/**/*.ts', 'src/games/**/*.ts', 'src/ai/**/*.ts', 'src/tournaments/pairing/**/*.ts', 'test/fixtures/games/**/*.ts'],

@@ -1,7 +1,8 @@
 /**
  * What docs/testing.md (and the README's summary of it) says about running the tests matches the
  * test harness: the PostgreSQL suites' variable and default URL (test/persistence/pg-helper.ts),
- * and that they skip with a printed reason (test/persistence/backends.ts); where the browser
+ * and that they skip with a printed reason (test/persistence/backends.ts) except under CI, where
+ * they fail; where the browser
  * suites look for Chromium (test/browser/fixture.ts) and what they do without it.
  */
 import { describe, expect, it } from 'vitest';
@@ -30,6 +31,13 @@ describe('docs/testing.md and the README on npm test, PostgreSQL and Chromium', 
     expect(testing).toContain(printed!);
     expect(readme).toMatch(/npm test[^\n]*\n?[^\n]*PostgreSQL/);
     expect(readme).toMatch(/skipping\s+them\s+with\s+a\s+printed\s+reason/);
+  });
+
+  it('says the PostgreSQL suites fail under CI, as the harness makes them', () => {
+    const helper = read('test/persistence/pg-helper.ts');
+    expect(helper, 'pg-helper.ts decides on process.env.CI').toContain('POSTGRES_REQUIRED = Boolean(process.env.CI)');
+    expect(testing).toMatch(/skipping PostgreSQL suites[^]*`CI` set they run and fail/);
+    expect(readme).toMatch(/under `CI` they fail instead/);
   });
 
   it('says the browser suites need Chromium where the harness looks, skip without it and fail under CI', () => {

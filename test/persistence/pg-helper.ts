@@ -3,6 +3,10 @@
  * maintenance database (TEST_DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/postgres)
  * and DROP DATABASE … WITH (FORCE) afterwards. The prefix (TEST_DB_PREFIX, default evons_test_)
  * lets a CI run drop whatever a crashed test left behind.
+ *
+ * Outside CI an unreachable PostgreSQL skips its suites with a printed reason; under CI (`CI` set,
+ * as `.ci/run` runs) it fails them, as a missing Chromium fails the browser suites
+ * (test/browser/fixture.ts): a green CI run has run every PostgreSQL suite.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -10,6 +14,27 @@ import pg from 'pg';
 const PREFIX = /^[a-z0-9_]{1,40}$/.test(process.env.TEST_DB_PREFIX ?? '') ? process.env.TEST_DB_PREFIX! : 'evons_test_';
 
 export const MAINTENANCE_URL = process.env.TEST_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
+
+/** Under CI PostgreSQL must be reachable: its suites run (and fail) instead of skipping. */
+export const POSTGRES_REQUIRED = Boolean(process.env.CI);
+
+const REQUIRED_HINT = 'CI is set, so the PostgreSQL suites fail rather than skip: start PostgreSQL or point TEST_DATABASE_URL at one';
+
+/** Why `url` cannot be used, with its password hidden. */
+export function unreachableReason(url: string, e: unknown): string {
+  return `PostgreSQL unreachable at ${url.replace(/\/\/[^@]*@/, '//***@')}: ${e instanceof Error ? e.message : String(e)}`;
+}
+
+/**
+ * What a suite does with PostgreSQL unreachable for `reason` (null: reachable): skip, saying why
+ * (the reason is returned), or under CI run, so that its first connection fails it (null is
+ * returned, and the reason printed once here).
+ */
+export function skipUnlessRequired(reason: string | null): string | null {
+  if (reason === null || !POSTGRES_REQUIRED) return reason;
+  console.error(`[PostgreSQL tests] ${reason}. ${REQUIRED_HINT}.`);
+  return null;
+}
 
 function withDatabase(url: string, name: string): string {
   const u = new URL(url);
@@ -19,7 +44,12 @@ function withDatabase(url: string, name: string): string {
 
 async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const c = new pg.Client({ connectionString: MAINTENANCE_URL, connectionTimeoutMillis: 3_000 });
-  await c.connect();
+  try {
+    await c.connect();
+  } catch (e) {
+    // The suite's failure says what is wrong, not only ECONNREFUSED.
+    throw new Error(`${unreachableReason(MAINTENANCE_URL, e)}${POSTGRES_REQUIRED ? ` (${REQUIRED_HINT})` : ''}`, { cause: e });
+  }
   try {
     return await fn(c);
   } finally {
@@ -27,13 +57,17 @@ async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-/** Null when PostgreSQL is reachable; otherwise the reason, for a printed skip. */
+/**
+ * Null when PostgreSQL is reachable, or unreachable under CI (the suites run and fail: see
+ * skipUnlessRequired); otherwise the reason, for a printed skip.
+ */
 export async function postgresUnavailableReason(): Promise<string | null> {
   try {
     await admin((c) => c.query('SELECT 1'));
     return null;
   } catch (e) {
-    return `PostgreSQL unreachable at ${MAINTENANCE_URL.replace(/\/\/[^@]*@/, '//***@')}: ${(e as Error).message}`;
+    // admin's error wraps the driver's (with the CI hint): the reason names the driver's.
+    return skipUnlessRequired(unreachableReason(MAINTENANCE_URL, e instanceof Error && e.cause !== undefined ? e.cause : e));
   }
 }
 
