@@ -4,7 +4,9 @@
  * a round starts under it too, in one transaction that pairs only the field it was planned from
  * (else 'stale': the caller pairs again), moves `round` from k to k + 1 only if it is still k, writes the round's boards
  * (their primary key admits one set) and creates its matches, so two nodes starting the same
- * round, or a process killed half-way, leave one round or none, never half of one.
+ * round, or a process killed half-way, leave one round or none, never half of one. Every change
+ * to what a tournament shows bumps its `version` in the same transaction (or statement), so a
+ * node's cached view (src/service/tournaments.ts) is checked with the row read alone.
  */
 import type { SqlQuery, SqlTx, Database } from './database.js';
 import { asDate, asJson } from './sql-values.js';
@@ -35,12 +37,16 @@ interface Raw {
   started_at: Date | string | null;
   finished_at: Date | string | null;
   players: number | string;
+  version: number;
 }
 
 const SELECT = `
   SELECT t.*, o."handle" AS organizer,
          (SELECT count(*) FROM "tournament_player" tp WHERE tp."tournament_id" = t."id")::int AS players
     FROM "tournament" t JOIN "player" o ON o."id" = t."organizer_id"`;
+
+/** Bumps the version of tournament $1 (within the transaction of the change). */
+const BUMP = `UPDATE "tournament" SET "version" = "version" + 1 WHERE "id" = $1`;
 
 const orNull = (v: Date | string | null): Date | null => (v === null ? null : asDate(v));
 
@@ -70,6 +76,7 @@ function tournamentRow(r: Raw): TournamentRow {
     startedAt: orNull(r.started_at),
     finishedAt: orNull(r.finished_at),
     players: Number(r.players),
+    version: Number(r.version),
   };
 }
 
@@ -193,7 +200,10 @@ export class SqlTournamentStore implements TournamentStore {
          ON CONFLICT DO NOTHING RETURNING "player_id"`,
         [id, p.playerId, JSON.stringify(p.deck), p.deckName, p.rating, at.toISOString(), Number(n), t.max_players],
       );
-      if (inserted.length > 0) return 'joined';
+      if (inserted.length > 0) {
+        await tx.query(BUMP, [id]);
+        return 'joined';
+      }
       const [already] = await tx.query(`SELECT 1 FROM "tournament_player" WHERE "tournament_id" = $1 AND "player_id" = $2`, [id, p.playerId]);
       return already ? 'already' : 'full';
     });
@@ -204,7 +214,9 @@ export class SqlTournamentStore implements TournamentStore {
       const [t] = await tx.query<{ status: string }>(`SELECT "status" FROM "tournament" WHERE "id" = $1 FOR UPDATE`, [id]);
       if (!t) return false;
       if (t.status === 'open') {
-        return (await tx.query(`DELETE FROM "tournament_player" WHERE "tournament_id" = $1 AND "player_id" = $2 RETURNING 1`, [id, playerId])).length > 0;
+        const left = (await tx.query(`DELETE FROM "tournament_player" WHERE "tournament_id" = $1 AND "player_id" = $2 RETURNING 1`, [id, playerId])).length > 0;
+        if (left) await tx.query(BUMP, [id]);
+        return left;
       }
       if (t.status !== 'running') return false;
       const rows = await tx.query(
@@ -212,6 +224,7 @@ export class SqlTournamentStore implements TournamentStore {
           WHERE "tournament_id" = $1 AND "player_id" = $2 AND "withdrawn_at" IS NULL RETURNING 1`,
         [id, playerId, at.toISOString()],
       );
+      if (rows.length > 0) await tx.query(BUMP, [id]);
       return rows.length > 0;
     });
   }
@@ -225,7 +238,7 @@ export class SqlTournamentStore implements TournamentStore {
         const [{ n } = { n: 0 }] = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM "tournament_player" WHERE "tournament_id" = $1`, [id]);
         if (Number(n) >= fewerThan) return false;
       }
-      const rows = await tx.query(`UPDATE "tournament" SET "status" = 'canceled', "finished_at" = $2::timestamptz WHERE "id" = $1 AND "status" = 'open' RETURNING 1`, [
+      const rows = await tx.query(`UPDATE "tournament" SET "status" = 'canceled', "finished_at" = $2::timestamptz, "version" = "version" + 1 WHERE "id" = $1 AND "status" = 'open' RETURNING 1`, [
         id,
         at.toISOString(),
       ]);
@@ -249,7 +262,7 @@ export class SqlTournamentStore implements TournamentStore {
         if (field.length !== planned.size || field.some((p) => planned.get(p.player_id) !== p.withdrawn)) throw stale;
         const won = await tx.query(
           `UPDATE "tournament" SET "round" = $2 + 1, "rounds" = $3, "round_ends_at" = $4::timestamptz, "status" = 'running',
-                  "started_at" = COALESCE("started_at", $5::timestamptz)
+                  "started_at" = COALESCE("started_at", $5::timestamptz), "version" = "version" + 1
             WHERE "id" = $1 AND "round" = $2 AND "status" IN ('open', 'running') RETURNING 1`,
           [id, s.from, s.rounds, s.roundEndsAt?.toISOString() ?? null, s.at.toISOString()],
         );
@@ -275,17 +288,22 @@ export class SqlTournamentStore implements TournamentStore {
 
   async setResults(id: string, results: { round: number; board: number; result: BoardResult; forfeit: boolean }[]): Promise<void> {
     if (results.length === 0) return;
+    // One statement: the results and the version bump commit together (no bump when none was new).
     await this.sql(
-      `UPDATE "tournament_board" b SET "result" = r."result", "forfeit" = r."forfeit"
-         FROM jsonb_to_recordset($2::jsonb) AS r("round" int, "board" int, "result" text, "forfeit" boolean)
-        WHERE b."tournament_id" = $1 AND b."round" = r."round" AND b."board" = r."board" AND b."result" IS NULL`,
+      `WITH scored AS (
+         UPDATE "tournament_board" b SET "result" = r."result", "forfeit" = r."forfeit"
+           FROM jsonb_to_recordset($2::jsonb) AS r("round" int, "board" int, "result" text, "forfeit" boolean)
+          WHERE b."tournament_id" = $1 AND b."round" = r."round" AND b."board" = r."board" AND b."result" IS NULL
+         RETURNING 1)
+       UPDATE "tournament" SET "version" = "version" + 1 WHERE "id" = $1 AND EXISTS (SELECT 1 FROM scored)`,
       [id, JSON.stringify(results)],
     );
   }
 
   async finish(id: string, round: number, standings: unknown, at: Date): Promise<boolean> {
     const rows = await this.sql(
-      `UPDATE "tournament" SET "status" = 'finished', "rounds" = $2, "standings" = $3::jsonb, "finished_at" = $4::timestamptz, "round_ends_at" = NULL
+      `UPDATE "tournament" SET "status" = 'finished', "rounds" = $2, "standings" = $3::jsonb, "finished_at" = $4::timestamptz, "round_ends_at" = NULL,
+                             "version" = "version" + 1
         WHERE "id" = $1 AND "round" = $2 AND "status" = 'running' RETURNING 1`,
       [id, round, JSON.stringify(standings), at.toISOString()],
     );

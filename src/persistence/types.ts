@@ -790,6 +790,8 @@ export interface TournamentRow extends NewTournament {
   startedAt: Date | null;
   finishedAt: Date | null;
   players: number;
+  /** Bumped by every change to what the tournament shows (its field, rounds, results, status). */
+  version: number;
 }
 
 export interface TournamentPlayerRow {

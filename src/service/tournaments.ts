@@ -150,30 +150,51 @@ export function resultsOf(boards: readonly BoardRow[]): RoundResults[] {
   return out;
 }
 
+/** A tournament as read at one version: its field, its boards and its view (see Tournaments.load). */
+interface Snapshot {
+  version: number;
+  players: TournamentPlayerRow[];
+  boards: BoardRow[];
+  view: TournamentView;
+}
+
+/** Bytes per node for the tournaments read (snapshots) and for their standings. */
+export const TOURNAMENT_CACHE_BYTES = 64 * 1024 * 1024;
+
 export class Tournaments {
   /**
-   * Standings by tournament, with what they were computed from: computed once per change (a
-   * result, a withdrawal, a round), not per read (a 1,000-player crosstable took 1.8 s).
+   * Tournaments by id as last read, with their version: a read of an unchanged tournament costs
+   * the row lookup alone (a 1,000-player Swiss's field and 5,000 boards were read, joined and
+   * mapped on every GET, about 10 ms of this process's time each). Every change bumps the version
+   * in its own transaction, on whichever node made it, so the next read anywhere sees it.
+   * (`matchStatus` of a cached board may be old: only `advance` reads it, from the store.)
    */
-  private readonly computed = new LRUCache<string, { stamp: string; view: StandingsView }>({ max: 64 });
+  private readonly snapshots = new LRUCache<string, Snapshot>({
+    maxSize: TOURNAMENT_CACHE_BYTES,
+    sizeCalculation: (s) => 2048 + s.players.length * 400 + s.boards.length * 300,
+  });
+
+  /**
+   * Standings by tournament, with the version they were computed from: computed once per change
+   * (a result, a withdrawal, a round), not per read (a 1,000-player crosstable took 1.8 s).
+   */
+  private readonly computed = new LRUCache<string, { version: number; view: StandingsView }>({
+    maxSize: TOURNAMENT_CACHE_BYTES,
+    // The crosstable: an array per pair of players (about 40 bytes each), then the rows.
+    sizeCalculation: (c) => 2048 + c.view.standings.length * (300 + c.view.standings.length * 40),
+  });
 
   constructor(
     private readonly deps: Deps,
     private readonly settings: TournamentSettings,
   ) {}
 
-  /** The standings of what `load` read, from the memo when nothing they count has changed. */
+  /** The standings of what `load` read, from the memo when the tournament's version is the same. */
   private standingsOf(t: TournamentRow, players: TournamentPlayerRow[], boards: BoardRow[]): StandingsView {
-    const stamp = JSON.stringify([
-      t.status,
-      t.round,
-      players.map((p) => [p.playerId, p.withdrawnAt !== null]),
-      boards.map((b) => [b.round, b.board, b.result, b.forfeit]),
-    ]);
     const hit = this.computed.get(t.id);
-    if (hit && hit.stamp === stamp) return hit.view;
+    if (hit && hit.version === t.version) return hit.view;
     const view = standingsView(t, players, boards);
-    this.computed.set(t.id, { stamp, view });
+    this.computed.set(t.id, { version: t.version, view });
     return view;
   }
 
@@ -227,16 +248,31 @@ export class Tournaments {
     return t;
   }
 
-  /** The tournament, its players and its boards, read once. */
-  private async load(id: string): Promise<{ t: TournamentRow; players: TournamentPlayerRow[]; boards: BoardRow[] }> {
+  /**
+   * The tournament, its players, its boards and its view: the row always (one lookup by primary
+   * key), the rest from this node's snapshot when the row's version is the one it was read at.
+   * The field and boards are read after the row, so a snapshot is never older than its version
+   * (at worst newer: the next read finds the version changed and reads again).
+   */
+  private async load(id: string): Promise<{ t: TournamentRow; players: TournamentPlayerRow[]; boards: BoardRow[]; view: TournamentView }> {
     const t = await this.row(id);
-    const [players, boards] = await Promise.all([this.store.players(id), this.store.boards(id)]);
-    return { t, players, boards };
+    let snap = this.snapshots.get(id);
+    if (!snap || snap.version !== t.version) {
+      const [players, boards] = await Promise.all([this.store.players(id), this.store.boards(id)]);
+      snap = { version: t.version, players, boards, view: view(t, players, boards) };
+      this.snapshots.set(id, snap);
+    }
+    return { t, players: snap.players, boards: snap.boards, view: snap.view };
   }
 
   async get(id: string): Promise<TournamentView> {
-    const { t, players, boards } = await this.load(id);
-    return view(t, players, boards);
+    return (await this.load(id)).view;
+  }
+
+  /** The tournament and its version (what a cache of anything rendered from it is keyed by). */
+  async versioned(id: string): Promise<{ tournament: TournamentView; standings: StandingsView; version: number }> {
+    const { t, players, boards, view: v } = await this.load(id);
+    return { tournament: v, standings: this.standingsOf(t, players, boards), version: t.version };
   }
 
   async list(filter: { status?: TournamentStatus | undefined; limit?: number | undefined; cursor?: string | undefined }): Promise<{ tournaments: TournamentView[]; nextCursor: string | null }> {
@@ -332,8 +368,8 @@ export class Tournaments {
 
   /** The tournament and all its standings from one read (the CSV export and the public page show both). */
   async withStandings(id: string): Promise<{ tournament: TournamentView; standings: StandingsView }> {
-    const { t, players, boards } = await this.load(id);
-    return { tournament: view(t, players, boards), standings: this.standingsOf(t, players, boards) };
+    const { tournament, standings } = await this.versioned(id);
+    return { tournament, standings };
   }
 
   /** One pass over every tournament with something to do (the sweeper calls it on every node). */

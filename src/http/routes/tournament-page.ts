@@ -12,7 +12,8 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { MatchService } from '../../service/match-service.js';
 import { ServiceError } from '../../service/errors.js';
 import { notModified } from '../caching.js';
-import { PAGE_ROWS, TOURNAMENT_CSP, tournamentNotFoundPage, tournamentPage, type PagePart } from '../tournament-page/page.js';
+import { PAGE_ROWS, TOURNAMENT_CSP, tournamentNotFoundPage, type PagePart } from '../tournament-page/page.js';
+import { TournamentPageCache } from '../tournament-page/cache.js';
 import type { Budgets } from '../budgets.js';
 import { workCost } from '../../service/work-costs.js';
 
@@ -38,6 +39,7 @@ function pageHeaders(reply: FastifyReply): FastifyReply {
 
 const tournamentPageRoutes: FastifyPluginAsync<{ service: MatchService; budgets: Budgets }> = async (app, { service, budgets }) => {
   const css = loadCss();
+  const pages = new TournamentPageCache();
   const hide = { schema: { hide: true } };
 
   /** A page number from the query: a positive integer, else the first page (a page past the last shows the last). */
@@ -51,16 +53,16 @@ const tournamentPageRoutes: FastifyPluginAsync<{ service: MatchService; budgets:
     budgets.work(req)(workCost.standings(PAGE_ROWS));
     let page;
     try {
-      page = await service.tournaments.withStandings(id);
+      page = await service.tournaments.versioned(id);
     } catch (err) {
       if (err instanceof ServiceError && err.kind === 'not-found') return notFound();
       throw err;
     }
     const q = req.query ?? {};
     const part: PagePart = { standings: pageOf(q.standings), round: typeof q.round === 'string' && /^[1-9]\d{0,3}$/.test(q.round) ? Number(q.round) : null, boards: pageOf(q.boards) };
-    const html = tournamentPage({ ...page, css: css.url, part });
-    // The page is the same for everyone: its hash is its tag, and a reload that finds nothing new costs a 304.
-    const etag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 22)}"`;
+    // The page is the same for everyone: rendered once per version and part (cache.ts), its hash is
+    // its tag, and a reload that finds nothing new costs a 304.
+    const { html, etag } = pages.render(page.version, { tournament: page.tournament, standings: page.standings, css: css.url, part });
     pageHeaders(reply).header('etag', etag);
     if (notModified(req, etag)) return reply.code(304).send();
     return reply.send(html);
