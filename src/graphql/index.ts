@@ -579,7 +579,9 @@ async function graphqlPlugin(app: FastifyInstance, opts: GraphqlPluginOptions) {
   });
   // Over WebSocket Mercurius parses a subscription's text itself, without the token cap: the same
   // caps then (the frame is at most 64 KiB, so the parse was bounded), before anything runs.
-  app.graphql.addHook('preSubscriptionParsing', (_schema, source) => {
+  app.graphql.addHook('preSubscriptionParsing', (_schema, source, context, id) => {
+    // A subscription: no longer one of the connection's unanswered operations (ws-connections.ts).
+    (context as { live?: LiveConnection }).live?.operations.started(id);
     checkDocumentSize(source, limits);
     checkTokens(source, limits);
   });
