@@ -220,11 +220,10 @@ export function buildResolvers(service: MatchService, budgets: GraphqlBudgets | 
           }),
         ),
       // The same schemas and service calls as GET /v1/seeks and /v1/me/seeks.
-      seeks: (_root, args: { game?: string | null }) =>
+      seeks: (_root, args: { game?: string | null; cursor?: string | null; limit?: number | null }) =>
         guard(() => {
-          const q = SeekListQuery.safeParse({ game: args.game ?? undefined });
-          if (!q.success) throw problems.validation('Invalid seek filter.', validationLines('', q.error.issues));
-          return service.seeks.list(q.data);
+          const q = parseInput(SeekListQuery, restBody({ game: args.game, cursor: args.cursor, limit: args.limit }), 'seek list query');
+          return service.seeks.page({ game: q.game }, { limit: q.limit, cursor: q.cursor });
         }),
       mySeeks: (_root, _args, c) => guard(() => service.seeks.mine(ctxOf(c).token)),
       // The same service calls and scopes as /v1/me/webhooks….

@@ -107,7 +107,7 @@ const LIST_SIZES: Record<string, number | 'limit'> = {
   'Webhook.deliveries': 'limit',
   'Query.myWebhooks': 10,
   'AccountWebhook.deliveries': 'limit',
-  'Query.seeks': 100,
+  'Query.seeks': 'limit',
   'Query.mySeeks': 100,
 };
 

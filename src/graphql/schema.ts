@@ -128,8 +128,14 @@ ${gameFieldsSdl(games, 'PendingDecision', (m) => m.graphql.pendingFields)}  }
     challenge(id: ID!): Challenge!
     "Your challenges (player token, match:read), newest first, as GET /v1/me/challenges: in (sent to you by handle) or out (yours)."
     myChallenges(direction: ChallengeDirection = in, status: ChallengeStatus, cursor: String, limit: Int = 20): ChallengePage!
-    "Open seeks, oldest first (the order they pair in), without decks (like GET /v1/seeks; at most 100)."
-    seeks(game: String): [Seek!]!
+    "Open seeks, oldest first (the order they pair in), without decks (like GET /v1/seeks): cursor + limit (1–100) → nextCursor."
+    seeks(
+      game: String
+      "nextCursor of the previous page, unchanged (anything else: invalid-cursor)."
+      cursor: String
+      "Seeks per page (at most 100)."
+      limit: Int = 100
+    ): SeekPage!
     "Your seeks, newest first, with their status (like GET /v1/me/seeks: a player token with match:read; at most 100)."
     mySeeks: [OwnSeek!]!
     "Your account webhooks (player token, match:read), as GET /v1/me/webhooks."
@@ -446,6 +452,13 @@ ${gameFieldsSdl(games, 'PendingDecision', (m) => m.graphql.pendingFields)}  }
     maxRating: Int
     createdAt: String!
     expiresAt: String!
+  }
+
+  "A page of open seeks (like SeekList in /openapi.json)."
+  type SeekPage {
+    seeks: [Seek!]!
+    "Pass as cursor for the next page; null after the last."
+    nextCursor: String
   }
 
   "One of your seeks (like OwnSeek in /openapi.json)."

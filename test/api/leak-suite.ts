@@ -523,7 +523,7 @@ export function leakSuite(backend: Backend): void {
         const list = await (token ? r.set(bearer(token)) : r).expect(200);
         expect(list.body.seeks.map((s: { id: string }) => s.id)).toContain(open.body.id);
         await assertClean(`GET /v1/seeks as ${who}`, list.text);
-        const g = await gql(token, `{ seeks { ${SEEK} } }`).expect(200);
+        const g = await gql(token, `{ seeks { seeks { ${SEEK} } nextCursor } }`).expect(200);
         expect(g.body.errors, JSON.stringify(g.body.errors)).toBeUndefined();
         await assertClean(`GraphQL seeks as ${who}`, g.text);
       }

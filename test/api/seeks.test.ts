@@ -160,12 +160,12 @@ for (const backend of backends) {
       const posted = (await post(a.token, input).expect(200)).body.data.postSeek;
       expect(posted).toMatchObject({ handle: a.handle, game: 'evons', timeControl: { kind: 'correspondence', daysPerMove: 1 }, rated: true, minRating: 1000, maxRating: null, status: 'open', matchId: null, deck: STARTERS[2] });
 
-      const listed = (await graphqlRequest(other, '{ seeks { id handle rated } }').expect(200)).body.data.seeks as { id: string }[];
+      const listed = (await graphqlRequest(other, '{ seeks { seeks { id handle rated } } }').expect(200)).body.data.seeks.seeks as { id: string }[];
       expect(listed).toContainEqual({ id: posted.id, handle: a.handle, rated: true });
       const rest = (await h.http.get('/v1/seeks').expect(200)).body.seeks.map((x: { id: string }) => x.id);
       expect(listed.map((x) => x.id)).toEqual(rest);
       // No deck among a public seek's fields.
-      expect((await graphqlRequest(h, '{ seeks { deck } }')).body.errors[0].message).toMatch(/deck/);
+      expect((await graphqlRequest(h, '{ seeks { seeks { deck } } }')).body.errors[0].message).toMatch(/deck/);
 
       const paired = (await post(b.token, input.replace('minRating: 1000', 'maxRating: 2000')).expect(200)).body.data.postSeek;
       expect(paired.status).toBe('paired');
