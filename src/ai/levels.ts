@@ -31,7 +31,7 @@ export interface LevelBudget {
 }
 
 /**
- * Measured with bench:ai (README, "The computer's levels"): past about a hundred simulations
+ * Measured with bench:ai (docs/benchmarks.md, "The computer's levels"): past about a hundred simulations
  * more search barely wins more games (448 simulations against 160 scored 50 % in 60 Evons
  * games), so search alone cannot make eight distinguishable steps. Slips can, as lichess's
  * lower levels do: each level plays a random legal action in a share of its decisions, a share

@@ -100,6 +100,7 @@ const LIST_SIZES: Record<string, number | 'limit'> = {
   'Query.myMatches': 'limit',
   'Query.myChallenges': 'limit',
   'Query.tournaments': 'limit',
+  'Query.tournamentStandings': 'limit',
   ...Object.fromEntries([...perMatchType('events', 'limit'), ...perMatchType('legalActions', 200)]),
   ...gameListSizes(GAME_LIST),
   'ActionResult.events': 100,
