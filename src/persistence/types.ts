@@ -478,7 +478,8 @@ export interface WebhookStore {
    * for the endpoints in `busy` (this node is sending to them), and none while an earlier
    * version to the same endpoint is pending (per endpoint, deliveries go in version order).
    */
-  claim(limit: number, leaseMs: number, busy?: readonly string[]): Promise<ClaimedDelivery[]>;
+  /** `only`: claim for these endpoints alone (the slow lane). */
+  claim(limit: number, leaseMs: number, busy?: readonly string[], only?: readonly string[]): Promise<ClaimedDelivery[]>;
   /** Stores a player's account endpoint unless they hold `max` already (null), checked atomically. */
   createForPlayer(playerId: string, hook: NewAccountWebhook, max: number): Promise<AccountWebhookRow | null>;
   listForPlayer(playerId: string): Promise<AccountWebhookRow[]>;

@@ -78,6 +78,8 @@ WITH due AS (
   SELECT d."id" FROM "webhook_delivery" d JOIN "webhook" w ON w."id" = d."webhook_id"
    WHERE d."status" = 'pending' AND d."next_attempt_at" <= now()
      AND d."webhook_id" <> ALL (ARRAY(SELECT jsonb_array_elements_text($3::jsonb)))
+     -- Only these endpoints, when given (the worker's slow lane claims for its own endpoints alone).
+     AND ($4::jsonb IS NULL OR d."webhook_id" = ANY (ARRAY(SELECT jsonb_array_elements_text($4::jsonb))))
      AND NOT EXISTS (SELECT 1 FROM "webhook_delivery" e
                       WHERE e."webhook_id" = d."webhook_id" AND e."status" = 'pending'
                         -- A seat's endpoint: in version order; an account's: in the order its entries were written.
@@ -326,8 +328,8 @@ export class PrismaWebhookStore implements WebhookStore {
     return rows.length > 0;
   }
 
-  async claim(limit: number, leaseMs: number, busy: readonly string[] = []): Promise<ClaimedDelivery[]> {
-    return (await this.sql<Raw>(CLAIM_SQL, [limit, leaseMs, JSON.stringify(busy)], 'evons_webhook_claim')).map(rawClaimed);
+  async claim(limit: number, leaseMs: number, busy: readonly string[] = [], only?: readonly string[]): Promise<ClaimedDelivery[]> {
+    return (await this.sql<Raw>(CLAIM_SQL, [limit, leaseMs, JSON.stringify(busy), only ? JSON.stringify(only) : null], 'evons_webhook_claim')).map(rawClaimed);
   }
 
   async settle(

@@ -124,12 +124,19 @@ export class WebhookWorker {
    */
   private async fill(): Promise<void> {
     try {
+      const leaseMs = this.opts.leaseMs ?? LEASE_MS;
+      // The slow lane claims for the known slow endpoints alone, into its own room: the fast lane's
+      // claim never takes their (older) rows, so a backlog to slow endpoints delays only them.
+      const slowRoom = this.slowConcurrency - this.inFlightSlow;
+      const idleSlow = [...this.slowEndpoints.keys()].filter((id) => !this.queues.has(id));
+      if (slowRoom > 0 && idleSlow.length > 0 && !this.loop.stopped) {
+        for (const d of await this.store.claim(slowRoom, leaseMs, [], idleSlow)) this.enqueue(d);
+      }
       for (;;) {
         const room = this.concurrency - this.inFlight;
         if (room <= 0 || this.loop.stopped) return;
-        const exclude = [...this.queues.keys()];
-        if (this.inFlightSlow >= this.slowConcurrency) exclude.push(...[...this.slowEndpoints.keys()].filter((id) => !this.queues.has(id)));
-        const claimed = await this.store.claim(room, this.opts.leaseMs ?? LEASE_MS, exclude);
+        const exclude = [...this.queues.keys(), ...[...this.slowEndpoints.keys()].filter((id) => !this.queues.has(id))];
+        const claimed = await this.store.claim(room, leaseMs, exclude);
         for (const d of claimed) this.enqueue(d);
         if (claimed.length < room) return;
       }
