@@ -25,7 +25,7 @@ export const WORK_RATES = {
   /** A cell of the standings CSV (a player's row times the rounds). */
   standingsCsvCell: 0.03,
   /** A match dealt and created by a bulk pairing. */
-  bulkPairingMatch: 25,
+  bulkPairingMatch: 12,
   /** A KiB of a GraphQL document over 8 KiB, parsed and validated. */
   documentKiB: 1,
 } as const;
