@@ -653,6 +653,45 @@ for (const backend of backends) {
         }
       });
 
+      it('issue 33: endpoints not yet known cannot fill the fast lane: an endpoint known to answer quickly keeps a quarter of it', async () => {
+        // Four slots (one kept for quick endpoints), endpoints that hang but are not yet known slow
+        // (slowAfterMs far away): without the reserve three of them plus a fourth take every slot and
+        // the quick endpoint's next delivery waits behind them.
+        const w = new WebhookWorker(hm.store.webhooks, (d) => hm.app.service.webhooks.bodyOf(d), {
+          allowPrivate: true,
+          pollMs: 20,
+          backoffMs: [20],
+          timeoutMs: 600_000,
+          concurrency: 4,
+          slowAfterMs: 600_000,
+        });
+        const ps = path('unknown-hanging');
+        const gate = rx.gate(ps);
+        w.start();
+        try {
+          const quick = await createHotSeat(hm.http);
+          const other: Seat = (await toMoveM(quick.id)) === 'p1' ? 'p2' : 'p1';
+          const pq = path('quick');
+          await registerM(quick.id, quick.tokens[other], pq, ['your-turn', 'match-ended']);
+          // Its first delivery, answered at once: now it is known to be quick.
+          while ((await toMoveM(quick.id)) !== other) await moveM(quick.id, quick.tokens);
+          await waitFor(() => rx.on(pq).length === 1, 'the quick endpoint\'s first delivery');
+          await waitFor(() => w.lanes().fast === 0, 'it to settle');
+          const hanging = [await createHotSeat(hm.http), await createHotSeat(hm.http)];
+          for (const m of hanging) for (const seat of ['p1', 'p2'] as const) await registerM(m.id, m.tokens[seat], ps, ['match-ended']);
+          for (const m of hanging) await hm.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens.p1)).send({ action: { type: 'resign' } }).expect(200);
+          // Three slots for endpoints not known quick: three of the four are called, the fourth waits.
+          await waitFor(() => rx.on(ps).length === 3, 'three hanging endpoints to be called');
+          await hm.http.post(`/v1/matches/${quick.id}/actions`).set(bearer(quick.tokens[other])).send({ action: { type: 'resign' } }).expect(200);
+          await waitFor(() => rx.on(pq).length === 2, 'the quick endpoint\'s second delivery, in the kept slot');
+          expect(rx.on(ps)).toHaveLength(3);
+          expect(rx.on(ps).every((r) => r.answered === null && !r.aborted)).toBe(true);
+        } finally {
+          gate.release();
+          await w.stop();
+        }
+      });
+
       it('issue 21 #13: per endpoint, deliveries go out in data.version order: a later one waits while an earlier one is pending retry', async () => {
         const w = worker();
         try {
