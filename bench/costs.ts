@@ -114,6 +114,13 @@ const rows: Row[] = [
     run: () => json(app.inject({ url: `/v1/tournaments/${tn}/standings` }), 'standings'),
   },
   {
+    operation: `the whole tournament (JSON, ${PLAYERS} players, before its start)`,
+    unit: 'player or board',
+    size: PLAYERS,
+    rate: WORK_RATES.tournamentViewRow,
+    run: () => json(app.inject({ url: `/v1/tournaments/${tn}` }), 'tournament'),
+  },
+  {
     operation: `standings.csv (${PLAYERS} players × 5 rounds)`,
     unit: 'cell',
     size: PLAYERS * 5,

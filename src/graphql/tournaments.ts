@@ -40,10 +40,12 @@ export function tournamentResolvers(service: MatchService, chargeOf: (c: Mercuri
 
   return {
     Query: {
-      tournament: (_root: unknown, args: { id: string }) =>
-        guard(() => {
+      tournament: (_root: unknown, args: { id: string }, c: MercuriusContext) =>
+        guard(async () => {
           checkTournamentId(args.id);
-          return tournaments.get(args.id);
+          const view = await tournaments.get(args.id);
+          chargeOf(c)(workCost.tournamentView(view.players.length, view.pairings.reduce((n, r) => n + r.boards.length, 0)));
+          return view;
         }),
       tournaments: (_root: unknown, args: { status?: string | null; cursor?: string | null; limit?: number | null }) =>
         guard(() => {

@@ -22,6 +22,8 @@ export const WORK_RATES = {
   pngMegapixel: 300,
   /** A standings row sent (a page of the standings, the tournament page), its tournament loaded. */
   standingsRow: 0.2,
+  /** A player or a board of a whole tournament view (GET /v1/tournaments/{id}, GraphQL tournament), serialised. */
+  tournamentViewRow: 0.01,
   /** A cell of the standings CSV (a player's row times the rounds). */
   standingsCsvCell: 0.03,
   /** A match dealt and created by a bulk pairing. */
@@ -50,6 +52,8 @@ export const workCost = {
   png: (width: number) => units(WORK_RATES.pngMegapixel, (width * width) / 1e6),
   /** A page of `rows` standings rows (or of the tournament page's tables). */
   standings: (rows: number) => units(WORK_RATES.standingsRow, rows),
+  /** A whole tournament view of `players` players and `boards` boards over every round. */
+  tournamentView: (players: number, boards: number) => units(WORK_RATES.tournamentViewRow, players + boards),
   /** The standings CSV of `players` players over `rounds` rounds. */
   standingsCsv: (players: number, rounds: number) => units(WORK_RATES.standingsCsvCell, players * Math.max(1, rounds)),
   /** A bulk pairing of `matches` matches. */
