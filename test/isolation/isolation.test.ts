@@ -423,7 +423,7 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
       expect(paired).toBe(bursts * 50);
     });
 
-    it('9. bulk pairing at its budget: 2 × 200 matches, then 429 too-many-bulk-pairings', async () => {
+    it('9. bulk pairing at its budget: 2 × 200 matches, then 429', async () => {
       const [organizer] = await insertPlayers(sql, setup, `bulk-org-${Math.random().toString(36).slice(2, 6)}-`, 1);
       const players = await insertPlayers(sql, setup, `bulk-${Math.random().toString(36).slice(2, 6)}-`, 400);
       const sets = [await insertTokens(sql, setup, players, ['pairing:play']), await insertTokens(sql, setup, players, ['pairing:play']), await insertTokens(sql, setup, players, ['pairing:play'])];
@@ -444,7 +444,9 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
       expect(calls.slice(0, 2).map((c) => c.split(' ')[0])).toEqual(['201', '201']);
       expect(row.attacker.statuses['201']).toBe(2);
       expect(allowed(row.attacker.statuses, ['201', '429'])).toEqual([]);
-      expect(row.attacker.codes['too-many-bulk-pairings']).toBeGreaterThan(0);
+      // The third call is past both budgets it spends: the organizer's matches a minute
+      // (too-many-bulk-pairings) and the client's work (rate-limited); whichever refuses first.
+      expect((row.attacker.codes['too-many-bulk-pairings'] ?? 0) + (row.attacker.codes['rate-limited'] ?? 0)).toBeGreaterThan(0);
     });
 
     it('10. a player\'s export with events, 4 at once in a loop', async () => {
