@@ -45,7 +45,11 @@ const MAX_FIRST_BYTES = 64 * 1024;
  */
 const ENV = {
   LOG_LEVEL: 'warn',
-  RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '12000',
+  // The request ceilings are not what the suite measures (they count requests, whatever they
+  // cost): on an idle machine the bystander alone makes about 200 a second, past 12,000 a minute
+  // over the suite's phases. Every other limit is at its default.
+  RATE_LIMIT_PER_MINUTE: '1000000',
+  RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '1000000',
   WORK_UNITS_PER_MINUTE: '6000',
   WORK_UNITS_PER_ADDRESS_PER_MINUTE: '12000',
   EXPENSIVE_READS_AT_ONCE: '2',
