@@ -40,7 +40,7 @@ const RAMP_MS = FULL ? 2_000 : 750;
 const AI_JOBS_PER_ACCOUNT = 2;
 const MAX_FIRST_BYTES = 64 * 1024;
 /**
- * The product's limits at their defaults: bench/lib/server-process.ts turns the per-address ones
+ * The product's limits at their defaults, but for the request ceilings below: bench/lib/server-process.ts turns the per-address ones
  * off unless told (its clients all share one address; here each actor has its own).
  */
 const ENV = {
