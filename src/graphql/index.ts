@@ -156,7 +156,7 @@ export function buildResolvers(service: MatchService, budgets: GraphqlBudgets | 
         if (!Number.isInteger(after) || after < 0) throw problems.validation('after must be ≥ 0', ['after: must be ≥ 0']);
         const limit = clampLimit(args.limit, 100, 500);
         const m = await s.load();
-        ctxOf(c).charge(workCost.eventPage(Math.min(limit, Math.max(0, m.version - after))));
+        ctxOf(c).charge(workCost.eventPage(limit, after, m.version));
         const page = await service.events(m, after, limit);
         return { events: page.events.map(eventOut), next: page.next, hasMore: page.hasMore };
       }),

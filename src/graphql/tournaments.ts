@@ -44,7 +44,7 @@ export function tournamentResolvers(service: MatchService, chargeOf: (c: Mercuri
         guard(async () => {
           checkTournamentId(args.id);
           const view = await tournaments.get(args.id);
-          chargeOf(c)(workCost.tournamentView(view.players.length, view.pairings.reduce((n, r) => n + r.boards.length, 0)));
+          chargeOf(c)(workCost.tournamentView(view));
           return view;
         }),
       tournaments: (_root: unknown, args: { status?: string | null; cursor?: string | null; limit?: number | null }) =>

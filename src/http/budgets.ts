@@ -106,7 +106,8 @@ export class Budgets {
 
   /** The same for a GraphQL operation over a WebSocket: the connection's credential and address. */
   workFor(address: string, token: string | null | undefined): ChargeWork {
-    return this.workOf(clientKeyOf(token, address, this.known), address);
+    // Lazily too: every query or mutation over a socket (a bot's every move) gets one.
+    return (units) => this.workOf(clientKeyOf(token, address, this.known), address)(units);
   }
 
   private workOf(client: string, address: string): ChargeWork {

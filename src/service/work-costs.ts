@@ -46,14 +46,15 @@ export const workCost = {
   timeTravel: (events: number) => units(WORK_RATES.replayEvent, events),
   /** A match's replay file not in the cache: its events replayed and written. */
   export: (events: number) => units(WORK_RATES.exportEvent, events),
-  /** A page of `events` events (the most the page may hold: charged before it is read). */
-  eventPage: (events: number) => units(WORK_RATES.eventRead, events),
+  /** A page of at most `limit` events after `after` of a match at `version` (the most it may hold: charged before it is read). */
+  eventPage: (limit: number, after: number, version: number) => units(WORK_RATES.eventRead, Math.min(limit, Math.max(0, version - after))),
   /** An uncached PNG `width` pixels wide. */
   png: (width: number) => units(WORK_RATES.pngMegapixel, (width * width) / 1e6),
   /** A page of `rows` standings rows (or of the tournament page's tables). */
   standings: (rows: number) => units(WORK_RATES.standingsRow, rows),
-  /** A whole tournament view of `players` players and `boards` boards over every round. */
-  tournamentView: (players: number, boards: number) => units(WORK_RATES.tournamentViewRow, players + boards),
+  /** A whole tournament view: its players and every round's boards. */
+  tournamentView: (view: { players: readonly unknown[]; pairings: readonly { boards: readonly unknown[] }[] }) =>
+    units(WORK_RATES.tournamentViewRow, view.players.length + view.pairings.reduce((n, r) => n + r.boards.length, 0)),
   /** The standings CSV of `players` players over `rounds` rounds. */
   standingsCsv: (players: number, rounds: number) => units(WORK_RATES.standingsCsvCell, players * Math.max(1, rounds)),
   /** A bulk pairing of `matches` matches. */

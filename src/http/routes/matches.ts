@@ -294,7 +294,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
     async (req, reply) => {
       const m = await service.load(req.params.id, bearerToken(req.headers.authorization));
       perCaller(reply, { version: m.version, viewer: m.viewer, cache: 'no-cache' });
-      budgets.work(req)(workCost.eventPage(Math.min(req.query.limit, Math.max(0, m.version - req.query.after))));
+      budgets.work(req)(workCost.eventPage(req.query.limit, req.query.after, m.version));
       const page = await service.events(m, req.query.after, req.query.limit);
       return { ...page, version: m.version };
     },

@@ -164,8 +164,7 @@ const tournamentRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: 
     async (req, reply) => {
       reply.header('cache-control', 'no-cache');
       const view = await tournaments.get(req.params.id);
-      // Every player and every round's boards: charged by how many.
-      budgets.work(req)(workCost.tournamentView(view.players.length, view.pairings.reduce((n, r) => n + r.boards.length, 0)));
+      budgets.work(req)(workCost.tournamentView(view));
       return view;
     },
   );
