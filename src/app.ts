@@ -184,6 +184,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
             size: aiSettings.workers,
             maxHeapMb: aiSettings.maxHeapMb,
             limitMs: (job) => aiSettings.limitMs ?? limitForLevel(job.level),
+            nice: aiSettings.nice,
             ...(aiSettings.deciderUrl ? { deciderUrl: aiSettings.deciderUrl } : {}),
           }),
           { node: `${hostname()}:${process.pid}`, concurrency: aiSettings.workers, leaseMs: aiSettings.leaseMs, maxAttempts: aiSettings.maxAttempts, pollMs: aiSettings.pollMs ?? 1_000, perOwner: aiSettings.jobsPerAccount },

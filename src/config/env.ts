@@ -147,6 +147,8 @@ export const EnvSchema = z.object({
   AI_MAX_HEAP_MB: z.preprocess(emptyToUndefined, z.coerce.number().int().min(32).max(16_384).default(DEFAULT_AI_SETTINGS.maxHeapMb)),
   /** Computer decisions of one player (or anonymous address) in flight at once, over all nodes. */
   AI_JOBS_PER_ACCOUNT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1_000).default(DEFAULT_AI_SETTINGS.jobsPerAccount)),
+  /** The computer's worker threads' nice value (0: the same priority as requests; 19: the lowest). */
+  AI_NICE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(19).default(DEFAULT_AI_SETTINGS.nice)),
   /** Account feeds (GET /v1/me/events, GraphQL myEvents) one player may hold open at once on one node; one more is 429 too-many-feeds (0: no cap). */
   FEED_CONNECTIONS_PER_PLAYER: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(10_000).default(DEFAULT_FEED_SETTINGS.perPlayer)),
   /** Hours a seek stays open unpaired before it expires (default 168: a week). */
@@ -278,6 +280,7 @@ export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvResult {
         maxAttempts: e.AI_MAX_ATTEMPTS,
         maxHeapMb: e.AI_MAX_HEAP_MB,
         jobsPerAccount: e.AI_JOBS_PER_ACCOUNT,
+        nice: e.AI_NICE,
         ...(e.AI_DECIDER_MODULE ? { deciderUrl: e.AI_DECIDER_MODULE } : {}),
       },
       seekTtlMs: e.SEEK_TTL_HOURS * 3_600_000,

@@ -692,6 +692,30 @@ for (const backend of backends) {
         }
       });
 
+      it('issue 33: over endpoints the worker does not know, the newest endpoint is claimed first; per endpoint only its first pending delivery', async () => {
+        // A backlog to many endpoints registered earlier (say 200 slow ones, each holding a fast
+        // slot until it is found out) must not hold up the first delivery of one registered since.
+        const older = await createHotSeat(hm.http);
+        const newer = await createHotSeat(hm.http);
+        const po = path('claim-older');
+        const pn = path('claim-newer');
+        const otherOf = async (id: string): Promise<Seat> => ((await toMoveM(id)) === 'p1' ? 'p2' : 'p1');
+        const seatO = await otherOf(older.id);
+        const hookO = await registerM(older.id, older.tokens[seatO], po, ['your-turn', 'match-ended']);
+        // Two deliveries to the older endpoint (its turn, then the end), queued before the newer endpoint exists.
+        while ((await toMoveM(older.id)) !== seatO) await moveM(older.id, older.tokens);
+        await hm.http.post(`/v1/matches/${older.id}/actions`).set(bearer(older.tokens[seatO])).send({ action: { type: 'resign' } }).expect(200);
+        const hookN = await registerM(newer.id, newer.tokens.p1, pn, ['match-ended']);
+        await hm.http.post(`/v1/matches/${newer.id}/actions`).set(bearer(newer.tokens.p1)).send({ action: { type: 'resign' } }).expect(200);
+        const first = await hm.store.webhooks.claim(1, 60_000, []);
+        expect(first.map((d) => d.webhookId)).toEqual([hookN.id]);
+        // The older endpoint's two: its first (the lower version) alone, the second behind it.
+        const rest = await hm.store.webhooks.claim(10, 60_000, []);
+        expect(rest.map((d) => d.webhookId)).toEqual([hookO.id]);
+        expect(rest[0]!.kind).toBe('your-turn');
+        expect(await hm.store.webhooks.claim(10, 60_000, [])).toEqual([]);
+      });
+
       it('issue 21 #13: per endpoint, deliveries go out in data.version order: a later one waits while an earlier one is pending retry', async () => {
         const w = worker();
         try {

@@ -17,6 +17,8 @@ export interface PoolOptions {
   maxHeapMb: number;
   /** The module that decides (exports `decide(job)`): the computer players by default; tests name their own. */
   deciderUrl?: string;
+  /** Each worker thread's nice value (default 0: as the requests' thread). */
+  nice?: number;
 }
 
 interface Slot {
@@ -40,8 +42,8 @@ export function workerEnv(env: NodeJS.ProcessEnv = process.env): Record<string, 
   return env.NODE_ENV === undefined ? {} : { NODE_ENV: env.NODE_ENV };
 }
 
-function spawn(deciderUrl: string, maxHeapMb: number): Worker {
-  const options = { workerData: { deciderUrl, workerUrl: WORKER_URL }, resourceLimits: { maxOldGenerationSizeMb: maxHeapMb }, env: workerEnv() };
+function spawn(deciderUrl: string, maxHeapMb: number, nice: number): Worker {
+  const options = { workerData: { deciderUrl, workerUrl: WORKER_URL, nice }, resourceLimits: { maxOldGenerationSizeMb: maxHeapMb }, env: workerEnv() };
   if (!fromSources) return new Worker(new URL(WORKER_URL), options);
   // A worker does not inherit the TypeScript loader: it imports the worker module through tsx's
   // API (resolved from the working directory, the repository's root, as `npm start` and the tests run).
@@ -60,7 +62,7 @@ export class WorkerPool implements Decider {
   constructor(private readonly opts: PoolOptions) {}
 
   private slot(): Slot {
-    const slot: Slot = { worker: spawn(this.opts.deciderUrl ?? DEFAULT_DECIDER_URL, this.opts.maxHeapMb), busy: null };
+    const slot: Slot = { worker: spawn(this.opts.deciderUrl ?? DEFAULT_DECIDER_URL, this.opts.maxHeapMb, this.opts.nice ?? 0), busy: null };
     slot.worker.unref();
     slot.worker.on('message', (m: { id: number; action?: unknown; error?: string }) => {
       const b = slot.busy;

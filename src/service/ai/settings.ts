@@ -16,9 +16,15 @@ export interface AiSettings {
   pollMs?: number;
   /** Decisions of one owner (a player, an anonymous address) in flight at once over all nodes; the rest wait their turn. */
   jobsPerAccount: number;
+  /**
+   * The workers' nice value (0-19, Linux; ignored where threads have no priority of their own): a
+   * search's CPU yields to the thread that serves requests, so a flood of decisions slows the
+   * decisions, not every reader and mover (docs/operations.md, Isolation).
+   */
+  nice: number;
 }
 
-export const DEFAULT_AI_SETTINGS: AiSettings = { workers: 1, leaseMs: 60_000, maxAttempts: 2, maxHeapMb: 512, jobsPerAccount: 2 };
+export const DEFAULT_AI_SETTINGS: AiSettings = { workers: 1, leaseMs: 60_000, maxAttempts: 2, maxHeapMb: 512, jobsPerAccount: 2, nice: 10 };
 
 /** The hang guard per level: far above what the level's search budget takes on these machines. */
 export function limitForLevel(level: number): number {

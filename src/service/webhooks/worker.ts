@@ -134,26 +134,28 @@ export class WebhookWorker {
   private async fill(): Promise<void> {
     try {
       const leaseMs = this.opts.leaseMs ?? LEASE_MS;
+      const reserved = Math.floor(this.concurrency / 4);
+      // The fast lane first: a fill waits on its claims one after another, and the quick
+      // endpoints' deliveries are the ones a wait shows in.
+      for (;;) {
+        const room = this.concurrency - this.inFlight;
+        if (room <= 0 || this.loop.stopped) break;
+        const idleQuick = [...this.quickEndpoints.keys()].filter((id) => !this.queues.has(id));
+        if (idleQuick.length > 0) for (const d of await this.store.claim(room, leaseMs, [], idleQuick)) this.enqueue(d);
+        // The rest of the fast lane, less the quick endpoints' reserve, for every endpoint not known slow.
+        const open = this.concurrency - reserved - this.inFlight;
+        if (open <= 0 || this.loop.stopped) break;
+        const exclude = [...this.queues.keys(), ...idleQuick.filter((id) => !this.queues.has(id)), ...[...this.slowEndpoints.keys()].filter((id) => !this.queues.has(id))];
+        const claimed = await this.store.claim(open, leaseMs, exclude);
+        for (const d of claimed) this.enqueue(d);
+        if (claimed.length < open) break;
+      }
       // The slow lane claims for the known slow endpoints alone, into its own room: the fast lane's
       // claim never takes their (older) rows, so a backlog to slow endpoints delays only them.
       const slowRoom = this.slowConcurrency - this.inFlightSlow;
       const idleSlow = [...this.slowEndpoints.keys()].filter((id) => !this.queues.has(id));
       if (slowRoom > 0 && idleSlow.length > 0 && !this.loop.stopped) {
         for (const d of await this.store.claim(slowRoom, leaseMs, [], idleSlow)) this.enqueue(d);
-      }
-      const reserved = Math.floor(this.concurrency / 4);
-      for (;;) {
-        const room = this.concurrency - this.inFlight;
-        if (room <= 0 || this.loop.stopped) return;
-        const idleQuick = [...this.quickEndpoints.keys()].filter((id) => !this.queues.has(id));
-        if (idleQuick.length > 0) for (const d of await this.store.claim(room, leaseMs, [], idleQuick)) this.enqueue(d);
-        // The rest of the fast lane, less the quick endpoints' reserve, for every endpoint not known slow.
-        const open = this.concurrency - reserved - this.inFlight;
-        if (open <= 0 || this.loop.stopped) return;
-        const exclude = [...this.queues.keys(), ...idleQuick.filter((id) => !this.queues.has(id)), ...[...this.slowEndpoints.keys()].filter((id) => !this.queues.has(id))];
-        const claimed = await this.store.claim(open, leaseMs, exclude);
-        for (const d of claimed) this.enqueue(d);
-        if (claimed.length < open) return;
       }
     } catch (err) {
       // The database is down or the node is stopping: the leases run out and a later claim retries.
