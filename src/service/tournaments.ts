@@ -32,6 +32,7 @@ import {
   type RoundResults,
   type StandingRow,
 } from '../tournaments/pairing/index.js';
+import { TournamentIdSchema } from '../contract/ids.js';
 import { problems } from './errors.js';
 import { gameRuleset } from './games.js';
 import { dealPairedMatch, parseSettings, resolveDeck, toMoveOf, type LobbyDeps } from './lobby.js';
@@ -243,7 +244,7 @@ export class Tournaments {
   }
 
   private async row(id: string): Promise<TournamentRow> {
-    const t = /^tn_[A-Za-z0-9_-]{16}$/.test(id) ? await this.store.get(id) : null;
+    const t = TournamentIdSchema.safeParse(id).success ? await this.store.get(id) : null;
     if (!t) throw problems.tournamentNotFound(id);
     return t;
   }
@@ -281,7 +282,7 @@ export class Tournaments {
     if (filter.cursor !== undefined) {
       const [at, id] = Buffer.from(filter.cursor, 'base64url').toString('utf8').split('|');
       const when = new Date(Number(at));
-      if (!id || !/^tn_/.test(id) || Number.isNaN(when.getTime())) throw problems.invalidCursor();
+      if (!id || !TournamentIdSchema.safeParse(id).success || Number.isNaN(when.getTime())) throw problems.invalidCursor();
       before = { createdAt: when, id };
     }
     const rows = await this.store.list({ status: filter.status }, limit + 1, before);
