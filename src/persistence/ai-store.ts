@@ -7,7 +7,7 @@
 import type { SqlQuery } from './database.js';
 import type { SeatName } from './shared.js';
 
-/** A decision of the computer's, claimed by this node (src/persistence/ai-store.ts). */
+/** A decision of the computer's, claimed by this node. */
 export interface AiClaim {
   matchId: string;
   /** The match version the decision is for (appended with it expected). */

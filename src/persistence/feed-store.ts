@@ -27,7 +27,7 @@ export interface FeedWindow {
   more: boolean;
 }
 
-/** The account feed's reads (src/persistence/feed-store.ts). */
+/** The account feed's reads. */
 export interface FeedStore {
   /** A position before every entry that can still appear (the reading snapshot's oldest running writer). */
   horizon(): Promise<string>;

@@ -1,6 +1,6 @@
 /**
  * Ratings (read side) and the rating half of a rated match's final append (write side, run by
- * PrismaMatchStore inside the append's transaction: see applyRating).
+ * PgMatchStore inside the append's transaction: see applyRating).
  */
 import type { SqlQuery, SqlTx } from './database.js';
 import { asDate } from './sql-values.js';

@@ -16,7 +16,7 @@ import { KeyedSerial } from './keyed-serial.js';
 import type { RatingFamily } from './rating-store.js';
 import type { NewEvent, NewMatch, PlayerRequestKey } from './shared.js';
 
-/** A seek as stored (src/persistence/seek-store.ts). */
+/** A seek as stored. */
 export interface SeekRow {
   id: string;
   playerId: string;

@@ -37,7 +37,7 @@ function newMatch(over: Partial<NewMatch> = {}, seats?: SeatRecord[]): NewMatch 
 
 for (const backend of backends) {
   const suite = backend.skipReason ? describe.skip : describe;
-  suite(`PrismaMatchStore on ${backend.name}`, () => {
+  suite(`PgMatchStore on ${backend.name}`, () => {
     let opened: OpenedStore;
     let dispose: () => Promise<void>;
 
