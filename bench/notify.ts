@@ -47,7 +47,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import pg from 'pg';
-import { PrismaMatchStore, openStore, type OpenedStore } from '../src/persistence/prisma-store.js';
+import { PgMatchStore, openStore, type OpenedStore } from '../src/persistence/match-store.js';
 import type { NewEvent } from '../src/persistence/types.js';
 import { MAINTENANCE_URL, admin, withDatabase } from './lib/postgres.js';
 import { cleanUpOnSignals, cleanups, interrupted, runBench } from './lib/cleanup.js';
@@ -236,7 +236,7 @@ async function main(): Promise<void> {
   const opened: OpenedStore = await openStore({ kind: 'postgres', url, maxConnections: pool });
   cleanups.push(() => opened.close());
   const { store, db } = opened;
-  if (!(store instanceof PrismaMatchStore)) throw new Error('openStore did not return a PrismaMatchStore');
+  if (!(store instanceof PgMatchStore)) throw new Error('openStore did not return a PgMatchStore');
   const announcing = store as unknown as Announcing;
 
   // Arm (c)'s NOTIFY, in the append's own statement and transaction; off except during (c).

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { openStore } from '../src/persistence/prisma-store.js';
+import { openStore } from '../src/persistence/match-store.js';
 import type { DatabaseConfig } from '../src/persistence/database.js';
 
 const n = Number(process.argv[2] ?? 500);

@@ -346,5 +346,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     });
   });
 
-  return app as unknown as App;
+  if (!isApp(app)) throw new Error('the app lacks a decoration App names');
+  return app;
+}
+
+/** The decorations buildApp adds are there (Fastify's decorate does not widen the instance's type). */
+function isApp(app: FastifyInstance): app is App {
+  return (['service', 'webhookWorker', 'ai', 'budgets'] as const).every((name) => app.hasDecorator(name));
 }

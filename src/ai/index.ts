@@ -3,7 +3,7 @@
  * `decide` picks an action; `BUDGETS` says what each level spends; `playableGame` finds a
  * registered game the computer can play (one whose ruleset has hiddenInformation).
  */
-import type { Seat } from '../core/ruleset.js';
+import type { AnyRuleset, Seat } from '../core/ruleset.js';
 import { GAME_LIST } from '../games/registry.js';
 import type { PlayableRuleset } from './decide.js';
 
@@ -12,8 +12,13 @@ export { BUDGETS, LEVELS, isLevel, type Level, type LevelBudget } from './levels
 
 /** The registered game `id` when the computer can play it, else null. */
 export function playableGame(id: string): PlayableRuleset<unknown, { type: string }, unknown> | null {
-  const m = GAME_LIST.find((g) => g.ruleset.id === id);
-  return m?.ruleset.hiddenInformation ? (m.ruleset as unknown as PlayableRuleset<unknown, { type: string }, unknown>) : null;
+  const ruleset = GAME_LIST.find((g) => g.ruleset.id === id)?.ruleset;
+  return ruleset && isPlayable(ruleset) ? ruleset : null;
+}
+
+/** A ruleset with hiddenInformation: what the computer needs to play it. */
+function isPlayable(r: AnyRuleset): r is PlayableRuleset<unknown, { type: string }, unknown> {
+  return Boolean(r.hiddenInformation);
 }
 
 /** Every registered game the computer can play, by id. */

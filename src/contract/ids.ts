@@ -3,10 +3,11 @@
  * the GraphQL argument standing for it are checked by the same schema.
  */
 import { z } from 'zod';
+import { MATCH_ID_PATTERN } from '../core/ids.js';
 
 export const MatchIdSchema = z
   .string()
-  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a match id (letters, digits, "_" and "-")')
+  .regex(MATCH_ID_PATTERN, 'a match id (letters, digits, "_" and "-")')
   .describe('Match id as returned by POST /v1/matches.');
 
 export const HandleSchema = z

@@ -9,7 +9,7 @@ import { BulkPairingIdSchema, TournamentIdSchema } from '../contract/ids.js';
 import { CreateBulkPairingBody, CreateTournamentBody, JoinTournamentBody, StandingsPageQuery, TournamentListQuery } from '../contract/requests.js';
 import { problems } from '../service/errors.js';
 import type { MatchService } from '../service/match-service.js';
-import type { TournamentView } from '../service/tournaments.js';
+import type { TournamentView } from '../service/tournament-views.js';
 import { workCost, type ChargeWork } from '../service/work-costs.js';
 import { guard } from './errors.js';
 import { parseInput, restBody } from './inputs.js';

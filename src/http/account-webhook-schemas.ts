@@ -59,6 +59,14 @@ export const AccountWebhookParams = z.strictObject({ webhookId: WebhookIdSchema 
 export const AccountDeliveryParams = AccountWebhookParams.extend({ deliveryId: DeliveryIdSchema });
 
 type EntryOption = z.ZodObject<{ type: z.ZodLiteral<string>; data: z.ZodObject }>;
+const entryOptions: readonly EntryOption[] = FeedEntrySchema.options;
+
+/** A union's options: at least one (the feed has kinds). */
+function atLeastOne<T>(options: T[]): [T, ...T[]] {
+  const [first, ...rest] = options;
+  if (first === undefined) throw new Error('a union needs at least one option');
+  return [first, ...rest];
+}
 
 /**
  * The body of an account delivery, one shape per kind: the feed entry (FeedEntry) as Standard
@@ -68,7 +76,7 @@ type EntryOption = z.ZodObject<{ type: z.ZodLiteral<string>; data: z.ZodObject }
 export const AccountWebhookDeliveryBodySchema = register(
   z.discriminatedUnion(
     'type',
-    (FeedEntrySchema.options as unknown as EntryOption[]).map((o) =>
+    atLeastOne(entryOptions.map((o) =>
       z.object({
         type: o.shape.type,
         timestamp: z.string().describe('When the entry was written (ISO 8601, UTC): with the change that caused it.'),
@@ -76,7 +84,7 @@ export const AccountWebhookDeliveryBodySchema = register(
           entryId: z.string().describe("The entry's id in your account feed (GET /v1/me/events, Last-Event-ID). A challenge's own id stays `id`."),
         }),
       }),
-    ) as unknown as [EntryOption, ...EntryOption[]],
+    )),
   ),
   'AccountWebhookDeliveryBody',
   'The JSON body of every account webhook delivery (Standard Webhooks), signed in the webhook-signature header: the feed entry.',

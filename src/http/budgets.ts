@@ -50,8 +50,11 @@ const QUEUE_PER_SLOT = 16;
 
 type Limiter = (req: FastifyRequest) => Promise<{ isAllowed: boolean; isExceeded?: boolean; ttlInSeconds?: number; max?: number }>;
 
-/** What a limiter keys on: a Fastify request, or just an address (a WebSocket subscription). */
-type Subject = Pick<FastifyRequest, 'ip'>;
+/**
+ * What a limiter reads: `ip` (its key) and `routeOptions` (for a group id, which we do not use), of
+ * a Fastify request or of just an address (a WebSocket subscription).
+ */
+type Subject = Pick<FastifyRequest, 'ip'> & { routeOptions: Partial<FastifyRequest['routeOptions']> };
 
 export class Budgets {
   readonly gate: WorkGate;
@@ -89,8 +92,7 @@ export class Budgets {
 
   /** Counts one GraphQL subscription against its address's ceiling (a WebSocket has no request per message). */
   async subscription(address: string): Promise<void> {
-    // The limiter reads only `ip` (its key) and `routeOptions` (for a group id, which we do not use).
-    await this.charge(this.perAddress, { ip: address, routeOptions: {} } as unknown as FastifyRequest, null, 'requests per minute from one address');
+    await this.charge(this.perAddress, { ip: address, routeOptions: {} }, null, 'requests per minute from one address');
   }
 
   /** Counts one GraphQL query or mutation sent over a WebSocket against its address's ceiling, as one HTTP request. */

@@ -183,12 +183,14 @@ export const ActionQuery = z.strictObject({
  * run time, on every answer, rather than by a cast in every game's redactEvent.
  */
 type EventBody = z.ZodType<{ type: string; [k: string]: unknown }>;
-const GameEventBodySchema = z
+const GameEventBodySchema: EventBody = z
   .union(perGame((m) => m.schemas.event))
   .describe(
     `The event as this caller may see it, in the match's game (${GAME_LIST.map((m) => `${m.typePrefix}Event`).join(', ')}), discriminated by \`type\` ` +
       '(each game names its events freely: a name may exist in several games, with other fields).',
-  ) as unknown as EventBody;
+  );
+
+const matchRecordBody: EventBody = MatchRecordSchema;
 
 const eventCommon = {
   seq: z.number().int(),
@@ -205,7 +207,7 @@ export const EventSchema = register(
     z.object({
       ...eventCommon,
       source: z.literal('match').describe('A record of the match itself, the same in every game (its clock, an ending outside the game\'s rules).'),
-      event: MatchRecordSchema as unknown as EventBody,
+      event: matchRecordBody,
     }),
   ]),
   'MatchEvent',

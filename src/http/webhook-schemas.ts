@@ -1,5 +1,6 @@
 /** Zod schemas of the webhook routes (the one source for validation, serialisation and OpenAPI). */
 import { z } from 'zod';
+import { MatchIdSchema } from '../contract/ids.js';
 import { WebhookKindSchema } from '../contract/requests.js';
 
 export { WebhookRequestSchema } from '../contract/requests.js';
@@ -55,9 +56,8 @@ export const DeliveryListSchema = register(z.object({ deliveries: z.array(Delive
 
 export const WebhookIdSchema = z.string().regex(/^wh_[A-Za-z0-9_-]{1,40}$/, 'a webhook id');
 export const DeliveryIdSchema = z.string().regex(/^msg_[a-f0-9]{32}$/, 'a delivery id');
-const MatchId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a match id (letters, digits, "_" and "-")');
 
-export const WebhookParams = z.strictObject({ id: MatchId, webhookId: WebhookIdSchema });
+export const WebhookParams = z.strictObject({ id: MatchIdSchema, webhookId: WebhookIdSchema });
 export const DeliveryParams = WebhookParams.extend({ deliveryId: DeliveryIdSchema });
 export const DeliveriesQuery = z.strictObject({ limit: z.coerce.number().int().min(1).max(100).default(20) });
 

@@ -5,9 +5,35 @@
  * one wins, and a node killed mid-decision loses its claim when its lease ends.
  */
 import type { SqlQuery } from './database.js';
-import type { AiClaim, AiStore, SeatName } from './types.js';
+import type { SeatName } from './shared.js';
 
-export class SqlAiStore implements AiStore {
+/** A decision of the computer's, claimed by this node. */
+export interface AiClaim {
+  matchId: string;
+  /** The match version the decision is for (appended with it expected). */
+  version: number;
+  /** How many claims this version has had (the first is 1): a node died or a worker failed before. */
+  attempts: number;
+  seat: SeatName;
+  /** The computer player holding the seat (its level). */
+  playerId: string;
+}
+
+export interface AiStore {
+  /**
+   * Claims up to `limit` decisions that wait for one of these players (active matches whose seat to
+   * move is theirs), each for `leaseMs`; a decision claimed by a live lease is not claimed again.
+   * Fair between owners (NewMatch.aiOwner): round robin over them, oldest first within each, and
+   * none for an owner that already holds `perOwner` live claims (on any node).
+   */
+  claim(aiPlayerIds: readonly string[], limit: number, leaseMs: number, node: string, perOwner?: number): Promise<AiClaim[]>;
+  /** Drops the claim of this version (its decision was appended, or is moot). */
+  release(matchId: string, version: number): Promise<void>;
+  /** Ends the claim's lease now (its worker failed): the next claim takes it again, one attempt more. */
+  expire(matchId: string, version: number): Promise<void>;
+}
+
+export class PgAiStore implements AiStore {
   constructor(private readonly sql: SqlQuery) {}
 
   async claim(aiPlayerIds: readonly string[], limit: number, leaseMs: number, node: string, perOwner = 1_000_000): Promise<AiClaim[]> {

@@ -16,7 +16,55 @@
  * PGlite 0.5–0.7 ms, PostgreSQL 0.75 ms.
  */
 import { named } from './named-sql.js';
-import type { AppendOptions, MatchEnding, MatchStatus, NewEvent, SeatName } from './types.js';
+import type { RatedEnding } from './rating-store.js';
+import type { MatchEnding, MatchStatus, NewEvent, NewMatch, NewWebhook, SeatName, WebhookKind } from './shared.js';
+
+/** What an append notifies: the seats' endpoints that asked for these kinds get an outbox row. */
+export interface Notification {
+  seat: SeatName;
+  kind: WebhookKind;
+}
+
+/** An accepted action's answer, kept for retries with the same key (a refused action stores nothing). */
+export interface IdempotencyRecord {
+  key: string;
+  seat: SeatName;
+  requestHash: string;
+  /** The answer as the service stored it (JSON text). */
+  response: string;
+}
+
+export interface AppendOptions {
+  /** New match status/winner to set in the same transaction. */
+  status?: MatchStatus;
+  winner?: SeatName | null;
+  /** Who is to move after these events (kept on the row for "my turn" lists). */
+  toMove?: SeatName | null;
+  /** The running clock's deadline after these events (null: none runs), for the sweepers. */
+  deadline?: Date | null;
+  /** Webhook notifications, written to the outbox in the same statement. */
+  notify?: Notification[];
+  /** The deck lists dealt by this append (a join's deal). */
+  decks?: Record<SeatName, string[]>;
+  /** How the match ended, with status 'finished'. */
+  ending?: MatchEnding;
+  /** A rated match's end: both ratings are updated in this append's transaction. */
+  rating?: RatedEnding;
+  /** An endpoint registered in the same statement (a join that brings one). */
+  registerWebhook?: NewWebhook;
+  /** Stored in the same transaction, so a retried request gets the same answer. */
+  idempotency?: IdempotencyRecord;
+  /**
+   * Takes an open seat in the same transaction (a join: the deal and the seat together). If
+   * the seat is no longer open nothing is written and VersionConflictError is thrown.
+   */
+  claimSeat?: { seat: SeatName; tokenHash: string; handle: string | null; playerId?: string | null; deck?: string | null };
+  /**
+   * A new match created in the same transaction, only if this append matched its expected version
+   * (an accepted rematch: the acceptance and the match it starts are written together, once).
+   */
+  createMatch?: { match: NewMatch; events: NewEvent[] };
+}
 
 /**
  * APPEND's parameters by name. A `sets_…`/`claims_seat`/`stores_key`/`registers_webhook`
@@ -127,7 +175,7 @@ export interface EventDoc {
   acting_seat: string | null;
 }
 
-/** Events as APPEND and CREATE (prisma-store.ts) read them (jsonb_array_elements: one document each). */
+/** Events as APPEND and CREATE (match-create.ts) read them (jsonb_array_elements: one document each). */
 export function eventDocs(events: NewEvent[]): EventDoc[] {
   return events.map((e) => ({ source: e.source, type: e.type, payload: e.payload ?? null, visibility: e.visibility, acting_seat: e.actingSeat }));
 }

@@ -5,7 +5,60 @@
  */
 import type { Database, SqlQuery, SqlTx } from './database.js';
 import { asDate, asJson } from './sql-values.js';
-import type { BulkPairingRow, BulkPairingStatus, BulkPairingStore, NewBulkPairing, NewEvent, NewMatch } from './types.js';
+import type { NewEvent, NewMatch } from './shared.js';
+
+export type BulkPairingStatus = 'scheduled' | 'created' | 'canceled';
+
+export interface NewBulkPairing {
+  id: string;
+  organizerId: string;
+  game: string;
+  timeControl: unknown;
+  rated: boolean;
+  deck: unknown;
+  pairAt: Date;
+  createdAt: Date;
+  pairs: { p1: string; p2: string }[];
+  /** The players' pairing:play tokens (ids): bound to the pairing in its transaction, each unbound and live until then. */
+  tokenIds: string[];
+  /**
+   * The organizer's budget: matches of its pairings created in the last `windowMs` (counted in the
+   * transaction, the organizer's row locked, so two nodes cannot both spend the last of it).
+   */
+  budget: { perMinute: number; windowMs: number };
+}
+
+/** Why a board of a paired bulk pairing has no match: a player revoked the token (consent) before pairAt. */
+export type UnpairedReason = 'consent-revoked';
+
+export interface BulkPairingRow extends Omit<NewBulkPairing, 'pairs' | 'tokenIds' | 'budget'> {
+  status: BulkPairingStatus;
+  pairedAt: Date | null;
+  boards: { board: number; p1: string; p1Handle: string; p2: string; p2Handle: string; matchId: string | null; unpairedReason: UnpairedReason | null }[];
+}
+
+export interface BulkPairingStore {
+  /**
+   * Stores it and binds its tokens, all or nothing: 'token-taken' when a token was bound or revoked
+   * meanwhile; over the organizer's budget, when enough of it is free again (nothing stored).
+   */
+  create(b: NewBulkPairing): Promise<'created' | 'token-taken' | { retryAt: Date }>;
+  get(id: string): Promise<BulkPairingRow | null>;
+  /** The organizer's, newest first. */
+  ofOrganizer(organizerId: string, limit: number): Promise<BulkPairingRow[]>;
+  /** scheduled -> canceled. */
+  cancel(id: string): Promise<boolean>;
+  /**
+   * scheduled -> created with these matches (one per board, in board order), in one transaction:
+   * false when another node created them first (or it was cancelled). A pairing made with bound
+   * tokens creates a board's match only if both players' tokens are still live (locked in the
+   * transaction, so a revocation is either before it and counted, or after it); else the board is
+   * unpaired, 'consent-revoked'.
+   */
+  pair(id: string, at: Date, matches: { match: NewMatch; events: NewEvent[] }[]): Promise<boolean>;
+  /** Scheduled bulk pairings whose time has come. */
+  due(now: Date, limit: number): Promise<string[]>;
+}
 
 interface Raw {
   id: string;
@@ -43,7 +96,7 @@ function bulkRow(r: Raw): BulkPairingRow {
   };
 }
 
-export class SqlBulkPairingStore implements BulkPairingStore {
+export class PgBulkPairingStore implements BulkPairingStore {
   constructor(
     private readonly sql: SqlQuery,
     private readonly transaction: Database['transaction'],

@@ -1,11 +1,88 @@
 /**
  * Challenges. Every change of status is one conditional UPDATE from 'open' (RETURNING what it
  * changed), so an accept, a decline, a cancel and an expiry racing on any number of nodes leave
- * exactly one outcome; the acceptance itself is written with the match (prisma-store.ts).
+ * exactly one outcome; the acceptance itself is written with the match (match-store.ts).
  */
 import type { SqlQuery } from './database.js';
 import { asDate, asJson } from './sql-values.js';
-import type { ChallengeRow, ChallengeSeat, ChallengeStatus, ChallengeStore, NewChallenge } from './types.js';
+import type { PlayerRequestKey } from './shared.js';
+
+export type ChallengeStatus = 'open' | 'accepted' | 'declined' | 'canceled' | 'expired';
+export type ChallengeSeat = 'p1' | 'p2' | 'random';
+
+export interface ChallengeRow {
+  id: string;
+  challenger: { id: string; handle: string; bot: boolean };
+  /** The challenged player; null for an open challenge. */
+  dest: { id: string; handle: string; bot: boolean } | null;
+  /** An open challenge's allowed handles, lower-cased (empty: anyone). */
+  allowed: string[];
+  game: string;
+  timeControl: unknown;
+  rated: boolean;
+  seat: ChallengeSeat;
+  settings: unknown;
+  /** The challenger's deck spec: server-side only. */
+  deck: unknown;
+  status: ChallengeStatus;
+  declineReason: string | null;
+  matchId: string | null;
+  acceptedById: string | null;
+  createdAt: Date;
+  expiresAt: Date;
+  closedAt: Date | null;
+}
+
+/** A challenge to store: the row's own fields, its players by id. */
+export type NewChallenge = Pick<ChallengeRow, 'id' | 'allowed' | 'game' | 'timeControl' | 'rated' | 'seat' | 'settings' | 'deck' | 'createdAt' | 'expiresAt'> & {
+  challengerId: string;
+  destId: string | null;
+};
+
+export interface ChallengeAcceptance {
+  challengeId: string;
+  acceptedById: string;
+  at: Date;
+  /**
+   * The accept's Idempotency-Key and its answer: inserted first in the acceptance's transaction
+   * (RequestKeyTakenError, and nothing stored, when another request stored it first).
+   */
+  requestKey?: PlayerRequestKey;
+}
+
+/** createMatch with an acceptance found the challenge no longer open (or expired): nothing stored. */
+export class ChallengeClosedError extends Error {
+  constructor() {
+    super('challenge not open');
+    this.name = 'ChallengeClosedError';
+  }
+}
+
+export interface ChallengeStore {
+  /**
+   * Creates the challenge if the challenger created fewer than `maxPerHour` since `at - 1h` (else
+   * 'per-hour') and, for a challenge to a player, that player has fewer than
+   * `maxPendingPerRecipient` open unexpired challenges addressed to them (else 'recipient-full').
+   */
+  create(c: NewChallenge, maxPerHour: number, maxPendingPerRecipient: number): Promise<ChallengeRow | 'per-hour' | 'recipient-full'>;
+  get(id: string): Promise<ChallengeRow | null>;
+  /**
+   * open -> `to`, only if open and unexpired at `at` (and, with `challengerId`, only if that player
+   * is its challenger). Null: no such open challenge (another outcome was written first).
+   */
+  close(id: string, to: 'declined' | 'canceled', at: Date, opts: { reason?: string; challengerId?: string }): Promise<ChallengeRow | null>;
+  /**
+   * Marks open challenges past their expiry as expired (at most `limit`, soonest due first; only
+   * `id`, or only those `player` sent or received, when given): each written once, whichever node
+   * runs it; the ids this call expired.
+   */
+  expire(at: Date, only?: { limit?: number; id?: string; player?: string }): Promise<string[]>;
+  /**
+   * A player's challenges, newest first: `in` (sent to them by handle) or `out` (theirs); a page of
+   * `limit` after `cursor` (a nextCursor it issued; anything else is an InvalidCursorError).
+   */
+  list(playerId: string, direction: 'in' | 'out', opts: { status?: ChallengeStatus; limit: number; cursor?: string }): Promise<{ rows: ChallengeRow[]; nextCursor: string | null }>;
+}
 
 interface Raw {
   id: string;
@@ -58,13 +135,13 @@ function challengeRow(r: Raw): ChallengeRow {
   };
 }
 
-/** The match lists' cursor codec (prisma-store.ts), passed in so that the two modules do not import each other. */
+/** The match lists' cursor codec (match-list.ts), passed in by the match store. */
 export interface CursorCodec {
   encode(createdAt: Date, id: string): string;
   decode(cursor: string): { createdAt: Date; id: string };
 }
 
-export class SqlChallengeStore implements ChallengeStore {
+export class PgChallengeStore implements ChallengeStore {
   constructor(
     private readonly sql: SqlQuery,
     private readonly cursors: CursorCodec,

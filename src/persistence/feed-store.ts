@@ -8,7 +8,48 @@
  * read (`held`). A position is `<xid>-<id>`: the SSE id and Last-Event-ID of the feed.
  */
 import type { SqlQuery } from './database.js';
-import type { FeedRow, FeedStore, FeedWindow } from './types.js';
+
+/** One account feed entry (table account_event). */
+export interface FeedRow {
+  /** `<xid>-<id>`: where the entry is in the feed's order (the SSE id). */
+  position: string;
+  playerId: string;
+  kind: string;
+  data: Record<string, unknown>;
+  createdAt: Date;
+}
+
+export interface FeedWindow {
+  rows: FeedRow[];
+  /** Where the next window starts (every entry of these players up to it has been returned). */
+  next: string;
+  /** Entries past `next` exist already (a full page, or rows above the horizon): read again soon. */
+  more: boolean;
+}
+
+/** The account feed's reads. */
+export interface FeedStore {
+  /** A position before every entry that can still appear (the reading snapshot's oldest running writer). */
+  horizon(): Promise<string>;
+  /** These players' entries after `after`, in feed order, up to the horizon (at most `limit`). */
+  window(after: string, players: readonly string[], limit: number): Promise<FeedWindow>;
+  /** One player's entries after `after` up to and including `upTo` (at most `limit`). */
+  between(playerId: string, after: string, upTo: string, limit: number): Promise<FeedRow[]>;
+  /** Whether `position` is one of this player's entries (a Last-Event-ID to resume from). */
+  exists(playerId: string, position: string): Promise<boolean>;
+  /**
+   * What has committed now, as a point to test entries against (`committedAt`): a fresh
+   * connection's snapshot, read after it, shows every entry committed before it.
+   */
+  now(): Promise<string>;
+  /** Stores a feed ticket (its hash) for the player token `tokenHash`, until `expiresAt`; drops every expired one. */
+  addTicket(ticketHash: string, tokenHash: string, expiresAt: Date, now: Date): Promise<void>;
+  /**
+   * Uses a ticket once: the hash of the token that minted it, when it exists, is unused and has
+   * not expired at `now` (the row is deleted in the same statement: a second use finds none).
+   */
+  useTicket(ticketHash: string, now: Date): Promise<string | null>;
+}
 
 interface Raw {
   xid: string;
@@ -72,7 +113,7 @@ function parts(position: string): { xid: string; id: string } {
   return at;
 }
 
-export class SqlFeedStore implements FeedStore {
+export class PgFeedStore implements FeedStore {
   constructor(private readonly sql: SqlQuery) {}
 
   async horizon(): Promise<string> {

@@ -1,7 +1,44 @@
 /** Registered players and their API tokens (only token hashes are stored). */
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { isUniqueViolation } from './db-errors.js';
-import type { PlayerRow, PlayerStore, PlayerTokenRow, Scope } from './types.js';
+
+/** pairing:play: a delegated token, bound to the one bulk pairing it is given for, that acts in that pairing's matches only. */
+export type Scope = 'match:read' | 'match:play' | 'match:create' | 'webhook:write' | 'token:write' | 'pairing:play';
+
+export interface PlayerRow {
+  id: string;
+  handle: string;
+  bot: boolean;
+  createdAt: Date;
+}
+
+export interface PlayerTokenRow {
+  id: string;
+  playerId: string;
+  label: string | null;
+  scopes: Scope[];
+  createdAt: Date;
+  revokedAt: Date | null;
+  /** A pairing:play token's bulk pairing, once one was created with it (null before, and for other tokens). */
+  bulkPairingId: string | null;
+}
+
+/** Registered players and their API tokens. */
+export interface PlayerStore {
+  /** Registers the player with its first token; null when the handle (case-insensitively) is taken. */
+  register(p: { id: string; handle: string; bot: boolean }, token: { id: string; tokenHash: string; label: string | null; scopes: Scope[] }): Promise<PlayerRow | null>;
+  byHandle(handle: string): Promise<PlayerRow | null>;
+  /** The player and scopes of a live (not revoked) token. */
+  byToken(tokenHash: string): Promise<{ player: PlayerRow; token: PlayerTokenRow } | null>;
+  /** Which of these handles are registered (case-insensitively), as given. */
+  registered(handles: string[]): Promise<string[]>;
+  tokens(playerId: string): Promise<PlayerTokenRow[]>;
+  addToken(playerId: string, token: { id: string; tokenHash: string; label: string | null; scopes: Scope[] }): Promise<PlayerTokenRow>;
+  /** Revokes a live token of the player; its sha256, or null when there was no such live token. */
+  revokeToken(playerId: string, tokenId: string): Promise<string | null>;
+  /** The matches a bulk pairing created (none while it is scheduled). */
+  pairingMatches(bulkPairingId: string): Promise<string[]>;
+}
 
 type PlayerModel = Prisma.PlayerGetPayload<object>;
 type TokenModel = Prisma.PlayerTokenGetPayload<object>;
@@ -17,7 +54,7 @@ const tokenRow = (t: TokenModel): PlayerTokenRow => ({
   bulkPairingId: t.bulkPairingId,
 });
 
-export class PrismaPlayerStore implements PlayerStore {
+export class PgPlayerStore implements PlayerStore {
   constructor(private readonly prisma: PrismaClient) {}
 
   async register(

@@ -1,21 +1,93 @@
 /**
  * Ratings (read side) and the rating half of a rated match's final append (write side, run by
- * PrismaMatchStore inside the append's transaction: see applyRating).
+ * PgMatchStore inside the append's transaction: see applyRating).
  */
 import type { SqlQuery, SqlTx } from './database.js';
 import { asDate } from './sql-values.js';
-import type {
-  DeckUsage,
-  LeaderboardRow,
-  PlayerGameStats,
-  RatedEnding,
-  RatingChangeRow,
-  RatingFamily,
-  RatingRow,
-  RatingStore,
-  RatingValue,
-  SeatName,
-} from './types.js';
+import type { SeatName } from './shared.js';
+
+/** Ratings are kept per game and per time-control family. */
+export type RatingFamily = 'correspondence' | 'live';
+
+/** A Glicko-2 rating as stored (unrounded). */
+export interface RatingValue {
+  rating: number;
+  rd: number;
+  volatility: number;
+}
+
+/**
+ * The rating update a rated match's final append carries. The store locks both players' ratings,
+ * calls `rate` with them, and writes the result in the append's own transaction: once per match.
+ */
+export interface RatedEnding {
+  game: string;
+  family: RatingFamily;
+  players: Record<SeatName, string>;
+  /** p1's score: 1 win, 0.5 draw, 0 loss. */
+  score: 0 | 0.5 | 1;
+  /** A player's rating before their first rated game here. */
+  initial: RatingValue;
+  /** Both new ratings from both ratings before the match (pure). */
+  rate(before: Record<SeatName, RatingValue>): Record<SeatName, RatingValue>;
+}
+
+export interface RatingRow extends RatingValue {
+  playerId: string;
+  game: string;
+  family: RatingFamily;
+  games: number;
+  updatedAt: Date;
+}
+
+export interface RatingChangeRow {
+  matchId: string;
+  playerId: string;
+  game: string;
+  family: RatingFamily;
+  score: number;
+  before: RatingValue;
+  after: RatingValue;
+  createdAt: Date;
+}
+
+export interface LeaderboardRow extends RatingValue {
+  handle: string;
+  bot: boolean;
+  games: number;
+}
+
+/** A player's results in one game (finished matches of their seats). */
+export interface PlayerGameStats {
+  game: string;
+  /** Finished, not aborted. */
+  played: number;
+  won: number;
+  lost: number;
+  drawn: number;
+  /** Lost on time. */
+  timedOut: number;
+  aborted: number;
+}
+
+export interface DeckUsage {
+  game: string;
+  deck: string;
+  matches: number;
+}
+
+/** Ratings, their history, and the results they come from. */
+export interface RatingStore {
+  ofPlayer(playerId: string): Promise<RatingRow[]>;
+  /** Highest first, only ratings with rd <= maxRd (the others are provisional). */
+  leaderboard(game: string, family: RatingFamily, maxRd: number, limit: number): Promise<LeaderboardRow[]>;
+  /** The rating changes a match made (none, or one per seat). */
+  changesOfMatch(matchId: string): Promise<RatingChangeRow[]>;
+  /** Per game, from the player's finished matches. */
+  stats(playerId: string): Promise<PlayerGameStats[]>;
+  /** The decks the player brought most often to finished matches, per game, most used first (at most `perGame` each). */
+  favouriteDecks(playerId: string, perGame: number): Promise<DeckUsage[]>;
+}
 
 
 interface RatingSqlRow {
@@ -63,7 +135,7 @@ SELECT "game", "deck", "matches" FROM (
  WHERE rank <= $2
  ORDER BY "game", "matches" DESC, "deck"`;
 
-export class SqlRatingStore implements RatingStore {
+export class PgRatingStore implements RatingStore {
   constructor(private readonly sql: SqlQuery) {}
 
   async ofPlayer(playerId: string): Promise<RatingRow[]> {

@@ -5,7 +5,7 @@
  * then answers it from the stored row.
  */
 import type { SqlTx } from './database.js';
-import { RequestKeyTakenError, type PlayerRequestKey } from './types.js';
+import { RequestKeyTakenError, type PlayerRequestKey } from './shared.js';
 
 /** Inserts the key with its answer; RequestKeyTakenError (the transaction then rolls back) when it exists. */
 export async function claimRequestKey(tx: SqlTx, k: PlayerRequestKey): Promise<void> {

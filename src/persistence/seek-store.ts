@@ -12,8 +12,86 @@ import type { Database, SqlTx } from './database.js';
 import { named } from './named-sql.js';
 import { asDate, asJson } from './sql-values.js';
 import { answerRequestKey, claimRequestKey, dropRequestKey } from './request-keys.js';
-import type { NewEvent, NewMatch, NewSeek, SeekPosted, SeekRow, SeekStore } from './types.js';
 import { KeyedSerial } from './keyed-serial.js';
+import type { RatingFamily } from './rating-store.js';
+import type { NewEvent, NewMatch, PlayerRequestKey } from './shared.js';
+
+/** A seek as stored. */
+export interface SeekRow {
+  id: string;
+  playerId: string;
+  /** The owner's handle (read side). */
+  handle: string;
+  bot: boolean;
+  game: string;
+  timeControl: unknown;
+  controlKey: string;
+  rated: boolean;
+  minRating: number | null;
+  maxRating: number | null;
+  /** Server only: the resolved deck and its label. */
+  deck: string[];
+  deckName: string;
+  status: 'open' | 'paired' | 'cancelled';
+  matchId: string | null;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+export interface NewSeek {
+  id: string;
+  playerId: string;
+  game: string;
+  timeControl: unknown;
+  controlKey: string;
+  /** The rating family the range is read in ('correspondence' or 'live'). */
+  family: RatingFamily;
+  rated: boolean;
+  minRating: number | null;
+  maxRating: number | null;
+  deck: string[];
+  deckName: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+/** What posting a seek did. */
+export type SeekPosted =
+  | { kind: 'limit'; open: number }
+  | { kind: 'open'; seek: SeekRow }
+  | { kind: 'paired'; seek: SeekRow; other: SeekRow; matchId: string };
+
+export interface SeekStore {
+  /**
+   * Stores a seek, or pairs it with the oldest compatible open seek (same game, time control and
+   * rated flag, another player, each rating within the other's range), in ONE transaction: both
+   * seeks marked paired and the match `pair` builds created together, or nothing. Refuses (kind
+   * 'limit') when the owner already has `maxOpen` open seeks. `initialRating` is a player's
+   * rating before their first rated game.
+   */
+  post(
+    seek: NewSeek,
+    opts: {
+      maxOpen: number;
+      initialRating: number;
+      pair: (older: SeekRow, newer: SeekRow) => { match: NewMatch; events: NewEvent[] };
+      /**
+       * The post's Idempotency-Key: inserted first in the transaction (RequestKeyTakenError, and
+       * nothing stored, when another request stored it first), with `answer(posted)` as its response;
+       * a refused post ('limit') keeps no key.
+       */
+      requestKey?: { key: Omit<PlayerRequestKey, 'response'>; answer: (posted: SeekPosted) => string };
+    },
+  ): Promise<SeekPosted>;
+  /** Open seeks not expired at `now`, oldest first (after `after`'s position, for the next page). */
+  listOpen(filter: { game?: string | undefined }, now: Date, limit: number, after?: { createdAt: Date; id: string } | null): Promise<SeekRow[]>;
+  /** A player's seeks, newest first. */
+  ofPlayer(playerId: string, limit: number): Promise<SeekRow[]>;
+  /** Cancels an open, unexpired seek of the player; null when there is no such seek of theirs, else the row after. */
+  cancel(playerId: string, id: string, now: Date): Promise<{ cancelled: boolean; seek: SeekRow } | null>;
+  /** Extends to `until` the open, unexpired live seeks of these players (their feeds are connected); returns how many. */
+  renewLive(playerIds: readonly string[], now: Date, until: Date): Promise<number>;
+}
 
 interface SeekSqlRow {
   id: string;
@@ -89,7 +167,7 @@ INSERT INTO "seek" ("id", "player_id", "game", "time_control", "control_key", "r
                     "status", "match_id", "created_at", "expires_at", "updated_at")
 VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9::jsonb, $10, $11, $12, $13::timestamptz, $14::timestamptz, $13::timestamptz)`;
 
-export class SqlSeekStore implements SeekStore {
+export class PgSeekStore implements SeekStore {
   /** This node's posts, one at a time per pool. */
   private readonly pools = new KeyedSerial();
 

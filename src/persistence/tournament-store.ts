@@ -9,8 +9,120 @@
  * node's cached view (src/service/tournaments.ts) is checked with the row read alone.
  */
 import type { SqlQuery, SqlTx, Database } from './database.js';
+import { named } from './named-sql.js';
 import { asDate, asJson } from './sql-values.js';
-import type { BoardResult, BoardRow, DeckRule, JoinOutcome, NewEvent, NewMatch, NewTournament, RoundStart, TournamentFormat, TournamentPlayerRow, TournamentRow, TournamentStatus, TournamentStore } from './types.js';
+import type { NewEvent, NewMatch } from './shared.js';
+
+export type TournamentFormat = 'swiss' | 'round-robin' | 'double-round-robin';
+export type TournamentStatus = 'open' | 'running' | 'finished' | 'canceled';
+export type DeckRule = 'starter' | 'any';
+/** A board's result: a seat won, a draw, both forfeited, or the bye. */
+export type BoardResult = 'p1' | 'p2' | 'draw' | 'double-forfeit' | 'bye';
+
+export interface NewTournament {
+  id: string;
+  organizerId: string;
+  name: string;
+  game: string;
+  format: TournamentFormat;
+  rounds: number | null;
+  timeControl: unknown;
+  rated: boolean;
+  deckRule: DeckRule;
+  maxPlayers: number;
+  invited: string[];
+  entryClosesAt: Date | null;
+  startsAt: Date | null;
+  roundHours: number | null;
+  seed: string;
+  createdAt: Date;
+}
+
+export interface TournamentRow extends NewTournament {
+  organizer: string;
+  status: TournamentStatus;
+  round: number;
+  roundEndsAt: Date | null;
+  standings: unknown;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  players: number;
+  /** Bumped by every change to what the tournament shows (its field, rounds, results, status). */
+  version: number;
+}
+
+export interface TournamentPlayerRow {
+  playerId: string;
+  handle: string;
+  bot: boolean;
+  /** The deck spec the player entered with (never shown). */
+  deck: unknown;
+  deckName: string;
+  rating: number;
+  joinedAt: Date;
+  withdrawnAt: Date | null;
+}
+
+export interface BoardRow {
+  round: number;
+  board: number;
+  p1: string;
+  p2: string | null;
+  matchId: string | null;
+  result: BoardResult | null;
+  forfeit: boolean;
+  /** The match's status now (null for a bye). */
+  matchStatus: string | null;
+}
+
+export type NewBoard = Omit<BoardRow, 'matchStatus'>;
+
+export type JoinOutcome = 'joined' | 'already' | 'full' | 'closed';
+
+export interface RoundStart {
+  /** The round that must be running now (the start happens only if it still is). */
+  from: number;
+  /**
+   * The field the pairings were made from: every entered player and whether they withdrew. The
+   * start happens only if the field under the tournament's row lock is still this one (a join or
+   * a withdrawal committed since answers 'stale', and the caller pairs again).
+   */
+  field: { playerId: string; withdrawn: boolean }[];
+  rounds: number;
+  roundEndsAt: Date | null;
+  at: Date;
+  boards: NewBoard[];
+  matches: { match: NewMatch; events: NewEvent[] }[];
+}
+
+export interface TournamentStore {
+  create(t: NewTournament): Promise<void>;
+  get(id: string): Promise<TournamentRow | null>;
+  list(filter: { status?: TournamentStatus | undefined }, limit: number, before?: { createdAt: Date; id: string }): Promise<TournamentRow[]>;
+  players(id: string): Promise<TournamentPlayerRow[]>;
+  boards(id: string): Promise<BoardRow[]>;
+  /** Enters a player while the tournament is open, its entry window open and its field not full. */
+  join(id: string, p: { playerId: string; deck: unknown; deckName: string; rating: number }, at: Date): Promise<JoinOutcome>;
+  /** Before the start: leaves the field; after it: withdrawn from the next round on. False: not entered (or already withdrawn). */
+  withdraw(id: string, playerId: string, at: Date): Promise<boolean>;
+  /** open -> canceled; with `fewerThan`, only while the field (read under the row lock) has fewer players. */
+  cancel(id: string, at: Date, fewerThan?: number): Promise<boolean>;
+  /**
+   * Starts round `from + 1` (see RoundStart) under the tournament's row lock, the lock joins and
+   * withdrawals take: 'lost' when another node started it first, 'stale' when the field changed
+   * since it was read.
+   */
+  startRound(id: string, start: RoundStart): Promise<'started' | 'lost' | 'stale'>;
+  /** Writes results of boards that have none (the same from any node). */
+  setResults(id: string, results: { round: number; board: number; result: BoardResult; forfeit: boolean }[]): Promise<void>;
+  /** running -> finished with the final standings and `rounds` = `round` (the rounds played), if round `round` is still the last started. */
+  finish(id: string, round: number, standings: unknown, at: Date): Promise<boolean>;
+  /**
+   * Tournaments with something to do at `now`: open ones due to start, and running ones whose
+   * round's deadline passed, with an ended match not scored yet, or with every board scored.
+   */
+  due(now: Date, limit: number): Promise<string[]>;
+}
 
 interface Raw {
   id: string;
@@ -48,6 +160,54 @@ const SELECT = `
 /** Bumps the version of tournament $1 (within the transaction of the change). */
 const BUMP = `UPDATE "tournament" SET "version" = "version" + 1 WHERE "id" = $1`;
 
+/** The columns of a new tournament row, by name (JSON texts for time_control and invited). */
+interface CreateArgs {
+  id: string;
+  organizer_id: string;
+  name: string;
+  game: string;
+  format: TournamentFormat;
+  rounds: number | null;
+  time_control: string;
+  rated: boolean;
+  deck_rule: DeckRule;
+  max_players: number;
+  invited: string;
+  entry_closes_at: string | null;
+  starts_at: string | null;
+  round_hours: number | null;
+  seed: string;
+  created_at: string;
+}
+
+const CREATE = named<CreateArgs>()`
+INSERT INTO "tournament" ("id", "organizer_id", "name", "game", "format", "rounds", "time_control", "rated", "deck_rule", "max_players",
+                          "invited", "entry_closes_at", "starts_at", "round_hours", "seed", "created_at")
+VALUES (${'id'}, ${'organizer_id'}, ${'name'}, ${'game'}, ${'format'}, ${'rounds'}, ${'time_control'}::jsonb, ${'rated'}, ${'deck_rule'}, ${'max_players'},
+        ARRAY(SELECT jsonb_array_elements_text(${'invited'}::jsonb)), ${'entry_closes_at'}::timestamptz, ${'starts_at'}::timestamptz, ${'round_hours'},
+        ${'seed'}, ${'created_at'}::timestamptz)`;
+
+function createArgs(t: NewTournament): CreateArgs {
+  return {
+    id: t.id,
+    organizer_id: t.organizerId,
+    name: t.name,
+    game: t.game,
+    format: t.format,
+    rounds: t.rounds,
+    time_control: JSON.stringify(t.timeControl),
+    rated: t.rated,
+    deck_rule: t.deckRule,
+    max_players: t.maxPlayers,
+    invited: JSON.stringify(t.invited),
+    entry_closes_at: t.entryClosesAt?.toISOString() ?? null,
+    starts_at: t.startsAt?.toISOString() ?? null,
+    round_hours: t.roundHours,
+    seed: t.seed,
+    created_at: t.createdAt.toISOString(),
+  };
+}
+
 const orNull = (v: Date | string | null): Date | null => (v === null ? null : asDate(v));
 
 function tournamentRow(r: Raw): TournamentRow {
@@ -80,7 +240,7 @@ function tournamentRow(r: Raw): TournamentRow {
   };
 }
 
-export class SqlTournamentStore implements TournamentStore {
+export class PgTournamentStore implements TournamentStore {
   constructor(
     private readonly sql: SqlQuery,
     private readonly transaction: Database['transaction'],
@@ -90,29 +250,7 @@ export class SqlTournamentStore implements TournamentStore {
   ) {}
 
   async create(t: NewTournament): Promise<void> {
-    await this.sql(
-      `INSERT INTO "tournament" ("id", "organizer_id", "name", "game", "format", "rounds", "time_control", "rated", "deck_rule", "max_players",
-                                 "invited", "entry_closes_at", "starts_at", "round_hours", "seed", "created_at")
-       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, ARRAY(SELECT jsonb_array_elements_text($11::jsonb)), $12::timestamptz, $13::timestamptz, $14, $15, $16::timestamptz)`,
-      [
-        t.id,
-        t.organizerId,
-        t.name,
-        t.game,
-        t.format,
-        t.rounds,
-        JSON.stringify(t.timeControl),
-        t.rated,
-        t.deckRule,
-        t.maxPlayers,
-        JSON.stringify(t.invited),
-        t.entryClosesAt?.toISOString() ?? null,
-        t.startsAt?.toISOString() ?? null,
-        t.roundHours,
-        t.seed,
-        t.createdAt.toISOString(),
-      ],
-    );
+    await this.sql(CREATE.text, CREATE.values(createArgs(t)));
   }
 
   async get(id: string): Promise<TournamentRow | null> {

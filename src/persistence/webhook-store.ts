@@ -5,19 +5,144 @@
  */
 import type { PrismaClient, Prisma } from '../generated/prisma/client.js';
 import type { Database, SqlQuery } from './database.js';
-import type {
-  AccountDeliveryRow,
-  AccountWebhookRow,
-  ClaimedDelivery,
-  DeliveryRow,
-  DeliveryStatus,
-  NewAccountWebhook,
-  NewWebhook,
-  SeatName,
-  WebhookKind,
-  WebhookRow,
-  WebhookStore,
-} from './types.js';
+import type { FeedRow } from './feed-store.js';
+import type { EventSource, NewWebhook, SeatName, WebhookKind } from './shared.js';
+
+export interface WebhookRow extends NewWebhook {
+  matchId: string;
+  previousSecret: string | null;
+  previousUntil: Date | null;
+  failingSince: Date | null;
+  disabledAt: Date | null;
+  disabledReason: string | null;
+  createdAt: Date;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'superseded';
+
+export interface DeliveryRow {
+  id: string;
+  webhookId: string;
+  matchId: string;
+  seat: SeatName;
+  kind: WebhookKind;
+  version: number;
+  fromSeq: number;
+  toMove: SeatName | null;
+  deadline: Date | null;
+  status: DeliveryStatus;
+  attempts: number;
+  firstAttemptAt: Date | null;
+  nextAttemptAt: Date;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  createdAt: Date;
+  deliveredAt: Date | null;
+  /** How many times its seat asked for it again (each a single attempt). */
+  redeliveries: number;
+}
+
+/** What sending needs of an endpoint, a seat's or an account's. */
+export interface WebhookTarget {
+  id: string;
+  url: string;
+  secret: string;
+  previousSecret: string | null;
+  previousUntil: Date | null;
+  failingSince: Date | null;
+  disabledAt: Date | null;
+}
+
+/** A player's account endpoint: every feed entry of theirs of these kinds. */
+export interface NewAccountWebhook {
+  id: string;
+  url: string;
+  kinds: string[];
+  secret: string;
+}
+
+export interface AccountWebhookRow extends NewAccountWebhook, WebhookTarget {
+  playerId: string;
+  disabledReason: string | null;
+  createdAt: Date;
+}
+
+/** A delivery of an account webhook: one feed entry (its position `<xid>-<id>`). */
+export interface AccountDeliveryRow {
+  id: string;
+  webhookId: string;
+  kind: string;
+  entryId: string;
+  status: DeliveryStatus;
+  attempts: number;
+  firstAttemptAt: Date | null;
+  nextAttemptAt: Date;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  createdAt: Date;
+  deliveredAt: Date | null;
+  redeliveries: number;
+}
+
+/** A claimed account delivery with its stored feed entry (the body is built from it alone). */
+export interface ClaimedAccountDelivery extends AccountDeliveryRow {
+  of: 'account';
+  webhook: WebhookTarget;
+  entry: FeedRow;
+}
+
+/** A claimed delivery with what sending it needs: a seat's, or an account's. */
+export type ClaimedDelivery = ClaimedMatchDelivery | ClaimedAccountDelivery;
+
+/** A claimed delivery of a seat's webhook. */
+export interface ClaimedMatchDelivery extends DeliveryRow {
+  of: 'match';
+  webhook: WebhookTarget;
+  /** The match's version now (a deadline-near for an older version is superseded). */
+  matchVersion: number;
+  /** The match's game (its rules redact the body). */
+  game: string;
+  /** The stored events the notification is about (from_seq … version), unredacted. */
+  events: { seq: number; source: EventSource; type: string; payload: unknown; actingSeat: SeatName | null }[];
+}
+
+/** Webhook endpoints and their outbox. */
+export interface WebhookStore {
+  /** Stores an endpoint unless its seat holds `maxPerSeat` already (null), checked atomically. */
+  create(matchId: string, hook: NewWebhook, maxPerSeat: number): Promise<WebhookRow | null>;
+  list(matchId: string, seat: SeatName): Promise<WebhookRow[]>;
+  get(matchId: string, seat: SeatName, id: string): Promise<WebhookRow | null>;
+  delete(matchId: string, seat: SeatName, id: string): Promise<boolean>;
+  /** A new secret; the old one keeps signing until `previousUntil`. */
+  rotate(matchId: string, seat: SeatName, id: string, secret: string, previousUntil: Date): Promise<WebhookRow | null>;
+  deliveries(webhookId: string, limit: number): Promise<DeliveryRow[]>;
+  /**
+   * Queues a settled delivery again (one attempt now), keeping its id, unless it is pending
+   * already or was queued again `max` times; null: no such delivery.
+   */
+  redeliver(webhookId: string, deliveryId: string, max: number): Promise<DeliveryRow | 'pending' | 'limit' | null>;
+  /**
+   * Claims up to `limit` due deliveries for `leaseMs` (FOR UPDATE SKIP LOCKED: each goes to one
+   * worker on one node); a worker that dies mid-send loses its lease and another retries. None
+   * for the endpoints in `busy` (this node is sending to them), and none while an earlier
+   * version to the same endpoint is pending (per endpoint, deliveries go in version order).
+   */
+  /** `only`: claim for these endpoints alone (the slow lane). */
+  claim(limit: number, leaseMs: number, busy?: readonly string[], only?: readonly string[]): Promise<ClaimedDelivery[]>;
+  /** Stores a player's account endpoint unless they hold `max` already (null), checked atomically. */
+  createForPlayer(playerId: string, hook: NewAccountWebhook, max: number): Promise<AccountWebhookRow | null>;
+  listForPlayer(playerId: string): Promise<AccountWebhookRow[]>;
+  getForPlayer(playerId: string, id: string): Promise<AccountWebhookRow | null>;
+  deleteForPlayer(playerId: string, id: string): Promise<boolean>;
+  rotateForPlayer(playerId: string, id: string, secret: string, previousUntil: Date): Promise<AccountWebhookRow | null>;
+  accountDeliveries(webhookId: string, limit: number): Promise<AccountDeliveryRow[]>;
+  /** Like redeliver, for an account webhook's delivery. */
+  redeliverAccount(webhookId: string, deliveryId: string, max: number): Promise<AccountDeliveryRow | 'pending' | 'limit' | null>;
+  /** Whether any account webhook is active (a node kicks its worker on feed notifications only then). */
+  anyAccountWebhooks(): Promise<boolean>;
+  /** Records an attempt's result: delivered, or the next attempt (null: give up), and the endpoint's state. */
+  settle(d: ClaimedDelivery, r: { ok: boolean; statusCode: number | null; error: string | null; nextAttemptAt: Date | null; superseded?: boolean; disableReason?: string | null }): Promise<void>;
+}
 
 type WebhookModel = Prisma.WebhookGetPayload<object>;
 type DeliveryModel = Prisma.WebhookDeliveryGetPayload<object>;
@@ -219,7 +344,7 @@ function rawClaimed(d: Raw): ClaimedDelivery {
   };
 }
 
-export class PrismaWebhookStore implements WebhookStore {
+export class PgWebhookStore implements WebhookStore {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly sql: SqlQuery,

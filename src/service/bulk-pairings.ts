@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import type { TimeControl } from '../core/clock.js';
 import { GAME_IDS, type GameId } from '../games/registry.js';
 import type { BulkPairingRow, BulkPairingStatus, PlayerRow, UnpairedReason } from '../persistence/types.js';
+import { BulkPairingIdSchema } from '../contract/ids.js';
 import { ServiceError, problems } from './errors.js';
 import { gameRuleset } from './games.js';
 import { dealPairedMatch, parseSettings, resolveDeck, type LobbyDeps } from './lobby.js';
@@ -145,7 +146,7 @@ export class BulkPairings {
   }
 
   private async row(id: string): Promise<BulkPairingRow> {
-    const b = /^bp_[A-Za-z0-9_-]{16}$/.test(id) ? await this.store.get(id) : null;
+    const b = BulkPairingIdSchema.safeParse(id).success ? await this.store.get(id) : null;
     if (!b) throw problems.bulkPairingNotFound(id);
     return b;
   }

@@ -367,7 +367,7 @@ async function replayIdempotent(deps: Pick<MoveDeps, 'store' | 'loader'>, entry:
 /** A record written before records were compact: the whole ActionResult, answered as stored. */
 function legacyReplay(result: ActionResult, entry: MatchEntry, seat: Seat): ActionOutcome {
   // Results stored before matches named their game are Evons results (and had no clocks).
-  const match = result.match as unknown as Record<string, unknown>;
+  const match: Record<string, unknown> = result.match;
   match.gameId ??= entry.ruleset.id;
   match.timeControl ??= { kind: 'none' };
   match.clock ??= null;

@@ -12,6 +12,7 @@ import type { TimeControl } from '../core/clock.js';
 import { GAME_IDS, type GameId } from '../games/registry.js';
 import { RequestKeyTakenError, type MatchStore, type PlayerRow, type SeekPosted, type SeekRow } from '../persistence/types.js';
 import { canonicalJson, sha256Hex } from '../core/hash.js';
+import { SeekIdSchema } from '../contract/ids.js';
 import { problems } from './errors.js';
 import { gameRuleset } from './games.js';
 import { dealPairedMatch, parseSettings, resolveDeck, type PairedSeat } from './lobby.js';
@@ -80,7 +81,7 @@ function decodeSeekCursor(cursor: string): { createdAt: Date; id: string } {
   } catch {
     throw problems.invalidCursor();
   }
-  if (!Array.isArray(v) || v.length !== 2 || typeof v[0] !== 'string' || typeof v[1] !== 'string' || !/^sk_[A-Za-z0-9_-]{1,64}$/.test(v[1])) throw problems.invalidCursor();
+  if (!Array.isArray(v) || v.length !== 2 || typeof v[0] !== 'string' || typeof v[1] !== 'string' || !SeekIdSchema.safeParse(v[1]).success) throw problems.invalidCursor();
   const at = new Date(v[0]);
   if (Number.isNaN(at.getTime()) || at.toISOString() !== v[0] || at.getUTCFullYear() < 2000 || at.getUTCFullYear() > 9999) throw problems.invalidCursor();
   return { createdAt: at, id: v[1] };

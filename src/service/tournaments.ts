@@ -18,26 +18,15 @@ import { DEFAULT_RATING } from '../core/rating.js';
 import { GAME_IDS, type GameId } from '../games/registry.js';
 import type { PlayerRow } from '../persistence/types.js';
 import type { BoardResult, BoardRow, DeckRule, NewBoard, TournamentFormat, TournamentPlayerRow, TournamentRow, TournamentStatus } from '../persistence/types.js';
-import {
-  NoPairingError,
-  crosstable,
-  drawInitialOrder,
-  isBye,
-  pairSwissRound,
-  ratingOrder,
-  roundRobin,
-  standings,
-  type GameResult,
-  type Pairing,
-  type RoundResults,
-  type StandingRow,
-} from '../tournaments/pairing/index.js';
+import { NoPairingError, isBye, pairSwissRound, roundRobin, type Pairing } from '../tournaments/pairing/index.js';
+import { TournamentIdSchema } from '../contract/ids.js';
 import { problems } from './errors.js';
 import { gameRuleset } from './games.js';
 import { dealPairedMatch, parseSettings, resolveDeck, toMoveOf, type LobbyDeps } from './lobby.js';
 import { endAtDeadline, expire, type MoveDeps } from './moves.js';
 import { deckLabel, ratingFamily } from './ratings.js';
 import type { DeckSpec } from './types.js';
+import { STANDINGS_PAGE_MAX, initialOrder, resultsOf, standingsView, view, type StandingsPage, type StandingsView, type TournamentView } from './tournament-views.js';
 
 export type { TournamentFormat, TournamentStatus, DeckRule };
 
@@ -69,86 +58,15 @@ export interface CreateTournamentInput {
   roundHours?: number | undefined;
 }
 
-/** A board as the API shows it: the stored board with handles for player ids (p2 null: p1 has the bye). */
-export type TournamentBoardView = Omit<BoardRow, 'round' | 'matchStatus'>;
-
-/** What anyone may see of a tournament: no deck, no token. */
-export interface TournamentView {
-  id: string;
-  name: string;
-  organizer: string;
-  game: string;
-  format: TournamentFormat;
-  rounds: number | null;
-  timeControl: TimeControl;
-  rated: boolean;
-  deckRule: DeckRule;
-  maxPlayers: number;
-  invited: string[];
-  entryClosesAt: string | null;
-  startsAt: string | null;
-  roundHours: number | null;
-  status: TournamentStatus;
-  seed: string;
-  round: number;
-  roundEndsAt: string | null;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  players: { handle: string; bot: boolean; rating: number; withdrawn: boolean }[];
-  pairings: { round: number; boards: TournamentBoardView[] }[];
-}
-
-/** A standings row as the API shows it: the player by handle, and whether they withdrew. */
-export type StandingView = Omit<StandingRow, 'player'> & { handle: string; withdrawn: boolean };
-
-export interface StandingsView {
-  tournamentId: string;
-  status: TournamentStatus;
-  /** The rounds whose results are counted so far (a running round's ended matches count too). */
-  round: number;
-  final: boolean;
-  standings: StandingView[];
-  crosstable: { players: string[]; points: number[]; cells: string[][][] };
-}
-
-/** One page of the standings (the API's answer): the crosstable only for a field that fits a page. */
-export interface StandingsPage extends Omit<StandingsView, 'crosstable'> {
-  crosstable: StandingsView['crosstable'] | null;
-  nextCursor: string | null;
-}
-
-/** Standings rows per answer at most (and by default); a larger field's crosstable is in the CSV only. */
-export const STANDINGS_PAGE_MAX = 100;
 
 type Deps = LobbyDeps & Pick<MoveDeps, 'ratedMinDecisions'>;
 
-const iso = (d: Date | null): string | null => d?.toISOString() ?? null;
 
 /** The most rounds a Swiss of `n` players can pair without a repeat: n - 1 (even n), n (odd n, a bye each). */
 export function swissRoundCap(n: number): number {
   return n % 2 === 0 ? n - 1 : n;
 }
 
-/** The initial order: ratings at entry, highest first; equal ratings in the seed's draw. */
-export function initialOrder(players: readonly Pick<TournamentPlayerRow, 'playerId' | 'rating'>[], seed: string): string[] {
-  const rating = new Map(players.map((p) => [p.playerId, p.rating]));
-  const drawn = drawInitialOrder([...rating.keys()].sort(), seed);
-  return ratingOrder(drawn.map((id) => ({ id, rating: rating.get(id)! })));
-}
-
-/** The results the pairing core reads: one list per round, decided boards only. */
-export function resultsOf(boards: readonly BoardRow[]): RoundResults[] {
-  const out: GameResult[][] = [];
-  for (const b of boards) {
-    if (b.result === null) continue;
-    const list = (out[b.round - 1] ??= []);
-    if (b.result === 'bye' || b.p2 === null) list.push({ bye: b.p1 });
-    else list.push({ p1: b.p1, p2: b.p2, outcome: b.result, ...(b.forfeit ? { forfeit: true } : {}) });
-  }
-  for (let i = 0; i < out.length; i++) out[i] ??= [];
-  return out;
-}
 
 /** A tournament as read at one version: its field, its boards and its view (see Tournaments.load). */
 interface Snapshot {
@@ -243,7 +161,7 @@ export class Tournaments {
   }
 
   private async row(id: string): Promise<TournamentRow> {
-    const t = /^tn_[A-Za-z0-9_-]{16}$/.test(id) ? await this.store.get(id) : null;
+    const t = TournamentIdSchema.safeParse(id).success ? await this.store.get(id) : null;
     if (!t) throw problems.tournamentNotFound(id);
     return t;
   }
@@ -281,7 +199,7 @@ export class Tournaments {
     if (filter.cursor !== undefined) {
       const [at, id] = Buffer.from(filter.cursor, 'base64url').toString('utf8').split('|');
       const when = new Date(Number(at));
-      if (!id || !/^tn_/.test(id) || Number.isNaN(when.getTime())) throw problems.invalidCursor();
+      if (!id || !TournamentIdSchema.safeParse(id).success || Number.isNaN(when.getTime())) throw problems.invalidCursor();
       before = { createdAt: when, id };
     }
     const rows = await this.store.list({ status: filter.status }, limit + 1, before);
@@ -517,44 +435,6 @@ function boardResult(entry: Awaited<ReturnType<LobbyDeps['loader']['current']>>)
   return { result: w === 'p1' || w === 'p2' ? w : 'draw', forfeit: false };
 }
 
-function handles(players: readonly TournamentPlayerRow[]): Map<string, string> {
-  return new Map(players.map((p) => [p.playerId, p.handle]));
-}
-
-function view(t: TournamentRow, players: TournamentPlayerRow[], boards: BoardRow[]): TournamentView {
-  const h = handles(players);
-  const rounds = new Map<number, TournamentBoardView[]>();
-  for (const b of boards) {
-    const list = rounds.get(b.round) ?? [];
-    list.push({ board: b.board, p1: h.get(b.p1) ?? b.p1, p2: b.p2 === null ? null : (h.get(b.p2) ?? b.p2), matchId: b.matchId, result: b.result, forfeit: b.forfeit });
-    rounds.set(b.round, list);
-  }
-  return {
-    id: t.id,
-    name: t.name,
-    organizer: t.organizer,
-    game: t.game,
-    format: t.format,
-    rounds: t.rounds,
-    timeControl: t.timeControl as TimeControl,
-    rated: t.rated,
-    deckRule: t.deckRule,
-    maxPlayers: t.maxPlayers,
-    invited: t.invited,
-    entryClosesAt: iso(t.entryClosesAt),
-    startsAt: iso(t.startsAt),
-    roundHours: t.roundHours,
-    status: t.status,
-    seed: t.seed,
-    round: t.round,
-    roundEndsAt: iso(t.roundEndsAt),
-    createdAt: t.createdAt.toISOString(),
-    startedAt: iso(t.startedAt),
-    finishedAt: iso(t.finishedAt),
-    players: players.map((p) => ({ handle: p.handle, bot: p.bot, rating: Math.round(p.rating), withdrawn: p.withdrawnAt !== null })),
-    pairings: [...rounds].map(([round, list]) => ({ round, boards: list })),
-  };
-}
 
 /** The row a standings cursor starts at, or invalid-cursor for one this service did not issue. */
 function standingsOffset(cursor: string): number {
@@ -567,51 +447,3 @@ function standingsOffset(cursor: string): number {
   throw problems.invalidCursor();
 }
 
-function standingsView(t: TournamentRow, players: TournamentPlayerRow[], boards: BoardRow[]): StandingsView {
-  const h = handles(players);
-  const ids = t.status === 'open' ? players.map((p) => p.playerId) : initialOrder(players, t.seed);
-  const results = resultsOf(boards);
-  const withdrawn = new Set(players.filter((p) => p.withdrawnAt !== null).map((p) => p.playerId));
-  const rows = standings(ids, results);
-  const cross = crosstable(ids, results);
-  const named = ({ player, ...row }: StandingRow): StandingView => ({ ...row, handle: h.get(player)!, withdrawn: withdrawn.has(player) });
-  return {
-    tournamentId: t.id,
-    status: t.status,
-    round: t.round,
-    final: t.status === 'finished',
-    standings: rows.map(named),
-    crosstable: { players: cross.players.map((p) => h.get(p)!), points: cross.points, cells: cross.cells },
-  };
-}
-
-/** The standings as CSV (RFC 4180): a row per player, then one column per round (symbol and opponent). */
-export function standingsCsv(s: StandingsView, t: TournamentView): string {
-  const quote = (v: string | number) => {
-    const text = String(v);
-    // A leading =, +, - or @ would be a formula in a spreadsheet: quoted with a leading apostrophe.
-    const safe = /^[=+\-@]/.test(text) && typeof v === 'string' ? `'${text}` : text;
-    return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-  };
-  const rounds = t.pairings.map((r) => r.round);
-  const cell = (handle: string, round: number): string => {
-    const b = t.pairings.find((r) => r.round === round)?.boards.find((x) => x.p1 === handle || x.p2 === handle);
-    if (!b) return '';
-    if (b.p2 === null) return 'bye';
-    const mine: Seat = b.p1 === handle ? 'p1' : 'p2';
-    const opp = mine === 'p1' ? b.p2 : b.p1;
-    const sym =
-      b.result === null ? '*' : b.result === 'draw' ? '½' : b.result === 'double-forfeit' ? '-' : b.result === mine ? (b.forfeit ? '+' : '1') : b.forfeit ? '-' : '0';
-    return `${sym} ${opp}`;
-  };
-  const head = ['rank', 'handle', 'points', 'buchholz', 'sonneborn_berger', 'direct_encounter', 'games', 'byes', 'withdrawn', ...rounds.map((r) => `round_${r}`)];
-  const lines = [head.join(',')];
-  for (const r of s.standings) {
-    lines.push(
-      [r.rank, r.handle, r.points, r.buchholz, r.sonnebornBerger, r.directEncounter, r.games, r.byes, r.withdrawn ? 'yes' : 'no', ...rounds.map((k) => cell(r.handle, k))]
-        .map(quote)
-        .join(','),
-    );
-  }
-  return lines.join('\r\n') + '\r\n';
-}

@@ -7,7 +7,7 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { decodeCursor, encodeCursor } from '../../src/persistence/prisma-store.js';
+import { decodeCursor, encodeCursor } from '../../src/persistence/match-list.js';
 import { backends, bearer, createHotSeat, expectProblem, nextMove, type Created, useHarness } from './helpers.js';
 
 const cursor = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');

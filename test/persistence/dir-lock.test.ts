@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/persistence/database.js';
 import { DataDirLockedError, lockDataDir, lockPathFor } from '../../src/persistence/dir-lock.js';
-import { openStore } from '../../src/persistence/prisma-store.js';
+import { openStore } from '../../src/persistence/match-store.js';
 
 const tmpDirs: string[] = [];
 function tmpDir(): string {

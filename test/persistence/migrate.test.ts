@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/persistence/database.js';
 import { DEFAULT_MIGRATIONS_DIR, loadMigrations, migrate } from '../../src/persistence/migrate.js';
-import { PrismaMatchStore } from '../../src/persistence/prisma-store.js';
+import { PgMatchStore } from '../../src/persistence/match-store.js';
 import { backends } from './backends.js';
 
 const migrations = loadMigrations();
@@ -86,7 +86,7 @@ for (const backend of backends) {
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
       }
-      const store = new PrismaMatchStore(db.prisma, db.query, db.listen, (fn) => db.transaction(fn));
+      const store = new PgMatchStore(db.prisma, db.query, db.listen, (fn) => db.transaction(fn));
       const seats = [{ seat: 'p1' as const, tokenHash: 'h1', handle: 'ann' }, { seat: 'p2' as const, tokenHash: 'h2', handle: 'bob' }];
       const match = { id: 'm-old-key', seats };
       // Written as that schema had it (today's createMatch writes columns added later).

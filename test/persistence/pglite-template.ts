@@ -16,7 +16,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { inject } from 'vitest';
 import type { DatabaseConfig } from '../../src/persistence/database.js';
-import { openStore } from '../../src/persistence/prisma-store.js';
+import { openStore } from '../../src/persistence/match-store.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

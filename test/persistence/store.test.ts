@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type OpenedStore } from '../../src/persistence/prisma-store.js';
-import { CREATION_LEAD_MS, InvalidCursorError } from '../../src/persistence/prisma-store.js';
+import { CREATION_LEAD_MS, openStore, type OpenedStore } from '../../src/persistence/match-store.js';
+import { InvalidCursorError } from '../../src/persistence/match-list.js';
 import { VersionConflictError, type NewEvent, type NewMatch, type SeatRecord } from '../../src/persistence/types.js';
 import { backends } from './backends.js';
 
@@ -37,7 +37,7 @@ function newMatch(over: Partial<NewMatch> = {}, seats?: SeatRecord[]): NewMatch 
 
 for (const backend of backends) {
   const suite = backend.skipReason ? describe.skip : describe;
-  suite(`PrismaMatchStore on ${backend.name}`, () => {
+  suite(`PgMatchStore on ${backend.name}`, () => {
     let opened: OpenedStore;
     let dispose: () => Promise<void>;
 

@@ -43,7 +43,7 @@ export const evons: Ruleset<GameState, Action, GameEvent, GameView, RulesConfig>
   rulesVersion: RULES_VERSION,
   engineVersion: ENGINE_VERSION,
   generator: CURRENT_GENERATOR,
-  configSchema: RulesConfigSchema as unknown as Ruleset<GameState, Action, GameEvent, GameView, RulesConfig>['configSchema'],
+  configSchema: RulesConfigSchema,
   actionSchema: ActionSchema,
   cardSet: cardSetInfo,
   starterDecks,

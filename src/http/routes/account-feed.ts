@@ -17,9 +17,10 @@ import type { Budgets } from '../budgets.js';
 import { bearerToken, hashToken } from '../../service/tokens.js';
 import { PlayerAuth } from '../player-schemas.js';
 import { problemResponses } from '../schemas.js';
-import { FeedEndSchema, FeedMessageSchema } from '../feed-schemas.js';
+import { FeedMessageSchema } from '../feed-schemas.js';
 import { problemFromError } from '../problems.js';
 import { NDJSON_CONTENT_TYPE, SSE_CONTENT_TYPE, SSE_KEEP_ALIVE, prefersEventStream, sseMessage } from '../sse.js';
+import { sendAsIs } from '../send-as-is.js';
 
 const POSITION = z.string().regex(/^[0-9]{1,20}-[0-9]{1,20}$/, 'an entry id as the feed sent it (<digits>-<digits>)');
 
@@ -191,7 +192,7 @@ const accountFeedRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets:
       reply.header('cache-control', 'private, no-store').header('vary', 'Authorization, Accept');
       reply.header('content-type', sse ? SSE_CONTENT_TYPE : NDJSON_CONTENT_TYPE);
       if (sse) reply.header('x-accel-buffering', 'no');
-      return reply.send(out as unknown as z.infer<typeof FeedEndSchema>);
+      return sendAsIs(reply, out);
     },
   );
 };

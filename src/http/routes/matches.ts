@@ -35,6 +35,7 @@ import {
   problemResponses,
   SeatTokenResponse,
 } from '../schemas.js';
+import { sendAsIs } from '../send-as-is.js';
 
 export interface MatchRoutesOptions {
   service: MatchService;
@@ -272,7 +273,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
       reply.header('vary', 'Authorization').header('cache-control', 'private, no-cache');
       reply.header('content-disposition', `attachment; filename="match-${req.params.id}.json"`);
       // Already JSON (the file the schema describes): sent as it is, not serialised again.
-      return reply.type('application/json; charset=utf-8').send(text as unknown as z.infer<typeof MatchReplaySchema>);
+      return sendAsIs(reply.type('application/json; charset=utf-8'), text);
     },
   );
 

@@ -21,6 +21,7 @@ import {
   TokenListSchema,
   TokenParams,
 } from '../player-schemas.js';
+import { sendAsIs } from '../send-as-is.js';
 
 const playerRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budgets }> = async (app, { service, budgets }) => {
   const players = service.players;
@@ -117,7 +118,7 @@ const playerRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budg
       reply.header('content-type', 'application/x-ndjson; charset=utf-8').header('cache-control', 'no-cache');
       reply.header('content-disposition', `attachment; filename="${req.params.handle}-matches.ndjson"`);
       // Sent as it is made, not through the response schema's serializer.
-      return reply.send(Readable.from(lines) as unknown as z.infer<typeof MatchSummarySchema>);
+      return sendAsIs(reply, Readable.from(lines));
     },
   );
 

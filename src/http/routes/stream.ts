@@ -20,6 +20,7 @@ import { AuthHeaders, EventSchema, MAX_SEQ, MatchIdParams, SeqQuerySchema, Strea
 import { problemFromError } from '../problems.js';
 import type { Problem } from '../problem-details.js';
 import { NDJSON_CONTENT_TYPE, SSE_CONTENT_TYPE, SSE_EVENT, SSE_KEEP_ALIVE, prefersEventStream, sseMessage } from '../sse.js';
+import { sendAsIs } from '../send-as-is.js';
 
 const StreamQuery = z.strictObject({
   after: SeqQuerySchema.default(0).describe('Start with the events whose seq is greater than this.'),
@@ -211,7 +212,7 @@ const streamRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budg
       // nginx buffers proxied responses unless told not to; a live stream must not wait in a buffer.
       if (sse) reply.header('x-accel-buffering', 'no');
       // A stream is sent as it is, not through the response schema's serializer.
-      return reply.send(out as unknown as z.infer<typeof StreamEndSchema>);
+      return sendAsIs(reply, out);
     },
   );
 };

@@ -12,14 +12,13 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { MatchService } from '../../service/match-service.js';
 import { ServiceError } from '../../service/errors.js';
 import { notModified } from '../caching.js';
+import { TournamentIdSchema } from '../../contract/ids.js';
 import { PAGE_ROWS, TOURNAMENT_CSP, tournamentNotFoundPage, type PagePart } from '../tournament-page/page.js';
 import { TournamentPageCache } from '../tournament-page/cache.js';
 import type { Budgets } from '../budgets.js';
 import { workCost } from '../../service/work-costs.js';
 
 const HTML = 'text/html; charset=utf-8';
-/** Looser than the service's own check (which answers not-found): only what may go into a lookup. */
-const TOURNAMENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Read once at startup (beside the code; `npm run build` copies it to dist/). */
 function loadCss(): { body: Buffer; url: string; etag: string } {
@@ -48,7 +47,7 @@ const tournamentPageRoutes: FastifyPluginAsync<{ service: MatchService; budgets:
   app.get<{ Params: { id: string }; Querystring: Record<string, unknown> }>('/tournament/:id', hide, async (req, reply) => {
     const { id } = req.params;
     const notFound = () => pageHeaders(reply).code(404).send(tournamentNotFoundPage(id, css.url));
-    if (!TOURNAMENT_ID.test(id)) return notFound();
+    if (!TournamentIdSchema.safeParse(id).success) return notFound();
     // A page holds at most PAGE_ROWS standings rows (and as many boards): charged as a standings page.
     budgets.work(req)(workCost.standings(PAGE_ROWS));
     let page;

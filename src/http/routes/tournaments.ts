@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MatchService } from '../../service/match-service.js';
 import type { Budgets } from '../budgets.js';
 import { workCost } from '../../service/work-costs.js';
-import { standingsCsv, type TournamentView } from '../../service/tournaments.js';
+import { standingsCsv, type TournamentView } from '../../service/tournament-views.js';
 import { bearerToken } from '../../service/tokens.js';
 import { TimeControlSchema } from '../../core/clock.js';
 import { TournamentIdSchema } from '../../contract/ids.js';

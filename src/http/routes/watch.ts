@@ -13,11 +13,11 @@ import { GAME_IDS, GAME_MODULES } from '../../games/registry.js';
 import type { MatchService } from '../../service/match-service.js';
 import { ServiceError } from '../../service/errors.js';
 import { MAX_SEQ } from '../schemas.js';
+import { MatchIdSchema } from '../../contract/ids.js';
 import { notModified } from '../caching.js';
 import { WATCH_CSP, notFoundPage, watchPage } from '../watch/page.js';
 
 const HTML = 'text/html; charset=utf-8';
-const MATCH_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** What a Host header may look like before it goes into a link: a name or address and a port. */
 const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
@@ -74,7 +74,7 @@ const watchRoutes: FastifyPluginAsync<{ service: MatchService }> = async (app, {
   app.get<{ Params: { id: string }; Querystring: { at?: string } }>('/watch/:id', hide, async (req, reply) => {
     const { id } = req.params;
     const notFound = () => pageHeaders(reply).code(404).send(notFoundPage(id));
-    if (!MATCH_ID.test(id)) return notFound();
+    if (!MatchIdSchema.safeParse(id).success) return notFound();
     let view;
     try {
       view = service.matchView(await service.load(id, undefined));

@@ -7978,6 +7978,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
+                /** @description Match id as returned by POST /v1/matches. */
                 id: string;
                 webhookId: string;
             };
@@ -8076,6 +8077,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
+                /** @description Match id as returned by POST /v1/matches. */
                 id: string;
                 webhookId: string;
             };
@@ -8180,6 +8182,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
+                /** @description Match id as returned by POST /v1/matches. */
                 id: string;
                 webhookId: string;
             };
@@ -8282,6 +8285,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
+                /** @description Match id as returned by POST /v1/matches. */
                 id: string;
                 webhookId: string;
                 deliveryId: string;

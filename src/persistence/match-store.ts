@@ -1,66 +1,113 @@
 /**
- * MatchStore over Prisma (PGlite or PostgreSQL through a driver adapter).
+ * The match store (MatchStore) and its implementation on PostgreSQL (PGlite or a server, through
+ * Prisma's driver adapter): matches, their event logs, idempotency keys, and the other stores
+ * (webhooks, players, ratings, …), which it holds.
  *
  * Move path (appendEvents) = one SQL statement with one named-field argument (append.ts).
  * Invariant: match.version = number of events = seq of the last event.
- * Everything else goes through Prisma's query API.
+ * A new match is one statement too (match-create.ts); listing matches goes through Prisma's query
+ * API (match-list.ts), every other read through the driver.
  */
-import { claimRequestKey } from './request-keys.js';
 import { LRUCache } from 'lru-cache';
-import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
+import { claimRequestKey } from './request-keys.js';
 import { openDatabase, type Database, type DatabaseConfig, type SqlQuery, type SqlTx } from './database.js';
 import { migrate } from './migrate.js';
 import { isUniqueViolation } from './db-errors.js';
-import { PrismaWebhookStore } from './webhook-store.js';
-import { PrismaPlayerStore } from './player-store.js';
-import { SqlRatingStore, applyRating } from './rating-store.js';
-import { SqlSeekStore } from './seek-store.js';
 import { asDate, asJson } from './sql-values.js';
-import { APPEND, appendArgs, eventDocs } from './append.js';
-import { named } from './named-sql.js';
-import { SqlChallengeStore } from './challenge-store.js';
-import { SqlFeedStore } from './feed-store.js';
-import { SqlTournamentStore } from './tournament-store.js';
-import { SqlBulkPairingStore } from './bulk-pairing-store.js';
-import { SqlAiStore } from './ai-store.js';
-import {
-  ChallengeClosedError,
-  type ChallengeAcceptance,
-  type ChallengeStore,
-  type FeedStore,
-  type TournamentStore,
-  type BulkPairingStore,
-  type AiStore,
-  VersionConflictError,
-  type AppendOptions,
-  type IdempotencyRecord,
-  type PlayerRequestKey,
-  type RequestKeyOperation,
-  type MatchListFilter,
-  type MatchPage,
-  type MatchOrder,
-  type MatchRow,
-  type MatchStatus,
-  type MatchStore,
-  type NewEvent,
-  type NewMatch,
-  type SeatName,
-  type StoredEvent,
-  type EventSource,
-  type EventVisibility,
-  type WebhookStore,
-  type PlayerStore,
-  type RatingStore,
-  type SeekStore,
-  type MatchEnding,
-} from './types.js';
+import { APPEND, appendArgs, type AppendOptions, type IdempotencyRecord } from './append.js';
+import { CREATE, createArgs } from './match-create.js';
+import { MATCH_SQL, MATCHES_SQL, matchRow, type MatchRow, type MatchSqlRow } from './match-rows.js';
+import { decodeCursor, encodeCursor, matchListOrder, matchListWhere, type MatchListFilter, type MatchOrder, type MatchPage } from './match-list.js';
+import { PgWebhookStore, type WebhookStore } from './webhook-store.js';
+import { PgPlayerStore, type PlayerStore } from './player-store.js';
+import { PgRatingStore, applyRating, type RatingStore } from './rating-store.js';
+import { PgSeekStore, type SeekStore } from './seek-store.js';
+import { ChallengeClosedError, PgChallengeStore, type ChallengeAcceptance, type ChallengeStore } from './challenge-store.js';
+import { PgFeedStore, type FeedStore } from './feed-store.js';
+import { PgTournamentStore, type TournamentStore } from './tournament-store.js';
+import { PgBulkPairingStore, type BulkPairingStore } from './bulk-pairing-store.js';
+import { PgAiStore, type AiStore } from './ai-store.js';
+import type { EventSource, EventVisibility, NewEvent, NewMatch, PlayerRequestKey, RequestKeyOperation, SeatName } from './shared.js';
 
-/** Thrown by listMatches for a cursor it did not issue (HTTP: 400). */
-export class InvalidCursorError extends Error {
-  constructor() {
-    super('invalid cursor');
-    this.name = 'InvalidCursorError';
+export interface StoredEvent extends NewEvent {
+  seq: number;
+  createdAt: Date;
+}
+
+/** Thrown when the expected version is stale (a lost race): the HTTP layer answers 409. */
+export class VersionConflictError extends Error {
+  constructor(readonly currentVersion: number) {
+    super(`match is at version ${currentVersion}`);
+    this.name = 'VersionConflictError';
   }
+}
+
+export interface MatchStore {
+  /** Creates the match row and its first events (seq 1..n) in one transaction. */
+  /**
+   * With `accept`: the challenge is marked accepted (naming this match) in the same transaction,
+   * only if it is still open and unexpired at `accept.at`; otherwise nothing is stored and
+   * ChallengeClosedError is thrown.
+   */
+  createMatch(match: NewMatch, events: NewEvent[], accept?: ChallengeAcceptance): Promise<MatchRow>;
+  getMatch(id: string): Promise<MatchRow | null>;
+  /** The match's current version (its number of events), or null when there is no such match. */
+  getVersion(id: string): Promise<number | null>;
+  /** The version and the seat epoch: what a cached copy of the match must still match (null: no such match). */
+  getStamp(id: string): Promise<{ version: number; seatEpoch: number } | null>;
+  /**
+   * Replaces a seat's token hash (the old one stops matching at once) and bumps the seat epoch, in
+   * one statement. False when the seat no longer has `oldHash` (replaced meanwhile).
+   */
+  replaceSeatToken(matchId: string, seat: SeatName, oldHash: string, newHash: string): Promise<boolean>;
+  /** Events with seq > afterSeq, ascending, at most `limit` (all when omitted). */
+  loadEvents(id: string, opts?: { afterSeq?: number; limit?: number }): Promise<StoredEvent[]>;
+  /**
+   * Appends events at expectedVersion + 1 … in one transaction; throws VersionConflictError when
+   * the match is no longer at expectedVersion (decided by the database: UNIQUE (match_id, seq)
+   * and a conditional version update). Returns the new version.
+   */
+  appendEvents(id: string, expectedVersion: number, events: NewEvent[], opts?: AppendOptions): Promise<number>;
+  /** Keys are scoped to (match, seat): each seat has its own key space. */
+  findIdempotency(matchId: string, seat: SeatName, key: string): Promise<IdempotencyRecord | null>;
+  /** A player's key for a lobby request (accepting a challenge, posting a seek): per player and operation. */
+  findRequestKey(playerId: string, operation: RequestKeyOperation, key: string): Promise<PlayerRequestKey | null>;
+  /** Cursor-paginated, newest first unless `order` says otherwise (a cursor belongs to its order). */
+  listMatches(filter: MatchListFilter, opts: { cursor?: string | null; limit: number; order?: MatchOrder }): Promise<MatchPage>;
+  /** Active matches whose deadline is at or before `now`, soonest first: the sweepers' work. */
+  expiredMatches(now: Date, limit: number): Promise<{ id: string; version: number }[]>;
+  readonly webhooks: WebhookStore;
+  readonly players: PlayerStore;
+  readonly ratings: RatingStore;
+  readonly challenges: ChallengeStore;
+  readonly seeks: SeekStore;
+  readonly feed: FeedStore;
+  readonly ai: AiStore;
+  readonly tournaments: TournamentStore;
+  readonly bulkPairings: BulkPairingStore;
+  /**
+   * Calls `onAppend(matchId, version)` after every committed append, from any node sharing the
+   * database (PostgreSQL LISTEN/NOTIFY; PGlite's own). Returns the unsubscribe function.
+   */
+  watchAppends(
+    onAppend: (matchId: string, version: number) => void,
+    /** 'down' while the subscription is broken (appends may be missed), 'up' once it is back. */
+    onState?: (state: 'up' | 'down') => void,
+    /** A token was revoked (on any node): its sha256, as announceRevoked sent it. */
+    onRevoked?: (tokenHash: string) => void,
+    /** Account feed entries may have been written (a challenge, seek or match created or closed, on any node). */
+    onFeed?: () => void,
+  ): Promise<() => Promise<void>>;
+  /** Tells every node's watchers that the token with this sha256 no longer counts (live streams end at once). */
+  announceRevoked(tokenHash: string): Promise<void>;
+  /**
+   * Calls `listener` after each append of this process that queued webhook deliveries (the
+   * outbox rows the append itself wrote) and after each redelivery it queued: the node's worker
+   * wakes for them, and for nothing else.
+   */
+  onDeliveriesQueued(listener: () => void): void;
+  close(): Promise<void>;
 }
 
 /**
@@ -77,209 +124,10 @@ const NOTIFY_BATCH_MS = 5;
 export const CREATION_LEAD_MS = 50;
 
 /**
- * A new match in ONE statement: the match row, its seats, its first events and the endpoints
- * registered with it. Through Prisma's nested create this was several statements in a
- * transaction and about 6 ms of this process's CPU (its query compiler); here it is one round
- * trip. JSON nulls are stored as Prisma stored them: jsonb `null`, not SQL NULL.
- */
-interface CreateArgs {
-  id: string;
-  game: string;
-  rules_version: string;
-  engine_version: string;
-  rules_hash: string;
-  /** JSON texts: config, decks, and the arrays of seats, events and webhooks. */
-  config: string;
-  card_set_id: string;
-  card_set_hash: string;
-  seed: string;
-  seed_commitment: string;
-  status: MatchStatus;
-  to_move: SeatName | null;
-  deadline: string | null;
-  time_control: string;
-  decks: string;
-  rated: boolean;
-  ending: MatchEnding | null;
-  version: number;
-  ai_owner: string | null;
-  seats: string;
-  events: string;
-  webhooks: string;
-  created_at: string;
-}
-
-const CREATE = named<CreateArgs>()`
-WITH m AS (
-  INSERT INTO "match" ("id", "game", "rules_version", "engine_version", "rules_hash", "config", "card_set_id", "card_set_hash",
-                       "seed", "seed_commitment", "status", "to_move", "deadline", "time_control", "decks", "rated", "ending", "version",
-                       "ai_owner", "created_at", "updated_at")
-  VALUES (${'id'}, ${'game'}, ${'rules_version'}, ${'engine_version'}, ${'rules_hash'}, ${'config'}::jsonb, ${'card_set_id'}, ${'card_set_hash'},
-          ${'seed'}, ${'seed_commitment'}, ${'status'}, ${'to_move'}, ${'deadline'}::timestamptz, ${'time_control'}, ${'decks'}::jsonb,
-          ${'rated'}::boolean, ${'ending'}, ${'version'}::int, ${'ai_owner'}, ${'created_at'}::timestamptz, ${'created_at'}::timestamptz)
-  RETURNING "id"
-), seats AS (
-  INSERT INTO "seat" ("match_id", "seat", "token_hash", "handle", "player_id", "deck", "joined_at")
-  SELECT m."id", x.seat, x.token_hash, x.handle, x.player_id, x.deck, CASE WHEN x.token_hash IS NULL THEN NULL ELSE ${'created_at'}::timestamptz END
-    FROM m, jsonb_to_recordset(${'seats'}::jsonb) AS x(seat text, token_hash text, handle text, player_id text, deck text)
-), ev AS (
-  INSERT INTO "event" ("match_id", "seq", "source", "type", "payload", "visibility", "acting_seat", "created_at")
-  SELECT m."id", e.ord::int, e.doc->>'source', e.doc->>'type', e.doc->'payload', e.doc->>'visibility', e.doc->>'acting_seat', ${'created_at'}::timestamptz
-    FROM m, jsonb_array_elements(${'events'}::jsonb) WITH ORDINALITY AS e(doc, ord)
-), hooks AS (
-  INSERT INTO "webhook" ("id", "match_id", "seat", "url", "kinds", "secret", "deadline_lead_ms")
-  SELECT w.id, m."id", w.seat, w.url, ARRAY(SELECT jsonb_array_elements_text(w.kinds)), w.secret, w.deadline_lead_ms
-    FROM m, jsonb_to_recordset(${'webhooks'}::jsonb) AS w(id text, seat text, url text, kinds jsonb, secret text, deadline_lead_ms int)
-)
-SELECT "id" FROM m`;
-
-function createArgs(match: NewMatch, events: NewEvent[], createdAt: Date): CreateArgs {
-  return {
-    id: match.id,
-    game: match.game,
-    rules_version: match.rulesVersion,
-    engine_version: match.engineVersion,
-    rules_hash: match.rulesHash,
-    config: JSON.stringify(match.config ?? null),
-    card_set_id: match.cardSetId,
-    card_set_hash: match.cardSetHash,
-    seed: match.seed,
-    seed_commitment: match.seedCommitment,
-    status: match.status,
-    to_move: match.toMove ?? null,
-    deadline: match.deadline?.toISOString() ?? null,
-    time_control: match.timeControl ?? 'none',
-    decks: JSON.stringify(match.decks ?? null),
-    rated: match.rated ?? false,
-    ending: match.status === 'finished' ? 'game' : null,
-    ai_owner: match.aiOwner ?? null,
-    version: events.length,
-    seats: JSON.stringify(match.seats.map((s) => ({ seat: s.seat, token_hash: s.tokenHash, handle: s.handle, player_id: s.playerId ?? null, deck: s.deck ?? null }))),
-    events: JSON.stringify(eventDocs(events)),
-    webhooks: JSON.stringify((match.webhooks ?? []).map((w) => ({ id: w.id, seat: w.seat, url: w.url, kinds: w.kinds, secret: w.secret, deadline_lead_ms: w.deadlineLeadMs }))),
-    created_at: createdAt.toISOString(),
-  };
-}
-
-/** A page boundary: the last row's sort keys (its deadline only in deadline order). */
-export interface Cursor {
-  createdAt: Date;
-  id: string;
-  deadline?: Date | null;
-}
-
-export function encodeCursor(createdAt: Date, id: string, deadline?: Date | null): string {
-  const keys: (string | null)[] = [createdAt.toISOString(), id];
-  if (deadline !== undefined) keys.push(deadline?.toISOString() ?? null);
-  return Buffer.from(JSON.stringify(keys)).toString('base64url');
-}
-
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-/** A timestamp the store could have written: ISO with milliseconds, 2000–9999, round-tripping exactly. */
-function cursorDate(at: unknown): Date {
-  if (typeof at !== 'string' || !ISO_MS.test(at)) throw new InvalidCursorError();
-  const d = new Date(at);
-  const year = d.getUTCFullYear();
-  if (Number.isNaN(d.getTime()) || d.toISOString() !== at || year < 2000 || year > 9999) throw new InvalidCursorError();
-  return d;
-}
-
-/**
- * Cursors come back from clients, so they are checked as strictly as any input: a timestamp the
- * store could have written (ISO, 2000–9999, round-tripping exactly) and a match id of the shape
- * we issue. Anything else is an InvalidCursorError, never a query.
- */
-export function decodeCursor(cursor: string, order: MatchOrder = 'recent'): Cursor {
-  if (cursor.length > 200) throw new InvalidCursorError();
-  let v: unknown;
-  try {
-    v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw new InvalidCursorError();
-  }
-  // A cursor belongs to the order that issued it: two keys for recent, three for deadline.
-  if (!Array.isArray(v) || v.length !== (order === 'deadline' ? 3 : 2)) throw new InvalidCursorError();
-  const [at, id, deadline] = v as unknown[];
-  if (typeof id !== 'string' || !CURSOR_ID.test(id)) throw new InvalidCursorError();
-  const c: Cursor = { createdAt: cursorDate(at), id };
-  if (order === 'deadline') c.deadline = deadline === null ? null : cursorDate(deadline);
-  return c;
-}
-
-/** Match ids as the service issues them (see MatchIdSchema in the HTTP schemas). */
-const CURSOR_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
-interface MatchSqlRow {
-  id: string;
-  game: string;
-  rules_version: string;
-  engine_version: string;
-  rules_hash: string;
-  config: unknown;
-  card_set_id: string;
-  card_set_hash: string;
-  seed: string;
-  seed_commitment: string;
-  status: string;
-  winner: string | null;
-  to_move: string | null;
-  deadline: Date | string | null;
-  time_control: string;
-  decks: unknown;
-  rated: boolean;
-  ending: string | null;
-  version: number;
-  seat_epoch: number;
-  created_at: Date | string;
-  updated_at: Date | string;
-  seats: { seat: string; token_hash: string | null; handle: string | null; player_id: string | null; bot: boolean; deck: string | null }[] | string;
-}
-
-/** Matches with their seats in one statement (the hot read of every request: getMatch). */
-const MATCH_SELECT = `
-SELECT m.*,
-       COALESCE((SELECT json_agg(json_build_object('seat', s.seat, 'token_hash', s.token_hash, 'handle', s.handle,
-                                                   'player_id', s.player_id, 'bot', COALESCE(p.bot, false), 'deck', s.deck) ORDER BY s.seat)
-                   FROM "seat" s LEFT JOIN "player" p ON p.id = s.player_id WHERE s.match_id = m.id), '[]'::json) AS seats
-  FROM "match" m`;
-const MATCH_SQL = `${MATCH_SELECT} WHERE m.id = $1`;
-const MATCHES_SQL = `${MATCH_SELECT} WHERE m.id = ANY($1::text[])`;
-
-/** The one mapping from the match table to MatchRow. */
-function matchRow(m: MatchSqlRow): MatchRow {
-  return {
-    id: m.id,
-    game: m.game,
-    rulesVersion: m.rules_version,
-    engineVersion: m.engine_version,
-    rulesHash: m.rules_hash,
-    config: m.config,
-    cardSetId: m.card_set_id,
-    cardSetHash: m.card_set_hash,
-    seed: m.seed,
-    seedCommitment: m.seed_commitment,
-    status: m.status as MatchStatus,
-    winner: m.winner as SeatName | null,
-    toMove: m.to_move as SeatName | null,
-    deadline: m.deadline === null ? null : asDate(m.deadline),
-    timeControl: m.time_control,
-    decks: (asJson(m.decks as string | Record<SeatName, string[]> | null) as Record<SeatName, string[]> | null) ?? null,
-    rated: m.rated,
-    ending: m.ending as MatchEnding | null,
-    version: Number(m.version),
-    seatEpoch: Number(m.seat_epoch),
-    createdAt: asDate(m.created_at),
-    updatedAt: asDate(m.updated_at),
-    seats: asJson(m.seats).map((s) => ({ seat: s.seat as SeatName, tokenHash: s.token_hash, handle: s.handle, playerId: s.player_id, bot: s.bot, deck: s.deck })),
-  };
-}
-
-/**
  * Prisma for the schema, migrations and the colder queries; the driver itself (`sql`) for the
  * statements every move runs (getMatch, loadEvents, appendEvents, findIdempotency).
  */
-export class PrismaMatchStore implements MatchStore {
+export class PgMatchStore implements MatchStore {
   private readonly pendingNotes = new Map<string, number>();
   private readonly queuedListeners: (() => void)[] = [];
   /**
@@ -315,29 +163,29 @@ export class PrismaMatchStore implements MatchStore {
   ) {
     this.written = exclusive ? new LRUCache({ max: 10_000 }) : null;
     this.epochs = exclusive ? new LRUCache({ max: 10_000 }) : null;
-    this.webhooks = new PrismaWebhookStore(prisma, sql, transaction, () => this.deliveriesQueued());
-    this.players = new PrismaPlayerStore(prisma);
-    this.ratings = new SqlRatingStore(sql);
-    this.challenges = new SqlChallengeStore(sql, { encode: (at, id) => encodeCursor(at, id), decode: (c) => decodeCursor(c) }, () => this.announceFeed());
+    this.webhooks = new PgWebhookStore(prisma, sql, transaction, () => this.deliveriesQueued());
+    this.players = new PgPlayerStore(prisma);
+    this.ratings = new PgRatingStore(sql);
+    this.challenges = new PgChallengeStore(sql, { encode: (at, id) => encodeCursor(at, id), decode: (c) => decodeCursor(c) }, () => this.announceFeed());
     // The paths that start matches inside a transaction of their own (a pairing, a round, a bulk pairing).
     const createMatchIn = async (tx: SqlTx, match: NewMatch, events: NewEvent[], at: Date) => {
       await tx.query(CREATE.text, CREATE.values(createArgs(match, events, at)));
     };
-    this.seeks = new SqlSeekStore(
+    this.seeks = new PgSeekStore(
       sql,
       transaction,
       createMatchIn,
       () => this.announceFeed(),
     );
-    this.feed = new SqlFeedStore(sql);
-    this.ai = new SqlAiStore(sql);
-    this.tournaments = new SqlTournamentStore(
+    this.feed = new PgFeedStore(sql);
+    this.ai = new PgAiStore(sql);
+    this.tournaments = new PgTournamentStore(
       sql,
       transaction,
       createMatchIn,
       () => this.announceFeed(),
     );
-    this.bulkPairings = new SqlBulkPairingStore(
+    this.bulkPairings = new PgBulkPairingStore(
       sql,
       transaction,
       createMatchIn,
@@ -574,67 +422,10 @@ export class PrismaMatchStore implements MatchStore {
 
   async listMatches(filter: MatchListFilter, opts: { cursor?: string | null; limit: number; order?: MatchOrder }): Promise<MatchPage> {
     const order = opts.order ?? 'recent';
-    const and: Prisma.MatchWhereInput[] = [];
-    if (filter.status) and.push({ status: filter.status });
-    if (filter.handle !== undefined) and.push({ seats: { some: { handle: filter.handle } } });
-    if (filter.tokenHash !== undefined) and.push({ seats: { some: { tokenHash: filter.tokenHash } } });
-    // "My turn": the match waits for the seat that has this handle (or token).
-    const toMove = (seat: SeatName, who: Prisma.SeatWhereInput): Prisma.MatchWhereInput => ({ toMove: seat, seats: { some: { seat, ...who } } });
-    // The plain "has a seat of this handle" first: it lets the planner start from the seat index
-    // (the OR of two correlated seat checks alone made it scan every match: 330 ms at 10⁵ matches).
-    if (filter.toMoveHandle !== undefined) {
-      and.push({ seats: { some: { handle: filter.toMoveHandle } } });
-      and.push({ OR: [toMove('p1', { handle: filter.toMoveHandle }), toMove('p2', { handle: filter.toMoveHandle })] });
-    }
-    if (filter.toMoveTokenHash !== undefined) {
-      and.push({ seats: { some: { tokenHash: filter.toMoveTokenHash } } });
-      and.push({ OR: [toMove('p1', { tokenHash: filter.toMoveTokenHash }), toMove('p2', { tokenHash: filter.toMoveTokenHash })] });
-    }
-    if (filter.game !== undefined) and.push({ game: filter.game });
-    if (filter.playerId !== undefined) and.push({ seats: { some: { playerId: filter.playerId } } });
-    if (filter.toMovePlayerId !== undefined) {
-      and.push({ seats: { some: { playerId: filter.toMovePlayerId } } });
-      and.push({ OR: [toMove('p1', { playerId: filter.toMovePlayerId }), toMove('p2', { playerId: filter.toMovePlayerId })] });
-    }
-    if (filter.timeControl !== undefined) and.push({ timeControl: filter.timeControl });
-    if (filter.rated !== undefined) and.push({ rated: filter.rated });
-    if (filter.from !== undefined) and.push({ createdAt: { gte: filter.from } });
-    if (filter.to !== undefined) and.push({ createdAt: { lt: filter.to } });
-    // The opponent: the other seat of a seat that has `handle` (or any seat, without a handle).
-    const seatOf = (seat: SeatName, handle: string): Prisma.MatchWhereInput => ({ seats: { some: { seat, handle } } });
-    const other = (s: SeatName): SeatName => (s === 'p1' ? 'p2' : 'p1');
-    if (filter.opponent !== undefined) {
-      const opp = filter.opponent;
-      and.push(
-        filter.handle !== undefined
-          ? { OR: (['p1', 'p2'] as const).map((s) => ({ AND: [seatOf(s, filter.handle!), seatOf(other(s), opp)] })) }
-          : { seats: { some: { handle: opp } } },
-      );
-    }
-    if (filter.result !== undefined && filter.handle !== undefined) {
-      const h = filter.handle;
-      // An aborted match has no winner either, but nobody drew it.
-      if (filter.result === 'drawn') and.push({ status: 'finished', winner: null, OR: [{ ending: null }, { ending: { not: 'aborted' } }], seats: { some: { handle: h } } });
-      else {
-        const mine = filter.result === 'won';
-        and.push({ status: 'finished', OR: (['p1', 'p2'] as const).map((s) => ({ winner: mine ? s : other(s), ...seatOf(s, h) })) });
-      }
-    }
-    if (opts.cursor) {
-      const c = decodeCursor(opts.cursor, order);
-      const older: Prisma.MatchWhereInput = { OR: [{ createdAt: { lt: c.createdAt } }, { createdAt: c.createdAt, id: { lt: c.id } }] };
-      if (order === 'recent') and.push(older);
-      // Deadline order: later deadlines, then the same deadline and older, then (last) no deadline.
-      else if (c.deadline) and.push({ OR: [{ deadline: { gt: c.deadline } }, { AND: [{ deadline: c.deadline }, older] }, { deadline: null }] });
-      else and.push({ deadline: null }, older);
-    }
     const limit = Math.max(1, Math.floor(opts.limit));
     const rows = await this.prisma.match.findMany({
-      where: { AND: and },
-      orderBy:
-        order === 'deadline'
-          ? [{ deadline: { sort: 'asc', nulls: 'last' } }, { createdAt: 'desc' }, { id: 'desc' }]
-          : [{ createdAt: 'desc' }, { id: 'desc' }],
+      where: matchListWhere(filter, order, opts.cursor),
+      orderBy: matchListOrder(order),
       take: limit + 1,
       select: { id: true, createdAt: true, deadline: true },
     });
@@ -696,6 +487,6 @@ export async function openStore(config: DatabaseConfig): Promise<OpenedStore> {
     await db.close();
     throw e;
   }
-  const store = new PrismaMatchStore(db.prisma, db.query, db.listen, (fn) => db.transaction(fn), () => db.close(), db.kind === 'pglite');
+  const store = new PgMatchStore(db.prisma, db.query, db.listen, (fn) => db.transaction(fn), () => db.close(), db.kind === 'pglite');
   return { store, db, close: () => db.close() };
 }
