@@ -16,7 +16,8 @@
  * a run is reproducible; seats alternate within a pairing.
  */
 import { Worker } from 'node:worker_threads';
-import { BUDGETS, LEVELS, playableGames, type Level, type LevelBudget } from '../src/ai/index.js';
+import { BUDGETS, LEVELS, type Level, type LevelBudget } from '../src/ai/index.js';
+import { playableGames } from '../src/service/ai/games.js';
 import { eloGap, gamesOf, nameOf, percentile, wilson, type GameResult, type GameSpec, type Pairing, type PlayerSpec } from './lib/ai-ladder.js';
 
 /** The ladder's pairings for one game: `games(a, b)` says how many games a pairing plays. */

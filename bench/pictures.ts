@@ -9,7 +9,7 @@
  */
 import { GAME_IDS, GAMES } from '../src/games/registry.js';
 import { expandDeck, type AnyRuleset, type Seat, type Viewer } from '../src/core/ruleset.js';
-import { renderBoardSvg } from '../src/pictures/index.js';
+import { renderBoardSvg } from '../src/http/board-picture.js';
 import { PNG_SIZE, svgToPng } from '../src/pictures/png.js';
 import type { MatchView } from '../src/service/types.js';
 import { buildApp } from '../src/app.js';

@@ -4,7 +4,8 @@
  * each seat given only what the API would give it. bench/ai.ts runs the ladder on worker
  * threads; test/ai/ladder.test.ts runs a tiny one so this cannot rot.
  */
-import { decide, decideWithBudget, playableGame, type Level, type LevelBudget } from '../../src/ai/index.js';
+import { decide, decideWithBudget, type Level, type LevelBudget } from '../../src/ai/index.js';
+import { playableGame } from '../../src/service/ai/games.js';
 import { keyedStream, nextInt } from '../../src/core/random.js';
 import { expandDeck, type Seat, type SeatEvent } from '../../src/core/ruleset.js';
 import { greedy } from '../../examples/bot/strategies.js';

@@ -11,7 +11,8 @@
  */
 import { parseArgs } from 'node:util';
 import { EvonsClient, type DeckSpec, type GameId, type MatchView, type Seat, type StarterDeckId } from '../../clients/typescript/src/index.js';
-import { playableGames, type Level } from '../../src/ai/index.js';
+import type { Level } from '../../src/ai/index.js';
+import { playableGames } from '../../src/service/ai/games.js';
 import { localServer } from './local-server.js';
 import { listen } from './listen.js';
 import { playMatch } from './play.js';

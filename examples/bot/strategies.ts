@@ -23,7 +23,8 @@ import { scores } from '../../src/games/evons/stats.js';
 import type { EvonsAction } from '../../clients/typescript/src/index.js';
 import { beliefState } from './belief.js';
 import { turnFacts } from './turn-facts.js';
-import { decide, isLevel, LEVELS, playableGame, playableGames, type AiInput, type Level } from '../../src/ai/index.js';
+import { decide, isLevel, LEVELS, type AiInput, type Level } from '../../src/ai/index.js';
+import { playableGame, playableGames } from '../../src/service/ai/games.js';
 import { dice, type AnyStrategy, type Observation, type Strategy, type StrategyFactory } from './strategy.js';
 
 /** Deeper than this in a chain, random ends the ability phase (the engine's random player's limit). */

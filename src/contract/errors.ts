@@ -3,8 +3,18 @@
  * error (REST answers with it; GraphQL puts it in extensions.status) and how a validation failure
  * lists its fields in `errors`.
  */
-import type { ErrorKind } from '../service/errors.js';
 import { issueLine, issueLines, type Issue } from '../core/issues.js';
+
+/** What kind of failure, which decides how each API reports it. */
+export type ErrorKind =
+  | 'invalid-request' // the request is malformed or self-contradictory
+  | 'unauthenticated' // a seat token is missing or wrong
+  | 'forbidden' // the credential is valid but may not do this
+  | 'not-found'
+  | 'conflict' // the match moved on, or the seat is gone: reload and retry
+  | 'rejected' // well-formed but refused: an illegal action, a bad deck or settings
+  | 'rate-limited'
+  | 'unavailable'; // a dependency is down or the node is stopping: retry later
 
 export const STATUS_OF_KIND: Record<ErrorKind, number> = {
   'invalid-request': 400,

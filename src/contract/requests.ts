@@ -9,8 +9,7 @@ import { TimeControlSchema } from '../core/clock.js';
 import { SeatSchema } from '../core/seat-schema.js';
 import type { AnyGameModule } from '../games/game-module.js';
 import { GAME_IDS, GAME_LIST } from '../games/registry.js';
-import { WEBHOOK_KINDS } from '../service/webhooks/notifications.js';
-import { FEED_KINDS } from '../service/feed-kinds.js';
+import { FEED_KINDS, WEBHOOK_KINDS } from './kinds.js';
 import { HandleSchema } from './ids.js';
 import { MatchStatusSchema } from './match-view.js';
 

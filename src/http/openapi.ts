@@ -5,7 +5,7 @@
  * `npm run lint:openapi` (Redocly and Spectral).
  */
 import { operationKey, type OperationFacts, type OperationFactsMap } from './operation-facts.js';
-import type { FeedKind } from '../service/feed-kinds.js';
+import type { FeedKind } from '../contract/kinds.js';
 import { GAME_IDS } from '../games/registry.js';
 
 /** The service's version, package.json's (test/api/http-contract.test.ts checks the two agree). */

@@ -3,13 +3,31 @@
  * them) drawn as a self-contained SVG by the game's own renderer. Pure: the same view gives the
  * same bytes, and nothing reaches a picture that is not in the view (the card lists read to name
  * a card are public, GET /v1/games/{game}/cards). Each game's module (src/games/<game>/module.ts)
- * supplies its renderer; this module draws what every picture has.
+ * supplies its renderer, and the caller passes it (src/http/board-picture.ts takes it from the
+ * registry): this module knows no game, and draws what every picture has.
  */
 import type { Seat } from '../core/ruleset.js';
-import { GAME_MODULES } from '../games/registry.js';
-import type { MatchView } from '../service/types.js';
 import { outcomeWords, seatLabel, viewerWords, SEATS, type PictureFrame } from './frame.js';
 import { document, text } from './svg.js';
+
+/** What a picture reads of a match view (the service's MatchView has these fields and more). */
+export interface PictureView {
+  id: string;
+  gameId: string;
+  status: PictureFrame['status'];
+  /** The caller's seat; null for a spectator. */
+  seat: Seat | null;
+  seats: readonly { seat: Seat; handle: string | null }[];
+  outcome: PictureFrame['outcome'];
+  /** The game's own view for the caller; null before the deal. */
+  game: unknown;
+}
+
+/**
+ * A game's renderer (its module's `picture`), for the game of the view it is given: each takes
+ * its own game's view, which the caller guarantees by taking it from the view's game.
+ */
+export type BoardRenderer = (frame: PictureFrame, game: never) => string;
 
 /**
  * Part of every picture's ETag: bump it whenever a renderer draws anything differently, so that
@@ -17,7 +35,7 @@ import { document, text } from './svg.js';
  */
 export const PICTURE_VERSION = 2;
 
-function frameOf(v: MatchView): PictureFrame {
+function frameOf(v: PictureView): PictureFrame {
   const handle = (s: Seat) => v.seats.find((x) => x.seat === s)?.handle ?? null;
   return { matchId: v.id, status: v.status, viewer: v.seat ?? 'spectator', handles: { p1: handle('p1'), p2: handle('p2') }, outcome: v.outcome };
 }
@@ -37,11 +55,9 @@ function waitingPicture(f: PictureFrame, gameId: string): string {
   });
 }
 
-/** The picture of a match view: the game's board, or the waiting picture before the deal. */
-export function renderBoardSvg(view: MatchView): string {
+/** The picture of a match view: the game's board by `render` (the view's game's), or the waiting picture before the deal. */
+export function drawBoardSvg(view: PictureView, render: BoardRenderer): string {
   const f = frameOf(view);
   if (view.game === null) return waitingPicture(f, view.gameId);
-  // The module of the view's own game draws it (each game's renderer takes its own view).
-  const render = GAME_MODULES[view.gameId].picture as (f: PictureFrame, game: MatchView['game']) => string;
-  return render(f, view.game);
+  return (render as (f: PictureFrame, game: unknown) => string)(f, view.game);
 }

@@ -18,7 +18,7 @@ import type { Players } from './players.js';
 import type { Seat } from '../core/ruleset.js';
 import { problems } from './errors.js';
 import { committedAt, comparePositions, parsePosition } from '../persistence/feed-store.js';
-import { FEED_KINDS, type FeedKind } from './feed-kinds.js';
+import { FEED_KINDS, type FeedKind } from '../contract/kinds.js';
 import { randomBytes } from 'node:crypto';
 import { hashToken } from './tokens.js';
 

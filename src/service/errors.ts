@@ -4,17 +4,7 @@
  * (src/http/problem-details.ts), GraphQL to an error with extensions; the service never picks a
  * status code.
  */
-
-/** What kind of failure, which decides how each API reports it. */
-export type ErrorKind =
-  | 'invalid-request' // the request is malformed or self-contradictory
-  | 'unauthenticated' // a seat token is missing or wrong
-  | 'forbidden' // the credential is valid but may not do this
-  | 'not-found'
-  | 'conflict' // the match moved on, or the seat is gone: reload and retry
-  | 'rejected' // well-formed but refused: an illegal action, a bad deck or settings
-  | 'rate-limited'
-  | 'unavailable'; // a dependency is down or the node is stopping: retry later
+import type { ErrorKind } from '../contract/errors.js';
 
 export interface ServiceErrorInit {
   kind: ErrorKind;

@@ -6,7 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BUDGETS, LEVELS, checkInput, decide, playableGame, playableGames, type AiInput, type Level } from '../../src/ai/index.js';
+import { BUDGETS, LEVELS, checkInput, decide, type AiInput, type Level } from '../../src/ai/index.js';
+import { playableGame, playableGames } from '../../src/service/ai/games.js';
 import { sfc32Stream } from '../../src/core/random.js';
 import type { Seat } from '../../src/core/ruleset.js';
 import { evons } from '../../src/games/evons/ruleset.js';

@@ -13,7 +13,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccountWebhookDeliveryBodySchema } from '../../src/http/account-webhook-schemas.js';
-import { FEED_KINDS } from '../../src/service/feed-kinds.js';
+import { FEED_KINDS } from '../../src/contract/kinds.js';
 import { WebhookWorker } from '../../src/service/webhooks/worker.js';
 import type { GameState, Seat } from '../../src/games/evons/index.js';
 import { STARTERS, backends, bearer, expectProblem, nextMove, useHarness, useSecondApp, type Http } from './helpers.js';

@@ -5,7 +5,8 @@
  * of the JSON views; problem+json errors. Evons and UniVersus, on both databases.
  */
 import { describe, expect, it } from 'vitest';
-import { renderBoardSvg, PICTURE_VERSION } from '../../src/pictures/index.js';
+import { PICTURE_VERSION } from '../../src/pictures/index.js';
+import { renderBoardSvg } from '../../src/http/board-picture.js';
 import { PNG_SIZE } from '../../src/pictures/png.js';
 import { pngSize } from '../pictures/fixtures.js';
 import { binary, backends, bearer, createHotSeat, expectProblem, nextMove, useHarness } from './helpers.js';

@@ -1,131 +1,86 @@
 /**
- * The module graph stays a tree of layers: no import cycles anywhere in src/ (one type import from
- * the events to the position loader once tied twenty engine files into one cycle), the rules
- * engines import nothing of the service around them (ESLint checks the purity rules), and the
- * layer leaks once removed stay removed (LAYER_RULES).
+ * The module graph stays a tree of layers: the order of the layers of src/ is written once, in
+ * .dependency-cruiser.mjs (docs/architecture.md, The layers), and `npm run lint` checks it with
+ * dependency-cruiser. This suite runs the same cruise, so that `npm test` fails on an import
+ * against the order or an import cycle too, and checks that the cruise finds the modules and
+ * fails on a violation (it guards the check itself). ESLint checks the purity rules.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const SRC = resolve(new URL('../../src', import.meta.url).pathname);
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CONFIG = join(ROOT, '.dependency-cruiser.mjs');
+const DEPCRUISE = join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((f) => {
-    const p = join(dir, f);
-    if (statSync(p).isDirectory()) return p.includes('generated') ? [] : sourceFiles(p);
-    return p.endsWith('.ts') ? [p] : [];
+interface Violation {
+  rule: { name: string };
+  from: string;
+  to: string;
+}
+
+/** `depcruise src --config .dependency-cruiser.mjs` (npm run lint's) in `cwd`: its exit code and what it printed. */
+function depcruise(cwd: string, outputType: 'json' | 'err'): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    execFile(process.execPath, [DEPCRUISE, 'src', '--config', CONFIG, '--output-type', outputType], { cwd, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
+      if (err && typeof err.code !== 'number') fail(err);
+      else done({ code: err ? (err.code as number) : 0, stdout, stderr });
+    });
   });
 }
 
-/** Relative imports and re-exports (type-only ones included: they shape the design too). */
-function importsOf(file: string, known: Set<string>): string[] {
-  const src = readFileSync(file, 'utf8');
-  return [...src.matchAll(/^(?:import|export)[^;]*?from\s+'(\.[^']+)'/gms)]
-    .map((m) => resolve(dirname(file), (m[1] as string).replace(/\.js$/, '.ts')))
-    .filter((d) => known.has(d));
-}
-
-/** Strongly connected components with more than one file (Tarjan). */
-function cycles(graph: Map<string, string[]>): string[][] {
-  let next = 0;
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const out: string[][] = [];
-  const visit = (v: string) => {
-    index.set(v, next);
-    low.set(v, next++);
-    stack.push(v);
-    onStack.add(v);
-    for (const w of graph.get(v) ?? []) {
-      if (!index.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
-    }
-    if (low.get(v) === index.get(v)) {
-      const component: string[] = [];
-      let w: string;
-      do {
-        w = stack.pop()!;
-        onStack.delete(w);
-        component.push(w);
-      } while (w !== v);
-      if (component.length > 1) out.push(component);
-    }
-  };
-  for (const v of graph.keys()) if (!index.has(v)) visit(v);
-  return out;
-}
-
-/** The layer of a file: its folder under src/, or ROOT for the composition root (app.ts, server.ts, openapi-doc.ts). */
-const ROOT = '(src/*.ts)';
-const layerOf = (file: string): string => {
-  const parts = relative(SRC, file).split(sep);
-  return parts.length > 1 ? parts[0]! : ROOT;
-};
-
-/** Imports that must not exist: [from layer, to layer, why]. */
-const LAYER_RULES: [string, string, string][] = [
-  ['config', 'persistence', 'the configuration reads the environment; the store interprets its own settings (DATA_DIR)'],
-  ['replay', 'service', 'replay files and their verifier stand alone (npm run verify); the service writes them, not the reverse'],
-  ['replay', 'persistence', 'replay files stand alone'],
-  ['persistence', 'service', 'the store knows nothing of the service above it'],
-  ['persistence', 'http', 'the store knows nothing of HTTP'],
-  ['persistence', 'graphql', 'the store knows nothing of the APIs'],
-  ['graphql', 'http', 'the two APIs share through src/contract and the service (GraphQL once imported REST\'s schemas, problem statuses and budgets)'],
-  ['http', 'graphql', 'the two APIs share through src/contract and the service'],
-  ['contract', 'http', 'the contract is what both APIs import'],
-  ['contract', 'graphql', 'the contract is what both APIs import'],
-  ...['service', 'http', 'graphql', 'persistence', 'config', 'contract', 'replay', 'pictures'].map(
-    (layer): [string, string, string] => ['ai', layer, 'the computer player is pure: a seat\'s knowledge in, an action out, nothing of the service around it'],
-  ),
-  ['core', 'ai', 'the engines know nothing of the computer player that drives them'],
-  ['games', 'ai', 'the engines know nothing of the computer player that drives them'],
-  ...['ai', 'config', 'contract', 'core', 'games', 'graphql', 'http', 'persistence', 'pictures', 'replay', 'service'].map(
-    (layer): [string, string, string] => [layer, ROOT, 'only the composition root assembles the app (http/openapi-doc.ts once imported app.ts)'],
-  ),
-];
-
-/** Every import that breaks a rule, as "from → to (why)". */
-function layerViolations(graph: Map<string, string[]>, rules: [string, string, string][]): string[] {
-  const out: string[] = [];
-  for (const [file, deps] of graph) {
-    for (const dep of deps) {
-      const rule = rules.find(([from, to]) => layerOf(file) === from && layerOf(dep) === to);
-      if (rule) out.push(`${relative(SRC, file)} → ${relative(SRC, dep)} (${rule[2]})`);
-    }
+/** The cruise's modules and violations, each violation as "rule: from → to". */
+async function cruise(cwd: string): Promise<{ modules: number; violations: string[] }> {
+  const r = await depcruise(cwd, 'json');
+  let out: { modules: unknown[]; summary: { violations: Violation[] } };
+  try {
+    out = JSON.parse(r.stdout) as typeof out;
+  } catch {
+    throw new Error(`depcruise printed no report (exit ${r.code}): ${r.stderr}`);
   }
-  return out;
+  return { modules: out.modules.length, violations: out.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`) };
 }
 
-describe('module graph', () => {
-  const files = sourceFiles(SRC);
-  const known = new Set(files);
-  const graph = new Map(files.map((f) => [f, importsOf(f, known)]));
-
-  it('finds the modules (guards the scanner itself)', () => {
-    expect(files.length).toBeGreaterThan(50);
-    expect([...graph.values()].flat().length).toBeGreaterThan(100);
-    expect(cycles(new Map([['a', ['b']], ['b', ['a']], ['c', []]]))).toHaveLength(1);
+describe('module graph (dependency-cruiser, .dependency-cruiser.mjs)', () => {
+  it('src/ has no import cycle and no import against the layers', async () => {
+    const r = await cruise(ROOT);
+    expect(r.modules).toBeGreaterThan(250); // the cruise found the modules: not an empty pass
+    expect(r.violations).toEqual([]);
   });
 
-  it('has no import cycle in src/', () => {
-    const found = cycles(graph).map((c) => c.map((f) => relative(SRC, f)).sort());
-    expect(found).toEqual([]);
-  });
-
-  it('finds a layer violation when there is one (guards the rule check itself)', () => {
-    const at = (f: string) => join(SRC, f);
-    const sample = new Map([[at('http/x.ts'), [at('app.ts')]], [at('config/env.ts'), [at('persistence/database.ts'), at('http/cors.ts')]]]);
-    expect(layerViolations(sample, LAYER_RULES)).toHaveLength(2);
-    for (const [from, to] of LAYER_RULES) expect(new Set(files.map(layerOf)), `${from} → ${to}`).toContain(from);
-  });
-
-  it('keeps the layers apart: none of the imports LAYER_RULES forbids', () => {
-    expect(layerViolations(graph, LAYER_RULES)).toEqual([]);
+  it('fails on a violation (guards the check itself): a layer import, an import of the composition root, a cycle (reported once)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'evons-layers-'));
+    try {
+      const files: Record<string, string> = {
+        'src/config/env.ts': "import { open } from '../persistence/database.js';\nexport const env = open;\n",
+        'src/persistence/database.ts': 'export const open = 1;\n',
+        'src/http/drain.ts': "import { app } from '../app.js';\nexport const drain = app;\n",
+        'src/app.ts': 'export const app = 1;\n',
+        'src/core/a.ts': "import { b } from './b.js';\nexport const a = () => b;\n",
+        'src/core/b.ts': "import { a } from './a.js';\nexport const b = () => a;\n",
+        'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext' }, include: ['src'] }),
+      };
+      for (const [f, text] of Object.entries(files)) {
+        mkdirSync(dirname(join(dir, f)), { recursive: true });
+        writeFileSync(join(dir, f), text);
+      }
+      expect(new Set((await cruise(dir)).violations)).toEqual(
+        new Set([
+          'layer-config: src/config/env.ts → src/persistence/database.ts',
+          'layer-http: src/http/drain.ts → src/app.ts',
+          'no-circular: src/core/a.ts → src/core/b.ts',
+        ]),
+      );
+      // npm run lint's form (the default output) exits non-zero on them.
+      const lint = await depcruise(dir, 'err');
+      expect(lint.code).not.toBe(0);
+      expect(lint.stdout).toContain('3 dependency violations (3 errors');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { Resvg } from '@resvg/resvg-js';
 import type { GameView } from '../../src/games/evons/view.js';
-import { renderBoardSvg } from '../../src/pictures/index.js';
+import { renderBoardSvg } from '../../src/http/board-picture.js';
 import { ARROW_STYLE } from '../../src/games/evons/picture.js';
 import { defaultCardSet } from '../../src/games/evons/index.js';
 import { ALL_CARD_NAMES, VIEWERS, evonsAfter, evonsFinished, evonsMatchView } from './fixtures.js';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Resvg } from '@resvg/resvg-js';
-import { renderBoardSvg } from '../../src/pictures/index.js';
+import { renderBoardSvg } from '../../src/http/board-picture.js';
 import { FONT_FILES, pngOptions, svgToPng } from '../../src/pictures/png.js';
 import { evonsAfter, evonsMatchView, pngSize, universusAfter, universusMatchView } from './fixtures.js';
 

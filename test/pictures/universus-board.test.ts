@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { Resvg } from '@resvg/resvg-js';
 import { CARD_BY_ID } from '../../src/games/universus/cards/index.js';
-import { renderBoardSvg } from '../../src/pictures/index.js';
+import { renderBoardSvg } from '../../src/http/board-picture.js';
 import { Game, position } from '../games/universus/helpers.js';
 import { ALL_CARD_NAMES, VIEWERS, universusAfter, universusMatchView } from './fixtures.js';
 

@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EvonsClient, type MatchEvent, type Seat } from '../../../clients/typescript/src/index.js';
 import { serve, type Served } from '../../../clients/typescript/test/server.js';
-import { decide, playableGame } from '../../../src/ai/index.js';
+import { decide } from '../../../src/ai/index.js';
+import { playableGame } from '../../../src/service/ai/games.js';
 import { playInEngine, STARTER_IDS } from '../arena.js';
 import { playMatch } from '../play.js';
 import { greedy, level, random, searchInput } from '../strategies.js';

@@ -3,7 +3,8 @@
  * search of src/ai, given what the seat may know. The job's events are the API's objects (the
  * match's own records among them); the search reads the game's events, as the seat saw them.
  */
-import { decide as search, isLevel, playableGame, type AiInput } from '../../ai/index.js';
+import { decide as search, isLevel, type AiInput } from '../../ai/index.js';
+import { playableGame } from './games.js';
 import type { AiJob } from './runner.js';
 
 export function decide(job: AiJob): unknown {

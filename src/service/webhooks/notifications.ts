@@ -2,8 +2,6 @@
 import type { Seat } from '../../core/ruleset.js';
 import type { MatchStatus, Notification } from '../../persistence/types.js';
 
-export const WEBHOOK_KINDS = ['your-turn', 'opponent-joined', 'match-ended', 'deadline-near'] as const;
-
 interface Moment {
   status: MatchStatus;
   toMove: Seat | null;
