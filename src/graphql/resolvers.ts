@@ -106,6 +106,7 @@ export function buildResolvers(service: MatchService, budgets: GraphqlBudgets | 
     createdAt: (s: MatchSource) => s.mv.createdAt,
     rulesHash: (s: MatchSource) => s.mv.rulesHash,
     engineVersion: (s: MatchSource) => s.mv.engineVersion,
+    cardSetId: (s: MatchSource) => s.mv.cardSetId,
     pending: (s: MatchSource) => pendingOf(s.mv),
     pendingDecision: (s: MatchSource) => pendingOf(s.mv),
     timeControl: (s: MatchSource) => s.mv.timeControl,

@@ -81,7 +81,7 @@ export function challengesSdl(_c: SdlContext): string {
 
   type AcceptedMatch {
     id: ID!
-    "Your seat."
+    "Your seat: p1 or p2."
     seat: String!
     "Your seat token (your player token works too)."
     token: String!

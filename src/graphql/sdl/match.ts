@@ -25,6 +25,8 @@ export function matchFieldsSdl(c: SdlContext): string {
     createdAt: String!
     rulesHash: String!
     engineVersion: String!
+    "The card set the match is played with (GET /v1/games/{game}/cards)."
+    cardSetId: String!
     """
     The decision the game waits for, as JSON: ${listed(named('Pending'))} in /openapi.json ({ kind, seat, … } by
     kind); null while a seat is open or when the game is over. The same, typed: pendingDecision.
@@ -99,6 +101,7 @@ export function matchClockSdl(_c: SdlContext): string {
 
   "none, correspondence (daysPerMove) or live (initialSeconds + incrementSeconds, Fischer)."
   type TimeControl {
+    "none, correspondence or live."
     kind: String!
     daysPerMove: Int
     initialSeconds: Int
@@ -369,6 +372,7 @@ ${matchFields}${m.graphql.matchFields}  }
     "The seat whose decision the match waits for; null when nobody's."
     toMove: Seat
     gameId: String!
+    "The time control's kind: none, correspondence or live."
     timeControl: String!
     rated: Boolean!
     "When the seat to move runs out of time (ISO 8601, UTC); null without a running clock."

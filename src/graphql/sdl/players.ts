@@ -57,6 +57,7 @@ export function playersSdl(_c: SdlContext): string {
 
   type Leaderboard {
     game: String!
+    "correspondence or live"
     timeControl: String!
     players: [LeaderboardEntry!]!
   }

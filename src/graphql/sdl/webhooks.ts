@@ -3,7 +3,13 @@
  * are in src/http/webhook-schemas.ts, src/http/account-webhook-schemas.ts and
  * src/contract/requests.ts; test/graphql/contract-agreement.test.ts checks that they agree.
  */
+import { FEED_KINDS } from '../../service/feed-kinds.js';
+import { WEBHOOK_KINDS } from '../../service/webhooks/notifications.js';
+import { listed } from '../games.js';
 import type { SdlContext } from './context.js';
+
+const seatKinds = listed(WEBHOOK_KINDS);
+const accountKinds = listed(FEED_KINDS);
 
 /** Seat and account webhooks, their inputs and deliveries. */
 export function webhooksSdl(_c: SdlContext): string {
@@ -19,6 +25,7 @@ export function webhooksSdl(_c: SdlContext): string {
   type Webhook {
     id: ID!
     url: String!
+    "What it is notified of: ${seatKinds}."
     events: [String!]!
     deadlineLeadMinutes: Int!
     "active, failing (retrying) or disabled (failing for 24 h: see disabledReason)."
@@ -45,6 +52,7 @@ export function webhooksSdl(_c: SdlContext): string {
   type AccountWebhook {
     id: ID!
     url: String!
+    "The kinds of account feed entry it delivers: ${accountKinds}."
     events: [String!]!
     "active, failing (retrying) or disabled (failing for 24 h: see disabledReason)."
     status: String!
@@ -64,6 +72,7 @@ export function webhooksSdl(_c: SdlContext): string {
   type AccountWebhookDelivery {
     "The webhook-id header, the same on every attempt."
     id: ID!
+    "${accountKinds}."
     kind: String!
     "The feed entry it delivers (its id in GET /v1/me/events, and data.entryId of the body)."
     entryId: String!
@@ -80,6 +89,7 @@ export function webhooksSdl(_c: SdlContext): string {
   type WebhookDelivery {
     "The webhook-id header, the same on every attempt."
     id: ID!
+    "${seatKinds}."
     kind: String!
     version: Int!
     "pending, delivered, failed or superseded (a deadline-near the match moved past before it was sent)."
