@@ -8,7 +8,7 @@ import { buildSchema } from 'graphql';
 import { compareType, shapeOf } from './agreement.js';
 
 const schema = buildSchema(/* GraphQL */ `
-  type Query { thing: Thing }
+  type Query { thing(id: ID!, limit: Int): Thing }
   enum Kind { a b }
   type Inner { x: Float! }
   type Thing {
@@ -81,6 +81,14 @@ describe('the GraphQL/Zod comparer', () => {
     const union = z.union([agreeing.extend({ extra: z.string() }), agreeing.omit({ extra: true })]);
     expect(problemsOf(union)).toEqual([]);
     expect(problemsOf(z.union([agreeing, agreeing.extend({ kind: z.literal('c') })]))).toEqual(['Thing.kind: enum Kind has a, b; Zod a, b, c']);
+  });
+
+  it("compares a field's arguments as an input", () => {
+    expect(problemsOf(z.strictObject({ id: z.string(), limit: z.number().int().optional() }), 'Query.thing', 'input')).toEqual([]);
+    expect(problemsOf(z.strictObject({ limit: z.number().int() }), 'Query.thing', 'input')).toEqual([
+      expect.stringMatching(/^Query_thing\.id: a GraphQL field without a Zod field/),
+      'Query_thing.limit: nullable in GraphQL, but Zod requires it',
+    ]);
   });
 
   it('accepts a difference only where it is allowed, and says which allowances it used', () => {

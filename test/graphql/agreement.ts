@@ -16,6 +16,7 @@ import {
   GraphQLScalarType,
   type GraphQLField,
   type GraphQLInputField,
+  type GraphQLInputType,
   type GraphQLSchema,
   type GraphQLType,
 } from 'graphql';
@@ -122,19 +123,35 @@ export interface Comparison {
 }
 
 /**
- * Compares a GraphQL type with a Zod shape. Output types: a field is nullable in GraphQL exactly
+ * Compares a GraphQL type (or a field's arguments: `Query.matches`) with a Zod shape. Output types: a field is nullable in GraphQL exactly
  * when Zod lets it be null or absent. Input types: a field is nullable in GraphQL exactly when Zod
  * lets it be absent. A Zod enum must be a GraphQL enum with the same values, or (an output) a
  * String whose description names every value, or (an input) a String that Zod checks.
  */
 export function compareType(schema: GraphQLSchema, typeName: string, shape: Shape, io: 'input' | 'output', allow: Allowances = {}, out: Comparison = { problems: [], used: new Set() }): Comparison {
-  const type = schema.getType(typeName);
+  const type = typeName.includes('.') ? argumentsOf(schema, typeName) : schema.getType(typeName);
   if (!type) {
     out.problems.push(`${typeName}: no such GraphQL type`);
     return out;
   }
   compareObject(type, shape, io, allow, out, new Set());
   return out;
+}
+
+/**
+ * A field's arguments (`Query.matches`) as an input type named `Query_matches`, to be compared with
+ * the Zod schema that checks them (allowance keys: `Query_matches.rated`).
+ */
+function argumentsOf(schema: GraphQLSchema, path: string): GraphQLInputObjectType | undefined {
+  const [typeName, fieldName] = path.split('.') as [string, string];
+  const parent = schema.getType(typeName);
+  if (!(parent instanceof GraphQLObjectType)) return undefined;
+  const field = parent.getFields()[fieldName];
+  if (!field) return undefined;
+  return new GraphQLInputObjectType({
+    name: `${typeName}_${fieldName}`,
+    fields: Object.fromEntries(field.args.map((a) => [a.name, { type: a.type as GraphQLInputType, description: a.description }])),
+  });
 }
 
 type Field = GraphQLField<unknown, unknown> | GraphQLInputField;
