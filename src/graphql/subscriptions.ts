@@ -26,6 +26,8 @@ import { LiveQueue } from './live-queue.js';
 import type { MatchSource } from './match-source.js';
 import type { LiveConnection } from './ws-connections.js';
 import type { GraphqlBudgets } from './budgets.js';
+import { listed } from './games.js';
+import { FEED_KINDS } from '../contract/kinds.js';
 
 export const subscriptionTypeDefs = /* GraphQL */ `
   """
@@ -63,7 +65,7 @@ export const subscriptionTypeDefs = /* GraphQL */ `
   type AccountFeedMessage {
     "The entry's id (pass it back as after); null for the snapshot."
     id: String
-    "snapshot, match-started, your-turn, match-ended, challenge-received, challenge-accepted, challenge-declined, challenge-canceled, challenge-expired, rematch-offered or seek-paired."
+    "${listed(['snapshot', ...FEED_KINDS])}."
     type: String!
     "When the entry was written; null for the snapshot."
     at: String

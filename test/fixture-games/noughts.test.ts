@@ -119,12 +119,15 @@ for (const backend of backends) {
         expect(res.body.errors).toBeUndefined();
         return res.body.data;
       };
-      const MATCH = `query($id: ID!) { match(id: $id) { __typename gameId config pendingDecision { kind seat }
+      const MATCH = `query($id: ID!) { match(id: $id) { __typename gameId cardSetId config pendingDecision { kind seat }
         ... on NoughtsMatch { toMove grid { cell mark } hand { card value name } revealed { p1 { card } p2 { card } } result { winner reason } } } }`;
       const m = await create();
       const p1 = (await gql(MATCH, { id: m.id }, m.tokens.p1)).match;
       expect(p1).toMatchObject({ __typename: 'NoughtsMatch', gameId: 'noughts', config: { firstSeat: 'p1' }, toMove: 'p1', revealed: null, result: null });
       expect(p1.pendingDecision).toEqual({ kind: 'play', seat: 'p1' });
+      // The envelope's fields are REST's (test/graphql/contract-agreement.test.ts): cardSetId as MatchView has it.
+      expect(p1.cardSetId).toBe((await h.http.get(`/v1/matches/${m.id}`).expect(200)).body.cardSetId);
+      expect(p1.cardSetId).toEqual(expect.any(String));
       expect(p1.grid).toHaveLength(9);
       expect(p1.hand).toEqual({ card: `n${p1.hand.value}`, value: p1.hand.value, name: `Number ${p1.hand.value}` });
       const spectator = (await gql(MATCH, { id: m.id })).match;

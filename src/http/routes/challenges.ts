@@ -45,12 +45,12 @@ export const ChallengeSchema = register(
   "A challenge as anyone may see it: never the challenger's deck, never a token.",
 );
 
-const ChallengeListSchema = register(
+export const ChallengeListSchema = register(
   z.object({ challenges: z.array(ChallengeSchema), nextCursor: z.string().nullable().describe('Send back as cursor for the next page; null after the last.') }),
   'ChallengeList',
 );
 
-const AcceptedChallengeSchema = register(
+export const AcceptedChallengeSchema = register(
   z.object({
     challenge: ChallengeSchema,
     match: z.object({

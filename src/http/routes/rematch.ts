@@ -12,7 +12,7 @@ export interface RematchRoutesOptions {
 }
 
 const RematchAnswer = z.object({ rematch: RematchViewSchema }).meta({ id: 'RematchAnswer', description: 'The rematch offer as it is now.' });
-const RematchSeat = z
+export const RematchSeat = z
   .object({ id: z.string().describe('The rematch.'), seat: SeatSchema, token: z.string().describe('Your seat token in the rematch (shown once).') })
   .meta({ id: 'RematchSeat', description: "The offerer's seat in the accepted rematch." });
 

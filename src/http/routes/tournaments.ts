@@ -60,7 +60,7 @@ export const TournamentSchema = register(
   'A tournament as anyone may see it: never a deck, never a token.',
 );
 
-const TournamentListSchema = register(
+export const TournamentListSchema = register(
   z.object({ tournaments: z.array(TournamentSchema), nextCursor: z.string().nullable().describe('Send back as cursor for the next page; null after the last.') }),
   'TournamentList',
 );
