@@ -2,8 +2,18 @@
 
 export class Samples {
   private values: number[] = [];
+  /** Samples holding `xs` (a copy). */
+  static of(xs: readonly number[]): Samples {
+    const s = new Samples();
+    s.values = [...xs];
+    return s;
+  }
   add(ms: number): void {
     this.values.push(ms);
+  }
+  /** Every sample, in the order added (a copy). */
+  all(): number[] {
+    return [...this.values];
   }
   get count(): number {
     return this.values.length;

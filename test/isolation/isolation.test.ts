@@ -24,7 +24,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type ServerProcess } from '../../bench/lib/server-process.js';
 import { backends } from '../persistence/backends.js';
 import { createTempDatabase, type TempDatabase } from '../persistence/pg-helper.js';
-import { Bystander, type BystanderOptions, type PhaseFigures } from './bystander.js';
+import type { PhaseFigures } from './bystander.js';
+import { BystanderThread } from './bystander-thread.js';
 import { Client, loops, pause, pool } from './client.js';
 import { CORR, DECKS, STARTERS, bigSwiss, connect, hotSeat, insertPlayers, insertTokens, longMatch, oneMove, type Hot } from './fixtures.js';
 import { Receiver } from './receiver.js';
@@ -112,8 +113,16 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
      * phase; the row of figures, and the common checks: no 5xx or network error for anyone, every
      * bystander operation answered 2xx.
      */
-    async function measure(name: string, attack: (signal: AbortSignal, attacker: Client) => Promise<void>, opts: BystanderOptions & { notes?: () => Record<string, unknown>; attacker?: Client } = {}) {
-      const by = new Bystander(new Client(server.baseUrl, '127.0.0.2'), opts);
+    async function measure(name: string, attack: (signal: AbortSignal, attacker: Client) => Promise<void>, opts: { ai?: boolean; webhooks?: boolean; notes?: () => Record<string, unknown>; attacker?: Client } = {}) {
+      const by = BystanderThread.start({ base: server.baseUrl, localAddress: '127.0.0.2', ...(opts.ai ? { ai: true } : {}), ...(opts.webhooks ? { webhooks: true } : {}) });
+      try {
+        return await measureWith(by, name, attack, opts);
+      } finally {
+        await by.close();
+      }
+    }
+
+    async function measureWith(by: BystanderThread, name: string, attack: (signal: AbortSignal, attacker: Client) => Promise<void>, opts: { ai?: boolean; webhooks?: boolean; notes?: () => Record<string, unknown>; attacker?: Client }) {
       await by.init(`bystander-${++bystanders}`);
       await by.phase(500); // warm: its first match, the connections
       const cores = async <T>(run: () => Promise<T>): Promise<[T, number]> => {
@@ -133,7 +142,7 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
       const [withAttack, coresWith] = await cores(() => by.phase(PHASE_MS));
       stop.abort();
       await running;
-      const extra = (f: PhaseFigures) => (opts.ai ? f.ai : opts.receiver ? f.delivery : null);
+      const extra = (f: PhaseFigures) => (opts.ai ? f.ai : opts.webhooks ? f.delivery : null);
       const row: Row = {
         attack: name,
         read: pair(alone.read, withAttack.read),
@@ -145,17 +154,17 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
         loadavg: os.loadavg().map((x) => Math.round(x * 100) / 100),
       };
       rows.push(row);
-      by.api.close();
+      const bystanderFailures = await by.failures();
       attacker.close();
       const logs = serverErrors().slice(-10).join('\n');
       if (attackError) throw attackError;
-      expect(by.api.failures, `bystander 5xx / network errors; server log:\n${logs}`).toEqual([]);
+      expect(bystanderFailures, `bystander 5xx / network errors; server log:\n${logs}`).toEqual([]);
       expect(attacker.failures, `attacker 5xx / network errors; server log:\n${logs}`).toEqual([]);
       expect([...alone.failed, ...withAttack.failed], 'bystander operations that failed').toEqual([]);
       expect(alone.read.count).toBeGreaterThan(0);
       expect(withAttack.read.count).toBeGreaterThan(0);
       expect(withAttack.move.count).toBeGreaterThan(0);
-      if (opts.receiver) expect(withAttack.delivery.count, "the bystander's webhook deliveries during the attack").toBeGreaterThan(0);
+      if (opts.webhooks) expect(withAttack.delivery.count, "the bystander's webhook deliveries during the attack").toBeGreaterThan(0);
       if (STRICT) {
         for (const p of [row.read, row.move, ...(row.extra ? [row.extra] : [])]) expect(p.ratio, `${name}: p99 ratio`).toBeLessThanOrEqual(2);
       }
@@ -498,7 +507,7 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
               await oneMove(a, m);
             }
           }),
-        { receiver: rx, attacker, notes: () => ({ slowArrived: rx.slowArrived, slowAnswered: rx.slowAnswered, setupStatuses: before }) },
+        { webhooks: true, attacker, notes: () => ({ slowArrived: rx.slowArrived, slowAnswered: rx.slowAnswered, setupStatuses: before }) },
       );
       // Where the fast endpoint's delay is: from the append to the first attempt (the claim), or in the send.
       const { rows: split } = await (sql ?? { query: async () => ({ rows: [] }) }).query<{ attack: boolean; claim: number[]; send: number[] }>(
