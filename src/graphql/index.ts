@@ -109,7 +109,7 @@ async function graphqlPlugin(app: FastifyInstance, opts: GraphqlPluginOptions) {
   // gets its own credential (the connection's) and memo, and the caps HTTP's parser applies.
   app.graphql.addHook('preParsing', async (_schema, source, context) => {
     if ((context as { reply?: unknown }).reply) return;
-    const ctx = context as unknown as { live?: LiveConnection; request?: FastifyRequest } & Partial<GqlContext>;
+    const ctx = context;
     const live = ctx.live;
     // What this throws leaves fastify.graphql and is coded by the wrapper below (wsRequestError).
     if (!live) throw problems.invalidToken();

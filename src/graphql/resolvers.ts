@@ -36,6 +36,14 @@ export interface GqlContext {
   charge: ChargeWork;
 }
 
+// What our context factories put on Mercurius's context (Mercurius's documented way to type it):
+// over HTTP all of GqlContext; over a WebSocket the connection, the rest set per operation.
+declare module 'mercurius' {
+  interface MercuriusContext extends Partial<GqlContext> {
+    live?: LiveConnection;
+  }
+}
+
 const JsonScalar = new GraphQLScalarType({
   name: 'JSON',
   serialize: (v) => v,
@@ -50,9 +58,8 @@ const JsonScalar = new GraphQLScalarType({
  * kept between operations of one socket.
  */
 function contextOf(c: MercuriusContext, budgets: GraphqlBudgets | null): GqlContext {
-  const ctx = c as unknown as Partial<GqlContext> & { live?: LiveConnection };
-  if (ctx.loads && ctx.charge) return ctx as GqlContext;
-  const live = ctx.live;
+  const { token, loads, charge, live } = c;
+  if (loads && charge) return { token, loads, charge };
   return { token: live?.token, loads: new Map(), charge: live && budgets ? budgets.workFor(live.address, live.token) : FREE };
 }
 

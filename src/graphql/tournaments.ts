@@ -23,7 +23,7 @@ function checkBulkPairingId(id: string): void {
   if (!BulkPairingIdSchema.safeParse(id).success) throw problems.validation('id: not a bulk pairing id', ['id: bp_ and letters, digits, "_" and "-"']);
 }
 
-const tokenOf = (c: MercuriusContext) => (c as unknown as { token: string | null | undefined }).token;
+const tokenOf = (c: MercuriusContext) => c.token;
 
 /** `chargeOf`: what a request's costly fields are charged to (its work budgets). */
 export function tournamentResolvers(service: MatchService, chargeOf: (c: MercuriusContext) => ChargeWork) {
