@@ -258,6 +258,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   app.addHook('onRequest', async (req, reply) => {
     if (!isProbe(req)) await budgets.request(req, reply);
   });
+  // A costly request's turn of its address's lane (Budgets.costly) ends with its answer or its abort.
+  app.addHook('onResponse', async (req) => budgets.releaseCostly(req));
+  app.addHook('onRequestAbort', async (req) => budgets.releaseCostly(req));
   // A WebSocket upgrade answered with an error (a limit refused it before @fastify/websocket's own
   // hook saw it) still holds its socket, which no HTTP parser reads any more: close it with the answer.
   app.addHook('onResponse', async (req) => {

@@ -84,6 +84,8 @@ export const EnvSchema = z.object({
   EXPENSIVE_READS_AT_ONCE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(1_000).default(2)),
   /** Live streams (NDJSON and SSE streams, GraphQL subscriptions) one address may hold open on a node; 0: no cap. */
   LIVE_STREAMS_PER_ADDRESS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(1_000_000).default(200)),
+  /** Costly requests (time travel, exports, event pages, pictures, standings, tournaments, bulk pairing) one address runs at once on a node; 8 more wait, past them 429 too-many-at-once; 0: no bound. */
+  COSTLY_AT_ONCE_PER_ADDRESS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(1_000).default(1)),
   /** WebSocket connections one address may hold open on a node; 0: no cap. */
   WEBSOCKETS_PER_ADDRESS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(1_000_000).default(100)),
   /**
@@ -258,6 +260,7 @@ export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvResult {
         expensiveAtOnce: e.EXPENSIVE_READS_AT_ONCE,
         streamsPerAddress: e.LIVE_STREAMS_PER_ADDRESS,
         socketsPerAddress: e.WEBSOCKETS_PER_ADDRESS,
+        costlyAtOncePerAddress: e.COSTLY_AT_ONCE_PER_ADDRESS,
       },
       trustProxy: trustProxyOf(e.TRUST_PROXY),
       readyTimeoutMs: e.READY_TIMEOUT_MS,

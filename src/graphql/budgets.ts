@@ -24,4 +24,6 @@ export interface GraphqlBudgets {
   work(req: FastifyRequest): ChargeWork;
   /** The same for an operation over a WebSocket: the connection's credential and address. */
   workFor(address: string, token: string | null | undefined): ChargeWork;
+  /** Waits for an HTTP request's turn among its address's costly requests (429 too-many-at-once past the line). */
+  costly(req: FastifyRequest): Promise<void>;
 }

@@ -17,7 +17,7 @@ import type { MatchService } from '../service/match-service.js';
 import { bearerToken } from '../service/tokens.js';
 import { typeDefs } from './schema.js';
 import { errorFormatter, wsRequestError } from './errors.js';
-import { DEFAULT_QUERY_LIMITS, DOCUMENT_CACHE_ENTRIES, LARGE_DOCUMENT_CHARS, checkCost, checkDocumentSize, checkTokens, validationRules, type QueryLimits } from './limits.js';
+import { DEFAULT_QUERY_LIMITS, DOCUMENT_CACHE_ENTRIES, LARGE_DOCUMENT_CHARS, checkCost, checkDocumentSize, checkTokens, validationRules, type QueryLimits, TIME_TRAVEL_COST } from './limits.js';
 import { graphiqlRoutes } from './graphiql.js';
 import { DEFAULT_MAX_OPERATIONS, DEFAULT_MAX_SUBSCRIPTIONS, WsConnections, type LiveConnection } from './ws-connections.js';
 import type { GraphqlBudgets } from './budgets.js';
@@ -186,8 +186,8 @@ async function graphqlPlugin(app: FastifyInstance, opts: GraphqlPluginOptions) {
   // Mercurius does not validate a subscription's document: the same rules as for HTTP, before it runs.
   app.graphql.addHook('preSubscriptionExecution', (schema, document) => firstValidationError(schema, document));
   // The cost depends on the variables, so it is checked per request, before execution.
-  app.graphql.addHook('preExecution', (schema, document, context, variables) => {
-    const reply = (context as { reply?: { request: { body?: unknown } } }).reply;
+  app.graphql.addHook('preExecution', async (schema, document, context, variables) => {
+    const reply = context.reply as { request: FastifyRequest } | undefined;
     if (!reply) {
       // Over a WebSocket the hook does not see which operation runs (Mercurius chose it, and
       // subscriptions do not come here): every operation of the document is within the budget.
@@ -200,7 +200,8 @@ async function graphqlPlugin(app: FastifyInstance, opts: GraphqlPluginOptions) {
     if (getOperationAST(document, operationName)?.operation === 'subscription') {
       throw refused('Subscriptions are served over WebSocket at /graphql (protocol graphql-transport-ws), not over HTTP.');
     }
-    checkCost(schema, document, variables, operationName, limits);
+    // A document costing as much as a time-travel field waits its turn among its address's costly requests.
+    if (checkCost(schema, document, variables, operationName, limits) >= TIME_TRAVEL_COST) await budgets.costly(reply.request);
   });
   if (opts.graphiql) await app.register(graphiqlRoutes);
 }

@@ -27,6 +27,12 @@ import { clientKey, clientKeyOf } from './rate-limit.js';
 import { WorkBuckets, takeWork } from './work-budget.js';
 import { WorkGate } from './work-gate.js';
 import { LiveSlots } from './live-slots.js';
+import { AddressLanes } from './address-lanes.js';
+
+/** A costly request's turn of its address's lane, given back when its answer is sent (or it is aborted). */
+const RELEASE = Symbol('costly-release');
+/** Costly requests of one address waiting for their turn, before the next is refused. */
+const COSTLY_QUEUE = 8;
 
 export interface BudgetSettings {
   /** Requests per minute per address, over all its credentials (GraphQL operations over a WebSocket count too). */
@@ -41,6 +47,8 @@ export interface BudgetSettings {
   streamsPerAddress: number;
   /** WebSocket connections open at once per address. */
   socketsPerAddress: number;
+  /** Costly requests one address runs at once; 0: no bound (more wait in a short line, past it 429 too-many-at-once). */
+  costlyAtOncePerAddress?: number;
 }
 
 export const NO_BUDGETS: BudgetSettings = { perAddressPerMinute: 0, workPerMinute: 0, workPerAddressPerMinute: 0, expensiveAtOnce: 0, streamsPerAddress: 0, socketsPerAddress: 0 };
@@ -60,6 +68,7 @@ export class Budgets {
   readonly gate: WorkGate;
   readonly streams: LiveSlots;
   readonly sockets: LiveSlots;
+  readonly costlyLanes: AddressLanes;
   private readonly perAddress: Limiter | null;
   private readonly workPerClient: WorkBuckets;
   private readonly workPerAddress: WorkBuckets;
@@ -83,6 +92,23 @@ export class Budgets {
     this.gate = new WorkGate(settings.expensiveAtOnce, settings.expensiveAtOnce * QUEUE_PER_SLOT);
     this.streams = new LiveSlots(settings.streamsPerAddress, 'live streams (NDJSON and SSE streams, GraphQL subscriptions)');
     this.sockets = new LiveSlots(settings.socketsPerAddress, 'WebSocket connections');
+    this.costlyLanes = new AddressLanes(settings.costlyAtOncePerAddress ?? 0, COSTLY_QUEUE);
+  }
+
+  /**
+   * Waits for the request's turn among its address's costly requests (./address-lanes.ts); the
+   * turn is given back when the answer is sent or the request aborted (releaseCostly). Once per
+   * request: a GraphQL document's aliases share one turn.
+   */
+  async costly(req: FastifyRequest): Promise<void> {
+    const r = req as FastifyRequest & { [RELEASE]?: () => void };
+    if (r[RELEASE] || this.costlyLanes.atOnce <= 0) return;
+    r[RELEASE] = await this.costlyLanes.enter(req.ip);
+  }
+
+  /** Gives back the request's costly turn, if it holds one (onResponse, onRequestAbort). */
+  releaseCostly(req: FastifyRequest): void {
+    (req as FastifyRequest & { [RELEASE]?: () => void })[RELEASE]?.();
   }
 
   /** Counts one request against its address's ceiling; throws rate-limited (Retry-After set on `reply`) over it. */

@@ -86,7 +86,7 @@ const STATUS_TEXT: Record<string, string> = {
   '413': 'Body larger than 256 KiB',
   '415': 'Unsupported media type (send application/json)',
   '422': 'Illegal action, invalid deck or position, settings the game refuses past the request schema, or an Idempotency-Key reused with another body',
-  '429': 'Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first',
+  '429': 'Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first',
   '503': 'Database unavailable',
 };
 

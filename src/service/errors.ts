@@ -241,6 +241,15 @@ export const problems = {
       title: 'Too many account feeds',
       detail: `At most ${max} account feeds open at once per player on one server (FEED_CONNECTIONS_PER_PLAYER): close one first.`,
     }),
+  /** An address's costly requests past the one(s) it may run at once and the line behind them. */
+  tooManyAtOnce: (atOnce: number, queue: number, retryAfterS: number) =>
+    new ServiceError({
+      kind: 'rate-limited',
+      code: 'too-many-at-once',
+      title: 'Too many costly requests at once',
+      detail: `One address runs ${atOnce} costly request${atOnce === 1 ? '' : 's'} (time travel, exports, event pages, pictures, standings, tournaments, bulk pairing) at a time, with ${queue} more waiting (COSTLY_AT_ONCE_PER_ADDRESS): wait for an answer before sending the next.`,
+      retryAfterS,
+    }),
   tooManyStreams: (detail: string) => new ServiceError({ kind: 'rate-limited', code: 'too-many-streams', title: 'Too many live streams', detail }),
   serverBusy: (retryAfterS: number) =>
     new ServiceError({

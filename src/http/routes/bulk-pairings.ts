@@ -71,6 +71,7 @@ const bulkPairingRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets:
     async (req, reply) => {
       const who = await organizer(req.headers.authorization);
       // Each match is dealt and written when the pairing comes due: charged now, by the matches.
+      await budgets.costly(req);
       budgets.work(req)(workCost.bulkPairing(req.body.pairs.length));
       const b = await bulkPairings.create(who, req.body);
       return reply.code(201).headers(privateAnswer).header('location', `/v1/bulk-pairings/${b.id}`).send(b);

@@ -154,6 +154,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
     async (req, reply) => {
       const token = bearerToken(req.headers.authorization);
       const at = req.query.at;
+      if (at !== undefined) await budgets.costly(req);
       const m = at === undefined ? await service.load(req.params.id, token) : await service.loadAt(req.params.id, token, at, budgets.work(req));
       const tag = perCaller(reply, { version: m.version, viewer: m.viewer, cache: at === undefined ? 'no-cache' : 'immutable' });
       if (notModified(req, tag)) return reply.code(304).send(null);
@@ -267,6 +268,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
       // A finished match's file is built once per node and viewer; building one is charged by its events.
       let text = service.cachedExport(m);
       if (text === undefined) {
+        await budgets.costly(req);
         budgets.work(req)(workCost.export(m.version));
         text = await budgets.gate.run(() => service.exportText(m));
       }
@@ -295,6 +297,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
     async (req, reply) => {
       const m = await service.load(req.params.id, bearerToken(req.headers.authorization));
       perCaller(reply, { version: m.version, viewer: m.viewer, cache: 'no-cache' });
+      await budgets.costly(req);
       budgets.work(req)(workCost.eventPage(req.query.limit, req.query.after, m.version));
       const page = await service.events(m, req.query.after, req.query.limit);
       return { ...page, version: m.version };

@@ -58,6 +58,7 @@ const pictureRoutes: FastifyPluginAsyncZod<PictureRoutesOptions> = async (app, {
   async function prepare(req: FastifyRequest, reply: FastifyReply, id: string, at: number | undefined, variant: string): Promise<{ m: LoadedMatch; tag: string } | null> {
     // The same credential resolution and loading as GET /v1/matches/{id}.
     const token = bearerToken(req.headers.authorization);
+    if (at !== undefined) await budgets.costly(req);
     const m = at === undefined ? await service.load(id, token) : await service.loadAt(id, token, at, budgets.work(req));
     const tag = perCaller(reply, { version: m.version, viewer: m.viewer, cache: at === undefined ? 'no-cache' : 'immutable', variant: `${variant}.r${PICTURE_VERSION}` });
     if (notModified(req, tag)) return null;
@@ -111,6 +112,7 @@ const pictureRoutes: FastifyPluginAsyncZod<PictureRoutesOptions> = async (app, {
       let png = pngs.get(key);
       if (!png) {
         // Drawing one costs hundreds of ms of CPU at the largest size: charged by its pixels, and a few at a time.
+        await budgets.costly(req);
         budgets.work(req)(workCost.png(size));
         const m = p.m;
         png = await budgets.gate.run(() => svgToPng(renderBoardSvg(service.matchView(m)), size));

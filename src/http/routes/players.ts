@@ -105,6 +105,7 @@ const playerRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budg
     },
     async (req, reply) => {
       // With events each file is charged by its events, and those not in the cache are built a few at a time per node.
+      if (req.query.events) await budgets.costly(req);
       const { lines, next } = await service.playerExport(req.params.handle, {
         events: req.query.events,
         cursor: req.query.cursor,

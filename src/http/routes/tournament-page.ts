@@ -49,6 +49,7 @@ const tournamentPageRoutes: FastifyPluginAsync<{ service: MatchService; budgets:
     const notFound = () => pageHeaders(reply).code(404).send(tournamentNotFoundPage(id, css.url));
     if (!TournamentIdSchema.safeParse(id).success) return notFound();
     // A page holds at most PAGE_ROWS standings rows (and as many boards): charged as a standings page.
+    await budgets.costly(req);
     budgets.work(req)(workCost.standings(PAGE_ROWS));
     let page;
     try {

@@ -163,6 +163,7 @@ const tournamentRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: 
     },
     async (req, reply) => {
       reply.header('cache-control', 'no-cache');
+      await budgets.costly(req);
       const view = await tournaments.get(req.params.id);
       budgets.work(req)(workCost.tournamentView(view));
       return view;
@@ -186,6 +187,7 @@ const tournamentRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: 
     },
     async (req, reply) => {
       reply.header('cache-control', 'no-cache');
+      await budgets.costly(req);
       const page = await tournaments.standings(req.params.id, { cursor: req.query.cursor, limit: req.query.limit });
       // Computed once per change and kept: what a page costs is its rows, sent.
       budgets.work(req)(workCost.standings(page.standings.length));
@@ -210,6 +212,7 @@ const tournamentRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: 
     },
     async (req, reply) => {
       // Every row and result at once (a 1,000-player field's is megabytes): charged by its cells.
+      await budgets.costly(req);
       const { tournament, standings } = await tournaments.withStandings(req.params.id);
       budgets.work(req)(workCost.standingsCsv(standings.standings.length, tournament.rounds ?? tournament.pairings.length));
       return (reply as FastifyReply)

@@ -5571,7 +5571,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5690,7 +5690,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5825,7 +5825,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5927,7 +5927,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6049,7 +6049,7 @@ export interface operations {
                 };
             };
             414: components["responses"]["UriTooLong"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6155,7 +6155,7 @@ export interface operations {
                 };
             };
             414: components["responses"]["UriTooLong"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6301,7 +6301,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6403,7 +6403,7 @@ export interface operations {
                 };
             };
             414: components["responses"]["UriTooLong"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6510,7 +6510,7 @@ export interface operations {
                 };
             };
             414: components["responses"]["UriTooLong"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6616,7 +6616,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6732,7 +6732,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6848,7 +6848,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6964,7 +6964,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7080,7 +7080,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7204,7 +7204,7 @@ export interface operations {
                 };
             };
             414: components["responses"]["UriTooLong"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7326,7 +7326,7 @@ export interface operations {
                 };
             };
             414: components["responses"]["UriTooLong"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7450,7 +7450,7 @@ export interface operations {
                 };
             };
             414: components["responses"]["UriTooLong"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7494,7 +7494,7 @@ export interface operations {
                     "application/json": components["schemas"]["Games"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7568,7 +7568,7 @@ export interface operations {
                 };
             };
             414: components["responses"]["UriTooLong"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7642,7 +7642,7 @@ export interface operations {
                 };
             };
             414: components["responses"]["UriTooLong"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7686,7 +7686,7 @@ export interface operations {
                     "application/json": components["schemas"]["CardSet"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7730,7 +7730,7 @@ export interface operations {
                     "application/json": components["schemas"]["StarterDecks"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7832,7 +7832,7 @@ export interface operations {
                 };
             };
             414: components["responses"]["UriTooLong"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7952,7 +7952,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8051,7 +8051,7 @@ export interface operations {
                 };
             };
             414: components["responses"]["UriTooLong"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8154,7 +8154,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8259,7 +8259,7 @@ export interface operations {
                 };
             };
             414: components["responses"]["UriTooLong"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8377,7 +8377,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8449,7 +8449,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8552,7 +8552,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8649,7 +8649,7 @@ export interface operations {
                 };
             };
             414: components["responses"]["UriTooLong"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8750,7 +8750,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8853,7 +8853,7 @@ export interface operations {
                 };
             };
             414: components["responses"]["UriTooLong"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8969,7 +8969,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9045,7 +9045,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9118,7 +9118,7 @@ export interface operations {
                 };
             };
             414: components["responses"]["UriTooLong"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9179,7 +9179,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9258,7 +9258,7 @@ export interface operations {
                 };
             };
             414: components["responses"]["UriTooLong"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9330,7 +9330,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9402,7 +9402,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9491,7 +9491,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9588,7 +9588,7 @@ export interface operations {
                 };
             };
             414: components["responses"]["UriTooLong"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9705,7 +9705,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9777,7 +9777,7 @@ export interface operations {
                 };
             };
             414: components["responses"]["UriTooLong"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9869,7 +9869,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10005,7 +10005,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10124,7 +10124,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10239,7 +10239,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10301,7 +10301,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10421,7 +10421,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10493,7 +10493,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10606,7 +10606,7 @@ export interface operations {
                 };
             };
             414: components["responses"]["UriTooLong"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10667,7 +10667,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10784,7 +10784,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10856,7 +10856,7 @@ export interface operations {
                 };
             };
             414: components["responses"]["UriTooLong"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10933,7 +10933,7 @@ export interface operations {
                 };
             };
             414: components["responses"]["UriTooLong"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11005,7 +11005,7 @@ export interface operations {
                 };
             };
             414: components["responses"]["UriTooLong"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11138,7 +11138,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11267,7 +11267,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11396,7 +11396,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11525,7 +11525,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11599,7 +11599,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11716,7 +11716,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11817,7 +11817,7 @@ export interface operations {
                 };
             };
             414: components["responses"]["UriTooLong"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11932,7 +11932,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -12004,7 +12004,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -12102,7 +12102,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many live streams open (code too-many-streams): close one first */
+            /** @description Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
