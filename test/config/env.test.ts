@@ -90,8 +90,8 @@ describe('webhook settings (issue 21 #6, #10)', () => {
 describe('limits', () => {
   it('the per-address limits have their documented defaults, and 0 turns each off', () => {
     const r = loadEnv({});
-    expect(r.ok && r.config.budgets).toEqual({ perAddressPerMinute: 12_000, workPerMinute: 6_000, workPerAddressPerMinute: 12_000, expensiveAtOnce: 2, streamsPerAddress: 200, socketsPerAddress: 100 });
-    const off = loadEnv({ RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '0', WORK_UNITS_PER_MINUTE: '0', WORK_UNITS_PER_ADDRESS_PER_MINUTE: '0', EXPENSIVE_READS_AT_ONCE: '0', LIVE_STREAMS_PER_ADDRESS: '0', WEBSOCKETS_PER_ADDRESS: '0' });
+    expect(r.ok && r.config.budgets).toEqual({ perAddressPerMinute: 12_000, workPerMinute: 6_000, workPerAddressPerMinute: 12_000, expensiveAtOnce: 2, streamsPerAddress: 200, socketsPerAddress: 100, costlyAtOncePerAddress: 1 });
+    const off = loadEnv({ RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '0', WORK_UNITS_PER_MINUTE: '0', WORK_UNITS_PER_ADDRESS_PER_MINUTE: '0', EXPENSIVE_READS_AT_ONCE: '0', LIVE_STREAMS_PER_ADDRESS: '0', WEBSOCKETS_PER_ADDRESS: '0', COSTLY_AT_ONCE_PER_ADDRESS: '0' });
     expect(off.ok && Object.values(off.config.budgets).every((v) => v === 0)).toBe(true);
     expect(loadEnv({ LIVE_STREAMS_PER_ADDRESS: '-1' }).ok).toBe(false);
   });
