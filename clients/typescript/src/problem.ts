@@ -83,6 +83,7 @@ export const SERVICE_CODES = [
   'invalid-position',
   // 429, 500, 503
   'rate-limited',
+  'too-many-at-once',
   'too-many-streams',
   'too-many-challenges',
   'too-many-bulk-pairings',
