@@ -42,6 +42,7 @@ import accountFeedRoutes from './http/routes/account-feed.js';
 import healthRoutes from './http/routes/health.js';
 import pictureRoutes from './http/routes/pictures.js';
 import graphqlPlugin from './graphql/index.js';
+import { refusedByLimits } from './graphql/errors.js';
 import { Sweeper } from './service/sweeper.js';
 import { WebhookWorker, type WorkerOptions } from './service/webhooks/worker.js';
 import type { WebhookLimits } from './service/webhooks/limits.js';
@@ -250,17 +251,34 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   await app.register(problems);
   const budgetSettings: BudgetSettings = { ...NO_BUDGETS, ...opts.budgets };
   const limited = (opts.rateLimitPerMinute ?? 0) > 0 || budgetSettings.perAddressPerMinute > 0;
-  if (limited) await app.register(rateLimit, rateLimitOptions(opts.rateLimitPerMinute ?? 0, service.credentials));
+  if (limited) await app.register(rateLimit, rateLimitOptions(opts.rateLimitPerMinute ?? 0, service.credentials, (ip) => budgets.isExempt(ip)));
   const budgets = new Budgets(limited ? app : null, service.credentials, budgetSettings);
   app.decorate('budgets', budgets);
+  // A limit's refusal, past an address's few a second, waits before it is sent (./http/refusal-pauses.ts).
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (budgets.refusals.pauseMs > 0 && (reply.statusCode === 429 || reply.statusCode === 413 || refusedByLimits(req))) {
+      const retryAfter = Number(reply.getHeader('retry-after'));
+      await budgets.refusals.hold(req.ip, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null, (opts.now ?? Date.now)());
+    }
+    return payload;
+  });
   // Before the per-client budget (a route hook, run after this one): an address over its ceiling
   // spends no client's budget. Thrown, so /graphql answers it in GraphQL's shape (with 429).
   app.addHook('onRequest', async (req, reply) => {
-    if (!isProbe(req)) await budgets.request(req, reply);
+    if (isProbe(req)) return;
+    await budgets.request(req, reply);
+    // Its turn among its address's requests; a WebSocket's upgrade is counted by the socket cap instead.
+    if (req.headers.upgrade === undefined) await budgets.enterRequest(req);
   });
-  // A costly request's turn of its address's lane (Budgets.costly) ends with its answer or its abort.
-  app.addHook('onResponse', async (req) => budgets.releaseCostly(req));
-  app.addHook('onRequestAbort', async (req) => budgets.releaseCostly(req));
+  // A request's turns of its address's lanes (Budgets.enterRequest, Budgets.costly) end with its answer or its abort.
+  app.addHook('onResponse', async (req) => {
+    budgets.releaseCostly(req);
+    budgets.releaseRequest(req);
+  });
+  app.addHook('onRequestAbort', async (req) => {
+    budgets.releaseCostly(req);
+    budgets.releaseRequest(req);
+  });
   // A WebSocket upgrade answered with an error (a limit refused it before @fastify/websocket's own
   // hook saw it) still holds its socket, which no HTTP parser reads any more: close it with the answer.
   app.addHook('onResponse', async (req) => {

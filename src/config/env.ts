@@ -2,6 +2,7 @@
  * Service configuration, read once from the environment and validated with Zod at start-up.
  * A bad value stops the process with a message naming the variable (see docs/api.md for the table).
  */
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { parseCorsOrigins, type CorsOrigins } from '../http/cors.js';
 import { DEFAULT_WEBHOOK_LIMITS } from '../service/webhooks/limits.js';
@@ -86,6 +87,32 @@ export const EnvSchema = z.object({
   LIVE_STREAMS_PER_ADDRESS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(1_000_000).default(200)),
   /** Costly requests (time travel, exports, event pages, pictures, standings, tournaments, bulk pairing) one address runs at once on a node; 8 more wait, past them 429 too-many-at-once; 0: no bound. */
   COSTLY_AT_ONCE_PER_ADDRESS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(1_000).default(1)),
+  /** Requests of one address answered at once on a node (live streams and WebSockets aside); 256 more wait, past them 429 too-many-at-once; 0: no bound. */
+  REQUESTS_AT_ONCE_PER_ADDRESS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(10_000).default(8)),
+  /** Seconds of its budget a work bucket holds: what a fresh client or address may spend at once. */
+  WORK_BURST_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(60).default(10)),
+  /** A limit's refusal (429, 413, a GraphQL document refused by its cost), past an address's 5 a second, is answered after this long (at most its Retry-After); 0: at once. */
+  REFUSAL_PAUSE_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(10_000).default(1000)),
+  /** Addresses and CIDR ranges (comma-separated) that the request ceilings do not count: a trusted back end, a monitor. */
+  RATE_LIMIT_EXEMPT: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .optional()
+      .transform((s, ctx) => {
+        const entries = (s ?? '').split(',').map((a) => a.trim()).filter(Boolean);
+        for (const entry of entries) {
+          const [address, bits, extra] = entry.split('/');
+          const family = isIP(address ?? '');
+          const max = family === 6 ? 128 : 32;
+          if (!family || extra !== undefined || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= max))) {
+            ctx.addIssue({ code: 'custom', message: `"${entry}" is not an address or a CIDR range` });
+            return z.NEVER;
+          }
+        }
+        return entries;
+      }),
+  ),
   /** WebSocket connections one address may hold open on a node; 0: no cap. */
   WEBSOCKETS_PER_ADDRESS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(1_000_000).default(100)),
   /**
@@ -261,6 +288,10 @@ export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvResult {
         streamsPerAddress: e.LIVE_STREAMS_PER_ADDRESS,
         socketsPerAddress: e.WEBSOCKETS_PER_ADDRESS,
         costlyAtOncePerAddress: e.COSTLY_AT_ONCE_PER_ADDRESS,
+        requestsAtOncePerAddress: e.REQUESTS_AT_ONCE_PER_ADDRESS,
+        workBurstSeconds: e.WORK_BURST_SECONDS,
+        refusalPauseMs: e.REFUSAL_PAUSE_MS,
+        exempt: e.RATE_LIMIT_EXEMPT,
       },
       trustProxy: trustProxyOf(e.TRUST_PROXY),
       readyTimeoutMs: e.READY_TIMEOUT_MS,

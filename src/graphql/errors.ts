@@ -12,7 +12,16 @@ import mercurius, { type MercuriusContext } from 'mercurius';
 import { OVERLOADED_RETRY_AFTER_S, ServiceError, problems } from '../service/errors.js';
 import { STATUS_OF_KIND } from '../contract/errors.js';
 import { DATABASE_RETRY_AFTER_S, databaseFailure } from '../persistence/db-errors.js';
-import { tokenLimitOf, tooManyTokens } from './limits.js';
+import { LIMIT_CODES, tokenLimitOf, tooManyTokens } from './limits.js';
+
+/** Requests whose document a limit refused whole (its depth, aliases, cost, tokens or size): the app pauses such refusals as it does 429s. */
+const REFUSED_BY_LIMITS = new WeakSet<object>();
+const LIMIT_CODE_SET = new Set<unknown>(Object.values(LIMIT_CODES));
+
+/** Whether `req`'s GraphQL document was refused by the query limits (nothing executed). */
+export function refusedByLimits(req: object): boolean {
+  return REFUSED_BY_LIMITS.has(req);
+}
 
 export const GRAPHQL_CODES = {
   parse: 'graphql-parse-failed',
@@ -131,6 +140,7 @@ export function errorFormatter(
     Array.isArray(e.originalError?.errors) ? (e.originalError.errors as AnyError[]) : [e],
   );
   const errors = flat.map((e) => classify(e, log, requestId));
+  if (reply && !execution.data && errors.length > 0 && errors.every((e) => LIMIT_CODE_SET.has(e.extensions.code))) REFUSED_BY_LIMITS.add(reply.request);
   for (const e of errors) {
     if (e.extensions.code !== GRAPHQL_CODES.internal) log.info({ code: e.extensions.code }, e.message);
   }

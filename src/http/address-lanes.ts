@@ -6,7 +6,7 @@
  * exports or time-travel reads at once from one client delay a bystander's read as one would.
  */
 import { LRUCache } from 'lru-cache';
-import { problems } from '../service/errors.js';
+import { problems, type ServiceError } from '../service/errors.js';
 
 interface Lane {
   running: number;
@@ -25,6 +25,8 @@ export class AddressLanes {
   constructor(
     readonly atOnce: number,
     readonly queue: number,
+    /** The refusal past the line (429 too-many-at-once). */
+    private readonly refuse: (atOnce: number, queue: number) => ServiceError = (a, q) => problems.tooManyAtOnce(a, q, AT_ONCE_RETRY_AFTER_S),
     keys = 10_000,
   ) {
     this.lanes = new LRUCache({ max: keys });
@@ -41,7 +43,7 @@ export class AddressLanes {
     if (lane.running >= this.atOnce) {
       if (lane.waiting.length >= this.queue) {
         this.stats.refused++;
-        throw problems.tooManyAtOnce(this.atOnce, this.queue, AT_ONCE_RETRY_AFTER_S);
+        throw this.refuse(this.atOnce, this.queue);
       }
       // The slot passes straight from the request that leaves (running stays the same).
       await new Promise<void>((resolve) => lane!.waiting.push(resolve));

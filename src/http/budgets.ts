@@ -19,6 +19,7 @@
  * @fastify/rate-limit's limiters (createRateLimit, the same store as the per-client budget).
  * A setting of 0 turns its limit off.
  */
+import { BlockList, isIPv6 } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { problems } from '../service/errors.js';
 import type { KnownCredentials } from '../service/credentials.js';
@@ -27,12 +28,17 @@ import { clientKey, clientKeyOf } from './rate-limit.js';
 import { WorkBuckets, takeWork } from './work-budget.js';
 import { WorkGate } from './work-gate.js';
 import { LiveSlots } from './live-slots.js';
-import { AddressLanes } from './address-lanes.js';
+import { AddressLanes, AT_ONCE_RETRY_AFTER_S } from './address-lanes.js';
+import { RefusalPauses } from './refusal-pauses.js';
 
 /** A costly request's turn of its address's lane, given back when its answer is sent (or it is aborted). */
 const RELEASE = Symbol('costly-release');
+/** A request's turn of its address's lane of all requests, given back the same way (or when it becomes a stream). */
+const REQUEST_RELEASE = Symbol('request-release');
 /** Costly requests of one address waiting for their turn, before the next is refused. */
 const COSTLY_QUEUE = 8;
+/** Requests of one address waiting for their turn, before the next is refused. */
+const REQUEST_QUEUE = 256;
 
 export interface BudgetSettings {
   /** Requests per minute per address, over all its credentials (GraphQL operations over a WebSocket count too). */
@@ -49,6 +55,27 @@ export interface BudgetSettings {
   socketsPerAddress: number;
   /** Costly requests one address runs at once; 0: no bound (more wait in a short line, past it 429 too-many-at-once). */
   costlyAtOncePerAddress?: number;
+  /** Requests of one address answered at once (streams and WebSockets aside: their own caps count them); 0 or absent: no bound. */
+  requestsAtOncePerAddress?: number;
+  /** Seconds of its budget a work bucket holds: what a fresh caller may spend at once (default 60, a minute's). */
+  workBurstSeconds?: number;
+  /** A refusal past an address's few a second is answered after this long (./refusal-pauses.ts); 0 or absent: at once. */
+  refusalPauseMs?: number;
+  /** Addresses and CIDR ranges the request ceilings do not count (a trusted back end, a monitor); work budgets, lines and caps still apply. */
+  exempt?: readonly string[];
+}
+
+/** A BlockList of addresses and ranges (`10.0.0.0/8`, `::1`), or null for none. */
+export function addressList(entries: readonly string[] | undefined): BlockList | null {
+  if (!entries?.length) return null;
+  const list = new BlockList();
+  for (const entry of entries) {
+    const [address, bits] = entry.split('/');
+    const type = isIPv6(address!) ? 'ipv6' : 'ipv4';
+    if (bits === undefined) list.addAddress(address!, type);
+    else list.addSubnet(address!, Number(bits), type);
+  }
+  return list;
 }
 
 export const NO_BUDGETS: BudgetSettings = { perAddressPerMinute: 0, workPerMinute: 0, workPerAddressPerMinute: 0, expensiveAtOnce: 0, streamsPerAddress: 0, socketsPerAddress: 0 };
@@ -69,6 +96,9 @@ export class Budgets {
   readonly streams: LiveSlots;
   readonly sockets: LiveSlots;
   readonly costlyLanes: AddressLanes;
+  readonly requestLanes: AddressLanes;
+  readonly refusals: RefusalPauses;
+  private readonly exempt: BlockList | null;
   private readonly perAddress: Limiter | null;
   private readonly workPerClient: WorkBuckets;
   private readonly workPerAddress: WorkBuckets;
@@ -86,13 +116,16 @@ export class Budgets {
       const options = { max, timeWindow: 60_000, keyGenerator: key, allowList: [], cache: 10_000 };
       return app.createRateLimit(options) as Limiter;
     };
+    this.exempt = addressList(settings.exempt);
     this.perAddress = make(settings.perAddressPerMinute, (req) => `ip:${req.ip}`);
-    this.workPerClient = new WorkBuckets(settings.workPerMinute);
-    this.workPerAddress = new WorkBuckets(settings.workPerAddressPerMinute);
+    this.workPerClient = new WorkBuckets(settings.workPerMinute, settings.workBurstSeconds);
+    this.workPerAddress = new WorkBuckets(settings.workPerAddressPerMinute, settings.workBurstSeconds);
+    this.refusals = new RefusalPauses(settings.refusalPauseMs ?? 0);
     this.gate = new WorkGate(settings.expensiveAtOnce, settings.expensiveAtOnce * QUEUE_PER_SLOT);
     this.streams = new LiveSlots(settings.streamsPerAddress, 'live streams (NDJSON and SSE streams, GraphQL subscriptions)');
     this.sockets = new LiveSlots(settings.socketsPerAddress, 'WebSocket connections');
     this.costlyLanes = new AddressLanes(settings.costlyAtOncePerAddress ?? 0, COSTLY_QUEUE);
+    this.requestLanes = new AddressLanes(settings.requestsAtOncePerAddress ?? 0, REQUEST_QUEUE, (a, q) => problems.tooManyRequestsAtOnce(a, q, AT_ONCE_RETRY_AFTER_S));
   }
 
   /**
@@ -111,13 +144,36 @@ export class Budgets {
     (req as FastifyRequest & { [RELEASE]?: () => void })[RELEASE]?.();
   }
 
+  /**
+   * Waits for the request's turn among all its address's requests (a burst of a hundred writes
+   * from one address takes a few pooled connections, not all of them); the turn is given back
+   * with the answer, on an abort, or when the request becomes a live stream (releaseRequest).
+   */
+  async enterRequest(req: FastifyRequest): Promise<void> {
+    const r = req as FastifyRequest & { [REQUEST_RELEASE]?: () => void };
+    if (r[REQUEST_RELEASE] || this.requestLanes.atOnce <= 0) return;
+    r[REQUEST_RELEASE] = await this.requestLanes.enter(req.ip);
+  }
+
+  /** Gives back the request's turn of its address's lane, if it holds one. */
+  releaseRequest(req: FastifyRequest): void {
+    (req as FastifyRequest & { [REQUEST_RELEASE]?: () => void })[REQUEST_RELEASE]?.();
+  }
+
+  /** Whether the request ceilings leave `address` uncounted (EXEMPT_ADDRESSES). */
+  isExempt(address: string): boolean {
+    return this.exempt?.check(address, isIPv6(address) ? 'ipv6' : 'ipv4') ?? false;
+  }
+
   /** Counts one request against its address's ceiling; throws rate-limited (Retry-After set on `reply`) over it. */
   async request(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    if (this.isExempt(req.ip)) return;
     await this.charge(this.perAddress, req, reply, 'requests per minute from one address');
   }
 
   /** Counts one GraphQL subscription against its address's ceiling (a WebSocket has no request per message). */
   async subscription(address: string): Promise<void> {
+    if (this.isExempt(address)) return;
     await this.charge(this.perAddress, { ip: address, routeOptions: {} }, null, 'requests per minute from one address');
   }
 

@@ -46,7 +46,9 @@ export const openapiInfo = {
     'pictures not yet cached, standings, bulk pairing, the computer\'s decisions, large GraphQL documents) is charged ' +
     'by its size in work units (about 1 ms of server CPU each) against a budget per client and per address ' +
     '(docs/api.md, Work budgets): over it 429 `rate-limited` with `Retry-After`, nothing changed. An address may ' +
-    'hold only so many live streams open (429 `too-many-streams`: close one first). A 503 `server-busy` (with ' +
+    'hold only so many live streams open (429 `too-many-streams`: close one first). Past 5 refusals a second, an ' +
+    'address gets each further one (any 429, a 413, a GraphQL document refused by its limits) after a pause of up to ' +
+    'its `Retry-After`: asking again at once gains nothing. A 503 `server-busy` (with ' +
     '`Retry-After`) means this node is already drawing or building as many pictures and exports as it may.\n' +
     '* **Browsers on other origins (CORS).** Preflights are answered for every operation; answers (problems ' +
     'included) expose `ETag`, `Location`, `Retry-After`, the rate-limit headers, `Preference-Applied`, ' +

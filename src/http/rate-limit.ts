@@ -32,13 +32,16 @@ export function clientKeyOf(token: string | null | undefined, address: string, k
   return `ip:${address}`;
 }
 
-/** The plugin's options: `perMinute` per client on every route (0: no per-client limit, only the limiters of ./budgets.ts). */
-export function rateLimitOptions(perMinute: number, known: KnownCredentials): RateLimitPluginOptions {
+/**
+ * The plugin's options: `perMinute` per client on every route (0: no per-client limit, only the
+ * limiters of ./budgets.ts); `exempt` addresses are not counted.
+ */
+export function rateLimitOptions(perMinute: number, known: KnownCredentials, exempt: (address: string) => boolean = () => false): RateLimitPluginOptions {
   return {
     global: perMinute > 0,
     max: perMinute,
     timeWindow: 60_000,
-    allowList: (req) => isProbe(req),
+    allowList: (req) => isProbe(req) || exempt(req.ip),
     keyGenerator: (req) => clientKey(req, known),
     errorResponseBuilder: (_req, ctx) =>
       new ServiceError({

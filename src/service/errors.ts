@@ -250,6 +250,14 @@ export const problems = {
       detail: `One address runs ${atOnce} costly request${atOnce === 1 ? '' : 's'} (time travel, exports, event pages, pictures, standings, tournaments, bulk pairing) at a time, with ${queue} more waiting (COSTLY_AT_ONCE_PER_ADDRESS): wait for an answer before sending the next.`,
       retryAfterS,
     }),
+  tooManyRequestsAtOnce: (atOnce: number, queue: number, retryAfterS: number) =>
+    new ServiceError({
+      kind: 'rate-limited',
+      code: 'too-many-at-once',
+      title: 'Too many requests at once',
+      detail: `One address has ${atOnce} requests answered at a time, with ${queue} more waiting (REQUESTS_AT_ONCE_PER_ADDRESS): wait for an answer before sending the next.`,
+      retryAfterS,
+    }),
   tooManyStreams: (detail: string) => new ServiceError({ kind: 'rate-limited', code: 'too-many-streams', title: 'Too many live streams', detail }),
   serverBusy: (retryAfterS: number) =>
     new ServiceError({

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type App } from '../../src/app.js';
 import { AddressLanes } from '../../src/http/address-lanes.js';
 import { ServiceError } from '../../src/service/errors.js';
-import { createHotSeat, pglite, startOn, type Http } from './helpers.js';
+import { baseUrlOf, createHotSeat, pglite, startOn, type Http } from './helpers.js';
 
 describe('address lanes', () => {
   it('runs one at a time per address, queues a few, refuses past the line, and never holds up another address', async () => {
@@ -100,5 +100,61 @@ describe('costly requests over the API', () => {
     } finally {
       held();
     }
+  });
+});
+
+describe('requests at once per address (REQUESTS_AT_ONCE_PER_ADDRESS)', () => {
+  let app: App;
+  let http: Http;
+  let close: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await close?.();
+    close = undefined;
+  });
+
+  it('a burst from one address runs a few at a time, every request gives its turn back, and a live stream holds none', async () => {
+    ({ app, http, close } = await startOn(pglite, { budgets: { requestsAtOncePerAddress: 2 } }));
+    const m = await createHotSeat(http);
+    const lanes = app.budgets.requestLanes;
+    // Twelve at once: reads, legal actions, a refusal (404): all answered, never more than two running.
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        i % 3 === 0 ? http.get(`/v1/matches/${m.id}`) : i % 3 === 1 ? http.get(`/v1/matches/${m.id}/legal-actions`).set('authorization', `Bearer ${m.tokens.p1}`) : http.get('/v1/matches/m_unknownunknownunknown'),
+      ),
+    );
+    expect(answers.map((r) => r.status).sort()).toEqual([...Array(4).fill(200), ...Array(4).fill(200), ...Array(4).fill(404)].sort());
+    // However the twelve overlapped on this machine, never more than two ran at once.
+    expect(lanes.stats.peak).toBeGreaterThanOrEqual(1);
+    expect(lanes.stats.peak).toBeLessThanOrEqual(2);
+    expect(lanes.of('127.0.0.1')).toEqual({ running: 0, waiting: 0 });
+    // Two live streams open: once streaming they hold no turn, so requests still run.
+    const base = await baseUrlOf(app);
+    const streams = [0, 1].map(() => {
+      const ac = new AbortController();
+      const res = fetch(`${base}/v1/matches/${m.id}/stream`, { signal: ac.signal });
+      return { ac, res };
+    });
+    for (const s of streams) expect((await s.res).status).toBe(200);
+    expect(lanes.of('127.0.0.1')).toEqual({ running: 0, waiting: 0 });
+    await http.get(`/v1/matches/${m.id}`).expect(200);
+    for (const s of streams) s.ac.abort();
+  });
+
+  it('past the running and the 256 waiting: 429 too-many-at-once with Retry-After', async () => {
+    ({ app, http, close } = await startOn(pglite, { budgets: { requestsAtOncePerAddress: 1 } }));
+    const lanes = app.budgets.requestLanes;
+    // Hold the address's one turn, fill its line, then one more.
+    const held = await lanes.enter('127.0.0.1');
+    const waiting = Array.from({ length: 256 }, () => lanes.enter('127.0.0.1'));
+    try {
+      const refused = await http.get('/v1/cards');
+      expect(refused.status).toBe(429);
+      expect(refused.body.code).toBe('too-many-at-once');
+      expect(refused.headers['retry-after']).toBe('1');
+    } finally {
+      held();
+      for (const w of waiting) (await w)();
+    }
+    await http.get('/v1/cards').expect(200);
   });
 });

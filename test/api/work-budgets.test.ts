@@ -286,4 +286,21 @@ describe('work buckets', () => {
     expect(takeWork([[big, 'x']], 1, 0)).toBeGreaterThan(0);
     expect(new WorkBuckets(0).wait('x', 1e9, 0)).toBe(0);
   });
+
+  it('hold only their burst (WORK_BURST_SECONDS) when it is shorter than a minute, and refill at the minute\'s rate', () => {
+    // 600 a minute is 10 a second; a 10 s burst holds 100.
+    const b = new WorkBuckets(600, 10);
+    expect(b.capacity).toBe(100);
+    expect(b.level('k', 0)).toBe(100);
+    expect(takeWork([[b, 'k']], 100, 0)).toBe(0);
+    // 30 more: 3 s at 10 a second.
+    expect(takeWork([[b, 'k']], 30, 0)).toBe(3);
+    expect(takeWork([[b, 'k']], 30, 3_000)).toBe(0);
+    // Never fuller than the burst, however long it rests.
+    expect(b.level('k', 3_600_000)).toBe(100);
+    // An operation costing more than the burst waits for a full bucket, then runs into debt.
+    expect(takeWork([[b, 'big']], 250, 0)).toBe(0);
+    expect(b.level('big', 0)).toBe(-150);
+    expect(takeWork([[b, 'big']], 250, 0)).toBe(25);
+  });
 });

@@ -90,9 +90,26 @@ describe('webhook settings (issue 21 #6, #10)', () => {
 describe('limits', () => {
   it('the per-address limits have their documented defaults, and 0 turns each off', () => {
     const r = loadEnv({});
-    expect(r.ok && r.config.budgets).toEqual({ perAddressPerMinute: 12_000, workPerMinute: 6_000, workPerAddressPerMinute: 12_000, expensiveAtOnce: 2, streamsPerAddress: 200, socketsPerAddress: 100, costlyAtOncePerAddress: 1 });
-    const off = loadEnv({ RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '0', WORK_UNITS_PER_MINUTE: '0', WORK_UNITS_PER_ADDRESS_PER_MINUTE: '0', EXPENSIVE_READS_AT_ONCE: '0', LIVE_STREAMS_PER_ADDRESS: '0', WEBSOCKETS_PER_ADDRESS: '0', COSTLY_AT_ONCE_PER_ADDRESS: '0' });
-    expect(off.ok && Object.values(off.config.budgets).every((v) => v === 0)).toBe(true);
+    expect(r.ok && r.config.budgets).toEqual({
+      perAddressPerMinute: 12_000,
+      workPerMinute: 6_000,
+      workPerAddressPerMinute: 12_000,
+      expensiveAtOnce: 2,
+      streamsPerAddress: 200,
+      socketsPerAddress: 100,
+      costlyAtOncePerAddress: 1,
+      requestsAtOncePerAddress: 8,
+      workBurstSeconds: 10,
+      refusalPauseMs: 1000,
+      exempt: [],
+    });
+    const off = loadEnv({ RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '0', WORK_UNITS_PER_MINUTE: '0', WORK_UNITS_PER_ADDRESS_PER_MINUTE: '0', EXPENSIVE_READS_AT_ONCE: '0', LIVE_STREAMS_PER_ADDRESS: '0', WEBSOCKETS_PER_ADDRESS: '0', COSTLY_AT_ONCE_PER_ADDRESS: '0', REQUESTS_AT_ONCE_PER_ADDRESS: '0', REFUSAL_PAUSE_MS: '0' });
+    const { workBurstSeconds, exempt, ...limits } = off.ok ? off.config.budgets : { workBurstSeconds: 0, exempt: null };
+    expect(off.ok && Object.values(limits).every((v) => v === 0)).toBe(true);
+    expect([workBurstSeconds, exempt]).toEqual([10, []]);
+    // A burst is at least a second of the budget and at most a minute of it.
+    expect(loadEnv({ WORK_BURST_SECONDS: '0' }).ok).toBe(false);
+    expect(loadEnv({ WORK_BURST_SECONDS: '61' }).ok).toBe(false);
     expect(loadEnv({ LIVE_STREAMS_PER_ADDRESS: '-1' }).ok).toBe(false);
   });
 
@@ -105,6 +122,17 @@ describe('limits', () => {
     expect(trust('false')).toBe(false);
     expect(trust('true')).toBe(true);
     expect(trust('10.0.0.0/8, 127.0.0.1')).toEqual(['10.0.0.0/8', '127.0.0.1']);
+  });
+
+  it('RATE_LIMIT_EXEMPT: a list of addresses and CIDR ranges, checked', () => {
+    const exempt = (v: string) => {
+      const r = loadEnv({ RATE_LIMIT_EXEMPT: v });
+      return r.ok ? r.config.budgets.exempt : r.errors;
+    };
+    expect(exempt('127.0.0.2, 10.1.0.0/16,::1,fd00::/8')).toEqual(['127.0.0.2', '10.1.0.0/16', '::1', 'fd00::/8']);
+    for (const bad of ['localhost', '10.0.0.0/33', '10.0.0.1/8/1', '::1/129', '10.0.0.0/x']) {
+      expect(exempt(bad), bad).toEqual([expect.stringContaining('RATE_LIMIT_EXEMPT')]);
+    }
   });
 });
 

@@ -41,22 +41,26 @@ const RAMP_MS = FULL ? 2_000 : 750;
 const AI_JOBS_PER_ACCOUNT = 2;
 const MAX_FIRST_BYTES = 64 * 1024;
 /**
- * The product's limits at their defaults, but for the request ceilings below: bench/lib/server-process.ts turns the per-address ones
- * off unless told (its clients all share one address; here each actor has its own).
+ * The product's limits at their defaults (bench/lib/server-process.ts turns the per-address ones
+ * off unless told: its clients all share one address; here each actor has its own), but for one
+ * setting: the bystander's and the set-up's addresses are exempt from the request ceilings
+ * (RATE_LIMIT_EXEMPT). They are the instrument, not a client: on an idle machine the bystander
+ * alone makes about 200 requests a second, past a client's 6,000 a minute over the suite's
+ * phases. Every attacker meets every limit, the request ceilings included.
  */
 const ENV = {
   LOG_LEVEL: 'warn',
-  // The request ceilings are not what the suite measures (they count requests, whatever they
-  // cost): on an idle machine the bystander alone makes about 200 a second, past 12,000 a minute
-  // over the suite's phases. Every other limit is at its default.
-  RATE_LIMIT_PER_MINUTE: '1000000',
-  RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '1000000',
+  RATE_LIMIT_EXEMPT: '127.0.0.2,127.0.0.3',
+  // The defaults, named: server-process.ts would turn these off.
+  RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '12000',
   WORK_UNITS_PER_MINUTE: '6000',
   WORK_UNITS_PER_ADDRESS_PER_MINUTE: '12000',
   EXPENSIVE_READS_AT_ONCE: '2',
   COSTLY_AT_ONCE_PER_ADDRESS: '1',
+  REQUESTS_AT_ONCE_PER_ADDRESS: '8',
   LIVE_STREAMS_PER_ADDRESS: '200',
   WEBSOCKETS_PER_ADDRESS: '100',
+  REFUSAL_PAUSE_MS: '1000',
   // The receiver of attack 6 is on this machine.
   WEBHOOK_ALLOW_PRIVATE: 'true',
   // One more worker than one owner's cap, so that the cap (not the worker count) is what attack 5 meets.
@@ -367,7 +371,7 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
       const end = new Client(server.baseUrl, '127.0.0.3');
       for (const m of matches) await end.call('POST', `/v1/matches/${m.id}/actions`, { token: m.token, body: { action: { type: 'resign' } } });
       end.close();
-      expect(allowed(row.attacker.statuses, ['200', '201'])).toEqual([]);
+      expect(allowed(row.attacker.statuses, ['200', '201', '429'])).toEqual([]);
       // Sampled from the database: PostgreSQL only (test/api/ai-fair-share.test.ts checks the claims on both).
       if (sql) {
         expect(mostWaiting, 'the attacker had more decisions waiting than its cap').toBeGreaterThan(AI_JOBS_PER_ACCOUNT);
@@ -437,30 +441,29 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
       expect(paired).toBe(bursts * 50);
     });
 
-    it('9. bulk pairing at its budget: 2 × 200 matches, then 429', async () => {
+    it('9. bulk pairing at its budget: 200 matches, then 429', async () => {
       const [organizer] = await insertPlayers(sql, setup, `bulk-org-${Math.random().toString(36).slice(2, 6)}-`, 1);
       const players = await insertPlayers(sql, setup, `bulk-${Math.random().toString(36).slice(2, 6)}-`, 400);
-      const sets = [await insertTokens(sql, setup, players, ['pairing:play']), await insertTokens(sql, setup, players, ['pairing:play']), await insertTokens(sql, setup, players, ['pairing:play'])];
+      const sets = [await insertTokens(sql, setup, players, ['pairing:play']), await insertTokens(sql, setup, players, ['pairing:play'])];
       const pairsOf = (tokens: string[]) => Array.from({ length: 200 }, (_, i) => ({ p1: tokens[2 * i]!, p2: tokens[2 * i + 1]! }));
       const calls: string[] = [];
-      const row = await measure('9. bulk pairing 2 × 200, then refused', async (signal, a) => {
-        for (let k = 0; k < 2; k++) {
-          const r = await a.call('POST', '/v1/bulk-pairings', { token: organizer!.token, body: { pairs: pairsOf(sets[k]!), timeControl: CORR }, parse: false });
-          calls.push(`${r.status} ${Math.round(r.ms)} ms`);
-        }
-        // Then past the budget, at least once even if the phase is over (the two may take that long).
+      const row = await measure('9. bulk pairing 200, then refused', async (signal, a) => {
+        // 200 matches cost 2,400 units: more than a client's bucket (10 s of its 6,000 a minute),
+        // so the call runs on a full bucket and leaves it in debt.
+        const r = await a.call('POST', '/v1/bulk-pairings', { token: organizer!.token, body: { pairs: pairsOf(sets[0]!), timeControl: CORR }, parse: false });
+        calls.push(`${r.status} ${Math.round(r.ms)} ms`);
+        // Then past the budget, at least once even if the phase is over (the first may take that long).
         do {
-          const r = await a.call('POST', '/v1/bulk-pairings', { token: organizer!.token, body: { pairs: pairsOf(sets[2]!), timeControl: CORR }, parse: false });
-          if (calls.length < 4) calls.push(`${r.status} ${Math.round(r.ms)} ms`);
+          const r = await a.call('POST', '/v1/bulk-pairings', { token: organizer!.token, body: { pairs: pairsOf(sets[1]!), timeControl: CORR }, parse: false });
+          if (calls.length < 3) calls.push(`${r.status} ${Math.round(r.ms)} ms`);
           await pause(200, signal);
         } while (!signal.aborted);
       }, { notes: () => ({ calls }) });
-      expect(calls.slice(0, 2).map((c) => c.split(' ')[0])).toEqual(['201', '201']);
-      expect(row.attacker.statuses['201']).toBe(2);
+      expect(calls[0]?.split(' ')[0]).toBe('201');
+      expect(row.attacker.statuses['201']).toBe(1);
       expect(allowed(row.attacker.statuses, ['201', '429'])).toEqual([]);
-      // The third call is past both budgets it spends: the organizer's matches a minute
-      // (too-many-bulk-pairings) and the client's work (rate-limited); whichever refuses first.
-      expect((row.attacker.codes['too-many-bulk-pairings'] ?? 0) + (row.attacker.codes['rate-limited'] ?? 0)).toBeGreaterThan(0);
+      // The second call is past the client's work budget (rate-limited).
+      expect(row.attacker.codes['rate-limited']).toBeGreaterThan(0);
     });
 
     it('10. a player\'s export with events, 4 at once in a loop', async () => {
@@ -521,7 +524,7 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
       );
       const pct = (xs: number[], p: number) => [...xs].sort((x, y) => x - y)[Math.max(0, Math.ceil((p / 100) * xs.length) - 1)];
       for (const g of split) row.notes[g.attack ? 'fastWithAttackMs' : 'fastAloneMs'] = { claimP50: pct(g.claim, 50), claimP99: pct(g.claim, 99), sendP50: pct(g.send, 50), sendP99: pct(g.send, 99), n: g.claim.length };
-      expect(allowed(row.attacker.statuses, ['200', '201'])).toEqual([]);
+      expect(allowed(row.attacker.statuses, ['200', '201', '429'])).toEqual([]);
       expect(rx.slowArrived).toBeGreaterThan(0);
     });
   });

@@ -128,6 +128,8 @@ const accountFeedRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets:
         releaseFeed();
         throw err;
       }
+      // From here the stream cap counts it, not the line of the address's requests.
+      budgets.releaseRequest(req);
       let released = false;
       const release = () => {
         if (released) return;

@@ -165,6 +165,8 @@ const streamRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budg
       // One of the address's live streams until it closes (429 too-many-streams over the cap).
       const address = req.ip;
       budgets.streams.take(address);
+      // From here the stream cap counts it, not the line of the address's requests.
+      budgets.releaseRequest(req);
       const framing = sse ? SSE : NDJSON;
       const out = new PassThrough();
       framings.set(out, framing);
