@@ -10,6 +10,7 @@
  *
  *   npm run bench:costs
  *   QUICK=1 npm run bench:costs      (seconds: fewer repeats, a shorter match)
+ *   ONLY=myTurn npm run bench:costs  (the rows whose name holds ONLY)
  *
  * Environment: REPEAT (default 20; QUICK 3), MOVES (actions played in the long match, default
  * 400; QUICK 60), PLAYERS (tournament entrants, default 200; QUICK 24).
@@ -21,6 +22,8 @@ import { AI_DECISION_UNITS, WORK_RATES } from '../src/service/work-costs.js';
 import { LARGE_DOCUMENT_CHARS } from '../src/graphql/limits.js';
 import { exportMatch } from '../src/service/export.js';
 import { fmtMs, table } from './lib/stats.js';
+import { rawSocket, waitFor } from './lib/graphql-ws.js';
+import { MY_TURN_WINDOW } from '../src/graphql/subscriptions.js';
 
 const QUICK = process.env.QUICK === '1';
 const num = (v: string | undefined, d: number) => (v === undefined || v === '' || !Number.isFinite(Number(v)) ? d : Number(v));
@@ -73,6 +76,20 @@ for (let i = 0; i < PLAYERS; i++) {
   const t = (await json<{ token: string }>(app.inject({ method: 'POST', url: '/v1/players', payload: { handle: `entrant-${i}` } }), 'player')).token;
   await json(app.inject({ method: 'POST', url: `/v1/tournaments/${tn}/join`, headers: auth(t), payload: {} }), 'join');
 }
+
+// A player with matches waiting for its decision: what a new myTurn subscriber is sent first.
+const heavy = (await json<{ token: string }>(app.inject({ method: 'POST', url: '/v1/players', payload: { handle: 'bench-heavy' } }), 'heavy')).token;
+let waiting = 0;
+for (let i = 0; waiting < MY_TURN_WINDOW && i < 4 * MY_TURN_WINDOW; i++) {
+  const m = await json<{ id: string; tokens: Record<'p1' | 'p2', string> }>(
+    app.inject({ method: 'POST', url: '/v1/matches', headers: auth(heavy), payload: { opponentHandle: `heavy-opp-${i}`, decks: { p1: { starter: 'starter-ember-tide' }, p2: { starter: 'starter-storm-shade' } } } }),
+    'heavy match',
+  );
+  const v = await json<{ game: { pending?: { seat: 'p1' | 'p2' } | null } }>(app.inject({ url: `/v1/matches/${m.id}` }), 'view');
+  if (v.game.pending?.seat === 'p1') waiting++;
+}
+const base = await app.listen({ port: 0, host: '127.0.0.1' });
+const MY_TURN = 'subscription { myTurn { id version status seat pending ... on EvonsMatch { hand { id } } } }';
 
 interface Row {
   operation: string;
@@ -148,6 +165,22 @@ const rows: Row[] = [
     run: () => json(app.inject({ method: 'POST', url: '/v1/matches', payload: { decks: { p1: { starter: 'starter-ember-tide' }, p2: { starter: 'starter-verdant-quake' } } } }), 'create'),
   },
   {
+    operation: `a myTurn subscription's first window (WebSocket opened, ${waiting} matches sent, closed; the client's CPU included)`,
+    unit: 'match sent',
+    size: waiting,
+    rate: WORK_RATES.turnWindowMatch,
+    run: async () => {
+      const s = rawSocket(base);
+      await s.opened;
+      s.send({ type: 'connection_init', payload: { authorization: `Bearer ${heavy}` } });
+      await waitFor(() => s.messages.some((m) => m.type === 'connection_ack'), 'connection_ack');
+      s.send({ type: 'subscribe', id: '1', payload: { query: MY_TURN } });
+      await waitFor(() => s.messages.filter((m) => m.type === 'next').length >= waiting, 'the window');
+      s.socket.close();
+      await s.closed;
+    },
+  },
+  {
     operation: 'GraphQL document of 16 KiB (parsed, validated)',
     unit: 'KiB',
     size: 16,
@@ -158,7 +191,9 @@ const rows: Row[] = [
 ];
 
 const out: string[][] = [['operation', 'work per run', 'CPU per run (ms)', 'CPU per unit of work (ms)', 'charged per unit', 'charged ÷ measured']];
-for (const row of rows) {
+// ONLY: run the rows whose name holds it (a profile of one operation).
+const only = process.env.ONLY;
+for (const row of rows.filter((r) => !only || r.operation.includes(only))) {
   await row.run(-1); // warm: code paths compiled, caches of other things filled
   const t0 = cpuMs();
   for (let i = 0; i < REPEAT; i++) await row.run(i);

@@ -28,6 +28,7 @@ import type { LiveConnection } from './ws-connections.js';
 import type { GraphqlBudgets } from './budgets.js';
 import { listed } from './games.js';
 import { FEED_KINDS } from '../contract/kinds.js';
+import { workCost } from '../service/work-costs.js';
 
 export const subscriptionTypeDefs = /* GraphQL */ `
   """
@@ -237,6 +238,8 @@ export function buildSubscriptionResolvers(service: MatchService, limits: QueryL
             const conn = connectionOf(ctx);
             if (conn.principal.kind === 'anonymous') throw problems.missingToken();
             await budgets.subscription(conn.address);
+            // Its first look loads and sends up to a window of matches: charged as work, like a page.
+            budgets.workFor(conn.address, conn.token)(workCost.turnWindow(conn.principal.kind === 'seat' ? 1 : MY_TURN_WINDOW));
             conn.admit();
             try {
               return await myTurn(service, turns, conn, ctx);

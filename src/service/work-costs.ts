@@ -30,6 +30,8 @@ export const WORK_RATES = {
   bulkPairingMatch: 12,
   /** A KiB of a GraphQL document over 8 KiB, parsed and validated. */
   documentKiB: 1,
+  /** A match of a new `myTurn` subscriber's first window: loaded, its view built and sent (the socket's opening shared out). */
+  turnWindowMatch: 9,
 } as const;
 
 /** CPU of one decision of the computer at each level (Evons' median, the slower game; bench:ai), plus building its job. */
@@ -61,6 +63,8 @@ export const workCost = {
   bulkPairing: (matches: number) => units(WORK_RATES.bulkPairingMatch, matches),
   /** A GraphQL document of `chars` characters (charged past 8 KiB only). */
   document: (chars: number) => units(WORK_RATES.documentKiB, chars / 1024),
+  /** A `myTurn` subscription's first look: at most `matches` matches sent (charged for the window's size before it is read). */
+  turnWindow: (matches: number) => units(WORK_RATES.turnWindowMatch, matches),
   /** One decision of the computer at `level`. */
   aiDecision: (level: number) => AI_DECISION_UNITS[level] ?? AI_DECISION_UNITS[8]!,
 };
