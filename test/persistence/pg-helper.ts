@@ -77,9 +77,14 @@ export interface TempDatabase {
   drop(): Promise<void>;
 }
 
-export async function createTempDatabase(): Promise<TempDatabase> {
+/**
+ * A new database, empty or (given `template`) a copy of that one: CREATE DATABASE … TEMPLATE copies
+ * the files of a migrated database in a fraction of the time the migrations take (measured on the
+ * loaded 2-core machine: 0.5 s against 2.5 s). The template must have no open connection.
+ */
+export async function createTempDatabase(template?: string): Promise<TempDatabase> {
   const name = `${PREFIX}${randomBytes(6).toString('hex')}`;
-  await admin((c) => c.query(`CREATE DATABASE "${name}"`));
+  await admin((c) => c.query(template ? `CREATE DATABASE "${name}" TEMPLATE "${template}"` : `CREATE DATABASE "${name}"`));
   return {
     name,
     url: withDatabase(MAINTENANCE_URL, name),
