@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { SeatSchema } from '../core/seat-schema.js';
 import { GAME_LIST } from '../games/registry.js';
-import { MatchRecordSchema } from '../service/match-record-schema.js';
+import { MatchRecordSchema } from '../service/match/match-record-schema.js';
 import { ReplayFileSchema } from '../replay/replay-file.js';
 import { IdempotencyKeySchema, MAX_SEQ, MatchIdSchema } from '../contract/ids.js';
 import { ActionBodySchema, GameIdSchema, ListQuery, MatchStatusSchema, WebhookKindSchema, perGame } from '../contract/requests.js';

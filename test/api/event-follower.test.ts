@@ -4,8 +4,8 @@
  * still gets exactly its own redacted events, in order, once. PGlite and, when reachable, PostgreSQL.
  */
 import { describe, expect, it } from 'vitest';
-import { EventFollower } from '../../src/service/event-follower.js';
-import type { EventDto } from '../../src/service/match-service.js';
+import { EventFollower } from '../../src/service/live/event-follower.js';
+import type { EventDto } from '../../src/service/match/match-service.js';
 import { backends, bearer, createHotSeat, nextMove, waitFor, useHarness } from './helpers.js';
 
 for (const backend of backends) {

@@ -6,7 +6,7 @@
  * scope). PGlite only: scopes do not depend on the database.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SCOPES } from '../../src/service/players.js';
+import { SCOPES } from '../../src/service/accounts/players.js';
 import type { Scope } from '../../src/persistence/types.js';
 import { STARTERS, bearer, useHarness, pglite } from './helpers.js';
 import { gqlWsClient, subscribe } from '../../bench/lib/graphql-ws.js';

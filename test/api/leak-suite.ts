@@ -17,11 +17,11 @@ import { assertNoLeak, assertTextSafe, secretsFor } from './secrecy.js';
 import { quotedIn } from './quoted.js';
 import { execute, gqlWsClient, type Next } from '../../bench/lib/graphql-ws.js';
 import { defaultCardSet, pendingDecision, type GameState, type Seat, type Viewer } from '../../src/games/evons/index.js';
-import { FEED_KINDS } from '../../src/service/account-feed.js';
-import { parseSettings, resolveDeck } from '../../src/service/lobby.js';
-import { gameRuleset } from '../../src/service/games.js';
-import { deckLabel } from '../../src/service/ratings.js';
-import type { DeckSpec } from '../../src/service/types.js';
+import { FEED_KINDS } from '../../src/service/live/account-feed.js';
+import { parseSettings, resolveDeck } from '../../src/service/lobby/lobby.js';
+import { gameRuleset } from '../../src/service/match/games.js';
+import { deckLabel } from '../../src/service/accounts/ratings.js';
+import type { DeckSpec } from '../../src/service/match/types.js';
 
 const VIEWERS = ['p1', 'p2', 'spectator'] as const;
 /** The account feed's tournament entries: the tournament case reaches and checks them. */

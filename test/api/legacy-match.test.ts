@@ -14,7 +14,7 @@ import { buildApp } from '../../src/app.js';
 import { apply, createGame, dealCards, defaultCardSet, eventVisibility, rulesHash, RULES_VERSION, type GameEvent, type GameState, type GeneratorId, type Seat } from '../../src/games/evons/index.js';
 import { loadMigrations, migrate, openDatabase, openStore, type DatabaseConfig, type NewEvent } from '../../src/persistence/index.js';
 import { DEFAULT_MIGRATIONS_DIR } from '../../src/persistence/migrate.js';
-import { hashToken, newMatchId, newSeatToken } from '../../src/service/tokens.js';
+import { hashToken, newMatchId, newSeatToken } from '../../src/service/accounts/tokens.js';
 import { backends, bearer, STARTERS, useHarness } from './helpers.js';
 
 const cardSet = defaultCardSet();

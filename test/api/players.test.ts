@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { RESERVED_HANDLES } from '../../src/service/reserved-handles.js';
+import { RESERVED_HANDLES } from '../../src/service/accounts/reserved-handles.js';
 import { backends, bearer, expectProblem, nextMove, STARTERS, useHarness } from './helpers.js';
 
 const DECKS = { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } };

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RATING, rateMatch } from '../../src/core/rating.js';
-import { DEFAULT_RATED_MIN_DECISIONS } from '../../src/service/ratings.js';
+import { DEFAULT_RATED_MIN_DECISIONS } from '../../src/service/accounts/ratings.js';
 import { STARTERS, backends, bearer, expectProblem, useHarness } from './helpers.js';
 
 type Seat = 'p1' | 'p2';

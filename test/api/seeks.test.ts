@@ -8,8 +8,8 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { TimeControl } from '../../src/core/clock.js';
-import { dealPairedMatch, parseSettings, resolveDeck, type PairedSeat } from '../../src/service/lobby.js';
-import { gameRuleset } from '../../src/service/games.js';
+import { dealPairedMatch, parseSettings, resolveDeck, type PairedSeat } from '../../src/service/lobby/lobby.js';
+import { gameRuleset } from '../../src/service/match/games.js';
 import { STARTERS, backends, bearer, expectProblem, graphqlRequest, useHarness, useSecondApp, type Http } from './helpers.js';
 
 const HOUR = 3_600_000;

@@ -1,6 +1,6 @@
 /**
  * Each node caches a tournament's view, standings and rendered page by the tournament's version
- * (src/service/tournaments.ts, src/http/tournament-page/cache.ts). Two apps on one database: one
+ * (src/service/tournaments/tournaments.ts, src/http/tournament-page/cache.ts). Two apps on one database: one
  * reads (its caches warm), the other writes (a join, a withdrawal, the start, a result, the next
  * round); every read on the first after each write shows the change.
  */

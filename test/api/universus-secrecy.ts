@@ -14,7 +14,7 @@
 import type { App } from '../../src/app.js';
 import type { Seat, Viewer } from '../../src/core/ruleset.js';
 import type { UniversusEvent, UniversusState } from '../../src/games/universus/index.js';
-import { isOpening } from '../../src/service/match-log.js';
+import { isOpening } from '../../src/service/match/match-log.js';
 import { quotedIn } from './quoted.js';
 
 const SEATS = ['p1', 'p2'] as const;

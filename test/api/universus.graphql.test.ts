@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Seat, Viewer } from '../../src/core/ruleset.js';
 import type { UniversusEvent } from '../../src/games/universus/index.js';
-import { gameRecords } from '../../src/service/match-log.js';
+import { gameRecords } from '../../src/service/match/match-log.js';
 import { backends, createHotSeat, graphqlRequest, prng, useHarness } from './helpers.js';
 import { assertUvsNoLeak, otherSeat, uvsTruth } from './universus-secrecy.js';
 

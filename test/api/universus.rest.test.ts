@@ -12,7 +12,7 @@ import supertest from 'supertest';
 import { buildApp } from '../../src/app.js';
 import type { Seat, Viewer } from '../../src/core/ruleset.js';
 import { universus, type UniversusEvent } from '../../src/games/universus/index.js';
-import { gameRecords } from '../../src/service/match-log.js';
+import { gameRecords } from '../../src/service/match/match-log.js';
 import { backends, bearer, expectProblem, localHttp, prng, useHarness } from './helpers.js';
 import { assertUvsNoLeak, otherSeat, uvsTruth } from './universus-secrecy.js';
 

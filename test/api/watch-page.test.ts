@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GAME_IDS, GAME_MODULES } from '../../src/games/registry.js';
 import { escapeHtml, watchPage } from '../../src/http/watch/page.js';
-import type { MatchView } from '../../src/service/types.js';
+import type { MatchView } from '../../src/service/match/types.js';
 import { createHotSeat, useHarness, pglite } from './helpers.js';
 
 const EVIL = '<img src=x onerror=alert(1)>';

@@ -4,7 +4,7 @@
  * round, with links to the other pages and rounds; no crosstable past 32 players (the CSV has it).
  */
 import { describe, expect, it } from 'vitest';
-import type { StandingsView, TournamentView } from '../../src/service/tournament-views.js';
+import type { StandingsView, TournamentView } from '../../src/service/tournaments/tournament-views.js';
 import { CROSSTABLE_MAX_PLAYERS, PAGE_ROWS, tournamentPage } from '../../src/http/tournament-page/page.js';
 
 function large(players: number, rounds: number): { tournament: TournamentView; standings: StandingsView } {

@@ -1,8 +1,8 @@
 /** /v1/challenges and /v1/me/challenges: a player invites another (or anyone) to a match. */
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { MatchService } from '../../service/match-service.js';
-import { bearerToken } from '../../service/tokens.js';
+import type { MatchService } from '../../service/match/match-service.js';
+import { bearerToken } from '../../service/accounts/tokens.js';
 import { TimeControlSchema } from '../../core/clock.js';
 import { MatchStatusSchema } from '../../contract/match-view.js';
 import { ChallengeIdSchema } from '../../contract/ids.js';

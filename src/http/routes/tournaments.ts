@@ -2,11 +2,11 @@
 import { z } from 'zod';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { MatchService } from '../../service/match-service.js';
+import type { MatchService } from '../../service/match/match-service.js';
 import type { Budgets } from '../budgets.js';
 import { workCost } from '../../service/work-costs.js';
-import { standingsCsv, type TournamentView } from '../../service/tournament-views.js';
-import { bearerToken } from '../../service/tokens.js';
+import { standingsCsv, type TournamentView } from '../../service/tournaments/tournament-views.js';
+import { bearerToken } from '../../service/accounts/tokens.js';
 import { TimeControlSchema } from '../../core/clock.js';
 import { TournamentIdSchema } from '../../contract/ids.js';
 import { CreateTournamentBody, GameIdSchema, JoinTournamentBody, StandingsPageQuery, TournamentFormatSchema, TournamentListQuery, TournamentStatusSchema } from '../../contract/requests.js';

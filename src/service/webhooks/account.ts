@@ -6,7 +6,7 @@
  * (public facts only), so every attempt sends the same bytes.
  */
 import type { AccountDeliveryRow, AccountWebhookRow, ClaimedAccountDelivery, PlayerRow, WebhookStore } from '../../persistence/types.js';
-import { FEED_KINDS, type FeedKind } from '../feed-kinds.js';
+import { FEED_KINDS, type FeedKind } from '../../contract/kinds.js';
 import { problems, ServiceError } from '../errors.js';
 import { urlProblem } from './outbound.js';
 import type { WebhookLimits } from './limits.js';

@@ -2,10 +2,10 @@
  * Match history: newest first, cursor-paginated, by handle, status or seat token. Handles are
  * labels chosen at create/join, not accounts (see docs/api.md); only public data is listed.
  */
-import type { MatchListFilter, MatchOrder, MatchRow, MatchStatus, MatchStore } from '../persistence/types.js';
-import type { Seat } from '../core/ruleset.js';
-import { problems } from './errors.js';
-import { hashToken } from './tokens.js';
+import type { MatchListFilter, MatchOrder, MatchRow, MatchStatus, MatchStore } from '../../persistence/types.js';
+import type { Seat } from '../../core/ruleset.js';
+import { problems } from '../errors.js';
+import { hashToken } from '../accounts/tokens.js';
 import type { MatchListFilterInput, MatchPageDto, MatchSummary } from './types.js';
 
 export async function listMatches(

@@ -11,20 +11,20 @@
  * its log keeps its own events for it. A clock that ran out ends the match first (expire), the
  * same way the sweepers do.
  */
-import { otherSeat, type AnyRuleset, type Seat } from '../core/ruleset.js';
-import { afterDecision, deadlineOf, flagged, stopClock } from '../core/clock.js';
-import { canonicalJson, sha256Hex } from '../core/hash.js';
-import { VersionConflictError, type IdempotencyRecord, type MatchEnding, type MatchStatus, type MatchStore, type NewEvent } from '../persistence/types.js';
-import { ServiceError, problems } from './errors.js';
-import { toMoveOf } from './lobby.js';
+import { otherSeat, type AnyRuleset, type Seat } from '../../core/ruleset.js';
+import { afterDecision, deadlineOf, flagged, stopClock } from '../../core/clock.js';
+import { canonicalJson, sha256Hex } from '../../core/hash.js';
+import { VersionConflictError, type IdempotencyRecord, type MatchEnding, type MatchStatus, type MatchStore, type NewEvent } from '../../persistence/types.js';
+import { ServiceError, problems } from '../errors.js';
+import { toMoveOf } from '../lobby/lobby.js';
 import type { MatchEntry, MatchLoader } from './match-loader.js';
 import { clockRecord, endRecord, foldRecords, gameRecord, type MatchEnd } from './match-log.js';
 import { legalActions, matchView, redact, outcomeOf, pendingOf, summaryOf } from './reads.js';
-import { notificationsFor } from './webhooks/notifications.js';
-import { ratedEnding } from './ratings.js';
+import { notificationsFor } from '../webhooks/notifications.js';
+import { ratedEnding } from '../accounts/ratings.js';
 import type { ActionOutcome, ActionRepresentation, ActionResult, ActionSummary, EventDto, LoadedMatch } from './types.js';
-import { workCost, type ChargeWork } from './work-costs.js';
-import { aiLevelOf } from './ai/players.js';
+import { workCost, type ChargeWork } from '../work-costs.js';
+import { aiLevelOf } from '../ai/players.js';
 
 export interface MoveDeps {
   store: MatchStore;

@@ -1,6 +1,6 @@
 /** Seat tokens: 32 random bytes, base64url. Only their sha256 is stored. */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { sha256Hex } from '../core/hash.js';
+import { sha256Hex } from '../../core/hash.js';
 
 export function newSeatToken(): string {
   return randomBytes(32).toString('base64url');

@@ -2,9 +2,9 @@
  * The games catalogue, read from the registry: what each hosted game is (rules and engine
  * versions, card set, starter decks, position format). Everything here is public data.
  */
-import type { AnyRuleset } from '../core/ruleset.js';
-import { GAME_IDS, rulesetOf } from '../games/registry.js';
-import { problems } from './errors.js';
+import type { AnyRuleset } from '../../core/ruleset.js';
+import { GAME_IDS, rulesetOf } from '../../games/registry.js';
+import { problems } from '../errors.js';
 
 
 export interface GameInfo {

@@ -4,8 +4,8 @@
  * however many watch; each watcher decides from the row (its seats and `toMove`) whether the append
  * concerns it, and reads the match itself, with its own credential, only then.
  */
-import type { MatchRow } from '../persistence/types.js';
-import type { MatchService } from './match-service.js';
+import type { MatchRow } from '../../persistence/types.js';
+import type { MatchService } from '../match/match-service.js';
 
 export interface TurnWatcher {
   /** The one match this watcher cares about (a seat token's); absent: any match (a player's). */

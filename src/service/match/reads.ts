@@ -3,12 +3,12 @@
  * spectator), the legal actions with their words, and the event log, each redacted by the
  * game's own rules.
  */
-import type { Seat, Viewer } from '../core/ruleset.js';
-import type { AnyAction } from '../games/registry.js';
-import type { EventSource, MatchStatus, MatchStore } from '../persistence/types.js';
+import type { Seat, Viewer } from '../../core/ruleset.js';
+import type { AnyAction } from '../../games/registry.js';
+import type { EventSource, MatchStatus, MatchStore } from '../../persistence/types.js';
 import { isMatchRecord, publicRecord } from './match-log.js';
-import { deadlineOf, remainingAt } from '../core/clock.js';
-import { sortKeys } from '../core/hash.js';
+import { deadlineOf, remainingAt } from '../../core/clock.js';
+import { sortKeys } from '../../core/hash.js';
 import type { ActionSummary, ClockView, EventDto, LegalActionDto, LoadedMatch, MatchOutcome, MatchView } from './types.js';
 
 /** How the match ended, if it has: the match's own ending (time, abort) or the game's result. */

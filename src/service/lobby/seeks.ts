@@ -6,19 +6,19 @@
  * is connected or not, until it pairs, is cancelled or expires.
  */
 import { randomBytes, randomInt } from 'node:crypto';
-import { DEFAULT_RATING } from '../core/rating.js';
-import type { Seat } from '../core/ruleset.js';
-import type { TimeControl } from '../core/clock.js';
-import { GAME_IDS, type GameId } from '../games/registry.js';
-import { RequestKeyTakenError, type MatchStore, type PlayerRow, type SeekPosted, type SeekRow } from '../persistence/types.js';
-import { canonicalJson, sha256Hex } from '../core/hash.js';
-import { SeekIdSchema } from '../contract/ids.js';
-import { problems } from './errors.js';
-import { gameRuleset } from './games.js';
+import { DEFAULT_RATING } from '../../core/rating.js';
+import type { Seat } from '../../core/ruleset.js';
+import type { TimeControl } from '../../core/clock.js';
+import { GAME_IDS, type GameId } from '../../games/registry.js';
+import { RequestKeyTakenError, type MatchStore, type PlayerRow, type SeekPosted, type SeekRow } from '../../persistence/types.js';
+import { canonicalJson, sha256Hex } from '../../core/hash.js';
+import { SeekIdSchema } from '../../contract/ids.js';
+import { problems } from '../errors.js';
+import { gameRuleset } from '../match/games.js';
 import { dealPairedMatch, parseSettings, resolveDeck, type PairedSeat } from './lobby.js';
-import type { Players } from './players.js';
-import { deckLabel, ratingFamily } from './ratings.js';
-import type { DeckSpec } from './types.js';
+import type { Players } from '../accounts/players.js';
+import { deckLabel, ratingFamily } from '../accounts/ratings.js';
+import type { DeckSpec } from '../match/types.js';
 
 export interface SeekInput {
   game?: string | undefined;

@@ -4,10 +4,10 @@
  * a seat token, or a player.
  */
 import { randomBytes } from 'node:crypto';
-import type { MatchRow, PlayerRow, PlayerStore, PlayerTokenRow, Scope } from '../persistence/types.js';
-import type { Seat } from '../core/ruleset.js';
+import type { MatchRow, PlayerRow, PlayerStore, PlayerTokenRow, Scope } from '../../persistence/types.js';
+import type { Seat } from '../../core/ruleset.js';
 import type { KnownCredentials } from './credentials.js';
-import { problems } from './errors.js';
+import { problems } from '../errors.js';
 import { isReservedHandle } from './reserved-handles.js';
 import { hashToken, isPlayerToken, newPlayerToken, sameHash } from './tokens.js';
 

@@ -13,17 +13,17 @@
  * the new match anyway (its seat is bound to the player).
  */
 import { randomBytes } from 'node:crypto';
-import { otherSeat, type Seat } from '../core/ruleset.js';
-import { VersionConflictError, type MatchStore, type NewEvent } from '../persistence/types.js';
-import type { KnownCredentials } from './credentials.js';
-import { problems } from './errors.js';
+import { otherSeat, type Seat } from '../../core/ruleset.js';
+import { VersionConflictError, type MatchStore, type NewEvent } from '../../persistence/types.js';
+import type { KnownCredentials } from '../accounts/credentials.js';
+import { problems } from '../errors.js';
 import { dealRecords, newMatchRow, statusOf } from './lobby.js';
-import type { MatchEntry, MatchLoader } from './match-loader.js';
-import { foldRecords, rematchAcceptedRecord, rematchDeclinedRecord, rematchOfferedRecord, rematchOfRecord } from './match-log.js';
-import { outcomeOf, rematchView } from './reads.js';
-import { hashToken, newMatchId, newSeatToken } from './tokens.js';
-import type { MatchStatus } from '../persistence/types.js';
-import type { MatchView } from './types.js';
+import type { MatchEntry, MatchLoader } from '../match/match-loader.js';
+import { foldRecords, rematchAcceptedRecord, rematchDeclinedRecord, rematchOfferedRecord, rematchOfRecord } from '../match/match-log.js';
+import { outcomeOf, rematchView } from '../match/reads.js';
+import { hashToken, newMatchId, newSeatToken } from '../accounts/tokens.js';
+import type { MatchStatus } from '../../persistence/types.js';
+import type { MatchView } from '../match/types.js';
 
 /** How long an offer stays open unless the settings say otherwise (REMATCH_OFFER_TTL_SECONDS). */
 export const DEFAULT_REMATCH_OFFER_TTL_SECONDS = 86_400;

@@ -4,10 +4,10 @@
  * the ratings at entry and the seed give) and the standings as CSV. Pure: src/service/tournaments.ts
  * reads, caches and advances tournaments.
  */
-import type { Seat } from '../core/ruleset.js';
-import type { TimeControl } from '../core/clock.js';
-import type { BoardRow, DeckRule, TournamentFormat, TournamentPlayerRow, TournamentRow, TournamentStatus } from '../persistence/types.js';
-import { crosstable, drawInitialOrder, ratingOrder, standings, type GameResult, type RoundResults, type StandingRow } from '../tournaments/pairing/index.js';
+import type { Seat } from '../../core/ruleset.js';
+import type { TimeControl } from '../../core/clock.js';
+import type { BoardRow, DeckRule, TournamentFormat, TournamentPlayerRow, TournamentRow, TournamentStatus } from '../../persistence/types.js';
+import { crosstable, drawInitialOrder, ratingOrder, standings, type GameResult, type RoundResults, type StandingRow } from '../../tournaments/pairing/index.js';
 
 /** A board as the API shows it: the stored board with handles for player ids (p2 null: p1 has the bye). */
 export type TournamentBoardView = Omit<BoardRow, 'round' | 'matchStatus'>;

@@ -12,20 +12,20 @@
  */
 import { LRUCache } from 'lru-cache';
 import { randomBytes } from 'node:crypto';
-import type { Seat } from '../core/ruleset.js';
-import type { TimeControl } from '../core/clock.js';
-import { DEFAULT_RATING } from '../core/rating.js';
-import { GAME_IDS, type GameId } from '../games/registry.js';
-import type { PlayerRow } from '../persistence/types.js';
-import type { BoardResult, BoardRow, DeckRule, NewBoard, TournamentFormat, TournamentPlayerRow, TournamentRow, TournamentStatus } from '../persistence/types.js';
-import { NoPairingError, isBye, pairSwissRound, roundRobin, type Pairing } from '../tournaments/pairing/index.js';
-import { TournamentIdSchema } from '../contract/ids.js';
-import { problems } from './errors.js';
-import { gameRuleset } from './games.js';
-import { dealPairedMatch, parseSettings, resolveDeck, toMoveOf, type LobbyDeps } from './lobby.js';
-import { endAtDeadline, expire, type MoveDeps } from './moves.js';
-import { deckLabel, ratingFamily } from './ratings.js';
-import type { DeckSpec } from './types.js';
+import type { Seat } from '../../core/ruleset.js';
+import type { TimeControl } from '../../core/clock.js';
+import { DEFAULT_RATING } from '../../core/rating.js';
+import { GAME_IDS, type GameId } from '../../games/registry.js';
+import type { PlayerRow } from '../../persistence/types.js';
+import type { BoardResult, BoardRow, DeckRule, NewBoard, TournamentFormat, TournamentPlayerRow, TournamentRow, TournamentStatus } from '../../persistence/types.js';
+import { NoPairingError, isBye, pairSwissRound, roundRobin, type Pairing } from '../../tournaments/pairing/index.js';
+import { TournamentIdSchema } from '../../contract/ids.js';
+import { problems } from '../errors.js';
+import { gameRuleset } from '../match/games.js';
+import { dealPairedMatch, parseSettings, resolveDeck, toMoveOf, type LobbyDeps } from '../lobby/lobby.js';
+import { endAtDeadline, expire, type MoveDeps } from '../match/moves.js';
+import { deckLabel, ratingFamily } from '../accounts/ratings.js';
+import type { DeckSpec } from '../match/types.js';
 import { STANDINGS_PAGE_MAX, initialOrder, resultsOf, standingsView, view, type StandingsPage, type StandingsView, type TournamentView } from './tournament-views.js';
 
 export type { TournamentFormat, TournamentStatus, DeckRule };

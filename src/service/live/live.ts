@@ -7,7 +7,7 @@
  * not notified, so when it comes back every watcher is told to catch up from the store.
  */
 import { EventEmitter } from 'node:events';
-import type { MatchStore } from '../persistence/types.js';
+import type { MatchStore } from '../../persistence/types.js';
 
 /** 'idle': nobody has watched yet (no subscription); 'down': broken, being re-established. */
 export type LiveState = 'idle' | 'up' | 'down';

@@ -9,15 +9,15 @@
  * player's account feed then hears match-started.
  */
 import { randomBytes } from 'node:crypto';
-import type { TimeControl } from '../core/clock.js';
-import { GAME_IDS, type GameId } from '../games/registry.js';
-import type { BulkPairingRow, BulkPairingStatus, PlayerRow, UnpairedReason } from '../persistence/types.js';
-import { BulkPairingIdSchema } from '../contract/ids.js';
-import { ServiceError, problems } from './errors.js';
-import { gameRuleset } from './games.js';
+import type { TimeControl } from '../../core/clock.js';
+import { GAME_IDS, type GameId } from '../../games/registry.js';
+import type { BulkPairingRow, BulkPairingStatus, PlayerRow, UnpairedReason } from '../../persistence/types.js';
+import { BulkPairingIdSchema } from '../../contract/ids.js';
+import { ServiceError, problems } from '../errors.js';
+import { gameRuleset } from '../match/games.js';
 import { dealPairedMatch, parseSettings, resolveDeck, type LobbyDeps } from './lobby.js';
-import { deckLabel, ratingFamily } from './ratings.js';
-import type { DeckSpec } from './types.js';
+import { deckLabel, ratingFamily } from '../accounts/ratings.js';
+import type { DeckSpec } from '../match/types.js';
 
 /** Matches one organizer may pair in any minute, over every node (BULK_PAIRING_PER_MINUTE). */
 export const DEFAULT_BULK_PAIRING_PER_MINUTE = 400;

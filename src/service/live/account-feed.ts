@@ -10,17 +10,17 @@
  * position: what came before it (a resume after Last-Event-ID) is read for that player alone, up
  * to exactly that position, so nothing is sent twice or skipped.
  */
-import type { FeedRow, FeedStore, MatchStore, PlayerRow } from '../persistence/types.js';
+import type { FeedRow, FeedStore, MatchStore, PlayerRow } from '../../persistence/types.js';
 import type { LiveUpdates } from './live.js';
-import type { ChallengeView, Challenges } from './challenges.js';
-import type { OwnSeekView, Seeks } from './seeks.js';
-import type { Players } from './players.js';
-import type { Seat } from '../core/ruleset.js';
-import { problems } from './errors.js';
-import { committedAt, comparePositions, parsePosition } from '../persistence/feed-store.js';
-import { FEED_KINDS, type FeedKind } from '../contract/kinds.js';
+import type { ChallengeView, Challenges } from '../lobby/challenges.js';
+import type { OwnSeekView, Seeks } from '../lobby/seeks.js';
+import type { Players } from '../accounts/players.js';
+import type { Seat } from '../../core/ruleset.js';
+import { problems } from '../errors.js';
+import { committedAt, comparePositions, parsePosition } from '../../persistence/feed-store.js';
+import { FEED_KINDS, type FeedKind } from '../../contract/kinds.js';
 import { randomBytes } from 'node:crypto';
-import { hashToken } from './tokens.js';
+import { hashToken } from '../accounts/tokens.js';
 
 // In a module of their own: the request schemas (src/contract/) name them too (account webhooks).
 export { FEED_KINDS, type FeedKind };

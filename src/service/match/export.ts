@@ -4,11 +4,11 @@
  * re-deal and replay it (`npm run verify`). The actions are recovered from the stored log.
  */
 import { LRUCache } from 'lru-cache';
-import type { Seat } from '../core/ruleset.js';
-import type { MatchStore } from '../persistence/types.js';
-import { buildReplay, recoverActions, type LoggedEvent } from '../replay/build.js';
-import { ReplayFileSchema, type ReplayFile } from '../replay/replay-file.js';
-import { ServiceError } from './errors.js';
+import type { Seat } from '../../core/ruleset.js';
+import type { MatchStore } from '../../persistence/types.js';
+import { buildReplay, recoverActions, type LoggedEvent } from '../../replay/build.js';
+import { ReplayFileSchema, type ReplayFile } from '../../replay/replay-file.js';
+import { ServiceError } from '../errors.js';
 import { gameRecords, openingOf } from './match-log.js';
 import { outcomeOf } from './reads.js';
 import type { LoadedMatch } from './types.js';

@@ -5,37 +5,37 @@
  * to its own wire format. The work is in small modules: lobby (create, join), reads (views,
  * legal actions, events), moves (the action path), history (lists).
  */
-import type { Seat } from '../core/ruleset.js';
-import { sha256Hex } from '../core/hash.js';
-import type { EventSource, MatchRow, MatchStore, Scope } from '../persistence/types.js';
-import { KnownCredentials } from './credentials.js';
-import { problems } from './errors.js';
+import type { Seat } from '../../core/ruleset.js';
+import { sha256Hex } from '../../core/hash.js';
+import type { EventSource, MatchRow, MatchStore, Scope } from '../../persistence/types.js';
+import { KnownCredentials } from '../accounts/credentials.js';
+import { problems } from '../errors.js';
 import { isCursorError, listMatches, myMatches, summary, type MyMatchesQuery } from './history.js';
-import { LiveUpdates } from './live.js';
-import { createMatch, joinMatch } from './lobby.js';
+import { LiveUpdates } from '../live/live.js';
+import { createMatch, joinMatch } from '../lobby/lobby.js';
 import { MatchLoader, type MatchEntry } from './match-loader.js';
-import { aiLevelOf, aiPlayerId, type AiLevel } from './ai/players.js';
+import { aiLevelOf, aiPlayerId, type AiLevel } from '../ai/players.js';
 import { gameRuleset } from './games.js';
-import { GAME_IDS } from '../games/registry.js';
-import type { AiJob } from './ai/runner.js';
-import { aiSeed } from './ai/seed.js';
+import { GAME_IDS } from '../../games/registry.js';
+import type { AiJob } from '../ai/runner.js';
+import { aiSeed } from '../ai/seed.js';
 import { expire, submitAction, type MoveOptions } from './moves.js';
-import { flagged } from '../core/clock.js';
+import { flagged } from '../../core/clock.js';
 import { eventPage, legalActions, matchView, outcomeOf, redact } from './reads.js';
-import { hashToken, newSeatToken } from './tokens.js';
-import { Players, requireScope, requireScopeIn, seatOfPrincipal, type Principal } from './players.js';
-import { DEFAULT_RATED_MIN_DECISIONS, Ratings } from './ratings.js';
-import { WebhookEndpoints } from './webhooks/endpoints.js';
-import { AccountWebhooks } from './webhooks/account.js';
-import { DEFAULT_WEBHOOK_LIMITS, type WebhookLimits } from './webhooks/limits.js';
+import { hashToken, newSeatToken } from '../accounts/tokens.js';
+import { Players, requireScope, requireScopeIn, seatOfPrincipal, type Principal } from '../accounts/players.js';
+import { DEFAULT_RATED_MIN_DECISIONS, Ratings } from '../accounts/ratings.js';
+import { WebhookEndpoints } from '../webhooks/endpoints.js';
+import { AccountWebhooks } from '../webhooks/account.js';
+import { DEFAULT_WEBHOOK_LIMITS, type WebhookLimits } from '../webhooks/limits.js';
 import { FinishedExports } from './export.js';
-import { Challenges, DEFAULT_CHALLENGE_SETTINGS, type ChallengeSettings } from './challenges.js';
-import { DEFAULT_TOURNAMENT_SETTINGS, Tournaments, type TournamentSettings } from './tournaments.js';
-import { FREE, workCost, type ChargeWork } from './work-costs.js';
-import { BulkPairings, DEFAULT_BULK_PAIRING_PER_MINUTE } from './bulk-pairings.js';
-import { DEFAULT_SEEK_LIMITS, Seeks, type SeekLimits } from './seeks.js';
-import { AccountFeeds, DEFAULT_FEED_SETTINGS, type FeedSettings } from './account-feed.js';
-import { DEFAULT_REMATCH_OFFER_TTL_SECONDS, acceptRematch, claimRematchSeat, declineRematch, offerRematch, type RematchDeps, type RematchStarted } from './rematch.js';
+import { Challenges, DEFAULT_CHALLENGE_SETTINGS, type ChallengeSettings } from '../lobby/challenges.js';
+import { DEFAULT_TOURNAMENT_SETTINGS, Tournaments, type TournamentSettings } from '../tournaments/tournaments.js';
+import { FREE, workCost, type ChargeWork } from '../work-costs.js';
+import { BulkPairings, DEFAULT_BULK_PAIRING_PER_MINUTE } from '../lobby/bulk-pairings.js';
+import { DEFAULT_SEEK_LIMITS, Seeks, type SeekLimits } from '../lobby/seeks.js';
+import { AccountFeeds, DEFAULT_FEED_SETTINGS, type FeedSettings } from '../live/account-feed.js';
+import { DEFAULT_REMATCH_OFFER_TTL_SECONDS, acceptRematch, claimRematchSeat, declineRematch, offerRematch, type RematchDeps, type RematchStarted } from '../lobby/rematch.js';
 import type {
   ActionOutcome,
   CreateMatchInput,

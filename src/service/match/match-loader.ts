@@ -6,11 +6,11 @@
  * events.
  */
 import { LRUCache } from 'lru-cache';
-import type { AnyRuleset } from '../core/ruleset.js';
-import { rulesetOf } from '../games/registry.js';
-import type { MatchRow, MatchStore } from '../persistence/types.js';
-import { problems } from './errors.js';
-import { FREE, workCost, type ChargeWork } from './work-costs.js';
+import type { AnyRuleset } from '../../core/ruleset.js';
+import { rulesetOf } from '../../games/registry.js';
+import type { MatchRow, MatchStore } from '../../persistence/types.js';
+import { problems } from '../errors.js';
+import { FREE, workCost, type ChargeWork } from '../work-costs.js';
 import { NO_RECORDS, foldRecords, gameRecords, isOpening, openingOf, type MatchOpening, type MatchRecords } from './match-log.js';
 
 /** A match as of one version: the stored row (seats, handles), its game, the game's state, and the match's own records (clock, ending). */

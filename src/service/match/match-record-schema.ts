@@ -3,8 +3,8 @@
  * OpenAPI document and the contract tests. MatchOpened is server-only and never shown.
  */
 import { z } from 'zod';
-import { TimeControlSchema } from '../core/clock.js';
-import type { Clock } from '../core/clock.js';
+import { TimeControlSchema } from '../../core/clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { MatchEnd } from './match-log.js';
 
 const Seat = z.enum(['p1', 'p2']);

@@ -3,13 +3,13 @@
  * moves (per game, per time-control family), the Glicko-2 update the final append carries, and
  * the profile's ratings, results and favourite decks.
  */
-import { DEFAULT_RATING, PROVISIONAL_RD, displayRating, isProvisional, rateMatch, type Score } from '../core/rating.js';
-import { canonicalJson, sha256Hex } from '../core/hash.js';
-import type { TimeControl } from '../core/clock.js';
-import type { DeckUsage, MatchEnding, MatchRow, PlayerGameStats, PlayerStore, RatedEnding, RatingFamily, RatingStore, SeatName } from '../persistence/types.js';
-import { problems } from './errors.js';
+import { DEFAULT_RATING, PROVISIONAL_RD, displayRating, isProvisional, rateMatch, type Score } from '../../core/rating.js';
+import { canonicalJson, sha256Hex } from '../../core/hash.js';
+import type { TimeControl } from '../../core/clock.js';
+import type { DeckUsage, MatchEnding, MatchRow, PlayerGameStats, PlayerStore, RatedEnding, RatingFamily, RatingStore, SeatName } from '../../persistence/types.js';
+import { problems } from '../errors.js';
 import { playerView, type PlayerView } from './players.js';
-import type { DeckSpec } from './types.js';
+import type { DeckSpec } from '../match/types.js';
 
 /** The rating a time control counts toward; null: no clock, never rated (a loser could stall forever). */
 export function ratingFamily(control: TimeControl['kind'] | string): RatingFamily | null {

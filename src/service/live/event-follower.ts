@@ -16,10 +16,10 @@
  * The keep-alive's catch-up and a lost-notification catch-up read alone, through MatchService.load
  * (which also ends a match whose clock ran out).
  */
-import type { StoredEvent } from '../persistence/types.js';
-import { hashToken } from './tokens.js';
-import type { MatchEntry } from './match-loader.js';
-import type { EventDto, LoadedMatch, MatchService } from './match-service.js';
+import type { StoredEvent } from '../../persistence/types.js';
+import { hashToken } from '../accounts/tokens.js';
+import type { MatchEntry } from '../match/match-loader.js';
+import type { EventDto, LoadedMatch, MatchService } from '../match/match-service.js';
 
 /** Keep-alive interval of the live streams; each beat also catches up, in case a notification was lost (they are best-effort). */
 export const HEARTBEAT_MS = 15_000;

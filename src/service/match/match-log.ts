@@ -12,13 +12,13 @@
  * this module is the only one that writes them: everything else asks it for the game's events,
  * the opening, or the match's own state (clock, ending).
  */
-import type { AnyRuleset, Seat } from '../core/ruleset.js';
-import type { Clock, TimeControl } from '../core/clock.js';
-import type { GeneratorId } from '../core/random.js';
-import { CLOCK_SET, MATCH_ENDED, MATCH_OPENED, REMATCH_ACCEPTED, REMATCH_DECLINED, REMATCH_OF, REMATCH_OFFERED, isMatchRecord, isOpening, type EventSource } from '../core/match-records.js';
-import type { NewEvent } from '../persistence/types.js';
+import type { AnyRuleset, Seat } from '../../core/ruleset.js';
+import type { Clock, TimeControl } from '../../core/clock.js';
+import type { GeneratorId } from '../../core/random.js';
+import { CLOCK_SET, MATCH_ENDED, MATCH_OPENED, REMATCH_ACCEPTED, REMATCH_DECLINED, REMATCH_OF, REMATCH_OFFERED, isMatchRecord, isOpening, type EventSource } from '../../core/match-records.js';
+import type { NewEvent } from '../../persistence/types.js';
 
-export { isMatchRecord, isOpening, publicRecord } from '../core/match-records.js';
+export { isMatchRecord, isOpening, publicRecord } from '../../core/match-records.js';
 
 /** The creation parameters of an open-seat match (stored, server-only, as its first record). */
 export interface MatchOpening {

@@ -5,25 +5,25 @@
  * the race between two joiners.
  */
 import { randomBytes } from 'node:crypto';
-import { sha256Hex } from '../core/hash.js';
-import { expandDeck, otherSeat, type AnyRuleset, type Seat } from '../core/ruleset.js';
-import { GAME_IDS, type GameId } from '../games/registry.js';
-import { VersionConflictError, type ChallengeAcceptance, type MatchStatus, type MatchStore, type NewEvent, type NewMatch, type PlayerRequestKey, type Scope } from '../persistence/types.js';
-import type { KnownCredentials } from './credentials.js';
-import { problems } from './errors.js';
-import { gameRuleset } from './games.js';
-import type { MatchLoader } from './match-loader.js';
-import { rulesetOfRow } from './match-loader.js';
-import { NO_RECORDS, clockRecord, foldRecords, gameRecord, openingOf, openingRecord } from './match-log.js';
-import { deadlineOf, startClock, type TimeControl } from '../core/clock.js';
-import { matchRulesHash } from '../core/match-rules.js';
-import { hashToken, newMatchId, newSeatToken } from './tokens.js';
-import { createdWebhookView, newWebhook } from './webhooks/endpoints.js';
-import { requireScope, type Players, type Principal } from './players.js';
-import { joinNotifications } from './webhooks/notifications.js';
-import type { CreateMatchInput, CreateMatchResult, DeckSpec, JoinInput, JoinResult } from './types.js';
-import { deckLabel, ratingFamily } from './ratings.js';
-import { issueLines } from '../core/issues.js';
+import { sha256Hex } from '../../core/hash.js';
+import { expandDeck, otherSeat, type AnyRuleset, type Seat } from '../../core/ruleset.js';
+import { GAME_IDS, type GameId } from '../../games/registry.js';
+import { VersionConflictError, type ChallengeAcceptance, type MatchStatus, type MatchStore, type NewEvent, type NewMatch, type PlayerRequestKey, type Scope } from '../../persistence/types.js';
+import type { KnownCredentials } from '../accounts/credentials.js';
+import { problems } from '../errors.js';
+import { gameRuleset } from '../match/games.js';
+import type { MatchLoader } from '../match/match-loader.js';
+import { rulesetOfRow } from '../match/match-loader.js';
+import { NO_RECORDS, clockRecord, foldRecords, gameRecord, openingOf, openingRecord } from '../match/match-log.js';
+import { deadlineOf, startClock, type TimeControl } from '../../core/clock.js';
+import { matchRulesHash } from '../../core/match-rules.js';
+import { hashToken, newMatchId, newSeatToken } from '../accounts/tokens.js';
+import { createdWebhookView, newWebhook } from '../webhooks/endpoints.js';
+import { requireScope, type Players, type Principal } from '../accounts/players.js';
+import { joinNotifications } from '../webhooks/notifications.js';
+import type { CreateMatchInput, CreateMatchResult, DeckSpec, JoinInput, JoinResult } from '../match/types.js';
+import { deckLabel, ratingFamily } from '../accounts/ratings.js';
+import { issueLines } from '../../core/issues.js';
 
 export interface LobbyDeps {
   store: MatchStore;

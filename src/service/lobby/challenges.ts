@@ -8,19 +8,19 @@
  * stores no second match.
  */
 import { randomBytes, randomInt } from 'node:crypto';
-import type { Seat } from '../core/ruleset.js';
-import type { TimeControl } from '../core/clock.js';
-import { GAME_IDS } from '../games/registry.js';
-import { ChallengeClosedError, RequestKeyTakenError, type MatchStatus, type ChallengeRow, type ChallengeSeat, type ChallengeStatus, type PlayerRow } from '../persistence/types.js';
-import { ServiceError, problems } from './errors.js';
-import { canonicalJson, sha256Hex } from '../core/hash.js';
-import { hashToken, newSeatToken } from './tokens.js';
-import { gameRuleset } from './games.js';
+import type { Seat } from '../../core/ruleset.js';
+import type { TimeControl } from '../../core/clock.js';
+import { GAME_IDS } from '../../games/registry.js';
+import { ChallengeClosedError, RequestKeyTakenError, type MatchStatus, type ChallengeRow, type ChallengeSeat, type ChallengeStatus, type PlayerRow } from '../../persistence/types.js';
+import { ServiceError, problems } from '../errors.js';
+import { canonicalJson, sha256Hex } from '../../core/hash.js';
+import { hashToken, newSeatToken } from '../accounts/tokens.js';
+import { gameRuleset } from '../match/games.js';
 import { createMatch, resolveDeck, type LobbyDeps } from './lobby.js';
-import { ratingFamily } from './ratings.js';
-import type { DeckSpec } from './types.js';
-import { ChallengeIdSchema } from '../contract/ids.js';
-import { aiLevelOf } from './ai/players.js';
+import { ratingFamily } from '../accounts/ratings.js';
+import type { DeckSpec } from '../match/types.js';
+import { ChallengeIdSchema } from '../../contract/ids.js';
+import { aiLevelOf } from '../ai/players.js';
 
 /** lichess's decline reasons: the challenger's client words them. */
 export const DECLINE_REASONS = ['generic', 'later', 'tooFast', 'tooSlow', 'timeControl', 'rated', 'casual', 'standard', 'variant', 'noBot', 'onlyBot'] as const;

@@ -1,11 +1,11 @@
 /** What the match service takes and returns (shared by the REST routes and the GraphQL resolvers). */
-import type { DeckEntry, Seat, Viewer } from '../core/ruleset.js';
-import type { TimeControl } from '../core/clock.js';
+import type { DeckEntry, Seat, Viewer } from '../../core/ruleset.js';
+import type { TimeControl } from '../../core/clock.js';
 import type { MatchEntry } from './match-loader.js';
-import type { WebhookInput, WebhookView } from './webhooks/types.js';
-import type { AnyAction, GameId, GameViewOf } from '../games/registry.js';
-import type { EventSource, MatchStatus } from '../persistence/types.js';
-import type { ClockView, MatchEnvelope, MatchOutcome, SeatInfo } from '../contract/match-view.js';
+import type { WebhookInput, WebhookView } from '../webhooks/types.js';
+import type { AnyAction, GameId, GameViewOf } from '../../games/registry.js';
+import type { EventSource, MatchStatus } from '../../persistence/types.js';
+import type { ClockView, MatchEnvelope, MatchOutcome, SeatInfo } from '../../contract/match-view.js';
 
 export type { Seat, Viewer, GameId };
 
