@@ -4,7 +4,7 @@
  * token with pairing:play and no other scope; the tokens are checked when the organizer asks and
  * never stored (the pairs are kept as player ids), but each token's row is bound to the pairing
  * in the transaction that creates it, so the token reads and acts in that pairing's matches only
- * (players.ts, requireScopeIn) and cannot be given to a second pairing. The matches are created
+ * (../accounts/players.ts, requireScopeIn) and cannot be given to a second pairing. The matches are created
  * at `pairAt` (now when absent) in one transaction by whichever node gets there first; each
  * player's account feed then hears match-started.
  */

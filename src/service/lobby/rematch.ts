@@ -1,7 +1,7 @@
 /**
  * Rematches (issue 23). Either seat of a finished match offers one; the other seat accepts or
  * declines; an unanswered offer expires at its `expiresAt` (read, never written: nothing to sweep).
- * Each step is a public record of the finished match (match-log.ts) appended with the expected
+ * Each step is a public record of the finished match (../match/match-log.ts) appended with the expected
  * version, so the database decides races (two accepts, an accept and a decline: one is written,
  * the other is a 409), the match's ETag moves and every node and stream sees it. An accept and the
  * new match (seats swapped; same game, decks, settings, time control, rated flag; a fresh seed)

@@ -1,7 +1,7 @@
 /**
  * The match service: what the REST routes and the GraphQL resolvers call, so the two APIs share
  * one set of semantics and errors. It speaks the games' contract (src/core/ruleset.ts) through
- * the registry, and returns domain results and domain errors (./errors.ts); each API maps them
+ * the registry, and returns domain results and domain errors (../errors.ts); each API maps them
  * to its own wire format. The work is in small modules: lobby (create, join), reads (views,
  * legal actions, events), moves (the action path), history (lists).
  */
@@ -301,7 +301,7 @@ export class MatchService {
     return this.exports.cached(m);
   }
 
-  /** The match's replay file (src/service/export.ts) for its caller, as JSON text; kept once the match is over. */
+  /** The match's replay file (./export.ts) for its caller, as JSON text; kept once the match is over. */
   exportText(m: LoadedMatch): Promise<string> {
     return this.exports.text(this.store, m);
   }
@@ -432,7 +432,7 @@ export class MatchService {
     return { store: this.store, loader: this.loader, credentials: this.credentials, now: this.now, offerTtlMs: this.rematchTtlMs, seatOf: (entry, t) => this.seatOf(entry.row, t, 'match:play') };
   }
 
-  /** A seat of a finished match offers a rematch (rematch.ts). */
+  /** A seat of a finished match offers a rematch (../lobby/rematch.ts). */
   offerRematch(id: string, token: string | null | undefined): Promise<{ rematch: NonNullable<MatchView['rematch']> }> {
     return offerRematch(this.rematchDeps, id, token);
   }

@@ -1,7 +1,7 @@
 /**
  * What anyone may see of a tournament, computed from what the store read: its view (field and
  * pairings, by handle), its standings and crosstable (from the decided boards, in the initial order
- * the ratings at entry and the seed give) and the standings as CSV. Pure: src/service/tournaments.ts
+ * the ratings at entry and the seed give) and the standings as CSV. Pure: ./tournaments.ts
  * reads, caches and advances tournaments.
  */
 import type { Seat } from '../../core/ruleset.js';
