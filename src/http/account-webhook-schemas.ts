@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { AccountWebhookKindSchema } from '../contract/requests.js';
 import { FeedEntrySchema } from './feed-schemas.js';
-import { DeliveryIdSchema, WebhookIdSchema } from './webhook-schemas.js';
+import { DeliveryIdSchema, WebhookIdSchema } from '../contract/ids.js';
 
 export { AccountWebhookRequestSchema } from '../contract/requests.js';
 export { DeliveriesQuery } from './webhook-schemas.js';
