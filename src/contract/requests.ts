@@ -5,6 +5,7 @@
  * refuse alike. Request objects are strict: unknown fields are refused.
  */
 import { z } from 'zod';
+import { register } from './register.js';
 import { TimeControlSchema } from '../core/clock.js';
 import { SeatSchema } from '../core/seat-schema.js';
 import type { AnyGameModule } from '../games/game-module.js';
@@ -12,9 +13,6 @@ import { GAME_IDS, GAME_LIST } from '../games/registry.js';
 import { FEED_KINDS, WEBHOOK_KINDS } from './kinds.js';
 import { CURSOR_PATTERN, HandleSchema } from './ids.js';
 import { MatchStatusSchema } from './match-view.js';
-
-const register = <T extends z.ZodType>(schema: T, id: string, description?: string): T =>
-  schema.meta({ id, ...(description ? { description } : {}) }) as T;
 
 /**
  * One schema per hosted game, in registry order, as the non-empty tuple Zod's unions take: every

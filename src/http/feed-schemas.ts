@@ -4,15 +4,13 @@
  * them (test/api/account-feed.test.ts).
  */
 import { z } from 'zod';
+import { register } from '../contract/register.js';
 import { SeatSchema } from '../core/seat-schema.js';
 import { TimeControlSchema } from '../core/clock.js';
 import { GameIdSchema } from '../contract/requests.js';
 import { ProblemSchema } from './schemas.js';
 import { ChallengeSchema } from './routes/challenges.js';
 import { OwnSeekSchema } from './seek-schemas.js';
-
-const register = <T extends z.ZodType>(schema: T, id: string, description?: string): T =>
-  schema.meta({ id, ...(description ? { description } : {}) }) as T;
 
 const FeedMatchSchema = register(
   z.object({

@@ -1,12 +1,10 @@
 /** Zod schemas of the player routes (registration, profiles, personal API tokens). */
 import { z } from 'zod';
+import { register } from '../contract/register.js';
 import { CURSOR_PATTERN, HandleSchema, IdempotencyKeySchema, TokenIdSchema } from '../contract/ids.js';
 import { FamilySchema, GameIdSchema } from '../contract/requests.js';
 
 export { LeaderboardQuery } from '../contract/requests.js';
-
-const register = <T extends z.ZodType>(schema: T, id: string, description?: string): T =>
-  schema.meta({ id, ...(description ? { description } : {}) }) as T;
 
 export const ScopeSchema = register(
   z.enum(['match:read', 'match:play', 'match:create', 'webhook:write', 'token:write', 'pairing:play']),

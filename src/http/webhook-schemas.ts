@@ -1,12 +1,10 @@
 /** Zod schemas of the webhook routes (the one source for validation, serialisation and OpenAPI). */
 import { z } from 'zod';
+import { register } from '../contract/register.js';
 import { DeliveryIdSchema, MatchIdSchema, WebhookIdSchema } from '../contract/ids.js';
 import { WebhookKindSchema } from '../contract/requests.js';
 
 export { WebhookRequestSchema } from '../contract/requests.js';
-
-const register = <T extends z.ZodType>(schema: T, id: string, description?: string): T =>
-  schema.meta({ id, ...(description ? { description } : {}) }) as T;
 
 export const WebhookSchema = register(
   z.object({

@@ -12,7 +12,7 @@
  */
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { bearer, prng, STARTERS, type Backend, type Harness, useHarness, waitFor } from './helpers.js';
+import { bearer, prng, registerPlayer, STARTERS, type Backend, type Harness, useHarness, waitFor } from './helpers.js';
 import { assertNoLeak, assertTextSafe, secretsFor } from './secrecy.js';
 import { quotedIn } from './quoted.js';
 import { execute, gqlWsClient, type Next } from '../../bench/lib/graphql-ws.js';
@@ -166,10 +166,8 @@ export function leakSuite(backend: Backend): void {
     });
 
     it("challenges show nobody the challenger's deck, nor any token, on REST and GraphQL, before and after the accept", async () => {
-      const tag = Math.random().toString(36).slice(2, 7);
-      const register = async (name: string) => (await h.http.post('/v1/players').send({ handle: `${name}-${tag}` }).expect(201)).body.token as string;
-      const cy = { handle: `cy-${tag}`, token: await register('cy') };
-      const di = { handle: `di-${tag}`, token: await register('di') };
+      const cy = await registerPlayer(h.http, 'cy-');
+      const di = await registerPlayer(h.http, 'di-');
       const secrets = [STARTERS[1], STARTERS[2], cy.token, di.token];
       const FIELDS = 'id status challenger { handle } to { handle } allowed game timeControl rated seat settings declineReason matchId';
       const reads = async (id: string, extra: string[] = []): Promise<[string, string][]> => {
@@ -254,10 +252,8 @@ export function leakSuite(backend: Backend): void {
     });
 
     it('profiles, the leaderboard and the player export name no deck of an unfinished match (REST and GraphQL)', async () => {
-      const tag = Math.random().toString(36).slice(2, 7);
-      const register = async (name: string) => (await h.http.post('/v1/players').send({ handle: `${name}-${tag}` }).expect(201)).body.token as string;
-      const ann = { handle: `ann-${tag}`, token: await register('ann') };
-      const bob = { handle: `bob-${tag}`, token: await register('bob') };
+      const ann = await registerPlayer(h.http, 'ann-');
+      const bob = await registerPlayer(h.http, 'bob-');
       const text = (r: { text: string }) => r.text;
       /** Every public aggregate read about both players: profile, leaderboard, history export, on both APIs. */
       const publicReads = async (): Promise<[string, string][]> => {
@@ -422,11 +418,11 @@ export function leakSuite(backend: Backend): void {
         await assertClean(`${label} (seek ${s.id} less its label)`, JSON.stringify({ ...s, deck: undefined }));
       }
     }
-    async function register(name: string) {
-      const handle = `lk-${name}-${Math.random().toString(36).slice(2, 7)}`;
-      const token = (await h.http.post('/v1/players').send({ handle }).expect(201)).body.token as string;
-      secret.tokens.add(token);
-      return { handle, token };
+    /** A player whose token the leak checks look for. */
+    async function secretPlayer(name: string) {
+      const p = await registerPlayer(h.http, `lk-${name}-`);
+      secret.tokens.add(p.token);
+      return p;
     }
 
     it('the account feed (snapshots and every kind of entry, to both players and a third), challenge views and lists, seeks and rematch views hold no deck, card, seed or token', async () => {
@@ -436,9 +432,9 @@ export function leakSuite(backend: Backend): void {
       for (const spec of [listA, listB, ...STARTERS.map((starter) => ({ starter }))]) secret.labels.add(labelOf(spec));
       expect(secret.labels.size).toBe(5);
 
-      const ann = await register('ann');
-      const bob = await register('bob');
-      const cy = await register('cy');
+      const ann = await secretPlayer('ann');
+      const bob = await secretPlayer('bob');
+      const cy = await secretPlayer('cy');
       const feeds = { ann: feed(ann.token), bob: feed(bob.token), cy: feed(cy.token) };
       await waitFor(() => Object.values(feeds).every((f) => f.messages.length === 1), 'the snapshots');
       const answers: [string, string, string[]][] = [];
@@ -577,8 +573,8 @@ export function leakSuite(backend: Backend): void {
       const decks = (await h.http.get('/v1/decks').expect(200)).body.decks as { id: string; cards: { card: string; count: number }[] }[];
       const list: DeckSpec = { cards: decks.find((d) => d.id === STARTERS[2])!.cards };
       for (const spec of [list, ...STARTERS.map((starter) => ({ starter }))]) secret.labels.add(labelOf(spec));
-      const org = await register('org');
-      const entrants = [await register('te1'), await register('te2'), await register('te3')];
+      const org = await secretPlayer('org');
+      const entrants = [await secretPlayer('te1'), await secretPlayer('te2'), await secretPlayer('te3')];
       const TOURNAMENT = `id name organizer game format rounds timeControl { kind daysPerMove } rated deckRule maxPlayers invited status seed round
         players { handle bot rating withdrawn } pairings { round boards { board p1 p2 matchId result forfeit } }`;
       const STANDINGS = 'tournamentId status round final standings { rank handle points games byes buchholz sonnebornBerger directEncounter withdrawn } crosstable { players points cells }';

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RATING, rateMatch } from '../../src/core/rating.js';
 import { DEFAULT_RATED_MIN_DECISIONS } from '../../src/service/accounts/ratings.js';
-import { STARTERS, backends, bearer, expectProblem, useHarness } from './helpers.js';
+import { STARTERS, backends, bearer, expectProblem, registerPlayer, useHarness, type RegisteredPlayer } from './helpers.js';
 
 type Seat = 'p1' | 'p2';
 const CORRESPONDENCE = { kind: 'correspondence', daysPerMove: 1 } as const;
@@ -22,11 +22,7 @@ for (const backend of backends) {
     /** The default minimum for rated play (each seat's decisions), for the test of that rule. */
     const strict = useHarness(backend, { clock: true });
     const tag = Math.random().toString(36).slice(2, 7);
-    const register = async (name: string, bot = false) => {
-      const r = await h.http.post('/v1/players').send({ handle: `${name}-${tag}`, bot }).expect(201);
-      return { handle: r.body.player.handle as string, token: r.body.token as string };
-    };
-    type P = Awaited<ReturnType<typeof register>>;
+    type P = RegisteredPlayer;
     /** A rated match of `a` (p1, first starter deck) against `b` (p2, second), dealt and running. */
     const ratedMatch = async (a: P, b: P, timeControl: object = CORRESPONDENCE, game = 'evons') => {
       const decks = { p1: { starter: game === 'evons' ? STARTERS[0] : 'scouts' } };
@@ -55,12 +51,8 @@ for (const backend of backends) {
 
 
     it(`issue 21 a rated match moves ratings only once each seat has made ${DEFAULT_RATED_MIN_DECISIONS} decisions: an instant resign or an early timeout is not rated`, async () => {
-      const reg = async (name: string) => {
-        const r = await strict.http.post('/v1/players').send({ handle: `${name}-${tag}` }).expect(201);
-        return { handle: r.body.player.handle as string, token: r.body.token as string };
-      };
-      const farmer = await reg('farmer');
-      const puppet = await reg('puppet');
+      const farmer = await registerPlayer(strict.http, 'farmer-');
+      const puppet = await registerPlayer(strict.http, 'puppet-');
       const start = async (timeControl: object = CORRESPONDENCE) => {
         const c = await strict.http.post('/v1/matches').set(bearer(farmer.token)).send({ rated: true, openSeat: true, timeControl, decks: { p1: { starter: STARTERS[0] } } }).expect(201);
         await strict.http.post(`/v1/matches/${c.body.id}/join`).set(bearer(puppet.token)).send({ deck: { starter: STARTERS[1] } }).expect(200);
@@ -108,7 +100,7 @@ for (const backend of backends) {
     });
 
     it('rated needs players, an open seat and a clock; an anonymous joiner is refused and nothing changes', async () => {
-      const ann = await register('gate');
+      const ann = await registerPlayer(h.http, 'gate-');
       const decks = { p1: { starter: STARTERS[0] } };
       expectProblem(await h.http.post('/v1/matches').send({ rated: true, openSeat: true, timeControl: CORRESPONDENCE, decks }), 403, 'rated-needs-player');
       expectProblem(await h.http.post('/v1/matches').set(bearer(ann.token)).send({ rated: true, timeControl: CORRESPONDENCE, decks: { ...decks, p2: { starter: STARTERS[1] } } }), 400, 'rated-match-invalid');
@@ -120,8 +112,8 @@ for (const backend of backends) {
     });
 
     it('a resign updates both ratings once, with Glicko-2, in the final append; profile, summary and filters show it', async () => {
-      const ann = await register('ann');
-      const bob = await register('bob');
+      const ann = await registerPlayer(h.http, 'ann-');
+      const bob = await registerPlayer(h.http, 'bob-');
       const id = await ratedMatch(ann, bob);
       // The retry of the final action gets the same answer and changes nothing more.
       const first = await resign(id, ann, 'end-1').expect(200);
@@ -160,8 +152,8 @@ for (const backend of backends) {
     });
 
     it('two final actions racing (both seats resign at once): one wins, the ratings move once', async () => {
-      const cy = await register('cy');
-      const di = await register('di');
+      const cy = await registerPlayer(h.http, 'cy-');
+      const di = await registerPlayer(h.http, 'di-');
       const id = await ratedMatch(cy, di);
       const [a, b] = await Promise.all([resign(id, cy), resign(id, di)]);
       expect([a.status, b.status].sort()).toEqual([200, 409]);
@@ -172,8 +164,8 @@ for (const backend of backends) {
     });
 
     it('a timeout is rated (live family, counted as timed out); an abort moves no rating', async () => {
-      const ed = await register('ed');
-      const fe = await register('fe');
+      const ed = await registerPlayer(h.http, 'ed-');
+      const fe = await registerPlayer(h.http, 'fe-');
       const id = await ratedMatch(ed, fe, LIVE);
       await untilBothDecided(id, { p1: ed, p2: fe });
       // Whoever is to move now lets their clock run out.
@@ -194,8 +186,8 @@ for (const backend of backends) {
     });
 
     it('UniVersus has its own rating; a correspondence timeout ends it', async () => {
-      const gi = await register('gi');
-      const ho = await register('ho');
+      const gi = await registerPlayer(h.http, 'gi-');
+      const ho = await registerPlayer(h.http, 'ho-');
       const id = await ratedMatch(gi, ho, CORRESPONDENCE, 'universus');
       await untilBothDecided(id, { p1: gi, p2: ho });
       h.t.now += 2 * DAY;
@@ -205,8 +197,8 @@ for (const backend of backends) {
     });
 
     it('issue 20: a UniVersus resign by the seat NOT deciding ends the match (winner the other seat, reason resigned) and moves both ratings once', async () => {
-      const lu = await register('lu');
-      const mo = await register('mo');
+      const lu = await registerPlayer(h.http, 'lu-');
+      const mo = await registerPlayer(h.http, 'mo-');
       const id = await ratedMatch(lu, mo, CORRESPONDENCE, 'universus');
       await untilBothDecided(id, { p1: lu, p2: mo });
       const v = await h.http.get(`/v1/matches/${id}`).expect(200);
@@ -226,9 +218,9 @@ for (const backend of backends) {
     });
 
     it('the leaderboard lists established ratings only (RD ≤ 110), highest first', async () => {
-      const iv = await register('iv');
-      const jo = await register('jo', true);
-      const ka = await register('ka');
+      const iv = await registerPlayer(h.http, 'iv-');
+      const jo = await registerPlayer(h.http, 'jo-', { bot: true });
+      const ka = await registerPlayer(h.http, 'ka-');
       // 16 games won in turn bring both new players' RDs under 110 (14 such games already give 107.4).
       for (let i = 0; i < 16; i++) {
         const id = await ratedMatch(iv, jo);
