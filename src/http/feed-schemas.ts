@@ -1,7 +1,7 @@
 /**
  * The account feed's messages (GET /v1/me/events, GraphQL myEvents): one Zod schema per kind of
  * entry, so the OpenAPI document lists each and every entry the database writes is checked against
- * them (test/api/account-feed.test.ts).
+ * them (test/api/live/account-feed.test.ts).
  */
 import { z } from 'zod';
 import { register } from '../contract/register.js';
