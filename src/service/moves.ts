@@ -219,12 +219,11 @@ async function appendChange(
 ): Promise<void> {
   const { row } = entry;
   const stored = await deps.store.appendEvents(row.id, entry.version, records, {
-    status: change.status,
-    winner: change.winner,
-    toMove: change.toMove,
-    deadline: change.deadline,
+    row: { status: change.status, winner: change.winner, toMove: change.toMove, deadline: change.deadline },
     notify: notificationsFor(row, change),
-    ...(change.ending ? { ending: change.ending, rating: ratedEnding(row, change.winner, change.ending, { decisions: entry.decisions, minDecisions: deps.ratedMinDecisions }) } : {}),
+    ...(change.ending
+      ? { ending: { reason: change.ending, rating: ratedEnding(row, change.winner, change.ending, { decisions: entry.decisions, minDecisions: deps.ratedMinDecisions }) } }
+      : {}),
     ...(idempotency ? { idempotency } : {}),
   });
   // The store numbers events itself; it must agree with the row (and any result) built from the change.
