@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { expandDeck, otherSeat, type AnyRuleset, type Seat } from '../../src/core/ruleset.js';
-import { resignation, resignsByOwnRules } from '../../src/service/moves.js';
+import { resignation, resignsByOwnRules } from '../../src/service/decide.js';
 import { outcomeOf } from '../../src/service/reads.js';
 
 function starterDecks(r: AnyRuleset): Record<Seat, string[]> {
