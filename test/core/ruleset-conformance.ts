@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { expandDeck, otherSeat, type AnyRuleset, type Seat } from '../../src/core/ruleset.js';
-import { resignation, resignsByOwnRules } from '../../src/service/match/moves.js';
+import { resignation, resignsByOwnRules } from '../../src/service/match/decide.js';
 import { outcomeOf } from '../../src/service/match/reads.js';
 
 function starterDecks(r: AnyRuleset): Record<Seat, string[]> {

@@ -326,13 +326,13 @@ export async function joinMatch(deps: LobbyDeps, id: string, input: JoinInput, w
   let version: number;
   try {
     version = await deps.store.appendEvents(id, log[0]!.seq, records, {
-      status,
-      toMove,
-      deadline,
-      claimSeat: { seat, tokenHash, handle: joiner.handle, playerId: joiner.playerId, deck: deckName },
+      row: { status, toMove, deadline },
+      join: {
+        claim: { seat, tokenHash, handle: joiner.handle, playerId: joiner.playerId, deck: deckName },
+        ...(dealtDecks ? { decks: dealtDecks } : {}),
+        ...(hook ? { webhook: hook } : {}),
+      },
       notify: joinNotifications(opening.creatorSeat, { status, toMove, deadline }),
-      ...(dealtDecks ? { decks: dealtDecks } : {}),
-      ...(hook ? { registerWebhook: hook } : {}),
     });
   } catch (e) {
     if (e instanceof VersionConflictError) throw await gone();

@@ -1,30 +1,25 @@
 /**
- * The move path: take the match from the loader's cache (replay of the stored events when not
- * cached), check the action with the game's pure `apply`, then append the new events with the
- * expected version, the status/winner, the clock and the idempotency record in ONE statement.
- * The database decides lost races (VersionConflictError → conflict), so an action is never
- * applied twice; a stale cache costs one reload, never a wrong answer.
- *
- * The match's own actions are handled here, not by a game: `abort` (until both seats have made
- * their first decision; while a seat is still open, the creator's cancel of the match), and `resign` (by either seat, at any time while the match runs) in every
- * game whose own rules have no resign action. A game that has one (Evons) resigns by its rules, so
- * its log keeps its own events for it. A clock that ran out ends the match first (expire), the
- * same way the sweepers do.
+ * The move path's handler: load → decide → charge → append → remember. The match comes from the
+ * loader's cache (replay of the stored events when not cached); the pure `decide` (decide.ts)
+ * gives the records, the row change and the answer, or the error that refuses the action; the
+ * records are appended with the expected version, the status/winner, the clock and the
+ * idempotency record in ONE statement. The database decides lost races (VersionConflictError →
+ * conflict), so an action is never applied twice; a stale cache costs one reload, never a wrong
+ * answer.
  */
-import { otherSeat, type AnyRuleset, type Seat } from '../../core/ruleset.js';
-import { afterDecision, deadlineOf, flagged, stopClock } from '../../core/clock.js';
+import { otherSeat, type Seat } from '../../core/ruleset.js';
 import { canonicalJson, sha256Hex } from '../../core/hash.js';
-import { VersionConflictError, type IdempotencyRecord, type MatchEnding, type MatchStatus, type MatchStore, type NewEvent } from '../../persistence/types.js';
+import { VersionConflictError, type IdempotencyRecord, type MatchStore, type NewEvent } from '../../persistence/types.js';
 import { ServiceError, problems } from '../errors.js';
 import { toMoveOf } from '../lobby/lobby.js';
 import type { MatchEntry, MatchLoader } from './match-loader.js';
-import { clockRecord, endRecord, foldRecords, gameRecord, type MatchEnd } from './match-log.js';
-import { legalActions, matchView, redact, outcomeOf, pendingOf, summaryOf } from './reads.js';
+import type { MatchEnd } from './match-log.js';
+import { legalActions, matchView, pendingOf } from './reads.js';
 import { notificationsFor } from '../webhooks/notifications.js';
 import { ratedEnding } from '../accounts/ratings.js';
-import type { ActionOutcome, ActionRepresentation, ActionResult, ActionSummary, EventDto, LoadedMatch } from './types.js';
-import { workCost, type ChargeWork } from '../work-costs.js';
-import { aiLevelOf } from '../ai/players.js';
+import type { ActionOutcome, ActionRepresentation, ActionResult, ActionSummary } from './types.js';
+import type { ChargeWork } from '../work-costs.js';
+import { clockEnding, decide, ending, type Change, type MoveCommand, type RowChange, type StoredAnswer } from './decide.js';
 
 export interface MoveDeps {
   store: MatchStore;
@@ -50,20 +45,6 @@ export interface MoveOptions {
   charge?: ChargeWork | undefined;
 }
 
-/**
- * What the idempotency record stores for an accepted action: the summary and the time it was
- * read at, not the whole answer. The match view of a retry is rebuilt from the log at `version`
- * (the same events, seats and clock reading give the same bytes), so each move writes a few
- * hundred bytes instead of the whole view. Records written before this held the whole
- * ActionResult (a `match` field); those are still answered as stored.
- */
-interface StoredAnswer extends ActionSummary {
-  stored: 2;
-  /** Epoch ms the action was applied at: the clock reading of the answer's view. */
-  at: number;
-}
-
-
 /** `charge` that charges only on its first call. */
 function once(charge: ChargeWork): ChargeWork {
   let done = false;
@@ -76,24 +57,6 @@ function once(charge: ChargeWork): ChargeWork {
 
 function requestHash(seat: Seat, action: unknown): string {
   return sha256Hex(canonicalJson({ seat, action }));
-}
-
-const typeOf = (action: unknown): unknown => (typeof action === 'object' && action !== null ? (action as { type?: unknown }).type : undefined);
-
-/** Whether a game's own actions include `{"type":"resign"}` (its action schema is the one source); remembered per ruleset. */
-const OWN_RESIGN = new WeakMap<AnyRuleset, boolean>();
-export function resignsByOwnRules(ruleset: AnyRuleset): boolean {
-  let own = OWN_RESIGN.get(ruleset);
-  if (own === undefined) {
-    own = ruleset.actionSchema.safeParse({ type: 'resign' }).success;
-    OWN_RESIGN.set(ruleset, own);
-  }
-  return own;
-}
-
-/** The match's ending when `seat` resigns at `at` (a game without its own resign): the other seat wins. */
-export function resignation(seat: Seat, at: number): MatchEnd {
-  return { reason: 'resigned', seat, winner: otherSeat(seat), at };
 }
 
 /** Applies one action for the seat holding `token`; a retry with the same key gets the same result. */
@@ -128,19 +91,8 @@ export async function submitAction(deps: MoveDeps, id: string, token: string | n
  * null when there was nothing to end or another request ended or moved the match first.
  */
 export async function expire(deps: Pick<MoveDeps, 'store' | 'loader' | 'ratedMinDecisions'>, entry: MatchEntry, now: number): Promise<MatchEntry | null> {
-  const seat = entry.clock && !entry.end && entry.state ? flagged(entry.clock, now) : null;
-  if (!seat) return null;
-  // The match ended when the time ran out, not when a sweep, read or move (perhaps after downtime) noticed.
-  const at = deadlineOf(entry.clock!)!;
-  const end: MatchEnd = entry.decided[seat]
-    ? { reason: 'timed-out', seat, winner: otherSeat(seat), at }
-    : { reason: 'aborted', seat: null, winner: null, at };
-  try {
-    return await appendEnding(deps, entry, end, null, now);
-  } catch (e) {
-    if (e instanceof VersionConflictError) return null;
-    throw e;
-  }
+  const end = clockEnding(entry, now);
+  return end ? appendEnding(deps, entry, ending(entry, end, null, now)) : null;
 }
 
 /**
@@ -153,60 +105,19 @@ export async function endAtDeadline(deps: Pick<MoveDeps, 'store' | 'loader' | 'r
   const seat = toMoveOf(entry.ruleset, entry.state);
   const end: MatchEnd =
     seat && entry.decided[seat] ? { reason: 'timed-out', seat, winner: otherSeat(seat), at: now } : { reason: 'aborted', seat: null, winner: null, at: now };
+  return appendEnding(deps, entry, ending(entry, end, null, now));
+}
+
+/** Appends an ending and remembers the entry after it; null when another request ended or moved the match first. */
+async function appendEnding(deps: Pick<MoveDeps, 'store' | 'loader' | 'ratedMinDecisions'>, entry: MatchEntry, { records, change, next }: Change): Promise<MatchEntry | null> {
   try {
-    return await appendEnding(deps, entry, end, null, now);
+    await appendChange(deps, entry, records, change);
   } catch (e) {
     if (e instanceof VersionConflictError) return null;
     throw e;
   }
-}
-
-/** The records that end a match outside its game: the ending, and the clock stopped where the time was (a seat that ran out shows zero). */
-function endingRecords(entry: MatchEntry, end: MatchEnd, actingSeat: Seat | null, now: number): NewEvent[] {
-  const records: NewEvent[] = [endRecord(end, actingSeat)];
-  if (entry.clock) {
-    const stoppedAt = Math.min(now, deadlineOf(entry.clock) ?? now);
-    records.push(clockRecord(stopClock(entry.clock, stoppedAt), stoppedAt, actingSeat));
-  }
-  return records;
-}
-
-async function appendEnding(deps: Pick<MoveDeps, 'store' | 'loader' | 'ratedMinDecisions'>, entry: MatchEntry, end: MatchEnd, actingSeat: Seat | null, now: number): Promise<MatchEntry> {
-  const records = endingRecords(entry, end, actingSeat, now);
-  const change = rowChange(entry, records, NOBODY_TO_MOVE, end);
-  await appendChange(deps, entry, records, change);
-  const next: MatchEntry = { ...entry, ...foldRecords(entry, records), row: { ...entry.row, ...change }, version: change.version };
   deps.loader.remember(next);
   return next;
-}
-
-/**
- * What an append on the move path makes of the match row. The cached row (`{ ...row, ...change }`),
- * the append's columns, its webhook notifications and a rated ending's rating update all come
- * from this one object.
- */
-interface RowChange {
-  status: MatchStatus;
-  winner: Seat | null;
-  ending: MatchEnding | null;
-  toMove: Seat | null;
-  deadline: Date | null;
-  version: number;
-}
-
-const NOBODY_TO_MOVE = { toMove: null, deadline: null } as const;
-
-/**
- * The row once `records` are appended to `entry`: still running with `next` to decide (and its
- * clock's deadline), or ended (`end`: by the game's rules, a clock, a resignation or an abort).
- */
-function rowChange(
-  entry: MatchEntry,
-  records: readonly NewEvent[],
-  next: { toMove: Seat | null; deadline: Date | null },
-  end: { winner: Seat | null; reason: MatchEnding } | null,
-): RowChange {
-  return { status: end ? 'finished' : 'active', winner: end?.winner ?? null, ending: end?.reason ?? null, ...next, version: entry.version + records.length };
 }
 
 /** Appends `records` with the row change in one statement (VersionConflictError when the match moved on). */
@@ -219,20 +130,19 @@ async function appendChange(
 ): Promise<void> {
   const { row } = entry;
   const stored = await deps.store.appendEvents(row.id, entry.version, records, {
-    status: change.status,
-    winner: change.winner,
-    toMove: change.toMove,
-    deadline: change.deadline,
+    row: { status: change.status, winner: change.winner, toMove: change.toMove, deadline: change.deadline },
     notify: notificationsFor(row, change),
-    ...(change.ending ? { ending: change.ending, rating: ratedEnding(row, change.winner, change.ending, { decisions: entry.decisions, minDecisions: deps.ratedMinDecisions }) } : {}),
+    ...(change.ending
+      ? { ending: { reason: change.ending, rating: ratedEnding(row, change.winner, change.ending, { decisions: entry.decisions, minDecisions: deps.ratedMinDecisions }) } }
+      : {}),
     ...(idempotency ? { idempotency } : {}),
   });
   // The store numbers events itself; it must agree with the row (and any result) built from the change.
   if (stored !== change.version) throw new Error(`store returned version ${stored}, expected ${change.version}`);
 }
 
+/** One try of the action on `entry`: decide, charge, append, remember. */
 async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null, action: unknown, opts: MoveOptions): Promise<ActionOutcome> {
-  const { row, version, state, ruleset } = entry;
   const seat = await deps.seatOf(entry, token);
   if (!seat) throw problems.noSeat();
   const key = opts.idempotencyKey;
@@ -251,103 +161,36 @@ async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null
     throw failure;
   };
 
-  if (opts.weakPrecondition) {
-    return priorOr(problems.versionConflict(version, `If-Match compares strongly: a weak tag never matches; send the version as "${version}".`));
-  }
-  if (opts.expectedVersion !== undefined && opts.expectedVersion !== version) {
-    return priorOr(problems.versionConflict(version, `If-Match/expectedVersion is ${opts.expectedVersion} but the match is at version ${version}.`));
-  }
-  const type = typeOf(action);
-  if (outcomeOf(entry)) return priorOr(problems.notActive('finished', version));
-  // While the seat is open the creator may call the match off (abort); nothing else is playable yet.
-  const cancelling = row.status === 'waiting' && type === 'abort';
-  if ((!state || row.status === 'waiting') && !cancelling) return priorOr(problems.notActive('waiting', version));
-  const now = deps.now();
-  // Time ran out before this action: the match ends now, as the sweeper would have ended it.
-  const expired = await expire(deps, entry, now);
-  if (expired) return priorOr(problems.notActive('finished', expired.version));
-
-  const base: Omit<LoadedMatch, 'row' | 'version' | 'state' | 'clock' | 'end' | 'decided' | 'decisions' | 'timeControl'> = { ruleset, viewer: seat, seat, sandbox: entry.sandbox, at: now };
-  const answerFor = (m: LoadedMatch, records: NewEvent[]): Answer => {
-    const events: EventDto[] = [];
-    records.forEach((e, i) => {
-      const d = redact(m, { seq: version + 1 + i, source: e.source, type: e.type, payload: e.payload, actingSeat: seat }, seat);
-      if (d) events.push(d);
-    });
-    const summary = summaryOf(m, events);
-    if (representation === 'minimal') return { summary };
-    const result: ActionResult = { version: m.version, events, match: matchView(m) };
-    return { summary, result };
+  const command: MoveCommand = {
+    seat,
+    action,
+    now: deps.now(),
+    expectedVersion: opts.expectedVersion,
+    weakPrecondition: opts.weakPrecondition,
+    representation,
+    idempotency: key === undefined ? undefined : { key, requestHash: hash },
   };
-  const idempotency = (a: Answer): IdempotencyRecord | undefined =>
-    key !== undefined ? { key, seat, requestHash: hash, response: JSON.stringify({ stored: 2, ...a.summary, at: now } satisfies StoredAnswer) } : undefined;
-
-  // The match's own endings, outside the game's rules. Not expired (checked above), so the clock stops at now.
-  const endByMatch = (end: MatchEnd): Promise<ActionOutcome> => {
-    const records = endingRecords(entry, end, seat, now);
-    const change = rowChange(entry, records, NOBODY_TO_MOVE, end);
-    const m: LoadedMatch = { ...entry, ...foldRecords(entry, records), ...base, row: { ...row, ...change }, version: change.version };
-    const answer = answerFor(m, records);
-    return commit(deps, entry, m, records, change, idempotency(answer), answer, priorOr, opts.includeLegal);
-  };
-  if (type === 'abort') {
-    // lichess's rule: a match can be called off until each seat has made its first decision.
-    if (entry.decided.p1 && entry.decided.p2) {
-      return priorOr(problems.illegal('ABORT_TOO_LATE', 'Both seats have made a decision: the match can no longer be aborted (resign instead).', version));
-    }
-    return endByMatch({ reason: 'aborted', seat, winner: null, at: now });
+  let d = decide(command, entry);
+  if (d.ok && d.kind === 'expired') {
+    // The clock's ending is appended first; if another request moved the match meanwhile, the
+    // action is decided on as it stands (its append then tells whether the entry was current).
+    if (await appendEnding(deps, entry, d)) return priorOr(d.error);
+    d = decide({ ...command, expiryLost: true }, entry);
   }
-  // Conceding is part of every game: the other seat wins, whoever's decision it is.
-  if (type === 'resign' && !resignsByOwnRules(ruleset)) return endByMatch(resignation(seat, now));
-
-  const r = ruleset.apply(state, seat, action);
-  if (!r.ok) return priorOr(problems.illegal(r.error.code, r.error.message, version));
-
-  const records = (r.events as { type: string }[]).map((e) => gameRecord(ruleset, e, seat));
-  const outcome = ruleset.outcome(r.state);
-  const toMove = toMoveOf(ruleset, r.state);
-  let deadline: Date | null = null;
-  if (entry.clock) {
-    const clock = afterDecision(entry.clock, seat, now, outcome ? null : toMove);
-    records.push(clockRecord(clock, now, seat));
-    const d = deadlineOf(clock);
-    deadline = d === null ? null : new Date(d);
-  }
+  if (!d.ok || d.kind === 'expired') return priorOr(d.error);
   // The computer's decision this action hands it is the caller's work (refused here, nothing is written).
-  const computer = outcome || !toMove ? null : aiLevelOf(row.seats.find((s) => s.seat === toMove)?.playerId);
-  if (computer !== null && toMove !== seat) opts.charge?.(workCost.aiDecision(computer));
-  const change = rowChange(entry, records, { toMove, deadline }, outcome ? { winner: outcome.winner, reason: 'game' } : null);
-  const m: LoadedMatch = { ...entry, ...foldRecords(entry, records), ...base, row: { ...row, ...change }, version: change.version, state: r.state };
-  const answer = answerFor(m, records);
-  return commit(deps, entry, m, records, change, idempotency(answer), answer, priorOr, opts.includeLegal);
-}
-
-/** Appends the action's records as one statement and remembers the new state. */
-async function commit(
-  deps: MoveDeps,
-  entry: MatchEntry,
-  m: LoadedMatch,
-  records: NewEvent[],
-  change: RowChange,
-  idempotency: IdempotencyRecord | undefined,
-  answer: Answer,
-  priorOr: (failure: Error) => Promise<ActionOutcome>,
-  includeLegal = false,
-): Promise<ActionOutcome> {
+  if (d.work !== null) opts.charge?.(d.work);
   try {
-    await appendChange(deps, entry, records, change, idempotency);
+    await appendChange(deps, entry, d.records, d.change, d.idempotency);
   } catch (e) {
     // A concurrent request (or an earlier one) with the same key may be the one that won.
     if (e instanceof VersionConflictError) return priorOr(problems.versionConflict(e.currentVersion));
     throw e;
   }
-  const { viewer: _v, seat: _s, at: _a, ...next } = m;
-  deps.loader.remember(next);
-  return { ...answer, seat: m.seat!, replayed: false, ...(includeLegal ? { legal: legalActions(m, { text: false }) } : {}) };
+  deps.loader.remember(d.next);
+  const legal = opts.includeLegal ? { legal: legalActions({ ...d.next, viewer: seat, seat, at: command.now }, { text: false }) } : {};
+  return { ...d.answer, seat, replayed: false, ...legal };
 }
-
-/** An accepted action's answer: the summary, and unless the caller asked for the minimal one the whole result. */
-type Answer = Pick<ActionOutcome, 'summary' | 'result'>;
 
 async function replayIdempotent(deps: Pick<MoveDeps, 'store' | 'loader'>, entry: MatchEntry, key: string, seat: Seat, hash: string, representation: ActionRepresentation): Promise<ActionOutcome | null> {
   const prior = await deps.store.findIdempotency(entry.row.id, seat, key);
