@@ -19,6 +19,24 @@ const fixtureRegistry: Plugin = {
   },
 };
 
+/**
+ * `npm run test:quick` (TEST_QUICK=1): the inner loop. It leaves out the suites that start other
+ * programs (server processes, Chromium, tsc, npm, dependency-cruiser, the bench scripts, the
+ * production build) and the PostgreSQL pass (test/persistence/pg-helper.ts); `npm test` runs them all.
+ */
+const QUICK = process.env.TEST_QUICK === '1';
+const SLOW_SUITES = [
+  'test/browser/**',
+  'test/package/**',
+  'test/bench/**',
+  'test/docs/examples.test.ts',
+  'test/architecture/imports.test.ts',
+  'test/api/server-process.test.ts',
+  'test/api/*-processes.test.ts',
+  'test/persistence/shutdown.test.ts',
+  'clients/typescript/test/{consumer,install,package,readme}.test.ts',
+];
+
 const shared = {
   // Once per run and project: the migrated PGlite template the suites' in-memory databases start from.
   globalSetup: ['test/global-setup.ts'],
@@ -43,7 +61,7 @@ export default defineConfig({
           // The client package's and the reference bot's suites run with the rest (one `npm test`).
           include: ['test/**/*.test.ts', 'clients/typescript/test/**/*.test.ts', 'examples/**/*.test.ts'],
           // The chaos and isolation suites have their own configs and commands (npm run test:chaos, test:isolation).
-          exclude: ['**/node_modules/**', 'test/chaos/**', 'test/isolation/**', 'test/fixture-games/**'],
+          exclude: ['**/node_modules/**', 'test/chaos/**', 'test/isolation/**', 'test/fixture-games/**', ...(QUICK ? SLOW_SUITES : [])],
         },
       },
       {

@@ -1,6 +1,7 @@
 /** The backends every persistence suite runs against. PostgreSQL ones skip, loudly, if unreachable. */
 import { createTempDatabase, postgresUnavailableReason, type TempDatabase } from './pg-helper.js';
 import { memoryDatabase } from './pglite-template.js';
+import { postgresTemplate } from './pg-template.js';
 import type { DatabaseConfig } from '../../src/persistence/database.js';
 
 export interface Backend {
@@ -11,8 +12,8 @@ export interface Backend {
   fresh(): Promise<{ config: DatabaseConfig; dispose(): Promise<void> }>;
   /**
    * A fresh database for the store and API suites, possibly with the migrations already applied
-   * (PGlite starts from the run's migrated template: see pglite-template.ts); openStore migrates
-   * whatever is missing either way. Suites about migrating itself use fresh().
+   * (each starts from the run's migrated template: see pglite-template.ts and pg-template.ts);
+   * openStore migrates whatever is missing either way. Suites about migrating itself use fresh().
    */
   migrated(): Promise<{ config: DatabaseConfig; dispose(): Promise<void> }>;
 }
@@ -35,7 +36,7 @@ export const backends: Backend[] = [
       return { config: { kind: 'postgres', url: db.url }, dispose: () => db.drop() };
     },
     migrated: async () => {
-      const db: TempDatabase = await createTempDatabase();
+      const db: TempDatabase = await createTempDatabase(postgresTemplate());
       return { config: { kind: 'postgres', url: db.url }, dispose: () => db.drop() };
     },
   },

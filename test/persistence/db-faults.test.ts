@@ -14,6 +14,7 @@ import { buildApp, type App } from '../../src/app.js';
 import { openStore, type OpenedStore } from '../../src/persistence/index.js';
 import { backends } from './backends.js';
 import { createTempDatabase, type TempDatabase } from './pg-helper.js';
+import { postgresTemplate } from './pg-template.js';
 import { startPgProxy, type PgProxy } from './pg-proxy.js';
 import { isDatabaseUnavailable } from '../../src/persistence/db-errors.js';
 
@@ -52,7 +53,7 @@ describe.skipIf(pgSkip !== null)('PostgreSQL cut and hung behind a proxy (issue 
   let base: string;
 
   beforeAll(async () => {
-    db = await createTempDatabase();
+    db = await createTempDatabase(postgresTemplate());
     const u = new URL(db.url);
     proxy = await startPgProxy({ host: u.hostname, port: Number(u.port || 5432) });
     opened = await openStore({ kind: 'postgres', url: proxy.via(db.url), connectTimeoutMs: 1000, statementTimeoutMs: 1000 });

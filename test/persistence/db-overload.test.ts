@@ -15,6 +15,7 @@ import type { DatabaseConfig } from '../../src/persistence/database.js';
 import { databaseFailure } from '../../src/persistence/db-errors.js';
 import { backends } from './backends.js';
 import { createTempDatabase, MAINTENANCE_URL, type TempDatabase } from './pg-helper.js';
+import { postgresTemplate } from './pg-template.js';
 
 const pgSkip = backends.find((b) => b.name === 'postgres')!.skipReason;
 const PREFIX = /^[a-z0-9_]{1,40}$/.test(process.env.TEST_DB_PREFIX ?? '') ? process.env.TEST_DB_PREFIX! : 'evons_test_';
@@ -56,8 +57,9 @@ describe.skipIf(pgSkip !== null)('PostgreSQL overloaded: 503 overloaded with Ret
     }
   }
 
-  async function tempDb(): Promise<TempDatabase> {
-    const db = await createTempDatabase();
+  /** A new database, migrated from the run's template unless `empty` (migrated by the suite's own role). */
+  async function tempDb(empty = false): Promise<TempDatabase> {
+    const db = await createTempDatabase(empty ? undefined : postgresTemplate());
     cleanups.push(() => db.drop());
     return db;
   }
@@ -151,7 +153,8 @@ describe.skipIf(pgSkip !== null)('PostgreSQL overloaded: 503 overloaded with Ret
   }
 
   it('out of connection slots (53300): a new connection refused by the role limit is 503 overloaded', async () => {
-    const db = await tempDb();
+    // Empty: the role that owns it migrates it (the template's tables belong to the admin).
+    const db = await tempDb(true);
     const role = `${PREFIX}r${randomBytes(4).toString('hex')}`;
     await admin(MAINTENANCE_URL, async (c) => {
       await c.query(`CREATE ROLE "${role}" LOGIN`);

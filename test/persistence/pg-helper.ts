@@ -62,6 +62,8 @@ async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
  * skipUnlessRequired); otherwise the reason, for a printed skip.
  */
 export async function postgresUnavailableReason(): Promise<string | null> {
+  // npm run test:quick (vitest.config.ts) leaves the PostgreSQL pass to npm test, even under CI.
+  if (process.env.TEST_QUICK === '1') return 'TEST_QUICK=1 (npm run test:quick): npm test runs them';
   try {
     await admin((c) => c.query('SELECT 1'));
     return null;
@@ -77,9 +79,14 @@ export interface TempDatabase {
   drop(): Promise<void>;
 }
 
-export async function createTempDatabase(): Promise<TempDatabase> {
+/**
+ * A new database, empty or (given `template`) a copy of that one: CREATE DATABASE … TEMPLATE copies
+ * the files of a migrated database in a fraction of the time the migrations take (measured on the
+ * loaded 2-core machine: 0.5 s against 2.5 s). The template must have no open connection.
+ */
+export async function createTempDatabase(template?: string): Promise<TempDatabase> {
   const name = `${PREFIX}${randomBytes(6).toString('hex')}`;
-  await admin((c) => c.query(`CREATE DATABASE "${name}"`));
+  await admin((c) => c.query(template ? `CREATE DATABASE "${name}" TEMPLATE "${template}"` : `CREATE DATABASE "${name}"`));
   return {
     name,
     url: withDatabase(MAINTENANCE_URL, name),
