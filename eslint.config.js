@@ -46,6 +46,29 @@ export default tseslint.config(
     },
   },
   {
+    // The move path's decision (src/service/match/decide.ts) is pure: its handler (moves.ts) loads,
+    // charges and appends; the command carries the time. Types of the store and loader only.
+    files: ['src/service/match/decide.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*', 'fs', '**/http/**', '**/graphql/**', '**/config/**', './moves.js', './match-service.js'] },
+            { group: ['**/persistence/**', './match-loader.js'], allowTypeImports: true, message: 'decide does no I/O: types only.' },
+          ],
+        },
+      ],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Math', property: 'random', message: 'A decision depends on its command and entry only.' },
+        { object: 'Date', property: 'now', message: 'The time comes in the command (now).' },
+        { object: 'process', property: 'env', message: 'A decision depends on its command and entry only.' },
+      ],
+      'no-restricted-syntax': ['error', { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'The time comes in the command (now).' }],
+    },
+  },
+  {
     // Board pictures are drawn by pure code too (the same view gives the same bytes); only the
     // PNG rasteriser (png.ts) touches the outside, to read its font.
     files: ['src/pictures/**/*.ts'],

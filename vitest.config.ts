@@ -28,11 +28,11 @@ const QUICK = process.env.TEST_QUICK === '1';
 const SLOW_SUITES = [
   'test/browser/**',
   'test/package/**',
-  'test/bench/**',
+  'test/bench/{lobby,notify,tournament}.test.ts',
   'test/docs/examples.test.ts',
   'test/architecture/imports.test.ts',
-  'test/api/server-process.test.ts',
-  'test/api/*-processes.test.ts',
+  'test/api/http/server-process.test.ts',
+  'test/api/**/*-processes.test.ts',
   'test/persistence/shutdown.test.ts',
   'clients/typescript/test/{consumer,install,package,readme}.test.ts',
 ];

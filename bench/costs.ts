@@ -20,7 +20,7 @@ import { buildApp } from '../src/app.js';
 import { openStore } from '../src/persistence/index.js';
 import { AI_DECISION_UNITS, WORK_RATES } from '../src/service/work-costs.js';
 import { LARGE_DOCUMENT_CHARS } from '../src/graphql/limits.js';
-import { exportMatch } from '../src/service/export.js';
+import { exportMatch } from '../src/service/match/export.js';
 import { fmtMs, table } from './lib/stats.js';
 import { rawSocket, waitFor } from './lib/graphql-ws.js';
 import { MY_TURN_WINDOW } from '../src/graphql/subscriptions.js';

@@ -11,7 +11,7 @@ import { GAME_IDS, GAMES } from '../src/games/registry.js';
 import { expandDeck, type AnyRuleset, type Seat, type Viewer } from '../src/core/ruleset.js';
 import { renderBoardSvg } from '../src/http/board-picture.js';
 import { PNG_SIZE, svgToPng } from '../src/pictures/png.js';
-import type { MatchView } from '../src/service/types.js';
+import type { MatchView } from '../src/service/match/types.js';
 import { buildApp } from '../src/app.js';
 import { openStore } from '../src/persistence/index.js';
 import os from 'node:os';
@@ -20,7 +20,7 @@ import { Samples } from './lib/stats.js';
 const POSITIONS = Number(process.env.POSITIONS ?? 120);
 const VIEWERS: Viewer[] = ['p1', 'p2', 'spectator'];
 
-/** The match view GET /v1/matches/{id} would wrap around a game view (src/service/reads.ts). */
+/** The match view GET /v1/matches/{id} would wrap around a game view (src/service/match/reads.ts). */
 function matchViewOf(r: AnyRuleset, state: unknown, viewer: Viewer): MatchView {
   const o = r.outcome(state);
   return {

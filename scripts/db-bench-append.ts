@@ -48,7 +48,7 @@ async function bench(label: string, config: DatabaseConfig): Promise<void> {
     let fv = 1;
     const turns = async (count: number) => {
       const t = performance.now();
-      for (let i = 0; i < count; i++) fv = await store.appendEvents(fid, fv, [ev], { toMove: fv % 2 === 0 ? 'p1' : 'p2' });
+      for (let i = 0; i < count; i++) fv = await store.appendEvents(fid, fv, [ev], { row: { toMove: fv % 2 === 0 ? 'p1' : 'p2' } });
       return (performance.now() - t) / count;
     };
     await turns(50);

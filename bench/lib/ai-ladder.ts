@@ -2,7 +2,7 @@
  * The computer player's ladder, one game at a time: players (a level, the game's random player,
  * or the reference bot's greedy strategy for Evons) play a whole game directly on the engine,
  * each seat given only what the API would give it. bench/ai.ts runs the ladder on worker
- * threads; test/ai/ladder.test.ts runs a tiny one so this cannot rot.
+ * threads; test/bench/ai-ladder.test.ts runs a tiny one so this cannot rot.
  */
 import { decide, decideWithBudget, type Level, type LevelBudget } from '../../src/ai/index.js';
 import { playableGame } from '../../src/service/ai/games.js';

@@ -37,3 +37,15 @@ export const TournamentIdSchema = z.string().regex(/^tn_[A-Za-z0-9_-]{1,40}$/, '
 
 /** Bulk pairing ids as the service issues them (bp_ and 16 base64url characters; up to 40 accepted). */
 export const BulkPairingIdSchema = z.string().regex(/^bp_[A-Za-z0-9_-]{1,40}$/, 'a bulk pairing id');
+
+/** Seat webhook and account webhook ids as the service issues them (wh_ and 16 base64url characters; up to 40 accepted). */
+export const WebhookIdSchema = z.string().regex(/^wh_[A-Za-z0-9_-]{1,40}$/, 'a webhook id');
+
+/** Webhook delivery ids as the database issues them (msg_ and a UUID's 32 hex digits). */
+export const DeliveryIdSchema = z.string().regex(/^msg_[a-f0-9]{32}$/, 'a delivery id');
+
+/** A player's API token ids as the service issues them (tok_ and 16 base64url characters; up to 40 accepted). */
+export const TokenIdSchema = z.string().regex(/^tok_[A-Za-z0-9_-]{1,40}$/, 'a token id');
+
+/** What a page cursor may be (each list's cursor is opaque base64url text of its own). */
+export const CURSOR_PATTERN = /^[A-Za-z0-9_-]{1,200}$/;

@@ -1,7 +1,7 @@
 /**
  * The match's own part of every match view (REST's MatchView, GraphQL's Match): its envelope
  * around the game's view. One Zod source: REST serialises with it, the OpenAPI document shows it,
- * and the service's types are inferred from it (service/types.ts).
+ * and the service's types are inferred from it (service/match/types.ts).
  */
 import { z } from 'zod';
 import { TimeControlSchema } from '../core/clock.js';

@@ -5,16 +5,14 @@
  * refuse alike. Request objects are strict: unknown fields are refused.
  */
 import { z } from 'zod';
+import { register } from './register.js';
 import { TimeControlSchema } from '../core/clock.js';
 import { SeatSchema } from '../core/seat-schema.js';
 import type { AnyGameModule } from '../games/game-module.js';
 import { GAME_IDS, GAME_LIST } from '../games/registry.js';
 import { FEED_KINDS, WEBHOOK_KINDS } from './kinds.js';
-import { HandleSchema } from './ids.js';
+import { CURSOR_PATTERN, HandleSchema } from './ids.js';
 import { MatchStatusSchema } from './match-view.js';
-
-const register = <T extends z.ZodType>(schema: T, id: string, description?: string): T =>
-  schema.meta({ id, ...(description ? { description } : {}) }) as T;
 
 /**
  * One schema per hosted game, in registry order, as the non-empty tuple Zod's unions take: every
@@ -267,7 +265,7 @@ export const ListQuery = z.strictObject({
   to: QueryInstant.optional().describe('Created before this time (ISO 8601, years 0001–9999 UTC).'),
   cursor: z
     .string()
-    .regex(/^[A-Za-z0-9_-]{1,200}$/, 'a nextCursor value from a previous page')
+    .regex(CURSOR_PATTERN, 'a nextCursor value from a previous page')
     .optional()
     .describe('nextCursor of the previous page, unchanged.'),
   limit: z.coerce.number().int().min(1).max(100).default(20),
@@ -397,7 +395,7 @@ export const JoinTournamentBody = register(
 export const StandingsPageQuery = z.strictObject({
   cursor: z
     .string()
-    .regex(/^[A-Za-z0-9_-]{1,200}$/, 'a nextCursor value from a previous page')
+    .regex(CURSOR_PATTERN, 'a nextCursor value from a previous page')
     .optional()
     .describe('nextCursor of the previous page, unchanged.'),
   limit: z.coerce.number().int().min(1).max(100).default(100).describe('Rows per page (at most 100).'),

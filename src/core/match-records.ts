@@ -3,7 +3,7 @@
  * own envelope (source 'match'; the game's events are 'game'), so a game may name its events
  * anything: `MatchOpened` (server-only, first), `ClockSet` and `MatchEnded` (public). This module
  * reads the envelope and gives the records' public form; the service writes and folds them
- * (src/service/match-log.ts) and replay files carry them (src/replay).
+ * (src/service/match/match-log.ts) and replay files carry them (src/replay).
  */
 
 /** Who an event in a match's log is from: the game's rules, or the match itself. */

@@ -1,5 +1,5 @@
 /** An event as GraphQL's Event type carries it (queries, mutation results and subscriptions alike). */
-import type { EventDto } from '../service/match-service.js';
+import type { EventDto } from '../service/match/match-service.js';
 
 export function eventOut(e: EventDto) {
   const data = e.event as { type?: string };

@@ -14,9 +14,9 @@ import type { IncomingMessage } from 'node:http';
 import type { WebSocket, WebSocketServer } from 'ws';
 import { GraphQLError } from 'graphql';
 import { ServiceError, problems } from '../service/errors.js';
-import type { MatchService } from '../service/match-service.js';
-import type { Principal } from '../service/players.js';
-import { bearerToken } from '../service/tokens.js';
+import type { MatchService } from '../service/match/match-service.js';
+import type { Principal } from '../service/accounts/players.js';
+import { bearerToken } from '../service/accounts/tokens.js';
 import { databaseFailure } from '../persistence/db-errors.js';
 import type { AddressSlots } from './budgets.js';
 

@@ -4,15 +4,13 @@
  * schemas that import the per-match webhook schemas.
  */
 import { z } from 'zod';
+import { register } from '../contract/register.js';
 import { AccountWebhookKindSchema } from '../contract/requests.js';
 import { FeedEntrySchema } from './feed-schemas.js';
-import { DeliveryIdSchema, WebhookIdSchema } from './webhook-schemas.js';
+import { DeliveryIdSchema, WebhookIdSchema } from '../contract/ids.js';
 
 export { AccountWebhookRequestSchema } from '../contract/requests.js';
 export { DeliveriesQuery } from './webhook-schemas.js';
-
-const register = <T extends z.ZodType>(schema: T, id: string, description?: string): T =>
-  schema.meta({ id, ...(description ? { description } : {}) }) as T;
 
 export const AccountWebhookSchema = register(
   z.object({

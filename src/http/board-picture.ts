@@ -4,7 +4,7 @@
  */
 import { GAME_MODULES } from '../games/registry.js';
 import { drawBoardSvg } from '../pictures/index.js';
-import type { MatchView } from '../service/types.js';
+import type { MatchView } from '../service/match/types.js';
 
 /** The SVG picture of one caller's match view (GET /v1/matches/{id}/board.svg). */
 export function renderBoardSvg(view: MatchView): string {

@@ -22,7 +22,7 @@
 import { BlockList, isIPv6 } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { problems } from '../service/errors.js';
-import type { KnownCredentials } from '../service/credentials.js';
+import type { KnownCredentials } from '../service/accounts/credentials.js';
 import type { ChargeWork } from '../service/work-costs.js';
 import { clientKey, clientKeyOf } from './rate-limit.js';
 import { WorkBuckets, takeWork } from './work-budget.js';

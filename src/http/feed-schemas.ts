@@ -1,18 +1,16 @@
 /**
  * The account feed's messages (GET /v1/me/events, GraphQL myEvents): one Zod schema per kind of
  * entry, so the OpenAPI document lists each and every entry the database writes is checked against
- * them (test/api/account-feed.test.ts).
+ * them (test/api/live/account-feed.test.ts).
  */
 import { z } from 'zod';
+import { register } from '../contract/register.js';
 import { SeatSchema } from '../core/seat-schema.js';
 import { TimeControlSchema } from '../core/clock.js';
 import { GameIdSchema } from '../contract/requests.js';
 import { ProblemSchema } from './schemas.js';
 import { ChallengeSchema } from './routes/challenges.js';
 import { OwnSeekSchema } from './seek-schemas.js';
-
-const register = <T extends z.ZodType>(schema: T, id: string, description?: string): T =>
-  schema.meta({ id, ...(description ? { description } : {}) }) as T;
 
 const FeedMatchSchema = register(
   z.object({

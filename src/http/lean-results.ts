@@ -5,7 +5,7 @@
  * and most of the server's work per move.
  */
 import type { z } from 'zod';
-import type { ActionSummary } from '../service/types.js';
+import type { ActionSummary } from '../service/match/types.js';
 import type { MinimalActionResultSchema } from './schemas.js';
 
 type MinimalActionResult = z.infer<typeof MinimalActionResultSchema>;

@@ -8,7 +8,7 @@ import { operationKey, type OperationFacts, type OperationFactsMap } from './ope
 import type { FeedKind } from '../contract/kinds.js';
 import { GAME_IDS } from '../games/registry.js';
 
-/** The service's version, package.json's (test/api/http-contract.test.ts checks the two agree). */
+/** The service's version, package.json's (test/api/http/http-contract.test.ts checks the two agree). */
 export const SERVICE_VERSION = '0.1.0';
 
 export const openapiInfo = {
@@ -70,7 +70,7 @@ export const openapiServers = [{ url: '/', description: 'The server that serves 
 
 /**
  * The pattern If-Match must match (parseIfMatch in routes/matches.ts): `*`, or a version, optionally
- * quoted (a weak one is well-formed but never matches). test/api/openapi.test.ts checks the two agree.
+ * quoted (a weak one is well-formed but never matches). test/api/http/openapi.test.ts checks the two agree.
  */
 export const IF_MATCH_PATTERN = '^\\s*(\\*|(W/)?"?[0-9]{1,9}(\\.(p1|p2|spectator))?"?)\\s*$';
 

@@ -1,12 +1,10 @@
 /** Zod schemas of the player routes (registration, profiles, personal API tokens). */
 import { z } from 'zod';
-import { HandleSchema, IdempotencyKeySchema } from '../contract/ids.js';
+import { register } from '../contract/register.js';
+import { CURSOR_PATTERN, HandleSchema, IdempotencyKeySchema, TokenIdSchema } from '../contract/ids.js';
 import { FamilySchema, GameIdSchema } from '../contract/requests.js';
 
 export { LeaderboardQuery } from '../contract/requests.js';
-
-const register = <T extends z.ZodType>(schema: T, id: string, description?: string): T =>
-  schema.meta({ id, ...(description ? { description } : {}) }) as T;
 
 export const ScopeSchema = register(
   z.enum(['match:read', 'match:play', 'match:create', 'webhook:write', 'token:write', 'pairing:play']),
@@ -106,11 +104,11 @@ export const PlayerExportQuery = z.strictObject({
     .describe('true: each line is the full public record of the match (MatchReplay) instead of its summary, at most 20 per answer (the Link header names the next part).'),
   cursor: z
     .string()
-    .regex(/^[A-Za-z0-9_-]{1,200}$/, 'a cursor from a Link header of this export')
+    .regex(CURSOR_PATTERN, 'a cursor from a Link header of this export')
     .optional()
     .describe('Where to go on: the cursor in the `rel="next"` Link of the previous answer, unchanged.'),
 });
-export const TokenParams = z.strictObject({ tokenId: z.string().regex(/^tok_[A-Za-z0-9_-]{1,40}$/, 'a token id') });
+export const TokenParams = z.strictObject({ tokenId: TokenIdSchema });
 export const PlayerAuth = z.object({ authorization: z.string().optional().describe('"Bearer <player token>".') });
 
 /** A player's request that is safe to retry with an Idempotency-Key (accepting a challenge, posting a seek). */

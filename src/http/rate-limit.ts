@@ -8,8 +8,8 @@
 import type { RateLimitPluginOptions } from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import { ServiceError } from '../service/errors.js';
-import type { KnownCredentials } from '../service/credentials.js';
-import { bearerToken, hashToken } from '../service/tokens.js';
+import type { KnownCredentials } from '../service/accounts/credentials.js';
+import { bearerToken, hashToken } from '../service/accounts/tokens.js';
 
 const PROBES = new Set(['/healthz', '/readyz']);
 

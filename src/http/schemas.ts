@@ -4,9 +4,10 @@
  * Request objects are strict: unknown fields are a 400.
  */
 import { z } from 'zod';
+import { register } from '../contract/register.js';
 import { SeatSchema } from '../core/seat-schema.js';
 import { GAME_LIST } from '../games/registry.js';
-import { MatchRecordSchema } from '../service/match-record-schema.js';
+import { MatchRecordSchema } from '../service/match/match-record-schema.js';
 import { ReplayFileSchema } from '../replay/replay-file.js';
 import { IdempotencyKeySchema, MAX_SEQ, MatchIdSchema } from '../contract/ids.js';
 import { ActionBodySchema, GameIdSchema, ListQuery, MatchStatusSchema, WebhookKindSchema, perGame } from '../contract/requests.js';
@@ -16,9 +17,6 @@ import { SeatInfoSchema, matchViewCommon } from '../contract/match-view.js';
 // The requests both APIs take are the contract's (src/contract), as the routes know them.
 export { MAX_SEQ } from '../contract/ids.js';
 export { CreateMatchBody, JoinBody, ListQuery } from '../contract/requests.js';
-
-const register = <T extends z.ZodType>(schema: T, id: string, description?: string): T =>
-  schema.meta({ id, ...(description ? { description } : {}) }) as T;
 
 // ------------------------------------------------------------------ shared pieces
 

@@ -1,13 +1,11 @@
 /** Zod schemas of the seek routes' answers (the request schemas are the contract's). */
 import { z } from 'zod';
+import { register } from '../contract/register.js';
 import { TimeControlSchema } from '../core/clock.js';
 import { SeekIdSchema } from '../contract/ids.js';
 import { GameIdSchema } from '../contract/requests.js';
 
 export { SeekBody, SeekListQuery } from '../contract/requests.js';
-
-const register = <T extends z.ZodType>(schema: T, id: string, description?: string): T =>
-  schema.meta({ id, ...(description ? { description } : {}) }) as T;
 
 const publicFields = {
   id: z.string().describe('The seek id (sk_…).'),

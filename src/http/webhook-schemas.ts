@@ -1,12 +1,10 @@
 /** Zod schemas of the webhook routes (the one source for validation, serialisation and OpenAPI). */
 import { z } from 'zod';
-import { MatchIdSchema } from '../contract/ids.js';
+import { register } from '../contract/register.js';
+import { DeliveryIdSchema, MatchIdSchema, WebhookIdSchema } from '../contract/ids.js';
 import { WebhookKindSchema } from '../contract/requests.js';
 
 export { WebhookRequestSchema } from '../contract/requests.js';
-
-const register = <T extends z.ZodType>(schema: T, id: string, description?: string): T =>
-  schema.meta({ id, ...(description ? { description } : {}) }) as T;
 
 export const WebhookSchema = register(
   z.object({
@@ -54,8 +52,6 @@ export const DeliverySchema = register(
 
 export const DeliveryListSchema = register(z.object({ deliveries: z.array(DeliverySchema) }), 'WebhookDeliveryList');
 
-export const WebhookIdSchema = z.string().regex(/^wh_[A-Za-z0-9_-]{1,40}$/, 'a webhook id');
-export const DeliveryIdSchema = z.string().regex(/^msg_[a-f0-9]{32}$/, 'a delivery id');
 
 export const WebhookParams = z.strictObject({ id: MatchIdSchema, webhookId: WebhookIdSchema });
 export const DeliveryParams = WebhookParams.extend({ deliveryId: DeliveryIdSchema });

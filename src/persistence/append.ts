@@ -1,6 +1,7 @@
 /**
  * The move path's append: ONE statement (one round trip, one implicit transaction, one commit)
- * with named parameters (AppendArgs; named-sql.ts numbers them):
+ * with named parameters (AppendArgs, built by appendArgs from AppendOptions' parts; named-sql.ts
+ * numbers them):
  *   UPDATE match SET version = version + n WHERE id = match_id AND version = expected  (0 rows → conflict)
  *   INSERT events seq expected+1 … expected+n                       (UNIQUE(match_id, seq) backstop)
  *   INSERT idempotency_key (if given)                               (UNIQUE(match_id, seat, key) → conflict)
@@ -34,31 +35,39 @@ export interface IdempotencyRecord {
   response: string;
 }
 
-export interface AppendOptions {
-  /** New match status/winner to set in the same transaction. */
+/** The match row's columns an append sets; a column left out keeps the row's value. */
+export interface RowUpdate {
   status?: MatchStatus;
   winner?: SeatName | null;
   /** Who is to move after these events (kept on the row for "my turn" lists). */
   toMove?: SeatName | null;
   /** The running clock's deadline after these events (null: none runs), for the sweepers. */
   deadline?: Date | null;
+}
+
+/** How the match ended (with status 'finished' in the row), and a rated match's rating update in the append's transaction. */
+export interface AppendEnding {
+  reason: MatchEnding;
+  rating?: RatedEnding | undefined;
+}
+
+/** A join: the open seat it takes, the deck lists it deals and an endpoint it registers, in the append's statement. */
+export interface AppendJoin {
+  /** If the seat is no longer open nothing is written and VersionConflictError is thrown. */
+  claim: { seat: SeatName; tokenHash: string; handle: string | null; playerId?: string | null; deck?: string | null };
+  decks?: Record<SeatName, string[]>;
+  webhook?: NewWebhook;
+}
+
+/** What an append writes besides its events, by part; a part left out is not written. */
+export interface AppendOptions {
+  row?: RowUpdate;
+  ending?: AppendEnding;
   /** Webhook notifications, written to the outbox in the same statement. */
   notify?: Notification[];
-  /** The deck lists dealt by this append (a join's deal). */
-  decks?: Record<SeatName, string[]>;
-  /** How the match ended, with status 'finished'. */
-  ending?: MatchEnding;
-  /** A rated match's end: both ratings are updated in this append's transaction. */
-  rating?: RatedEnding;
-  /** An endpoint registered in the same statement (a join that brings one). */
-  registerWebhook?: NewWebhook;
   /** Stored in the same transaction, so a retried request gets the same answer. */
   idempotency?: IdempotencyRecord;
-  /**
-   * Takes an open seat in the same transaction (a join: the deal and the seat together). If
-   * the seat is no longer open nothing is written and VersionConflictError is thrown.
-   */
-  claimSeat?: { seat: SeatName; tokenHash: string; handle: string | null; playerId?: string | null; deck?: string | null };
+  join?: AppendJoin;
   /**
    * A new match created in the same transaction, only if this append matched its expected version
    * (an accepted rematch: the acceptance and the match it starts are written together, once).
@@ -180,22 +189,24 @@ export function eventDocs(events: NewEvent[]): EventDoc[] {
   return events.map((e) => ({ source: e.source, type: e.type, payload: e.payload ?? null, visibility: e.visibility, acting_seat: e.actingSeat }));
 }
 
-/** APPEND's arguments for an append (undefined options: the row keeps its values). */
+/** APPEND's arguments for an append (a part or row column left out: the row keeps its values). */
 export function appendArgs(id: string, expectedVersion: number, events: NewEvent[], opts: AppendOptions): AppendArgs {
-  const { idempotency: idem, claimSeat: claim, registerWebhook: hook } = opts;
+  const { row = {}, idempotency: idem, join } = opts;
+  const claim = join?.claim;
+  const hook = join?.webhook;
   return {
     match_id: id,
     expected: expectedVersion,
     events: JSON.stringify(eventDocs(events)),
-    status: opts.status ?? null,
-    sets_winner: opts.winner !== undefined,
-    winner: opts.winner ?? null,
-    sets_to_move: opts.toMove !== undefined,
-    to_move: opts.toMove ?? null,
-    sets_deadline: opts.deadline !== undefined,
-    deadline: opts.deadline?.toISOString() ?? null,
-    decks: opts.decks ? JSON.stringify(opts.decks) : null,
-    ending: opts.ending ?? null,
+    status: row.status ?? null,
+    sets_winner: row.winner !== undefined,
+    winner: row.winner ?? null,
+    sets_to_move: row.toMove !== undefined,
+    to_move: row.toMove ?? null,
+    sets_deadline: row.deadline !== undefined,
+    deadline: row.deadline?.toISOString() ?? null,
+    decks: join?.decks ? JSON.stringify(join.decks) : null,
+    ending: opts.ending?.reason ?? null,
     notify: JSON.stringify(opts.notify ?? []),
     claims_seat: claim !== undefined,
     claim_seat: claim?.seat ?? null,

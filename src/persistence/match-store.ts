@@ -21,7 +21,7 @@ import { MATCH_SQL, MATCHES_SQL, matchRow, type MatchRow, type MatchSqlRow } fro
 import { decodeCursor, encodeCursor, matchListOrder, matchListWhere, type MatchListFilter, type MatchOrder, type MatchPage } from './match-list.js';
 import { PgWebhookStore, type WebhookStore } from './webhook-store.js';
 import { PgPlayerStore, type PlayerStore } from './player-store.js';
-import { PgRatingStore, applyRating, type RatingStore } from './rating-store.js';
+import { PgRatingStore, applyRating, type RatedEnding, type RatingStore } from './rating-store.js';
 import { PgSeekStore, type SeekStore } from './seek-store.js';
 import { ChallengeClosedError, PgChallengeStore, type ChallengeAcceptance, type ChallengeStore } from './challenge-store.js';
 import { PgFeedStore, type FeedStore } from './feed-store.js';
@@ -284,7 +284,7 @@ export class PgMatchStore implements MatchStore {
     let rows: { version: number; queued: number }[];
     try {
       const params = APPEND.values(appendArgs(id, expectedVersion, events, opts));
-      const rating = opts.rating;
+      const rating = opts.ending?.rating;
       const created = opts.createMatch;
       rows = rating
         ? await this.appendRated(id, params, rating)
@@ -329,7 +329,7 @@ export class PgMatchStore implements MatchStore {
    * A rated match's final append: the append and both rating updates in one transaction (the
    * ratings are locked first; the update runs only if the append matched its expected version).
    */
-  private async appendRated(id: string, params: unknown[], rating: NonNullable<AppendOptions['rating']>): Promise<{ version: number; queued: number }[]> {
+  private async appendRated(id: string, params: unknown[], rating: RatedEnding): Promise<{ version: number; queued: number }[]> {
     const lost = Symbol('lost');
     try {
       return await this.transaction(async (tx) => {

@@ -6,7 +6,7 @@
  * (their primary key admits one set) and creates its matches, so two nodes starting the same
  * round, or a process killed half-way, leave one round or none, never half of one. Every change
  * to what a tournament shows bumps its `version` in the same transaction (or statement), so a
- * node's cached view (src/service/tournaments.ts) is checked with the row read alone.
+ * node's cached view (src/service/tournaments/tournaments.ts) is checked with the row read alone.
  */
 import type { SqlQuery, SqlTx, Database } from './database.js';
 import { named } from './named-sql.js';

@@ -54,10 +54,13 @@ export interface RegisteredPlayer {
 
 let registered = 0;
 
-/** Registers a player with a fresh handle: `prefix` and a number counted per test file. */
-export async function registerPlayer(http: Http, prefix: string): Promise<RegisteredPlayer> {
+/**
+ * Registers a player (a bot with `bot`) with a fresh handle: `prefix` and a number counted per
+ * test process. The one registration helper of the API suites.
+ */
+export async function registerPlayer(http: Http, prefix: string, opts: { bot?: boolean } = {}): Promise<RegisteredPlayer> {
   const handle = `${prefix}${++registered}`;
-  const res = await http.post('/v1/players').send({ handle }).expect(201);
+  const res = await http.post('/v1/players').send({ handle, ...(opts.bot ? { bot: true } : {}) }).expect(201);
   return { handle, token: res.body.token as string };
 }
 

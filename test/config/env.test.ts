@@ -1,7 +1,7 @@
 /** The environment's settings as the server reads them (src/config/env.ts). */
 import { describe, expect, it } from 'vitest';
 import { loadEnv } from '../../src/config/env.js';
-import { DEFAULT_RATED_MIN_DECISIONS } from '../../src/service/ratings.js';
+import { DEFAULT_RATED_MIN_DECISIONS } from '../../src/service/accounts/ratings.js';
 
 describe('DATA_DIR', () => {
   it('memory:// stays PGlite\'s in-memory database (it once became a directory named "memory:")', () => {

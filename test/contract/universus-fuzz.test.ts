@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Seat } from '../../src/core/ruleset.js';
 import { backends, prng, useHarness } from '../api/helpers.js';
-import { assertUvsNoLeak, uvsTruth } from '../api/universus-secrecy.js';
+import { assertUvsNoLeak, uvsTruth } from '../api/secrecy/universus-secrecy.js';
 import { invalidBody, valid } from './arbitraries.js';
 import { contractViolations, doc, operations, type Operation } from './document.js';
 

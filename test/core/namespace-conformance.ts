@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { expandDeck, type Seat, type Viewer } from '../../src/core/ruleset.js';
 import type { AnyGameModule } from '../../src/games/game-module.js';
 import { ActionBodySchema } from '../../src/contract/requests.js';
-import { NO_RECORDS, foldRecords, gameRecord, isMatchRecord } from '../../src/service/match-log.js';
+import { NO_RECORDS, foldRecords, gameRecord, isMatchRecord } from '../../src/service/match/match-log.js';
 
 const VIEWERS: Viewer[] = ['p1', 'p2', 'spectator'];
 

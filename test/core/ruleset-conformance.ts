@@ -7,8 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { expandDeck, otherSeat, type AnyRuleset, type Seat } from '../../src/core/ruleset.js';
-import { resignation, resignsByOwnRules } from '../../src/service/moves.js';
-import { outcomeOf } from '../../src/service/reads.js';
+import { resignation, resignsByOwnRules } from '../../src/service/match/decide.js';
+import { outcomeOf } from '../../src/service/match/reads.js';
 
 function starterDecks(r: AnyRuleset): Record<Seat, string[]> {
   const [a, b] = [r.starterDecks[0], r.starterDecks[1] ?? r.starterDecks[0]];

@@ -1,6 +1,6 @@
 /**
  * Fast set-up for the isolation suite. Players by the thousand are inserted with SQL in the
- * shape the service writes them (src/service/players.ts: `pl_…` ids, lower-cased handle key, a
+ * shape the service writes them (src/service/accounts/players.ts: `pl_…` ids, lower-cased handle key, a
  * token stored as the sha256 of `evp_…`), so the server reads them as its own; tournament
  * entries copy the deck, deck name and rating the service wrote for a real entrant. Everything a
  * player plays (matches, moves, webhooks) goes through the API, and so does everything on PGlite

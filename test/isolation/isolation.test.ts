@@ -384,7 +384,7 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
       for (const m of matches) await end.call('POST', `/v1/matches/${m.id}/actions`, { token: m.token, body: { action: { type: 'resign' } } });
       end.close();
       expect(allowed(row.attacker.statuses, ['200', '201', '429'])).toEqual([]);
-      // Sampled from the database: PostgreSQL only (test/api/ai-fair-share.test.ts checks the claims on both).
+      // Sampled from the database: PostgreSQL only (test/api/ai/ai-fair-share.test.ts checks the claims on both).
       if (sql) {
         expect(mostWaiting, 'the attacker had more decisions waiting than its cap').toBeGreaterThan(AI_JOBS_PER_ACCOUNT);
         expect(mostHeld).toBeLessThanOrEqual(AI_JOBS_PER_ACCOUNT);

@@ -110,8 +110,7 @@ for (const backend of backends) {
       expect(await opened.store.appendEvents(m.id, 1, [ev('Move', { x: 1 }, 'p1')])).toBe(2);
       expect(
         await opened.store.appendEvents(m.id, 2, [ev('Move', { x: 2 }, 'p2'), ev('GameOver')], {
-          status: 'finished',
-          winner: 'p2',
+          row: { status: 'finished', winner: 'p2' },
         }),
       ).toBe(4);
       const row = await opened.store.getMatch(m.id);
@@ -189,7 +188,7 @@ for (const backend of backends) {
 
       // Same key again at the right version: conflict, and nothing of it is stored.
       const err = await opened.store
-        .appendEvents(m.id, 2, [ev('Move')], { idempotency: { ...idem, requestHash: 'other' }, status: 'finished' })
+        .appendEvents(m.id, 2, [ev('Move')], { idempotency: { ...idem, requestHash: 'other' }, row: { status: 'finished' } })
         .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(VersionConflictError);
       expect((err as VersionConflictError).currentVersion).toBe(2);
@@ -214,7 +213,7 @@ for (const backend of backends) {
       // A join: the deal's events and the seat in one append; it succeeds or is a conflict.
       const claim = (version: number, seat: 'p1' | 'p2', handle: string) =>
         opened.store
-          .appendEvents(m.id, version, [ev('Deal')], { status: 'active', claimSeat: { seat, tokenHash: `tok_${randomUUID()}`, handle } })
+          .appendEvents(m.id, version, [ev('Deal')], { row: { status: 'active' }, join: { claim: { seat, tokenHash: `tok_${randomUUID()}`, handle } } })
           .then(() => true)
           .catch((e: unknown) => {
             if (e instanceof VersionConflictError) return false;
@@ -322,7 +321,7 @@ for (const backend of backends) {
       await opened.db.query(`UPDATE "match" SET "created_at" = "created_at" + interval '1 second' WHERE "id" = $1`, [m.id]);
       const created = (await opened.store.getMatch(m.id))!;
       const tokenHash = `tok_${randomUUID()}`;
-      await opened.store.appendEvents(m.id, 1, [ev('Joined', null, 'p2')], { claimSeat: { seat: 'p2', tokenHash, handle: 'bob' } });
+      await opened.store.appendEvents(m.id, 1, [ev('Joined', null, 'p2')], { join: { claim: { seat: 'p2', tokenHash, handle: 'bob' } } });
       const row = (await opened.store.getMatch(m.id))!;
       expect(row.createdAt).toEqual(created.createdAt);
       expect(row.updatedAt.getTime()).toBeGreaterThanOrEqual(row.createdAt.getTime());

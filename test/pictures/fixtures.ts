@@ -1,7 +1,7 @@
 /**
  * Positions for the picture tests, all deterministic: dealt matches from a fixed seed played on
  * by the engine's seeded random player, and stacked UniVersus positions (test/games/universus).
- * `matchView` wraps a game view the way GET /v1/matches/{id} does (src/service/reads.ts).
+ * `matchView` wraps a game view the way GET /v1/matches/{id} does (src/service/match/reads.ts).
  */
 import { expect } from 'vitest';
 import type { Seat, Viewer } from '../../src/core/ruleset.js';
@@ -10,7 +10,7 @@ import { evons, randomPlayer, seededPick, type GameState } from '../../src/games
 import type { GameView } from '../../src/games/evons/view.js';
 import { universus, type UniversusState } from '../../src/games/universus/index.js';
 import type { UniversusView } from '../../src/games/universus/view.js';
-import type { MatchOutcome, MatchView } from '../../src/service/types.js';
+import type { MatchOutcome, MatchView } from '../../src/service/match/types.js';
 
 const starters = (r: { starterDecks: readonly { cards: { card: string; count: number }[] }[] }, a: number, b: number) => ({
   p1: expandDeck(r.starterDecks[a]!.cards),

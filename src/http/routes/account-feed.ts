@@ -1,5 +1,5 @@
 /**
- * GET /v1/me/events: the caller's account feed (src/service/account-feed.ts) as NDJSON, or as
+ * GET /v1/me/events: the caller's account feed (src/service/live/account-feed.ts) as NDJSON, or as
  * Server-Sent Events when asked for (resumable: each entry's id is sent back as Last-Event-ID).
  * Like the lichess event stream (GET /api/stream/event): one connection tells a bot or an app
  * everything around its matches.
@@ -11,10 +11,10 @@ import type { PlayerRow } from '../../persistence/types.js';
 import { problems } from '../../service/errors.js';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { MatchService } from '../../service/match-service.js';
-import type { FeedMessage } from '../../service/account-feed.js';
+import type { MatchService } from '../../service/match/match-service.js';
+import type { FeedMessage } from '../../service/live/account-feed.js';
 import type { Budgets } from '../budgets.js';
-import { bearerToken, hashToken } from '../../service/tokens.js';
+import { bearerToken, hashToken } from '../../service/accounts/tokens.js';
 import { PlayerAuth } from '../player-schemas.js';
 import { problemResponses } from '../schemas.js';
 import { FeedMessageSchema } from '../feed-schemas.js';

@@ -6,9 +6,9 @@
  */
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { MatchService } from '../../service/match-service.js';
+import type { MatchService } from '../../service/match/match-service.js';
 import type { Scope } from '../../persistence/types.js';
-import { bearerToken } from '../../service/tokens.js';
+import { bearerToken } from '../../service/accounts/tokens.js';
 import { DEFAULT_WEBHOOK_LIMITS } from '../../service/webhooks/limits.js';
 import { PlayerAuth } from '../player-schemas.js';
 import { problemResponses } from '../schemas.js';

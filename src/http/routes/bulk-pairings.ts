@@ -1,18 +1,16 @@
 /** /v1/bulk-pairings: an organizer's many matches between listed pairs of players, created together at a set time. */
 import { z } from 'zod';
+import { register } from '../../contract/register.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { MatchService } from '../../service/match-service.js';
+import type { MatchService } from '../../service/match/match-service.js';
 import { workCost } from '../../service/work-costs.js';
 import type { Budgets } from '../budgets.js';
-import { bearerToken } from '../../service/tokens.js';
+import { bearerToken } from '../../service/accounts/tokens.js';
 import { TimeControlSchema } from '../../core/clock.js';
 import { BulkPairingIdSchema } from '../../contract/ids.js';
 import { CreateBulkPairingBody, GameIdSchema } from '../../contract/requests.js';
 import { problemResponses } from '../schemas.js';
 import { PlayerAuth } from '../player-schemas.js';
-
-const register = <T extends z.ZodType>(schema: T, id: string, description?: string): T =>
-  schema.meta({ id, ...(description ? { description } : {}) }) as T;
 
 export const BulkPairingSchema = register(
   z.object({

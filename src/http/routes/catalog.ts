@@ -4,7 +4,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { defaultCardSet } from '../../games/evons/index.js';
-import { gameRuleset, listGames } from '../../service/games.js';
+import { gameRuleset, listGames } from '../../service/match/games.js';
 import { CardsResponse, DecksResponse, GameCardsResponse, GameDecksResponse, GameIdParams, GamesResponse, problemResponses } from '../schemas.js';
 
 const catalogRoutes: FastifyPluginAsyncZod = async (app) => {

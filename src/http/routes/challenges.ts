@@ -1,8 +1,9 @@
 /** /v1/challenges and /v1/me/challenges: a player invites another (or anyone) to a match. */
 import { z } from 'zod';
+import { register } from '../../contract/register.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { MatchService } from '../../service/match-service.js';
-import { bearerToken } from '../../service/tokens.js';
+import type { MatchService } from '../../service/match/match-service.js';
+import { bearerToken } from '../../service/accounts/tokens.js';
 import { TimeControlSchema } from '../../core/clock.js';
 import { MatchStatusSchema } from '../../contract/match-view.js';
 import { ChallengeIdSchema } from '../../contract/ids.js';
@@ -17,9 +18,6 @@ import {
 } from '../../contract/requests.js';
 import { problemResponses } from '../schemas.js';
 import { PlayerAuth, PlayerAuthIdempotent } from '../player-schemas.js';
-
-const register = <T extends z.ZodType>(schema: T, id: string, description?: string): T =>
-  schema.meta({ id, ...(description ? { description } : {}) }) as T;
 
 const PlayerRefSchema = z.object({ handle: z.string(), bot: z.boolean() });
 

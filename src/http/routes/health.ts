@@ -1,7 +1,7 @@
 /** Liveness and readiness probes. */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MatchStore } from '../../persistence/types.js';
-import type { LiveUpdates } from '../../service/live.js';
+import type { LiveUpdates } from '../../service/live/live.js';
 import { ServiceError } from '../../service/errors.js';
 import { databaseUnavailable } from '../problems.js';
 import { HealthResponse, ReadyResponse, problemResponses } from '../schemas.js';

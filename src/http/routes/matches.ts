@@ -1,10 +1,10 @@
 /** /v1/matches…: create, join, view, legal actions, actions, events, history. */
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { MatchService } from '../../service/match-service.js';
+import type { MatchService } from '../../service/match/match-service.js';
 import { workCost } from '../../service/work-costs.js';
 import type { Budgets } from '../budgets.js';
-import { bearerToken } from '../../service/tokens.js';
+import { bearerToken } from '../../service/accounts/tokens.js';
 import { problems } from '../../service/errors.js';
 import { notModified, perCaller } from '../caching.js';
 import { minimalResult, prefersRepresentation } from '../lean-results.js';

@@ -1,9 +1,9 @@
 /** /v1/players and /v1/me: registered players, their profiles and personal API tokens. */
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { MatchService } from '../../service/match-service.js';
+import type { MatchService } from '../../service/match/match-service.js';
 import type { Budgets } from '../budgets.js';
-import { bearerToken } from '../../service/tokens.js';
+import { bearerToken } from '../../service/accounts/tokens.js';
 import { Readable } from 'node:stream';
 import { MatchReplaySchema, MatchSummarySchema, problemResponses } from '../schemas.js';
 import {

@@ -1,8 +1,8 @@
 /** /v1/matches/{id}/rematch…: offer, accept, decline a rematch of a finished match; the offerer's new seat. */
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { MatchService } from '../../service/match-service.js';
-import { bearerToken } from '../../service/tokens.js';
+import type { MatchService } from '../../service/match/match-service.js';
+import { bearerToken } from '../../service/accounts/tokens.js';
 import { AuthHeaders, JoinResponse, MatchIdParams, problemResponses } from '../schemas.js';
 import { RematchViewSchema } from '../../contract/match-view.js';
 import { SeatSchema } from '../../core/seat-schema.js';

@@ -1,7 +1,7 @@
-/** /v1/seeks and /v1/me/seeks: standing offers to play anyone compatible (src/service/seeks.ts). */
+/** /v1/seeks and /v1/me/seeks: standing offers to play anyone compatible (src/service/lobby/seeks.ts). */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { MatchService } from '../../service/match-service.js';
-import { bearerToken } from '../../service/tokens.js';
+import type { MatchService } from '../../service/match/match-service.js';
+import { bearerToken } from '../../service/accounts/tokens.js';
 import { PlayerAuth, PlayerAuthIdempotent } from '../player-schemas.js';
 import { problemResponses } from '../schemas.js';
 import { OwnSeekListSchema, OwnSeekSchema, SeekBody, SeekListQuery, SeekListSchema, SeekParams } from '../seek-schemas.js';

@@ -11,11 +11,11 @@
 import { PassThrough } from 'node:stream';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { MatchService } from '../../service/match-service.js';
+import type { MatchService } from '../../service/match/match-service.js';
 import type { Budgets } from '../budgets.js';
-import { bearerToken } from '../../service/tokens.js';
+import { bearerToken } from '../../service/accounts/tokens.js';
 import { problems } from '../../service/errors.js';
-import { EventFollower } from '../../service/event-follower.js';
+import { EventFollower } from '../../service/live/event-follower.js';
 import { AuthHeaders, EventSchema, MAX_SEQ, MatchIdParams, SeqQuerySchema, StreamEndSchema, problemResponses } from '../schemas.js';
 import { problemFromError } from '../problems.js';
 import type { Problem } from '../problem-details.js';

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import type { MatchService } from '../../service/match-service.js';
+import type { MatchService } from '../../service/match/match-service.js';
 import { ServiceError } from '../../service/errors.js';
 import { notModified } from '../caching.js';
 import { TournamentIdSchema } from '../../contract/ids.js';

@@ -1,20 +1,18 @@
 /** /v1/tournaments: Swiss and round-robin tournaments that an organizer creates and players enter. */
 import { z } from 'zod';
+import { register } from '../../contract/register.js';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { MatchService } from '../../service/match-service.js';
+import type { MatchService } from '../../service/match/match-service.js';
 import type { Budgets } from '../budgets.js';
 import { workCost } from '../../service/work-costs.js';
-import { standingsCsv, type TournamentView } from '../../service/tournament-views.js';
-import { bearerToken } from '../../service/tokens.js';
+import { standingsCsv, type TournamentView } from '../../service/tournaments/tournament-views.js';
+import { bearerToken } from '../../service/accounts/tokens.js';
 import { TimeControlSchema } from '../../core/clock.js';
 import { TournamentIdSchema } from '../../contract/ids.js';
 import { CreateTournamentBody, GameIdSchema, JoinTournamentBody, StandingsPageQuery, TournamentFormatSchema, TournamentListQuery, TournamentStatusSchema } from '../../contract/requests.js';
 import { problemResponses } from '../schemas.js';
 import { PlayerAuth } from '../player-schemas.js';
-
-const register = <T extends z.ZodType>(schema: T, id: string, description?: string): T =>
-  schema.meta({ id, ...(description ? { description } : {}) }) as T;
 
 const BoardResultSchema = z.enum(['p1', 'p2', 'draw', 'double-forfeit', 'bye']);
 

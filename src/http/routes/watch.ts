@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { GAME_IDS, GAME_MODULES } from '../../games/registry.js';
-import type { MatchService } from '../../service/match-service.js';
+import type { MatchService } from '../../service/match/match-service.js';
 import { ServiceError } from '../../service/errors.js';
 import { MAX_SEQ } from '../schemas.js';
 import { MatchIdSchema } from '../../contract/ids.js';

@@ -1,8 +1,8 @@
 /** /v1/matches/{id}/webhooks…: a seat's endpoints, their secrets and their delivery logs. */
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { MatchService } from '../../service/match-service.js';
-import { bearerToken } from '../../service/tokens.js';
+import type { MatchService } from '../../service/match/match-service.js';
+import { bearerToken } from '../../service/accounts/tokens.js';
 import { problems } from '../../service/errors.js';
 import { DEFAULT_WEBHOOK_LIMITS } from '../../service/webhooks/limits.js';
 import { AuthHeaders, MatchIdParams, problemResponses } from '../schemas.js';

@@ -5,7 +5,7 @@
  * the handles are user input.
  */
 import type { TimeControl } from '../../core/clock.js';
-import type { StandingsView, TournamentBoardView, TournamentView } from '../../service/tournament-views.js';
+import type { StandingsView, TournamentBoardView, TournamentView } from '../../service/tournaments/tournament-views.js';
 import { escapeHtml, gameName } from '../watch/page.js';
 
 /**

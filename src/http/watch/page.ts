@@ -5,7 +5,7 @@
  * interpolated here passes through `escapeHtml`: handles are user input.
  */
 import { moduleOf } from '../../games/registry.js';
-import type { MatchView } from '../../service/types.js';
+import type { MatchView } from '../../service/match/types.js';
 
 /** Text for an HTML text node or a double-quoted attribute value. */
 export function escapeHtml(s: string): string {

@@ -49,7 +49,7 @@ export function createNarrator(ctx) {
   };
 }
 
-/** The match's own records (src/service/match-log.ts, MatchRecord in the API), in every game. */
+/** The match's own records (src/service/match/match-log.ts, MatchRecord in the API), in every game. */
 function matchRecord(/** @type {any} */ e, /** @type {(s: unknown) => string} */ seat) {
   switch (e.type) {
     case 'MatchEnded': {

@@ -10,11 +10,11 @@
  */
 import type { Seat } from '../../core/ruleset.js';
 import type { AiClaim, AiStore } from '../../persistence/types.js';
-import type { LiveUpdates } from '../live.js';
-import type { MatchLoader, MatchEntry } from '../match-loader.js';
+import type { LiveUpdates } from '../live/live.js';
+import type { MatchLoader, MatchEntry } from '../match/match-loader.js';
 import { ClaimLoop } from '../claim-loop.js';
 import { ServiceError } from '../errors.js';
-import type { EventDto } from '../types.js';
+import type { EventDto } from '../match/types.js';
 import { aiLevelOf, AI_PLAYER_IDS, type AiLevel } from './players.js';
 
 /** What a computer seat may know when it decides: no full state reaches a decider. */

@@ -6,7 +6,8 @@
  * (public facts only), so every attempt sends the same bytes.
  */
 import type { AccountDeliveryRow, AccountWebhookRow, ClaimedAccountDelivery, PlayerRow, WebhookStore } from '../../persistence/types.js';
-import { FEED_KINDS, type FeedKind } from '../feed-kinds.js';
+import { FEED_KINDS, type FeedKind } from '../../contract/kinds.js';
+import { DeliveryIdSchema, WebhookIdSchema } from '../../contract/ids.js';
 import { problems, ServiceError } from '../errors.js';
 import { urlProblem } from './outbound.js';
 import type { WebhookLimits } from './limits.js';
@@ -91,13 +92,13 @@ export function accountDeliveryBody(d: ClaimedAccountDelivery): string {
 }
 
 // Ids are checked before any query: text that is not one (a NUL byte, a megabyte) is simply not found.
-const WEBHOOK_ID = /^wh_[A-Za-z0-9_-]{1,40}$/;
-const DELIVERY_ID = /^msg_[a-f0-9]{32}$/;
+const isWebhookId = (id: string) => WebhookIdSchema.safeParse(id).success;
+const isDeliveryId = (id: string) => DeliveryIdSchema.safeParse(id).success;
 
 const notFound = (id: string) =>
-  new ServiceError({ kind: 'not-found', code: 'webhook-not-found', title: 'No such webhook', detail: `No account webhook "${WEBHOOK_ID.test(id) ? id : '…'}" of yours.` });
+  new ServiceError({ kind: 'not-found', code: 'webhook-not-found', title: 'No such webhook', detail: `No account webhook "${isWebhookId(id) ? id : '…'}" of yours.` });
 const deliveryNotFound = (id: string) =>
-  new ServiceError({ kind: 'not-found', code: 'delivery-not-found', title: 'No such delivery', detail: `No delivery "${DELIVERY_ID.test(id) ? id : '…'}" of this webhook.` });
+  new ServiceError({ kind: 'not-found', code: 'delivery-not-found', title: 'No such delivery', detail: `No delivery "${isDeliveryId(id) ? id : '…'}" of this webhook.` });
 
 export class AccountWebhooks {
   private any: { value: boolean; at: number; reading: Promise<void> | null } = { value: false, at: -Infinity, reading: null };
@@ -124,12 +125,12 @@ export class AccountWebhooks {
   }
 
   async remove(me: PlayerRow, id: string): Promise<void> {
-    if (!WEBHOOK_ID.test(id)) throw notFound(id);
+    if (!isWebhookId(id)) throw notFound(id);
     if (!(await this.store.deleteForPlayer(me.id, id))) throw notFound(id);
   }
 
   async rotate(me: PlayerRow, id: string): Promise<{ webhook: AccountWebhookView; secret: string }> {
-    if (!WEBHOOK_ID.test(id)) throw notFound(id);
+    if (!isWebhookId(id)) throw notFound(id);
     const secret = newWebhookSecret();
     const row = await this.store.rotateForPlayer(me.id, id, secret, new Date(Date.now() + ROTATION_OVERLAP_MS));
     if (!row) throw notFound(id);
@@ -137,17 +138,17 @@ export class AccountWebhooks {
   }
 
   async deliveries(me: PlayerRow, id: string, limit: number): Promise<AccountDeliveryView[]> {
-    if (!WEBHOOK_ID.test(id)) throw notFound(id);
+    if (!isWebhookId(id)) throw notFound(id);
     const w = await this.store.getForPlayer(me.id, id);
     if (!w) throw notFound(id);
     return (await this.store.accountDeliveries(w.id, limit)).map(accountDeliveryView);
   }
 
   async redeliver(me: PlayerRow, id: string, deliveryId: string): Promise<AccountDeliveryView> {
-    if (!WEBHOOK_ID.test(id)) throw notFound(id);
+    if (!isWebhookId(id)) throw notFound(id);
     const w = await this.store.getForPlayer(me.id, id);
     if (!w) throw notFound(id);
-    if (!DELIVERY_ID.test(deliveryId)) throw deliveryNotFound(deliveryId);
+    if (!isDeliveryId(deliveryId)) throw deliveryNotFound(deliveryId);
     const d = await this.store.redeliverAccount(w.id, deliveryId, this.limits.maxRedeliveries);
     return accountDeliveryView(redelivered(d, this.limits.maxRedeliveries, () => deliveryNotFound(deliveryId)));
   }

@@ -6,9 +6,9 @@
 import type { Seat } from '../../core/ruleset.js';
 import type { ClaimedDelivery, DeliveryRow, MatchStore, NewWebhook, WebhookRow } from '../../persistence/types.js';
 import { problems, ServiceError } from '../errors.js';
-import { redact } from '../reads.js';
+import { redact } from '../match/reads.js';
 import { rulesetOf } from '../../games/registry.js';
-import type { EventDto, LoadedMatch } from '../types.js';
+import type { EventDto, LoadedMatch } from '../match/types.js';
 import { urlProblem } from './outbound.js';
 import { DEFAULT_WEBHOOK_LIMITS, type WebhookLimits } from './limits.js';
 import { newWebhookSecret } from './signing.js';
