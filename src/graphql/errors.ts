@@ -134,7 +134,7 @@ export function errorFormatter(
   context: MercuriusContext,
 ): { statusCode: number; response: ExecutionResult } {
   const reply = (context as { reply?: { log: Logger; request: { id: string }; header(name: string, value: string): unknown } }).reply;
-  const log: Logger = reply?.log ?? (context.app.log as unknown as Logger);
+  const log: Logger = reply?.log ?? context.app.log;
   const requestId = reply?.request.id;
   const flat = (execution.errors as ReadonlyArray<AnyError>).flatMap((e) =>
     Array.isArray(e.originalError?.errors) ? (e.originalError.errors as AnyError[]) : [e],

@@ -138,7 +138,7 @@ async function graphqlPlugin(app: FastifyInstance, opts: GraphqlPluginOptions) {
   // Over a WebSocket Mercurius sends what this throws as it is thrown (over HTTP its route formats
   // it): a refused operation (its variables, a limit) is coded here as the same refusal over HTTP.
   const execute = app.graphql;
-  (app as unknown as { graphql: unknown }).graphql = new Proxy(execute, {
+  app.graphql = new Proxy(execute, {
     apply: async (target, self, args: Parameters<typeof execute>) => {
       const ctx = args[1] as { reply?: unknown; live?: LiveConnection } | undefined;
       // Over a WebSocket: one of the connection's operations in flight until it is answered.

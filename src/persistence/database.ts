@@ -7,7 +7,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
-import { PrismaClient, type Prisma } from '../generated/prisma/client.js';
+import { PrismaClient } from '../generated/prisma/client.js';
 import { lockDataDir, type DirLock } from './dir-lock.js';
 import { namedStatements } from './pglite-statements.js';
 
@@ -100,9 +100,10 @@ async function openPglite(configured: string, loadDataDir?: Blob): Promise<Datab
     lock?.release();
     throw e;
   }
-  // pglite-prisma-adapter 0.6 is typed against driver-adapter-utils 6.10 (its own nested copy);
-  // at runtime it fits Prisma 6.19's adapter interface.
-  const adapter = new PrismaPGlite(client) as unknown as NonNullable<Prisma.PrismaClientOptions['adapter']>;
+  // pglite-prisma-adapter 0.6 pins driver-adapter-utils 6.10, whose types no longer fit Prisma
+  // 6.19's; package.json's overrides give it the client's own copy (the adapter uses only the
+  // parts both versions share), so this type-checks. Bump that override with @prisma/client.
+  const adapter = new PrismaPGlite(client);
   const prisma = new PrismaClient({ adapter });
   let closed = false;
   const named = namedStatements(client);
