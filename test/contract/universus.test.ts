@@ -182,8 +182,10 @@ for (const backend of backends) {
       expect(moved.response.status).toBe(200);
 
       const decks = { p1: { starter: 'scouts' }, p2: { starter: 'scouts' } };
-      // @ts-expect-error -- not a starter deck: outside the document's enum, and the server refuses it (422 invalid-deck).
-      const badStarter = await client.POST('/v1/matches', { body: { game: 'universus', decks: { ...decks, p2: { starter: 'no-such-deck' } } } });
+      const badStarter = await client.POST('/v1/matches', {
+        // @ts-expect-error -- not a starter deck: outside the document's enum, and the server refuses it (422 invalid-deck).
+        body: { game: 'universus', decks: { ...decks, p2: { starter: 'no-such-deck' } } },
+      });
       expect(badStarter.response.status).toBe(422);
       expect(badStarter.error!.code).toBe('invalid-deck');
       const evonsSettings = await client.POST('/v1/matches', {

@@ -100,7 +100,8 @@ describe('events(): the live stream, resumed', () => {
     // A spectator's stream: the spectator's log (nobody's hand), whole and once.
     expect(got).toEqual(await fullLog(sse, id));
     // A finished match with nothing newer: the server's 204 ends the iteration at once.
-    const after = await sse.events(id, { after: got.at(-1)!.seq })[Symbol.asyncIterator]().next();
+    const rest = sse.events(id, { after: got.at(-1)!.seq });
+    const after = await rest[Symbol.asyncIterator]().next();
     expect(after.done).toBe(true);
   });
 
@@ -113,7 +114,8 @@ describe('events(): the live stream, resumed', () => {
     expect(first.value?.seq).toBe(version - 1);
     await it.return?.();
 
-    const err = await clients.p1.events('no-such-match')[Symbol.asyncIterator]().next().catch((e: unknown) => e);
+    const refused = clients.p1.events('no-such-match');
+    const err = await refused[Symbol.asyncIterator]().next().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EvonsProblem);
     expect(err).toMatchObject({ status: 404, code: 'match-not-found' });
   });
