@@ -20,23 +20,38 @@ const LAYERS = [
   ['pictures', ['core'], 'the drawing kit of board pictures: it knows no game (the caller passes the renderer)'],
   ['games', ['core', 'pictures'], 'the engines and the registry: nothing of the service, the APIs or the computer player around them'],
   ['ai', ['core'], 'the computer player is pure and knows no game: the caller passes the ruleset (src/service/ai/games.ts)'],
-  ['tournaments', ['core'], 'tournament pairing is pure: the tournaments that use it are the service\'s'],
+  ['tournaments', ['core'], "tournament pairing is pure: the tournaments that use it are the service's"],
   ['persistence', ['core', 'generated'], 'the store knows no game and nothing of the service or the APIs above it'],
   ['replay', ['core', 'games'], 'replay files and their verifier stand alone (npm run verify): nothing of the service or the store'],
-  ['contract', ['core', 'games'], 'what both APIs promise alike, the kinds the service sends among them: nothing of the service or the APIs'],
+  [
+    'contract',
+    ['core', 'games'],
+    'what both APIs promise alike, the kinds the service sends among them: nothing of the service or the APIs',
+  ],
   ['service', ['core', 'games', 'ai', 'tournaments', 'persistence', 'replay', 'contract'], 'the service knows no HTTP, GraphQL or picture'],
-  ['http', ['core', 'games', 'pictures', 'persistence', 'replay', 'contract', 'service'], 'REST shares with GraphQL through the contract and the service'],
-  ['graphql', ['core', 'games', 'persistence', 'contract', 'service'], 'GraphQL shares with REST through the contract and the service (it once imported REST\'s schemas, statuses and budgets)'],
+  [
+    'http',
+    ['core', 'games', 'pictures', 'persistence', 'replay', 'contract', 'service'],
+    'REST shares with GraphQL through the contract and the service',
+  ],
+  [
+    'graphql',
+    ['core', 'games', 'persistence', 'contract', 'service'],
+    "GraphQL shares with REST through the contract and the service (it once imported REST's schemas, statuses and budgets)",
+  ],
   ['config', ['core', 'service', 'http'], 'the settings: the store interprets its own (DATA_DIR)'],
 ];
 
 const names = LAYERS.map(([name]) => name);
 LAYERS.forEach(([name, imports], i) => {
   for (const dep of imports) {
-    if (!names.slice(0, i).includes(dep)) throw new Error(`.dependency-cruiser.mjs: layer ${name} imports ${dep}, which is not above it in LAYERS`);
+    if (!names.slice(0, i).includes(dep))
+      throw new Error(`.dependency-cruiser.mjs: layer ${name} imports ${dep}, which is not above it in LAYERS`);
   }
 });
-const folders = readdirSync(join(import.meta.dirname, 'src'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const folders = readdirSync(join(import.meta.dirname, 'src'), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
 const unlisted = folders.filter((f) => !names.includes(f));
 if (unlisted.length) throw new Error(`.dependency-cruiser.mjs: src/${unlisted.join(', src/')} is in no layer of LAYERS`);
 
@@ -46,7 +61,8 @@ export default {
     {
       name: 'no-circular',
       severity: 'error',
-      comment: 'No import cycle anywhere in src/ (one type import from the events to the position loader once tied twenty engine files into one cycle).',
+      comment:
+        'No import cycle anywhere in src/ (one type import from the events to the position loader once tied twenty engine files into one cycle).',
       from: { path: '^src/' },
       to: { circular: true },
     },

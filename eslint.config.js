@@ -13,7 +13,15 @@ export default tseslint.config(
   {
     // Promises must be awaited or handed off on purpose (issue 35): these two rules need type
     // information, so only the TypeScript that tsconfig.json covers is linted with types.
-    files: ['src/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts', 'test/**/*.ts', 'examples/**/*.ts', 'clients/typescript/src/**/*.ts', 'clients/typescript/test/**/*.ts'],
+    files: [
+      'src/**/*.ts',
+      'scripts/**/*.ts',
+      'bench/**/*.ts',
+      'test/**/*.ts',
+      'examples/**/*.ts',
+      'clients/typescript/src/**/*.ts',
+      'clients/typescript/test/**/*.ts',
+    ],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
@@ -32,8 +40,19 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            'node:fs*', 'fs', 'node:net', 'node:http*', 'node:child_process', 'node:worker_threads',
-            '**/persistence/**', '**/service/**', '**/http/**', '**/graphql/**', '**/config/**', '**/app.js', '**/server.js',
+            'node:fs*',
+            'fs',
+            'node:net',
+            'node:http*',
+            'node:child_process',
+            'node:worker_threads',
+            '**/persistence/**',
+            '**/service/**',
+            '**/http/**',
+            '**/graphql/**',
+            '**/config/**',
+            '**/app.js',
+            '**/server.js',
           ],
         },
       ],
@@ -65,7 +84,10 @@ export default tseslint.config(
         { object: 'Date', property: 'now', message: 'The time comes in the command (now).' },
         { object: 'process', property: 'env', message: 'A decision depends on its command and entry only.' },
       ],
-      'no-restricted-syntax': ['error', { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'The time comes in the command (now).' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'The time comes in the command (now).' },
+      ],
     },
   },
   {
@@ -74,7 +96,10 @@ export default tseslint.config(
     files: ['src/pictures/**/*.ts'],
     ignores: ['src/pictures/png.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['node:*', 'fs', '**/persistence/**', '**/http/**', '**/graphql/**', '**/config/**', '@resvg/*'] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['node:*', 'fs', '**/persistence/**', '**/http/**', '**/graphql/**', '**/config/**', '@resvg/*'] },
+      ],
       'no-restricted-properties': [
         'error',
         { object: 'Math', property: 'random', message: 'A picture depends on its view only.' },

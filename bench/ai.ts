@@ -18,7 +18,17 @@
 import { Worker } from 'node:worker_threads';
 import { BUDGETS, LEVELS, type Level, type LevelBudget } from '../src/ai/index.js';
 import { playableGames } from '../src/service/ai/games.js';
-import { eloGap, gamesOf, nameOf, percentile, wilson, type GameResult, type GameSpec, type Pairing, type PlayerSpec } from './lib/ai-ladder.js';
+import {
+  eloGap,
+  gamesOf,
+  nameOf,
+  percentile,
+  wilson,
+  type GameResult,
+  type GameSpec,
+  type Pairing,
+  type PlayerSpec,
+} from './lib/ai-ladder.js';
 
 /** The ladder's pairings for one game: `games(a, b)` says how many games a pairing plays. */
 export function ladder(game: string, games: (a: PlayerSpec, b: PlayerSpec) => number): Pairing[] {
@@ -48,7 +58,8 @@ export function ceiling(game: string, games: number): Pairing[] {
 }
 
 /** Quick mode: enough games to see each pairing play, few enough for about a minute on two cores. */
-const quickGames = (a: PlayerSpec, b: PlayerSpec): number => (b.kind === 'random' ? 4 : a.kind === 'ai' && a.level >= 6 && b.kind === 'ai' && b.level >= 5 ? 1 : 2);
+const quickGames = (a: PlayerSpec, b: PlayerSpec): number =>
+  b.kind === 'random' ? 4 : a.kind === 'ai' && a.level >= 6 && b.kind === 'ai' && b.level >= 5 ? 1 : 2;
 
 export async function runLadder(specs: GameSpec[], workers: number, onResult?: (i: number, r: GameResult) => void): Promise<GameResult[]> {
   const results: GameResult[] = new Array(specs.length);
@@ -97,7 +108,15 @@ async function main(): Promise<void> {
     .filter((p) => !picked || picked.includes(`${nameOf(p.a)}-${nameOf(p.b)}`));
   const specs: { pairing: number; spec: GameSpec }[] = pairings.flatMap((p, i) => gamesOf(p, seed).map((spec) => ({ pairing: i, spec })));
   console.log(`AI ladder (${quick ? 'quick' : 'full'}): ${specs.length} games on ${workers} worker threads, seed ${seed}`);
-  console.log('budgets:', Object.entries(BUDGETS).map(([l, b]) => `L${l} ${b.algorithm} worlds=${b.worlds} sims=${b.simulations} nodes=${b.maxNodes} rollout=${b.rollout} cand=${b.candidates} slips=${b.slips}`).join('; '));
+  console.log(
+    'budgets:',
+    Object.entries(BUDGETS)
+      .map(
+        ([l, b]) =>
+          `L${l} ${b.algorithm} worlds=${b.worlds} sims=${b.simulations} nodes=${b.maxNodes} rollout=${b.rollout} cand=${b.candidates} slips=${b.slips}`,
+      )
+      .join('; '),
+  );
   const t0 = process.hrtime.bigint();
   // Progress on stderr as each pairing finishes (the full ladder takes most of an hour).
   const left = pairings.map((p) => p.games);
@@ -106,7 +125,10 @@ async function main(): Promise<void> {
     workers,
     (i) => {
       const k = specs[i]!.pairing;
-      if (--left[k]! === 0) process.stderr.write(`done: ${pairings[k]!.game} ${nameOf(pairings[k]!.a)} v ${nameOf(pairings[k]!.b)} (${((Number(process.hrtime.bigint() - t0) / 1e9) | 0)} s)\n`);
+      if (--left[k]! === 0)
+        process.stderr.write(
+          `done: ${pairings[k]!.game} ${nameOf(pairings[k]!.a)} v ${nameOf(pairings[k]!.b)} (${(Number(process.hrtime.bigint() - t0) / 1e9) | 0} s)\n`,
+        );
     },
   );
   const wall = Number(process.hrtime.bigint() - t0) / 1e9;
@@ -138,7 +160,9 @@ async function main(): Promise<void> {
   });
   console.log('\nCPU per decision (decisions with two or more legal actions)');
   for (const [key, list] of [...cpu].sort()) {
-    console.log(`${key.padEnd(16)} n=${String(list.length).padStart(6)}  median ${(percentile(list, 0.5) / 1000).toFixed(1).padStart(7)} ms  p95 ${(percentile(list, 0.95) / 1000).toFixed(1).padStart(7)} ms`);
+    console.log(
+      `${key.padEnd(16)} n=${String(list.length).padStart(6)}  median ${(percentile(list, 0.5) / 1000).toFixed(1).padStart(7)} ms  p95 ${(percentile(list, 0.95) / 1000).toFixed(1).padStart(7)} ms`,
+    );
   }
   console.log(`\nwall ${wall.toFixed(1)} s`);
 }

@@ -84,7 +84,10 @@ const PERF = process.env.PROFILE === 'perf';
 /** Extra node flags for the server processes (e.g. SERVER_FLAGS=--max-semi-space-size=32). */
 const SERVER_FLAGS = (process.env.SERVER_FLAGS ?? '').split(/\s+/).filter(Boolean);
 const WEBHOOKS = process.env.WEBHOOKS === '1';
-const BACKENDS = (process.env.BACKENDS ?? 'pglite,postgres').split(',').map((s) => s.trim()).filter(Boolean);
+const BACKENDS = (process.env.BACKENDS ?? 'pglite,postgres')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const REQUEST_TIMEOUT_MS = 15_000;
 const STARTERS = ['starter-verdant-quake', 'starter-storm-shade', 'starter-ember-tide'];
 const BAR = { movesPerSecond: 500, p95Ms: 50 };
@@ -229,13 +232,19 @@ async function runLoad(servers: ServerProcess[]): Promise<LoadResult> {
 
   async function playOneMatch(slot: number, pick: (n: number) => number, n: number): Promise<void> {
     const base = baseOf(slot);
-    const created = await call(base, 'POST', '/v1/matches', {}, {
-      openSeat: false,
-      handle: `bench-${slot}a`,
-      opponentHandle: `bench-${slot}b`,
-      decks: { p1: { starter: STARTERS[(slot + n) % STARTERS.length]! }, p2: { starter: STARTERS[(slot + n + 1) % STARTERS.length]! } },
-      ...(receiver ? { webhook: { url: receiver.url, events: HOOK_EVENTS } } : {}),
-    });
+    const created = await call(
+      base,
+      'POST',
+      '/v1/matches',
+      {},
+      {
+        openSeat: false,
+        handle: `bench-${slot}a`,
+        opponentHandle: `bench-${slot}b`,
+        decks: { p1: { starter: STARTERS[(slot + n) % STARTERS.length]! }, p2: { starter: STARTERS[(slot + n + 1) % STARTERS.length]! } },
+        ...(receiver ? { webhook: { url: receiver.url, events: HOOK_EVENTS } } : {}),
+      },
+    );
     const cEnd = performance.now();
     if (inWindow(cEnd - created.ms, cEnd)) {
       r.create.add(created.ms);
@@ -289,7 +298,11 @@ async function runLoad(servers: ServerProcess[]): Promise<LoadResult> {
         options = (legal.body as { actions: LegalAction[] }).actions;
       }
       if (options.length === 0) {
-        problem('legal actions', { status: 0, body: null, text: `no legal action for the deciding seat ${seat} (pending ${pending.kind})` });
+        problem('legal actions', {
+          status: 0,
+          body: null,
+          text: `no legal action for the deciding seat ${seat} (pending ${pending.kind})`,
+        });
         return;
       }
       const choice: { type: string } = player.choose(options, (o) => o.action.type)?.action ?? { type: 'resign' };
@@ -333,9 +346,10 @@ async function runLoad(servers: ServerProcess[]): Promise<LoadResult> {
     // One connection per seat for the whole match (not graphql-ws's lazy mode, which closes it between operations).
     const sockets = { p1: gqlWsClient(base, c.tokens.p1, { persistent: true }), p2: gqlWsClient(base, c.tokens.p2, { persistent: true }) };
     const DECISION = 'query Decision($id: ID!) { match(id: $id) { version status pending legalActions { action } } }';
-    const ACT = 'mutation Act($id: ID!, $a: JSON!, $key: String, $v: Int) { submitAction(matchId: $id, action: $a, idempotencyKey: $key, expectedVersion: $v) { version status pending legalActions { action } } }';
+    const ACT =
+      'mutation Act($id: ID!, $a: JSON!, $key: String, $v: Int) { submitAction(matchId: $id, action: $a, idempotencyKey: $key, expectedVersion: $v) { version status pending legalActions { action } } }';
     const wsProblem = (what: string, res: Next<unknown> | unknown, extra = '') => {
-      const e = (res as Next<unknown>).errors?.[0] ?? ((res as { payload?: Next<unknown>['errors'] }).payload?.[0] ?? null);
+      const e = (res as Next<unknown>).errors?.[0] ?? (res as { payload?: Next<unknown>['errors'] }).payload?.[0] ?? null;
       const status = typeof e?.extensions?.status === 'number' ? e.extensions.status : 0;
       problem(what, { status, body: { code: e?.extensions?.code, detail: e?.message ?? String(res) }, text: '' }, extra);
       return status;
@@ -372,12 +386,21 @@ async function runLoad(servers: ServerProcess[]): Promise<LoadResult> {
           options = d.legalActions;
         }
         if (options.length === 0) {
-          problem('legal actions', { status: 0, body: null, text: `no legal action for the deciding seat ${seat} (pending ${view.pending.kind})` });
+          problem('legal actions', {
+            status: 0,
+            body: null,
+            text: `no legal action for the deciding seat ${seat} (pending ${view.pending.kind})`,
+          });
           return;
         }
         const choice: { type: string } = player.choose(options, (o) => o.action.type)?.action ?? { type: 'resign' };
         const s0 = performance.now();
-        const res: unknown = await execute<{ submitAction: Answer }>(sockets[seat], ACT, { id: c.id, a: choice, v: view.version, key: IDEMPOTENCY ? `b-${c.id}-${view.version}` : null }).catch((e: unknown) => e);
+        const res: unknown = await execute<{ submitAction: Answer }>(sockets[seat], ACT, {
+          id: c.id,
+          a: choice,
+          v: view.version,
+          key: IDEMPOTENCY ? `b-${c.id}-${view.version}` : null,
+        }).catch((e: unknown) => e);
         const end = performance.now();
         const ok = !(res instanceof Error) && !(res as Next<unknown>).errors && (res as Next<{ submitAction: Answer }>).data;
         const counted = inWindow(s0, end);
@@ -452,7 +475,12 @@ const PAYLOAD = JSON.stringify({ type: 'BenchRow', note: 'x'.repeat(64) });
 const RAW_TABLE_SQL = `CREATE TABLE IF NOT EXISTS bench_raw_insert (id bigserial PRIMARY KEY, k text NOT NULL, payload jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`;
 const RAW_INSERT_SQL = 'INSERT INTO bench_raw_insert (k, payload) VALUES ($1, $2)';
 
-async function timed(label: string, seconds: number, workers: number, insertOne: (w: number, i: number) => Promise<void>): Promise<InsertRate> {
+async function timed(
+  label: string,
+  seconds: number,
+  workers: number,
+  insertOne: (w: number, i: number) => Promise<void>,
+): Promise<InsertRate> {
   const end = performance.now() + seconds * 1000;
   let rows = 0;
   let busyMs = 0;
@@ -479,14 +507,20 @@ async function postgresBaseline(url: string): Promise<InsertRate[]> {
   try {
     await one.query(RAW_TABLE_SQL);
     // A regular (WAL-logged, fsync'd on commit) table: what the server's writes pay for.
-    out.push(await timed('sequential, 1 connection', BASELINE_S, 1, async (_w, i) => {
-      await one.query(RAW_INSERT_SQL, [`s${i}`, PAYLOAD]);
-    }));
+    out.push(
+      await timed('sequential, 1 connection', BASELINE_S, 1, async (_w, i) => {
+        await one.query(RAW_INSERT_SQL, [`s${i}`, PAYLOAD]);
+      }),
+    );
     // The brief's temp table, for reference: no WAL for its rows, so commits need not wait for a flush.
-    await one.query('CREATE TEMP TABLE bench_raw_temp (id bigserial PRIMARY KEY, k text NOT NULL, payload jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now())');
-    out.push(await timed('sequential, 1 connection, TEMP table', BASELINE_S, 1, async (_w, i) => {
-      await one.query('INSERT INTO bench_raw_temp (k, payload) VALUES ($1, $2)', [`t${i}`, PAYLOAD]);
-    }));
+    await one.query(
+      'CREATE TEMP TABLE bench_raw_temp (id bigserial PRIMARY KEY, k text NOT NULL, payload jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now())',
+    );
+    out.push(
+      await timed('sequential, 1 connection, TEMP table', BASELINE_S, 1, async (_w, i) => {
+        await one.query('INSERT INTO bench_raw_temp (k, payload) VALUES ($1, $2)', [`t${i}`, PAYLOAD]);
+      }),
+    );
   } finally {
     await one.end();
   }
@@ -496,9 +530,11 @@ async function postgresBaseline(url: string): Promise<InsertRate[]> {
     // Open all 32 connections before timing.
     const clients = await Promise.all(Array.from({ length: 32 }, () => pool.connect()));
     clients.forEach((c) => c.release());
-    out.push(await timed('32 concurrent connections', BASELINE_S, 32, async (w, i) => {
-      await pool.query(RAW_INSERT_SQL, [`c${w}-${i}`, PAYLOAD]);
-    }));
+    out.push(
+      await timed('32 concurrent connections', BASELINE_S, 32, async (w, i) => {
+        await pool.query(RAW_INSERT_SQL, [`c${w}-${i}`, PAYLOAD]);
+      }),
+    );
   } finally {
     await pool.end();
   }
@@ -587,7 +623,9 @@ async function runBackend(name: 'pglite' | 'postgres'): Promise<BackendReport | 
     cleanups.push(() => s.stop(5_000));
     servers.push(s);
   }
-  console.log(`${name}: ${nodes} server node(s) ready at ${servers.map((x) => `${x.baseUrl} (pid ${x.pid})`).join(', ')}; ${MATCHES} matches, ${WARMUP_S} s warm-up + ${DURATION_S} s measured${IDEMPOTENCY ? ', Idempotency-Key on every action' : ''} …`);
+  console.log(
+    `${name}: ${nodes} server node(s) ready at ${servers.map((x) => `${x.baseUrl} (pid ${x.pid})`).join(', ')}; ${MATCHES} matches, ${WARMUP_S} s warm-up + ${DURATION_S} s measured${IDEMPOTENCY ? ', Idempotency-Key on every action' : ''} …`,
+  );
   // The measured window starts after the warm-up (perf starts within a few ms of it).
   const perf = PERF ? recordPerf(servers[0]!.pid, WARMUP_S * 1000, DURATION_S) : null;
   if (perf) cleanups.push(async () => cleanUpPerf(perf.file, servers[0]!.pid));
@@ -595,7 +633,8 @@ async function runBackend(name: 'pglite' | 'postgres'): Promise<BackendReport | 
   await perf?.done;
   if (interrupted()) return null; // the signal handler cleans up and exits
   for (const x of servers) {
-    if (x.exited()) throw new Error(`a server died during the run: ${JSON.stringify(x.exited())}\n    ${x.log().slice(-20).join('\n    ')}`);
+    if (x.exited())
+      throw new Error(`a server died during the run: ${JSON.stringify(x.exited())}\n    ${x.log().slice(-20).join('\n    ')}`);
   }
   for (const x of servers) await x.stop();
   const serverLog = servers.flatMap((x) => x.log());
@@ -620,16 +659,20 @@ function formatProfile(file: string, window: { fromUs: number; toUs: number }): 
   const areas = [['self ms', 'share', 'area']];
   for (const a of p.areas.slice(0, 15)) areas.push([fmtInt(a.ms), `${(a.share * 100).toFixed(1)}%`, a.name]);
   const span = p.windowed ? 'measured window only' : 'whole server lifetime incl. start-up (window not found in the profile)';
-  return `server CPU profile (${fmtInt(p.total)} ms sampled, ${span}):\n` +
-    `${table(areas.map((r) => [r[0]!, r[1]!, r[2]!]))}\n\n  top functions by self time:\n${table(rows)}`;
+  return (
+    `server CPU profile (${fmtInt(p.total)} ms sampled, ${span}):\n` +
+    `${table(areas.map((r) => [r[0]!, r[1]!, r[2]!]))}\n\n  top functions by self time:\n${table(rows)}`
+  );
 }
 
 function formatPerf(p: ReturnType<typeof summarisePerf>): string {
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   const areas = [['share', 'area'], ...p.areas.map((a) => [pct(a.share), a.area])];
   const fns = [['share', 'innermost JavaScript function'], ...p.functions.map((f) => [pct(f.share), f.name])];
-  return `server CPU-time profile (perf, ${fmtInt(p.samples)} samples at 999/s of CPU time, measured window, all threads; ${pct(p.kernelShare)} in the kernel):\n` +
-    `${table(areas)}\n\n  by function (each sample charged to its innermost JavaScript frame):\n${table(fns)}`;
+  return (
+    `server CPU-time profile (perf, ${fmtInt(p.samples)} samples at 999/s of CPU time, measured window, all threads; ${pct(p.kernelShare)} in the kernel):\n` +
+    `${table(areas)}\n\n  by function (each sample charged to its innermost JavaScript frame):\n${table(fns)}`
+  );
 }
 
 // ------------------------------------------------------------------ report
@@ -643,43 +686,67 @@ function otherCores(L: LoadResult): number {
 function report(b: BackendReport): { movesPerS: number; p95: number } {
   const L = b.load;
   const movesPerS = L.moves / L.measuredS;
-  const lat = (s: Samples) => [fmtInt(s.count), fmtMs(s.percentile(50)), fmtMs(s.percentile(95)), fmtMs(s.percentile(99)), fmtMs(s.max()), fmtMs(s.mean())];
+  const lat = (s: Samples) => [
+    fmtInt(s.count),
+    fmtMs(s.percentile(50)),
+    fmtMs(s.percentile(95)),
+    fmtMs(s.percentile(99)),
+    fmtMs(s.max()),
+    fmtMs(s.mean()),
+  ];
   const label = b.name === 'pglite' ? 'PGlite' : 'PostgreSQL';
-  console.log(`\n=== ${label} — ${b.name === "postgres" && NODES > 1 ? `${NODES} API nodes, ` : ""}${MATCHES} concurrent matches, ${L.measuredS} s measured after ${WARMUP_S} s warm-up ===`);
-  console.log(table([
-    ['request', 'count', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'mean ms'],
-    [WS ? 'WS submitAction (one mutation per move)' : 'POST /v1/matches/{id}/actions', ...lat(L.post)],
-    [WS ? 'WS match { legalActions } (other seat decides)' : 'GET  /v1/matches/{id}/legal-actions', ...lat(L.legal)],
-    ['POST /v1/matches (create)', ...lat(L.create)],
-    ...(L.webhooks ? [['webhook: commit → receiver', ...lat(L.webhooks.latency)]] : []),
-  ]));
-  if (L.webhooks) console.log(`  webhooks on every seat: ${fmtInt(L.webhooks.received)} deliveries arrived in the window (${fmtInt(L.webhooks.received / L.measuredS)}/s)`);
+  console.log(
+    `\n=== ${label} — ${b.name === 'postgres' && NODES > 1 ? `${NODES} API nodes, ` : ''}${MATCHES} concurrent matches, ${L.measuredS} s measured after ${WARMUP_S} s warm-up ===`,
+  );
+  console.log(
+    table([
+      ['request', 'count', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'mean ms'],
+      [WS ? 'WS submitAction (one mutation per move)' : 'POST /v1/matches/{id}/actions', ...lat(L.post)],
+      [WS ? 'WS match { legalActions } (other seat decides)' : 'GET  /v1/matches/{id}/legal-actions', ...lat(L.legal)],
+      ['POST /v1/matches (create)', ...lat(L.create)],
+      ...(L.webhooks ? [['webhook: commit → receiver', ...lat(L.webhooks.latency)]] : []),
+    ]),
+  );
+  if (L.webhooks)
+    console.log(
+      `  webhooks on every seat: ${fmtInt(L.webhooks.received)} deliveries arrived in the window (${fmtInt(L.webhooks.received / L.measuredS)}/s)`,
+    );
   const cores = (ms: number) => (Number.isFinite(ms) ? `${((ms / (L.measuredS * 1000)) * 100).toFixed(0)}% of one core` : 'n/a');
-  console.log(table([
-    ['figure', 'value'],
-    [WS ? 'accepted moves/s (submitAction without errors)' : 'accepted moves/s (200 on POST actions)', fmtInt(movesPerS)],
-    ['accepted moves in window', fmtInt(L.moves)],
-    ['matches started / finished / resigned at cap', `${fmtInt(L.matchesStarted)} / ${fmtInt(L.matchesFinished)} / ${fmtInt(L.matchesResigned)}`],
-    [`deep-chain breaks (> ${CHAIN_LIMIT} ability actions in a row → end-phase)`, fmtInt(L.chainBreaks)],
-    ['mean response size: POST actions / GET legal-actions', `${fmtInt(L.bytes.post / Math.max(1, L.post.count))} / ${fmtInt(L.bytes.legal / Math.max(1, L.legal.count))} chars`],
-    ['server CPU per accepted move (incl. its legal-actions GET)', `${fmtMs(L.serverCpuMs / Math.max(1, L.moves))} ms`],
-    [
-      'protocol; requests per accepted move (action + legal-actions read)',
-      `${WS ? 'ws (GraphQL over one WebSocket per seat)' : LEAN ? 'lean (the default answer, ?include=legal)' : 'full (Prefer: return=representation)'}; ${((L.post.count + L.legal.count) / Math.max(1, L.moves)).toFixed(2)}`,
-    ],
-    ['server process CPU in window', cores(L.serverCpuMs)],
-    ['bench process CPU in window', cores(L.benchCpuMs)],
-    ...(L.machine
-      ? [
-          ['PostgreSQL processes CPU in window', `${(L.machine.postgres * 100).toFixed(0)}% of one core`],
-          [`whole machine busy in window (${L.machine.cores} cores)`, `${(L.machine.machineBusy * 100).toFixed(0)}% of one core`],
-          ['other processes (machine − server − bench − PostgreSQL)', `${(otherCores(L) * 100).toFixed(0)}% of one core`],
-        ]
-      : []),
-    ['load average before the run', L.loadBefore],
-  ]));
+  console.log(
+    table([
+      ['figure', 'value'],
+      [WS ? 'accepted moves/s (submitAction without errors)' : 'accepted moves/s (200 on POST actions)', fmtInt(movesPerS)],
+      ['accepted moves in window', fmtInt(L.moves)],
+      [
+        'matches started / finished / resigned at cap',
+        `${fmtInt(L.matchesStarted)} / ${fmtInt(L.matchesFinished)} / ${fmtInt(L.matchesResigned)}`,
+      ],
+      [`deep-chain breaks (> ${CHAIN_LIMIT} ability actions in a row → end-phase)`, fmtInt(L.chainBreaks)],
+      [
+        'mean response size: POST actions / GET legal-actions',
+        `${fmtInt(L.bytes.post / Math.max(1, L.post.count))} / ${fmtInt(L.bytes.legal / Math.max(1, L.legal.count))} chars`,
+      ],
+      ['server CPU per accepted move (incl. its legal-actions GET)', `${fmtMs(L.serverCpuMs / Math.max(1, L.moves))} ms`],
+      [
+        'protocol; requests per accepted move (action + legal-actions read)',
+        `${WS ? 'ws (GraphQL over one WebSocket per seat)' : LEAN ? 'lean (the default answer, ?include=legal)' : 'full (Prefer: return=representation)'}; ${((L.post.count + L.legal.count) / Math.max(1, L.moves)).toFixed(2)}`,
+      ],
+      ['server process CPU in window', cores(L.serverCpuMs)],
+      ['bench process CPU in window', cores(L.benchCpuMs)],
+      ...(L.machine
+        ? [
+            ['PostgreSQL processes CPU in window', `${(L.machine.postgres * 100).toFixed(0)}% of one core`],
+            [`whole machine busy in window (${L.machine.cores} cores)`, `${(L.machine.machineBusy * 100).toFixed(0)}% of one core`],
+            ['other processes (machine − server − bench − PostgreSQL)', `${(otherCores(L) * 100).toFixed(0)}% of one core`],
+          ]
+        : []),
+      ['load average before the run', L.loadBefore],
+    ]),
+  );
   if (L.machine && otherCores(L) > 0.25) {
-    console.log(`  !! other processes used ${otherCores(L).toFixed(2)} cores during the window: these figures understate what the service can do on an idle machine.`);
+    console.log(
+      `  !! other processes used ${otherCores(L).toFixed(2)} cores during the window: these figures understate what the service can do on an idle machine.`,
+    );
   }
   const statusRows = [['responses in window', 'count']];
   for (const [k, v] of [...L.statuses.entries()].sort()) statusRows.push([k, fmtInt(v)]);
@@ -703,7 +770,8 @@ function report(b: BackendReport): { movesPerS: number; p95: number } {
   }
 
   const baseRows = [['raw single-row INSERT baseline', 'rows', 'rows/s', 'mean ms', 'moves/s ÷ rows/s']];
-  for (const x of b.baseline) baseRows.push([x.label, fmtInt(x.rows), fmtInt(x.perSecond), fmtMs(x.meanMs), (movesPerS / x.perSecond).toFixed(3)]);
+  for (const x of b.baseline)
+    baseRows.push([x.label, fmtInt(x.rows), fmtInt(x.perSecond), fmtMs(x.meanMs), (movesPerS / x.perSecond).toFixed(3)]);
   console.log(table(baseRows));
   if (b.profile) console.log(`\n  ${b.profile}`);
   return { movesPerS, p95: L.post.percentile(95) };
@@ -712,9 +780,11 @@ function report(b: BackendReport): { movesPerS: number; p95: number } {
 // ------------------------------------------------------------------ main
 
 async function main(): Promise<void> {
-  console.log(`API benchmark: Node ${process.version}, ${os.cpus().length} cores, ${MATCHES} concurrent matches, PROTOCOL=${PROTOCOL_NAME}, ${WEBHOOKS ? 'webhooks on every seat, ' : ''}` +
-    `${WARMUP_S} s warm-up + ${DURATION_S} s measured per backend; server = child process (${SERVER_KIND === 'dist' ? 'node dist/server.js, compiled as production runs' : 'node --import tsx src/server.ts'}), ` +
-    `load generator = this process.`);
+  console.log(
+    `API benchmark: Node ${process.version}, ${os.cpus().length} cores, ${MATCHES} concurrent matches, PROTOCOL=${PROTOCOL_NAME}, ${WEBHOOKS ? 'webhooks on every seat, ' : ''}` +
+      `${WARMUP_S} s warm-up + ${DURATION_S} s measured per backend; server = child process (${SERVER_KIND === 'dist' ? 'node dist/server.js, compiled as production runs' : 'node --import tsx src/server.ts'}), ` +
+      `load generator = this process.`,
+  );
   ensureBuilt(ROOT);
   const results: BackendReport[] = [];
   for (const name of ['pglite', 'postgres'] as const) {
@@ -741,16 +811,20 @@ async function main(): Promise<void> {
     const seq = r.baseline[0]!;
     const conc = r.baseline.find((x) => x.label.startsWith('32'));
     const label = r.name === 'pglite' ? 'PGlite' : 'PostgreSQL';
-    const ratio = `${(movesPerS / seq.perSecond).toFixed(2)}× the sequential raw-insert rate (${fmtInt(seq.perSecond)}/s)` +
+    const ratio =
+      `${(movesPerS / seq.perSecond).toFixed(2)}× the sequential raw-insert rate (${fmtInt(seq.perSecond)}/s)` +
       (conc ? `, ${(movesPerS / conc.perSecond).toFixed(2)}× the 32-way rate (${fmtInt(conc.perSecond)}/s)` : '');
     if (r.name === 'postgres') {
       const ok = movesPerS >= BAR.movesPerSecond && p95 < BAR.p95Ms;
-      console.log(`${label}: ${fmtInt(movesPerS)} moves/s, p95 ${fmtMs(p95)} ms — ${ok ? 'meets' : 'does NOT meet'} the bar (≥ ${BAR.movesPerSecond} moves/s, p95 < ${BAR.p95Ms} ms); ${ratio}`);
+      console.log(
+        `${label}: ${fmtInt(movesPerS)} moves/s, p95 ${fmtMs(p95)} ms — ${ok ? 'meets' : 'does NOT meet'} the bar (≥ ${BAR.movesPerSecond} moves/s, p95 < ${BAR.p95Ms} ms); ${ratio}`,
+      );
     } else {
       console.log(`${label}: ${fmtInt(movesPerS)} moves/s, p95 ${fmtMs(p95)} ms (no bar for PGlite); ${ratio}`);
     }
   }
-  if (!results.some((r) => r.name === 'postgres') && BACKENDS.includes('postgres')) console.log('PostgreSQL: not measured (see above) — the bar could not be checked.');
+  if (!results.some((r) => r.name === 'postgres') && BACKENDS.includes('postgres'))
+    console.log('PostgreSQL: not measured (see above) — the bar could not be checked.');
 }
 
 await runBench('bench:api', main);

@@ -49,40 +49,71 @@ async function json<T>(res: Promise<{ statusCode: number; body: string }>, what:
 
 // A long hot-seat match: the first legal action of whoever is to move, MOVES times (or to its end).
 const created = await json<{ id: string; tokens: Record<'p1' | 'p2', string> }>(
-  app.inject({ method: 'POST', url: '/v1/matches', payload: { handle: 'a', opponentHandle: 'b', decks: { p1: { starter: 'starter-ember-tide' }, p2: { starter: 'starter-storm-shade' } } } }),
+  app.inject({
+    method: 'POST',
+    url: '/v1/matches',
+    payload: { handle: 'a', opponentHandle: 'b', decks: { p1: { starter: 'starter-ember-tide' }, p2: { starter: 'starter-storm-shade' } } },
+  }),
   'create',
 );
 const { id, tokens } = created;
 for (let i = 0; i < MOVES; i++) {
-  const v = await json<{ status: string; game: { pending?: { seat: 'p1' | 'p2' } | null } }>(app.inject({ url: `/v1/matches/${id}` }), 'view');
+  const v = await json<{ status: string; game: { pending?: { seat: 'p1' | 'p2' } | null } }>(
+    app.inject({ url: `/v1/matches/${id}` }),
+    'view',
+  );
   if (v.status !== 'active' || !v.game.pending) break;
   const seat = v.game.pending.seat;
-  const legal = await json<{ actions: { action: { type: string } }[] }>(app.inject({ url: `/v1/matches/${id}/legal-actions`, headers: auth(tokens[seat]) }), 'legal');
+  const legal = await json<{ actions: { action: { type: string } }[] }>(
+    app.inject({ url: `/v1/matches/${id}/legal-actions`, headers: auth(tokens[seat]) }),
+    'legal',
+  );
   // Prefer anything but a pass, so the match grows the way played matches do.
   const pick = legal.actions.find((a) => a.action.type !== 'pass') ?? legal.actions[0]!;
-  await json(app.inject({ method: 'POST', url: `/v1/matches/${id}/actions`, headers: auth(tokens[seat]), payload: { action: pick.action } }), 'move');
+  await json(
+    app.inject({ method: 'POST', url: `/v1/matches/${id}/actions`, headers: auth(tokens[seat]), payload: { action: pick.action } }),
+    'move',
+  );
 }
 const version = (await json<{ version: number }>(app.inject({ url: `/v1/matches/${id}` }), 'view')).version;
 
 // A tournament of PLAYERS entrants (standings before the start: every row a player).
-const org = (await json<{ token: string }>(app.inject({ method: 'POST', url: '/v1/players', payload: { handle: 'bench-org' } }), 'org')).token;
+const org = (await json<{ token: string }>(app.inject({ method: 'POST', url: '/v1/players', payload: { handle: 'bench-org' } }), 'org'))
+  .token;
 const tn = (
   await json<{ id: string }>(
-    app.inject({ method: 'POST', url: '/v1/tournaments', headers: auth(org), payload: { name: 'Costs', format: 'swiss', rounds: 5, timeControl: { kind: 'correspondence', daysPerMove: 3 }, maxPlayers: 1000 } }),
+    app.inject({
+      method: 'POST',
+      url: '/v1/tournaments',
+      headers: auth(org),
+      payload: { name: 'Costs', format: 'swiss', rounds: 5, timeControl: { kind: 'correspondence', daysPerMove: 3 }, maxPlayers: 1000 },
+    }),
     'tournament',
   )
 ).id;
 for (let i = 0; i < PLAYERS; i++) {
-  const t = (await json<{ token: string }>(app.inject({ method: 'POST', url: '/v1/players', payload: { handle: `entrant-${i}` } }), 'player')).token;
+  const t = (
+    await json<{ token: string }>(app.inject({ method: 'POST', url: '/v1/players', payload: { handle: `entrant-${i}` } }), 'player')
+  ).token;
   await json(app.inject({ method: 'POST', url: `/v1/tournaments/${tn}/join`, headers: auth(t), payload: {} }), 'join');
 }
 
 // A player with matches waiting for its decision: what a new myTurn subscriber is sent first.
-const heavy = (await json<{ token: string }>(app.inject({ method: 'POST', url: '/v1/players', payload: { handle: 'bench-heavy' } }), 'heavy')).token;
+const heavy = (
+  await json<{ token: string }>(app.inject({ method: 'POST', url: '/v1/players', payload: { handle: 'bench-heavy' } }), 'heavy')
+).token;
 let waiting = 0;
 for (let i = 0; waiting < MY_TURN_WINDOW && i < 4 * MY_TURN_WINDOW; i++) {
   const m = await json<{ id: string; tokens: Record<'p1' | 'p2', string> }>(
-    app.inject({ method: 'POST', url: '/v1/matches', headers: auth(heavy), payload: { opponentHandle: `heavy-opp-${i}`, decks: { p1: { starter: 'starter-ember-tide' }, p2: { starter: 'starter-storm-shade' } } } }),
+    app.inject({
+      method: 'POST',
+      url: '/v1/matches',
+      headers: auth(heavy),
+      payload: {
+        opponentHandle: `heavy-opp-${i}`,
+        decks: { p1: { starter: 'starter-ember-tide' }, p2: { starter: 'starter-storm-shade' } },
+      },
+    }),
     'heavy match',
   );
   const v = await json<{ game: { pending?: { seat: 'p1' | 'p2' } | null } }>(app.inject({ url: `/v1/matches/${m.id}` }), 'view');
@@ -103,7 +134,13 @@ interface Row {
 }
 
 const rows: Row[] = [
-  { operation: 'time travel ?at= (cold, from event 1)', unit: 'event replayed', size: version, rate: WORK_RATES.replayEvent, run: () => json(app.inject({ url: `/v1/matches/${id}?at=${version}` }), 'at') },
+  {
+    operation: 'time travel ?at= (cold, from event 1)',
+    unit: 'event replayed',
+    size: version,
+    rate: WORK_RATES.replayEvent,
+    run: () => json(app.inject({ url: `/v1/matches/${id}?at=${version}` }), 'at'),
+  },
   {
     operation: 'match export, uncached (the file built, as JSON text)',
     unit: 'event',
@@ -112,7 +149,13 @@ const rows: Row[] = [
     // What the route runs for a file not in the node's cache (a finished one is built once per viewer).
     run: async () => JSON.stringify(await exportMatch(app.service.store, await app.service.load(id, undefined))),
   },
-  { operation: 'event page (limit 500)', unit: 'event read', size: Math.min(500, version), rate: WORK_RATES.eventRead, run: () => json(app.inject({ url: `/v1/matches/${id}/events?limit=500` }), 'events') },
+  {
+    operation: 'event page (limit 500)',
+    unit: 'event read',
+    size: Math.min(500, version),
+    rate: WORK_RATES.eventRead,
+    run: () => json(app.inject({ url: `/v1/matches/${id}/events?limit=500` }), 'events'),
+  },
   {
     operation: 'board.png, 1200 px (uncached: a new size each time)',
     unit: 'megapixel',
@@ -162,7 +205,15 @@ const rows: Row[] = [
     unit: 'match',
     size: 1,
     rate: WORK_RATES.bulkPairingMatch,
-    run: () => json(app.inject({ method: 'POST', url: '/v1/matches', payload: { decks: { p1: { starter: 'starter-ember-tide' }, p2: { starter: 'starter-verdant-quake' } } } }), 'create'),
+    run: () =>
+      json(
+        app.inject({
+          method: 'POST',
+          url: '/v1/matches',
+          payload: { decks: { p1: { starter: 'starter-ember-tide' }, p2: { starter: 'starter-verdant-quake' } } },
+        }),
+        'create',
+      ),
   },
   {
     operation: `a myTurn subscription's first window (WebSocket opened, ${waiting} matches sent, closed; the client's CPU included)`,
@@ -186,11 +237,17 @@ const rows: Row[] = [
     size: 16,
     rate: WORK_RATES.documentKiB,
     // A distinct comment each time: a new document, not one the parse cache holds.
-    run: (i) => json(app.inject({ method: 'POST', url: '/graphql', payload: { query: `{ __typename }\n# ${String(i).padEnd(16 * 1024 - 40, 'x')}` } }), 'graphql'),
+    run: (i) =>
+      json(
+        app.inject({ method: 'POST', url: '/graphql', payload: { query: `{ __typename }\n# ${String(i).padEnd(16 * 1024 - 40, 'x')}` } }),
+        'graphql',
+      ),
   },
 ];
 
-const out: string[][] = [['operation', 'work per run', 'CPU per run (ms)', 'CPU per unit of work (ms)', 'charged per unit', 'charged ÷ measured']];
+const out: string[][] = [
+  ['operation', 'work per run', 'CPU per run (ms)', 'CPU per unit of work (ms)', 'charged per unit', 'charged ÷ measured'],
+];
 // ONLY: run the rows whose name holds it (a profile of one operation).
 const only = process.env.ONLY;
 for (const row of rows.filter((r) => !only || r.operation.includes(only))) {
@@ -199,12 +256,28 @@ for (const row of rows.filter((r) => !only || r.operation.includes(only))) {
   for (let i = 0; i < REPEAT; i++) await row.run(i);
   const perRun = (cpuMs() - t0) / REPEAT;
   const perUnit = perRun / row.size;
-  out.push([row.operation, `${row.size.toLocaleString("en-US")} × ${row.unit}`, fmtMs(perRun), perUnit.toPrecision(2), String(row.rate), (row.rate / perUnit).toFixed(2)]);
+  out.push([
+    row.operation,
+    `${row.size.toLocaleString('en-US')} × ${row.unit}`,
+    fmtMs(perRun),
+    perUnit.toPrecision(2),
+    String(row.rate),
+    (row.rate / perUnit).toFixed(2),
+  ]);
 }
 
-console.log(`bench:costs — ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, REPEAT=${REPEAT}, match of ${version} events, ${PLAYERS} entrants, PGlite in memory`);
+console.log(
+  `bench:costs — ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), load ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}, REPEAT=${REPEAT}, match of ${version} events, ${PLAYERS} entrants, PGlite in memory`,
+);
 console.log(table(out));
-console.log(`\nThe computer's decisions are charged by level (units): ${Object.entries(AI_DECISION_UNITS).map(([l, u]) => `L${l} ${u}`).join(', ')} — from npm run bench:ai's CPU per decision (Evons' median, its slower game) plus building the job.`);
+console.log(
+  `\nThe computer's decisions are charged by level (units): ${Object.entries(AI_DECISION_UNITS)
+    .map(([l, u]) => `L${l} ${u}`)
+    .join(', ')} — from npm run bench:ai's CPU per decision (Evons' median, its slower game) plus building the job.`,
+);
 console.log(`GraphQL documents are charged past ${LARGE_DOCUMENT_CHARS / 1024} KiB only.`);
 await app.close();
 await opened.close();

@@ -85,7 +85,9 @@ const cpuMs = (): number => {
 };
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-console.log(`engine benchmark: ${GAMES} random games per game (after ${WARMUP} warm-up), one core, Node ${process.version}; rates per CPU second (wall in brackets)`);
+console.log(
+  `engine benchmark: ${GAMES} random games per game (after ${WARMUP} warm-up), one core, Node ${process.version}; rates per CPU second (wall in brackets)`,
+);
 
 for (const id of GAME_IDS.filter((g) => !ONLY || g === ONLY)) {
   const r = RULESETS[id] as AnyRuleset;

@@ -56,16 +56,25 @@ const recorded = (r: { status: number; headers: NodeJS.Dict<string | string[]>; 
 /** One whole match against the real server, every GET legal-actions and POST answer recorded. */
 async function recordAnswers(dir: string): Promise<RecordedAnswers> {
   ensureBuilt(ROOT);
-  const server = await startServer({ cwd: ROOT, env: { LOG_LEVEL: 'warn', NODE_ENV: 'production', GRAPHIQL: 'false', DATA_DIR: path.join(dir, 'data') } });
+  const server = await startServer({
+    cwd: ROOT,
+    env: { LOG_LEVEL: 'warn', NODE_ENV: 'production', GRAPHIQL: 'false', DATA_DIR: path.join(dir, 'data') },
+  });
   cleanups.push(() => server.stop(5_000));
   const base = server.baseUrl;
   const out: RecordedAnswers = { legal: [], post: [] };
-  const created = await call(base, 'POST', '/v1/matches', {}, {
-    openSeat: false,
-    handle: 'floor-a',
-    opponentHandle: 'floor-b',
-    decks: { p1: { starter: 'starter-verdant-quake' }, p2: { starter: 'starter-storm-shade' } },
-  });
+  const created = await call(
+    base,
+    'POST',
+    '/v1/matches',
+    {},
+    {
+      openSeat: false,
+      handle: 'floor-a',
+      opponentHandle: 'floor-b',
+      decks: { p1: { starter: 'starter-verdant-quake' }, p2: { starter: 'starter-storm-shade' } },
+    },
+  );
   if (created.status !== 201) throw new Error(`create: ${created.status} ${created.text.slice(0, 300)}`);
   const c = created.body as { id: string; tokens: Record<Seat, string> };
   const auth = (s: Seat) => ({ authorization: `Bearer ${c.tokens[s]}` });
@@ -79,7 +88,13 @@ async function recordAnswers(dir: string): Promise<RecordedAnswers> {
     out.legal.push(recorded(legal));
     const choice = player.choose((legal.body as { actions: LegalAction[] }).actions, (o) => o.action.type)?.action ?? { type: 'resign' };
     // bench:api's full protocol: the answer with the whole match view.
-    const res = await call(base, 'POST', `/v1/matches/${c.id}/actions`, { ...auth(seat), 'if-match': `"${view.version}"`, 'idempotency-key': `f-${view.version}`, prefer: 'return=representation' }, { action: choice });
+    const res = await call(
+      base,
+      'POST',
+      `/v1/matches/${c.id}/actions`,
+      { ...auth(seat), 'if-match': `"${view.version}"`, 'idempotency-key': `f-${view.version}`, prefer: 'return=representation' },
+      { action: choice },
+    );
     if (res.status !== 200) throw new Error(`action: ${res.status} ${res.text.slice(0, 300)}`);
     out.post.push(recorded(res));
     player.accepted(choice.type);
@@ -102,7 +117,14 @@ async function runLoad(base: string, serverCpuMs: () => number): Promise<FloorRe
   const t0 = performance.now();
   const measureStart = t0 + WARMUP_S * 1000;
   const measureEnd = measureStart + DURATION_S * 1000;
-  const r: FloorResult = { moves: 0, post: new Samples(), bytes: { legal: 0, post: 0 }, cpu: null, loadBefore: loadAverage(), errors: new Map() };
+  const r: FloorResult = {
+    moves: 0,
+    post: new Samples(),
+    bytes: { legal: 0, post: 0 },
+    cpu: null,
+    loadBefore: loadAverage(),
+    errors: new Map(),
+  };
   const stopped = () => performance.now() >= measureEnd || stopAll.signal.aborted;
   const window = measureCpuWindow(serverCpuMs, WARMUP_S * 1000, WARMUP_S * 1000 + DURATION_S * 1000, { end: (cpu) => (r.cpu = cpu) });
   const auth = { authorization: `Bearer ${'x'.repeat(43)}` };
@@ -114,7 +136,13 @@ async function runLoad(base: string, serverCpuMs: () => number): Promise<FloorRe
         const legal = await call(base, 'GET', `/v1/matches/m${slot}/legal-actions`, auth);
         const actions = (legal.body as { actions: LegalAction[] }).actions;
         const choice = actions.length ? actions[pick(actions.length)]!.action : { type: 'resign' };
-        const res = await call(base, 'POST', `/v1/matches/m${slot}/actions`, { ...auth, 'if-match': `"${version}"`, 'idempotency-key': `f-m${slot}-${version}`, prefer: 'return=representation' }, { action: choice });
+        const res = await call(
+          base,
+          'POST',
+          `/v1/matches/m${slot}/actions`,
+          { ...auth, 'if-match': `"${version}"`, 'idempotency-key': `f-m${slot}-${version}`, prefer: 'return=representation' },
+          { action: choice },
+        );
         version++;
         const end = performance.now();
         if (end - legal.ms - res.ms >= measureStart && end <= measureEnd) {
@@ -141,22 +169,33 @@ async function runLoad(base: string, serverCpuMs: () => number): Promise<FloorRe
 
 function report(r: FloorResult): void {
   const perMove = (ms: number | undefined) => (ms !== undefined && Number.isFinite(ms) ? `${fmtMs(ms / Math.max(1, r.moves))} ms` : 'n/a');
-  const cores = (share: number | undefined) => (share !== undefined && Number.isFinite(share) ? `${(share * 100).toFixed(0)}% of one core` : 'n/a');
+  const cores = (share: number | undefined) =>
+    share !== undefined && Number.isFinite(share) ? `${(share * 100).toFixed(0)}% of one core` : 'n/a';
   const wallMs = DURATION_S * 1000;
   const cpu = r.cpu;
-  console.log(`\n=== HTTP floor — ${MATCHES} loops, ${DURATION_S} s measured after ${WARMUP_S} s warm-up (load average before: ${r.loadBefore}) ===`);
-  console.log(table([
-    ['figure', 'value'],
-    ['moves/s (a legal-actions GET and an action POST each)', fmtInt(r.moves / DURATION_S)],
-    ['action POST p50 / p95 / p99 ms', `${fmtMs(r.post.percentile(50))} / ${fmtMs(r.post.percentile(95))} / ${fmtMs(r.post.percentile(99))}`],
-    ['mean answer size: POST actions / GET legal-actions', `${fmtInt(r.bytes.post / Math.max(1, r.moves))} / ${fmtInt(r.bytes.legal / Math.max(1, r.moves))} chars`],
-    ['server CPU per move (both requests)', perMove(cpu?.serverCpuMs)],
-    ['load generator CPU per move (both requests)', perMove(cpu?.benchCpuMs)],
-    ['server process CPU in window', cores(cpu ? cpu.serverCpuMs / wallMs : undefined)],
-    ['load generator CPU in window', cores(cpu ? cpu.benchCpuMs / wallMs : undefined)],
-    [`whole machine busy in window (${cpu?.machine?.cores ?? os.cpus().length} cores)`, cores(cpu?.machine?.machineBusy)],
-    ['errors', r.errors.size ? [...r.errors].map(([k, n]) => `${n}× ${k}`).join('; ') : 'none'],
-  ]));
+  console.log(
+    `\n=== HTTP floor — ${MATCHES} loops, ${DURATION_S} s measured after ${WARMUP_S} s warm-up (load average before: ${r.loadBefore}) ===`,
+  );
+  console.log(
+    table([
+      ['figure', 'value'],
+      ['moves/s (a legal-actions GET and an action POST each)', fmtInt(r.moves / DURATION_S)],
+      [
+        'action POST p50 / p95 / p99 ms',
+        `${fmtMs(r.post.percentile(50))} / ${fmtMs(r.post.percentile(95))} / ${fmtMs(r.post.percentile(99))}`,
+      ],
+      [
+        'mean answer size: POST actions / GET legal-actions',
+        `${fmtInt(r.bytes.post / Math.max(1, r.moves))} / ${fmtInt(r.bytes.legal / Math.max(1, r.moves))} chars`,
+      ],
+      ['server CPU per move (both requests)', perMove(cpu?.serverCpuMs)],
+      ['load generator CPU per move (both requests)', perMove(cpu?.benchCpuMs)],
+      ['server process CPU in window', cores(cpu ? cpu.serverCpuMs / wallMs : undefined)],
+      ['load generator CPU in window', cores(cpu ? cpu.benchCpuMs / wallMs : undefined)],
+      [`whole machine busy in window (${cpu?.machine?.cores ?? os.cpus().length} cores)`, cores(cpu?.machine?.machineBusy)],
+      ['errors', r.errors.size ? [...r.errors].map(([k, n]) => `${n}× ${k}`).join('; ') : 'none'],
+    ]),
+  );
 }
 
 async function main(): Promise<void> {
@@ -166,15 +205,24 @@ async function main(): Promise<void> {
   cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
   const answers = await recordAnswers(dir);
   const mean = (list: RecordedAnswer[]) => list.reduce((n, a) => n + JSON.stringify(a.body).length, 0) / Math.max(1, list.length);
-  console.log(`recorded ${answers.legal.length} legal-actions and ${answers.post.length} action answers (mean ${fmtInt(mean(answers.legal))} and ${fmtInt(mean(answers.post))} chars)`);
+  console.log(
+    `recorded ${answers.legal.length} legal-actions and ${answers.post.length} action answers (mean ${fmtInt(mean(answers.legal))} and ${fmtInt(mean(answers.post))} chars)`,
+  );
   const file = path.join(dir, 'answers.json');
   fs.writeFileSync(file, JSON.stringify(answers));
-  const floor = await startServer({ cwd: ROOT, env: { FLOOR_ANSWERS: file, NODE_ENV: 'production' }, entry: ['--import', 'tsx', path.join('bench', 'floor-server.ts')] });
+  const floor = await startServer({
+    cwd: ROOT,
+    env: { FLOOR_ANSWERS: file, NODE_ENV: 'production' },
+    entry: ['--import', 'tsx', path.join('bench', 'floor-server.ts')],
+  });
   cleanups.push(() => floor.stop(5_000));
-  console.log(`floor server ready at ${floor.baseUrl} (pid ${floor.pid}); ${MATCHES} loops, ${WARMUP_S} s warm-up + ${DURATION_S} s measured …`);
+  console.log(
+    `floor server ready at ${floor.baseUrl} (pid ${floor.pid}); ${MATCHES} loops, ${WARMUP_S} s warm-up + ${DURATION_S} s measured …`,
+  );
   const result = await runLoad(floor.baseUrl, () => floor.cpuMs());
   if (interrupted()) return;
-  if (floor.exited()) throw new Error(`the floor server died: ${JSON.stringify(floor.exited())}\n    ${floor.log().slice(-20).join('\n    ')}`);
+  if (floor.exited())
+    throw new Error(`the floor server died: ${JSON.stringify(floor.exited())}\n    ${floor.log().slice(-20).join('\n    ')}`);
   report(result);
 }
 

@@ -27,7 +27,8 @@ async function seed(url: string): Promise<void> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
-    await c.query(`
+    await c.query(
+      `
       INSERT INTO "match" ("id", "game", "rules_version", "engine_version", "rules_hash", "config", "card_set_id", "card_set_hash",
                            "seed", "seed_commitment", "status", "winner", "to_move", "deadline", "time_control", "rated", "ending", "version", "created_at", "updated_at")
       SELECT 'm' || g, CASE WHEN g % 4 = 0 THEN 'universus' ELSE 'evons' END, 'r', 'e', 'h', '{}'::jsonb, 'set', 'hash', 's', 'c',
@@ -39,11 +40,16 @@ async function seed(url: string): Promise<void> {
              g % 3 <> 0 AND g % 5 = 0,
              CASE WHEN g % 10 < 7 THEN 'game' END,
              100, now() - (g % 525600) * interval '1 minute', now()
-        FROM generate_series(1, $1::int) AS g`, [MATCHES]);
-    await c.query(`
+        FROM generate_series(1, $1::int) AS g`,
+      [MATCHES],
+    );
+    await c.query(
+      `
       INSERT INTO "seat" ("match_id", "seat", "token_hash", "handle", "joined_at")
       SELECT 'm' || g, s.seat, md5(g::text || s.seat), 'player' || (CASE WHEN s.seat = 'p1' THEN g % $2::int ELSE ((g::bigint * 7919 + 13) % $2::int)::int END), now()
-        FROM generate_series(1, $1::int) AS g, (VALUES ('p1'), ('p2')) AS s(seat)`, [MATCHES, HANDLES]);
+        FROM generate_series(1, $1::int) AS g, (VALUES ('p1'), ('p2')) AS s(seat)`,
+      [MATCHES, HANDLES],
+    );
     await c.query('ANALYZE');
   } finally {
     await c.end();
@@ -65,7 +71,7 @@ const QUERIES: Query[] = [
   { name: 'by handle, won', filter: () => ({ handle: pick(), result: 'won' }) },
   { name: 'by handle, rated', filter: () => ({ handle: pick(), rated: true }) },
   { name: 'by handle, last 30 days', filter: () => ({ handle: pick(), from: new Date(Date.now() - 30 * 86_400_000) }) },
-  { name: "my turn, soonest deadline first", filter: () => ({ toMoveHandle: pick() }), order: 'deadline' },
+  { name: 'my turn, soonest deadline first', filter: () => ({ toMoveHandle: pick() }), order: 'deadline' },
   { name: 'everything, newest first', filter: () => ({}) },
   { name: 'game universus, newest first', filter: () => ({ game: 'universus' }) },
   { name: 'rated, newest first', filter: () => ({ rated: true }) },
@@ -103,11 +109,19 @@ async function main(): Promise<void> {
       console.log(`history benchmark: ${fmtInt(MATCHES)} matches, ${fmtInt(MATCHES * 2)} seats, ${fmtInt(HANDLES)} handles; seeding …`);
       const t0 = performance.now();
       await seed(url);
-      console.log(`seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${RUNS} random queries of each kind (page of 20, then the next page) …\n`);
+      console.log(
+        `seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${RUNS} random queries of each kind (page of 20, then the next page) …\n`,
+      );
       const rows = [['query', 'p50 ms', 'p95 ms', 'max ms', 'next page p95 ms']];
       for (const q of QUERIES) {
         const { first, next } = await measure(opened.store, q);
-        rows.push([q.name, fmtMs(first.percentile(50)), fmtMs(first.percentile(95)), fmtMs(first.max()), next.count ? fmtMs(next.percentile(95)) : '—']);
+        rows.push([
+          q.name,
+          fmtMs(first.percentile(50)),
+          fmtMs(first.percentile(95)),
+          fmtMs(first.max()),
+          next.count ? fmtMs(next.percentile(95)) : '—',
+        ]);
       }
       console.log(table(rows));
     } finally {

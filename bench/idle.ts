@@ -56,7 +56,16 @@ async function main(): Promise<void> {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   try {
-    for (let i = 0; i < 600 && !(await fetch(`${api}/readyz`).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 100));
+    for (
+      let i = 0;
+      i < 600 &&
+      !(await fetch(`${api}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      ));
+      i++
+    )
+      await new Promise((r) => setTimeout(r, 100));
     const rss: string[][] = [['moment', 'server RSS MiB']];
     const gc = () => new Promise((r) => setTimeout(r, 2_000)); // let the server settle before reading RSS
     await gc();
@@ -106,7 +115,11 @@ async function main(): Promise<void> {
           const action = legal.body.actions?.[0]?.action;
           if (!action) return;
           const s = performance.now();
-          const r = await json(`${api}/v1/matches/${m.id}/actions`, { method: 'POST', headers: { ...auth, 'if-match': `"${view.body.version}"` }, body: JSON.stringify({ action }) });
+          const r = await json(`${api}/v1/matches/${m.id}/actions`, {
+            method: 'POST',
+            headers: { ...auth, 'if-match': `"${view.body.version}"` },
+            body: JSON.stringify({ action }),
+          });
           if (r.status === 200) {
             latency.add(performance.now() - s);
             moves++;
@@ -119,13 +132,25 @@ async function main(): Promise<void> {
     await gc();
     rss.push([`after ${TRICKLE_S} s of moves (${fmtInt(moves)} moves)`, rssMiB(server.pid!).toFixed(0)]);
 
-    console.log(`idle-matches benchmark: compiled server, PostgreSQL, ${fmtInt(MATCHES)} correspondence matches opened in ${openS.toFixed(1)} s (${fmtInt(MATCHES / openS)}/s)\n`);
+    console.log(
+      `idle-matches benchmark: compiled server, PostgreSQL, ${fmtInt(MATCHES)} correspondence matches opened in ${openS.toFixed(1)} s (${fmtInt(MATCHES / openS)}/s)\n`,
+    );
     console.log(table(rss));
     console.log('');
-    console.log(table([
-      ['trickled moves', 'count', 'failed', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms'],
-      ['POST actions on random open matches', fmtInt(latency.count), fmtInt(failures), fmtMs(latency.percentile(50)), fmtMs(latency.percentile(95)), fmtMs(latency.percentile(99)), fmtMs(latency.max())],
-    ]));
+    console.log(
+      table([
+        ['trickled moves', 'count', 'failed', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms'],
+        [
+          'POST actions on random open matches',
+          fmtInt(latency.count),
+          fmtInt(failures),
+          fmtMs(latency.percentile(50)),
+          fmtMs(latency.percentile(95)),
+          fmtMs(latency.percentile(99)),
+          fmtMs(latency.max()),
+        ],
+      ]),
+    );
   } finally {
     server.kill('SIGTERM');
     await new Promise((r) => (server.exitCode !== null ? r(null) : server.once('exit', r)));

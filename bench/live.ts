@@ -68,7 +68,8 @@ function call(base: string, method: 'GET' | 'POST', url: string, token?: string,
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-    if (payload !== undefined) Object.assign(headers, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) });
+    if (payload !== undefined)
+      Object.assign(headers, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) });
     const req = http.request(base + url, { method, agent, headers, timeout: 15_000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
@@ -134,9 +135,14 @@ async function slot(i: number, a: ServerProcess, b: ServerProcess, deadline: num
     const gql: { client: Client; sub: ReturnType<typeof subscribe<{ matchEvents: { seq: number } }>> }[] = [];
     for (let k = 0; k < share(GQL_N, i); k++) {
       const client = gqlWsClient(b.baseUrl, viewer(k + 1));
-      const sub = subscribe<{ matchEvents: { seq: number } }>(client, 'subscription($id: ID!) { matchEvents(matchId: $id) { seq } }', { id }, (r) => {
-        if (r.data) stats.arrivals.push({ form: 'gql', matchId: id, seq: r.data.matchEvents.seq, at: nowMs() });
-      });
+      const sub = subscribe<{ matchEvents: { seq: number } }>(
+        client,
+        'subscription($id: ID!) { matchEvents(matchId: $id) { seq } }',
+        { id },
+        (r) => {
+          if (r.data) stats.arrivals.push({ form: 'gql', matchId: id, seq: r.data.matchEvents.seq, at: nowMs() });
+        },
+      );
       gql.push({ client, sub });
     }
     // Attached: each has received the stored events (its watch was registered before the first one left).
@@ -160,7 +166,10 @@ async function slot(i: number, a: ServerProcess, b: ServerProcess, deadline: num
     }
     if (!over) await call(a.baseUrl, 'POST', `/v1/matches/${id}/actions`, tokens.p1, { action: { type: 'resign' } });
     // Every subscriber sees the end (SSE: the end message; GraphQL: complete).
-    await Promise.race([Promise.all([...sse.map((s) => s.ended), ...gql.map((g) => g.sub.done)]), new Promise((r) => setTimeout(r, END_WAIT_MS))]);
+    await Promise.race([
+      Promise.all([...sse.map((s) => s.ended), ...gql.map((g) => g.sub.done)]),
+      new Promise((r) => setTimeout(r, END_WAIT_MS)),
+    ]);
     stats.unfinishedSubscribers += sse.filter((s) => s.messages.at(-1)?.event !== 'end').length;
     for (const g of gql) if (g.sub.error()) note(`subscription error ${JSON.stringify(g.sub.error()).slice(0, 120)}`);
     for (const s of sse) s.close();
@@ -179,29 +188,44 @@ async function main(): Promise<void> {
   cleanups.push(async () => {
     await admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
   });
-  const env = { DATABASE_URL: withDatabase(MAINTENANCE_URL, name), LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', SWEEP_INTERVAL_MS: '0', WEBHOOK_WORKER: 'off', GRAPHQL_MAX_SUBSCRIPTIONS: '20' };
+  const env = {
+    DATABASE_URL: withDatabase(MAINTENANCE_URL, name),
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '0',
+    SWEEP_INTERVAL_MS: '0',
+    WEBHOOK_WORKER: 'off',
+    GRAPHQL_MAX_SUBSCRIPTIONS: '20',
+  };
   ensureBuilt(ROOT);
   const a = await startServer({ cwd: ROOT, env });
   cleanups.push(() => a.stop(5_000));
   const b = await startServer({ cwd: ROOT, env });
   cleanups.push(() => b.stop(5_000));
 
-  console.log(`bench:live — ${SSE_N} SSE streams + ${GQL_N} GraphQL subscriptions on node B, moves on node A (PostgreSQL), ${MATCHES} matches at a time, ${DURATION_S} s, ${MOVE_GAP_MS} ms between moves; load ${loadAverage()}`);
+  console.log(
+    `bench:live — ${SSE_N} SSE streams + ${GQL_N} GraphQL subscriptions on node B, moves on node A (PostgreSQL), ${MATCHES} matches at a time, ${DURATION_S} s, ${MOVE_GAP_MS} ms between moves; load ${loadAverage()}`,
+  );
   const stats: Stats = { arrivals: [], liveFrom: new Map(), moves: 0, matches: 0, unfinishedSubscribers: 0, errors: new Map() };
   const cpu0 = { a: a.cpuMs(), b: b.cpuMs(), bench: process.cpuUsage(), machine: snapshot() };
   const t0 = Date.now();
   await Promise.all(Array.from({ length: MATCHES }, (_, i) => slot(i, a, b, t0 + DURATION_S * 1000, stats)));
   const elapsedS = (Date.now() - t0) / 1000;
   const benchCpu = process.cpuUsage(cpu0.bench);
-  const cpu = { a: a.cpuMs() - cpu0.a, b: b.cpuMs() - cpu0.b, bench: (benchCpu.user + benchCpu.system) / 1000, machine: cpuBetween(cpu0.machine, snapshot()) };
+  const cpu = {
+    a: a.cpuMs() - cpu0.a,
+    b: b.cpuMs() - cpu0.b,
+    bench: (benchCpu.user + benchCpu.system) / 1000,
+    machine: cpuBetween(cpu0.machine, snapshot()),
+  };
 
   // Commit times, from the rows themselves.
   const db = new pg.Client({ connectionString: env.DATABASE_URL });
   await db.connect();
   const rows = (
-    await db.query<{ match_id: string; seq: number; t: string }>(`SELECT match_id, seq, (extract(epoch from created_at) * 1000)::text AS t FROM "event" WHERE match_id = ANY($1)`, [
-      [...stats.liveFrom.keys()],
-    ])
+    await db.query<{ match_id: string; seq: number; t: string }>(
+      `SELECT match_id, seq, (extract(epoch from created_at) * 1000)::text AS t FROM "event" WHERE match_id = ANY($1)`,
+      [[...stats.liveFrom.keys()]],
+    )
   ).rows;
   await db.end();
   const committed = new Map(rows.map((r) => [`${r.match_id}:${r.seq}`, Number(r.t)]));
@@ -237,7 +261,8 @@ async function main(): Promise<void> {
     `CPU, in % of one core: node A ${core(cpu.a)}, node B ${core(cpu.b)}, this load generator ${core(cpu.bench)}, PostgreSQL ${(cpu.machine.postgres * 100).toFixed(0)}%; ` +
       `the whole machine ${(cpu.machine.machineBusy * 100).toFixed(0)}% of ${cpu.machine.cores * 100}% (other work included); load ${loadAverage()}`,
   );
-  if (stats.unfinishedSubscribers > 0) console.log(`SSE streams that had not ended ${END_WAIT_MS / 1000} s after their match: ${stats.unfinishedSubscribers}`);
+  if (stats.unfinishedSubscribers > 0)
+    console.log(`SSE streams that had not ended ${END_WAIT_MS / 1000} s after their match: ${stats.unfinishedSubscribers}`);
   for (const [what, n] of stats.errors) console.log(`  ${n} × ${what}`);
 }
 

@@ -70,8 +70,14 @@ const SEEK_CONCURRENCY = Math.max(1, Math.floor(num('SEEK_CONCURRENCY', 32, 8)))
 const WRITES = Math.max(1, Math.floor(num('WRITES', 1000, 20)));
 const RATE = Math.max(0.1, num('RATE', 50, 40));
 const DRAIN_S = Math.max(1, num('DRAIN_S', 15, 10));
-const BACKENDS = (process.env.BACKENDS ?? 'pglite,postgres').split(',').map((s) => s.trim()).filter(Boolean);
-const PARTS = (process.env.PARTS ?? 'seeks,feed').split(',').map((s) => s.trim()).filter(Boolean);
+const BACKENDS = (process.env.BACKENDS ?? 'pglite,postgres')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
+const PARTS = (process.env.PARTS ?? 'seeks,feed')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const CORR = (daysPerMove: number) => ({ kind: 'correspondence', daysPerMove });
 const STARTER = 'starter-verdant-quake';
 
@@ -147,7 +153,10 @@ async function seekRound(label: string, nodes: ServerProcess[], daysPerMove: num
   const posted = new Map<string, { owner: string; status: string; matchId: string | null }>();
   const t0 = performance.now();
   await pool(players, SEEK_CONCURRENCY, async (p, i) => {
-    const r = await call(nodes[i % nodes.length]!.baseUrl, 'POST', '/v1/seeks', bearer(p.token), { timeControl: CORR(daysPerMove), deck: { starter: STARTER } });
+    const r = await call(nodes[i % nodes.length]!.baseUrl, 'POST', '/v1/seeks', bearer(p.token), {
+      timeControl: CORR(daysPerMove),
+      deck: { starter: STARTER },
+    });
     if (r.status !== 201) throw new Error(`seek by ${p.handle}: ${r.status} ${r.text.slice(0, 300)}`);
     const b = r.body as { id: string; status: string; matchId: string | null };
     posted.set(b.id, { owner: p.handle, status: b.status, matchId: b.matchId });
@@ -159,7 +168,8 @@ async function seekRound(label: string, nodes: ServerProcess[], daysPerMove: num
   const byMatch = new Map<string, string[]>();
   await pool(players, 32, async (p) => {
     const r = await call(nodes[0]!.baseUrl, 'GET', '/v1/me/seeks', bearer(p.token));
-    const seeks = (r.body as { seeks: { id: string; status: string; matchId: string | null; timeControl: { daysPerMove: number } }[] }).seeks;
+    const seeks = (r.body as { seeks: { id: string; status: string; matchId: string | null; timeControl: { daysPerMove: number } }[] })
+      .seeks;
     const mine = seeks.filter((s) => s.timeControl.daysPerMove === daysPerMove);
     if (mine.length !== 1) return fail(`${label}: ${p.handle} has ${mine.length} seeks in the pool, not 1`);
     const s = mine[0]!;
@@ -175,7 +185,8 @@ async function seekRound(label: string, nodes: ServerProcess[], daysPerMove: num
     const r = await call(nodes[0]!.baseUrl, 'GET', `/v1/matches/${matchId}`, {});
     const seats = ((r.body as { seats?: { handle?: string | null }[] }).seats ?? []).map((s) => s.handle ?? null);
     const want = [...byMatch.get(matchId)!].sort();
-    if (JSON.stringify([...seats].sort()) !== JSON.stringify(want)) fail(`${label}: match ${matchId} seats ${JSON.stringify(seats)}, its seeks' owners ${JSON.stringify(want)}`);
+    if (JSON.stringify([...seats].sort()) !== JSON.stringify(want))
+      fail(`${label}: match ${matchId} seats ${JSON.stringify(seats)}, its seeks' owners ${JSON.stringify(want)}`);
   });
   if (byMatch.size !== SEEKS / 2) fail(`${label}: ${byMatch.size} matches for ${SEEKS} seeks (want ${SEEKS / 2})`);
   return { label, nodes: nodes.length, seeks: SEEKS, matches: byMatch.size, seconds, ok: failures.length === before };
@@ -195,7 +206,14 @@ interface Feed {
 
 function openFeed(base: string, account: Account, onEntry: (feed: Feed, challengeId: string, at: number) => void): Feed {
   let buf = '';
-  const feed: Feed = { account, snapshot: false, received: new Map(), duplicates: 0, ended: null, req: null as unknown as http.ClientRequest };
+  const feed: Feed = {
+    account,
+    snapshot: false,
+    received: new Map(),
+    duplicates: 0,
+    ended: null,
+    req: null as unknown as http.ClientRequest,
+  };
   // agent false: a socket of its own, outside the keep-alive pool the writes use.
   feed.req = http.get(`${base}/v1/me/events`, { agent: false, headers: bearer(account.token) }, (res) => {
     if (res.statusCode !== 200) feed.ended = `status ${res.statusCode}`;
@@ -271,15 +289,22 @@ async function feedRound(label: string, node: ServerProcess): Promise<FeedRow> {
     let to = accounts[Math.floor(Math.random() * (accounts.length - 1))]!;
     if (to === from) to = accounts[accounts.length - 1]!;
     inFlight.push(
-      call(node.baseUrl, 'POST', '/v1/challenges', bearer(from.token), { to: to.handle, timeControl: CORR(3), deck: { starter: STARTER } }).then((r) => {
-        const at = performance.now();
-        if (r.status !== 201) return fail(`${label}: challenge ${from.handle} → ${to.handle}: ${r.status} ${r.text.slice(0, 200)}`);
-        writeMs.add(r.ms);
-        sent.set((r.body as { id: string }).id, { to: to.handle, answeredAt: at });
-      }, (e: Error) => {
-        // An overloaded server (the rate above what it sustains): reported, not a crash.
-        writeErrors.set(e.message, (writeErrors.get(e.message) ?? 0) + 1);
-      }),
+      call(node.baseUrl, 'POST', '/v1/challenges', bearer(from.token), {
+        to: to.handle,
+        timeControl: CORR(3),
+        deck: { starter: STARTER },
+      }).then(
+        (r) => {
+          const at = performance.now();
+          if (r.status !== 201) return fail(`${label}: challenge ${from.handle} → ${to.handle}: ${r.status} ${r.text.slice(0, 200)}`);
+          writeMs.add(r.ms);
+          sent.set((r.body as { id: string }).id, { to: to.handle, answeredAt: at });
+        },
+        (e: Error) => {
+          // An overloaded server (the rate above what it sustains): reported, not a crash.
+          writeErrors.set(e.message, (writeErrors.get(e.message) ?? 0) + 1);
+        },
+      ),
     );
   }
   await Promise.all(inFlight);
@@ -315,7 +340,19 @@ async function feedRound(label: string, node: ServerProcess): Promise<FeedRow> {
   if (ended.length > 0) fail(`${label}: ${ended.length} feeds ended during the run (${ended[0]!.ended})`);
   for (const f of feeds.values()) f.req.destroy();
   for (const [what, n] of writeErrors) console.log(`  ${label}: ${n} writes failed (${what}): the server did not keep up with ${RATE}/s`);
-  return { label, feeds: ACCOUNTS, writes: sent.size, failedWrites: [...writeErrors.values()].reduce((a, b) => a + b, 0), sentPerS, writeP50: writeMs.percentile(50), latency, early, missing, serverCpu, ok: failures.length === before };
+  return {
+    label,
+    feeds: ACCOUNTS,
+    writes: sent.size,
+    failedWrites: [...writeErrors.values()].reduce((a, b) => a + b, 0),
+    sentPerS,
+    writeP50: writeMs.percentile(50),
+    latency,
+    early,
+    missing,
+    serverCpu,
+    ok: failures.length === before,
+  };
 }
 
 // ------------------------------------------------------------------ backends
@@ -417,15 +454,38 @@ async function main(): Promise<void> {
     console.log(
       table([
         ['database', 'seeks', 'matches', 'seconds', 'pairs/s', 'checks'],
-        ...seekRows.map((r) => [r.label, fmtInt(r.seeks), fmtInt(r.matches), r.seconds.toFixed(2), fmtInt(r.matches / r.seconds), r.ok ? 'ok' : 'FAILED']),
+        ...seekRows.map((r) => [
+          r.label,
+          fmtInt(r.seeks),
+          fmtInt(r.matches),
+          r.seconds.toFixed(2),
+          fmtInt(r.matches / r.seconds),
+          r.ok ? 'ok' : 'FAILED',
+        ]),
       ]),
     );
   }
   if (feedRows.length > 0) {
-    console.log(`\nAccount feed: ${ACCOUNTS} NDJSON feeds on one node; challenges at ${RATE}/s; latency = entry on the challenged feed − the POST's answer; server CPU in % of one core`);
+    console.log(
+      `\nAccount feed: ${ACCOUNTS} NDJSON feeds on one node; challenges at ${RATE}/s; latency = entry on the challenged feed − the POST's answer; server CPU in % of one core`,
+    );
     console.log(
       table([
-        ['database', 'feeds', 'writes', 'failed', 'sent/s', 'POST p50 ms', 'delivered', 'p50 ms', 'p95 ms', 'max ms', 'early', 'server CPU', 'checks'],
+        [
+          'database',
+          'feeds',
+          'writes',
+          'failed',
+          'sent/s',
+          'POST p50 ms',
+          'delivered',
+          'p50 ms',
+          'p95 ms',
+          'max ms',
+          'early',
+          'server CPU',
+          'checks',
+        ],
         ...feedRows.map((r) => [
           r.label,
           fmtInt(r.feeds),

@@ -80,7 +80,13 @@ const ARMS: { key: ArmKey; label: string }[] = [
   { key: 'c', label: '(c) NOTIFY in the append' },
 ];
 
-const EVENT: NewEvent = { source: 'game', type: 'Move', payload: { from: [1, 2], to: [2, 3], card: 'x' }, visibility: 'public', actingSeat: 'p1' };
+const EVENT: NewEvent = {
+  source: 'game',
+  type: 'Move',
+  payload: { from: [1, 2], to: [2, 3], card: 'x' },
+  visibility: 'public',
+  actingSeat: 'p1',
+};
 
 /** One arm's timed window. */
 interface ArmRun {
@@ -272,7 +278,20 @@ async function main(): Promise<void> {
   for (let i = 0; i < maxC; i++) {
     const id = `notify_${i}_${randomBytes(4).toString('hex')}`;
     await store.createMatch(
-      { id, game: 'evons', rulesVersion: 'r', engineVersion: 'b', rulesHash: 'r', config: {}, cardSetId: 'c', cardSetHash: 'h', seed: 's', seedCommitment: 'sc', status: 'active', seats: [] },
+      {
+        id,
+        game: 'evons',
+        rulesVersion: 'r',
+        engineVersion: 'b',
+        rulesHash: 'r',
+        config: {},
+        cardSetId: 'c',
+        cardSetHash: 'h',
+        seed: 's',
+        seedCommitment: 'sc',
+        status: 'active',
+        seats: [],
+      },
       [{ source: 'game', type: 'MatchCreated', payload: {}, visibility: 'public', actingSeat: null }],
     );
     ids.push(id);
@@ -354,7 +373,20 @@ async function main(): Promise<void> {
       console.log(`  round ${r}/${ROUNDS}: ${line.join('; ')} (load ${loadAverage()})`);
     }
     const base = median(runs.get('a')!.map((x) => x.perSecond));
-    const rows = [['arm', 'appends/s', 'range', 'vs (a)', 'p50 ms', 'p99 ms', 'notes/append', 'PG cores', 'machine', 'writers waiting on (share of samples)']];
+    const rows = [
+      [
+        'arm',
+        'appends/s',
+        'range',
+        'vs (a)',
+        'p50 ms',
+        'p99 ms',
+        'notes/append',
+        'PG cores',
+        'machine',
+        'writers waiting on (share of samples)',
+      ],
+    ];
     for (const a of ARMS) {
       const rs = runs.get(a.key)!;
       const per = rs.map((x) => x.perSecond);
@@ -386,7 +418,9 @@ async function main(): Promise<void> {
     summaries.push(summary);
   }
   if (CONCURRENCY.length > 1) console.log(`\nAll:\n\n${summaries.join('\n\n')}`);
-  console.log(`\nload ${loadStart} at start, ${loadAverage()} at end; ${os.cpus().length} cores; Node ${process.version}; command: ${command}`);
+  console.log(
+    `\nload ${loadStart} at start, ${loadAverage()} at end; ${os.cpus().length} cores; Node ${process.version}; command: ${command}`,
+  );
 }
 
 await runBench('bench:notify', main);

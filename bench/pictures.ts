@@ -30,7 +30,13 @@ function matchViewOf(r: AnyRuleset, state: unknown, viewer: Viewer): MatchView {
     status: o ? 'finished' : 'active',
     winner: o?.winner ?? null,
     seat: viewer === 'spectator' ? null : viewer,
-    seats: (['p1', 'p2'] as const).map((s) => ({ seat: s, handle: s === 'p1' ? 'alice' : 'bob', joined: true, verified: false, bot: false })),
+    seats: (['p1', 'p2'] as const).map((s) => ({
+      seat: s,
+      handle: s === 'p1' ? 'alice' : 'bob',
+      joined: true,
+      verified: false,
+      bot: false,
+    })),
     sandbox: false,
     engineVersion: r.engineVersion,
     rulesHash: '',
@@ -48,7 +54,10 @@ function matchViewOf(r: AnyRuleset, state: unknown, viewer: Viewer): MatchView {
 function positions(r: AnyRuleset, count: number): unknown[] {
   const out: unknown[] = [];
   for (let g = 0; out.length < count; g++) {
-    const decks: Record<Seat, string[]> = { p1: expandDeck(r.starterDecks[0]!.cards), p2: expandDeck(r.starterDecks[1 % r.starterDecks.length]!.cards) };
+    const decks: Record<Seat, string[]> = {
+      p1: expandDeck(r.starterDecks[0]!.cards),
+      p2: expandDeck(r.starterDecks[1 % r.starterDecks.length]!.cards),
+    };
     const created = r.create({ config: r.configSchema.parse({}), decks, seed: `bench-pictures-${g}` });
     if (!created.ok) throw new Error(created.errors.join('; '));
     let state = created.state;
@@ -90,8 +99,14 @@ const line = (label: string, t: Timed) =>
   );
 
 // The machines are shared: the load average says how much else ran.
-const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
-console.log(`pictures benchmark: ${POSITIONS} positions per game × ${VIEWERS.length} viewers, one at a time, Node ${process.version}, ${os.cpus().length} cores, load ${load()}`);
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+console.log(
+  `pictures benchmark: ${POSITIONS} positions per game × ${VIEWERS.length} viewers, one at a time, Node ${process.version}, ${os.cpus().length} cores, load ${load()}`,
+);
 for (const id of GAME_IDS) {
   const r = GAMES[id] as AnyRuleset;
   const views = positions(r, POSITIONS).flatMap((s) => VIEWERS.map((v) => matchViewOf(r, s, v)));
@@ -108,7 +123,9 @@ for (const id of GAME_IDS) {
     pngBytes += png.length;
     await pngMax.time(() => svgToPng(picture, PNG_SIZE.max));
   }
-  console.log(`${r.name}: SVG ${Math.round(bytes / views.length / 1024)} KiB, PNG ${PNG_SIZE.default} px ${Math.round(pngBytes / views.length / 1024)} KiB on average`);
+  console.log(
+    `${r.name}: SVG ${Math.round(bytes / views.length / 1024)} KiB, PNG ${PNG_SIZE.default} px ${Math.round(pngBytes / views.length / 1024)} KiB on average`,
+  );
   line('SVG from the view', svg);
   line(`PNG from the SVG, ${PNG_SIZE.default} px wide`, pngDefault);
   line(`PNG from the SVG, ${PNG_SIZE.max} px wide`, pngMax);
@@ -122,15 +139,28 @@ try {
   for (const game of GAME_IDS) {
     const r = GAMES[game] as AnyRuleset;
     const decks = { p1: { starter: r.starterDecks[0]!.id }, p2: { starter: r.starterDecks[1 % r.starterDecks.length]!.id } };
-    const created = await app.inject({ method: 'POST', url: '/v1/matches', payload: { game, handle: 'alice', opponentHandle: 'bob', decks } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/v1/matches',
+      payload: { game, handle: 'alice', opponentHandle: 'bob', decks },
+    });
     const { id, tokens } = created.json() as { id: string; tokens: Record<Seat, string> };
     for (let i = 0; i < 30; i++) {
-      const view = (await app.inject({ url: `/v1/matches/${id}` })).json() as { game: { pending?: { seat: Seat } | null; status?: string } };
+      const view = (await app.inject({ url: `/v1/matches/${id}` })).json() as {
+        game: { pending?: { seat: Seat } | null; status?: string };
+      };
       const seat = (view.game.pending as { seat?: Seat } | null)?.seat;
       if (!seat) break;
-      const legal = (await app.inject({ url: `/v1/matches/${id}/legal-actions`, headers: { authorization: `Bearer ${tokens[seat]}` } })).json() as { actions: { action: unknown }[] };
+      const legal = (
+        await app.inject({ url: `/v1/matches/${id}/legal-actions`, headers: { authorization: `Bearer ${tokens[seat]}` } })
+      ).json() as { actions: { action: unknown }[] };
       const action = legal.actions[(i * 7919) % legal.actions.length]!.action;
-      await app.inject({ method: 'POST', url: `/v1/matches/${id}/actions`, headers: { authorization: `Bearer ${tokens[seat]}` }, payload: { action } });
+      await app.inject({
+        method: 'POST',
+        url: `/v1/matches/${id}/actions`,
+        headers: { authorization: `Bearer ${tokens[seat]}` },
+        payload: { action },
+      });
     }
     const svgReq = new Timed();
     const pngReq = new Timed();

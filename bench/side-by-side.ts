@@ -35,7 +35,10 @@ const ROUNDS = Math.max(1, Math.floor(num(process.env.ROUNDS, 2)));
 const MATCHES = Math.max(1, Math.floor(num(process.env.MATCHES, 24)));
 const DURATION_S = Math.max(1, num(process.env.DURATION, 20));
 const WARMUP_S = Math.max(0, num(process.env.WARMUP, 3));
-const PROTOCOLS = (process.env.PROTOCOLS ?? 'full,lean,ws').split(',').map((s) => s.trim()).filter((s) => s === 'full' || s === 'lean' || s === 'ws');
+const PROTOCOLS = (process.env.PROTOCOLS ?? 'full,lean,ws')
+  .split(',')
+  .map((s) => s.trim())
+  .filter((s) => s === 'full' || s === 'lean' || s === 'ws');
 
 interface Config {
   label: string;
@@ -71,11 +74,22 @@ function parseApi(out: string): Figures {
   if (at < 0) throw new Error('no PostgreSQL section in the output (was PostgreSQL unreachable?)');
   const s = out.slice(at);
   // The action row: the POST over REST, the submitAction mutation over the WebSocket (PROTOCOL=ws).
-  const post = must(/^\s*(?:POST \/v1\/matches\/\{id\}\/actions|WS submitAction \(one mutation per move\))\s+([\d,]+)\s+(\S+)\s+(\S+)\s+(\S+)/m.exec(s), 'the action latency row');
-  const moves = numOf(must(/^\s*accepted moves\/s \((?:200 on POST actions|submitAction without errors)\)\s+([\d,]+)/m.exec(s), 'accepted moves/s')[1]);
+  const post = must(
+    /^\s*(?:POST \/v1\/matches\/\{id\}\/actions|WS submitAction \(one mutation per move\))\s+([\d,]+)\s+(\S+)\s+(\S+)\s+(\S+)/m.exec(s),
+    'the action latency row',
+  );
+  const moves = numOf(
+    must(/^\s*accepted moves\/s \((?:200 on POST actions|submitAction without errors)\)\s+([\d,]+)/m.exec(s), 'accepted moves/s')[1],
+  );
   const cpu = numOf(must(/^\s*server CPU per accepted move[^\n]*?\s([\d.]+) ms\s*$/m.exec(s), 'server CPU per move')[1]);
   const pg = /^\s*PostgreSQL processes CPU in window\s+(\d+)% of one core/m.exec(s);
-  return { movesPerS: moves, p99: numOf(post[4]), serverMsPerMove: cpu, pgMsPerMove: pg ? (numOf(pg[1]) / 100) * 1000 / moves : Number.NaN, others: othersOf(s) };
+  return {
+    movesPerS: moves,
+    p99: numOf(post[4]),
+    serverMsPerMove: cpu,
+    pgMsPerMove: pg ? ((numOf(pg[1]) / 100) * 1000) / moves : Number.NaN,
+    others: othersOf(s),
+  };
 }
 
 /** bench:peers's summary line. */
@@ -104,8 +118,20 @@ const configs: Config[] = [
     env: { ...common, BACKENDS: 'postgres', PROTOCOL: p, BASELINE: '0.5' },
     parse: parseApi,
   })),
-  { label: `boardgame.io ${BGIO_VERSION}, InMemory`, short: 'bgio memory', script: 'bench/peers/boardgameio.ts', env: { ...common, STORAGE: 'memory' }, parse: parsePeers },
-  { label: `boardgame.io ${BGIO_VERSION}, bgio-postgres ${BGIO_POSTGRES_VERSION}`, short: 'bgio postgres', script: 'bench/peers/boardgameio.ts', env: { ...common, STORAGE: 'postgres' }, parse: parsePeers },
+  {
+    label: `boardgame.io ${BGIO_VERSION}, InMemory`,
+    short: 'bgio memory',
+    script: 'bench/peers/boardgameio.ts',
+    env: { ...common, STORAGE: 'memory' },
+    parse: parsePeers,
+  },
+  {
+    label: `boardgame.io ${BGIO_VERSION}, bgio-postgres ${BGIO_POSTGRES_VERSION}`,
+    short: 'bgio postgres',
+    script: 'bench/peers/boardgameio.ts',
+    env: { ...common, STORAGE: 'postgres' },
+    parse: parsePeers,
+  },
 ];
 
 // ------------------------------------------------------------------ children
@@ -135,7 +161,10 @@ function runChild(cfg: Config, extraEnv: Record<string, string>, log: fs.WriteSt
     child.once('exit', (code, signal) => {
       current = null;
       if (code === 0) resolve(out);
-      else reject(new Error(`${cfg.script} exited with ${code ?? signal}; last lines:\n    ${out.trim().split('\n').slice(-15).join('\n    ')}`));
+      else
+        reject(
+          new Error(`${cfg.script} exited with ${code ?? signal}; last lines:\n    ${out.trim().split('\n').slice(-15).join('\n    ')}`),
+        );
     });
   });
 }
@@ -144,7 +173,10 @@ const uptime = (): string => {
   try {
     return execFileSync('uptime', { encoding: 'utf8' }).trim();
   } catch {
-    return `load average: ${os.loadavg().map((x) => x.toFixed(2)).join(', ')}`;
+    return `load average: ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(', ')}`;
   }
 };
 
@@ -159,8 +191,10 @@ function median(xs: number[]): number {
 
 async function main(): Promise<void> {
   const startLoad = uptime();
-  console.log(`side by side: ${ROUNDS} round(s) of [${configs.map((c) => c.label).join(' → ')}], ` +
-    `${MATCHES} matches, ${WARMUP_S} s warm-up + ${DURATION_S} s measured each; Node ${process.version}, ${os.cpus().length} cores`);
+  console.log(
+    `side by side: ${ROUNDS} round(s) of [${configs.map((c) => c.label).join(' → ')}], ` +
+      `${MATCHES} matches, ${WARMUP_S} s warm-up + ${DURATION_S} s measured each; Node ${process.version}, ${os.cpus().length} cores`,
+  );
   console.log(`start: ${startLoad}`);
   const logPath = path.join(os.tmpdir(), `evons-side-by-side-${new Date().toISOString().replace(/[:.]/g, '-')}.log`);
   const log = fs.createWriteStream(logPath);
@@ -186,8 +220,10 @@ async function main(): Promise<void> {
         continue;
       }
       results[i]!.push(f);
-      console.log(`round ${round}/${ROUNDS}  ${cfg.label.padEnd(44)} ${fmtInt(f.movesPerS).padStart(6)} moves/s  p99 ${fmtMs(f.p99).padStart(5)} ms  ` +
-        `server ${fmtMs(f.serverMsPerMove)} ms/move  PostgreSQL ${fmtMs(f.pgMsPerMove)} ms/move  other processes ${f.others.toFixed(2)} cores  (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+      console.log(
+        `round ${round}/${ROUNDS}  ${cfg.label.padEnd(44)} ${fmtInt(f.movesPerS).padStart(6)} moves/s  p99 ${fmtMs(f.p99).padStart(5)} ms  ` +
+          `server ${fmtMs(f.serverMsPerMove)} ms/move  PostgreSQL ${fmtMs(f.pgMsPerMove)} ms/move  other processes ${f.others.toFixed(2)} cores  (${((performance.now() - t0) / 1000).toFixed(0)} s)`,
+      );
     }
   }
   const endLoad = uptime();
@@ -201,11 +237,28 @@ async function main(): Promise<void> {
   }));
   const each = (i: number, k: keyof Figures, fmt: (n: number) => string) => results[i]!.map((r) => fmt(r[k])).join(' / ');
   console.log(`\n=== side by side: medians of ${ROUNDS} round(s), ${MATCHES} matches, ${DURATION_S} s measured each ===`);
-  console.log(table([
-    ['configuration', 'moves/s', 'p99 ms', 'server CPU ms/move', 'PostgreSQL CPU ms/move', 'other processes, cores', 'per round: moves/s; p99'],
-    ...configs.map((c, i) => [c.label, fmtInt(med[i]!.movesPerS), fmtMs(med[i]!.p99), fmtMs(med[i]!.serverMsPerMove), fmtMs(med[i]!.pgMsPerMove), med[i]!.others.toFixed(2),
-      `${each(i, 'movesPerS', fmtInt)}; ${each(i, 'p99', fmtMs)}`]),
-  ]));
+  console.log(
+    table([
+      [
+        'configuration',
+        'moves/s',
+        'p99 ms',
+        'server CPU ms/move',
+        'PostgreSQL CPU ms/move',
+        'other processes, cores',
+        'per round: moves/s; p99',
+      ],
+      ...configs.map((c, i) => [
+        c.label,
+        fmtInt(med[i]!.movesPerS),
+        fmtMs(med[i]!.p99),
+        fmtMs(med[i]!.serverMsPerMove),
+        fmtMs(med[i]!.pgMsPerMove),
+        med[i]!.others.toFixed(2),
+        `${each(i, 'movesPerS', fmtInt)}; ${each(i, 'p99', fmtMs)}`,
+      ]),
+    ]),
+  );
   const ratio = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}×` : '–');
   const ours = configs.map((c, i) => ({ c, i })).filter(({ c }) => c.script === 'bench/api.ts');
   const peers = configs.map((c, i) => ({ c, i })).filter(({ c }) => c.script !== 'bench/api.ts');
@@ -215,12 +268,19 @@ async function main(): Promise<void> {
       const a = med[o.i]!;
       const b = med[p.i]!;
       const both = (f: typeof a) => f.serverMsPerMove + (Number.isFinite(f.pgMsPerMove) ? f.pgMsPerMove : 0);
-      rows.push([`${o.c.short} ÷ ${p.c.short}`,
-        ratio(a.movesPerS, b.movesPerS), ratio(a.p99, b.p99), ratio(a.serverMsPerMove, b.serverMsPerMove), ratio(both(a), both(b))]);
+      rows.push([
+        `${o.c.short} ÷ ${p.c.short}`,
+        ratio(a.movesPerS, b.movesPerS),
+        ratio(a.p99, b.p99),
+        ratio(a.serverMsPerMove, b.serverMsPerMove),
+        ratio(both(a), both(b)),
+      ]);
     }
   }
   console.log(table(rows));
-  console.log('  p99: ours = POST /v1/matches/{id}/actions (full protocol: plus a legal-actions GET per move), or the submitAction mutation over the WebSocket (ws); boardgame.io = moves.act → the update with it.');
+  console.log(
+    '  p99: ours = POST /v1/matches/{id}/actions (full protocol: plus a legal-actions GET per move), or the submitAction mutation over the WebSocket (ws); boardgame.io = moves.act → the update with it.',
+  );
   console.log('  PostgreSQL CPU counts every postgres process of the cluster (other databases too); InMemory has none.');
   console.log(`start: ${startLoad}\nend:   ${endLoad}`);
 }

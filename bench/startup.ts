@@ -31,7 +31,10 @@ async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> } |
   } catch {
     return null;
   }
-  return { url: withDatabase(MAINTENANCE_URL, name), drop: async () => void (await admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`))) };
+  return {
+    url: withDatabase(MAINTENANCE_URL, name),
+    drop: async () => void (await admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`))),
+  };
 }
 
 function rssKiB(pid: number): number {
@@ -52,7 +55,10 @@ async function coldStart(args: string[], databaseUrl: string): Promise<{ readyMs
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-      const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
+      const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) break;
       if (performance.now() - t0 > 60_000) throw new Error('not ready after 60 s');
       await new Promise((r) => setTimeout(r, 10));
@@ -94,7 +100,8 @@ async function main(): Promise<void> {
           await db?.drop();
         }
       }
-      if (ready.count > 0) rows.push([backend, v.name, fmtMs(ready.percentile(50)), fmtMs(ready.percentile(100)), rss.percentile(50).toFixed(0)]);
+      if (ready.count > 0)
+        rows.push([backend, v.name, fmtMs(ready.percentile(50)), fmtMs(ready.percentile(100)), rss.percentile(50).toFixed(0)]);
     }
   }
   console.log(`cold start to /readyz on a fresh database (migrations applied at start), ${RUNS} runs each\n`);
@@ -105,10 +112,15 @@ async function main(): Promise<void> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'evons-proddeps-'));
   try {
     for (const f of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(root, f), path.join(tmp, f));
-    execFileSync('npm', ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: tmp, stdio: 'inherit' });
+    execFileSync('npm', ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+      cwd: tmp,
+      stdio: 'inherit',
+    });
     const before = du([path.join(root, 'node_modules'), path.join(root, 'src')]);
     const after = du([path.join(tmp, 'node_modules'), path.join(root, 'dist'), path.join(root, 'prisma/migrations')]);
-    console.log(`\nimage contents (application layer): before ${before.toFixed(0)} MiB (all dependencies + src/), now ${after.toFixed(0)} MiB (production dependencies + dist/ + migrations)`);
+    console.log(
+      `\nimage contents (application layer): before ${before.toFixed(0)} MiB (all dependencies + src/), now ${after.toFixed(0)} MiB (production dependencies + dist/ + migrations)`,
+    );
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

@@ -52,7 +52,16 @@ import os from 'node:os';
 import { buildApp, type App } from '../src/app.js';
 import { openStore, type DatabaseConfig, type OpenedStore } from '../src/persistence/index.js';
 import { keyedStream, nextInt } from '../src/core/random.js';
-import { crosstable, isBye, pairSwissRound, roundRobin, standings, type GameResult, type PlayerId, type RoundResults } from '../src/tournaments/pairing/index.js';
+import {
+  crosstable,
+  isBye,
+  pairSwissRound,
+  roundRobin,
+  standings,
+  type GameResult,
+  type PlayerId,
+  type RoundResults,
+} from '../src/tournaments/pairing/index.js';
 import { decide, isLevel, type AiInput, type Level } from '../src/ai/index.js';
 import { playableGame } from '../src/service/ai/games.js';
 import type { Seat, SeatEvent } from '../src/core/ruleset.js';
@@ -68,8 +77,13 @@ const num = (name: string, full: number, quick: number): number => {
   return v === undefined || v === '' || !Number.isFinite(Number(v)) ? (QUICK ? quick : full) : Number(v);
 };
 const list = (name: string, full: string, quick: string): string[] =>
-  (process.env[name] || (QUICK ? quick : full)).split(',').map((s) => s.trim()).filter(Boolean);
-const SIZES = list('SIZES', '64,250,1000', '16,64').map(Number).filter((n) => Number.isInteger(n) && n >= 2);
+  (process.env[name] || (QUICK ? quick : full))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+const SIZES = list('SIZES', '64,250,1000', '16,64')
+  .map(Number)
+  .filter((n) => Number.isInteger(n) && n >= 2);
 const SWISS_ROUNDS = Math.max(1, Math.floor(num('SWISS_ROUNDS', 9, 5)));
 const EVENTS = Math.max(1, Math.floor(num('EVENTS', 5, 1)));
 const PLAYERS = Math.max(2, Math.floor(num('PLAYERS', 64, 8)));
@@ -112,7 +126,13 @@ interface PairingRow {
 }
 
 /** Checks one round's boards: everyone once, byes as the field's parity says, no repeat pairing, no second bye. */
-function checkRound(label: string, players: readonly PlayerId[], boards: readonly ({ p1: string; p2: string } | { bye: string })[], met: Set<string>, byes: Set<string>): void {
+function checkRound(
+  label: string,
+  players: readonly PlayerId[],
+  boards: readonly ({ p1: string; p2: string } | { bye: string })[],
+  met: Set<string>,
+  byes: Set<string>,
+): void {
   const seen = new Set<string>();
   let roundByes = 0;
   const see = (p: string) => {
@@ -179,7 +199,15 @@ function pairingRun(n: number): PairingRow {
     if (table.some((row) => row.games + row.byes !== SWISS_ROUNDS)) fail(`${label}: a player's games + byes is not ${SWISS_ROUNDS}`);
     if (cross.players.length !== n || cross.cells.length !== n) fail(`${label}: the crosstable has ${cross.players.length} players`);
   }
-  return { players: n, rounds: SWISS_ROUNDS, swiss, standingsMs: standingsMs.percentile(50), crosstableMs: crosstableMs.percentile(50), seatRuleRelaxed: relaxed, ok: failures.length === before };
+  return {
+    players: n,
+    rounds: SWISS_ROUNDS,
+    swiss,
+    standingsMs: standingsMs.percentile(50),
+    crosstableMs: crosstableMs.percentile(50),
+    seatRuleRelaxed: relaxed,
+    ok: failures.length === before,
+  };
 }
 
 interface RoundRobinRow {
@@ -328,9 +356,17 @@ async function playMatch(base: string, matchId: string, tokens: Record<Seat, str
         seat = toMove;
         continue;
       }
-      legal = (await expectOk<{ actions: { action: { type: string } }[] }>(`legal actions of ${matchId}`, call(base, 'GET', `/v1/matches/${matchId}/legal-actions`, bearer(tokens[seat])))).actions.map((a) => a.action);
+      legal = (
+        await expectOk<{ actions: { action: { type: string } }[] }>(
+          `legal actions of ${matchId}`,
+          call(base, 'GET', `/v1/matches/${matchId}/legal-actions`, bearer(tokens[seat])),
+        )
+      ).actions.map((a) => a.action);
       for (;;) {
-        const page = await expectOk<{ events: ApiEvent[]; next: number; hasMore: boolean }>(`events of ${matchId}`, call(base, 'GET', `/v1/matches/${matchId}/events?after=${events[seat].after}&limit=500`, bearer(tokens[seat])));
+        const page = await expectOk<{ events: ApiEvent[]; next: number; hasMore: boolean }>(
+          `events of ${matchId}`,
+          call(base, 'GET', `/v1/matches/${matchId}/events?after=${events[seat].after}&limit=500`, bearer(tokens[seat])),
+        );
         take(seat, page.events);
         events[seat].after = Math.max(events[seat].after, page.next);
         if (!page.hasMore) break;
@@ -350,7 +386,13 @@ async function playMatch(base: string, matchId: string, tokens: Record<Seat, str
     }
     const res: ActionAnswer = await expectOk<ActionAnswer>(
       `${seat}'s action in ${matchId}`,
-      call(base, 'POST', `/v1/matches/${matchId}/actions?include=legal`, { ...bearer(tokens[seat]), 'if-match': `"${v.version}"`, prefer: 'return=representation' }, { action }),
+      call(
+        base,
+        'POST',
+        `/v1/matches/${matchId}/actions?include=legal`,
+        { ...bearer(tokens[seat]), 'if-match': `"${v.version}"`, prefer: 'return=representation' },
+        { action },
+      ),
     );
     play.moveMs.add(ms(t0));
     play.moves++;
@@ -405,7 +447,13 @@ async function endToEnd(name: 'pglite' | 'postgres'): Promise<E2eRow | null> {
   const tokenOf = new Map(players.map((p) => [p.handle.toLowerCase(), p.token]));
   const created = await expectOk<TournamentBody>(
     'create',
-    call(base, 'POST', '/v1/tournaments', bearer(organizer.token), { name: `Bench ${RUN}`, format: 'swiss', rounds: ROUNDS, maxPlayers: Math.max(PLAYERS, 2), timeControl: { kind: 'correspondence', daysPerMove: 3 } }),
+    call(base, 'POST', '/v1/tournaments', bearer(organizer.token), {
+      name: `Bench ${RUN}`,
+      format: 'swiss',
+      rounds: ROUNDS,
+      maxPlayers: Math.max(PLAYERS, 2),
+      timeControl: { kind: 'correspondence', daysPerMove: 3 },
+    }),
     201,
   );
   const id = created.id;
@@ -478,17 +526,23 @@ async function endToEnd(name: 'pglite' | 'postgres'): Promise<E2eRow | null> {
       // The board's result names the winner's handle by board seat; the match names its seat.
       const winnerHandle = m.winner === null ? null : m.seats.find((x) => x.seat === m.winner)?.handle?.toLowerCase();
       const boardWinner = b.result === 'draw' ? null : (b.result === 'p1' ? b.p1 : b.p2).toLowerCase();
-      if (m.status !== 'finished' || winnerHandle !== boardWinner) fail(`${label}: round ${r.round} board ${b.board}: board says ${b.result}, the match ${m.status} won by ${winnerHandle}`);
+      if (m.status !== 'finished' || winnerHandle !== boardWinner)
+        fail(`${label}: round ${r.round} board ${b.board}: board says ${b.result}, the match ${m.status} won by ${winnerHandle}`);
     }
   }
-  const st = await expectOk<{ final: boolean; standings: { handle: string; points: number; games: number; byes: number }[] }>('standings', call(base, 'GET', `/v1/tournaments/${id}/standings`, {}));
+  const st = await expectOk<{ final: boolean; standings: { handle: string; points: number; games: number; byes: number }[] }>(
+    'standings',
+    call(base, 'GET', `/v1/tournaments/${id}/standings`, {}),
+  );
   if (!st.final) fail(`${label}: the standings are not final`);
   if (st.standings.length !== PLAYERS) fail(`${label}: ${st.standings.length} rows in the standings`);
   const sum = st.standings.reduce((a, row) => a + row.points, 0);
   if (Math.abs(sum - expectedPoints) > 1e-9) fail(`${label}: the standings' points sum to ${sum}; the boards scored ${expectedPoints}`);
-  for (const row of st.standings) if (row.games + row.byes !== ROUNDS) fail(`${label}: ${row.handle} has ${row.games} games and ${row.byes} byes, not ${ROUNDS} boards`);
+  for (const row of st.standings)
+    if (row.games + row.byes !== ROUNDS) fail(`${label}: ${row.handle} has ${row.games} games and ${row.byes} byes, not ${ROUNDS} boards`);
   const csv = await call(base, 'GET', `/v1/tournaments/${id}/standings.csv`, {});
-  if (csv.status !== 200 || csv.text.trim().split('\r\n').length !== PLAYERS + 1) fail(`${label}: standings.csv: ${csv.status}, ${csv.text.trim().split('\r\n').length} lines`);
+  if (csv.status !== 200 || csv.text.trim().split('\r\n').length !== PLAYERS + 1)
+    fail(`${label}: standings.csv: ${csv.status}, ${csv.text.trim().split('\r\n').length} lines`);
 
   return {
     label,
@@ -514,17 +568,46 @@ async function main(): Promise<void> {
 
   if (PARTS.includes('pairing')) {
     const rows = SIZES.map(pairingRun);
-    console.log(`\nSwiss pairing (pairSwissRound, Monrad + blossom), ${EVENTS} events of ${SWISS_ROUNDS} rounds per size, results drawn from seed ${SEED}; pairing times over every round, standings and crosstable after the last round (median of the events)`);
+    console.log(
+      `\nSwiss pairing (pairSwissRound, Monrad + blossom), ${EVENTS} events of ${SWISS_ROUNDS} rounds per size, results drawn from seed ${SEED}; pairing times over every round, standings and crosstable after the last round (median of the events)`,
+    );
     console.log(
       table([
-        ['players', 'rounds', 'events', 'pair median ms', 'p95 ms', 'max ms', 'standings ms', 'crosstable ms', 'seat rule relaxed', 'checks'],
-        ...rows.map((r) => [fmtInt(r.players), String(r.rounds), String(EVENTS), fmtMs(r.swiss.percentile(50)), fmtMs(r.swiss.percentile(95)), fmtMs(r.swiss.max()), fmtMs(r.standingsMs), fmtMs(r.crosstableMs), String(r.seatRuleRelaxed), r.ok ? 'ok' : 'FAILED']),
+        [
+          'players',
+          'rounds',
+          'events',
+          'pair median ms',
+          'p95 ms',
+          'max ms',
+          'standings ms',
+          'crosstable ms',
+          'seat rule relaxed',
+          'checks',
+        ],
+        ...rows.map((r) => [
+          fmtInt(r.players),
+          String(r.rounds),
+          String(EVENTS),
+          fmtMs(r.swiss.percentile(50)),
+          fmtMs(r.swiss.percentile(95)),
+          fmtMs(r.swiss.max()),
+          fmtMs(r.standingsMs),
+          fmtMs(r.crosstableMs),
+          String(r.seatRuleRelaxed),
+          r.ok ? 'ok' : 'FAILED',
+        ]),
       ]),
     );
     const largest = Math.max(...SIZES);
     const rr = roundRobinRun(largest);
     console.log(`\nRound robin (roundRobin, Berger tables): the whole schedule`);
-    console.log(table([['players', 'rounds', 'boards', 'ms', 'checks'], [fmtInt(rr.players), fmtInt(rr.rounds), fmtInt(rr.boards), fmtMs(rr.ms), rr.ok ? 'ok' : 'FAILED']]));
+    console.log(
+      table([
+        ['players', 'rounds', 'boards', 'ms', 'checks'],
+        [fmtInt(rr.players), fmtInt(rr.rounds), fmtInt(rr.boards), fmtMs(rr.ms), rr.ok ? 'ok' : 'FAILED'],
+      ]),
+    );
   }
 
   if (PARTS.includes('e2e')) {
@@ -540,10 +623,29 @@ async function main(): Promise<void> {
     }
     if (interrupted()) return;
     if (rows.length > 0) {
-      console.log(`\nEnd to end: ${PLAYERS} players, a correspondence Swiss of ${ROUNDS} rounds, every match played by computer players (level ${LEVEL}) over HTTP; round start = the advance after the last match ended`);
+      console.log(
+        `\nEnd to end: ${PLAYERS} players, a correspondence Swiss of ${ROUNDS} rounds, every match played by computer players (level ${LEVEL}) over HTTP; round start = the advance after the last match ended`,
+      );
       console.log(
         table([
-          ['database', 'players', 'rounds', 'matches', 'moves', 'seconds', 'moves/s', 'move p50 ms', 'move p95 ms', 'start ms (first)', 'round start median ms', 'max ms', 'finish ms', 'CPU s', 'of which AI s', 'checks'],
+          [
+            'database',
+            'players',
+            'rounds',
+            'matches',
+            'moves',
+            'seconds',
+            'moves/s',
+            'move p50 ms',
+            'move p95 ms',
+            'start ms (first)',
+            'round start median ms',
+            'max ms',
+            'finish ms',
+            'CPU s',
+            'of which AI s',
+            'checks',
+          ],
           ...rows.map((r) => {
             const next = new Samples();
             for (const x of r.roundStarts.slice(1)) next.add(x);
@@ -568,7 +670,8 @@ async function main(): Promise<void> {
           }),
         ]),
       );
-      for (const r of rows) console.log(`  ${r.label}: round starts (ms) ${r.roundStarts.map(fmtMs).join(', ')}; finish ${fmtMs(r.finishMs)}`);
+      for (const r of rows)
+        console.log(`  ${r.label}: round starts (ms) ${r.roundStarts.map(fmtMs).join(', ')}; finish ${fmtMs(r.finishMs)}`);
     }
   }
 

@@ -19,14 +19,36 @@ async function bench(label: string, config: DatabaseConfig): Promise<void> {
   try {
     const id = `bench_${Date.now()}`;
     await store.createMatch(
-      { id, game: 'evons', rulesVersion: 'r', engineVersion: 'b', rulesHash: 'r', config: {}, cardSetId: 'c', cardSetHash: 'h', seed: 's', seedCommitment: 'sc', status: 'active', seats: [] },
+      {
+        id,
+        game: 'evons',
+        rulesVersion: 'r',
+        engineVersion: 'b',
+        rulesHash: 'r',
+        config: {},
+        cardSetId: 'c',
+        cardSetHash: 'h',
+        seed: 's',
+        seedCommitment: 'sc',
+        status: 'active',
+        seats: [],
+      },
       [{ source: 'game', type: 'MatchCreated', payload: {}, visibility: 'public', actingSeat: null }],
     );
     let v = 1;
-    const ev = { source: 'game' as const, type: 'Move', payload: { from: [1, 2], to: [2, 3], card: 'x' }, visibility: 'public' as const, actingSeat: 'p1' as const };
+    const ev = {
+      source: 'game' as const,
+      type: 'Move',
+      payload: { from: [1, 2], to: [2, 3], card: 'x' },
+      visibility: 'public' as const,
+      actingSeat: 'p1' as const,
+    };
     for (let i = 0; i < 50; i++) v = await store.appendEvents(id, v, [ev]); // warm-up
     const t0 = performance.now();
-    for (let i = 0; i < n; i++) v = await store.appendEvents(id, v, [ev], { idempotency: { key: `k${i}`, seat: 'p1', requestHash: 'h', response: JSON.stringify({ v }) } });
+    for (let i = 0; i < n; i++)
+      v = await store.appendEvents(id, v, [ev], {
+        idempotency: { key: `k${i}`, seat: 'p1', requestHash: 'h', response: JSON.stringify({ v }) },
+      });
     const withIdem = (performance.now() - t0) / n;
     const t1 = performance.now();
     for (let i = 0; i < n; i++) v = await store.appendEvents(id, v, [ev]);
@@ -40,8 +62,23 @@ async function bench(label: string, config: DatabaseConfig): Promise<void> {
     }
     await store.createMatch(
       {
-        id: fid, game: 'evons', rulesVersion: 'r', engineVersion: 'b', rulesHash: 'r', config: {}, cardSetId: 'c', cardSetHash: 'h', seed: 's', seedCommitment: 'sc', status: 'active',
-        seats: (['p1', 'p2'] as const).map((seat) => ({ seat, tokenHash: `${fid}_${seat}`, handle: `${fid}_${seat}`, playerId: `${fid}_${seat}` })),
+        id: fid,
+        game: 'evons',
+        rulesVersion: 'r',
+        engineVersion: 'b',
+        rulesHash: 'r',
+        config: {},
+        cardSetId: 'c',
+        cardSetHash: 'h',
+        seed: 's',
+        seedCommitment: 'sc',
+        status: 'active',
+        seats: (['p1', 'p2'] as const).map((seat) => ({
+          seat,
+          tokenHash: `${fid}_${seat}`,
+          handle: `${fid}_${seat}`,
+          playerId: `${fid}_${seat}`,
+        })),
       },
       [{ source: 'game', type: 'MatchCreated', payload: {}, visibility: 'public', actingSeat: null }],
     );
@@ -56,8 +93,13 @@ async function bench(label: string, config: DatabaseConfig): Promise<void> {
     await db.query(`ALTER TABLE "match" DISABLE TRIGGER USER`);
     const off = await turns(n);
     await db.query(`ALTER TABLE "match" ENABLE TRIGGER USER`);
-    const [counted] = await db.query<{ entries: number }>(`SELECT count(*)::int AS entries FROM "account_event" WHERE "player_id" LIKE $1`, [`${fid}%`]);
-    console.log(`${label}: turn passing each append: feed triggers on ${on.toFixed(2)} ms, off ${off.toFixed(2)} ms (${counted!.entries} entries written)`);
+    const [counted] = await db.query<{ entries: number }>(
+      `SELECT count(*)::int AS entries FROM "account_event" WHERE "player_id" LIKE $1`,
+      [`${fid}%`],
+    );
+    console.log(
+      `${label}: turn passing each append: feed triggers on ${on.toFixed(2)} ms, off ${off.toFixed(2)} ms (${counted!.entries} entries written)`,
+    );
   } finally {
     await close();
   }

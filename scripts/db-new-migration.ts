@@ -23,9 +23,7 @@ const sql = execFileSync(
   ['prisma', 'migrate', 'diff', '--from-migrations', 'prisma/migrations', '--to-schema-datamodel', 'prisma/schema.prisma', '--script'],
   { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
 );
-const empty = sql
-  .split('\n')
-  .every((line) => line.trim() === '' || line.trim().startsWith('--'));
+const empty = sql.split('\n').every((line) => line.trim() === '' || line.trim().startsWith('--'));
 
 if (arg === '--check') {
   if (!empty) {

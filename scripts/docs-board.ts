@@ -36,7 +36,11 @@ const opened = await openStore({ kind: 'pglite', dataDir: 'memory://' });
 const app = await buildApp({ store: opened.store, logger: false });
 try {
   await app.ready();
-  const created = await app.inject({ method: 'POST', url: '/v1/matches', payload: { handle: 'alice', opponentHandle: 'bob', position: position() } });
+  const created = await app.inject({
+    method: 'POST',
+    url: '/v1/matches',
+    payload: { handle: 'alice', opponentHandle: 'bob', position: position() },
+  });
   if (created.statusCode !== 201) throw new Error(`create: ${created.statusCode} ${created.body}`);
   const { id } = created.json() as { id: string };
   const png = await app.inject({ url: `/v1/matches/${id}/board.png?size=1000` });

@@ -165,7 +165,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   service.feeds.hub.log = app.log;
   const sweeper = new Sweeper(service, opts.sweepIntervalMs ?? 0, app.log);
   const workerOpts = opts.webhooks?.worker;
-  const worker = workerOpts === false ? null : new WebhookWorker(opts.store.webhooks, (d) => service.webhooks.bodyOf(d), { ...workerOpts, allowPrivate }, app.log);
+  const worker =
+    workerOpts === false
+      ? null
+      : new WebhookWorker(opts.store.webhooks, (d) => service.webhooks.bodyOf(d), { ...workerOpts, allowPrivate }, app.log);
   // A delivery queued here (an append's outbox rows, a redelivery) goes out at once; the poll
   // picks up those other nodes queued. Nothing else wakes the worker (a claim query per move would be waste).
   if (worker) opts.store.onDeliveriesQueued(() => worker.kick());
@@ -188,7 +191,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
             nice: aiSettings.nice,
             ...(aiSettings.deciderUrl ? { deciderUrl: aiSettings.deciderUrl } : {}),
           }),
-          { node: `${hostname()}:${process.pid}`, concurrency: aiSettings.workers, leaseMs: aiSettings.leaseMs, maxAttempts: aiSettings.maxAttempts, pollMs: aiSettings.pollMs ?? 1_000, perOwner: aiSettings.jobsPerAccount },
+          {
+            node: `${hostname()}:${process.pid}`,
+            concurrency: aiSettings.workers,
+            leaseMs: aiSettings.leaseMs,
+            maxAttempts: aiSettings.maxAttempts,
+            pollMs: aiSettings.pollMs ?? 1_000,
+            perOwner: aiSettings.jobsPerAccount,
+          },
           app.log,
         )
       : null;
@@ -234,7 +244,15 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   app.addHook('onRequest', async (req, reply) => {
     if (!closing) return;
     reply.header('connection', 'close');
-    return sendProblem(reply, problem({ status: 503, code: 'shutting-down', title: 'Shutting down', detail: 'This server is stopping; retry (another node will answer).' }));
+    return sendProblem(
+      reply,
+      problem({
+        status: 503,
+        code: 'shutting-down',
+        title: 'Shutting down',
+        detail: 'This server is stopping; retry (another node will answer).',
+      }),
+    );
   });
   app.addHook('onSend', async (req, reply, payload) => {
     reply.header('x-request-id', req.id);
@@ -251,7 +269,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   await app.register(problems);
   const budgetSettings: BudgetSettings = { ...NO_BUDGETS, ...opts.budgets };
   const limited = (opts.rateLimitPerMinute ?? 0) > 0 || budgetSettings.perAddressPerMinute > 0;
-  if (limited) await app.register(rateLimit, rateLimitOptions(opts.rateLimitPerMinute ?? 0, service.credentials, (ip) => budgets.isExempt(ip)));
+  if (limited)
+    await app.register(
+      rateLimit,
+      rateLimitOptions(opts.rateLimitPerMinute ?? 0, service.credentials, (ip) => budgets.isExempt(ip)),
+    );
   const budgets = new Budgets(limited ? app : null, service.credentials, budgetSettings);
   app.decorate('budgets', budgets);
   // A limit's refusal, past an address's few a second, waits before it is sent (./http/refusal-pauses.ts).
@@ -296,10 +318,22 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
         { name: 'history', description: 'Lists of matches by player handle.' },
         { name: 'catalogue', description: 'Cards and starter decks.' },
         { name: 'players', description: 'Registered players (verified handles, bot accounts) and their personal API tokens with scopes.' },
-        { name: 'challenges', description: 'A player invites another by handle (or anyone) to a match: accept with a deck and it starts; decline with a reason, cancel, or let it expire.' },
+        {
+          name: 'challenges',
+          description:
+            'A player invites another by handle (or anyone) to a match: accept with a deck and it starts; decline with a reason, cancel, or let it expire.',
+        },
         { name: 'seeks', description: 'Standing offers to play anyone compatible, paired by the database, kept while you are offline.' },
-        { name: 'tournaments', description: 'Swiss and round-robin tournaments: an organizer creates one, players enter with a deck, rounds start by themselves; standings, crosstable and CSV.' },
-        { name: 'webhooks', description: "Standard Webhooks endpoints and their delivery logs: a seat's (your turn, opponent joined, match ended, deadline near) and an account's (every entry of the player's account feed)." },
+        {
+          name: 'tournaments',
+          description:
+            'Swiss and round-robin tournaments: an organizer creates one, players enter with a deck, rounds start by themselves; standings, crosstable and CSV.',
+        },
+        {
+          name: 'webhooks',
+          description:
+            "Standard Webhooks endpoints and their delivery logs: a seat's (your turn, opponent joined, match ended, deadline near) and an account's (every entry of the player's account feed).",
+        },
         { name: 'health', description: 'Probes.' },
       ],
       components: {
@@ -312,7 +346,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
           playerToken: {
             type: 'http',
             scheme: 'bearer',
-            description: "A registered player's personal API token (evp_…, POST /v1/players, /v1/me/tokens), limited by its scopes. Only its sha256 is stored.",
+            description:
+              "A registered player's personal API token (evp_…, POST /v1/players, /v1/me/tokens), limited by its scopes. Only its sha256 is stored.",
           },
         },
       },
@@ -354,7 +389,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
       { prefix: '/v1' },
     );
   });
-  await app.register(graphqlPlugin, { service, budgets, graphiql: opts.graphiql ?? false, maxSubscriptionsPerConnection: opts.maxSubscriptionsPerConnection, maxOperationsPerConnection: opts.maxOperationsPerConnection });
+  await app.register(graphqlPlugin, {
+    service,
+    budgets,
+    graphiql: opts.graphiql ?? false,
+    maxSubscriptionsPerConnection: opts.maxSubscriptionsPerConnection,
+    maxOperationsPerConnection: opts.maxOperationsPerConnection,
+  });
   // The watch page (HTML for people, outside the JSON API's scope).
   await app.register(watchRoutes, { service });
   await app.register(tournamentPageRoutes, { service, budgets });

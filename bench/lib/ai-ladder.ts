@@ -28,7 +28,8 @@ export type PlayerSpec =
   | { kind: 'budget'; name: string; budget: LevelBudget }
   | { kind: 'oracle'; name: string; budget: LevelBudget };
 
-export const nameOf = (p: PlayerSpec): string => (p.kind === 'ai' ? `L${p.level}` : p.kind === 'budget' || p.kind === 'oracle' ? p.name : p.kind);
+export const nameOf = (p: PlayerSpec): string =>
+  p.kind === 'ai' ? `L${p.level}` : p.kind === 'budget' || p.kind === 'oracle' ? p.name : p.kind;
 
 export interface GameSpec {
   game: string;
@@ -91,7 +92,12 @@ export function playGame(spec: GameSpec): GameResult {
     if (p.kind === 'random') action = random[seat](state, legal);
     else if (p.kind === 'uniform') action = legal[nextInt(uniform[seat], legal.length)]!;
     else if (p.kind === 'bot') {
-      action = bots[seat].choose({ game: 'evons', view: rs.view(state, seat) as GameView, legal: legal as EvonsAction[], events: envelopes[seat] });
+      action = bots[seat].choose({
+        game: 'evons',
+        view: rs.view(state, seat) as GameView,
+        legal: legal as EvonsAction[],
+        events: envelopes[seat],
+      });
     } else {
       const t0 = process.cpuUsage();
       const input = { view: rs.view(state, seat), seat, legal, events: logs[seat] };
@@ -100,7 +106,12 @@ export function playGame(spec: GameSpec): GameResult {
       else if (p.kind === 'budget') action = decideWithBudget(rs, input, p.budget, decisionSeed);
       else {
         const seen = state;
-        action = decideWithBudget({ ...rs, hiddenInformation: { ...rs.hiddenInformation, sampler: () => () => seen } }, input, p.budget, decisionSeed);
+        action = decideWithBudget(
+          { ...rs, hiddenInformation: { ...rs.hiddenInformation, sampler: () => () => seen } },
+          input,
+          p.budget,
+          decisionSeed,
+        );
       }
       const t = process.cpuUsage(t0);
       if (legal.length > 1) cpu[seat].push(t.user + t.system);

@@ -31,7 +31,10 @@ export function httpClient(stop: AbortSignal, timeoutMs: number): Call {
           method,
           agent,
           timeout: timeoutMs,
-          headers: payload === undefined ? headers : { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) },
+          headers:
+            payload === undefined
+              ? headers
+              : { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) },
         },
         (res) => {
           const chunks: Buffer[] = [];

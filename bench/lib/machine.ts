@@ -66,7 +66,11 @@ export function cpuBetween(a: CpuSnapshot, b: CpuSnapshot): CpuWindow {
   };
 }
 
-export const loadAverage = (): string => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+export const loadAverage = (): string =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 /** CPU used over a benchmark's measured window: the server's, this process's and the machine's. */
 export interface MeasuredCpu {
@@ -85,14 +89,22 @@ export function measureCpuWindow(
   toMs: number,
   on: { start?: () => void; end: (cpu: MeasuredCpu) => void },
 ): { cancel(): void } {
-  let start: { server: number; bench: NodeJS.CpuUsage; machine: CpuSnapshot | null } = { server: Number.NaN, bench: process.cpuUsage(), machine: null };
+  let start: { server: number; bench: NodeJS.CpuUsage; machine: CpuSnapshot | null } = {
+    server: Number.NaN,
+    bench: process.cpuUsage(),
+    machine: null,
+  };
   const startTimer = setTimeout(() => {
     start = { server: serverCpuMs(), bench: process.cpuUsage(), machine: snapshot() };
     on.start?.();
   }, fromMs);
   const endTimer = setTimeout(() => {
     const b = process.cpuUsage(start.bench);
-    on.end({ serverCpuMs: serverCpuMs() - start.server, benchCpuMs: (b.user + b.system) / 1000, machine: start.machine ? cpuBetween(start.machine, snapshot()) : null });
+    on.end({
+      serverCpuMs: serverCpuMs() - start.server,
+      benchCpuMs: (b.user + b.system) / 1000,
+      machine: start.machine ? cpuBetween(start.machine, snapshot()) : null,
+    });
   }, toMs);
   return {
     cancel() {

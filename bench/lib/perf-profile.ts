@@ -33,7 +33,9 @@ export function recordPerf(pid: number, delayMs: number, seconds: number): PerfR
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'evons-perf-')), 'perf.data');
   const done = new Promise<void>((resolve, reject) => {
     setTimeout(() => {
-      const p = spawn('perf', ['record', '-F', '999', '-g', '-p', String(pid), '-o', file, '--', 'sleep', String(seconds)], { stdio: ['ignore', 'ignore', 'pipe'] });
+      const p = spawn('perf', ['record', '-F', '999', '-g', '-p', String(pid), '-o', file, '--', 'sleep', String(seconds)], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
       let err = '';
       p.stderr.on('data', (d: Buffer) => (err += String(d)));
       p.on('error', reject);
@@ -44,7 +46,10 @@ export function recordPerf(pid: number, delayMs: number, seconds: number): PerfR
 }
 
 const AREAS: [RegExp, string][] = [
-  [/node_modules\/(fastify|find-my-way|@fastify\/[^/]+|secure-json-parse|avvio|fast-json-stringify|light-my-request|toad-cache|fastify-plugin)\//, 'HTTP framework (fastify and its plugins)'],
+  [
+    /node_modules\/(fastify|find-my-way|@fastify\/[^/]+|secure-json-parse|avvio|fast-json-stringify|light-my-request|toad-cache|fastify-plugin)\//,
+    'HTTP framework (fastify and its plugins)',
+  ],
   [/node_modules\/(pg|pg-protocol|pg-pool|pg-types|postgres-[^/]+)\//, 'database driver (pg)'],
   [/node_modules\/(zod|fastify-type-provider-zod)\//, 'validation (zod)'],
   [/node_modules\/(mercurius|graphql|graphql-jit|ws|@fastify\/websocket)\//, 'GraphQL and WebSocket (mercurius, graphql-js, ws)'],
@@ -98,7 +103,13 @@ export function summarisePerf(file: string, topFunctions = 20): PerfSummary {
       continue;
     }
     add(areas, AREAS.find(([re]) => re.test(js))?.[1] ?? 'other JavaScript');
-    add(fns, js.replace(/^JS:[*^~]?/, '').replace(/ \(.*\)$/, '').replace('file://', ''));
+    add(
+      fns,
+      js
+        .replace(/^JS:[*^~]?/, '')
+        .replace(/ \(.*\)$/, '')
+        .replace('file://', ''),
+    );
   }
   const n = Math.max(1, samples.length);
   const sorted = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]);

@@ -5,7 +5,8 @@
  */
 import pg from 'pg';
 
-export const MAINTENANCE_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
+export const MAINTENANCE_URL =
+  process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
 
 /** Runs `fn` on a fresh connection to the maintenance database (gives up connecting after 3 s). */
 export async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {

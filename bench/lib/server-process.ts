@@ -66,11 +66,25 @@ export async function startServer(opts: StartOptions): Promise<ServerProcess> {
   const baseUrl = `http://127.0.0.1:${port}`;
   // Every client of a bench or test is on one loopback address: the per-address limits (which
   // would count them all as one caller) are off unless the caller sets them.
-  const perAddressOff = { RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '0', WORK_UNITS_PER_MINUTE: '0', WORK_UNITS_PER_ADDRESS_PER_MINUTE: '0', EXPENSIVE_READS_AT_ONCE: '0', COSTLY_AT_ONCE_PER_ADDRESS: '0', LIVE_STREAMS_PER_ADDRESS: '0', WEBSOCKETS_PER_ADDRESS: '0', REFUSAL_PAUSE_MS: '0', REQUESTS_AT_ONCE_PER_ADDRESS: '0' };
+  const perAddressOff = {
+    RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '0',
+    WORK_UNITS_PER_MINUTE: '0',
+    WORK_UNITS_PER_ADDRESS_PER_MINUTE: '0',
+    EXPENSIVE_READS_AT_ONCE: '0',
+    COSTLY_AT_ONCE_PER_ADDRESS: '0',
+    LIVE_STREAMS_PER_ADDRESS: '0',
+    WEBSOCKETS_PER_ADDRESS: '0',
+    REFUSAL_PAUSE_MS: '0',
+    REQUESTS_AT_ONCE_PER_ADDRESS: '0',
+  };
   const env: NodeJS.ProcessEnv = { ...process.env, ...perAddressOff, ...opts.env, PORT: String(port), HOST: '127.0.0.1' };
   delete env.NODE_OPTIONS; // the parent's tsx loader options must not leak in twice
   if (!opts.env.DATABASE_URL) delete env.DATABASE_URL;
-  const entry = opts.entry ?? ((opts.kind ?? SERVER_KIND) === 'dist' ? ['--enable-source-maps', path.join('dist', 'server.js')] : ['--import', 'tsx', path.join('src', 'server.ts')]);
+  const entry =
+    opts.entry ??
+    ((opts.kind ?? SERVER_KIND) === 'dist'
+      ? ['--enable-source-maps', path.join('dist', 'server.js')]
+      : ['--import', 'tsx', path.join('src', 'server.ts')]);
   const child = spawn(process.execPath, [...(opts.nodeFlags ?? []), ...entry], {
     cwd: opts.cwd,
     env,

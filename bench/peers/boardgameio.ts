@@ -126,7 +126,11 @@ async function startBgioServer(dir: string, pgUrl: string | null): Promise<BgioS
     env.FLATFILE_DIR = files;
   }
   if (pgUrl) env.PG_URL = pgUrl;
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join('bench', 'peers', 'boardgameio-server.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join('bench', 'peers', 'boardgameio-server.ts')], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const lines: string[] = [];
   let ready: (() => void) | null = null;
   const readyP = new Promise<void>((resolve) => (ready = resolve));
@@ -141,10 +145,12 @@ async function startBgioServer(dir: string, pgUrl: string | null): Promise<BgioS
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
   let exit: string | null = null;
-  const exitedP = new Promise<void>((resolve) => child.once('exit', (code, signal) => {
-    exit = `code ${code}, signal ${signal}`;
-    resolve();
-  }));
+  const exitedP = new Promise<void>((resolve) =>
+    child.once('exit', (code, signal) => {
+      exit = `code ${code}, signal ${signal}`;
+      resolve();
+    }),
+  );
   const pid = child.pid ?? -1;
   const s: BgioServer = {
     base: `http://127.0.0.1:${port}`,
@@ -173,7 +179,12 @@ async function startBgioServer(dir: string, pgUrl: string | null): Promise<BgioS
     },
   };
   cleanups.push(() => s.stop());
-  const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`boardgame.io server not ready after 60 s:\n    ${lines.slice(-20).join('\n    ')}`)), 60_000).unref());
+  const timeout = new Promise<never>((_, reject) =>
+    setTimeout(
+      () => reject(new Error(`boardgame.io server not ready after 60 s:\n    ${lines.slice(-20).join('\n    ')}`)),
+      60_000,
+    ).unref(),
+  );
   const died = exitedP.then(() => {
     throw new Error(`boardgame.io server exited during start-up (${exit}):\n    ${lines.slice(-20).join('\n    ')}`);
   });
@@ -319,7 +330,10 @@ async function runLoad(bgio: Bgio, server: BgioServer): Promise<LoadResult> {
     const { matchID } = (await postJson(`${server.base}/games/${GAME_NAME}/create`, { numPlayers: 2, setupData })) as { matchID: string };
     const creds: string[] = [];
     for (const seat of ['p1', 'p2'] as const) {
-      const j = (await postJson(`${server.base}/games/${GAME_NAME}/${matchID}/join`, { playerID: playerIdOf(seat), playerName: `bench-${slot}-${seat}` })) as { playerCredentials: string };
+      const j = (await postJson(`${server.base}/games/${GAME_NAME}/${matchID}/join`, {
+        playerID: playerIdOf(seat),
+        playerName: `bench-${slot}-${seat}`,
+      })) as { playerCredentials: string };
       creds.push(j.playerCredentials);
     }
     const l1 = performance.now();
@@ -435,23 +449,43 @@ async function runLoad(bgio: Bgio, server: BgioServer): Promise<LoadResult> {
 const pgMsPerMove = (r: LoadResult): number => (r.machine ? (r.machine.postgres * DURATION_S * 1000) / Math.max(1, r.moves) : Number.NaN);
 
 function report(r: LoadResult, server: BgioServer): void {
-  const storage = STORAGE === 'flatfile' ? 'FlatFile (node-persist files)' : STORAGE === 'postgres' ? `bgio-postgres ${BGIO_POSTGRES_VERSION} (PostgreSQL)` : 'InMemory';
-  console.log(`\n=== boardgame.io ${BGIO_VERSION} (${storage}), Evons rules, ${MATCHES} concurrent matches, ${DURATION_S} s measured after ${WARMUP_S} s warm-up ===`);
+  const storage =
+    STORAGE === 'flatfile'
+      ? 'FlatFile (node-persist files)'
+      : STORAGE === 'postgres'
+        ? `bgio-postgres ${BGIO_POSTGRES_VERSION} (PostgreSQL)`
+        : 'InMemory';
+  console.log(
+    `\n=== boardgame.io ${BGIO_VERSION} (${storage}), Evons rules, ${MATCHES} concurrent matches, ${DURATION_S} s measured after ${WARMUP_S} s warm-up ===`,
+  );
   if (r.stalled) console.log(`  !! STALLED: ${r.stalled}. The figures below cover the run up to then.`);
-  const lat = (s: Samples) => [fmtInt(s.count), fmtMs(s.percentile(50)), fmtMs(s.percentile(95)), fmtMs(s.percentile(99)), fmtMs(s.max()), fmtMs(s.mean())];
-  console.log(table([
-    ['latency', 'count', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'mean ms'],
-    ['move: moves.act → update with it (socket.io)', ...lat(r.latency)],
-    ['new match: lobby create + 2 joins (HTTP)', ...lat(r.lobby)],
-  ]));
+  const lat = (s: Samples) => [
+    fmtInt(s.count),
+    fmtMs(s.percentile(50)),
+    fmtMs(s.percentile(95)),
+    fmtMs(s.percentile(99)),
+    fmtMs(s.max()),
+    fmtMs(s.mean()),
+  ];
+  console.log(
+    table([
+      ['latency', 'count', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'mean ms'],
+      ['move: moves.act → update with it (socket.io)', ...lat(r.latency)],
+      ['new match: lobby create + 2 joins (HTTP)', ...lat(r.lobby)],
+    ]),
+  );
   const wallMs = DURATION_S * 1000;
-  const cores = (ms: number) => (Number.isFinite(ms) ? `${((ms / wallMs) * 100).toFixed(0)}% of one core` : 'n/a (run did not reach the end of the window)');
+  const cores = (ms: number) =>
+    Number.isFinite(ms) ? `${((ms / wallMs) * 100).toFixed(0)}% of one core` : 'n/a (run did not reach the end of the window)';
   const pgShare = STORAGE === 'postgres' && r.machine ? r.machine.postgres : 0;
   const rows = [
     ['figure', 'value'],
     ['accepted moves/s (state update received by the mover)', fmtInt(r.moves / DURATION_S)],
     ['accepted moves in window', fmtInt(r.moves)],
-    ['matches started / finished / resigned at cap', `${fmtInt(r.matchesStarted)} / ${fmtInt(r.matchesFinished)} / ${fmtInt(r.matchesResigned)}`],
+    [
+      'matches started / finished / resigned at cap',
+      `${fmtInt(r.matchesStarted)} / ${fmtInt(r.matchesFinished)} / ${fmtInt(r.matchesResigned)}`,
+    ],
     [`deep-chain breaks (> ${CHAIN_LIMIT} ability actions in a row → end-phase)`, fmtInt(r.chainBreaks)],
     ['mean state update size (JSON, sampled)', `${fmtInt(r.updateChars.mean())} chars`],
     ['server CPU per accepted move', Number.isFinite(r.serverCpuMs) ? `${fmtMs(r.serverCpuMs / Math.max(1, r.moves))} ms` : 'n/a'],
@@ -467,7 +501,10 @@ function report(r: LoadResult, server: BgioServer): void {
     ...(r.machine
       ? [
           [`whole machine busy in window (${r.machine.cores} cores)`, `${(r.machine.machineBusy * 100).toFixed(0)}% of one core`],
-          [`other processes (machine − server − bench${pgShare ? ' − PostgreSQL' : ''})`, `${(Math.max(0, r.machine.machineBusy - r.serverCpuMs / wallMs - r.benchCpuMs / wallMs - pgShare) * 100).toFixed(0)}% of one core`],
+          [
+            `other processes (machine − server − bench${pgShare ? ' − PostgreSQL' : ''})`,
+            `${(Math.max(0, r.machine.machineBusy - r.serverCpuMs / wallMs - r.benchCpuMs / wallMs - pgShare) * 100).toFixed(0)}% of one core`,
+          ],
         ]
       : []),
     ['load average before the run', r.loadBefore],
@@ -484,17 +521,23 @@ function report(r: LoadResult, server: BgioServer): void {
     console.log(`  server output (last ${Math.min(5, errors.length)} of ${errors.length} lines):`);
     for (const l of errors.slice(-5)) console.log(`    ${l.slice(0, 300)}`);
   }
-  const summary = `boardgame.io ${BGIO_VERSION} ${storage}: ${fmtInt(r.moves / DURATION_S)} moves/s, move p50 ${fmtMs(r.latency.percentile(50))} / p95 ${fmtMs(r.latency.percentile(95))} / p99 ${fmtMs(r.latency.percentile(99))} ms` +
+  const summary =
+    `boardgame.io ${BGIO_VERSION} ${storage}: ${fmtInt(r.moves / DURATION_S)} moves/s, move p50 ${fmtMs(r.latency.percentile(50))} / p95 ${fmtMs(r.latency.percentile(95))} / p99 ${fmtMs(r.latency.percentile(99))} ms` +
     (Number.isFinite(r.serverCpuMs) ? `, ${fmtMs(r.serverCpuMs / Math.max(1, r.moves))} ms server CPU per move` : '') +
-    (STORAGE === 'postgres' && r.machine ? `, ${fmtMs(pgMsPerMove(r))} ms PostgreSQL CPU per move` : '') + (r.stalled ? ' — STALLED' : '');
-  console.log(`\n=== summary ===\n${summary}\n(compare: npm run bench:api, the same matches, decks and random legal moves over our REST API)`);
+    (STORAGE === 'postgres' && r.machine ? `, ${fmtMs(pgMsPerMove(r))} ms PostgreSQL CPU per move` : '') +
+    (r.stalled ? ' — STALLED' : '');
+  console.log(
+    `\n=== summary ===\n${summary}\n(compare: npm run bench:api, the same matches, decks and random legal moves over our REST API)`,
+  );
 }
 
 // ------------------------------------------------------------------ main
 
 async function main(): Promise<void> {
-  console.log(`peer benchmark: boardgame.io ${BGIO_VERSION} hosting our Evons rules; Node ${process.version}, ${os.cpus().length} cores, ${MATCHES} concurrent matches ` +
-    `(${MATCHES * 2} socket.io clients), ${WARMUP_S} s warm-up + ${DURATION_S} s measured, storage ${STORAGE}; server = child process, clients = this process.`);
+  console.log(
+    `peer benchmark: boardgame.io ${BGIO_VERSION} hosting our Evons rules; Node ${process.version}, ${os.cpus().length} cores, ${MATCHES} concurrent matches ` +
+      `(${MATCHES * 2} socket.io clients), ${WARMUP_S} s warm-up + ${DURATION_S} s measured, storage ${STORAGE}; server = child process, clients = this process.`,
+  );
   let dir = process.env.BGIO_DIR;
   if (dir) {
     checkInstall(dir, STORAGE);

@@ -20,12 +20,23 @@ export function parseStorage(v: string | undefined): Storage {
 
 function run(cmd: string, args: string[], cwd: string, onLine: (l: string) => void): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } });
-    const feed = (b: Buffer) => b.toString('utf8').split('\n').filter((l) => l.trim()).forEach(onLine);
+    const child = spawn(cmd, args, {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, npm_config_update_notifier: 'false' },
+    });
+    const feed = (b: Buffer) =>
+      b
+        .toString('utf8')
+        .split('\n')
+        .filter((l) => l.trim())
+        .forEach(onLine);
     child.stdout.on('data', feed);
     child.stderr.on('data', feed);
     child.once('error', reject);
-    child.once('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} exited with ${code ?? signal}`))));
+    child.once('exit', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} exited with ${code ?? signal}`)),
+    );
   });
 }
 
@@ -36,14 +47,21 @@ const packagesFor = (s: Storage): string[] =>
 export async function installPeers(storages: Storage[]): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evons-peers-bgio-'));
   cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({
-    name: 'evons-peers-boardgameio',
-    private: true,
-    // koa-compose 4.2 copies koa's middleware list when koa-socket-2 builds the http server, before
-    // boardgame.io adds its lobby routes (every lobby call would be a 404): pin the 4.1 it was
-    // released against.
-    overrides: { 'koa-compose': '4.1.0' },
-  }, null, 2));
+  fs.writeFileSync(
+    path.join(dir, 'package.json'),
+    JSON.stringify(
+      {
+        name: 'evons-peers-boardgameio',
+        private: true,
+        // koa-compose 4.2 copies koa's middleware list when koa-socket-2 builds the http server, before
+        // boardgame.io adds its lobby routes (every lobby call would be a 404): pin the 4.1 it was
+        // released against.
+        overrides: { 'koa-compose': '4.1.0' },
+      },
+      null,
+      2,
+    ),
+  );
   const pkgs = [`boardgame.io@${BGIO_VERSION}`, ...new Set(storages.flatMap(packagesFor))];
   console.log(`installing ${pkgs.join(' ')} with npm into ${dir} (removed at exit; this may take a minute) …`);
   const t0 = performance.now();
@@ -63,7 +81,8 @@ export async function installPeers(storages: Storage[]): Promise<string> {
 export function checkInstall(dir: string, storage: Storage): void {
   const need = ['boardgame.io', ...packagesFor(storage).map((p) => p.slice(0, p.lastIndexOf('@')))];
   for (const name of need) {
-    if (!fs.existsSync(path.join(dir, 'node_modules', name, 'package.json'))) throw new Error(`BGIO_DIR=${dir} has no ${name} (needed for STORAGE=${storage})`);
+    if (!fs.existsSync(path.join(dir, 'node_modules', name, 'package.json')))
+      throw new Error(`BGIO_DIR=${dir} has no ${name} (needed for STORAGE=${storage})`);
   }
 }
 

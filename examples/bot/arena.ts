@@ -6,7 +6,15 @@
  */
 import { evons } from '../../src/games/evons/ruleset.js';
 import { expandDeck } from '../../src/core/ruleset.js';
-import { legalActions, pendingDecision, redactEvent, view, type GameEvent, type GameState, type Seat } from '../../src/games/evons/index.js';
+import {
+  legalActions,
+  pendingDecision,
+  redactEvent,
+  view,
+  type GameEvent,
+  type GameState,
+  type Seat,
+} from '../../src/games/evons/index.js';
 import type { EvonsAction, GameView, MatchEvent } from '../../clients/typescript/src/index.js';
 import type { AnyStrategy } from './strategy.js';
 
@@ -24,12 +32,16 @@ const MAX_DECISIONS = 5_000;
 
 export function playInEngine(players: Record<Seat, AnyStrategy>, opts: { seed: string; decks: Record<Seat, string> }): ArenaResult {
   const deck = (id: string) => expandDeck(evons.starterDecks.find((d) => d.id === id)!.cards);
-  const created = evons.create({ config: evons.configSchema.parse({}), decks: { p1: deck(opts.decks.p1), p2: deck(opts.decks.p2) }, seed: opts.seed });
+  const created = evons.create({
+    config: evons.configSchema.parse({}),
+    decks: { p1: deck(opts.decks.p1), p2: deck(opts.decks.p2) },
+    seed: opts.seed,
+  });
   if (!created.ok) throw new Error(created.errors.join('; '));
   let state: GameState = created.state;
   // Each seat's log as the API would send it: seq from 1, redacted for that seat.
-/** A game event as a seat receives it (the game's envelope). */
-type GameEventBody = Extract<MatchEvent, { source: 'game' }>['event'];
+  /** A game event as a seat receives it (the game's envelope). */
+  type GameEventBody = Extract<MatchEvent, { source: 'game' }>['event'];
   const logs: Record<Seat, MatchEvent[]> = { p1: [], p2: [] };
   let seq = 0;
   const record = (events: readonly GameEvent[], actingSeat: Seat | null) => {

@@ -34,7 +34,8 @@ export function standIn(cardSet: CardSet): string {
 export function beliefState(view: GameView, events: readonly MatchEvent[], cardSet: CardSet): GameState {
   const seat = view.viewer;
   if (seat === 'spectator') throw new Error('a belief is a seat’s: this view is a spectator’s');
-  if (view.cardSetHash !== cardSet.hash) throw new Error(`the match plays card set ${view.cardSetId}@${view.cardSetHash.slice(0, 12)}, not ${cardSet.id}`);
+  if (view.cardSetHash !== cardSet.hash)
+    throw new Error(`the match plays card set ${view.cardSetId}@${view.cardSetHash.slice(0, 12)}, not ${cardSet.id}`);
   const other: Seat = seat === 'p1' ? 'p2' : 'p1';
   const facts = turnFacts(events);
   const unknown = standIn(cardSet);
@@ -43,13 +44,21 @@ export function beliefState(view: GameView, events: readonly MatchEvent[], cardS
     cards[id] = { def, owner };
     return id;
   };
-  const hidden = (owner: Seat, zone: string, n: number) => Array.from({ length: n }, (_, i) => known(`?${owner}-${zone}-${i}`, unknown, owner));
+  const hidden = (owner: Seat, zone: string, n: number) =>
+    Array.from({ length: n }, (_, i) => known(`?${owner}-${zone}-${i}`, unknown, owner));
 
   const board: PositionData['board'] = {};
   for (const { cell, card } of view.board) {
     if (!card) continue;
     known(card.id, card.defId ?? unknown, card.owner);
-    board[cell] = { id: card.id, facing: card.facing, covered: card.covered, growth: card.growthPlaced, damage: card.damage, moved: facts.moved.has(card.id) };
+    board[cell] = {
+      id: card.id,
+      facing: card.facing,
+      covered: card.covered,
+      growth: card.growthPlaced,
+      damage: card.damage,
+      moved: facts.moved.has(card.id),
+    };
   }
   const onBoard = new Set(Object.values(board).map((b) => b.id));
   const mine = view.seats[seat];
@@ -59,7 +68,10 @@ export function beliefState(view: GameView, events: readonly MatchEvent[], cardS
     [other]: hidden(other, 'hand', theirs.handCount),
   } as Record<Seat, string[]>;
   const decks = { p1: hidden('p1', 'deck', view.seats.p1.deckCount), p2: hidden('p2', 'deck', view.seats.p2.deckCount) };
-  const graveyards = { p1: view.seats.p1.graveyard.map((c) => known(c.id, c.defId, 'p1')), p2: view.seats.p2.graveyard.map((c) => known(c.id, c.defId, 'p2')) };
+  const graveyards = {
+    p1: view.seats.p1.graveyard.map((c) => known(c.id, c.defId, 'p1')),
+    p2: view.seats.p2.graveyard.map((c) => known(c.id, c.defId, 'p2')),
+  };
   const removed = view.removed.map((c) => known(c.id, c.defId, facts.removedOwner.get(c.id) ?? seat));
 
   // Bookkeeping about cards no longer on the board would end by itself at the next automatic
@@ -83,7 +95,11 @@ export function beliefState(view: GameView, events: readonly MatchEvent[], cardS
     played: facts.played,
     stack: facts.stack
       .filter((f) => onBoard.has(f.card))
-      .map((f) => ({ ...f, triggers: f.triggers!.filter((id) => onBoard.has(id)), conflicts: f.conflicts ? f.conflicts.filter((id) => onBoard.has(id)) : null })),
+      .map((f) => ({
+        ...f,
+        triggers: f.triggers!.filter((id) => onBoard.has(id)),
+        conflicts: f.conflicts ? f.conflicts.filter((id) => onBoard.has(id)) : null,
+      })),
     stalled: facts.stalled,
   };
   const r = stateFromPosition(position, cardSet, 'belief');

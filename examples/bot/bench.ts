@@ -65,7 +65,10 @@ let decisions = 0;
 for (let i = 0; i < MATCHES; i++) {
   const { seat, decks } = setup(i);
   const other: Seat = seat === 'p1' ? 'p2' : 'p1';
-  const r = playInEngine({ [seat]: greedy(`${SEED}:g:${i}`), [other]: random(`${SEED}:r:${i}`) } as Record<Seat, ReturnType<typeof greedy>>, { seed: `${SEED}:match:${i}`, decks });
+  const r = playInEngine(
+    { [seat]: greedy(`${SEED}:g:${i}`), [other]: random(`${SEED}:r:${i}`) } as Record<Seat, ReturnType<typeof greedy>>,
+    { seed: `${SEED}:match:${i}`, decks },
+  );
   decisions += r.decisions;
   count(engine, seat, r.winner);
 }
@@ -84,9 +87,17 @@ if (API_MATCHES > 0) {
       const other: Seat = seat === 'p1' ? 'p2' : 'p1';
       const bot = new EvonsClient({ baseUrl: server.baseUrl });
       const opponent = new EvonsClient({ baseUrl: server.baseUrl });
-      const created = await bot.createMatch({ handle: 'greedy', seat, openSeat: true, decks: { [seat]: { starter: decks[seat] as StarterDeckId } } });
+      const created = await bot.createMatch({
+        handle: 'greedy',
+        seat,
+        openSeat: true,
+        decks: { [seat]: { starter: decks[seat] as StarterDeckId } },
+      });
       await opponent.joinMatch(created.id, { handle: 'random', deck: { starter: decks[other] as StarterDeckId } });
-      const [final] = await Promise.all([playMatch(bot, created.id, greedy(`${SEED}:api:g:${i}`)), playMatch(opponent, created.id, random(`${SEED}:api:r:${i}`))]);
+      const [final] = await Promise.all([
+        playMatch(bot, created.id, greedy(`${SEED}:api:g:${i}`)),
+        playMatch(opponent, created.id, random(`${SEED}:api:r:${i}`)),
+      ]);
       count(api, seat, final.winner);
     }
   } finally {

@@ -10,7 +10,14 @@
  * Evons) leaves it to the search at level 8.
  */
 import { parseArgs } from 'node:util';
-import { EvonsClient, type DeckSpec, type GameId, type MatchView, type Seat, type StarterDeckId } from '../../clients/typescript/src/index.js';
+import {
+  EvonsClient,
+  type DeckSpec,
+  type GameId,
+  type MatchView,
+  type Seat,
+  type StarterDeckId,
+} from '../../clients/typescript/src/index.js';
 import type { Level } from '../../src/ai/index.js';
 import { playableGames } from '../../src/service/ai/games.js';
 import { localServer } from './local-server.js';
@@ -97,20 +104,28 @@ function describe(m: MatchView, names: Partial<Record<Seat, string>>): string {
   const name = (s: Seat) => `${names[s] ?? m.seats.find((x) => x.seat === s)?.handle ?? 'opponent'} (${s})`;
   const result = m.gameId === 'evons' ? m.game?.result : null;
   const how = m.outcome?.reason ?? 'finished';
-  if (!m.winner) return `match ${m.id}: ${name('p1')} and ${name('p2')} drew${result ? ` ${result.scores.p1}–${result.scores.p2}` : ''} (${how})`;
+  if (!m.winner)
+    return `match ${m.id}: ${name('p1')} and ${name('p2')} drew${result ? ` ${result.scores.p1}–${result.scores.p2}` : ''} (${how})`;
   const loser: Seat = m.winner === 'p1' ? 'p2' : 'p1';
   return `match ${m.id}: ${name(m.winner)} beat ${name(loser)}${result ? ` ${result.scores[m.winner]}–${result.scores[loser]}` : ''} (${how})`;
 }
 
 const server = values.server ? null : await localServer();
 const baseUrl = values.server ?? server!.baseUrl;
-const newClient = () => new EvonsClient({ baseUrl, headers: { 'user-agent': 'evons-reference-bot/0.1' }, ...(values.token ? { playerToken: values.token } : {}) });
+const newClient = () =>
+  new EvonsClient({
+    baseUrl,
+    headers: { 'user-agent': 'evons-reference-bot/0.1' },
+    ...(values.token ? { playerToken: values.token } : {}),
+  });
 const me = values.level !== undefined ? `level:${values.level}` : (values.strategy ?? 'greedy');
 strategy(me, ''); // an unknown name stops here, before any match
 // A handle has no colon: "bot-level-3".
 const handle = values.handle ?? (values.token ? undefined : `bot-${me.replace(':', '-')}`);
 /** The deck in `g`: --deck (both seats in versus) for --game, else the game's default; `opponent`: the other seat's in versus. */
-const deckOf = (g: string, opponent = false): DeckSpec => ({ starter: (values.deck && g === game ? values.deck : DECKS[g as GameId][opponent ? 1 : 0]) as StarterDeckId });
+const deckOf = (g: string, opponent = false): DeckSpec => ({
+  starter: (values.deck && g === game ? values.deck : DECKS[g as GameId][opponent ? 1 : 0]) as StarterDeckId,
+});
 const deck = deckOf(game);
 /** createMatch's game field: absent for Evons (the default). */
 const gameField = game === 'evons' ? {} : { game };
@@ -151,7 +166,9 @@ try {
       const client = newClient();
       const created = await client.createMatch({ ...gameField, openSeat: true, ...(handle ? { handle } : {}), decks: { p1: deck } });
       // The first line names the match: a script (or a friend) joins it with this id.
-      console.log(`match ${created.id} waiting for an opponent (join: npm run bot -- join --match ${created.id}${values.server ? ` --server ${baseUrl}` : ''})`);
+      console.log(
+        `match ${created.id} waiting for an opponent (join: npm run bot -- join --match ${created.id}${values.server ? ` --server ${baseUrl}` : ''})`,
+      );
       const final = await playMatch(client, created.id, strategy(me, `${values.seed}:${i}`));
       console.log(describe(final, { [created.seat]: nameIn(me, game) }));
     }
@@ -175,7 +192,8 @@ try {
     let won = 0;
     await listen(client, {
       // Once its feed is open: a challenge sent after this line reaches it.
-      onReady: () => console.log(`bot ${name} on its account feed at ${baseUrl} (challenge it: POST /v1/challenges {"to":"${name}"}); Ctrl-C stops it`),
+      onReady: () =>
+        console.log(`bot ${name} on its account feed at ${baseUrl} (challenge it: POST /v1/challenges {"to":"${name}"}); Ctrl-C stops it`),
       strategy: (matchId) => strategy(me, `${values.seed}:${matchId}`),
       // Every game the bot plays, or only --game's.
       decks: Object.fromEntries((values.game ? [game] : playableGames()).map((g) => [g, deckOf(g)])),

@@ -5,7 +5,14 @@
  * (`your-turn`, and in the snapshot the running matches with `yourTurn`) and reads each one the
  * feed says ended (`match-ended`); it accepts rematch offers of those games. The feed resumes by itself after a cut, so the bot runs until its signal aborts.
  */
-import { EvonsProblem, type Challenge, type DeclineReason, type DeckSpec, type EvonsClient, type MatchView } from '../../clients/typescript/src/index.js';
+import {
+  EvonsProblem,
+  type Challenge,
+  type DeclineReason,
+  type DeckSpec,
+  type EvonsClient,
+  type MatchView,
+} from '../../clients/typescript/src/index.js';
 import { SeatPlayer } from './play.js';
 import type { AnyStrategy } from './strategy.js';
 
@@ -56,7 +63,8 @@ export async function listen(client: EvonsClient, opts: ListenOptions): Promise<
     state.done = (async () => {
       try {
         let seat = seats.get(matchId);
-        if (!seat) seats.set(matchId, (seat = new SeatPlayer(client, matchId, opts.strategy(matchId), opts.signal ? { signal: opts.signal } : {})));
+        if (!seat)
+          seats.set(matchId, (seat = new SeatPlayer(client, matchId, opts.strategy(matchId), opts.signal ? { signal: opts.signal } : {})));
         while (state.again && !opts.signal?.aborted) {
           state.again = false;
           const m = await seat.playWhileMine();
@@ -65,7 +73,9 @@ export async function listen(client: EvonsClient, opts: ListenOptions): Promise<
             if (over.has(matchId)) break;
             over.add(matchId);
             opts.onMatchEnd?.(m);
-            log(`match ${matchId} over: ${m.winner === null ? 'drawn' : m.winner === m.seat ? 'won' : 'lost'} (${m.outcome?.reason ?? 'finished'}) after ${seat.decisions} decisions`);
+            log(
+              `match ${matchId} over: ${m.winner === null ? 'drawn' : m.winner === m.seat ? 'won' : 'lost'} (${m.outcome?.reason ?? 'finished'}) after ${seat.decisions} decisions`,
+            );
             break;
           }
         }
@@ -123,7 +133,9 @@ export async function listen(client: EvonsClient, opts: ListenOptions): Promise<
           if (opts.decks[m.data.game]) {
             try {
               const joined = await client.acceptRematch(m.data.matchId);
-              log(`accepted a rematch of ${m.data.matchId} from ${m.data.opponent ?? 'the opponent'}: match ${joined.id}, playing ${joined.seat}`);
+              log(
+                `accepted a rematch of ${m.data.matchId} from ${m.data.opponent ?? 'the opponent'}: match ${joined.id}, playing ${joined.seat}`,
+              );
             } catch (err) {
               if (!(err instanceof EvonsProblem && err.conflict)) throw err;
             }

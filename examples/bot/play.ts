@@ -9,7 +9,14 @@
  * and decide again. The match's game (Evons, UniVersus) is the strategy's to know: the view and
  * the actions pass through as the API gives them.
  */
-import { EvonsProblem, type Action, type EvonsClient, type MatchEvent, type MatchView, type TurnResult } from '../../clients/typescript/src/index.js';
+import {
+  EvonsProblem,
+  type Action,
+  type EvonsClient,
+  type MatchEvent,
+  type MatchView,
+  type TurnResult,
+} from '../../clients/typescript/src/index.js';
 import { gamesOf, type AnyStrategy } from './strategy.js';
 
 export interface PlayOptions {
@@ -41,9 +48,14 @@ export class SeatPlayer {
     let m = view ?? (await client.getMatch(matchId, this.signal()));
     for (;;) {
       if (this.opts.signal?.aborted || !waitsFor(m)) return m;
-      if (!m.game || !gamesOf(this.strategy).includes(m.gameId)) throw new Error(`match ${matchId} is a game of ${m.gameId}; ${this.strategy.name} plays ${gamesOf(this.strategy).join(', ')}`);
+      if (!m.game || !gamesOf(this.strategy).includes(m.gameId))
+        throw new Error(`match ${matchId} is a game of ${m.gameId}; ${this.strategy.name} plays ${gamesOf(this.strategy).join(', ')}`);
       // The log so far, as this seat may see it: only what is new since the last decision.
-      for (let page = await client.eventPage(matchId, { after: this.events.at(-1)?.seq ?? 0 }); ; page = await client.eventPage(matchId, { after: page.next })) {
+      for (
+        let page = await client.eventPage(matchId, { after: this.events.at(-1)?.seq ?? 0 });
+        ;
+        page = await client.eventPage(matchId, { after: page.next })
+      ) {
         this.events.push(...page.events);
         if (!page.hasMore) break;
       }

@@ -107,7 +107,7 @@ export const greedy: StrategyFactory<Strategy> = (seed) => {
  */
 export function searchInput(o: Observation<unknown, { type: string }>): AiInput<unknown, { type: string }> {
   const seat = (o.view as { viewer?: unknown }).viewer;
-  if (seat !== 'p1' && seat !== 'p2') throw new Error('the view is not a seat\'s own (read the match with the seat\'s token)');
+  if (seat !== 'p1' && seat !== 'p2') throw new Error("the view is not a seat's own (read the match with the seat's token)");
   return {
     view: o.view,
     seat,

@@ -24,7 +24,9 @@ export interface AiInput<V, A> {
 
 /** A game the computer can play: a ruleset with hidden-information support. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type PlayableRuleset<S, A extends { type: string }, V> = Ruleset<S, A, any, V, any> & { readonly hiddenInformation: HiddenInformation<S, V> };
+export type PlayableRuleset<S, A extends { type: string }, V> = Ruleset<S, A, any, V, any> & {
+  readonly hiddenInformation: HiddenInformation<S, V>;
+};
 
 const INPUT_KEYS = ['events', 'legal', 'seat', 'view'];
 
@@ -40,9 +42,10 @@ export function checkInput(input: unknown): asserts input is AiInput<unknown, { 
   const i = input as Record<string, unknown>;
   if (i.seat !== 'p1' && i.seat !== 'p2') throw new TypeError('seat must be p1 or p2');
   const viewer = typeof i.view === 'object' && i.view !== null ? (i.view as { viewer?: unknown }).viewer : undefined;
-  if (viewer !== i.seat) throw new TypeError('view must be the seat\'s own view (its viewer is the seat), not a state or another seat\'s view');
-  if (!Array.isArray(i.legal) || i.legal.length === 0) throw new TypeError('legal must list the seat\'s legal actions');
-  if (!Array.isArray(i.events)) throw new TypeError('events must be the seat\'s redacted events');
+  if (viewer !== i.seat)
+    throw new TypeError("view must be the seat's own view (its viewer is the seat), not a state or another seat's view");
+  if (!Array.isArray(i.legal) || i.legal.length === 0) throw new TypeError("legal must list the seat's legal actions");
+  if (!Array.isArray(i.events)) throw new TypeError("events must be the seat's redacted events");
 }
 
 /** Scores a heuristic value in [0, 1] for the search (a won game near 1). */
@@ -62,13 +65,23 @@ const keyOf = (a: unknown): string => JSON.stringify(a);
 const EXPLORATION = 0.7;
 
 /** One decision. Throws only for a bad input or level; any legal position gets a legal action. */
-export function decide<S, A extends { type: string }, V>(game: PlayableRuleset<S, A, V>, input: AiInput<V, A>, level: Level, seed: string): A {
+export function decide<S, A extends { type: string }, V>(
+  game: PlayableRuleset<S, A, V>,
+  input: AiInput<V, A>,
+  level: Level,
+  seed: string,
+): A {
   if (!isLevel(level)) throw new RangeError('level is 1 to 8');
   return decideWithBudget(game, input, BUDGETS[level], `${level}:${seed}`);
 }
 
 /** One decision on an explicit budget (a level's, or one being tried by bench:ai). */
-export function decideWithBudget<S, A extends { type: string }, V>(game: PlayableRuleset<S, A, V>, input: AiInput<V, A>, budget: LevelBudget, seed: string): A {
+export function decideWithBudget<S, A extends { type: string }, V>(
+  game: PlayableRuleset<S, A, V>,
+  input: AiInput<V, A>,
+  budget: LevelBudget,
+  seed: string,
+): A {
   checkInput(input);
   const { legal, seat } = input;
   if (legal.length === 1) return legal[0]!;
@@ -214,4 +227,3 @@ export function decideWithBudget<S, A extends { type: string }, V>(game: Playabl
   });
   return candidates[bestIndex]!;
 }
-

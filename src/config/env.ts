@@ -36,10 +36,7 @@ export const EnvSchema = z.object({
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
       .optional(),
   ),
-  LOG_LEVEL: z.preprocess(
-    emptyToUndefined,
-    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  ),
+  LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
   NODE_ENV: z.preprocess(emptyToUndefined, z.enum(['development', 'production', 'test']).default('development')),
   /** Number of match states kept in the in-process LRU cache. */
   MATCH_CACHE_SIZE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(1_000_000).default(500)),
@@ -100,7 +97,10 @@ export const EnvSchema = z.object({
       .string()
       .optional()
       .transform((s, ctx) => {
-        const entries = (s ?? '').split(',').map((a) => a.trim()).filter(Boolean);
+        const entries = (s ?? '')
+          .split(',')
+          .map((a) => a.trim())
+          .filter(Boolean);
         for (const entry of entries) {
           const [address, bits, extra] = entry.split('/');
           const family = isIP(address ?? '');
@@ -147,27 +147,76 @@ export const EnvSchema = z.object({
   /** Decisions each seat must make before a rated match's end moves ratings (0: every rated ending counts). */
   RATED_MIN_DECISIONS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(1_000).default(DEFAULT_RATED_MIN_DECISIONS)),
   /** Matches one organizer may bulk-pair in any minute (over every node); more is 429 too-many-bulk-pairings. */
-  BULK_PAIRING_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100_000).default(DEFAULT_BULK_PAIRING_PER_MINUTE)),
+  BULK_PAIRING_PER_MINUTE: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(100_000).default(DEFAULT_BULK_PAIRING_PER_MINUTE),
+  ),
   /** Challenges one player may create per rolling hour; one more is 429 too-many-challenges. */
-  CHALLENGES_PER_HOUR: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(DEFAULT_CHALLENGE_SETTINGS.perHour)),
+  CHALLENGES_PER_HOUR: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(10_000).default(DEFAULT_CHALLENGE_SETTINGS.perHour),
+  ),
   /** Open challenges addressed to one player at once; one more to them is 429 too-many-challenges. */
-  CHALLENGE_MAX_PENDING_PER_RECIPIENT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(DEFAULT_CHALLENGE_SETTINGS.maxPendingPerRecipient)),
+  CHALLENGE_MAX_PENDING_PER_RECIPIENT: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(10_000).default(DEFAULT_CHALLENGE_SETTINGS.maxPendingPerRecipient),
+  ),
   /** Seconds a challenge without a clock or with a live one stays open before it expires (default 1 hour). */
-  CHALLENGE_EXPIRY_LIVE_S: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).max(30 * 86_400).default(DEFAULT_CHALLENGE_SETTINGS.expiryMs.live / 1000)),
+  CHALLENGE_EXPIRY_LIVE_S: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number()
+      .int()
+      .min(10)
+      .max(30 * 86_400)
+      .default(DEFAULT_CHALLENGE_SETTINGS.expiryMs.live / 1000),
+  ),
   /** Seconds a correspondence challenge stays open before it expires (default 7 days). */
-  CHALLENGE_EXPIRY_CORRESPONDENCE_S: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).max(90 * 86_400).default(DEFAULT_CHALLENGE_SETTINGS.expiryMs.correspondence / 1000)),
+  CHALLENGE_EXPIRY_CORRESPONDENCE_S: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number()
+      .int()
+      .min(10)
+      .max(90 * 86_400)
+      .default(DEFAULT_CHALLENGE_SETTINGS.expiryMs.correspondence / 1000),
+  ),
   /** How long a rematch offer stays open before it shows as expired (default one day). */
-  REMATCH_OFFER_TTL_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(30 * 86_400).default(DEFAULT_REMATCH_OFFER_TTL_SECONDS)),
+  REMATCH_OFFER_TTL_SECONDS: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(30 * 86_400)
+      .default(DEFAULT_REMATCH_OFFER_TTL_SECONDS),
+  ),
   /** How often each node ends matches whose clock ran out (0: only when read or moved). */
   SWEEP_INTERVAL_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(3_600_000).default(1_000)),
   /** Open seeks one player may have at once; one more is 429 too-many-seeks. */
   SEEK_MAX_OPEN: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1_000).default(DEFAULT_SEEK_LIMITS.maxOpen)),
   /** Seconds a live seek stays open past its owner's feed's last renewal (renewed every third of it while connected). */
-  SEEK_LIVE_LEASE_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(3).max(3_600).default(DEFAULT_SEEK_LIMITS.liveLeaseMs / 1000)),
+  SEEK_LIVE_LEASE_SECONDS: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number()
+      .int()
+      .min(3)
+      .max(3_600)
+      .default(DEFAULT_SEEK_LIMITS.liveLeaseMs / 1000),
+  ),
   /** Worker threads that think for the computer's seats on this node (0: this node plays none; others do). */
   AI_WORKERS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(64).default(DEFAULT_AI_SETTINGS.workers)),
   /** Seconds a node's claim on a computer decision holds (a killed node's decisions are taken again after it). */
-  AI_LEASE_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(2).max(3_600).default(DEFAULT_AI_SETTINGS.leaseMs / 1000)),
+  AI_LEASE_SECONDS: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number()
+      .int()
+      .min(2)
+      .max(3_600)
+      .default(DEFAULT_AI_SETTINGS.leaseMs / 1000),
+  ),
   /** Claims of one computer decision (a worker crashed or hung each time) before the computer resigns the match. */
   AI_MAX_ATTEMPTS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10).default(DEFAULT_AI_SETTINGS.maxAttempts)),
   /** A module (file: URL) exporting decide(job) to play the computer's seats instead of the built-in levels: another engine, or a test's. */
@@ -175,21 +224,41 @@ export const EnvSchema = z.object({
   /** Each computer worker's heap cap in MB (a search past it ends the worker; the decision is claimed again). */
   AI_MAX_HEAP_MB: z.preprocess(emptyToUndefined, z.coerce.number().int().min(32).max(16_384).default(DEFAULT_AI_SETTINGS.maxHeapMb)),
   /** Computer decisions of one player (or anonymous address) in flight at once, over all nodes. */
-  AI_JOBS_PER_ACCOUNT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1_000).default(DEFAULT_AI_SETTINGS.jobsPerAccount)),
+  AI_JOBS_PER_ACCOUNT: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(1_000).default(DEFAULT_AI_SETTINGS.jobsPerAccount),
+  ),
   /** The computer's worker threads' nice value (0: the same priority as requests; 19: the lowest). */
   AI_NICE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(19).default(DEFAULT_AI_SETTINGS.nice)),
   /** Account feeds (GET /v1/me/events, GraphQL myEvents) one player may hold open at once on one node; one more is 429 too-many-feeds (0: no cap). */
-  FEED_CONNECTIONS_PER_PLAYER: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(10_000).default(DEFAULT_FEED_SETTINGS.perPlayer)),
+  FEED_CONNECTIONS_PER_PLAYER: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(0).max(10_000).default(DEFAULT_FEED_SETTINGS.perPlayer),
+  ),
   /** Hours a seek stays open unpaired before it expires (default 168: a week). */
-  SEEK_TTL_HOURS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(8_760).default(DEFAULT_SEEK_LIMITS.ttlMs / 3_600_000)),
+  SEEK_TTL_HOURS: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(8_760)
+      .default(DEFAULT_SEEK_LIMITS.ttlMs / 3_600_000),
+  ),
   /** Webhook endpoints may be private or loopback addresses: an explicit opt-in (development, tests), false everywhere by default. */
   WEBHOOK_ALLOW_PRIVATE: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('false')),
   /** Endpoints one seat of one match may hold; one more is 409 too-many-webhooks. */
   WEBHOOK_MAX_PER_SEAT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100).default(DEFAULT_WEBHOOK_LIMITS.maxPerSeat)),
   /** Times one delivery may be sent again on request; one more is 409 redelivery-limit. */
-  WEBHOOK_MAX_REDELIVERIES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(100).default(DEFAULT_WEBHOOK_LIMITS.maxRedeliveries)),
+  WEBHOOK_MAX_REDELIVERIES: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(0).max(100).default(DEFAULT_WEBHOOK_LIMITS.maxRedeliveries),
+  ),
   /** Account webhooks one player may hold (every feed entry of theirs); one more is 409 too-many-webhooks. */
-  WEBHOOK_MAX_PER_ACCOUNT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100).default(DEFAULT_WEBHOOK_LIMITS.maxPerAccount)),
+  WEBHOOK_MAX_PER_ACCOUNT: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(100).default(DEFAULT_WEBHOOK_LIMITS.maxPerAccount),
+  ),
   /** Webhook deliveries in flight at once on a node, all endpoints together (each endpoint has at most one). */
   WEBHOOK_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(64)),
   /** An attempt running this long moves its endpoint to the slow lane (WEBHOOK_SLOW_CONCURRENCY slots of its own). */
@@ -243,14 +312,24 @@ export interface AppConfig {
   webhookLeaseMs: number;
   database:
     | { kind: 'pglite'; dataDir: string }
-    | { kind: 'postgres'; url: string; connectTimeoutMs: number; statementTimeoutMs: number; maxConnections: number; lockTimeoutMs: number };
+    | {
+        kind: 'postgres';
+        url: string;
+        connectTimeoutMs: number;
+        statementTimeoutMs: number;
+        maxConnections: number;
+        lockTimeoutMs: number;
+      };
 }
 
 /** TRUST_PROXY as Fastify's trustProxy: false, true, or the trusted proxies' addresses and ranges. */
 function trustProxyOf(v: string | undefined): boolean | string[] {
   if (v === undefined || v === 'false') return false;
   if (v === 'true') return true;
-  return v.split(',').map((a) => a.trim()).filter(Boolean);
+  return v
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
 }
 
 export type EnvResult = { ok: true; config: AppConfig } | { ok: false; errors: string[] };
@@ -338,8 +417,8 @@ export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvResult {
             maxConnections: e.DB_POOL_SIZE,
             lockTimeoutMs: e.DB_LOCK_TIMEOUT_MS,
           }
-        // As written: the store knows memory:// from a directory and resolves the latter (database.ts).
-        : { kind: 'pglite', dataDir: e.DATA_DIR },
+        : // As written: the store knows memory:// from a directory and resolves the latter (database.ts).
+          { kind: 'pglite', dataDir: e.DATA_DIR },
     },
   };
 }

@@ -21,7 +21,11 @@ export const HandleSchema = z
   );
 
 /** An action's idempotency key (REST's Idempotency-Key header, GraphQL's idempotencyKey argument). */
-export const IdempotencyKeySchema = z.string().min(1).max(128).regex(/^[\x21-\x7e]+$/, 'visible ASCII');
+export const IdempotencyKeySchema = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[\x21-\x7e]+$/, 'visible ASCII');
 
 /** Largest event seq the store can hold (a PostgreSQL integer): bounds every `after`. */
 export const MAX_SEQ = 2_147_483_647;

@@ -38,9 +38,20 @@ export const WebhookKindSchema = register(
 
 export const WebhookRequestSchema = register(
   z.strictObject({
-    url: z.string().min(1).max(2048).meta({ format: 'uri' }).describe('http(s) URL. In production it must resolve to public addresses (checked when each delivery connects).'),
+    url: z
+      .string()
+      .min(1)
+      .max(2048)
+      .meta({ format: 'uri' })
+      .describe('http(s) URL. In production it must resolve to public addresses (checked when each delivery connects).'),
     events: z.array(WebhookKindSchema).min(1).max(4),
-    deadlineLeadMinutes: z.number().int().min(1).max(20_160).optional().describe('deadline-near fires this long before a deadline (default 720: 12 h).'),
+    deadlineLeadMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(20_160)
+      .optional()
+      .describe('deadline-near fires this long before a deadline (default 720: 12 h).'),
   }),
   'WebhookRequest',
   "A seat's endpoint for Standard Webhooks deliveries.",
@@ -55,7 +66,12 @@ export const AccountWebhookKindSchema = register(
 
 export const AccountWebhookRequestSchema = register(
   z.strictObject({
-    url: z.string().min(1).max(2048).meta({ format: 'uri' }).describe('http(s) URL. In production it must resolve to public addresses (checked when each delivery connects).'),
+    url: z
+      .string()
+      .min(1)
+      .max(2048)
+      .meta({ format: 'uri' })
+      .describe('http(s) URL. In production it must resolve to public addresses (checked when each delivery connects).'),
     events: z
       .array(AccountWebhookKindSchema)
       .min(1)
@@ -113,7 +129,7 @@ export const DeckSpecSchema = register(
     }),
   ]),
   'DeckSpec',
-  "A deck: a starter deck id, or an explicit list of card ids (GET /v1/games/{game}/cards) with counts.",
+  'A deck: a starter deck id, or an explicit list of card ids (GET /v1/games/{game}/cards) with counts.',
 );
 
 const createCommon = {
@@ -141,12 +157,14 @@ const createCommon = {
   timeControl: TimeControlSchema.optional().describe(
     'The clock (default none): correspondence (days per decision) or live (Fischer). Pinned in the rules hash; the clock starts at the deal.',
   ),
-  webhook: WebhookRequestSchema.optional().describe("The creator's webhook endpoint, registered with the match (its secret comes back once)."),
+  webhook: WebhookRequestSchema.optional().describe(
+    "The creator's webhook endpoint, registered with the match (its secret comes back once).",
+  ),
   rated: z
     .boolean()
     .optional()
     .describe(
-      'Rated (default false): the end updates both players\' Glicko-2 ratings (this game, this time control\'s family). ' +
+      "Rated (default false): the end updates both players' Glicko-2 ratings (this game, this time control's family). " +
         'Needs a player token, openSeat true (the opponent joins with their own player token) and a correspondence or live time control; never a sandbox.',
     ),
 };
@@ -189,14 +207,18 @@ const CREATE_NEEDS = {
 const createBodies = perGame((m, i) => {
   const { id, positions } = m.ruleset;
   return register(
-    z.strictObject({
-      game: i === 0 ? z.literal(id).optional().describe(`The game (default ${id}).`) : z.literal(id),
-      ...createCommon,
-      settings: m.schemas.settings.optional().describe(`${m.displayName} rules settings; every field has a default (${m.docs}).`),
-      position: m.schemas.position
-        .optional()
-        .describe(`Sandbox: start from this position (format ${positions.format}, see ${m.docs}) instead of a deal. Send no decks or settings with it.`),
-    }).meta(CREATE_NEEDS),
+    z
+      .strictObject({
+        game: i === 0 ? z.literal(id).optional().describe(`The game (default ${id}).`) : z.literal(id),
+        ...createCommon,
+        settings: m.schemas.settings.optional().describe(`${m.displayName} rules settings; every field has a default (${m.docs}).`),
+        position: m.schemas.position
+          .optional()
+          .describe(
+            `Sandbox: start from this position (format ${positions.format}, see ${m.docs}) instead of a deal. Send no decks or settings with it.`,
+          ),
+      })
+      .meta(CREATE_NEEDS),
     `${m.typePrefix}CreateMatchRequest`,
   );
 });
@@ -211,7 +233,9 @@ export const JoinBody = register(
   z.strictObject({
     handle: HandleSchema.optional(),
     deck: DeckSpecSchema.optional().describe('Required unless the match is a sandbox.'),
-    webhook: WebhookRequestSchema.optional().describe("Your seat's webhook endpoint, registered with the join (its secret comes back once)."),
+    webhook: WebhookRequestSchema.optional().describe(
+      "Your seat's webhook endpoint, registered with the join (its secret comes back once).",
+    ),
   }),
   'JoinMatchRequest',
 );
@@ -222,7 +246,7 @@ export const MatchActionSchema = register(
   z.discriminatedUnion('type', [z.strictObject({ type: z.literal('abort') }), z.strictObject({ type: z.literal('resign') })]),
   'MatchAction',
   'Actions of the match itself, in every game: abort calls the match off (no winner) until both seats have made their first decision, and is how the creator cancels a match whose open seat nobody has joined; ' +
-    'resign concedes (the other seat wins), by either seat at any time while the match runs, whoever\'s decision it is. Neither is listed among legal actions.',
+    "resign concedes (the other seat wins), by either seat at any time while the match runs, whoever's decision it is. Neither is listed among legal actions.",
 );
 
 /**
@@ -242,19 +266,17 @@ export const ActionBodySchema = register(
 // applied ("0000-02-29T23:38-11:41"), which PostgreSQL's timestamptz refuses with an error.
 const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00Z');
 const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
-const QueryInstant = z.iso
-  .datetime({ offset: true })
-  .refine((v) => {
-    const t = Date.parse(v);
-    return t >= FIRST_INSTANT && t <= LAST_INSTANT;
-  }, 'a time between years 0001 and 9999 (UTC)');
+const QueryInstant = z.iso.datetime({ offset: true }).refine((v) => {
+  const t = Date.parse(v);
+  return t >= FIRST_INSTANT && t <= LAST_INSTANT;
+}, 'a time between years 0001 and 9999 (UTC)');
 
 export const ListQuery = z.strictObject({
   handle: HandleSchema.optional(),
   status: MatchStatusSchema.optional(),
   game: GameIdSchema.optional(),
-  opponent: HandleSchema.optional().describe("With handle: matches against this handle; alone: matches this handle played."),
-  result: z.enum(['won', 'lost', 'drawn']).optional().describe("Finished matches handle won, lost or drew (needs handle)."),
+  opponent: HandleSchema.optional().describe('With handle: matches against this handle; alone: matches this handle played.'),
+  result: z.enum(['won', 'lost', 'drawn']).optional().describe('Finished matches handle won, lost or drew (needs handle).'),
   timeControl: z.enum(['none', 'correspondence', 'live']).optional(),
   rated: z
     .enum(['true', 'false'])
@@ -271,8 +293,9 @@ export const ListQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
 
-export const FamilySchema = z.enum(['correspondence', 'live']).describe('The time-control family a rating counts (each has its own rating).');
-
+export const FamilySchema = z
+  .enum(['correspondence', 'live'])
+  .describe('The time-control family a rating counts (each has its own rating).');
 
 export const LeaderboardQuery = z.strictObject({
   game: GameIdSchema.default(GAME_IDS[0]!),
@@ -296,12 +319,17 @@ export const ChallengeStatusSchema = register(
 
 export const CreateChallengeBody = register(
   z.strictObject({
-    to: HandleSchema.optional().describe('The challenged player. Without it the challenge is open: anyone (or only `allowed`) may accept it.'),
+    to: HandleSchema.optional().describe(
+      'The challenged player. Without it the challenge is open: anyone (or only `allowed`) may accept it.',
+    ),
     allowed: z.array(HandleSchema).max(50).optional().describe('An open challenge only these players may accept.'),
     game: GameIdSchema.optional().describe(`Default ${GAME_IDS[0]}.`),
     timeControl: TimeControlSchema.optional().describe('Default none (no clock).'),
     rated: z.boolean().optional().describe('Default false; a rated challenge needs a time control.'),
-    seat: z.enum(['p1', 'p2', 'random']).optional().describe("The challenger's seat; random (the default) is drawn when the challenge is accepted."),
+    seat: z
+      .enum(['p1', 'p2', 'random'])
+      .optional()
+      .describe("The challenger's seat; random (the default) is drawn when the challenge is accepted."),
     settings: AnyGameSettings.optional().describe(
       "The game's settings: one of the hosted games' settings objects (unknown keys refused, 400), then checked against the challenge's game's own (422 invalid-settings).",
     ),
@@ -334,11 +362,17 @@ const RatingBoundSchema = z.number().int().min(0).max(4000);
 export const SeekBody = register(
   z.strictObject({
     game: GameIdSchema.optional().describe(`The game (default ${GAME_IDS[0]}).`),
-    timeControl: TimeControlSchema.describe('The clock: correspondence, or live while your account feed is connected (seek-needs-feed otherwise); without one: seek-needs-correspondence.'),
-    rated: z.boolean().optional().describe('Rated (default false): pairs only with rated seeks; the end moves both players\' ratings.'),
-    minRating: RatingBoundSchema.optional().describe("The lowest opponent rating (this game, this time control's family) you accept; default: no bound."),
+    timeControl: TimeControlSchema.describe(
+      'The clock: correspondence, or live while your account feed is connected (seek-needs-feed otherwise); without one: seek-needs-correspondence.',
+    ),
+    rated: z.boolean().optional().describe("Rated (default false): pairs only with rated seeks; the end moves both players' ratings."),
+    minRating: RatingBoundSchema.optional().describe(
+      "The lowest opponent rating (this game, this time control's family) you accept; default: no bound.",
+    ),
     maxRating: RatingBoundSchema.optional().describe('The highest opponent rating you accept; default: no bound.'),
-    deck: DeckSpecSchema.describe('Your deck, checked now against the game\'s deck rules (the game\'s default settings). Never shown to others.'),
+    deck: DeckSpecSchema.describe(
+      "Your deck, checked now against the game's deck rules (the game's default settings). Never shown to others.",
+    ),
   }),
   'SeekRequest',
   "A standing offer to play anyone compatible: same game, time control and rated flag, each player within the other's rating range.",
@@ -372,21 +406,42 @@ export const CreateTournamentBody = register(
     game: GameIdSchema.optional().describe(`Default ${GAME_IDS[0]}.`),
     format: TournamentFormatSchema,
     rounds: z.number().int().min(1).max(30).optional().describe('Swiss only, and required there: how many rounds.'),
-    timeControl: TimeControlSchema.describe('Every match of the tournament is played with it: correspondence or live (a tournament needs a clock).'),
+    timeControl: TimeControlSchema.describe(
+      'Every match of the tournament is played with it: correspondence or live (a tournament needs a clock).',
+    ),
     rated: z.boolean().optional().describe('Default false: rated tournaments move the ratings of every match.'),
-    deckRule: z.enum(['starter', 'any']).optional().describe("starter (the default): the game's starter decks only; any: any deck legal in the game."),
-    maxPlayers: z.number().int().min(2).max(1000).optional().describe('The field\'s cap (default 64): one more entry is 409 tournament-full.'),
+    deckRule: z
+      .enum(['starter', 'any'])
+      .optional()
+      .describe("starter (the default): the game's starter decks only; any: any deck legal in the game."),
+    maxPlayers: z
+      .number()
+      .int()
+      .min(2)
+      .max(1000)
+      .optional()
+      .describe("The field's cap (default 64): one more entry is 409 tournament-full."),
     invited: z.array(HandleSchema).max(1000).optional().describe('Only these players may enter (default: anyone).'),
     entryClosesAt: FutureTime.optional().describe('No entries after this time (default: until the start).'),
     startsAt: FutureTime.optional().describe('The first round starts by itself then (default: when the organizer starts it).'),
-    roundHours: z.number().int().min(1).max(24 * 90).optional().describe("A round's deadline, in hours from its start: a match still running then ends (the seat to move loses on time; a seat that never moved forfeits). Default: a round lasts until its matches end."),
+    roundHours: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 90)
+      .optional()
+      .describe(
+        "A round's deadline, in hours from its start: a match still running then ends (the seat to move loses on time; a seat that never moved forfeits). Default: a round lasts until its matches end.",
+      ),
   }),
   'CreateTournamentRequest',
 );
 
 export const JoinTournamentBody = register(
   z.strictObject({
-    deck: DeckSpecSchema.optional().describe("The deck you play every round (default: the game's first starter deck), checked now. Never shown to anyone."),
+    deck: DeckSpecSchema.optional().describe(
+      "The deck you play every round (default: the game's first starter deck), checked now. Never shown to anyone.",
+    ),
   }),
   'JoinTournamentRequest',
 );
@@ -415,7 +470,12 @@ const PlayerTokenField = z.string().min(1).max(200);
 export const CreateBulkPairingBody = register(
   z.strictObject({
     pairs: z
-      .array(z.strictObject({ p1: PlayerTokenField.describe("The first seat's player token (pairing:play alone)."), p2: PlayerTokenField.describe("The second seat's player token (pairing:play alone).") }))
+      .array(
+        z.strictObject({
+          p1: PlayerTokenField.describe("The first seat's player token (pairing:play alone)."),
+          p2: PlayerTokenField.describe("The second seat's player token (pairing:play alone)."),
+        }),
+      )
       .min(1)
       .max(200)
       .describe(

@@ -45,4 +45,3 @@ export function ownItem<T extends object>(owned: Owned, list: (T | null)[], i: n
   owned.add(copy);
   return copy;
 }
-

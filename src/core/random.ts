@@ -199,8 +199,16 @@ export function randomId(src: RandomSource, length = 10): string {
       const fast = bufferedId(src);
       if (fast !== null) return fast;
     }
-    const a = idChar(src), b = idChar(src), c = idChar(src), d = idChar(src), e = idChar(src);
-    const f = idChar(src), g = idChar(src), h = idChar(src), i = idChar(src), j = idChar(src);
+    const a = idChar(src),
+      b = idChar(src),
+      c = idChar(src),
+      d = idChar(src),
+      e = idChar(src);
+    const f = idChar(src),
+      g = idChar(src),
+      h = idChar(src),
+      i = idChar(src),
+      j = idChar(src);
     return String.fromCharCode(ID_PREFIX, a, b, c, d, e, f, g, h, i, j);
   }
   const codes: number[] = [ID_PREFIX];
@@ -219,7 +227,19 @@ function bufferedId(src: KeyedStream): string | null {
   if (at + 10 > w.length) return null;
   for (let k = at; k < at + 10; k++) if (w[k]! >= ID_LIMIT) return null;
   src.at = at + 10;
-  return String.fromCharCode(ID_PREFIX, code(w[at]!), code(w[at + 1]!), code(w[at + 2]!), code(w[at + 3]!), code(w[at + 4]!), code(w[at + 5]!), code(w[at + 6]!), code(w[at + 7]!), code(w[at + 8]!), code(w[at + 9]!));
+  return String.fromCharCode(
+    ID_PREFIX,
+    code(w[at]!),
+    code(w[at + 1]!),
+    code(w[at + 2]!),
+    code(w[at + 3]!),
+    code(w[at + 4]!),
+    code(w[at + 5]!),
+    code(w[at + 6]!),
+    code(w[at + 7]!),
+    code(w[at + 8]!),
+    code(w[at + 9]!),
+  );
 }
 
 /** Words a randomId of `length` characters usually draws (a rejected word is rare: 4 in 2^32). */

@@ -112,7 +112,10 @@ function classify(e: AnyError, log: Logger, requestId: string | undefined): Grap
   if (failure === 'overloaded') {
     log.info({ err: e.originalError ?? e, path: e.path }, 'database overloaded');
     const o = problems.overloaded();
-    return new GraphQLError(o.detail ?? o.title, { path: e.path as ReadonlyArray<string | number>, extensions: { ...extensionsOf(o), requestId } });
+    return new GraphQLError(o.detail ?? o.title, {
+      path: e.path as ReadonlyArray<string | number>,
+      extensions: { ...extensionsOf(o), requestId },
+    });
   }
   if (failure === 'unavailable') {
     log.info({ err: e.originalError ?? e, path: e.path }, 'database unavailable');
@@ -140,7 +143,8 @@ export function errorFormatter(
     Array.isArray(e.originalError?.errors) ? (e.originalError.errors as AnyError[]) : [e],
   );
   const errors = flat.map((e) => classify(e, log, requestId));
-  if (reply && !execution.data && errors.length > 0 && errors.every((e) => LIMIT_CODE_SET.has(e.extensions.code))) REFUSED_BY_LIMITS.add(reply.request);
+  if (reply && !execution.data && errors.length > 0 && errors.every((e) => LIMIT_CODE_SET.has(e.extensions.code)))
+    REFUSED_BY_LIMITS.add(reply.request);
   for (const e of errors) {
     if (e.extensions.code !== GRAPHQL_CODES.internal) log.info({ code: e.extensions.code }, e.message);
   }
@@ -157,7 +161,10 @@ export function errorFormatter(
     if (typeof original?.statusCode === 'number') statusCode = original.statusCode;
   }
   // An outage or overload answers as on REST: 503 with Retry-After, so HTTP clients and proxies back off.
-  const retryable: Record<string, number> = { [GRAPHQL_CODES.databaseUnavailable]: DATABASE_RETRY_AFTER_S, [GRAPHQL_CODES.overloaded]: OVERLOADED_RETRY_AFTER_S };
+  const retryable: Record<string, number> = {
+    [GRAPHQL_CODES.databaseUnavailable]: DATABASE_RETRY_AFTER_S,
+    [GRAPHQL_CODES.overloaded]: OVERLOADED_RETRY_AFTER_S,
+  };
   if (errors.length > 0 && errors.every((e) => typeof e.extensions.code === 'string' && retryable[e.extensions.code] !== undefined)) {
     statusCode = 503;
     reply?.header('retry-after', String(Math.max(...errors.map((e) => retryable[e.extensions.code as string]!))));

@@ -16,7 +16,11 @@ export function listed(items: readonly string[], last = 'or'): string {
  * both add is one field, described by each; it must have the same type in both (a client could
  * not tell which one it gets), else the schema is refused at start-up.
  */
-export function gameFieldsSdl(games: readonly AnyGameModule[], typeName: string, fieldsOf: (m: AnyGameModule) => Readonly<Record<string, GraphqlField>>): string {
+export function gameFieldsSdl(
+  games: readonly AnyGameModule[],
+  typeName: string,
+  fieldsOf: (m: AnyGameModule) => Readonly<Record<string, GraphqlField>>,
+): string {
   const merged = new Map<string, { type: string; by: string; descriptions: string[] }>();
   for (const m of games) {
     for (const [name, f] of Object.entries(fieldsOf(m))) {
@@ -24,7 +28,10 @@ export function gameFieldsSdl(games: readonly AnyGameModule[], typeName: string,
       const description = `${m.displayName} ${f.description}`;
       if (!seen) merged.set(name, { type: f.type, by: m.displayName, descriptions: [description] });
       else if (seen.type === f.type) seen.descriptions.push(description);
-      else throw new Error(`GraphQL ${typeName}.${name}: ${seen.by} gives it type ${seen.type}, ${m.displayName} ${f.type}; a field the games share must have one type`);
+      else
+        throw new Error(
+          `GraphQL ${typeName}.${name}: ${seen.by} gives it type ${seen.type}, ${m.displayName} ${f.type}; a field the games share must have one type`,
+        );
     }
   }
   return [...merged].map(([name, f]) => `    ${JSON.stringify(f.descriptions.join(' '))}\n    ${name}: ${f.type}\n`).join('');
@@ -37,7 +44,8 @@ export function ownTypes(m: AnyGameModule): Set<string> {
 
 /** Refuses a game's resolver or bound for a type that is not its own (a shared type, another game's). */
 function checkOwn(m: AnyGameModule, own: Set<string>, type: string, what: string): void {
-  if (!own.has(type)) throw new Error(`GraphQL: ${m.displayName} gives ${what} for ${type}, which is not one of its types (${[...own].join(', ')})`);
+  if (!own.has(type))
+    throw new Error(`GraphQL: ${m.displayName} gives ${what} for ${type}, which is not one of its types (${[...own].join(', ')})`);
 }
 
 /** What a game's resolvers read, from the service's match view. */
@@ -61,7 +69,9 @@ export function gameResolvers(
     out[g.matchType] = {
       ...matchFields,
       ...(settingsOf ? { config: (s: MatchSource) => (s.mv.game === null ? null : settingsOf(s.mv.game)) } : {}),
-      ...Object.fromEntries(Object.entries(g.matchResolvers).map(([field, resolve]) => [field, (s: MatchSource) => resolve(gameSource(s))])),
+      ...Object.fromEntries(
+        Object.entries(g.matchResolvers).map(([field, resolve]) => [field, (s: MatchSource) => resolve(gameSource(s))]),
+      ),
     };
     for (const [type, fields] of Object.entries(g.typeResolvers)) {
       checkOwn(m, own, type, 'resolvers');

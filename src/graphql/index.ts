@@ -17,7 +17,17 @@ import type { MatchService } from '../service/match/match-service.js';
 import { bearerToken } from '../service/accounts/tokens.js';
 import { typeDefs } from './schema.js';
 import { errorFormatter, wsRequestError } from './errors.js';
-import { DEFAULT_QUERY_LIMITS, DOCUMENT_CACHE_ENTRIES, LARGE_DOCUMENT_CHARS, checkCost, checkDocumentSize, checkTokens, validationRules, type QueryLimits, TIME_TRAVEL_COST } from './limits.js';
+import {
+  DEFAULT_QUERY_LIMITS,
+  DOCUMENT_CACHE_ENTRIES,
+  LARGE_DOCUMENT_CHARS,
+  checkCost,
+  checkDocumentSize,
+  checkTokens,
+  validationRules,
+  type QueryLimits,
+  TIME_TRAVEL_COST,
+} from './limits.js';
 import { graphiqlRoutes } from './graphiql.js';
 import { DEFAULT_MAX_OPERATIONS, DEFAULT_MAX_SUBSCRIPTIONS, WsConnections, type LiveConnection } from './ws-connections.js';
 import type { GraphqlBudgets } from './budgets.js';
@@ -69,7 +79,8 @@ async function graphqlPlugin(app: FastifyInstance, opts: GraphqlPluginOptions) {
   app.addHook('onSend', async (req, reply, payload) => {
     if (req.url.split('?', 1)[0] !== '/graphql' || !acceptsGraphqlResponse(req.headers.accept)) return payload;
     const type = reply.getHeader('content-type');
-    if (typeof type === 'string' && type.startsWith('application/json')) reply.header('content-type', 'application/graphql-response+json; charset=utf-8');
+    if (typeof type === 'string' && type.startsWith('application/json'))
+      reply.header('content-type', 'application/graphql-response+json; charset=utf-8');
     return payload;
   });
   // Registered here rather than by Mercurius, to see each socket before Mercurius does. Stopping

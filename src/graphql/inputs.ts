@@ -13,7 +13,11 @@ export function restBody(input: Record<string, unknown>, json: readonly string[]
   const strip = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(strip);
     if (v === null || typeof v !== 'object') return v;
-    return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null && x !== undefined).map(([k, x]) => [k, strip(x)]));
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([, x]) => x !== null && x !== undefined)
+        .map(([k, x]) => [k, strip(x)]),
+    );
   };
   return Object.fromEntries(
     Object.entries(input)
@@ -23,7 +27,13 @@ export function restBody(input: Record<string, unknown>, json: readonly string[]
 }
 
 /** The REST schema's verdict on a GraphQL input, or a validation-failed error naming its fields. */
-export function parseInput<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown, what: string): T {
+export function parseInput<T>(
+  schema: {
+    safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } };
+  },
+  value: unknown,
+  what: string,
+): T {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   throw problems.validation(`The ${what} does not match the schema.`, validationLines('input', r.error.issues));

@@ -7,7 +7,16 @@
  * parsed-document cache (about 50 bytes kept per byte of document). The standard introspection
  * query passes them all.
  */
-import { GraphQLError, Lexer, Source, TokenKind, type DocumentNode, type GraphQLSchema, type ValidationContext, type ValidationRule } from 'graphql';
+import {
+  GraphQLError,
+  Lexer,
+  Source,
+  TokenKind,
+  type DocumentNode,
+  type GraphQLSchema,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
@@ -27,7 +36,13 @@ export interface QueryLimits {
   maxDocumentBytes: number;
 }
 
-export const DEFAULT_QUERY_LIMITS: QueryLimits = { maxDepth: 8, maxAliases: 30, maxCost: 10_000, maxTokens: 1_000, maxDocumentBytes: 16 * 1024 };
+export const DEFAULT_QUERY_LIMITS: QueryLimits = {
+  maxDepth: 8,
+  maxAliases: 30,
+  maxCost: 10_000,
+  maxTokens: 1_000,
+  maxDocumentBytes: 16 * 1024,
+};
 
 /** A document longer than this (characters) is charged to the work budget by its size (src/service/work-costs.ts). */
 export const LARGE_DOCUMENT_CHARS = 8 * 1024;
@@ -80,9 +95,12 @@ export function checkDocumentSize(source: string, limits: QueryLimits): void {
   if (source.length * 3 <= limits.maxDocumentBytes) return;
   const bytes = Buffer.byteLength(source, 'utf8');
   if (bytes > limits.maxDocumentBytes) {
-    throw new GraphQLError(`The document is ${bytes} bytes; at most ${limits.maxDocumentBytes} are accepted: send a smaller query (use variables and fragments).`, {
-      extensions: { code: LIMIT_CODES.size, status: 413, maxBytes: limits.maxDocumentBytes },
-    });
+    throw new GraphQLError(
+      `The document is ${bytes} bytes; at most ${limits.maxDocumentBytes} are accepted: send a smaller query (use variables and fragments).`,
+      {
+        extensions: { code: LIMIT_CODES.size, status: 413, maxBytes: limits.maxDocumentBytes },
+      },
+    );
   }
 }
 
@@ -93,7 +111,8 @@ export function checkDocumentSize(source: string, limits: QueryLimits): void {
  */
 const MATCH_TYPES = ['Match', ...GAME_LIST.map((m) => m.graphql.matchType)];
 /** Fields of the Match interface are counted on whichever type a query selects them through. */
-const perMatchType = (field: string, size: number | 'limit'): [string, number | 'limit'][] => MATCH_TYPES.map((t) => [`${t}.${field}`, size]);
+const perMatchType = (field: string, size: number | 'limit'): [string, number | 'limit'][] =>
+  MATCH_TYPES.map((t) => [`${t}.${field}`, size]);
 
 const LIST_SIZES: Record<string, number | 'limit'> = {
   'Query.matches': 'limit',

@@ -9,7 +9,21 @@ import { GraphQLScalarType, valueFromASTUntyped, type GraphQLResolveInfo } from 
 import { selectsField } from './selection.js';
 import { validationLines } from '../contract/errors.js';
 import { HandleSchema, IdempotencyKeySchema, MatchIdSchema, SeekIdSchema } from '../contract/ids.js';
-import { AcceptChallengeBody, AccountWebhookRequestSchema, ActionBodySchema, ChallengeListQuery, CreateChallengeBody, CreateMatchBody, DeclineChallengeBody, JoinBody, LeaderboardQuery, ListQuery, SeekBody, SeekListQuery, WebhookRequestSchema } from '../contract/requests.js';
+import {
+  AcceptChallengeBody,
+  AccountWebhookRequestSchema,
+  ActionBodySchema,
+  ChallengeListQuery,
+  CreateChallengeBody,
+  CreateMatchBody,
+  DeclineChallengeBody,
+  JoinBody,
+  LeaderboardQuery,
+  ListQuery,
+  SeekBody,
+  SeekListQuery,
+  WebhookRequestSchema,
+} from '../contract/requests.js';
 import type { WebhookView } from '../service/webhooks/endpoints.js';
 import type { AccountWebhookView } from '../service/webhooks/account.js';
 import type { PlayerRow } from '../persistence/types.js';
@@ -71,7 +85,8 @@ function checkedIdempotencyKey(key: string | null | undefined): string | undefin
 }
 
 function checkId(id: string): void {
-  if (!MatchIdSchema.safeParse(id).success) throw problems.validation('id: not a match id', ['id: letters, digits, "_" and "-", at most 64']);
+  if (!MatchIdSchema.safeParse(id).success)
+    throw problems.validation('id: not a match id', ['id: letters, digits, "_" and "-", at most 64']);
 }
 
 function clampLimit(limit: number | null | undefined, def: number, max: number): number {
@@ -183,7 +198,11 @@ export function buildResolvers(service: MatchService, budgets: GraphqlBudgets | 
       leaderboard: (_root, args: { game?: string | null; timeControl?: string | null; limit?: number | null }) =>
         guard(() => {
           // The same checks as GET /v1/leaderboard.
-          const q = LeaderboardQuery.safeParse({ game: args.game ?? undefined, timeControl: args.timeControl ?? undefined, limit: args.limit ?? undefined });
+          const q = LeaderboardQuery.safeParse({
+            game: args.game ?? undefined,
+            timeControl: args.timeControl ?? undefined,
+            limit: args.limit ?? undefined,
+          });
           if (!q.success) throw problems.validation('Invalid leaderboard query.', validationLines('', q.error.issues));
           return service.ratings.leaderboard(q.data.game, q.data.timeControl, q.data.limit);
         }),
@@ -192,19 +211,38 @@ export function buildResolvers(service: MatchService, budgets: GraphqlBudgets | 
           // The same filters as GET /v1/matches, checked by the same schema.
           const { cursor, limit, ...rest } = args;
           // GraphQL's Boolean arrives as a boolean, the query string's as text.
-          const given = Object.entries(rest).filter(([, v]) => v != null).map(([k, v]) => [k, typeof v === 'boolean' ? String(v) : v]);
+          const given = Object.entries(rest)
+            .filter(([, v]) => v != null)
+            .map(([k, v]) => [k, typeof v === 'boolean' ? String(v) : v]);
           const q = ListQuery.omit({ cursor: true, limit: true }).safeParse(Object.fromEntries(given));
           if (!q.success) throw problems.validation('Invalid history filters.', validationLines('', q.error.issues));
           return service.listMatches(q.data, cursor ?? undefined, clampLimit(limit, 20, 100));
         }),
       challenge: (_root, args: { id: string }) => guard(() => service.challenges.get(args.id)),
-      myChallenges: (_root, args: { direction?: 'in' | 'out' | null; status?: string | null; cursor?: string | null; limit?: number | null }, c) =>
+      myChallenges: (
+        _root,
+        args: { direction?: 'in' | 'out' | null; status?: string | null; cursor?: string | null; limit?: number | null },
+        c,
+      ) =>
         guard(async () => {
-          const q = parseInput(ChallengeListQuery, restBody({ direction: args.direction, status: args.status, cursor: args.cursor, limit: args.limit }), 'challenge list query');
+          const q = parseInput(
+            ChallengeListQuery,
+            restBody({ direction: args.direction, status: args.status, cursor: args.cursor, limit: args.limit }),
+            'challenge list query',
+          );
           const me = await service.players.player(ctxOf(c).token, 'match:read');
           return service.challenges.list(me, q.direction, { status: q.status, limit: q.limit, cursor: q.cursor });
         }),
-      myMatches: (_root, args: { turn?: 'mine' | 'any' | null; status?: 'waiting' | 'active' | 'finished' | null; cursor?: string | null; limit?: number | null }, c) =>
+      myMatches: (
+        _root,
+        args: {
+          turn?: 'mine' | 'any' | null;
+          status?: 'waiting' | 'active' | 'finished' | null;
+          cursor?: string | null;
+          limit?: number | null;
+        },
+        c,
+      ) =>
         guard(() =>
           service.myMatches({
             token: ctxOf(c).token,
@@ -267,14 +305,21 @@ export function buildResolvers(service: MatchService, budgets: GraphqlBudgets | 
           return { webhook: { ...r.webhook, me }, secret: r.secret };
         }),
       redeliverAccountWebhook: (_root, args: { webhookId: string; deliveryId: string }, c) =>
-        guard(async () => service.accountWebhooks.redeliver(await service.players.player(ctxOf(c).token, 'webhook:write'), args.webhookId, args.deliveryId)),
+        guard(async () =>
+          service.accountWebhooks.redeliver(await service.players.player(ctxOf(c).token, 'webhook:write'), args.webhookId, args.deliveryId),
+        ),
       cancelChallenge: (_root, args: { id: string }, c) =>
         guard(async () => service.challenges.cancel(await service.players.player(ctxOf(c).token, 'match:create'), args.id)),
       postSeek: (_root, args: { input: Record<string, unknown>; idempotencyKey?: string | null }, c) =>
-        guard(() => service.seeks.post(ctxOf(c).token, parseInput(SeekBody, restBody(args.input), 'seek'), { idempotencyKey: checkedIdempotencyKey(args.idempotencyKey) })),
+        guard(() =>
+          service.seeks.post(ctxOf(c).token, parseInput(SeekBody, restBody(args.input), 'seek'), {
+            idempotencyKey: checkedIdempotencyKey(args.idempotencyKey),
+          }),
+        ),
       cancelSeek: (_root, args: { seekId: string }, c) =>
         guard(() => {
-          if (!SeekIdSchema.safeParse(args.seekId).success) throw problems.validation('seekId: not a seek id', ['seekId: sk_ and letters, digits, "_" and "-"']);
+          if (!SeekIdSchema.safeParse(args.seekId).success)
+            throw problems.validation('seekId: not a seek id', ['seekId: sk_ and letters, digits, "_" and "-"']);
           return service.seeks.cancel(ctxOf(c).token, args.seekId);
         }),
       // The same schema, service call and credential checks as POST /v1/matches and …/join.
@@ -336,7 +381,8 @@ export function buildResolvers(service: MatchService, budgets: GraphqlBudgets | 
         guard(async () => {
           checkId(args.matchId);
           const input = WebhookRequestSchema.safeParse(args.webhook);
-          if (!input.success) throw problems.validation('The webhook does not match the schema.', validationLines('webhook', input.error.issues));
+          if (!input.success)
+            throw problems.validation('The webhook does not match the schema.', validationLines('webhook', input.error.issues));
           const m = await webhookMatch(ctxOf(c), args.matchId);
           const r = await service.webhooks.register(m, input.data);
           return { webhook: { ...r.webhook, match: m }, secret: r.secret };
@@ -361,7 +407,13 @@ export function buildResolvers(service: MatchService, budgets: GraphqlBudgets | 
         }),
       submitAction: (
         _root,
-        args: { matchId: string; action?: unknown; input?: Record<string, unknown> | null; idempotencyKey?: string | null; expectedVersion?: number | null },
+        args: {
+          matchId: string;
+          action?: unknown;
+          input?: Record<string, unknown> | null;
+          idempotencyKey?: string | null;
+          expectedVersion?: number | null;
+        },
         c,
         info: GraphQLResolveInfo,
       ) =>
@@ -371,10 +423,10 @@ export function buildResolvers(service: MatchService, budgets: GraphqlBudgets | 
           if ((args.action == null) === (args.input == null)) {
             throw problems.validation('Pass exactly one of action (JSON) and input (ActionInput).');
           }
-          const raw =
-            args.action ?? Object.fromEntries(Object.entries(args.input ?? {}).filter(([, v]) => v !== null && v !== undefined));
+          const raw = args.action ?? Object.fromEntries(Object.entries(args.input ?? {}).filter(([, v]) => v !== null && v !== undefined));
           const parsed = ActionBodySchema.safeParse(raw);
-          if (!parsed.success) throw problems.validation('The action does not match the schema.', validationLines('action', parsed.error.issues));
+          if (!parsed.success)
+            throw problems.validation('The action does not match the schema.', validationLines('action', parsed.error.issues));
           checkedIdempotencyKey(args.idempotencyKey);
           // The match view is built only when the query selects it (as REST's Prefer: return=minimal),
           // the caller's legal actions only when they are selected (as REST's ?include=legal).

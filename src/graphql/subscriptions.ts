@@ -104,11 +104,15 @@ function liveError(err: unknown, log: LiveLog): GraphQLError {
   const failure = databaseFailure(err);
   if (failure === 'overloaded') {
     log.warn({ err }, 'database overloaded');
-    return new GraphQLError('The service is busy; subscribe again after extensions.retryAfter seconds.', { extensions: { code: 'overloaded', status: 503, retryAfter: OVERLOADED_RETRY_AFTER_S } });
+    return new GraphQLError('The service is busy; subscribe again after extensions.retryAfter seconds.', {
+      extensions: { code: 'overloaded', status: 503, retryAfter: OVERLOADED_RETRY_AFTER_S },
+    });
   }
   if (failure === 'unavailable') {
     log.warn({ err }, 'database unavailable');
-    return new GraphQLError('The database is not answering; subscribe again shortly.', { extensions: { code: 'database-unavailable', status: 503 } });
+    return new GraphQLError('The database is not answering; subscribe again shortly.', {
+      extensions: { code: 'database-unavailable', status: 503 },
+    });
   }
   log.error({ err }, 'graphql subscription failed');
   return new GraphQLError('Something went wrong on our side.', { extensions: { code: 'internal', status: 500 } });
@@ -166,9 +170,11 @@ export function buildSubscriptionResolvers(service: MatchService, limits: QueryL
           guardLive(ctx, async () => {
             checkSubscriptionCost(info, limits);
             const conn = connectionOf(ctx);
-            if (!MatchIdSchema.safeParse(args.matchId).success) throw problems.validation('matchId: not a match id', ['matchId: letters, digits, "_" and "-", at most 64']);
+            if (!MatchIdSchema.safeParse(args.matchId).success)
+              throw problems.validation('matchId: not a match id', ['matchId: letters, digits, "_" and "-", at most 64']);
             const after = args.after ?? 0;
-            if (!Number.isInteger(after) || after < 0 || after > MAX_SEQ) throw problems.validation(`after must be 0..${MAX_SEQ}`, [`after: must be 0..${MAX_SEQ}`]);
+            if (!Number.isInteger(after) || after < 0 || after > MAX_SEQ)
+              throw problems.validation(`after must be 0..${MAX_SEQ}`, [`after: must be 0..${MAX_SEQ}`]);
             // A subscription is a request from its address: it counts toward the address's ceiling.
             await budgets.subscription(conn.address);
             conn.admit();
@@ -205,7 +211,8 @@ export function buildSubscriptionResolvers(service: MatchService, limits: QueryL
             if (p.kind === 'anonymous') throw problems.missingToken();
             if (p.kind !== 'player') throw problems.playerTokenRequired();
             const after = args.after ?? undefined;
-            if (after !== undefined && !FEED_POSITION.test(after)) throw problems.validation('after: not a feed entry id', ['after: <digits>-<digits>, an entry id as the feed sent it']);
+            if (after !== undefined && !FEED_POSITION.test(after))
+              throw problems.validation('after: not a feed entry id', ['after: <digits>-<digits>, an entry id as the feed sent it']);
             await budgets.subscription(conn.address);
             const me = await service.feeds.player(conn.token);
             conn.admit();
@@ -298,7 +305,14 @@ async function myTurn(service: MatchService, turns: TurnFeed, conn: LiveConnecti
         if (p.kind === 'seat') return offer([conn.seatMatchId!]);
         // The most urgent few only: a backlog of thousands was sent whole (184 MB in 30 s). The
         // rest come as these are played (each look sees the next most urgent), or from myMatches.
-        const page = await service.myMatches({ token: conn.token, handle: undefined, status: 'active', turn: 'mine', cursor: undefined, limit: MY_TURN_WINDOW });
+        const page = await service.myMatches({
+          token: conn.token,
+          handle: undefined,
+          status: 'active',
+          turn: 'mine',
+          cursor: undefined,
+          limit: MY_TURN_WINDOW,
+        });
         offer(page.matches.map((s) => s.id));
       })
       .catch((err: unknown) => queue.fail(liveError(err, ctx.app.log)));

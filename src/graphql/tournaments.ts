@@ -6,7 +6,13 @@
  */
 import type { MercuriusContext } from 'mercurius';
 import { BulkPairingIdSchema, TournamentIdSchema } from '../contract/ids.js';
-import { CreateBulkPairingBody, CreateTournamentBody, JoinTournamentBody, StandingsPageQuery, TournamentListQuery } from '../contract/requests.js';
+import {
+  CreateBulkPairingBody,
+  CreateTournamentBody,
+  JoinTournamentBody,
+  StandingsPageQuery,
+  TournamentListQuery,
+} from '../contract/requests.js';
 import { problems } from '../service/errors.js';
 import type { MatchService } from '../service/match/match-service.js';
 import type { TournamentView } from '../service/tournaments/tournament-views.js';
@@ -16,11 +22,13 @@ import { parseInput, restBody } from './inputs.js';
 
 /** An id GraphQL's ID type let through that the REST route's path parameter would refuse: 400, as there. */
 function checkTournamentId(id: string): void {
-  if (!TournamentIdSchema.safeParse(id).success) throw problems.validation('id: not a tournament id', ['id: tn_ and letters, digits, "_" and "-"']);
+  if (!TournamentIdSchema.safeParse(id).success)
+    throw problems.validation('id: not a tournament id', ['id: tn_ and letters, digits, "_" and "-"']);
 }
 
 function checkBulkPairingId(id: string): void {
-  if (!BulkPairingIdSchema.safeParse(id).success) throw problems.validation('id: not a bulk pairing id', ['id: bp_ and letters, digits, "_" and "-"']);
+  if (!BulkPairingIdSchema.safeParse(id).success)
+    throw problems.validation('id: not a bulk pairing id', ['id: bp_ and letters, digits, "_" and "-"']);
 }
 
 const tokenOf = (c: MercuriusContext) => c.token;
@@ -49,7 +57,11 @@ export function tournamentResolvers(service: MatchService, chargeOf: (c: Mercuri
         }),
       tournaments: (_root: unknown, args: { status?: string | null; cursor?: string | null; limit?: number | null }) =>
         guard(() => {
-          const q = parseInput(TournamentListQuery, restBody({ status: args.status, cursor: args.cursor, limit: args.limit }), 'tournament list query');
+          const q = parseInput(
+            TournamentListQuery,
+            restBody({ status: args.status, cursor: args.cursor, limit: args.limit }),
+            'tournament list query',
+          );
           return tournaments.list({ status: q.status, limit: q.limit, cursor: q.cursor });
         }),
       tournamentStandings: (_root: unknown, args: { id: string; cursor?: string | null; limit?: number | null }, c: MercuriusContext) =>

@@ -314,7 +314,11 @@ export class WsConnections {
 
     const parse = (frame: Frame): unknown => {
       const [data] = frame;
-      let text = Buffer.isBuffer(data) ? data.toString() : Array.isArray(data) ? Buffer.concat(data).toString() : Buffer.from(data).toString();
+      let text = Buffer.isBuffer(data)
+        ? data.toString()
+        : Array.isArray(data)
+          ? Buffer.concat(data).toString()
+          : Buffer.from(data).toString();
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // as Mercurius's parser
       try {
         return JSON.parse(text) as unknown;
@@ -390,7 +394,8 @@ export class WsConnections {
     if (type === start) {
       // The protocol's query is a string. Mercurius would take an object for a syntax tree and
       // graphql-js trusts its shape (answering with JavaScript's own error text): an invalid message.
-      if (typeof (msg as { payload?: { query?: unknown } }).payload?.query !== 'string') socket.close(CLOSE.badRequest, 'Invalid message: payload.query must be GraphQL text');
+      if (typeof (msg as { payload?: { query?: unknown } }).payload?.query !== 'string')
+        socket.close(CLOSE.badRequest, 'Invalid message: payload.query must be GraphQL text');
       // Its id is a string too: one the server could not tell from others would escape every count.
       else if (typeof id !== 'string') socket.close(CLOSE.badRequest, 'Invalid message: id must be a string');
       else if (state.auth && !state.operations.subscribe(id)) socket.close(CLOSE.subscriberExists, `Subscriber for ${id} already exists`);
@@ -407,10 +412,12 @@ export class WsConnections {
     }
     clearTimeout(state.timer);
     const address = this.addresses.get(req) ?? req.socket.remoteAddress ?? 'unknown';
-    state.auth = this.authenticate((msg as { payload?: unknown }).payload, req.headers.authorization, address, state.operations).then((auth) => {
-      if (!auth.ok) socket.close(auth.code, auth.reason);
-      return auth;
-    });
+    state.auth = this.authenticate((msg as { payload?: unknown }).payload, req.headers.authorization, address, state.operations).then(
+      (auth) => {
+        if (!auth.ok) socket.close(auth.code, auth.reason);
+        return auth;
+      },
+    );
   }
 
   private async authenticate(payload: unknown, header: string | undefined, address: string, operations: Operations): Promise<Auth> {
@@ -420,7 +427,19 @@ export class WsConnections {
       if (given !== undefined && typeof given !== 'string') throw problems.invalidToken();
       const token = bearerToken(given);
       const { principal, seatMatchId } = await this.service.credential(token, 'match:read');
-      return { ok: true, connection: new LiveConnection(token ?? undefined, principal, seatMatchId, this.maxSubscriptions, address, this.streams, this.maxOperations, operations) };
+      return {
+        ok: true,
+        connection: new LiveConnection(
+          token ?? undefined,
+          principal,
+          seatMatchId,
+          this.maxSubscriptions,
+          address,
+          this.streams,
+          this.maxOperations,
+          operations,
+        ),
+      };
     } catch (err) {
       if (err instanceof ServiceError) return { ok: false, code: CLOSE.forbidden, reason: err.code };
       const failure = databaseFailure(err);

@@ -17,7 +17,9 @@ export const AccountWebhookSchema = register(
     id: z.string(),
     url: z.string(),
     events: z.array(AccountWebhookKindSchema),
-    status: z.enum(['active', 'failing', 'disabled']).describe('failing: deliveries are being retried; disabled: failing for 24 h, no more deliveries (see disabledReason).'),
+    status: z
+      .enum(['active', 'failing', 'disabled'])
+      .describe('failing: deliveries are being retried; disabled: failing for 24 h, no more deliveries (see disabledReason).'),
     failingSince: z.string().nullable(),
     disabledReason: z.string().nullable(),
     createdAt: z.string(),
@@ -40,7 +42,9 @@ export const AccountDeliverySchema = register(
     id: z.string().describe('The webhook-id header: the same on every attempt, for deduplication.'),
     kind: AccountWebhookKindSchema,
     entryId: z.string().describe('The feed entry it delivers: its id in GET /v1/me/events (and data.entryId of the body).'),
-    status: z.enum(['pending', 'delivered', 'failed']).describe('pending: queued or retrying; delivered: answered 2xx; failed: given up (or a redelivery that failed).'),
+    status: z
+      .enum(['pending', 'delivered', 'failed'])
+      .describe('pending: queued or retrying; delivered: answered 2xx; failed: given up (or a redelivery that failed).'),
     attempts: z.number().int(),
     nextAttemptAt: z.string().nullable(),
     lastStatusCode: z.number().int().nullable(),
@@ -74,15 +78,19 @@ function atLeastOne<T>(options: T[]): [T, ...T[]] {
 export const AccountWebhookDeliveryBodySchema = register(
   z.discriminatedUnion(
     'type',
-    atLeastOne(entryOptions.map((o) =>
-      z.object({
-        type: o.shape.type,
-        timestamp: z.string().describe('When the entry was written (ISO 8601, UTC): with the change that caused it.'),
-        data: o.shape.data.extend({
-          entryId: z.string().describe("The entry's id in your account feed (GET /v1/me/events, Last-Event-ID). A challenge's own id stays `id`."),
+    atLeastOne(
+      entryOptions.map((o) =>
+        z.object({
+          type: o.shape.type,
+          timestamp: z.string().describe('When the entry was written (ISO 8601, UTC): with the change that caused it.'),
+          data: o.shape.data.extend({
+            entryId: z
+              .string()
+              .describe("The entry's id in your account feed (GET /v1/me/events, Last-Event-ID). A challenge's own id stays `id`."),
+          }),
         }),
-      }),
-    )),
+      ),
+    ),
   ),
   'AccountWebhookDeliveryBody',
   'The JSON body of every account webhook delivery (Standard Webhooks), signed in the webhook-signature header: the feed entry.',

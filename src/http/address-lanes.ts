@@ -26,7 +26,8 @@ export class AddressLanes {
     readonly atOnce: number,
     readonly queue: number,
     /** The refusal past the line (429 too-many-at-once). */
-    private readonly refuse: (atOnce: number, queue: number) => ServiceError = (a, q) => problems.tooManyAtOnce(a, q, AT_ONCE_RETRY_AFTER_S),
+    private readonly refuse: (atOnce: number, queue: number) => ServiceError = (a, q) =>
+      problems.tooManyAtOnce(a, q, AT_ONCE_RETRY_AFTER_S),
     keys = 10_000,
   ) {
     this.lanes = new LRUCache({ max: keys });

@@ -78,7 +78,14 @@ export function addressList(entries: readonly string[] | undefined): BlockList |
   return list;
 }
 
-export const NO_BUDGETS: BudgetSettings = { perAddressPerMinute: 0, workPerMinute: 0, workPerAddressPerMinute: 0, expensiveAtOnce: 0, streamsPerAddress: 0, socketsPerAddress: 0 };
+export const NO_BUDGETS: BudgetSettings = {
+  perAddressPerMinute: 0,
+  workPerMinute: 0,
+  workPerAddressPerMinute: 0,
+  expensiveAtOnce: 0,
+  streamsPerAddress: 0,
+  socketsPerAddress: 0,
+};
 
 /** Pictures and exports waiting for the gate, per concurrent slot, before the next is refused. */
 const QUEUE_PER_SLOT = 16;
@@ -125,7 +132,9 @@ export class Budgets {
     this.streams = new LiveSlots(settings.streamsPerAddress, 'live streams (NDJSON and SSE streams, GraphQL subscriptions)');
     this.sockets = new LiveSlots(settings.socketsPerAddress, 'WebSocket connections');
     this.costlyLanes = new AddressLanes(settings.costlyAtOncePerAddress ?? 0, COSTLY_QUEUE);
-    this.requestLanes = new AddressLanes(settings.requestsAtOncePerAddress ?? 0, REQUEST_QUEUE, (a, q) => problems.tooManyRequestsAtOnce(a, q, AT_ONCE_RETRY_AFTER_S));
+    this.requestLanes = new AddressLanes(settings.requestsAtOncePerAddress ?? 0, REQUEST_QUEUE, (a, q) =>
+      problems.tooManyRequestsAtOnce(a, q, AT_ONCE_RETRY_AFTER_S),
+    );
   }
 
   /**
@@ -196,7 +205,14 @@ export class Budgets {
 
   private workOf(client: string, address: string): ChargeWork {
     return (units) => {
-      const wait = takeWork([[this.workPerClient, client], [this.workPerAddress, `ip:${address}`]], units, Date.now());
+      const wait = takeWork(
+        [
+          [this.workPerClient, client],
+          [this.workPerAddress, `ip:${address}`],
+        ],
+        units,
+        Date.now(),
+      );
       if (wait === 0) return;
       const { workPerMinute: c, workPerAddressPerMinute: a } = this.settings;
       throw problems.rateLimited(

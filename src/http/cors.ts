@@ -63,7 +63,10 @@ export function parseCorsOrigins(value: string): { ok: true; origins: CorsOrigin
     // Browsers send `scheme://host[:port]`, lower case, no default port, no path: compare that.
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== item) {
       const hint = url && url.origin !== 'null' ? ` (did you mean ${url.origin}?)` : '';
-      return { ok: false, error: `"${item}" is not an origin such as https://app.example.com${hint}; use *, none or a comma-separated list of origins` };
+      return {
+        ok: false,
+        error: `"${item}" is not an origin such as https://app.example.com${hint}; use *, none or a comma-separated list of origins`,
+      };
     }
     origins.push(item);
   }
@@ -127,7 +130,8 @@ async function corsPlugin(app: FastifyInstance, opts: { origins: CorsOrigins }) 
   await app.register(fastifyCors, {
     hook: 'onRequest',
     delegator: (req, cb) => {
-      const preflight = req.method === 'OPTIONS' && req.headers.origin !== undefined && req.headers['access-control-request-method'] !== undefined;
+      const preflight =
+        req.method === 'OPTIONS' && req.headers.origin !== undefined && req.headers['access-control-request-method'] !== undefined;
       // origin false: no CORS headers, and the OPTIONS route falls through to the not-found handler (405 with Allow, or 404).
       if (req.method === 'OPTIONS' && !preflight) return cb(null, { origin: false });
       cb(null, optionsFor());

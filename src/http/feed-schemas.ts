@@ -22,7 +22,7 @@ const FeedMatchSchema = register(
     timeControl: z.enum(['none', 'correspondence', 'live']).describe("The time control's kind."),
     toMove: SeatSchema.nullable().describe("The seat whose decision the match waits for; null when nobody's."),
     version: z.number().int().describe('The match version then (GET /v1/matches/{id} has the position).'),
-    deadline: z.string().nullable().describe("When the seat to move runs out of time; null without a running clock."),
+    deadline: z.string().nullable().describe('When the seat to move runs out of time; null without a running clock.'),
     opponent: z.string().nullable().describe("The other seat's handle; null while it is open."),
     winner: SeatSchema.nullable(),
     ending: z.enum(['game', 'timed-out', 'aborted']).nullable().describe('How a finished match ended; null while it runs.'),
@@ -34,7 +34,9 @@ const FeedMatchSchema = register(
 const entry = <K extends string, D extends z.ZodType>(type: K, data: D, description: string) =>
   register(
     z.object({
-      id: z.string().describe('The entry\'s position in your feed (<xid>-<id>): resume after it with Last-Event-ID or ?after=. Opaque; not increasing.'),
+      id: z
+        .string()
+        .describe("The entry's position in your feed (<xid>-<id>): resume after it with Last-Event-ID or ?after=. Opaque; not increasing."),
       type: z.literal(type),
       at: z.string().describe('When it was written.'),
       data,
@@ -45,7 +47,11 @@ const entry = <K extends string, D extends z.ZodType>(type: K, data: D, descript
 
 export const FeedEntrySchema = register(
   z.discriminatedUnion('type', [
-    entry('match-started', FeedMatchSchema, 'A match of yours started (a challenge accepted, a seek paired, a rematch accepted, your open seat joined).'),
+    entry(
+      'match-started',
+      FeedMatchSchema,
+      'A match of yours started (a challenge accepted, a seek paired, a rematch accepted, your open seat joined).',
+    ),
     entry('your-turn', FeedMatchSchema, 'A match of yours now waits for your decision.'),
     entry('match-ended', FeedMatchSchema, 'A match of yours ended.'),
     entry('challenge-received', ChallengeSchema, 'Someone challenged you (or named you in an open challenge).'),
@@ -119,9 +125,13 @@ export const FeedSnapshotSchema = register(
   z.object({
     type: z.literal('snapshot'),
     data: z.object({
-      challenges: z.object({ in: z.array(ChallengeSchema), out: z.array(ChallengeSchema) }).describe('Open challenges to and from you (at most 100 each).'),
+      challenges: z
+        .object({ in: z.array(ChallengeSchema), out: z.array(ChallengeSchema) })
+        .describe('Open challenges to and from you (at most 100 each).'),
       seeks: z.array(OwnSeekSchema).describe('Your open seeks.'),
-      matches: z.array(FeedMatchSummarySchema).describe('Your running and waiting matches (at most 100 of each), with whose decision each waits for.'),
+      matches: z
+        .array(FeedMatchSummarySchema)
+        .describe('Your running and waiting matches (at most 100 of each), with whose decision each waits for.'),
     }),
   }),
   'FeedSnapshot',

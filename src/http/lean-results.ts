@@ -19,7 +19,11 @@ export function prefersRepresentation(prefer: string | undefined): boolean {
   let full = false;
   for (const p of prefer.split(',')) {
     // RFC 7240: `token [= word]`, a word being a token or a quoted string, then `;` parameters.
-    const v = (p.split(';', 1)[0] ?? '').trim().toLowerCase().replace(/\s*=\s*/, '=').replace(/^return="([^"]*)"$/, 'return=$1');
+    const v = (p.split(';', 1)[0] ?? '')
+      .trim()
+      .toLowerCase()
+      .replace(/\s*=\s*/, '=')
+      .replace(/^return="([^"]*)"$/, 'return=$1');
     if (v === 'return=representation') full = true;
     else if (v === 'return=minimal') full = false;
   }

@@ -43,7 +43,7 @@ export const openapiInfo = {
     '`x-ratelimit-limit`, `x-ratelimit-remaining` and `x-ratelimit-reset` (seconds), and a 429 `rate-limited` ' +
     'carries `Retry-After` (seconds). A client is its seat token when that token is valid, else its address. ' +
     'Each address also has a ceiling over all its credentials. Costly work (time travel, exports, event pages, ' +
-    'pictures not yet cached, standings, bulk pairing, the computer\'s decisions, large GraphQL documents) is charged ' +
+    "pictures not yet cached, standings, bulk pairing, the computer's decisions, large GraphQL documents) is charged " +
     'by its size in work units (about 1 ms of server CPU each) against a budget per client and per address ' +
     '(docs/api.md, Work budgets): over it 429 `rate-limited` with `Retry-After`, nothing changed. An address may ' +
     'hold only so many live streams open (429 `too-many-streams`: close one first). Past 5 refusals a second, an ' +
@@ -59,7 +59,7 @@ export const openapiInfo = {
     '* **Pagination.** New list routes take `cursor` + `limit` and answer `nextCursor` (null after the last page); the ' +
     'event log pages by `after` (a seq) → `next`/`hasMore` (docs/api.md, Pagination).\n' +
     '* **Webhooks.** A seat can register an endpoint for your-turn, opponent-joined, match-ended and deadline-near; the ' +
-    'deliveries (Standard Webhooks, signed) are described in this document\'s `webhooks` section.\n' +
+    "deliveries (Standard Webhooks, signed) are described in this document's `webhooks` section.\n" +
     '* **GraphQL.** The same data and the `createMatch`, `joinMatch` and `submitAction` mutations are at `POST /graphql`; ' +
     'subscriptions over WebSocket at the same path.',
   license: { name: 'MIT', identifier: 'MIT' },
@@ -80,15 +80,18 @@ const STATUS_TEXT: Record<string, string> = {
   '200': 'OK',
   '201': 'Created',
   '304': 'Not modified: the match is still at the version of If-None-Match (no body).',
-  '400': 'Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor)',
+  '400':
+    'Invalid request (malformed JSON, wrong types, unknown fields, values out of range, match settings included: validation-failed; bad id or cursor)',
   '401': 'Missing, malformed, unknown or revoked token (missing-token, invalid-token)',
   '403': 'A valid token that may not do this: insufficient-scope (a player token without the scope), no-seat, rated-needs-player',
   '404': 'No such match',
   '409': 'Version conflict, seat taken, or the match is not in play (body has the current version)',
   '413': 'Body larger than 256 KiB',
   '415': 'Unsupported media type (send application/json)',
-  '422': 'Illegal action, invalid deck or position, settings the game refuses past the request schema, or an Idempotency-Key reused with another body',
-  '429': 'Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first',
+  '422':
+    'Illegal action, invalid deck or position, settings the game refuses past the request schema, or an Idempotency-Key reused with another body',
+  '429':
+    'Rate limited (code rate-limited): wait Retry-After seconds; or too many costly requests of one address at once (code too-many-at-once): wait for an answer first; or too many live streams open (code too-many-streams): close one first',
   '503': 'Database unavailable',
 };
 
@@ -109,17 +112,19 @@ const COMPONENTS = {
       schema: { type: 'string' },
     },
     ETagPicture: {
-      description: 'The picture for this caller: `"<version>.<viewer>.<format>.r<renderer>"` (e.g. `"31.spectator.svg.r2"`, `"31.p1.png-800.r2"`).',
+      description:
+        'The picture for this caller: `"<version>.<viewer>.<format>.r<renderer>"` (e.g. `"31.spectator.svg.r2"`, `"31.p1.png-800.r2"`).',
       schema: { type: 'string' },
     },
     ETagEventPage: {
       description:
         'The match version for this caller, `"<version>.<viewer>"`, as on the view: it names the match, not this page ' +
-        '(after, limit), so this route answers no 304; compare it with the view\'s to know whether the match moved.',
+        "(after, limit), so this route answers no 304; compare it with the view's to know whether the match moved.",
       schema: { type: 'string' },
     },
     ProblemVersion: {
-      description: 'The match version, `"<version>"`, when the problem carries it (`version` in the body: a version conflict, a match not in play).',
+      description:
+        'The match version, `"<version>"`, when the problem carries it (`version` in the body: a version conflict, a match not in play).',
       schema: { type: 'string' },
     },
     PreferenceApplied: {
@@ -132,7 +137,10 @@ const COMPONENTS = {
       schema: { type: 'string', enum: ['true'] },
     },
     RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
-    RateLimitLimit: { description: 'Requests allowed per minute (only when a limit is configured).', schema: { type: 'integer', minimum: 0 } },
+    RateLimitLimit: {
+      description: 'Requests allowed per minute (only when a limit is configured).',
+      schema: { type: 'integer', minimum: 0 },
+    },
     RateLimitRemaining: { description: 'Requests left in the current minute.', schema: { type: 'integer', minimum: 0 } },
     RateLimitReset: { description: 'Seconds until the budget is refilled.', schema: { type: 'integer', minimum: 0 } },
     CacheControlPrivate: {
@@ -146,7 +154,8 @@ const COMPONENTS = {
     },
     Vary: { description: '`Authorization`: the body depends on the seat token (and `Origin`, for CORS).', schema: { type: 'string' } },
     WwwAuthenticate: {
-      description: 'The challenge (RFC 6750): `Bearer` when no token was sent, `Bearer error="invalid_token"` when the one sent is malformed, unknown or revoked.',
+      description:
+        'The challenge (RFC 6750): `Bearer` when no token was sent, `Bearer error="invalid_token"` when the one sent is malformed, unknown or revoked.',
       required: true,
       schema: { type: 'string', pattern: '^Bearer( error="invalid_token")?$' },
     },
@@ -184,7 +193,7 @@ const COMPONENTS = {
     ServiceUnavailable: {
       description:
         'Unavailable: code database-unavailable (the database did not answer; retry after Retry-After seconds), ' +
-        'overloaded (the database or this node\'s connection pool has no room now: a pooled connection not free in time, ' +
+        "overloaded (the database or this node's connection pool has no room now: a pooled connection not free in time, " +
         'a statement or lock timeout, the server out of connection slots; retry after Retry-After seconds), ' +
         'server-busy (this node draws or builds as many pictures and exports as it may; retry after Retry-After seconds), ' +
         'tournament-busy (joins or withdrawals kept changing the field while a start paired it; nothing started; retry after Retry-After seconds) or ' +
@@ -304,7 +313,8 @@ export function finishOpenapi<T>(doc: T, facts: OperationFactsMap): T {
   stripIds(components.schemas);
   // By name: the document must not depend on the order in which modules registered their schemas.
   for (const [kind, entries] of Object.entries(components)) {
-    if (entries && typeof entries === 'object') components[kind] = Object.fromEntries(Object.entries(entries).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    if (entries && typeof entries === 'object')
+      components[kind] = Object.fromEntries(Object.entries(entries).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   }
   return doc;
 }
@@ -357,7 +367,8 @@ const MEDIA: Record<NonNullable<OperationFacts['media']>, Json> = {
           'Server-Sent Events: per event `id: <seq>`, `event: match-event`, `data: <MatchEvent JSON>`; last `event: end` ' +
           'with `data: <StreamEnd JSON>`; `: keep-alive` comments.',
       },
-      example: 'id: 7\nevent: match-event\ndata: {"seq":7,"actingSeat":"p1","event":{"type":"Passed","seat":"p1","auto":false,"stalled":false}}\n\n',
+      example:
+        'id: 7\nevent: match-event\ndata: {"seq":7,"actingSeat":"p1","event":{"type":"Passed","seat":"p1","auto":false,"stalled":false}}\n\n',
     },
   },
   'account-feed': {
@@ -366,7 +377,11 @@ const MEDIA: Record<NonNullable<OperationFacts['media']>, Json> = {
         description:
           'One line: the FeedSnapshot first on a fresh connection, then FeedEntry lines; the last line, when the server ' +
           'ends the feed, is a FeedEnd saying why. Blank lines are keep-alives.',
-        oneOf: [{ $ref: '#/components/schemas/FeedSnapshot' }, { $ref: '#/components/schemas/FeedEntry' }, { $ref: '#/components/schemas/FeedEnd' }],
+        oneOf: [
+          { $ref: '#/components/schemas/FeedSnapshot' },
+          { $ref: '#/components/schemas/FeedEntry' },
+          { $ref: '#/components/schemas/FeedEnd' },
+        ],
       },
     },
     'text/event-stream': {
@@ -412,7 +427,8 @@ function finishOperation(method: string, op: Json, facts: OperationFacts): void 
     if (code === 401) headers['WWW-Authenticate'] = ref('headers', 'WwwAuthenticate');
     // A problem that carries the match version sends it as the ETag too (sendProblem).
     if ((code === 409 || code === 422) && !headers.ETag) headers.ETag = ref('headers', 'ProblemVersion');
-    if (code === 200 && rest.some((p) => p.in === 'header' && p.name === 'prefer')) headers['Preference-Applied'] = ref('headers', 'PreferenceApplied');
+    if (code === 200 && rest.some((p) => p.in === 'header' && p.name === 'prefer'))
+      headers['Preference-Applied'] = ref('headers', 'PreferenceApplied');
     if (facts.etag && (code < 300 || code === 304 || code === 409 || code === 422)) {
       headers.ETag = ref('headers', facts.etag === 'picture' ? 'ETagPicture' : facts.etag === 'event-page' ? 'ETagEventPage' : 'ETag');
     }

@@ -46,8 +46,7 @@ declare module 'fastify' {
 /** The facts of every route, by `method path` as the document writes them (`get /v1/matches/{id}`). */
 export type OperationFactsMap = Map<string, OperationFacts>;
 
-export const operationKey = (method: string, url: string): string =>
-  `${method.toLowerCase()} ${url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
+export const operationKey = (method: string, url: string): string => `${method.toLowerCase()} ${url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
 
 /** An `onRoute` hook that records each route's declared facts into `map`. */
 export function collectOperationFacts(map: OperationFactsMap) {

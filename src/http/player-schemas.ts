@@ -54,8 +54,14 @@ export const ProfileSchema = register(
       )
       .describe('Results per game, rated or not.'),
     favouriteDecks: z
-      .array(z.object({ game: GameIdSchema, deck: z.string().describe('A starter deck id, or custom-<hash> of a card list.'), matches: z.number().int() }))
-      .describe('The decks brought most often to finished matches (a running match\'s deck is secret), up to 3 per game, most used first.'),
+      .array(
+        z.object({
+          game: GameIdSchema,
+          deck: z.string().describe('A starter deck id, or custom-<hash> of a card list.'),
+          matches: z.number().int(),
+        }),
+      )
+      .describe("The decks brought most often to finished matches (a running match's deck is secret), up to 3 per game, most used first."),
   }),
   'PlayerProfile',
 );
@@ -65,7 +71,14 @@ export const LeaderboardSchema = register(
     game: GameIdSchema,
     timeControl: FamilySchema,
     players: z.array(
-      z.object({ rank: z.number().int(), handle: z.string(), bot: z.boolean(), rating: z.number().int(), rd: z.number().int(), games: z.number().int() }),
+      z.object({
+        rank: z.number().int(),
+        handle: z.string(),
+        bot: z.boolean(),
+        rating: z.number().int(),
+        rd: z.number().int(),
+        games: z.number().int(),
+      }),
     ),
   }),
   'Leaderboard',
@@ -73,7 +86,13 @@ export const LeaderboardSchema = register(
 );
 
 export const TokenInfoSchema = register(
-  z.object({ id: z.string(), label: z.string().nullable(), scopes: z.array(ScopeSchema), createdAt: z.string(), revokedAt: z.string().nullable() }),
+  z.object({
+    id: z.string(),
+    label: z.string().nullable(),
+    scopes: z.array(ScopeSchema),
+    createdAt: z.string(),
+    revokedAt: z.string().nullable(),
+  }),
   'PlayerToken',
 );
 
@@ -91,7 +110,10 @@ export const NewTokenBody = register(
   'NewPlayerTokenRequest',
 );
 
-export const NewTokenSchema = register(z.object({ token: z.string().describe('Shown once.'), tokenInfo: TokenInfoSchema }), 'NewPlayerToken');
+export const NewTokenSchema = register(
+  z.object({ token: z.string().describe('Shown once.'), tokenInfo: TokenInfoSchema }),
+  'NewPlayerToken',
+);
 
 export const TokenListSchema = register(z.object({ tokens: z.array(TokenInfoSchema) }), 'PlayerTokenList');
 
@@ -101,7 +123,9 @@ export const PlayerExportQuery = z.strictObject({
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true')
-    .describe('true: each line is the full public record of the match (MatchReplay) instead of its summary, at most 20 per answer (the Link header names the next part).'),
+    .describe(
+      'true: each line is the full public record of the match (MatchReplay) instead of its summary, at most 20 per answer (the Link header names the next part).',
+    ),
   cursor: z
     .string()
     .regex(CURSOR_PATTERN, 'a cursor from a Link header of this export')

@@ -20,7 +20,15 @@ export interface Problem {
 }
 
 /** A problem body; `type` defaults to the code. */
-export function problem(init: { status: number; code: string; title: string; detail?: string; version?: number; errors?: string[]; type?: string }): Problem {
+export function problem(init: {
+  status: number;
+  code: string;
+  title: string;
+  detail?: string;
+  version?: number;
+  errors?: string[];
+  type?: string;
+}): Problem {
   const p: Problem = { type: PROBLEM_TYPE_BASE + (init.type ?? init.code), title: init.title, status: init.status, code: init.code };
   if (init.detail !== undefined) p.detail = init.detail;
   if (init.version !== undefined) p.version = init.version;

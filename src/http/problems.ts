@@ -59,7 +59,13 @@ export function problemFromError(err: unknown, req: FastifyRequest): Problem {
       const path = (v.instancePath ?? '').replace(/^\/+/, '');
       return validationLine(where, path ? path.split('/') : [], v.message ?? 'invalid');
     });
-    return problem({ status: 400, code: 'validation-failed', title: 'Invalid request', detail: `The ${where} does not match the schema.`, errors });
+    return problem({
+      status: 400,
+      code: 'validation-failed',
+      title: 'Invalid request',
+      detail: `The ${where} does not match the schema.`,
+      errors,
+    });
   }
   const e = err as FastifyError;
   const status = typeof e?.statusCode === 'number' ? e.statusCode : 500;
@@ -68,7 +74,8 @@ export function problemFromError(err: unknown, req: FastifyRequest): Problem {
     let code = known?.code;
     if (!code) {
       if (status === 400 && e instanceof SyntaxError) code = 'invalid-json';
-      else code = status === 404 ? 'not-found' : status === 413 ? 'body-too-large' : status === 415 ? 'unsupported-media-type' : 'bad-request';
+      else
+        code = status === 404 ? 'not-found' : status === 413 ? 'body-too-large' : status === 415 ? 'unsupported-media-type' : 'bad-request';
     }
     return problem({ status, code, title: known?.title ?? 'Bad request', detail: e.message });
   }
@@ -84,7 +91,12 @@ export function problemFromError(err: unknown, req: FastifyRequest): Problem {
     return toProblem(databaseUnavailable());
   }
   req.log.error({ err }, 'unhandled error');
-  return problem({ status: 500, code: 'internal', title: 'Internal server error', detail: `Something went wrong on our side (request ${req.id}).` });
+  return problem({
+    status: 500,
+    code: 'internal',
+    title: 'Internal server error',
+    detail: `Something went wrong on our side (request ${req.id}).`,
+  });
 }
 
 async function problemsPlugin(app: FastifyInstance) {
@@ -101,7 +113,15 @@ async function problemsPlugin(app: FastifyInstance) {
   const refuseMethod = (req: FastifyRequest, reply: FastifyReply, methods: string[]) => {
     const path = req.url.split('?')[0] ?? '/';
     reply.header('allow', methods.join(', '));
-    return sendProblem(reply, problem({ status: 405, code: 'method-not-allowed', title: 'Method not allowed', detail: `${path} answers to ${methods.join(', ')}, not ${req.method}.` }));
+    return sendProblem(
+      reply,
+      problem({
+        status: 405,
+        code: 'method-not-allowed',
+        title: 'Method not allowed',
+        detail: `${path} answers to ${methods.join(', ')}, not ${req.method}.`,
+      }),
+    );
   };
   // A method no route answers anywhere (QUERY, PROPFIND…) would have its body parsed by the
   // not-found route first (a 400 for its missing Content-Type): it is refused before that.

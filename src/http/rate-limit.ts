@@ -36,7 +36,11 @@ export function clientKeyOf(token: string | null | undefined, address: string, k
  * The plugin's options: `perMinute` per client on every route (0: no per-client limit, only the
  * limiters of ./budgets.ts); `exempt` addresses are not counted.
  */
-export function rateLimitOptions(perMinute: number, known: KnownCredentials, exempt: (address: string) => boolean = () => false): RateLimitPluginOptions {
+export function rateLimitOptions(
+  perMinute: number,
+  known: KnownCredentials,
+  exempt: (address: string) => boolean = () => false,
+): RateLimitPluginOptions {
   return {
     global: perMinute > 0,
     max: perMinute,

@@ -33,7 +33,7 @@ export const ProblemSchema = register(
       .describe(
         'Stable machine-readable code, e.g. validation-failed, invalid-json, body-too-large, missing-token, ' +
           'invalid-token, match-not-found, version-conflict, seat-taken, match-not-started, match-finished, ' +
-          'idempotency-key-reused, invalid-deck, invalid-settings, invalid-position, or the engine\'s reason ' +
+          "idempotency-key-reused, invalid-deck, invalid-settings, invalid-position, or the engine's reason " +
           'for an illegal action (type urn:evons:problem:illegal-action).',
       ),
     detail: z.string().optional(),
@@ -62,14 +62,20 @@ export function declareCredentialProblems(route: { schema?: { headers?: unknown;
   if (!(headers instanceof z.ZodObject) || !('authorization' in headers.shape)) return;
   const response = (route.schema!.response ?? {}) as Record<string, unknown>;
   const all: Record<string, unknown> = { ...response, ...problemResponses(401, 403) };
-  route.schema!.response = Object.fromEntries(Object.keys(all).sort().map((k) => [k, response[k] ?? all[k]]));
+  route.schema!.response = Object.fromEntries(
+    Object.keys(all)
+      .sort()
+      .map((k) => [k, response[k] ?? all[k]]),
+  );
 }
 
 export const AuthHeaders = z.object({
   authorization: z
     .string()
     .optional()
-    .describe('"Bearer <seat token>" or "Bearer <player token>": act or see as that seat (a player: as its seat in this match). Without it you are a spectator.'),
+    .describe(
+      '"Bearer <seat token>" or "Bearer <player token>": act or see as that seat (a player: as its seat in this match). Without it you are a spectator.',
+    ),
 });
 
 /** Create and join: a player token binds the seat to that player (anonymous play sends none). */
@@ -79,10 +85,7 @@ export const PlayerAuthHeaders = z.object({
 
 /** GET /v1/matches/{id} also reads If-None-Match (a 304 when the ETag still matches). */
 export const MatchReadHeaders = AuthHeaders.extend({
-  'if-none-match': z
-    .string()
-    .optional()
-    .describe('The ETag of your last read: 304 without a body while the match has not moved.'),
+  'if-none-match': z.string().optional().describe('The ETag of your last read: 304 without a body while the match has not moved.'),
 });
 
 // ------------------------------------------------------------------ decks and create/join
@@ -120,7 +123,7 @@ export const JoinResponse = register(
 export const SeatTokenResponse = register(
   z.object({
     seat: SeatSchema,
-    token: z.string().describe('The seat\'s new token (shown once); the old one no longer works.'),
+    token: z.string().describe("The seat's new token (shown once); the old one no longer works."),
   }),
   'SeatTokenReplaced',
 );
@@ -144,15 +147,13 @@ export const MatchViewSchema = register(
   "A match as the caller sees it; `gameId` says which game's view `game` holds.",
 );
 
-export const SubmitActionBody = register(
-  z.strictObject({ action: ActionBodySchema }),
-  'SubmitActionRequest',
-);
+export const SubmitActionBody = register(z.strictObject({ action: ActionBodySchema }), 'SubmitActionRequest');
 
 export const ActionHeaders = z.object({
   authorization: z.string().optional().describe('"Bearer <seat token>" (required).'),
-  'idempotency-key': IdempotencyKeySchema.optional()
-    .describe('Retry-safe key: the same key with the same body returns the stored response; with another body, 422.'),
+  'idempotency-key': IdempotencyKeySchema.optional().describe(
+    'Retry-safe key: the same key with the same body returns the stored response; with another body, 422.',
+  ),
   'if-match': z
     .string()
     .max(64)
@@ -165,14 +166,18 @@ export const ActionHeaders = z.object({
     .string()
     .max(200)
     .optional()
-    .describe('RFC 7240. `return=representation`: the whole match view (ActionResult) instead of the lean answer (MinimalActionResult: version, your events, status and the next decision), which is the default; `return=minimal` asks for the default. Answered with Preference-Applied.'),
+    .describe(
+      'RFC 7240. `return=representation`: the whole match view (ActionResult) instead of the lean answer (MinimalActionResult: version, your events, status and the next decision), which is the default; `return=minimal` asks for the default. Answered with Preference-Applied.',
+    ),
 });
 
 export const ActionQuery = z.strictObject({
   include: z
     .enum(['legal'])
     .optional()
-    .describe('legal: the answer also carries your legal actions for the next decision (empty unless it is yours): a bot plays with one request per move.'),
+    .describe(
+      'legal: the answer also carries your legal actions for the next decision (empty unless it is yours): a bot plays with one request per move.',
+    ),
 });
 
 /**
@@ -204,7 +209,9 @@ export const EventSchema = register(
     z.object({ ...eventCommon, source: z.literal('game').describe("An event of the match's game."), event: GameEventBodySchema }),
     z.object({
       ...eventCommon,
-      source: z.literal('match').describe('A record of the match itself, the same in every game (its clock, an ending outside the game\'s rules).'),
+      source: z
+        .literal('match')
+        .describe("A record of the match itself, the same in every game (its clock, an ending outside the game's rules)."),
       event: matchRecordBody,
     }),
   ]),
@@ -223,7 +230,9 @@ export const WebhookDeliveryBodySchema = register(
       version: z.number().int().describe('The match version the notification is about.'),
       toMove: SeatSchema.nullable().describe("The seat whose decision the match waits for then; null when nobody's."),
       deadline: z.string().nullable().describe('When the seat to move runs out of time (ISO 8601, UTC); null without a running clock.'),
-      events: z.array(EventSchema).describe('The events of the append that caused it, as the receiving seat may see them (as its event stream).'),
+      events: z
+        .array(EventSchema)
+        .describe('The events of the append that caused it, as the receiving seat may see them (as its event stream).'),
     }),
   }),
   'WebhookDeliveryBody',
@@ -253,7 +262,9 @@ export const ActionResultSchema = register(
   'The answer to an action with Prefer: return=representation: its events and the whole match view.',
 );
 
-const LegalActionListSchema = z.array(z.object({ action: ActionBodySchema, text: z.string().optional().describe('Only with ?text=true.') }));
+const LegalActionListSchema = z.array(
+  z.object({ action: ActionBodySchema, text: z.string().optional().describe('Only with ?text=true.') }),
+);
 
 export const MinimalActionResultSchema = register(
   z.object({
@@ -261,12 +272,19 @@ export const MinimalActionResultSchema = register(
     events: z.array(EventSchema).describe('The events this action produced, as the caller may see them.'),
     status: MatchStatusSchema,
     winner: SeatSchema.nullable(),
-    outcome: z.looseObject({ winner: SeatSchema.nullable(), reason: z.string() }).nullable().describe('How the match ended; null while it runs.'),
+    outcome: z
+      .looseObject({ winner: SeatSchema.nullable(), reason: z.string() })
+      .nullable()
+      .describe('How the match ended; null while it runs.'),
     pending: z
       .union(perGame((m) => m.schemas.pending))
       .nullable()
-      .describe(`The decision the game waits for now (the game's own: ${GAME_LIST.map((m) => `${m.typePrefix}Pending`).join(' or ')}); null when the match is over.`),
-    legalActions: LegalActionListSchema.optional().describe('With ?include=legal: your legal actions for that decision; empty when it is not yours.'),
+      .describe(
+        `The decision the game waits for now (the game's own: ${GAME_LIST.map((m) => `${m.typePrefix}Pending`).join(' or ')}); null when the match is over.`,
+      ),
+    legalActions: LegalActionListSchema.optional().describe(
+      'With ?include=legal: your legal actions for that decision; empty when it is not yours.',
+    ),
   }),
   'MinimalActionResult',
   'The answer to an action (the default; Prefer: return=representation gives ActionResult instead).',
@@ -324,26 +342,27 @@ export const MyMatchesQuery = ListQuery.extend({
     .describe('mine: only matches waiting for your decision, soonest deadline first (then those without a clock, newest first).'),
 });
 
-export const MatchSummarySchema = register(z.object({
-  id: z.string(),
-  gameId: GameIdSchema,
-  status: MatchStatusSchema,
-  winner: SeatSchema.nullable(),
-  timeControl: z.enum(['none', 'correspondence', 'live']),
-  rated: z.boolean(),
-  toMove: SeatSchema.nullable().describe("The seat whose decision the match waits for; null when nobody's."),
-  deadline: z.string().nullable().describe('When the seat to move runs out of time (ISO 8601, UTC); null without a running clock.'),
-  timeLeftMs: z.number().int().nullable().describe('Milliseconds from this answer to the deadline.'),
-  version: z.number().int(),
-  seats: z.array(SeatInfoSchema),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-}), 'MatchSummary', 'One match of a history list: public data only.');
-
-export const MatchPageSchema = register(
-  z.object({ matches: z.array(MatchSummarySchema), nextCursor: z.string().nullable() }),
-  'MatchPage',
+export const MatchSummarySchema = register(
+  z.object({
+    id: z.string(),
+    gameId: GameIdSchema,
+    status: MatchStatusSchema,
+    winner: SeatSchema.nullable(),
+    timeControl: z.enum(['none', 'correspondence', 'live']),
+    rated: z.boolean(),
+    toMove: SeatSchema.nullable().describe("The seat whose decision the match waits for; null when nobody's."),
+    deadline: z.string().nullable().describe('When the seat to move runs out of time (ISO 8601, UTC); null without a running clock.'),
+    timeLeftMs: z.number().int().nullable().describe('Milliseconds from this answer to the deadline.'),
+    version: z.number().int(),
+    seats: z.array(SeatInfoSchema),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  }),
+  'MatchSummary',
+  'One match of a history list: public data only.',
 );
+
+export const MatchPageSchema = register(z.object({ matches: z.array(MatchSummarySchema), nextCursor: z.string().nullable() }), 'MatchPage');
 
 // ------------------------------------------------------------------ catalogue, health
 
@@ -374,7 +393,10 @@ export const DecksResponse = register(
 );
 
 export const GameIdParams = z.strictObject({
-  game: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/, 'a game id such as evons').describe('A game id from GET /v1/games.'),
+  game: z
+    .string()
+    .regex(/^[a-z][a-z0-9-]{0,31}$/, 'a game id such as evons')
+    .describe('A game id from GET /v1/games.'),
 });
 
 export const GameInfoSchema = register(

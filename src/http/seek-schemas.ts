@@ -41,5 +41,9 @@ export const SeekListSchema = register(
   'SeekList',
   'Open seeks, oldest first: the order they pair in (a page of at most `limit`, 100 by default and at most).',
 );
-export const OwnSeekListSchema = register(z.object({ seeks: z.array(OwnSeekSchema) }), 'OwnSeekList', 'Your seeks, newest first (at most 100).');
+export const OwnSeekListSchema = register(
+  z.object({ seeks: z.array(OwnSeekSchema) }),
+  'OwnSeekList',
+  'Your seeks, newest first (at most 100).',
+);
 export const SeekParams = z.strictObject({ seekId: SeekIdSchema });

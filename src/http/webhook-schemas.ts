@@ -12,7 +12,9 @@ export const WebhookSchema = register(
     url: z.string(),
     events: z.array(WebhookKindSchema),
     deadlineLeadMinutes: z.number().int(),
-    status: z.enum(['active', 'failing', 'disabled']).describe('failing: deliveries are being retried; disabled: failing for 24 h, no more deliveries (see disabledReason).'),
+    status: z
+      .enum(['active', 'failing', 'disabled'])
+      .describe('failing: deliveries are being retried; disabled: failing for 24 h, no more deliveries (see disabledReason).'),
     failingSince: z.string().nullable(),
     disabledReason: z.string().nullable(),
     createdAt: z.string(),
@@ -52,8 +54,6 @@ export const DeliverySchema = register(
 
 export const DeliveryListSchema = register(z.object({ deliveries: z.array(DeliverySchema) }), 'WebhookDeliveryList');
 
-
 export const WebhookParams = z.strictObject({ id: MatchIdSchema, webhookId: WebhookIdSchema });
 export const DeliveryParams = WebhookParams.extend({ deliveryId: DeliveryIdSchema });
 export const DeliveriesQuery = z.strictObject({ limit: z.coerce.number().int().min(1).max(100).default(20) });
-

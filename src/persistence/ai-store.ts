@@ -69,11 +69,21 @@ export class PgAiStore implements AiStore {
       [aiPlayerIds, limit, leaseMs, node, perOwner],
       'evons_ai_claim',
     );
-    return rows.map((r) => ({ matchId: r.match_id, version: Number(r.version), attempts: Number(r.attempts), seat: r.seat as SeatName, playerId: r.player_id }));
+    return rows.map((r) => ({
+      matchId: r.match_id,
+      version: Number(r.version),
+      attempts: Number(r.attempts),
+      seat: r.seat as SeatName,
+      playerId: r.player_id,
+    }));
   }
 
   async expire(matchId: string, version: number): Promise<void> {
-    await this.sql(`UPDATE "ai_turn" SET "claimed_until" = now() WHERE "match_id" = $1 AND "version" = $2`, [matchId, version], 'evons_ai_expire');
+    await this.sql(
+      `UPDATE "ai_turn" SET "claimed_until" = now() WHERE "match_id" = $1 AND "version" = $2`,
+      [matchId, version],
+      'evons_ai_expire',
+    );
   }
 
   async release(matchId: string, version: number): Promise<void> {

@@ -186,7 +186,13 @@ export interface EventDoc {
 
 /** Events as APPEND and CREATE (match-create.ts) read them (jsonb_array_elements: one document each). */
 export function eventDocs(events: NewEvent[]): EventDoc[] {
-  return events.map((e) => ({ source: e.source, type: e.type, payload: e.payload ?? null, visibility: e.visibility, acting_seat: e.actingSeat }));
+  return events.map((e) => ({
+    source: e.source,
+    type: e.type,
+    payload: e.payload ?? null,
+    visibility: e.visibility,
+    acting_seat: e.actingSeat,
+  }));
 }
 
 /** APPEND's arguments for an append (a part or row column left out: the row keeps its values). */

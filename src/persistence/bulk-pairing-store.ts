@@ -34,7 +34,15 @@ export type UnpairedReason = 'consent-revoked';
 export interface BulkPairingRow extends Omit<NewBulkPairing, 'pairs' | 'tokenIds' | 'budget'> {
   status: BulkPairingStatus;
   pairedAt: Date | null;
-  boards: { board: number; p1: string; p1Handle: string; p2: string; p2Handle: string; matchId: string | null; unpairedReason: UnpairedReason | null }[];
+  boards: {
+    board: number;
+    p1: string;
+    p1Handle: string;
+    p2: string;
+    p2Handle: string;
+    matchId: string | null;
+    unpairedReason: UnpairedReason | null;
+  }[];
 }
 
 export interface BulkPairingStore {
@@ -142,7 +150,16 @@ export class PgBulkPairingStore implements BulkPairingStore {
       await tx.query(
         `INSERT INTO "bulk_pairing" ("id", "organizer_id", "game", "time_control", "rated", "deck", "pair_at", "created_at", "consent_tokens")
          VALUES ($1, $2, $3, $4::jsonb, $5, $6::jsonb, $7::timestamptz, $8::timestamptz, true)`,
-        [b.id, b.organizerId, b.game, JSON.stringify(b.timeControl), b.rated, JSON.stringify(b.deck), b.pairAt.toISOString(), b.createdAt.toISOString()],
+        [
+          b.id,
+          b.organizerId,
+          b.game,
+          JSON.stringify(b.timeControl),
+          b.rated,
+          JSON.stringify(b.deck),
+          b.pairAt.toISOString(),
+          b.createdAt.toISOString(),
+        ],
       );
       // Each token is bound once: the conditional update decides a race between two pairings (or a revocation).
       const bound = await tx.query(
@@ -165,22 +182,28 @@ export class PgBulkPairingStore implements BulkPairingStore {
   }
 
   async ofOrganizer(organizerId: string, limit: number): Promise<BulkPairingRow[]> {
-    const rows = await this.sql<Raw>(`${SELECT} WHERE b."organizer_id" = $1 ORDER BY b."created_at" DESC, b."id" DESC LIMIT $2`, [organizerId, limit]);
+    const rows = await this.sql<Raw>(`${SELECT} WHERE b."organizer_id" = $1 ORDER BY b."created_at" DESC, b."id" DESC LIMIT $2`, [
+      organizerId,
+      limit,
+    ]);
     return rows.map(bulkRow);
   }
 
   async cancel(id: string): Promise<boolean> {
-    return (await this.sql(`UPDATE "bulk_pairing" SET "status" = 'canceled' WHERE "id" = $1 AND "status" = 'scheduled' RETURNING 1`, [id])).length > 0;
+    return (
+      (await this.sql(`UPDATE "bulk_pairing" SET "status" = 'canceled' WHERE "id" = $1 AND "status" = 'scheduled' RETURNING 1`, [id]))
+        .length > 0
+    );
   }
 
   async pair(id: string, at: Date, matches: { match: NewMatch; events: NewEvent[] }[]): Promise<boolean> {
     const lost = Symbol('lost');
     try {
       await this.transaction(async (tx) => {
-        const won = await tx.query(`UPDATE "bulk_pairing" SET "status" = 'created', "paired_at" = $2::timestamptz WHERE "id" = $1 AND "status" = 'scheduled' RETURNING 1`, [
-          id,
-          at.toISOString(),
-        ]);
+        const won = await tx.query(
+          `UPDATE "bulk_pairing" SET "status" = 'created', "paired_at" = $2::timestamptz WHERE "id" = $1 AND "status" = 'scheduled' RETURNING 1`,
+          [id, at.toISOString()],
+        );
         if (won.length === 0) throw lost;
         const [{ consent_tokens: consent } = { consent_tokens: false }] = await tx.query<{ consent_tokens: boolean }>(
           `SELECT "consent_tokens" FROM "bulk_pairing" WHERE "id" = $1`,
@@ -189,15 +212,21 @@ export class PgBulkPairingStore implements BulkPairingStore {
         // The players whose token for this pairing is still live, the rows locked against a revocation until commit.
         const live = consent
           ? new Set(
-              (await tx.query<{ player_id: string }>(`SELECT "player_id" FROM "player_token" WHERE "bulk_pairing_id" = $1 AND "revoked_at" IS NULL FOR UPDATE`, [id])).map(
-                (r) => r.player_id,
-              ),
+              (
+                await tx.query<{ player_id: string }>(
+                  `SELECT "player_id" FROM "player_token" WHERE "bulk_pairing_id" = $1 AND "revoked_at" IS NULL FOR UPDATE`,
+                  [id],
+                )
+              ).map((r) => r.player_id),
             )
           : null;
         for (const [i, m] of matches.entries()) {
           const seated = m.match.seats.map((s) => s.playerId);
           if (live && !seated.every((p) => p !== null && p !== undefined && live.has(p))) {
-            await tx.query(`UPDATE "bulk_pairing_board" SET "unpaired_reason" = 'consent-revoked' WHERE "bulk_id" = $1 AND "board" = $2`, [id, i + 1]);
+            await tx.query(`UPDATE "bulk_pairing_board" SET "unpaired_reason" = 'consent-revoked' WHERE "bulk_id" = $1 AND "board" = $2`, [
+              id,
+              i + 1,
+            ]);
             continue;
           }
           await this.createMatchIn(tx, m.match, m.events, at);

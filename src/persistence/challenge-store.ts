@@ -34,7 +34,10 @@ export interface ChallengeRow {
 }
 
 /** A challenge to store: the row's own fields, its players by id. */
-export type NewChallenge = Pick<ChallengeRow, 'id' | 'allowed' | 'game' | 'timeControl' | 'rated' | 'seat' | 'settings' | 'deck' | 'createdAt' | 'expiresAt'> & {
+export type NewChallenge = Pick<
+  ChallengeRow,
+  'id' | 'allowed' | 'game' | 'timeControl' | 'rated' | 'seat' | 'settings' | 'deck' | 'createdAt' | 'expiresAt'
+> & {
   challengerId: string;
   destId: string | null;
 };
@@ -81,7 +84,11 @@ export interface ChallengeStore {
    * A player's challenges, newest first: `in` (sent to them by handle) or `out` (theirs); a page of
    * `limit` after `cursor` (a nextCursor it issued; anything else is an InvalidCursorError).
    */
-  list(playerId: string, direction: 'in' | 'out', opts: { status?: ChallengeStatus; limit: number; cursor?: string }): Promise<{ rows: ChallengeRow[]; nextCursor: string | null }>;
+  list(
+    playerId: string,
+    direction: 'in' | 'out',
+    opts: { status?: ChallengeStatus; limit: number; cursor?: string },
+  ): Promise<{ rows: ChallengeRow[]; nextCursor: string | null }>;
 }
 
 interface Raw {
@@ -194,7 +201,12 @@ export class PgChallengeStore implements ChallengeStore {
     return rows[0] ? challengeRow(rows[0]) : null;
   }
 
-  async close(id: string, to: 'declined' | 'canceled', at: Date, opts: { reason?: string; challengerId?: string }): Promise<ChallengeRow | null> {
+  async close(
+    id: string,
+    to: 'declined' | 'canceled',
+    at: Date,
+    opts: { reason?: string; challengerId?: string },
+  ): Promise<ChallengeRow | null> {
     const rows = await this.sql<Raw>(
       `WITH c AS (
          UPDATE "challenge" SET "status" = $2, "decline_reason" = $4, "closed_at" = $3::timestamptz
@@ -221,7 +233,11 @@ export class PgChallengeStore implements ChallengeStore {
     return rows.map((r) => r.id);
   }
 
-  async list(playerId: string, direction: 'in' | 'out', opts: { status?: ChallengeStatus; limit: number; cursor?: string }): Promise<{ rows: ChallengeRow[]; nextCursor: string | null }> {
+  async list(
+    playerId: string,
+    direction: 'in' | 'out',
+    opts: { status?: ChallengeStatus; limit: number; cursor?: string },
+  ): Promise<{ rows: ChallengeRow[]; nextCursor: string | null }> {
     const who = direction === 'in' ? 'dest_id' : 'challenger_id';
     const after = opts.cursor === undefined ? null : this.cursors.decode(opts.cursor);
     // One row more than the page tells whether there is a next one.

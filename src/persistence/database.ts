@@ -237,8 +237,7 @@ async function openPostgres(config: Extract<DatabaseConfig, { kind: 'postgres' }
       try {
         await c.query('BEGIN');
         const result = await fn({
-          query: async <R>(sql: string, params?: unknown[]) =>
-            (await c.query(sql, params as unknown[] | undefined)).rows as R[],
+          query: async <R>(sql: string, params?: unknown[]) => (await c.query(sql, params as unknown[] | undefined)).rows as R[],
           exec: async (sql) => {
             await c.query(sql); // simple query protocol: several statements allowed
           },

@@ -8,7 +8,16 @@ import { Prisma } from '../generated/prisma/client.js';
 
 /** SQLSTATEs: admin/crash shutdown, cannot connect now, connection exceptions. */
 const UNAVAILABLE_SQLSTATE = /^(57P0[123]|08...)$/;
-const UNAVAILABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const UNAVAILABLE_ERRNO = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 /** Prisma's own codes for "can't reach / timed out / connection closed". */
 const UNAVAILABLE_PRISMA = new Set(['P1001', 'P1002', 'P1008', 'P1017']);
 /** pg and pg-pool messages that carry no code. */

@@ -81,7 +81,8 @@ function takeOverStale(file: string, staleToken: string | null): boolean {
     fs.closeSync(fd);
     const now = readLock(file);
     // Still the same stale lock (or gone): remove it. Otherwise someone already took over.
-    const garbage = now === null && staleToken === null && Date.now() - (fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0) >= 5_000;
+    const garbage =
+      now === null && staleToken === null && Date.now() - (fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0) >= 5_000;
     if (garbage || (now !== null && now.token === staleToken)) fs.rmSync(file, { force: true });
     return true;
   } finally {

@@ -92,7 +92,10 @@ export function committedAt(point: string, position: string): boolean {
   const xid = BigInt(parts(position).xid);
   if (xid < BigInt(xmin!)) return true;
   if (xid >= BigInt(xmax!)) return false;
-  return !xip.split(',').filter(Boolean).some((x) => BigInt(x) === xid);
+  return !xip
+    .split(',')
+    .filter(Boolean)
+    .some((x) => BigInt(x) === xid);
 }
 
 function feedRow(r: Raw): FeedRow {
@@ -165,7 +168,11 @@ export class PgFeedStore implements FeedStore {
   async addTicket(ticketHash: string, tokenHash: string, expiresAt: Date, now: Date): Promise<void> {
     // Tickets live a minute: each new one clears the expired ones, so the table holds about a minute's worth.
     await this.sql(`DELETE FROM "feed_ticket" WHERE "expires_at" <= $1::timestamptz`, [now.toISOString()], 'evons_feed_ticket_expired');
-    await this.sql(`INSERT INTO "feed_ticket" ("ticket_hash", "token_hash", "expires_at") VALUES ($1, $2, $3::timestamptz)`, [ticketHash, tokenHash, expiresAt.toISOString()], 'evons_feed_ticket_add');
+    await this.sql(
+      `INSERT INTO "feed_ticket" ("ticket_hash", "token_hash", "expires_at") VALUES ($1, $2, $3::timestamptz)`,
+      [ticketHash, tokenHash, expiresAt.toISOString()],
+      'evons_feed_ticket_add',
+    );
   }
 
   async useTicket(ticketHash: string, now: Date): Promise<string | null> {
@@ -181,7 +188,11 @@ export class PgFeedStore implements FeedStore {
   async exists(playerId: string, position: string): Promise<boolean> {
     const at = parsePosition(position);
     if (!at) return false;
-    const rows = await this.sql(`SELECT 1 FROM "account_event" WHERE "id" = $1::bigint AND "xid" = $2::xid8 AND "player_id" = $3`, [at.id, at.xid, playerId], 'evons_feed_exists');
+    const rows = await this.sql(
+      `SELECT 1 FROM "account_event" WHERE "id" = $1::bigint AND "xid" = $2::xid8 AND "player_id" = $3`,
+      [at.id, at.xid, playerId],
+      'evons_feed_exists',
+    );
     return rows.length > 0;
   }
 }

@@ -80,9 +80,26 @@ export function createArgs(match: NewMatch, events: NewEvent[], createdAt: Date)
     ending: match.status === 'finished' ? 'game' : null,
     ai_owner: match.aiOwner ?? null,
     version: events.length,
-    seats: JSON.stringify(match.seats.map((s) => ({ seat: s.seat, token_hash: s.tokenHash, handle: s.handle, player_id: s.playerId ?? null, deck: s.deck ?? null }))),
+    seats: JSON.stringify(
+      match.seats.map((s) => ({
+        seat: s.seat,
+        token_hash: s.tokenHash,
+        handle: s.handle,
+        player_id: s.playerId ?? null,
+        deck: s.deck ?? null,
+      })),
+    ),
     events: JSON.stringify(eventDocs(events)),
-    webhooks: JSON.stringify((match.webhooks ?? []).map((w) => ({ id: w.id, seat: w.seat, url: w.url, kinds: w.kinds, secret: w.secret, deadline_lead_ms: w.deadlineLeadMs }))),
+    webhooks: JSON.stringify(
+      (match.webhooks ?? []).map((w) => ({
+        id: w.id,
+        seat: w.seat,
+        url: w.url,
+        kinds: w.kinds,
+        secret: w.secret,
+        deadline_lead_ms: w.deadlineLeadMs,
+      })),
+    ),
     created_at: createdAt.toISOString(),
   };
 }

@@ -102,7 +102,10 @@ export function matchListWhere(filter: MatchListFilter, order: MatchOrder, curso
   if (filter.handle !== undefined) and.push({ seats: { some: { handle: filter.handle } } });
   if (filter.tokenHash !== undefined) and.push({ seats: { some: { tokenHash: filter.tokenHash } } });
   // "My turn": the match waits for the seat that has this handle (or token).
-  const toMove = (seat: SeatName, who: Prisma.SeatWhereInput): Prisma.MatchWhereInput => ({ toMove: seat, seats: { some: { seat, ...who } } });
+  const toMove = (seat: SeatName, who: Prisma.SeatWhereInput): Prisma.MatchWhereInput => ({
+    toMove: seat,
+    seats: { some: { seat, ...who } },
+  });
   // The plain "has a seat of this handle" first: it lets the planner start from the seat index
   // (the OR of two correlated seat checks alone made it scan every match: 330 ms at 10⁵ matches).
   if (filter.toMoveHandle !== undefined) {
@@ -137,7 +140,13 @@ export function matchListWhere(filter: MatchListFilter, order: MatchOrder, curso
   if (filter.result !== undefined && filter.handle !== undefined) {
     const h = filter.handle;
     // An aborted match has no winner either, but nobody drew it.
-    if (filter.result === 'drawn') and.push({ status: 'finished', winner: null, OR: [{ ending: null }, { ending: { not: 'aborted' } }], seats: { some: { handle: h } } });
+    if (filter.result === 'drawn')
+      and.push({
+        status: 'finished',
+        winner: null,
+        OR: [{ ending: null }, { ending: { not: 'aborted' } }],
+        seats: { some: { handle: h } },
+      });
     else {
       const mine = filter.result === 'won';
       and.push({ status: 'finished', OR: (['p1', 'p2'] as const).map((s) => ({ winner: mine ? s : other(s), ...seatOf(s, h) })) });
@@ -148,7 +157,8 @@ export function matchListWhere(filter: MatchListFilter, order: MatchOrder, curso
     const older: Prisma.MatchWhereInput = { OR: [{ createdAt: { lt: c.createdAt } }, { createdAt: c.createdAt, id: { lt: c.id } }] };
     if (order === 'recent') and.push(older);
     // Deadline order: later deadlines, then the same deadline and older, then (last) no deadline.
-    else if (c.deadline) and.push({ OR: [{ deadline: { gt: c.deadline } }, { AND: [{ deadline: c.deadline }, older] }, { deadline: null }] });
+    else if (c.deadline)
+      and.push({ OR: [{ deadline: { gt: c.deadline } }, { AND: [{ deadline: c.deadline }, older] }, { deadline: null }] });
     else and.push({ deadline: null }, older);
   }
   return { AND: and };

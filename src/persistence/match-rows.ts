@@ -44,7 +44,9 @@ export interface MatchSqlRow {
   seat_epoch: number;
   created_at: Date | string;
   updated_at: Date | string;
-  seats: { seat: string; token_hash: string | null; handle: string | null; player_id: string | null; bot: boolean; deck: string | null }[] | string;
+  seats:
+    | { seat: string; token_hash: string | null; handle: string | null; player_id: string | null; bot: boolean; deck: string | null }[]
+    | string;
 }
 
 /** Matches with their seats in one statement (the hot read of every request: getMatch). */
@@ -82,6 +84,13 @@ export function matchRow(m: MatchSqlRow): MatchRow {
     seatEpoch: Number(m.seat_epoch),
     createdAt: asDate(m.created_at),
     updatedAt: asDate(m.updated_at),
-    seats: asJson(m.seats).map((s) => ({ seat: s.seat as SeatName, tokenHash: s.token_hash, handle: s.handle, playerId: s.player_id, bot: s.bot, deck: s.deck })),
+    seats: asJson(m.seats).map((s) => ({
+      seat: s.seat as SeatName,
+      tokenHash: s.token_hash,
+      handle: s.handle,
+      playerId: s.player_id,
+      bot: s.bot,
+      deck: s.deck,
+    })),
   };
 }

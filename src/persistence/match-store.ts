@@ -18,7 +18,15 @@ import { asDate, asJson } from './sql-values.js';
 import { APPEND, appendArgs, type AppendOptions, type IdempotencyRecord } from './append.js';
 import { CREATE, createArgs } from './match-create.js';
 import { MATCH_SQL, MATCHES_SQL, matchRow, type MatchRow, type MatchSqlRow } from './match-rows.js';
-import { decodeCursor, encodeCursor, matchListOrder, matchListWhere, type MatchListFilter, type MatchOrder, type MatchPage } from './match-list.js';
+import {
+  decodeCursor,
+  encodeCursor,
+  matchListOrder,
+  matchListWhere,
+  type MatchListFilter,
+  type MatchOrder,
+  type MatchPage,
+} from './match-list.js';
 import { PgWebhookStore, type WebhookStore } from './webhook-store.js';
 import { PgPlayerStore, type PlayerStore } from './player-store.js';
 import { PgRatingStore, applyRating, type RatedEnding, type RatingStore } from './rating-store.js';
@@ -166,31 +174,18 @@ export class PgMatchStore implements MatchStore {
     this.webhooks = new PgWebhookStore(prisma, sql, transaction, () => this.deliveriesQueued());
     this.players = new PgPlayerStore(prisma);
     this.ratings = new PgRatingStore(sql);
-    this.challenges = new PgChallengeStore(sql, { encode: (at, id) => encodeCursor(at, id), decode: (c) => decodeCursor(c) }, () => this.announceFeed());
+    this.challenges = new PgChallengeStore(sql, { encode: (at, id) => encodeCursor(at, id), decode: (c) => decodeCursor(c) }, () =>
+      this.announceFeed(),
+    );
     // The paths that start matches inside a transaction of their own (a pairing, a round, a bulk pairing).
     const createMatchIn = async (tx: SqlTx, match: NewMatch, events: NewEvent[], at: Date) => {
       await tx.query(CREATE.text, CREATE.values(createArgs(match, events, at)));
     };
-    this.seeks = new PgSeekStore(
-      sql,
-      transaction,
-      createMatchIn,
-      () => this.announceFeed(),
-    );
+    this.seeks = new PgSeekStore(sql, transaction, createMatchIn, () => this.announceFeed());
     this.feed = new PgFeedStore(sql);
     this.ai = new PgAiStore(sql);
-    this.tournaments = new PgTournamentStore(
-      sql,
-      transaction,
-      createMatchIn,
-      () => this.announceFeed(),
-    );
-    this.bulkPairings = new PgBulkPairingStore(
-      sql,
-      transaction,
-      createMatchIn,
-      () => this.announceFeed(),
-    );
+    this.tournaments = new PgTournamentStore(sql, transaction, createMatchIn, () => this.announceFeed());
+    this.bulkPairings = new PgBulkPairingStore(sql, transaction, createMatchIn, () => this.announceFeed());
   }
 
   async createMatch(match: NewMatch, events: NewEvent[], accept?: ChallengeAcceptance): Promise<MatchRow> {
@@ -242,7 +237,11 @@ export class PgMatchStore implements MatchStore {
     const known = this.written?.get(id);
     const epoch = this.epochs?.get(id);
     if (known !== undefined && epoch !== undefined) return { version: known, seatEpoch: epoch };
-    const [r] = await this.sql<{ version: number; seat_epoch: number }>(`SELECT version, seat_epoch FROM "match" WHERE id = $1`, [id], 'evons_get_stamp');
+    const [r] = await this.sql<{ version: number; seat_epoch: number }>(
+      `SELECT version, seat_epoch FROM "match" WHERE id = $1`,
+      [id],
+      'evons_get_stamp',
+    );
     if (!r) return null;
     this.epochs?.set(id, Number(r.seat_epoch));
     return { version: Number(r.version), seatEpoch: Number(r.seat_epoch) };
@@ -261,7 +260,15 @@ export class PgMatchStore implements MatchStore {
   }
 
   async loadEvents(id: string, opts: { afterSeq?: number; limit?: number } = {}): Promise<StoredEvent[]> {
-    const rows = await this.sql<{ seq: number; source: string; type: string; payload: unknown; visibility: string; acting_seat: string | null; created_at: Date | string }>(
+    const rows = await this.sql<{
+      seq: number;
+      source: string;
+      type: string;
+      payload: unknown;
+      visibility: string;
+      acting_seat: string | null;
+      created_at: Date | string;
+    }>(
       `SELECT seq, source, type, payload, visibility, acting_seat, created_at FROM "event"
         WHERE match_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
       [id, opts.afterSeq ?? 0, opts.limit ?? null],
@@ -308,7 +315,10 @@ export class PgMatchStore implements MatchStore {
   }
 
   /** An append and the match it starts (a rematch) in one transaction: the match only if the append matched. */
-  private async appendCreating(params: unknown[], created: NonNullable<AppendOptions['createMatch']>): Promise<{ version: number; queued: number }[]> {
+  private async appendCreating(
+    params: unknown[],
+    created: NonNullable<AppendOptions['createMatch']>,
+  ): Promise<{ version: number; queued: number }[]> {
     const lost = Symbol('lost');
     try {
       const rows = await this.transaction(async (tx) => {
@@ -372,7 +382,9 @@ export class PgMatchStore implements MatchStore {
     if (this.feedNote) payloads.push(FEED_NOTE);
     this.feedNote = false;
     this.pendingNotes.clear();
-    await this.sql(`SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p`, [APPEND_CHANNEL, payloads], 'evons_notify').catch(() => undefined);
+    await this.sql(`SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p`, [APPEND_CHANNEL, payloads], 'evons_notify').catch(
+      () => undefined,
+    );
   }
 
   async announceRevoked(tokenHash: string): Promise<void> {
@@ -433,7 +445,8 @@ export class PgMatchStore implements MatchStore {
     const last = page[page.length - 1];
     return {
       matches: await this.matchRows(page.map((r) => r.id)),
-      nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id, order === 'deadline' ? last.deadline : undefined) : null,
+      nextCursor:
+        rows.length > limit && last ? encodeCursor(last.createdAt, last.id, order === 'deadline' ? last.deadline : undefined) : null,
     };
   }
 
@@ -450,19 +463,23 @@ export class PgMatchStore implements MatchStore {
     onRevoked?: (tokenHash: string) => void,
     onFeed?: () => void,
   ): Promise<() => Promise<void>> {
-    return this.listen(APPEND_CHANNEL, (payload) => {
-      if (payload === FEED_NOTE) {
-        onFeed?.();
-        return;
-      }
-      if (payload.startsWith(REVOKED_PREFIX)) {
-        onRevoked?.(payload.slice(REVOKED_PREFIX.length));
-        return;
-      }
-      const i = payload.lastIndexOf(':');
-      const version = Number(payload.slice(i + 1));
-      if (i > 0 && Number.isInteger(version)) onAppend(payload.slice(0, i), version);
-    }, onState);
+    return this.listen(
+      APPEND_CHANNEL,
+      (payload) => {
+        if (payload === FEED_NOTE) {
+          onFeed?.();
+          return;
+        }
+        if (payload.startsWith(REVOKED_PREFIX)) {
+          onRevoked?.(payload.slice(REVOKED_PREFIX.length));
+          return;
+        }
+        const i = payload.lastIndexOf(':');
+        const version = Number(payload.slice(i + 1));
+        if (i > 0 && Number.isInteger(version)) onAppend(payload.slice(0, i), version);
+      },
+      onState,
+    );
   }
 
   async close(): Promise<void> {
@@ -487,6 +504,13 @@ export async function openStore(config: DatabaseConfig): Promise<OpenedStore> {
     await db.close();
     throw e;
   }
-  const store = new PgMatchStore(db.prisma, db.query, db.listen, (fn) => db.transaction(fn), () => db.close(), db.kind === 'pglite');
+  const store = new PgMatchStore(
+    db.prisma,
+    db.query,
+    db.listen,
+    (fn) => db.transaction(fn),
+    () => db.close(),
+    db.kind === 'pglite',
+  );
   return { store, db, close: () => db.close() };
 }

@@ -105,10 +105,7 @@ export async function migrate(db: Database, opts: { dir?: string } = {}): Promis
       } catch (e) {
         throw new Error(`migration ${m.name} failed: ${(e as Error).message}`, { cause: e });
       }
-      await tx.query(
-        `UPDATE "_prisma_migrations" SET finished_at = clock_timestamp(), applied_steps_count = 1 WHERE id = $1`,
-        [id],
-      );
+      await tx.query(`UPDATE "_prisma_migrations" SET finished_at = clock_timestamp(), applied_steps_count = 1 WHERE id = $1`, [id]);
       result.applied.push(m.name);
     }
     return result;

@@ -23,7 +23,9 @@ export function namedStatements(client: PGlite): NamedQuery {
     let types = prepared.get(name);
     if (!types) {
       types = exclusive(async () => {
-        const r = await client.execProtocol(Buffer.concat([serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()]));
+        const r = await client.execProtocol(
+          Buffer.concat([serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()]),
+        );
         return parse.parseDescribeStatementResults(r.messages);
       });
       prepared.set(name, types);
@@ -41,7 +43,14 @@ export function namedStatements(client: PGlite): NamedQuery {
       return s ? s(v) : String(v);
     });
     const r = await exclusive(() =>
-      client.execProtocol(Buffer.concat([serialize.bind({ statement: name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()])),
+      client.execProtocol(
+        Buffer.concat([
+          serialize.bind({ statement: name, values }),
+          serialize.describe({ type: 'P' }),
+          serialize.execute({}),
+          serialize.sync(),
+        ]),
+      ),
     );
     return (parse.parseResults(r.messages, client.parsers)[0]?.rows ?? []) as R[];
   };

@@ -26,7 +26,10 @@ export interface PlayerTokenRow {
 /** Registered players and their API tokens. */
 export interface PlayerStore {
   /** Registers the player with its first token; null when the handle (case-insensitively) is taken. */
-  register(p: { id: string; handle: string; bot: boolean }, token: { id: string; tokenHash: string; label: string | null; scopes: Scope[] }): Promise<PlayerRow | null>;
+  register(
+    p: { id: string; handle: string; bot: boolean },
+    token: { id: string; tokenHash: string; label: string | null; scopes: Scope[] },
+  ): Promise<PlayerRow | null>;
   byHandle(handle: string): Promise<PlayerRow | null>;
   /** The player and scopes of a live (not revoked) token. */
   byToken(tokenHash: string): Promise<{ player: PlayerRow; token: PlayerTokenRow } | null>;
@@ -88,7 +91,9 @@ export class PgPlayerStore implements PlayerStore {
   async registered(handles: string[]): Promise<string[]> {
     if (handles.length === 0) return [];
     const keys = handles.map((h) => h.toLowerCase());
-    const found = new Set((await this.prisma.player.findMany({ where: { handleKey: { in: keys } }, select: { handleKey: true } })).map((p) => p.handleKey));
+    const found = new Set(
+      (await this.prisma.player.findMany({ where: { handleKey: { in: keys } }, select: { handleKey: true } })).map((p) => p.handleKey),
+    );
     return handles.filter((h) => found.has(h.toLowerCase()));
   }
 
@@ -96,7 +101,10 @@ export class PgPlayerStore implements PlayerStore {
     return (await this.prisma.playerToken.findMany({ where: { playerId }, orderBy: { createdAt: 'asc' } })).map(tokenRow);
   }
 
-  async addToken(playerId: string, token: { id: string; tokenHash: string; label: string | null; scopes: Scope[] }): Promise<PlayerTokenRow> {
+  async addToken(
+    playerId: string,
+    token: { id: string; tokenHash: string; label: string | null; scopes: Scope[] },
+  ): Promise<PlayerTokenRow> {
     return tokenRow(await this.prisma.playerToken.create({ data: { ...token, playerId } }));
   }
 
@@ -109,7 +117,10 @@ export class PgPlayerStore implements PlayerStore {
   }
 
   async pairingMatches(bulkPairingId: string): Promise<string[]> {
-    const boards = await this.prisma.bulkPairingBoard.findMany({ where: { bulkId: bulkPairingId, matchId: { not: null } }, select: { matchId: true } });
+    const boards = await this.prisma.bulkPairingBoard.findMany({
+      where: { bulkId: bulkPairingId, matchId: { not: null } },
+      select: { matchId: true },
+    });
     return boards.map((b) => b.matchId!);
   }
 }

@@ -89,7 +89,6 @@ export interface RatingStore {
   favouriteDecks(playerId: string, perGame: number): Promise<DeckUsage[]>;
 }
 
-
 interface RatingSqlRow {
   player_id: string;
   game: string;
@@ -151,16 +150,33 @@ export class PgRatingStore implements RatingStore {
         ORDER BY r."rating" DESC, p."handle_key" LIMIT $4`,
       [game, family, maxRd, limit],
     );
-    return rows.map((r) => ({ handle: r.handle, bot: r.bot, rating: Number(r.rating), rd: Number(r.rd), volatility: Number(r.volatility), games: Number(r.games) }));
+    return rows.map((r) => ({
+      handle: r.handle,
+      bot: r.bot,
+      rating: Number(r.rating),
+      rd: Number(r.rd),
+      volatility: Number(r.volatility),
+      games: Number(r.games),
+    }));
   }
 
   async changesOfMatch(matchId: string): Promise<RatingChangeRow[]> {
-    const rows = await this.sql<Record<string, unknown>>(`SELECT * FROM "rating_change" WHERE "match_id" = $1 ORDER BY "player_id"`, [matchId]);
+    const rows = await this.sql<Record<string, unknown>>(`SELECT * FROM "rating_change" WHERE "match_id" = $1 ORDER BY "player_id"`, [
+      matchId,
+    ]);
     return rows.map(changeRow);
   }
 
   async stats(playerId: string): Promise<PlayerGameStats[]> {
-    const rows = await this.sql<{ game: string; played: number; won: number; lost: number; drawn: number; timed_out: number; aborted: number }>(STATS_SQL, [playerId]);
+    const rows = await this.sql<{
+      game: string;
+      played: number;
+      won: number;
+      lost: number;
+      drawn: number;
+      timed_out: number;
+      aborted: number;
+    }>(STATS_SQL, [playerId]);
     return rows.map((r) => ({
       game: r.game,
       played: Number(r.played),
@@ -232,7 +248,19 @@ export async function applyRating(tx: SqlTx, matchId: string, rated: RatedEnding
       `INSERT INTO "rating_change" ("match_id", "player_id", "game", "family", "score", "rating_before", "rd_before", "volatility_before",
                                     "rating_after", "rd_after", "volatility_after")
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [matchId, players[seat], game, family, score[seat], before[seat].rating, before[seat].rd, before[seat].volatility, after[seat].rating, after[seat].rd, after[seat].volatility],
+      [
+        matchId,
+        players[seat],
+        game,
+        family,
+        score[seat],
+        before[seat].rating,
+        before[seat].rd,
+        before[seat].volatility,
+        after[seat].rating,
+        after[seat].rd,
+        after[seat].volatility,
+      ],
     );
   }
   return after;

@@ -19,10 +19,19 @@ export async function claimRequestKey(tx: SqlTx, k: PlayerRequestKey): Promise<v
 
 /** Sets the answer of a key claimed in this transaction. */
 export async function answerRequestKey(tx: SqlTx, k: Omit<PlayerRequestKey, 'response' | 'requestHash'>, response: string): Promise<void> {
-  await tx.query(`UPDATE "player_request_key" SET "response" = $4 WHERE "player_id" = $1 AND "operation" = $2 AND "key" = $3`, [k.playerId, k.operation, k.key, response]);
+  await tx.query(`UPDATE "player_request_key" SET "response" = $4 WHERE "player_id" = $1 AND "operation" = $2 AND "key" = $3`, [
+    k.playerId,
+    k.operation,
+    k.key,
+    response,
+  ]);
 }
 
 /** Removes a key claimed in this transaction (the request was refused: it keeps no key). */
 export async function dropRequestKey(tx: SqlTx, k: Omit<PlayerRequestKey, 'response' | 'requestHash'>): Promise<void> {
-  await tx.query(`DELETE FROM "player_request_key" WHERE "player_id" = $1 AND "operation" = $2 AND "key" = $3`, [k.playerId, k.operation, k.key]);
+  await tx.query(`DELETE FROM "player_request_key" WHERE "player_id" = $1 AND "operation" = $2 AND "key" = $3`, [
+    k.playerId,
+    k.operation,
+    k.key,
+  ]);
 }

@@ -57,9 +57,7 @@ export interface NewSeek {
 
 /** What posting a seek did. */
 export type SeekPosted =
-  | { kind: 'limit'; open: number }
-  | { kind: 'open'; seek: SeekRow }
-  | { kind: 'paired'; seek: SeekRow; other: SeekRow; matchId: string };
+  { kind: 'limit'; open: number } | { kind: 'open'; seek: SeekRow } | { kind: 'paired'; seek: SeekRow; other: SeekRow; matchId: string };
 
 export interface SeekStore {
   /**
@@ -84,7 +82,12 @@ export interface SeekStore {
     },
   ): Promise<SeekPosted>;
   /** Open seeks not expired at `now`, oldest first (after `after`'s position, for the next page). */
-  listOpen(filter: { game?: string | undefined }, now: Date, limit: number, after?: { createdAt: Date; id: string } | null): Promise<SeekRow[]>;
+  listOpen(
+    filter: { game?: string | undefined },
+    now: Date,
+    limit: number,
+    after?: { createdAt: Date; id: string } | null,
+  ): Promise<SeekRow[]>;
   /** A player's seeks, newest first. */
   ofPlayer(playerId: string, limit: number): Promise<SeekRow[]>;
   /** Cancels an open, unexpired seek of the player; null when there is no such seek of theirs, else the row after. */
@@ -188,7 +191,10 @@ export class PgSeekStore implements SeekStore {
       // NO KEY UPDATE: it serialises one player's posts, yet lets another post's seat rows take the
       // foreign key's share lock on this player (FOR UPDATE deadlocked a player posting again
       // while another post paired their older seek: the test with 40 seeks of 20 players).
-      const [owner] = await tx.query<{ handle: string; bot: boolean }>(`SELECT "handle", "bot" FROM "player" WHERE "id" = $1 FOR NO KEY UPDATE`, [seek.playerId]);
+      const [owner] = await tx.query<{ handle: string; bot: boolean }>(
+        `SELECT "handle", "bot" FROM "player" WHERE "id" = $1 FOR NO KEY UPDATE`,
+        [seek.playerId],
+      );
       if (!owner) throw new Error(`seek of unknown player ${seek.playerId}`);
       const [{ n } = { n: 0 }] = await tx.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM "seek" WHERE "player_id" = $1 AND "status" = 'open' AND "expires_at" > $2::timestamptz`,
@@ -196,11 +202,10 @@ export class PgSeekStore implements SeekStore {
       );
       if (Number(n) >= opts.maxOpen) return { kind: 'limit', open: Number(n) };
       await tx.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [pool]);
-      const [own] = await tx.query<{ rating: number }>(`SELECT "rating" FROM "rating" WHERE "player_id" = $1 AND "game" = $2 AND "family" = $3`, [
-        seek.playerId,
-        seek.game,
-        seek.family,
-      ]);
+      const [own] = await tx.query<{ rating: number }>(
+        `SELECT "rating" FROM "rating" WHERE "player_id" = $1 AND "game" = $2 AND "family" = $3`,
+        [seek.playerId, seek.game, seek.family],
+      );
       const [found] = await tx.query<SeekSqlRow>(
         COMPATIBLE.text,
         COMPATIBLE.values({
@@ -225,21 +230,27 @@ export class PgSeekStore implements SeekStore {
       const { match, events } = opts.pair(older, mine);
       const paired: SeekRow = { ...mine, status: 'paired', matchId: match.id };
       await this.insert(tx, paired);
-      await tx.query(`UPDATE "seek" SET "status" = 'paired', "match_id" = $2, "updated_at" = $3::timestamptz WHERE "id" = $1`, [older.id, match.id, now]);
+      await tx.query(`UPDATE "seek" SET "status" = 'paired', "match_id" = $2, "updated_at" = $3::timestamptz WHERE "id" = $1`, [
+        older.id,
+        match.id,
+        now,
+      ]);
       // Last, in the same transaction: if creating the match fails, both seeks are as they were.
       await this.createMatchIn(tx, match, events, seek.createdAt);
       return { kind: 'paired', seek: paired, other: { ...older, status: 'paired', matchId: match.id }, matchId: match.id };
     };
     const keyed = opts.requestKey;
-    const posted = await this.pools.run(pool, () => this.transaction(async (tx): Promise<SeekPosted> => {
-      // The key first: a second post with it waits here for the first, then stores nothing.
-      if (keyed) await claimRequestKey(tx, { ...keyed.key, response: '' });
-      const result = await postIn(tx);
-      // A refused post keeps no key; a stored one keeps its answer.
-      if (keyed && result.kind === 'limit') await dropRequestKey(tx, keyed.key);
-      else if (keyed) await answerRequestKey(tx, keyed.key, keyed.answer(result));
-      return result;
-    }));
+    const posted = await this.pools.run(pool, () =>
+      this.transaction(async (tx): Promise<SeekPosted> => {
+        // The key first: a second post with it waits here for the first, then stores nothing.
+        if (keyed) await claimRequestKey(tx, { ...keyed.key, response: '' });
+        const result = await postIn(tx);
+        // A refused post keeps no key; a stored one keeps its answer.
+        if (keyed && result.kind === 'limit') await dropRequestKey(tx, keyed.key);
+        else if (keyed) await answerRequestKey(tx, keyed.key, keyed.answer(result));
+        return result;
+      }),
+    );
     if (posted.kind === 'paired') this.onPaired();
     return posted;
   }
@@ -263,7 +274,12 @@ export class PgSeekStore implements SeekStore {
     ]);
   }
 
-  async listOpen(filter: { game?: string | undefined }, now: Date, limit: number, after?: { createdAt: Date; id: string } | null): Promise<SeekRow[]> {
+  async listOpen(
+    filter: { game?: string | undefined },
+    now: Date,
+    limit: number,
+    after?: { createdAt: Date; id: string } | null,
+  ): Promise<SeekRow[]> {
     const rows = await this.sql<SeekSqlRow>(
       `SELECT ${SEEK_COLUMNS} FROM "seek" s JOIN "player" p ON p."id" = s."player_id"
         WHERE s."status" = 'open' AND s."expires_at" > $1::timestamptz AND ($2::text IS NULL OR s."game" = $2)

@@ -98,7 +98,11 @@ export interface RoundStart {
 export interface TournamentStore {
   create(t: NewTournament): Promise<void>;
   get(id: string): Promise<TournamentRow | null>;
-  list(filter: { status?: TournamentStatus | undefined }, limit: number, before?: { createdAt: Date; id: string }): Promise<TournamentRow[]>;
+  list(
+    filter: { status?: TournamentStatus | undefined },
+    limit: number,
+    before?: { createdAt: Date; id: string },
+  ): Promise<TournamentRow[]>;
   players(id: string): Promise<TournamentPlayerRow[]>;
   boards(id: string): Promise<BoardRow[]>;
   /** Enters a player while the tournament is open, its entry window open and its field not full. */
@@ -258,7 +262,11 @@ export class PgTournamentStore implements TournamentStore {
     return r ? tournamentRow(r) : null;
   }
 
-  async list(filter: { status?: TournamentStatus | undefined }, limit: number, before?: { createdAt: Date; id: string }): Promise<TournamentRow[]> {
+  async list(
+    filter: { status?: TournamentStatus | undefined },
+    limit: number,
+    before?: { createdAt: Date; id: string },
+  ): Promise<TournamentRow[]> {
     const rows = await this.sql<Raw>(
       `${SELECT}
         WHERE ($1::text IS NULL OR t."status" = $1)
@@ -331,7 +339,10 @@ export class PgTournamentStore implements TournamentStore {
         [id],
       );
       if (!t || t.status !== 'open' || (t.entry_closes_at !== null && asDate(t.entry_closes_at).getTime() <= at.getTime())) return 'closed';
-      const [{ n } = { n: 0 }] = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM "tournament_player" WHERE "tournament_id" = $1`, [id]);
+      const [{ n } = { n: 0 }] = await tx.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM "tournament_player" WHERE "tournament_id" = $1`,
+        [id],
+      );
       const inserted = await tx.query(
         `INSERT INTO "tournament_player" ("tournament_id", "player_id", "deck", "deck_name", "rating", "joined_at")
          SELECT $1, $2, $3::jsonb, $4, $5, $6::timestamptz WHERE $7::int < $8::int
@@ -342,7 +353,10 @@ export class PgTournamentStore implements TournamentStore {
         await tx.query(BUMP, [id]);
         return 'joined';
       }
-      const [already] = await tx.query(`SELECT 1 FROM "tournament_player" WHERE "tournament_id" = $1 AND "player_id" = $2`, [id, p.playerId]);
+      const [already] = await tx.query(`SELECT 1 FROM "tournament_player" WHERE "tournament_id" = $1 AND "player_id" = $2`, [
+        id,
+        p.playerId,
+      ]);
       return already ? 'already' : 'full';
     });
   }
@@ -352,7 +366,9 @@ export class PgTournamentStore implements TournamentStore {
       const [t] = await tx.query<{ status: string }>(`SELECT "status" FROM "tournament" WHERE "id" = $1 FOR UPDATE`, [id]);
       if (!t) return false;
       if (t.status === 'open') {
-        const left = (await tx.query(`DELETE FROM "tournament_player" WHERE "tournament_id" = $1 AND "player_id" = $2 RETURNING 1`, [id, playerId])).length > 0;
+        const left =
+          (await tx.query(`DELETE FROM "tournament_player" WHERE "tournament_id" = $1 AND "player_id" = $2 RETURNING 1`, [id, playerId]))
+            .length > 0;
         if (left) await tx.query(BUMP, [id]);
         return left;
       }
@@ -373,13 +389,16 @@ export class PgTournamentStore implements TournamentStore {
       const [t] = await tx.query<{ status: string }>(`SELECT "status" FROM "tournament" WHERE "id" = $1 FOR UPDATE`, [id]);
       if (!t || t.status !== 'open') return false;
       if (fewerThan !== undefined) {
-        const [{ n } = { n: 0 }] = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM "tournament_player" WHERE "tournament_id" = $1`, [id]);
+        const [{ n } = { n: 0 }] = await tx.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM "tournament_player" WHERE "tournament_id" = $1`,
+          [id],
+        );
         if (Number(n) >= fewerThan) return false;
       }
-      const rows = await tx.query(`UPDATE "tournament" SET "status" = 'canceled', "finished_at" = $2::timestamptz, "version" = "version" + 1 WHERE "id" = $1 AND "status" = 'open' RETURNING 1`, [
-        id,
-        at.toISOString(),
-      ]);
+      const rows = await tx.query(
+        `UPDATE "tournament" SET "status" = 'canceled', "finished_at" = $2::timestamptz, "version" = "version" + 1 WHERE "id" = $1 AND "status" = 'open' RETURNING 1`,
+        [id, at.toISOString()],
+      );
       return rows.length > 0;
     });
   }
@@ -390,7 +409,10 @@ export class PgTournamentStore implements TournamentStore {
     try {
       await this.transaction(async (tx) => {
         // The row lock joins and withdrawals take: the field read under it is the one paired.
-        const [t] = await tx.query<{ round: number; status: string }>(`SELECT "round", "status" FROM "tournament" WHERE "id" = $1 FOR UPDATE`, [id]);
+        const [t] = await tx.query<{ round: number; status: string }>(
+          `SELECT "round", "status" FROM "tournament" WHERE "id" = $1 FOR UPDATE`,
+          [id],
+        );
         if (!t || t.round !== s.from || (t.status !== 'open' && t.status !== 'running')) throw lost;
         const field = await tx.query<{ player_id: string; withdrawn: boolean }>(
           `SELECT "player_id", "withdrawn_at" IS NOT NULL AS "withdrawn" FROM "tournament_player" WHERE "tournament_id" = $1`,

@@ -141,7 +141,17 @@ export interface WebhookStore {
   /** Whether any account webhook is active (a node kicks its worker on feed notifications only then). */
   anyAccountWebhooks(): Promise<boolean>;
   /** Records an attempt's result: delivered, or the next attempt (null: give up), and the endpoint's state. */
-  settle(d: ClaimedDelivery, r: { ok: boolean; statusCode: number | null; error: string | null; nextAttemptAt: Date | null; superseded?: boolean; disableReason?: string | null }): Promise<void>;
+  settle(
+    d: ClaimedDelivery,
+    r: {
+      ok: boolean;
+      statusCode: number | null;
+      error: string | null;
+      nextAttemptAt: Date | null;
+      superseded?: boolean;
+      disableReason?: string | null;
+    },
+  ): Promise<void>;
 }
 
 type WebhookModel = Prisma.WebhookGetPayload<object>;
@@ -278,7 +288,13 @@ function rawEndpoint(w: Raw) {
 }
 
 function rawWebhook(w: Raw): WebhookRow {
-  return { ...rawEndpoint(w), matchId: String(w.match_id), seat: w.seat as SeatName, kinds: w.kinds as WebhookKind[], deadlineLeadMs: Number(w.deadline_lead_ms) };
+  return {
+    ...rawEndpoint(w),
+    matchId: String(w.match_id),
+    seat: w.seat as SeatName,
+    kinds: w.kinds as WebhookKind[],
+    deadlineLeadMs: Number(w.deadline_lead_ms),
+  };
 }
 
 function rawAccountWebhook(w: Raw): AccountWebhookRow {
@@ -314,7 +330,13 @@ function rawClaimed(d: Raw): ClaimedDelivery {
       ...row,
       of: 'account',
       webhook: rawAccountWebhook(w),
-      entry: { position: row.entryId, playerId: String(d.entry_player_id), kind: row.kind, data: json(d.entry_data) as Record<string, unknown>, createdAt: date(d.entry_created_at)! },
+      entry: {
+        position: row.entryId,
+        playerId: String(d.entry_player_id),
+        kind: row.kind,
+        data: json(d.entry_data) as Record<string, unknown>,
+        createdAt: date(d.entry_created_at)!,
+      },
     };
   }
   return {
@@ -388,7 +410,9 @@ export class PgWebhookStore implements WebhookStore {
   }
 
   async deliveries(webhookId: string, limit: number): Promise<DeliveryRow[]> {
-    return (await this.prisma.webhookDelivery.findMany({ where: { webhookId }, orderBy: { createdAt: 'desc' }, take: limit })).map(deliveryRow);
+    return (await this.prisma.webhookDelivery.findMany({ where: { webhookId }, orderBy: { createdAt: 'desc' }, take: limit })).map(
+      deliveryRow,
+    );
   }
 
   async redeliver(webhookId: string, deliveryId: string, max: number): Promise<DeliveryRow | 'pending' | 'limit' | null> {
@@ -420,11 +444,21 @@ export class PgWebhookStore implements WebhookStore {
   }
 
   async listForPlayer(playerId: string): Promise<AccountWebhookRow[]> {
-    return (await this.sql<Raw>(`SELECT * FROM "webhook" WHERE "player_id" = $1 ORDER BY "created_at", "id"`, [playerId], 'evons_account_webhooks')).map(rawAccountWebhook);
+    return (
+      await this.sql<Raw>(
+        `SELECT * FROM "webhook" WHERE "player_id" = $1 ORDER BY "created_at", "id"`,
+        [playerId],
+        'evons_account_webhooks',
+      )
+    ).map(rawAccountWebhook);
   }
 
   async getForPlayer(playerId: string, id: string): Promise<AccountWebhookRow | null> {
-    const [w] = await this.sql<Raw>(`SELECT * FROM "webhook" WHERE "id" = $1 AND "player_id" = $2`, [id, playerId], 'evons_account_webhook');
+    const [w] = await this.sql<Raw>(
+      `SELECT * FROM "webhook" WHERE "id" = $1 AND "player_id" = $2`,
+      [id, playerId],
+      'evons_account_webhook',
+    );
     return w ? rawAccountWebhook(w) : null;
   }
 
@@ -462,7 +496,11 @@ export class PgWebhookStore implements WebhookStore {
   }
 
   async anyAccountWebhooks(): Promise<boolean> {
-    const rows = await this.sql(`SELECT 1 FROM "webhook" WHERE "player_id" IS NOT NULL AND "disabled_at" IS NULL LIMIT 1`, [], 'evons_account_webhooks_any');
+    const rows = await this.sql(
+      `SELECT 1 FROM "webhook" WHERE "player_id" IS NOT NULL AND "disabled_at" IS NULL LIMIT 1`,
+      [],
+      'evons_account_webhooks_any',
+    );
     return rows.length > 0;
   }
 
@@ -475,12 +513,29 @@ export class PgWebhookStore implements WebhookStore {
 
   async settle(
     d: ClaimedDelivery,
-    r: { ok: boolean; statusCode: number | null; error: string | null; nextAttemptAt: Date | null; superseded?: boolean; disableReason?: string | null },
+    r: {
+      ok: boolean;
+      statusCode: number | null;
+      error: string | null;
+      nextAttemptAt: Date | null;
+      superseded?: boolean;
+      disableReason?: string | null;
+    },
   ): Promise<void> {
     const status: DeliveryStatus = r.superseded ? 'superseded' : r.ok ? 'delivered' : r.nextAttemptAt ? 'pending' : 'failed';
     await this.sql(
       SETTLE_SQL,
-      [d.id, status, r.statusCode, r.error, r.nextAttemptAt?.toISOString() ?? null, d.webhookId, r.ok, r.disableReason ?? null, r.superseded ?? false],
+      [
+        d.id,
+        status,
+        r.statusCode,
+        r.error,
+        r.nextAttemptAt?.toISOString() ?? null,
+        d.webhookId,
+        r.ok,
+        r.disableReason ?? null,
+        r.superseded ?? false,
+      ],
       'evons_webhook_settle',
     );
   }

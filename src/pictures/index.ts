@@ -37,7 +37,13 @@ export const PICTURE_VERSION = 2;
 
 function frameOf(v: PictureView): PictureFrame {
   const handle = (s: Seat) => v.seats.find((x) => x.seat === s)?.handle ?? null;
-  return { matchId: v.id, status: v.status, viewer: v.seat ?? 'spectator', handles: { p1: handle('p1'), p2: handle('p2') }, outcome: v.outcome };
+  return {
+    matchId: v.id,
+    status: v.status,
+    viewer: v.seat ?? 'spectator',
+    handles: { p1: handle('p1'), p2: handle('p2') },
+    outcome: v.outcome,
+  };
 }
 
 /** Before the deal (a seat still open) there is no position: the picture says who is waiting. */

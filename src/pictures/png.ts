@@ -12,7 +12,9 @@ import { renderAsync, type ResvgRenderOptions } from '@resvg/resvg-js';
 
 const require = createRequire(import.meta.url);
 
-export const FONT_FILES = ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf', 'DejaVuSans-Oblique.ttf'].map((f) => require.resolve(`dejavu-fonts-ttf/ttf/${f}`));
+export const FONT_FILES = ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf', 'DejaVuSans-Oblique.ttf'].map((f) =>
+  require.resolve(`dejavu-fonts-ttf/ttf/${f}`),
+);
 
 /** PNG widths the API accepts, in pixels (the height follows the picture's proportions). */
 export const PNG_SIZE = { min: 120, max: 2400, default: 800 } as const;

@@ -30,7 +30,13 @@ function attrs(a: Attrs): string {
 export function el(tag: string, a: Attrs = {}, ...children: string[]): string {
   // A group's children one per line: snapshots and diffs stay readable (whitespace between
   // elements draws nothing; inside <text> it would, so only groups get it).
-  const inner = tag === 'g' ? children.filter(Boolean).map((c) => `\n${c}`).join('') + (children.some(Boolean) ? '\n' : '') : children.join('');
+  const inner =
+    tag === 'g'
+      ? children
+          .filter(Boolean)
+          .map((c) => `\n${c}`)
+          .join('') + (children.some(Boolean) ? '\n' : '')
+      : children.join('');
   return inner === '' ? `<${tag}${attrs(a)}/>` : `<${tag}${attrs(a)}>${inner}</${tag}>`;
 }
 

@@ -51,9 +51,12 @@ export function generatorOf(opening: Record<string, unknown> | undefined): Gener
 export function redactLog(ruleset: AnyRuleset, log: readonly LoggedEvent[], reader: Viewer): ReplayEvent[] {
   const out: ReplayEvent[] = [];
   for (const e of log) {
-    const r = isMatchRecord(e) ? publicRecord({ source: e.source, type: e.event.type, payload: e.event }) : ruleset.redactEvent(e.event, reader);
+    const r = isMatchRecord(e)
+      ? publicRecord({ source: e.source, type: e.event.type, payload: e.event })
+      : ruleset.redactEvent(e.event, reader);
     // A JSON round trip, so the file holds what a reader of the API would get (no undefined fields).
-    if (r) out.push({ seq: e.seq, actingSeat: e.actingSeat, source: e.source, event: JSON.parse(JSON.stringify(r)) as ReplayEvent['event'] });
+    if (r)
+      out.push({ seq: e.seq, actingSeat: e.actingSeat, source: e.source, event: JSON.parse(JSON.stringify(r)) as ReplayEvent['event'] });
   }
   return out;
 }
@@ -97,7 +100,11 @@ export type RecoverResult = { ok: true; actions: ReplayAction[] } | { ok: false;
  * When several fit, the one accounting for the most events is taken. The verifier trusts none of
  * this: a wrong recovery only makes the file fail verification.
  */
-export function recoverActions(ruleset: AnyRuleset, log: readonly LoggedEvent[], extraCandidates: readonly { type: string }[] = [{ type: 'resign' }]): RecoverResult {
+export function recoverActions(
+  ruleset: AnyRuleset,
+  log: readonly LoggedEvent[],
+  extraCandidates: readonly { type: string }[] = [{ type: 'resign' }],
+): RecoverResult {
   const game = log.filter((e) => !isMatchRecord(e));
   let n = 0;
   while (n < game.length && game[n]?.actingSeat === null) n++;

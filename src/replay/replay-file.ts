@@ -67,9 +67,7 @@ export const ReplayFileSchema = z
     settings: z.unknown(),
     timeControl: TimeControlSchema,
     cardSet: z.strictObject({ id: z.string().min(1), hash: HexSha256 }),
-    players: z
-      .array(z.strictObject({ seat: SeatSchema, handle: z.string().nullable(), verified: z.boolean() }))
-      .length(2),
+    players: z.array(z.strictObject({ seat: SeatSchema, handle: z.string().nullable(), verified: z.boolean() })).length(2),
     createdAt: IsoTime,
     /** Null while the match runs. */
     finishedAt: IsoTime.nullable(),
@@ -90,10 +88,18 @@ export const ReplayFileSchema = z
   })
   .superRefine((f, ctx) => {
     const over = f.outcome !== null;
-    const secrets: Array<[string, boolean]> = [['seed', f.seed !== null], ['decks', f.decks !== null], ['actions', f.actions !== null], ['position', f.position !== undefined && f.position !== null]];
-    if (!over) for (const [k, present] of secrets) if (present) ctx.addIssue({ code: 'custom', path: [k], message: `${k} is published only once the match is over` });
+    const secrets: Array<[string, boolean]> = [
+      ['seed', f.seed !== null],
+      ['decks', f.decks !== null],
+      ['actions', f.actions !== null],
+      ['position', f.position !== undefined && f.position !== null],
+    ];
+    if (!over)
+      for (const [k, present] of secrets)
+        if (present) ctx.addIssue({ code: 'custom', path: [k], message: `${k} is published only once the match is over` });
     if (over && f.finishedAt === null) ctx.addIssue({ code: 'custom', path: ['finishedAt'], message: 'a finished match has a finishedAt' });
     const seqs = f.events.map((e) => e.seq);
-    if (seqs.some((s, i) => i > 0 && s <= (seqs[i - 1] as number))) ctx.addIssue({ code: 'custom', path: ['events'], message: 'seqs must increase' });
+    if (seqs.some((s, i) => i > 0 && s <= (seqs[i - 1] as number)))
+      ctx.addIssue({ code: 'custom', path: ['events'], message: 'seqs must increase' });
   });
 export type ReplayFile = z.infer<typeof ReplayFileSchema>;

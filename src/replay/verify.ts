@@ -48,10 +48,21 @@ export function verifyReplay(input: unknown): VerifyReport {
     checks.push({ name, ok, detail });
     return ok;
   };
-  const done = (firstMismatch?: EventMismatch): VerifyReport => ({ ok: checks.every((c) => c.ok), checks, ...(firstMismatch ? { firstMismatch } : {}) });
+  const done = (firstMismatch?: EventMismatch): VerifyReport => ({
+    ok: checks.every((c) => c.ok),
+    checks,
+    ...(firstMismatch ? { firstMismatch } : {}),
+  });
 
   const parsed = ReplayFileSchema.safeParse(input);
-  if (!check('format', parsed.success, parsed.success ? parsed.data.format : issueLines((parsed.error?.issues ?? []).slice(0, 5), '', '(file)').join('; '))) return done();
+  if (
+    !check(
+      'format',
+      parsed.success,
+      parsed.success ? parsed.data.format : issueLines((parsed.error?.issues ?? []).slice(0, 5), '', '(file)').join('; '),
+    )
+  )
+    return done();
   const file = parsed.data as ReplayFile;
   const r = rulesetOf(file.game);
   if (!check('game', r !== null, r ? `${r.id} (${r.name})` : `unknown game ${JSON.stringify(file.game)}`) || !r) return done();
@@ -61,16 +72,39 @@ export function verifyReplay(input: unknown): VerifyReport {
     file.actions === null && 'actions',
     file.decks === null && (file.position === undefined || file.position === null) && 'decks or position',
   ].filter((m): m is string => !!m);
-  if (!check('finished', missing.length === 0, missing.length ? `not verifiable before the end: no ${missing.join(', ')}` : `finished ${file.finishedAt}`)) return done();
+  if (
+    !check(
+      'finished',
+      missing.length === 0,
+      missing.length ? `not verifiable before the end: no ${missing.join(', ')}` : `finished ${file.finishedAt}`,
+    )
+  )
+    return done();
   const seed = file.seed as string;
 
   // Other rules would produce other events: nothing after this would mean anything.
   if (!check('rules-version', file.rulesVersion === r.rulesVersion, `file ${file.rulesVersion}, verifier ${r.rulesVersion}`)) return done();
   // An engine release that keeps the rules replays the same; only the opening names the release.
-  check('engine-version', true, file.engineVersion === r.engineVersion ? file.engineVersion : `file ${file.engineVersion}, verifier ${r.engineVersion} (same rules version)`);
-  check('card-set', file.cardSet.id === r.cardSet.id && file.cardSet.hash === r.cardSet.hash, `file ${file.cardSet.id}@${file.cardSet.hash.slice(0, 12)}, verifier ${r.cardSet.id}@${r.cardSet.hash.slice(0, 12)}`);
+  check(
+    'engine-version',
+    true,
+    file.engineVersion === r.engineVersion
+      ? file.engineVersion
+      : `file ${file.engineVersion}, verifier ${r.engineVersion} (same rules version)`,
+  );
+  check(
+    'card-set',
+    file.cardSet.id === r.cardSet.id && file.cardSet.hash === r.cardSet.hash,
+    `file ${file.cardSet.id}@${file.cardSet.hash.slice(0, 12)}, verifier ${r.cardSet.id}@${r.cardSet.hash.slice(0, 12)}`,
+  );
   const commitment = sha256Hex(seed);
-  check('seed-commitment', commitment === file.seedCommitment, commitment === file.seedCommitment ? 'sha256(seed) equals the commitment' : `sha256(seed) is ${commitment}, the commitment ${file.seedCommitment}`);
+  check(
+    'seed-commitment',
+    commitment === file.seedCommitment,
+    commitment === file.seedCommitment
+      ? 'sha256(seed) equals the commitment'
+      : `sha256(seed) is ${commitment}, the commitment ${file.seedCommitment}`,
+  );
 
   const gameEvents = file.events.filter((e) => !isFileRecord(e));
   const sandbox = file.decks === null;
@@ -81,11 +115,18 @@ export function verifyReplay(input: unknown): VerifyReport {
   } catch (e) {
     check('rules-hash', false, `settings rejected: ${(e as Error).message}`);
   }
-  if (hash !== null) check('rules-hash', hash === file.rulesHash, hash === file.rulesHash ? `recomputed (generator ${generator ?? 'none'})` : `recomputed ${hash}, file ${file.rulesHash}`);
+  if (hash !== null)
+    check(
+      'rules-hash',
+      hash === file.rulesHash,
+      hash === file.rulesHash ? `recomputed (generator ${generator ?? 'none'})` : `recomputed ${hash}, file ${file.rulesHash}`,
+    );
 
   let created: ReturnType<AnyRuleset['create']>;
   try {
-    created = sandbox ? r.positions.fromPosition(file.position, seed) : r.create({ config: file.settings, decks: file.decks as Record<Seat, string[]>, seed, ...(generator ? { generator } : {}) });
+    created = sandbox
+      ? r.positions.fromPosition(file.position, seed)
+      : r.create({ config: file.settings, decks: file.decks as Record<Seat, string[]>, seed, ...(generator ? { generator } : {}) });
   } catch (e) {
     // Settings outside the game's schema can throw inside a deal that trusts its (stored) config.
     created = { ok: false, errors: [(e as Error).message] };
@@ -111,7 +152,13 @@ export function verifyReplay(input: unknown): VerifyReport {
   check('actions', failedAction === null, failedAction ?? `${file.actions?.length ?? 0} actions applied`);
 
   const mismatch = compareEvents(r, file, produced, gameEvents);
-  check('events', !mismatch, mismatch ? `first difference at ${mismatch.seq === null ? `game event ${mismatch.index} (missing from the file)` : `seq ${mismatch.seq}`}` : `${gameEvents.length} events match`);
+  check(
+    'events',
+    !mismatch,
+    mismatch
+      ? `first difference at ${mismatch.seq === null ? `game event ${mismatch.index} (missing from the file)` : `seq ${mismatch.seq}`}`
+      : `${gameEvents.length} events match`,
+  );
 
   const ends = file.events.filter((e) => e.event.type === 'MatchEnded');
   const end = ends[0]?.event.end as { reason?: unknown; seat?: unknown; winner?: unknown } | undefined;
@@ -119,18 +166,42 @@ export function verifyReplay(input: unknown): VerifyReport {
   const engineOutcome = r.outcome(state);
   if (engineOutcome) {
     const same = outcome.winner === engineOutcome.winner && outcome.reason === engineOutcome.reason && ends.length === 0;
-    check('outcome', same, same ? `${engineOutcome.reason}, winner ${engineOutcome.winner ?? 'none'}` : `engine: ${engineOutcome.reason}, winner ${engineOutcome.winner ?? 'none'}; file: ${outcome.reason}, winner ${outcome.winner ?? 'none'}${ends.length ? ', and a MatchEnded record' : ''}`);
+    check(
+      'outcome',
+      same,
+      same
+        ? `${engineOutcome.reason}, winner ${engineOutcome.winner ?? 'none'}`
+        : `engine: ${engineOutcome.reason}, winner ${engineOutcome.winner ?? 'none'}; file: ${outcome.reason}, winner ${outcome.winner ?? 'none'}${ends.length ? ', and a MatchEnded record' : ''}`,
+    );
   } else {
     // Ended outside the game's rules (time, a resignation, abort): the public MatchEnded record says how.
-    const resigned = outcome.reason === 'resigned' && (outcome.seat === 'p1' || outcome.seat === 'p2') && outcome.winner === otherSeat(outcome.seat);
-    const same = ends.length === 1 && !!end && end.reason === outcome.reason && end.winner === outcome.winner && (end.seat ?? null) === (outcome.seat ?? null) && (outcome.reason === 'timed-out' || outcome.reason === 'aborted' || resigned);
-    check('outcome', same, same ? `${outcome.reason} (${outcome.seat ?? 'nobody'}), winner ${outcome.winner ?? 'none'}; the game itself did not end` : `the game did not end, and the file's outcome ${outcome.reason} is not one MatchEnded record's`);
+    const resigned =
+      outcome.reason === 'resigned' && (outcome.seat === 'p1' || outcome.seat === 'p2') && outcome.winner === otherSeat(outcome.seat);
+    const same =
+      ends.length === 1 &&
+      !!end &&
+      end.reason === outcome.reason &&
+      end.winner === outcome.winner &&
+      (end.seat ?? null) === (outcome.seat ?? null) &&
+      (outcome.reason === 'timed-out' || outcome.reason === 'aborted' || resigned);
+    check(
+      'outcome',
+      same,
+      same
+        ? `${outcome.reason} (${outcome.seat ?? 'nobody'}), winner ${outcome.winner ?? 'none'}; the game itself did not end`
+        : `the game did not end, and the file's outcome ${outcome.reason} is not one MatchEnded record's`,
+    );
   }
   return done(mismatch ?? undefined);
 }
 
 /** The first place where the file's game events differ from the engine's, redacted for the reader. */
-function compareEvents(r: AnyRuleset, file: ReplayFile, produced: readonly TrueEvent[], shown: readonly ReplayEvent[]): EventMismatch | null {
+function compareEvents(
+  r: AnyRuleset,
+  file: ReplayFile,
+  produced: readonly TrueEvent[],
+  shown: readonly ReplayEvent[],
+): EventMismatch | null {
   const expected: Array<{ actingSeat: Seat | null; event: unknown }> = [];
   for (const [i, p] of produced.entries()) {
     let event = r.redactEvent(p.event, file.reader);

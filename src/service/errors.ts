@@ -76,10 +76,16 @@ export const problems = {
       kind: 'unauthenticated',
       code: 'invalid-ticket',
       title: 'Invalid feed ticket',
-      detail: 'The ticket is unknown, used or expired: each is good for one connection within a minute. Get a new one (POST /v1/me/feed/tickets).',
+      detail:
+        'The ticket is unknown, used or expired: each is good for one connection within a minute. Get a new one (POST /v1/me/feed/tickets).',
     }),
   insufficientScope: (scope: string) =>
-    new ServiceError({ kind: 'forbidden', code: 'insufficient-scope', title: 'Insufficient scope', detail: `This token lacks the ${scope} scope.` }),
+    new ServiceError({
+      kind: 'forbidden',
+      code: 'insufficient-scope',
+      title: 'Insufficient scope',
+      detail: `This token lacks the ${scope} scope.`,
+    }),
   seatTokenRequired: () =>
     new ServiceError({
       kind: 'forbidden',
@@ -90,7 +96,12 @@ export const problems = {
   noSeat: () =>
     new ServiceError({ kind: 'forbidden', code: 'no-seat', title: 'Not your match', detail: 'This token holds no seat in this match.' }),
   handleTaken: (handle: string) =>
-    new ServiceError({ kind: 'conflict', code: 'handle-taken', title: 'Handle taken', detail: `The handle "${handle}" is registered to a player already.` }),
+    new ServiceError({
+      kind: 'conflict',
+      code: 'handle-taken',
+      title: 'Handle taken',
+      detail: `The handle "${handle}" is registered to a player already.`,
+    }),
   handleReserved: (handle: string) =>
     new ServiceError({
       kind: 'conflict',
@@ -113,13 +124,24 @@ export const problems = {
       detail: 'Both seats of a rated match are registered players: create or join it with a player token.',
     }),
   ratedMatchInvalid: (detail: string) =>
-    new ServiceError({ kind: 'invalid-request', code: 'rated-match-invalid', title: 'This match cannot be rated', detail, errors: [`rated: ${detail}`] }),
+    new ServiceError({
+      kind: 'invalid-request',
+      code: 'rated-match-invalid',
+      title: 'This match cannot be rated',
+      detail,
+      errors: [`rated: ${detail}`],
+    }),
   playerNotFound: (handle: string) =>
     new ServiceError({ kind: 'not-found', code: 'player-not-found', title: 'No such player', detail: `No registered player "${handle}".` }),
   tokenNotFound: (id: string) =>
     new ServiceError({ kind: 'not-found', code: 'token-not-found', title: 'No such token', detail: `No live token "${id}" of yours.` }),
   gameNotFound: (id: string) =>
-    new ServiceError({ kind: 'not-found', code: 'game-not-found', title: 'No such game', detail: `No hosted game with id "${id}" (see GET /v1/games).` }),
+    new ServiceError({
+      kind: 'not-found',
+      code: 'game-not-found',
+      title: 'No such game',
+      detail: `No hosted game with id "${id}" (see GET /v1/games).`,
+    }),
   matchNotFound: (id: string) =>
     new ServiceError({ kind: 'not-found', code: 'match-not-found', title: 'No such match', detail: `No match with id "${id}".` }),
   versionConflict: (current: number, detail?: string) =>
@@ -131,10 +153,22 @@ export const problems = {
       version: current,
     }),
   rematchUnavailable: (detail: string, version?: number) =>
-    new ServiceError({ kind: 'conflict', code: 'rematch-unavailable', title: 'No rematch possible now', detail, ...(version !== undefined ? { version } : {}) }),
+    new ServiceError({
+      kind: 'conflict',
+      code: 'rematch-unavailable',
+      title: 'No rematch possible now',
+      detail,
+      ...(version !== undefined ? { version } : {}),
+    }),
   rematchSeatClaimed: () =>
-    new ServiceError({ kind: 'conflict', code: 'rematch-seat-claimed', title: 'Rematch seat already claimed', detail: 'The new seat token of this rematch was already returned (tokens are shown once).' }),
-  seatTaken: () => new ServiceError({ kind: 'conflict', code: 'seat-taken', title: 'No open seat', detail: 'This match has no open seat.' }),
+    new ServiceError({
+      kind: 'conflict',
+      code: 'rematch-seat-claimed',
+      title: 'Rematch seat already claimed',
+      detail: 'The new seat token of this rematch was already returned (tokens are shown once).',
+    }),
+  seatTaken: () =>
+    new ServiceError({ kind: 'conflict', code: 'seat-taken', title: 'No open seat', detail: 'This match has no open seat.' }),
   notActive: (status: 'waiting' | 'finished', version: number) =>
     new ServiceError({
       kind: 'conflict',
@@ -174,21 +208,71 @@ export const problems = {
     }),
   /** A browser page on an origin CORS_ORIGINS does not list opened a WebSocket (browsers apply no CORS to WebSockets). */
   originNotAllowed: (origin: string) =>
-    new ServiceError({ kind: 'forbidden', code: 'origin-not-allowed', title: 'Origin not allowed', detail: `Pages on ${origin} may not open a WebSocket to this server (CORS_ORIGINS).` }),
+    new ServiceError({
+      kind: 'forbidden',
+      code: 'origin-not-allowed',
+      title: 'Origin not allowed',
+      detail: `Pages on ${origin} may not open a WebSocket to this server (CORS_ORIGINS).`,
+    }),
   tournamentNotFound: (id: string) =>
-    new ServiceError({ kind: 'not-found', code: 'tournament-not-found', title: 'No such tournament', detail: `No tournament with id "${id}".` }),
+    new ServiceError({
+      kind: 'not-found',
+      code: 'tournament-not-found',
+      title: 'No such tournament',
+      detail: `No tournament with id "${id}".`,
+    }),
   /** Entry or a change that the tournament's state no longer allows (started, finished, cancelled, entry closed). */
-  tournamentClosed: (detail: string) => new ServiceError({ kind: 'conflict', code: 'tournament-closed', title: 'Tournament closed', detail }),
+  tournamentClosed: (detail: string) =>
+    new ServiceError({ kind: 'conflict', code: 'tournament-closed', title: 'Tournament closed', detail }),
   tournamentFull: (max: number) =>
-    new ServiceError({ kind: 'conflict', code: 'tournament-full', title: 'Tournament full', detail: `The tournament has its ${max} players.` }),
-  notInvited: () => new ServiceError({ kind: 'forbidden', code: 'not-invited', title: 'Not invited', detail: 'This tournament is open to the players it invited only.' }),
-  notOrganizer: () => new ServiceError({ kind: 'forbidden', code: 'not-organizer', title: 'Not the organizer', detail: "Only the tournament's organizer may do this." }),
-  notEntered: () => new ServiceError({ kind: 'conflict', code: 'not-entered', title: 'Not entered', detail: 'You are not entered in this tournament (or have withdrawn).' }),
-  alreadyEntered: () => new ServiceError({ kind: 'conflict', code: 'already-entered', title: 'Already entered', detail: 'You are entered in this tournament already.' }),
+    new ServiceError({
+      kind: 'conflict',
+      code: 'tournament-full',
+      title: 'Tournament full',
+      detail: `The tournament has its ${max} players.`,
+    }),
+  notInvited: () =>
+    new ServiceError({
+      kind: 'forbidden',
+      code: 'not-invited',
+      title: 'Not invited',
+      detail: 'This tournament is open to the players it invited only.',
+    }),
+  notOrganizer: () =>
+    new ServiceError({
+      kind: 'forbidden',
+      code: 'not-organizer',
+      title: 'Not the organizer',
+      detail: "Only the tournament's organizer may do this.",
+    }),
+  notEntered: () =>
+    new ServiceError({
+      kind: 'conflict',
+      code: 'not-entered',
+      title: 'Not entered',
+      detail: 'You are not entered in this tournament (or have withdrawn).',
+    }),
+  alreadyEntered: () =>
+    new ServiceError({
+      kind: 'conflict',
+      code: 'already-entered',
+      title: 'Already entered',
+      detail: 'You are entered in this tournament already.',
+    }),
   tooFewPlayers: (n: number) =>
-    new ServiceError({ kind: 'conflict', code: 'too-few-players', title: 'Too few players', detail: `A tournament starts with at least 2 players; it has ${n}.` }),
+    new ServiceError({
+      kind: 'conflict',
+      code: 'too-few-players',
+      title: 'Too few players',
+      detail: `A tournament starts with at least 2 players; it has ${n}.`,
+    }),
   bulkPairingNotFound: (id: string) =>
-    new ServiceError({ kind: 'not-found', code: 'bulk-pairing-not-found', title: 'No such bulk pairing', detail: `You have no bulk pairing with id "${id}".` }),
+    new ServiceError({
+      kind: 'not-found',
+      code: 'bulk-pairing-not-found',
+      title: 'No such bulk pairing',
+      detail: `You have no bulk pairing with id "${id}".`,
+    }),
   /** Over BULK_PAIRING_PER_MINUTE: matches one organizer may pair in any minute, over every node. */
   tooManyBulkPairings: (perMinute: number, retryAfterS: number) =>
     new ServiceError({
@@ -207,13 +291,29 @@ export const problems = {
       errors: [`pairAt: at most ${horizonDays} days ahead`],
     }),
   bulkPairingClosed: (status: string) =>
-    new ServiceError({ kind: 'conflict', code: 'bulk-pairing-closed', title: 'Bulk pairing closed', detail: `This bulk pairing is ${status}; only a scheduled one can be cancelled.` }),
+    new ServiceError({
+      kind: 'conflict',
+      code: 'bulk-pairing-closed',
+      title: 'Bulk pairing closed',
+      detail: `This bulk pairing is ${status}; only a scheduled one can be cancelled.`,
+    }),
   challengeNotFound: (id: string) =>
-    new ServiceError({ kind: 'not-found', code: 'challenge-not-found', title: 'No such challenge', detail: `No challenge with id "${id}".` }),
+    new ServiceError({
+      kind: 'not-found',
+      code: 'challenge-not-found',
+      title: 'No such challenge',
+      detail: `No challenge with id "${id}".`,
+    }),
   /** Accepted, declined, cancelled or expired already: a challenge has one outcome. */
   challengeClosed: (status: string) =>
-    new ServiceError({ kind: 'conflict', code: 'challenge-closed', title: 'Challenge closed', detail: `This challenge is ${status}; it can no longer be accepted, declined or cancelled.` }),
-  notYourChallenge: (detail: string) => new ServiceError({ kind: 'forbidden', code: 'not-your-challenge', title: 'Not your challenge', detail }),
+    new ServiceError({
+      kind: 'conflict',
+      code: 'challenge-closed',
+      title: 'Challenge closed',
+      detail: `This challenge is ${status}; it can no longer be accepted, declined or cancelled.`,
+    }),
+  notYourChallenge: (detail: string) =>
+    new ServiceError({ kind: 'forbidden', code: 'not-your-challenge', title: 'Not your challenge', detail }),
   tooManyChallenges: (perHour: number) =>
     new ServiceError({
       kind: 'rate-limited',
@@ -258,7 +358,8 @@ export const problems = {
       detail: `One address has ${atOnce} requests answered at a time, with ${queue} more waiting (REQUESTS_AT_ONCE_PER_ADDRESS): wait for an answer before sending the next.`,
       retryAfterS,
     }),
-  tooManyStreams: (detail: string) => new ServiceError({ kind: 'rate-limited', code: 'too-many-streams', title: 'Too many live streams', detail }),
+  tooManyStreams: (detail: string) =>
+    new ServiceError({ kind: 'rate-limited', code: 'too-many-streams', title: 'Too many live streams', detail }),
   serverBusy: (retryAfterS: number) =>
     new ServiceError({
       kind: 'unavailable',
@@ -276,9 +377,15 @@ export const problems = {
       detail: 'Players kept entering or withdrawing while the round was being paired; nothing was started. Retry shortly.',
       retryAfterS,
     }),
-  seekNotFound: (id: string) => new ServiceError({ kind: 'not-found', code: 'seek-not-found', title: 'No such seek', detail: `No seek "${id}" of yours.` }),
+  seekNotFound: (id: string) =>
+    new ServiceError({ kind: 'not-found', code: 'seek-not-found', title: 'No such seek', detail: `No seek "${id}" of yours.` }),
   seekNotOpen: (status: string) =>
-    new ServiceError({ kind: 'conflict', code: 'seek-not-open', title: 'Seek not open', detail: `This seek is ${status}: only an open seek can be cancelled.` }),
+    new ServiceError({
+      kind: 'conflict',
+      code: 'seek-not-open',
+      title: 'Seek not open',
+      detail: `This seek is ${status}: only an open seek can be cancelled.`,
+    }),
   seekNeedsCorrespondence: () =>
     new ServiceError({
       kind: 'invalid-request',

@@ -37,21 +37,32 @@ for (const game of ['evons', 'universus']) {
     const { state, logs } = playTo(rs, seed, [0, 2], moves);
     if (rs.outcome(state)) return null;
     const seat = rs.pending(state)!.seat as Seat;
-    const input: AiInput<unknown, { type: string }> = { view: rs.view(state, seat), seat, legal: rs.legalActions(state, seat), events: logs[seat] };
+    const input: AiInput<unknown, { type: string }> = {
+      view: rs.view(state, seat),
+      seat,
+      legal: rs.legalActions(state, seat),
+      events: logs[seat],
+    };
     return { state, logs, seat, input };
   };
 
   describe(`${game}: decide`, () => {
     it('answers with one of the legal actions, at every level, deterministically for a seed', () => {
       fc.assert(
-        fc.property(fc.string({ minLength: 1, maxLength: 6 }), fc.nat(150), fc.constantFrom<Level>(1, 2, 3, 4), fc.string({ maxLength: 4 }), (seed, moves, level, aiSeed) => {
-          const p = position(seed, moves);
-          if (!p) return;
-          const a = decide(rs, p.input, level, aiSeed);
-          expect(p.input.legal).toContainEqual(a);
-          expect(rs.apply(p.state, p.seat, a).ok).toBe(true);
-          expect(decide(rs, p.input, level, aiSeed)).toEqual(a);
-        }),
+        fc.property(
+          fc.string({ minLength: 1, maxLength: 6 }),
+          fc.nat(150),
+          fc.constantFrom<Level>(1, 2, 3, 4),
+          fc.string({ maxLength: 4 }),
+          (seed, moves, level, aiSeed) => {
+            const p = position(seed, moves);
+            if (!p) return;
+            const a = decide(rs, p.input, level, aiSeed);
+            expect(p.input.legal).toContainEqual(a);
+            expect(rs.apply(p.state, p.seat, a).ok).toBe(true);
+            expect(decide(rs, p.input, level, aiSeed)).toEqual(a);
+          },
+        ),
         { numRuns: 12 },
       );
     });
@@ -76,7 +87,7 @@ for (const game of ['evons', 'universus']) {
       );
     });
 
-    it('refuses a full state, and another seat\'s view', () => {
+    it("refuses a full state, and another seat's view", () => {
       const p = position('refuse', 30)!;
       // @ts-expect-error a full state is not an AiInput
       expect(() => decide(rs, p.state, 1, 'x')).toThrow(TypeError);

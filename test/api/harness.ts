@@ -153,7 +153,10 @@ export async function startOn(backend: Backend, opts?: HarnessOptions): Promise<
  * one. PGlite allows one connection to a database (in memory: one store per process), so on
  * PGlite it shares h's store; on PostgreSQL it opens its own.
  */
-export async function secondApp(h: Harness & Partial<Clocked>, opts: Omit<BuildAppOptions, 'store' | 'now'> = {}): Promise<Node & { close(): Promise<void> }> {
+export async function secondApp(
+  h: Harness & Partial<Clocked>,
+  opts: Omit<BuildAppOptions, 'store' | 'now'> = {},
+): Promise<Node & { close(): Promise<void> }> {
   const opened = h.config.kind === 'pglite' ? { store: h.store, close: async () => {} } : await openStore(h.config);
   const t = h.t;
   const app = await buildApp({ logger: false, ...opts, store: opened.store, ...(t ? { now: () => t.now } : {}) });
@@ -177,7 +180,10 @@ function handle<T extends object>(what: string, fields: readonly (keyof T & stri
       enumerable: true,
       get() {
         const current = target();
-        if (!current) throw new Error(`${what}.${field} was read outside the tests: it exists from the describe's beforeAll (or beforeEach) until its afterAll (or afterEach)`);
+        if (!current)
+          throw new Error(
+            `${what}.${field} was read outside the tests: it exists from the describe's beforeAll (or beforeEach) until its afterAll (or afterEach)`,
+          );
         return current[field];
       },
     });
@@ -200,7 +206,9 @@ export function useHarness(backend: Backend, opts?: HarnessOptions): Harness & P
   const [before, after] = opts?.perTest ? [beforeEach, afterEach] : [beforeAll, afterAll];
   before(async () => {
     if (backend.skipReason !== null) {
-      throw new Error(`useHarness: ${backend.name} is not available (${backend.skipReason}); wrap the describe in describe.skipIf(backend.skipReason !== null)`);
+      throw new Error(
+        `useHarness: ${backend.name} is not available (${backend.skipReason}); wrap the describe in describe.skipIf(backend.skipReason !== null)`,
+      );
     }
     current = await startOn(backend, opts);
   });
@@ -212,7 +220,10 @@ export function useHarness(backend: Backend, opts?: HarnessOptions): Harness & P
   const fields = HARNESS_FIELDS.filter((f) => f !== 't' || opts?.clock);
   const h = handle<Harness & Partial<Clocked>>(`useHarness(${backend.name})`, fields, () => current);
   h.baseUrl = () => {
-    if (!current) throw new Error(`useHarness(${backend.name}).baseUrl() was called outside the tests: the app listens from the describe's beforeAll until its afterAll`);
+    if (!current)
+      throw new Error(
+        `useHarness(${backend.name}).baseUrl() was called outside the tests: the app listens from the describe's beforeAll until its afterAll`,
+      );
     return current.baseUrl();
   };
   return h;

@@ -60,7 +60,10 @@ let registered = 0;
  */
 export async function registerPlayer(http: Http, prefix: string, opts: { bot?: boolean } = {}): Promise<RegisteredPlayer> {
   const handle = `${prefix}${++registered}`;
-  const res = await http.post('/v1/players').send({ handle, ...(opts.bot ? { bot: true } : {}) }).expect(201);
+  const res = await http
+    .post('/v1/players')
+    .send({ handle, ...(opts.bot ? { bot: true } : {}) })
+    .expect(201);
   return { handle, token: res.body.token as string };
 }
 
@@ -132,9 +135,16 @@ export function openStream<L = Record<string, unknown>>(base: string, path: stri
     });
     req.on('error', reject);
   });
-  return { lines, ended, status: () => status, contentType: () => contentType, blank: () => blank, close: () => {
-    // A stream closed on purpose: its reset is not an error.
-    ended.catch(() => undefined);
-    req.destroy();
-  } };
+  return {
+    lines,
+    ended,
+    status: () => status,
+    contentType: () => contentType,
+    blank: () => blank,
+    close: () => {
+      // A stream closed on purpose: its reset is not an error.
+      ended.catch(() => undefined);
+      req.destroy();
+    },
+  };
 }

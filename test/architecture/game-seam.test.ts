@@ -15,7 +15,7 @@ const SRC = join(ROOT, 'src');
 /** Files outside src/games that may name a game, and why. */
 const ALLOWED: Record<string, string> = {
   'service/accounts/reserved-handles.ts': 'game names are handles nobody may register',
-  'http/routes/catalog.ts': '/v1/cards and /v1/decks predate the catalogue and serve Evons\'s card set, as documented',
+  'http/routes/catalog.ts': "/v1/cards and /v1/decks predate the catalogue and serve Evons's card set, as documented",
 };
 
 function files(dir: string): string[] {

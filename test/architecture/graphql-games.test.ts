@@ -84,9 +84,13 @@ describe('GraphQL from the registry', () => {
 
   it('a game resolves and bounds only its own types', () => {
     const matchFields = { config: () => null };
-    expect(() => gameResolvers([fakeGame({ typeResolvers: { Query: { match: () => null } } })], matchFields)).toThrow(/Fake gives resolvers for Query/);
+    expect(() => gameResolvers([fakeGame({ typeResolvers: { Query: { match: () => null } } })], matchFields)).toThrow(
+      /Fake gives resolvers for Query/,
+    );
     const theirs = first!.graphql.matchType;
-    expect(() => gameListSizes([fakeGame({ listSizes: { [`${theirs}.hand`]: 1000 } })])).toThrow(new RegExp(`Fake gives a list size for ${theirs}`));
+    expect(() => gameListSizes([fakeGame({ listSizes: { [`${theirs}.hand`]: 1000 } })])).toThrow(
+      new RegExp(`Fake gives a list size for ${theirs}`),
+    );
     expect(Object.keys(gameResolvers([fakeGame()], matchFields)).sort()).toEqual(['FakeMatch', 'FakeToken']);
   });
 

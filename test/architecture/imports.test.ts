@@ -25,10 +25,15 @@ interface Violation {
 /** `depcruise src --config .dependency-cruiser.mjs` (npm run lint's) in `cwd`: its exit code and what it printed. */
 function depcruise(cwd: string, outputType: 'json' | 'err'): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
-    execFile(process.execPath, [DEPCRUISE, 'src', '--config', CONFIG, '--output-type', outputType], { cwd, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
-      if (err && typeof err.code !== 'number') fail(err);
-      else done({ code: err ? (err.code as number) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [DEPCRUISE, 'src', '--config', CONFIG, '--output-type', outputType],
+      { cwd, maxBuffer: 64 << 20 },
+      (err, stdout, stderr) => {
+        if (err && typeof err.code !== 'number') fail(err);
+        else done({ code: err ? (err.code as number) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -85,7 +90,7 @@ describe('module graph (dependency-cruiser, .dependency-cruiser.mjs)', () => {
 });
 
 describe('what the store keeps', () => {
-  it('no HTTP status: an idempotency record is an accepted action\'s answer (the status_code column was dropped)', () => {
+  it("no HTTP status: an idempotency record is an accepted action's answer (the status_code column was dropped)", () => {
     const schema = readFileSync(new URL('../../prisma/schema.prisma', import.meta.url), 'utf8');
     const model = /model IdempotencyKey \{([^}]*)\}/.exec(schema)?.[1];
     expect(model).toBeDefined();

@@ -48,7 +48,11 @@ function play({ config, deckLength }: (typeof GAMES)[number], seed: string, deck
   let state = created.state;
   const choose = universus.randomPlayer(`${seed}:player`);
   const out: Sample[] = [];
-  const sample = () => out.push({ state, views: { p1: universus.view(state, 'p1'), p2: universus.view(state, 'p2'), spectator: universus.view(state, 'spectator') } });
+  const sample = () =>
+    out.push({
+      state,
+      views: { p1: universus.view(state, 'p1'), p2: universus.view(state, 'p2'), spectator: universus.view(state, 'spectator') },
+    });
   for (let i = 0; i < 5000; i++) {
     const d = universus.pending(state);
     sample();
@@ -63,8 +67,6 @@ function play({ config, deckLength }: (typeof GAMES)[number], seed: string, deck
 
 const samples = GAMES.flatMap((g, i) => SEEDS.flatMap((seed, j) => play(g, `${seed}-${i}`, i + j)));
 const allViews = samples.flatMap((s) => VIEWERS.map((v) => s.views[v]));
-
-
 
 describe('the UniVersus view: engine, Zod schema and GraphQL agree', () => {
   it('covers a real variety of views (guards the generator)', () => {
@@ -96,7 +98,17 @@ describe('the UniVersus view: engine, Zod schema and GraphQL agree', () => {
     // The OpenAPI document takes its components from these ids.
     const defs = Object.keys(z.toJSONSchema(z.object({ view: UniversusViewSchema, action: UniversusActionSchema })).$defs ?? {});
     expect(defs.sort()).toEqual(
-      ['UniVersusAction', 'UniVersusAttack', 'UniVersusCardInstance', 'UniVersusCheck', 'UniVersusPending', 'UniVersusPlayerView', 'UniVersusPoolEntry', 'UniVersusStageEntry', 'UniVersusView'].sort(),
+      [
+        'UniVersusAction',
+        'UniVersusAttack',
+        'UniVersusCardInstance',
+        'UniVersusCheck',
+        'UniVersusPending',
+        'UniVersusPlayerView',
+        'UniVersusPoolEntry',
+        'UniVersusStageEntry',
+        'UniVersusView',
+      ].sort(),
     );
   });
 
@@ -138,7 +150,10 @@ describe('the UniVersus view: engine, Zod schema and GraphQL agree', () => {
 const schema = buildSchema(typeDefs);
 const { graphql: gql } = universusGame;
 const typeResolver = () => gql.matchType;
-const universusResolvers = { [gql.matchType]: gql.matchResolvers, ...gql.typeResolvers } as Record<string, Record<string, (s: unknown) => unknown>>;
+const universusResolvers = { [gql.matchType]: gql.matchResolvers, ...gql.typeResolvers } as Record<
+  string,
+  Record<string, (s: unknown) => unknown>
+>;
 
 const fieldResolver: GraphQLFieldResolver<unknown, unknown> = (source, args, ctx, info) => {
   const byType = universusResolvers[info.parentType.name];
@@ -162,7 +177,10 @@ async function resolve(v: UniversusView, viewer: Viewer): Promise<Record<string,
   const source: GraphqlMatchSource<UniversusView> & Record<string, unknown> = {
     view: v,
     seat,
-    seats: [{ seat: 'p1', handle: 'ann' }, { seat: 'p2', handle: 'bob' }],
+    seats: [
+      { seat: 'p1', handle: 'ann' },
+      { seat: 'p2', handle: 'bob' },
+    ],
     // The common fields the stub reads by default (the service resolves them itself).
     winner: v.winner,
     seed: v.seed,
@@ -190,7 +208,11 @@ describe('GraphQL resolvers keep hidden cards hidden', () => {
     for (const { state, views } of picked) {
       for (const viewer of VIEWERS) {
         const data = await resolve(views[viewer], viewer);
-        const match = data.match as { hand: { id: string }[] | null; check: { id: string } | null; players: { seat: string; handCount: number }[] };
+        const match = data.match as {
+          hand: { id: string }[] | null;
+          check: { id: string } | null;
+          players: { seat: string; handCount: number }[];
+        };
         const hidden = new Set<string>();
         for (const seat of ['p1', 'p2'] as const) {
           const p = state.players[seat];
@@ -230,14 +252,55 @@ describe('GraphQL resolvers keep hidden cards hidden', () => {
   });
 
   it('an open seat (no game yet) resolves to nulls and empty lists', async () => {
-    const source: GraphqlMatchSource<UniversusView> = { view: null, seat: 'p1', seats: [{ seat: 'p1', handle: 'ann' }, { seat: 'p2', handle: null }] };
-    const r = await graphql({ schema, source: QUERY, rootValue: { match: { ...source, winner: null, seed: null } }, fieldResolver, typeResolver });
+    const source: GraphqlMatchSource<UniversusView> = {
+      view: null,
+      seat: 'p1',
+      seats: [
+        { seat: 'p1', handle: 'ann' },
+        { seat: 'p2', handle: null },
+      ],
+    };
+    const r = await graphql({
+      schema,
+      source: QUERY,
+      rootValue: { match: { ...source, winner: null, seed: null } },
+      fieldResolver,
+      typeResolver,
+    });
     expect(r.errors).toBeUndefined();
     const m = (r.data as { match: Record<string, unknown> }).match;
     expect(m).toMatchObject({ turnPlayer: null, phase: null, check: null, attack: null, hand: null, winReason: null });
     expect(m.players).toEqual([
-      { seat: 'p1', handle: 'ann', character: null, characterFace: null, health: null, handSize: null, handCount: 0, deckCount: 0, removedCount: 0, momentumCount: 0, discard: [], cardPool: [], stage: [] },
-      { seat: 'p2', handle: null, character: null, characterFace: null, health: null, handSize: null, handCount: 0, deckCount: 0, removedCount: 0, momentumCount: 0, discard: [], cardPool: [], stage: [] },
+      {
+        seat: 'p1',
+        handle: 'ann',
+        character: null,
+        characterFace: null,
+        health: null,
+        handSize: null,
+        handCount: 0,
+        deckCount: 0,
+        removedCount: 0,
+        momentumCount: 0,
+        discard: [],
+        cardPool: [],
+        stage: [],
+      },
+      {
+        seat: 'p2',
+        handle: null,
+        character: null,
+        characterFace: null,
+        health: null,
+        handSize: null,
+        handCount: 0,
+        deckCount: 0,
+        removedCount: 0,
+        momentumCount: 0,
+        discard: [],
+        cardPool: [],
+        stage: [],
+      },
     ]);
   });
 });

@@ -29,7 +29,12 @@ function views(configInput: Record<string, unknown>, seed: string): GameView[] {
   const [a, b] = cardSet.file.starterDecks;
   const config = parseConfig(configInput);
   if (!config.ok) throw new Error(config.errors.join('; '));
-  const created = createGame({ cardSet, config: config.config, decks: { p1: expandDeckList(a!.cards), p2: expandDeckList(b!.cards) }, seed });
+  const created = createGame({
+    cardSet,
+    config: config.config,
+    decks: { p1: expandDeckList(a!.cards), p2: expandDeckList(b!.cards) },
+    seed,
+  });
   if (!created.ok) throw new Error(created.errors.join('; '));
   let state = created.state;
   const choose = randomPlayer(`${seed}:player`);
@@ -45,14 +50,14 @@ function views(configInput: Record<string, unknown>, seed: string): GameView[] {
   return out;
 }
 
-
 const all = CONFIGS.flatMap((c, i) => views(c, `shape-${i}`));
 
 describe('the Evons view: engine, REST schema and GraphQL agree', () => {
   it('covers a real variety of views (guards the generator)', () => {
     const paths = keyPaths(all);
     expect(all.length).toBeGreaterThan(40);
-    for (const p of ['[].board[].card.defId', '[].seats.p1.hand[].name', '[].result.scores.p1', '[].seats.p2.graveyard[].defId']) expect(paths).toContain(p);
+    for (const p of ['[].board[].card.defId', '[].seats.p1.hand[].name', '[].result.scores.p1', '[].seats.p2.graveyard[].defId'])
+      expect(paths).toContain(p);
   });
 
   it('every view passes the REST schema unchanged', () => {
@@ -61,7 +66,18 @@ describe('the Evons view: engine, REST schema and GraphQL agree', () => {
 
   it('every engine field has its GraphQL field', () => {
     // How the engine's nesting maps onto the GraphQL types.
-    const TYPE_OF: Record<string, string> = { '': 'EvonsMatch', 'board[]': 'Cell', 'board[].card': 'BoardCard', 'board[].card.boardArrows[]': 'Arrow', 'seats.*': 'Player', 'seats.*.hand[]': 'Card', 'seats.*.graveyard[]': 'Card', 'removed[]': 'Card', result: 'GameResult', 'result.scores': 'SeatNumbers' };
+    const TYPE_OF: Record<string, string> = {
+      '': 'EvonsMatch',
+      'board[]': 'Cell',
+      'board[].card': 'BoardCard',
+      'board[].card.boardArrows[]': 'Arrow',
+      'seats.*': 'Player',
+      'seats.*.hand[]': 'Card',
+      'seats.*.graveyard[]': 'Card',
+      'removed[]': 'Card',
+      result: 'GameResult',
+      'result.scores': 'SeatNumbers',
+    };
     // Engine fields GraphQL shapes differently, each with the reason.
     const SHAPED: Record<string, string> = {
       viewer: 'the caller is Match.seat',
@@ -73,7 +89,7 @@ describe('the Evons view: engine, REST schema and GraphQL agree', () => {
       seats: 'Match.players (a list), plus Match.hand and Match.graveyards',
       'board[].cell': 'Cell.name',
       'seats.*.seat': 'Player.seat',
-      'seats.*.hand': 'Match.hand (the caller\'s own)',
+      'seats.*.hand': "Match.hand (the caller's own)",
       'seats.*.graveyard': 'Match.graveyards',
     };
     const { missing } = unmappedFields(all, { seatsKey: 'seats', typeOf: TYPE_OF, shaped: SHAPED, opaque: ['config', 'pending'] });

@@ -12,7 +12,15 @@ it('plays a tiny ladder on two worker threads, both games, every pairing kind', 
     ...ladder('evons', () => 1).filter((p) => p.b.kind === 'random' || p.b.kind === 'bot'),
     ...ceiling('evons', 1),
   ];
-  expect(pairings.map((p) => `${p.game}:${p.a.kind}-${p.b.kind}`)).toEqual(['universus:ai-random', 'universus:ai-ai', 'evons:ai-random', 'evons:ai-bot', 'evons:ai-uniform', 'evons:budget-random', 'evons:oracle-random']);
+  expect(pairings.map((p) => `${p.game}:${p.a.kind}-${p.b.kind}`)).toEqual([
+    'universus:ai-random',
+    'universus:ai-ai',
+    'evons:ai-random',
+    'evons:ai-bot',
+    'evons:ai-uniform',
+    'evons:budget-random',
+    'evons:oracle-random',
+  ]);
   // The bot pairing at level 8 would take seconds: level 1 plays the bot here.
   const specs = pairings.flatMap((p) => gamesOf(p.b.kind === 'bot' ? { ...p, a: { kind: 'ai', level: 1 } } : p, 'tiny'));
   const results = await runLadder(specs, 2);
@@ -31,7 +39,7 @@ it('every pairing alternates seats and names its seeds', () => {
   expect(games[3]!.seed).toBe('seed:universus:L1-random:3');
 });
 
-it('a game is a function of its seed: played again, the same decisions and the same winner (so a pairing re-run alone plays the ladder\'s games)', () => {
+it("a game is a function of its seed: played again, the same decisions and the same winner (so a pairing re-run alone plays the ladder's games)", () => {
   for (const game of ['evons', 'universus']) {
     const [spec] = gamesOf({ game, a: { kind: 'ai', level: 5 }, b: { kind: 'ai', level: 1 }, games: 1 }, 'again');
     const once = playGame(spec!);

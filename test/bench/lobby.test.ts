@@ -16,7 +16,11 @@ it('bench:lobby QUICK=1 runs every part on every reachable database and its chec
   const names = backends.filter((b) => b.skipReason === null).map((b) => b.name);
   const env: NodeJS.ProcessEnv = { ...process.env, QUICK: '1', SERVER: 'tsx', BACKENDS: names.join(',') };
   delete env.NODE_OPTIONS;
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join('bench', 'lobby.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join('bench', 'lobby.ts')], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (out += c.toString()));

@@ -29,7 +29,11 @@ it.skipIf(skip !== null)('bench:notify runs its three arms on a throw-away datab
   delete env.NODE_OPTIONS;
   delete env.QUICK;
   delete env.ORDER;
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join('bench', 'notify.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join('bench', 'notify.ts')], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (out += c.toString()));
@@ -39,7 +43,12 @@ it.skipIf(skip !== null)('bench:notify runs its three arms on a throw-away datab
   const notesPerAppend = (label: string): number => {
     const row = out.split('\n').find((l) => l.trimStart().startsWith(label));
     expect(row, out).toBeDefined();
-    return Number(row!.slice(row!.indexOf(label) + label.length).trim().split(/\s+/)[5]);
+    return Number(
+      row!
+        .slice(row!.indexOf(label) + label.length)
+        .trim()
+        .split(/\s+/)[5],
+    );
   };
   expect(notesPerAppend('(a) no notification')).toBeLessThan(0.05);
   expect(notesPerAppend('(b) batched (today)')).toBeGreaterThan(0);

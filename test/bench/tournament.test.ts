@@ -17,7 +17,11 @@ it('bench:tournament QUICK=1 pairs, plays a Swiss end to end and its checks pass
   const env: NodeJS.ProcessEnv = { ...process.env, QUICK: '1' };
   delete env.NODE_OPTIONS;
   for (const name of ['SIZES', 'SWISS_ROUNDS', 'EVENTS', 'PLAYERS', 'ROUNDS', 'AI_LEVEL', 'BACKENDS', 'PARTS', 'SEED']) delete env[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join('bench', 'tournament.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join('bench', 'tournament.ts')], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (out += c.toString()));

@@ -150,14 +150,20 @@ describe.skipIf(skip !== null)('a web app on another origin, in Chromium', () =>
         }
 
         // A problem is readable too: a stale If-Match is a 409 with the current version.
-        const stale = await call(page, 'POST', `/v1/matches/${id}/actions`, { token: tokens.p1, body: { action: { type: 'resign' } }, headers: { 'if-match': '"1"' } });
+        const stale = await call(page, 'POST', `/v1/matches/${id}/actions`, {
+          token: tokens.p1,
+          body: { action: { type: 'resign' } },
+          headers: { 'if-match': '"1"' },
+        });
         expect(stale.status).toBe(409);
         expect(stale.headers['content-type']).toMatch(/^application\/problem\+json/);
         expect(stale.body).toMatchObject({ code: 'version-conflict', version });
         expect(stale.headers.etag).toBe(`"${version}"`);
 
         // The stream brought every event so far, in order.
-        await page.waitForFunction((v) => (window as unknown as PageWindow).followed.events.some((e) => e.seq === v), version, { timeout: 20_000 });
+        await page.waitForFunction((v) => (window as unknown as PageWindow).followed.events.some((e) => e.seq === v), version, {
+          timeout: 20_000,
+        });
         // Resigning ends the game: the stream's last message says so, and the page closes it.
         const resigned = await call(page, 'POST', `/v1/matches/${id}/actions`, { token: tokens.p1, body: { action: { type: 'resign' } } });
         expect(resigned.status).toBe(200);
@@ -193,7 +199,11 @@ describe.skipIf(skip !== null)('a web app on another origin, in Chromium', () =>
         expect(created.status).toBe(201);
         id = created.body!.id as string;
         const tokens = created.body!.tokens as Record<'p1' | 'p2', string>;
-        const resigned = await call(listed.page, 'POST', `/v1/matches/${id}/actions`, { token: tokens.p1, body: { action: { type: 'resign' } }, headers: { 'idempotency-key': 'r' } });
+        const resigned = await call(listed.page, 'POST', `/v1/matches/${id}/actions`, {
+          token: tokens.p1,
+          body: { action: { type: 'resign' } },
+          headers: { 'idempotency-key': 'r' },
+        });
         expect(resigned.status).toBe(200);
         expect(listed.errors).toEqual([]);
       } finally {
@@ -204,7 +214,11 @@ describe.skipIf(skip !== null)('a web app on another origin, in Chromium', () =>
       try {
         const outcome = (init: { method: string; token?: string; body?: unknown }) =>
           refused.page.evaluate(
-            ([path, i]) => (window as unknown as PageWindow).call(i.method, path, i).then((a) => `answered ${a.status}`, (e: Error) => `${e.name}: ${e.message}`),
+            ([path, i]) =>
+              (window as unknown as PageWindow).call(i.method, path, i).then(
+                (a) => `answered ${a.status}`,
+                (e: Error) => `${e.name}: ${e.message}`,
+              ),
             [`/v1/matches/${id}`, init] as const,
           );
         // A simple GET (no preflight) is sent, but its answer is kept from the script; a preflighted one is never sent.

@@ -23,7 +23,8 @@ export function browserSkipReason(): string | null {
 }
 
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: .ci/run installs Debian's chromium package (or set CHROMIUM_PATH).`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`No Chromium at ${CHROMIUM}: .ci/run installs Debian's chromium package (or set CHROMIUM_PATH).`);
   // --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
   return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
 }
@@ -59,11 +60,19 @@ export interface Match {
 }
 
 /** A JSON request to the API; throws on any non-2xx with the problem's body. */
-export async function call<T = Record<string, unknown>>(base: string, path: string, init: { method?: string; body?: unknown; token?: string } = {}): Promise<T> {
+export async function call<T = Record<string, unknown>>(
+  base: string,
+  path: string,
+  init: { method?: string; body?: unknown; token?: string } = {},
+): Promise<T> {
   const headers: Record<string, string> = {};
   if (init.body !== undefined) headers['content-type'] = 'application/json';
   if (init.token) headers.authorization = `Bearer ${init.token}`;
-  const res = await fetch(base + path, { method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+  const res = await fetch(base + path, {
+    method: init.method ?? 'GET',
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
   const text = await res.text();
   if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${text}`);
   return JSON.parse(text) as T;
@@ -90,7 +99,11 @@ export async function playOne(base: string, m: Match, pick: (n: number) => numbe
   if (!seat) throw new Error('nobody is to move');
   const { actions } = await call<{ actions: { action: unknown }[] }>(base, `/v1/matches/${m.id}/legal-actions`, { token: m.tokens[seat] });
   const choice = actions[Math.min(pick(actions.length), actions.length - 1)]!;
-  const r = await call<{ version: number }>(base, `/v1/matches/${m.id}/actions`, { method: 'POST', body: { action: choice.action }, token: m.tokens[seat] });
+  const r = await call<{ version: number }>(base, `/v1/matches/${m.id}/actions`, {
+    method: 'POST',
+    body: { action: choice.action },
+    token: m.tokens[seat],
+  });
   return r.version;
 }
 

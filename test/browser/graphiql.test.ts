@@ -14,11 +14,15 @@ if (skip) console.warn(`[browser tests] skipping the GraphiQL suite: ${skip}`);
 
 /** The text of a CodeMirror editor on the page (GraphiQL 3 uses CodeMirror 5). */
 const editorValue = (page: Page, selector: string) =>
-  page.evaluate((sel) => (document.querySelector(sel) as unknown as { CodeMirror: { getValue(): string } } | null)?.CodeMirror.getValue() ?? '', selector);
+  page.evaluate(
+    (sel) => (document.querySelector(sel) as unknown as { CodeMirror: { getValue(): string } } | null)?.CodeMirror.getValue() ?? '',
+    selector,
+  );
 
 const setEditor = (page: Page, selector: string, text: string) =>
   page.evaluate(
-    ([sel, value]) => (document.querySelector(sel!) as unknown as { CodeMirror: { setValue(v: string): void } }).CodeMirror.setValue(value!),
+    ([sel, value]) =>
+      (document.querySelector(sel!) as unknown as { CodeMirror: { setValue(v: string): void } }).CodeMirror.setValue(value!),
     [selector, text],
   );
 
@@ -51,7 +55,13 @@ describe.skipIf(skip !== null)('GraphiQL subscriptions in Chromium', () => {
       await page.waitForSelector(headers);
       await setEditor(page, headers, JSON.stringify({ Authorization: `Bearer ${m.tokens[seat]}` }));
       await page.click('.graphiql-execute-button');
-      await page.waitForFunction(() => /"myTurn"|"errors"/.test((document.querySelector('.graphiql-response .CodeMirror') as unknown as { CodeMirror: { getValue(): string } } | null)?.CodeMirror.getValue() ?? ''));
+      await page.waitForFunction(() =>
+        /"myTurn"|"errors"/.test(
+          (
+            document.querySelector('.graphiql-response .CodeMirror') as unknown as { CodeMirror: { getValue(): string } } | null
+          )?.CodeMirror.getValue() ?? '',
+        ),
+      );
       const shownResult = JSON.parse(await editorValue(page, '.graphiql-response .CodeMirror')) as unknown;
       expect(shownResult).toEqual({ data: { myTurn: { id: m.id, seat } } });
       expect(errors).toEqual([]);

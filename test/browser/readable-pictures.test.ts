@@ -102,7 +102,10 @@ function expectReadable(found: DrawnText[], what: string): void {
 interface EvonsView {
   version: number;
   game: {
-    board: { cell: string; card: { defId: string | null; name: string | null; covered: boolean; atk: number | null; currentDef: number | null } | null }[];
+    board: {
+      cell: string;
+      card: { defId: string | null; name: string | null; covered: boolean; atk: number | null; currentDef: number | null } | null;
+    }[];
     seats: Record<string, { hand: { name: string }[] | null; graveyard: { name: string }[] }>;
   };
 }
@@ -110,7 +113,16 @@ interface EvonsView {
 interface UniversusView {
   version: number;
   game: {
-    players: Record<string, { character: string; hand: { card: string }[] | null; stage: { card: string }[]; cardPool: { card: string }[]; discard: { card: string }[] }>;
+    players: Record<
+      string,
+      {
+        character: string;
+        hand: { card: string }[] | null;
+        stage: { card: string }[];
+        cardPool: { card: string }[];
+        discard: { card: string }[];
+      }
+    >;
   };
 }
 
@@ -169,7 +181,11 @@ describe.skipIf(skip !== null)('readable board pictures in Chromium', () => {
           const onBoard = g.board.filter((c) => c.card?.name).map((c) => c.card!);
           const faceUp = onBoard.filter((c) => !c.covered);
           expect(faceUp.length, 'face-up cards on the board').toBeGreaterThan(0);
-          const names = [...onBoard.map((c) => c.name!), ...g.seats.p1!.hand!.map((c) => c.name), ...Object.values(g.seats).flatMap((s) => s.graveyard.map((c) => c.name))];
+          const names = [
+            ...onBoard.map((c) => c.name!),
+            ...g.seats.p1!.hand!.map((c) => c.name),
+            ...Object.values(g.seats).flatMap((s) => s.graveyard.map((c) => c.name)),
+          ];
           const got = await measure(page, base, m.id, m.tokens.p1);
           expect(got.pageOverflow, 'the page itself does not scroll sideways').toBeLessThanOrEqual(0);
           // On a phone the board scrolls sideways in its own box; on a desktop it fits its column.
@@ -179,7 +195,11 @@ describe.skipIf(skip !== null)('readable board pictures in Chromium', () => {
           // Every face-up card's stats are drawn, and every named card's name and cost.
           const drawn = got.texts.map((t) => t.text);
           const stats = faceUp.filter((c) => c.atk !== null).map((c) => `${c.atk}/${c.currentDef}`);
-          for (const s of stats) expect(drawn.some((t) => t.startsWith(s)), `stats ${s}`).toBe(true);
+          for (const s of stats)
+            expect(
+              drawn.some((t) => t.startsWith(s)),
+              `stats ${s}`,
+            ).toBe(true);
           const costs = onBoard.map((c) => cards.get(c.defId!)?.cost).filter((c) => c !== undefined);
           expect(costs.length).toBeGreaterThan(0);
           expect(drawn.filter((t) => /^cost \d+$/.test(t)).length).toBe(costs.length);
@@ -212,12 +232,25 @@ describe.skipIf(skip !== null)('readable board pictures in Chromium', () => {
         const { page, context, problems } = await watch(m, version, viewport, m.tokens.p1);
         try {
           const g = (await call<UniversusView>(base, `/v1/matches/${m.id}`, { token: m.tokens.p1 })).game;
-          const shown = Object.values(g.players).flatMap((p) => [p.character, ...(p.hand ?? []).map((h) => h.card), ...p.stage.map((s) => s.card), ...p.cardPool.map((c) => c.card), ...p.discard.map((c) => c.card)]);
+          const shown = Object.values(g.players).flatMap((p) => [
+            p.character,
+            ...(p.hand ?? []).map((h) => h.card),
+            ...p.stage.map((s) => s.card),
+            ...p.cardPool.map((c) => c.card),
+            ...p.discard.map((c) => c.card),
+          ]);
           const got = await measure(page, base, m.id, m.tokens.p1);
           expect(got.pageOverflow).toBeLessThanOrEqual(0);
-          const found = cardTexts(got.texts, shown.map((id) => names.get(id)!), /\b(spd|dmg|diff|chk) \d+/);
+          const found = cardTexts(
+            got.texts,
+            shown.map((id) => names.get(id)!),
+            /\b(spd|dmg|diff|chk) \d+/,
+          );
           expectReadable(found, `${viewport.width} px`);
-          expect(found.some((t) => /\bdiff \d+/.test(t.text)), 'a card cost (difficulty) is drawn').toBe(true);
+          expect(
+            found.some((t) => /\bdiff \d+/.test(t.text)),
+            'a card cost (difficulty) is drawn',
+          ).toBe(true);
           expect(problems).toEqual([]);
         } finally {
           await context.close();

@@ -44,11 +44,19 @@ describe.skipIf(skip !== null)('the tournament page in Chromium', () => {
     const reg = (handle: string) => call<{ token: string }>(base, '/v1/players', { method: 'POST', body: { handle } });
     const org = await reg('organizer');
     // 32 characters, the most a handle may have: the page must still fit a phone.
-    const players = await Promise.all(['W', 'M', 'Q', 'H', 'B'].map(async (c) => ({ handle: c.repeat(32), token: (await reg(c.repeat(32))).token })));
+    const players = await Promise.all(
+      ['W', 'M', 'Q', 'H', 'B'].map(async (c) => ({ handle: c.repeat(32), token: (await reg(c.repeat(32))).token })),
+    );
     const t = await call<{ id: string }>(base, '/v1/tournaments', {
       method: 'POST',
       token: org.token,
-      body: { name: 'Autumn Cup <b>not bold</b>', format: 'swiss', rounds: 3, timeControl: { kind: 'correspondence', daysPerMove: 3 }, roundHours: 72 },
+      body: {
+        name: 'Autumn Cup <b>not bold</b>',
+        format: 'swiss',
+        rounds: 3,
+        timeControl: { kind: 'correspondence', daysPerMove: 3 },
+        roundHours: 72,
+      },
     });
     id = t.id;
     for (const p of players) await call(base, `/v1/tournaments/${id}/join`, { method: 'POST', token: p.token, body: {} });
@@ -58,7 +66,11 @@ describe.skipIf(skip !== null)('the tournament page in Chromium', () => {
     const v = await call<TView>(base, `/v1/tournaments/${id}`);
     for (const b of v.pairings[0]!.boards) {
       if (b.matchId === null) continue;
-      await call(base, `/v1/matches/${b.matchId}/actions`, { method: 'POST', token: token.get(b.p2!)!, body: { action: { type: 'resign' } } });
+      await call(base, `/v1/matches/${b.matchId}/actions`, {
+        method: 'POST',
+        token: token.get(b.p2!)!,
+        body: { action: { type: 'resign' } },
+      });
     }
     await served.app.service.tournaments.sweep();
     expect((await call<TView>(base, `/v1/tournaments/${id}`)).round).toBe(2);
@@ -69,7 +81,10 @@ describe.skipIf(skip !== null)('the tournament page in Chromium', () => {
   });
 
   /** A fresh page that fails the test on any console error, failed response, script error, dialog or CSP violation. */
-  async function openPage(url: string, viewport = { width: 1280, height: 900 }): Promise<{ page: Page; context: BrowserContext; problems: string[] }> {
+  async function openPage(
+    url: string,
+    viewport = { width: 1280, height: 900 },
+  ): Promise<{ page: Page; context: BrowserContext; problems: string[] }> {
     const context = await browser.newContext({ viewport });
     const page = await context.newPage();
     const problems: string[] = [];
@@ -81,7 +96,8 @@ describe.skipIf(skip !== null)('the tournament page in Chromium', () => {
     page.on('console', (m) => {
       // The browser's own request for /favicon.ico (the server has none) is no error of the page.
       if (m.location().url.endsWith('/favicon.ico')) return;
-      if (m.type() === 'error' || /Content Security Policy/i.test(m.text())) problems.push(`console ${m.type()}: ${m.text()} (${m.location().url})`);
+      if (m.type() === 'error' || /Content Security Policy/i.test(m.text()))
+        problems.push(`console ${m.type()}: ${m.text()} (${m.location().url})`);
     });
     page.on('response', (r) => {
       if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`);
@@ -97,7 +113,11 @@ describe.skipIf(skip !== null)('the tournament page in Chromium', () => {
     page.evaluate(() => ({
       scroll: document.documentElement.scrollWidth,
       client: document.documentElement.clientWidth,
-      boxes: [...document.querySelectorAll<HTMLElement>('.scroll')].map((b) => ({ scroll: b.scrollWidth, client: b.clientWidth, right: b.getBoundingClientRect().right })),
+      boxes: [...document.querySelectorAll<HTMLElement>('.scroll')].map((b) => ({
+        scroll: b.scrollWidth,
+        client: b.clientWidth,
+        right: b.getBoundingClientRect().right,
+      })),
     }));
 
   it('shows the standings, crosstable and boards with no console error, and a watch link opens that match', async () => {
@@ -110,7 +130,12 @@ describe.skipIf(skip !== null)('the tournament page in Chromium', () => {
       expect(await page.locator('table.standings tbody th').allTextContents()).toEqual(standings.standings.map((r) => r.handle));
       expect(await page.locator('table.crosstable tbody th').count()).toBe(5);
       // The stylesheet applied (the CSP let it in): the table boxes have their border.
-      expect(await page.locator('.scroll').first().evaluate((n) => getComputedStyle(n).borderTopStyle)).toBe('solid');
+      expect(
+        await page
+          .locator('.scroll')
+          .first()
+          .evaluate((n) => getComputedStyle(n).borderTopStyle),
+      ).toBe('solid');
       const links = await page.locator('table.boards a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href')));
       const matches = api.pairings.flatMap((r) => r.boards).filter((b) => b.matchId !== null);
       expect(links.sort()).toEqual(matches.map((b) => `/watch/${b.matchId}`).sort());
@@ -142,7 +167,9 @@ describe.skipIf(skip !== null)('the tournament page in Chromium', () => {
       expect(o.boxes.some((b) => b.scroll > b.client)).toBe(true);
       // The standings and the boards wrap long handles instead: points and watch links stay on screen.
       for (const sel of ['table.standings', 'table.boards']) {
-        const fits = await page.locator(sel).evaluateAll((ts) => ts.map((t) => t.parentElement!.scrollWidth <= t.parentElement!.clientWidth));
+        const fits = await page
+          .locator(sel)
+          .evaluateAll((ts) => ts.map((t) => t.parentElement!.scrollWidth <= t.parentElement!.clientWidth));
         expect(fits, sel).not.toContain(false);
       }
       await page.screenshot({ path: screenshotPath('tournament-375.png'), fullPage: true });

@@ -41,41 +41,44 @@ describe.skipIf(skip !== null)('the watch page on a 390×844 phone', () => {
     await served?.close();
   });
 
-  it.each(['universus', 'evons'] as const)('%s: the first screen shows who is to decide and both seats\' facts (health, score), the board after them', async (game) => {
-    const base = served.url;
-    const m = await createMatch(base, game);
-    let version = 0;
-    for (let i = 0; i < 4; i++) version = await playOne(base, m);
-    const api = await call<{ game: { pending: { seat: 'p1' | 'p2' } | null } }>(base, `/v1/matches/${m.id}`);
-    const deciding = api.game.pending!.seat;
-    const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
-    try {
-      const page = await context.newPage();
-      const problems: string[] = [];
-      page.on('pageerror', (e) => problems.push(e.message));
-      expect((await page.goto(`${base}/watch/${m.id}`))?.status()).toBe(200);
-      await page.waitForSelector(`main[data-version="${version}"]`, { timeout: 10_000 });
-      await page.locator('#board').waitFor({ state: 'visible', timeout: 10_000 });
-      expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  it.each(['universus', 'evons'] as const)(
+    "%s: the first screen shows who is to decide and both seats' facts (health, score), the board after them",
+    async (game) => {
+      const base = served.url;
+      const m = await createMatch(base, game);
+      let version = 0;
+      for (let i = 0; i < 4; i++) version = await playOne(base, m);
+      const api = await call<{ game: { pending: { seat: 'p1' | 'p2' } | null } }>(base, `/v1/matches/${m.id}`);
+      const deciding = api.game.pending!.seat;
+      const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
+      try {
+        const page = await context.newPage();
+        const problems: string[] = [];
+        page.on('pageerror', (e) => problems.push(e.message));
+        expect((await page.goto(`${base}/watch/${m.id}`))?.status()).toBe(200);
+        await page.waitForSelector(`main[data-version="${version}"]`, { timeout: 10_000 });
+        await page.locator('#board').waitFor({ state: 'visible', timeout: 10_000 });
+        expect(await page.evaluate(() => window.scrollY)).toBe(0);
 
-      const status = page.locator('#status');
-      await onFirstScreen(status, 'the status line');
-      expect(await status.textContent()).toMatch(/^Turn \d+\. (alice|bob) to move \(.+\)\.$/);
-      await onFirstScreen(page.locator(`.player.to-move[data-seat="${deciding}"] .badge`), 'the "to move" badge of the seat to decide');
-      const fact = game === 'universus' ? 'Health' : 'Score';
-      for (const seat of ['p1', 'p2']) {
-        const dd = page.locator(`.player[data-seat="${seat}"] dt:text-is("${fact}") + dd`);
-        await onFirstScreen(dd, `${seat}'s ${fact}`);
+        const status = page.locator('#status');
+        await onFirstScreen(status, 'the status line');
+        expect(await status.textContent()).toMatch(/^Turn \d+\. (alice|bob) to move \(.+\)\.$/);
+        await onFirstScreen(page.locator(`.player.to-move[data-seat="${deciding}"] .badge`), 'the "to move" badge of the seat to decide');
+        const fact = game === 'universus' ? 'Health' : 'Score';
+        for (const seat of ['p1', 'p2']) {
+          const dd = page.locator(`.player[data-seat="${seat}"] dt:text-is("${fact}") + dd`);
+          await onFirstScreen(dd, `${seat}'s ${fact}`);
+        }
+        // The page itself still never scrolls sideways; only the picture does, inside its box.
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+        mkdirSync(ARTIFACTS_DIR, { recursive: true });
+        await page.screenshot({ path: path.join(ARTIFACTS_DIR, `watch-${game}-phone-first-screen.png`) });
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
       }
-      // The page itself still never scrolls sideways; only the picture does, inside its box.
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
-      mkdirSync(ARTIFACTS_DIR, { recursive: true });
-      await page.screenshot({ path: path.join(ARTIFACTS_DIR, `watch-${game}-phone-first-screen.png`) });
-      expect(problems).toEqual([]);
-    } finally {
-      await context.close();
-    }
-  });
+    },
+  );
 
   it('desktop keeps the board in the first column, the status and players beside it', async () => {
     const base = served.url;

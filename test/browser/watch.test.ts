@@ -55,7 +55,9 @@ async function shown(page: Page) {
       p1: facts('p1'),
       p2: facts('p2'),
       moves: [...document.querySelectorAll('#moves .text')].map((n) => n.textContent ?? ''),
-      hand: (document.getElementById('hand-box') as HTMLElement).hidden ? null : [...document.querySelectorAll('#hand li')].map((n) => n.textContent ?? ''),
+      hand: (document.getElementById('hand-box') as HTMLElement).hidden
+        ? null
+        : [...document.querySelectorAll('#hand li')].map((n) => n.textContent ?? ''),
       position: document.getElementById('position')?.textContent ?? '',
     };
   });
@@ -70,7 +72,9 @@ async function waitForVersion(page: Page, v: number, timeout = 10_000): Promise<
 async function expectPicture(page: Page): Promise<string> {
   const img = page.locator('#board');
   await img.waitFor({ state: 'visible', timeout: 10_000 });
-  const { natural, alt, src } = await img.evaluate((n: HTMLImageElement) => n.decode().then(() => ({ natural: n.naturalWidth, alt: n.alt, src: n.src })));
+  const { natural, alt, src } = await img.evaluate((n: HTMLImageElement) =>
+    n.decode().then(() => ({ natural: n.naturalWidth, alt: n.alt, src: n.src })),
+  );
   expect(natural).toBeGreaterThan(0);
   expect(src).toMatch(/^blob:/);
   expect(alt.length).toBeGreaterThan(10);
@@ -218,7 +222,10 @@ describe.skipIf(skip !== null)('the watch page in Chromium', () => {
         expect((await shown(page)).viewer).toBe('spectator');
 
         await page.fill('#token', m.tokens.p1);
-        const seatPicture = page.waitForRequest((r) => r.url().includes('/board.svg') && r.headers().authorization === `Bearer ${m.tokens.p1}`, { timeout: 10_000 });
+        const seatPicture = page.waitForRequest(
+          (r) => r.url().includes('/board.svg') && r.headers().authorization === `Bearer ${m.tokens.p1}`,
+          { timeout: 10_000 },
+        );
         await page.click('#seat-form button[type=submit]');
         await page.waitForSelector('main[data-viewer="p1"]');
         await seatPicture;
@@ -254,7 +261,8 @@ describe.skipIf(skip !== null)('the watch page in Chromium', () => {
       try {
         const v = (await call<View>(base, `/v1/matches/${m.id}`)).version;
         await waitForVersion(page, v);
-        const overflow = () => page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+        const overflow = () =>
+          page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
         let o = await overflow();
         expect(o.scroll).toBeLessThanOrEqual(o.client);
         await page.fill('#token', m.tokens.p2);
@@ -327,10 +335,10 @@ describe.skipIf(skip !== null)('the watch page in Chromium', () => {
       const runningText = await clock(api.clock.running);
       expect(runningText).toMatch(/^\d+:\d\d$/);
       // The page ticks the running clock itself between reads; the idle one stands still.
-      await page.waitForFunction(
-        ([seat, before]) => document.querySelector(`dd.clock[data-seat="${seat}"]`)?.textContent !== before,
-        [api.clock.running, runningText] as const,
-      );
+      await page.waitForFunction(([seat, before]) => document.querySelector(`dd.clock[data-seat="${seat}"]`)?.textContent !== before, [
+        api.clock.running,
+        runningText,
+      ] as const);
       expect(await clock(idle)).toBe(idleText);
       expect(problems).toEqual([]);
     } finally {

@@ -14,7 +14,13 @@ import { chaosBase, createCluster, findPgBin, type Cluster } from './cluster.js'
 import { Load, pause } from './load.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const ENV = { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', DB_CONNECT_TIMEOUT_MS: '1000', DB_STATEMENT_TIMEOUT_MS: '1500', READY_TIMEOUT_MS: '500' };
+const ENV = {
+  LOG_LEVEL: 'warn',
+  RATE_LIMIT_PER_MINUTE: '0',
+  DB_CONNECT_TIMEOUT_MS: '1000',
+  DB_STATEMENT_TIMEOUT_MS: '1500',
+  READY_TIMEOUT_MS: '500',
+};
 const pgBin = findPgBin();
 if (!pgBin) console.warn('[chaos] SKIPPING the PostgreSQL scenarios: no initdb/pg_ctl under /usr/lib/postgresql/*/bin');
 
@@ -89,7 +95,13 @@ async function computerDecisionAfterKill(env: Record<string, string>, name: stri
   let id = '';
   let version = 0;
   for (let i = 0; i < 20 && !id; i++) {
-    const r = await (await fetch(`${server.baseUrl}/v1/matches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ai: { level: 1 }, decks: { p1: { starter: 'starter-verdant-quake' } } }) })).json();
+    const r = await (
+      await fetch(`${server.baseUrl}/v1/matches`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ai: { level: 1 }, decks: { p1: { starter: 'starter-verdant-quake' } } }),
+      })
+    ).json();
     const v = await (await fetch(`${server.baseUrl}/v1/matches/${r.id}`)).json();
     if (v.game.pending.seat === 'p2') ({ id, version } = { id: r.id, version: v.version });
   }
@@ -99,8 +111,13 @@ async function computerDecisionAfterKill(env: Record<string, string>, name: stri
   server.child.kill('SIGKILL');
   await until(() => server.exited() !== null, 'the kill');
   server = await startServer({ cwd: ROOT, env: { ...ENV, ...env, AI_LEASE_SECONDS: '3' } });
-  const waitedMs = await until(async () => (await (await fetch(`${server.baseUrl}/v1/matches/${id}`)).json()).version > version, 'the computer decision after the restart');
-  const events = (await (await fetch(`${server.baseUrl}/v1/matches/${id}/events?after=${version}`)).json()).events as { actingSeat: string | null }[];
+  const waitedMs = await until(
+    async () => (await (await fetch(`${server.baseUrl}/v1/matches/${id}`)).json()).version > version,
+    'the computer decision after the restart',
+  );
+  const events = (await (await fetch(`${server.baseUrl}/v1/matches/${id}/events?after=${version}`)).json()).events as {
+    actingSeat: string | null;
+  }[];
   report(name, { waitedMs, events: events.length });
   await server.stop();
   expect(events[0]!.actingSeat).toBe('p2');
@@ -143,7 +160,17 @@ describe.skipIf(!pgBin)('chaos: PostgreSQL (own cluster)', () => {
     load.start();
     await until(() => load.acks.length >= 10, 'moves');
     // A stream on a match nobody else plays.
-    const m = (await (await fetch(`${server.baseUrl}/v1/matches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ handle: 's', opponentHandle: 't', decks: { p1: { starter: 'starter-verdant-quake' }, p2: { starter: 'starter-ember-tide' } } }) })).json()) as { id: string; tokens: { p1: string; p2: string } };
+    const m = (await (
+      await fetch(`${server.baseUrl}/v1/matches`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          handle: 's',
+          opponentHandle: 't',
+          decks: { p1: { starter: 'starter-verdant-quake' }, p2: { starter: 'starter-ember-tide' } },
+        }),
+      })
+    ).json()) as { id: string; tokens: { p1: string; p2: string } };
     const s = stream(`${server.baseUrl}/v1/matches/${m.id}/stream`);
     await until(() => s.lines.length > 0, 'the stream');
     cluster.stop();
@@ -157,16 +184,34 @@ describe.skipIf(!pgBin)('chaos: PostgreSQL (own cluster)', () => {
     // As a client would: retry (same key) until answered; pooled connections from before the
     // restart may fail once.
     await until(async () => {
-      const r = await fetch(`${server.baseUrl}/v1/matches/${m.id}/actions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${m.tokens.p1}`, 'idempotency-key': 'resign' }, body: JSON.stringify({ action: { type: 'resign' } }) });
+      const r = await fetch(`${server.baseUrl}/v1/matches/${m.id}/actions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${m.tokens.p1}`, 'idempotency-key': 'resign' },
+        body: JSON.stringify({ action: { type: 'resign' } }),
+      });
       return r.status === 200;
     }, 'the resign');
-    const pushMs = await until(() => s.lines.length > before, `a push after the restart (stream so far ends ${s.lines.at(-1)?.slice(0, 120)})`, 100);
+    const pushMs = await until(
+      () => s.lines.length > before,
+      `a push after the restart (stream so far ends ${s.lines.at(-1)?.slice(0, 120)})`,
+      100,
+    );
     const ackBefore = load.acks.length;
     await until(() => load.acks.length > ackBefore + 10, 'moves after the restart');
     await load.stop();
     s.close();
     const { lost, doubleApplied } = await load.verify();
-    report('postgres stop/start', { acknowledged: load.acks.length, lost, doubleApplied, statuses: load.statuses, readyzWhileDown: readyDown, recoveryMs, streamPushMs: pushMs, retryAfterMissing: load.retryAfterMissing, streamLastLine: s.lines.at(-1)?.slice(0, 80) });
+    report('postgres stop/start', {
+      acknowledged: load.acks.length,
+      lost,
+      doubleApplied,
+      statuses: load.statuses,
+      readyzWhileDown: readyDown,
+      recoveryMs,
+      streamPushMs: pushMs,
+      retryAfterMissing: load.retryAfterMissing,
+      streamLastLine: s.lines.at(-1)?.slice(0, 80),
+    });
     await server.stop();
     expect(lost).toBe(0);
     expect(doubleApplied).toBe(0);
@@ -199,7 +244,14 @@ describe.skipIf(!pgBin)('chaos: PostgreSQL (own cluster)', () => {
     await until(() => load.acks.length > ackBefore + 10, 'moves after SIGCONT');
     await load.stop();
     const { lost, doubleApplied } = await load.verify();
-    report('postgres SIGSTOP', { acknowledged: load.acks.length, lost, doubleApplied, statuses: load.statuses, readyz: ready, readyzMs: readyMs });
+    report('postgres SIGSTOP', {
+      acknowledged: load.acks.length,
+      lost,
+      doubleApplied,
+      statuses: load.statuses,
+      readyz: ready,
+      readyzMs: readyMs,
+    });
     await server.stop();
     expect(lost).toBe(0);
     expect(doubleApplied).toBe(0);
@@ -252,7 +304,13 @@ describe.skipIf(!pgBin)('chaos: PostgreSQL (own cluster)', () => {
       const handles = ['org', 'ann', 'bob', 'cy', 'dee'].map((h) => `${h}${Date.now() % 100_000}`);
       const tokens: string[] = [];
       for (const handle of handles) tokens.push((await call('POST', '/v1/players', undefined, { handle })).body.token as string);
-      const t = (await call('POST', '/v1/tournaments', tokens[0], { name: 'Kill cup', format: 'round-robin', timeControl: { kind: 'correspondence', daysPerMove: 3 } })).body;
+      const t = (
+        await call('POST', '/v1/tournaments', tokens[0], {
+          name: 'Kill cup',
+          format: 'round-robin',
+          timeControl: { kind: 'correspondence', daysPerMove: 3 },
+        })
+      ).body;
       for (const token of tokens.slice(1)) expect((await call('POST', `/v1/tournaments/${t.id}/join`, token, {})).status).toBe(200);
       const count = async (sql: string) => Number((await db.query<{ n: string }>(sql)).rows[0]!.n);
       const matchesBefore = await count('SELECT count(*) AS n FROM "match"');
@@ -261,14 +319,25 @@ describe.skipIf(!pgBin)('chaos: PostgreSQL (own cluster)', () => {
       await holder.query('BEGIN');
       await holder.query('LOCK TABLE "tournament_board" IN ACCESS EXCLUSIVE MODE');
       const started = call('POST', `/v1/tournaments/${t.id}/start`, tokens[0], {}).catch(() => null);
-      await until(async () => (await count(`SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%tournament_board%' AND query LIKE 'INSERT%'`)) > 0, 'the round start waiting on its boards');
+      await until(
+        async () =>
+          (await count(
+            `SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%tournament_board%' AND query LIKE 'INSERT%'`,
+          )) > 0,
+        'the round start waiting on its boards',
+      );
       server.child.kill('SIGKILL');
       await until(() => server.exited() !== null, 'the kill');
       await started;
       await holder.query('ROLLBACK');
       // The half-done start is gone: no round, no board, no match.
-      await until(async () => (await count(`SELECT count(*) AS n FROM pg_stat_activity WHERE query LIKE 'INSERT%tournament_board%'`)) === 0, 'the dead connection to end');
-      const after = (await db.query<{ status: string; round: number }>('SELECT "status", "round" FROM "tournament" WHERE "id" = $1', [t.id])).rows[0]!;
+      await until(
+        async () => (await count(`SELECT count(*) AS n FROM pg_stat_activity WHERE query LIKE 'INSERT%tournament_board%'`)) === 0,
+        'the dead connection to end',
+      );
+      const after = (
+        await db.query<{ status: string; round: number }>('SELECT "status", "round" FROM "tournament" WHERE "id" = $1', [t.id])
+      ).rows[0]!;
       const boardsAfterKill = await count('SELECT count(*) AS n FROM "tournament_board"');
       const matchesAfterKill = (await count('SELECT count(*) AS n FROM "match"')) - matchesBefore;
       expect(after).toEqual({ status: 'open', round: 0 });
@@ -281,7 +350,12 @@ describe.skipIf(!pgBin)('chaos: PostgreSQL (own cluster)', () => {
       expect(res.body).toMatchObject({ status: 'running', round: 1 });
       const boards = await count('SELECT count(*) AS n FROM "tournament_board"');
       const matches = (await count('SELECT count(*) AS n FROM "match"')) - matchesBefore;
-      report('tournament round start killed -9', { matchesAfterKill, boardsAfterKill, boardsAfterRestart: boards, matchesAfterRestart: matches });
+      report('tournament round start killed -9', {
+        matchesAfterKill,
+        boardsAfterKill,
+        boardsAfterRestart: boards,
+        matchesAfterRestart: matches,
+      });
       expect(boards).toBe(2);
       expect(matches).toBe(2);
     } finally {
@@ -295,14 +369,28 @@ describe.skipIf(!pgBin)('chaos: PostgreSQL (own cluster)', () => {
     const a = await startServer({ cwd: ROOT, env: { ...ENV, DATABASE_URL: cluster.url } });
     const b = await startServer({ cwd: ROOT, env: { ...ENV, DATABASE_URL: cluster.url } });
     try {
-      const m = (await (await fetch(`${b.baseUrl}/v1/matches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ handle: 's', opponentHandle: 't', decks: { p1: { starter: 'starter-verdant-quake' }, p2: { starter: 'starter-ember-tide' } } }) })).json()) as { id: string; tokens: { p1: string; p2: string } };
+      const m = (await (
+        await fetch(`${b.baseUrl}/v1/matches`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            handle: 's',
+            opponentHandle: 't',
+            decks: { p1: { starter: 'starter-verdant-quake' }, p2: { starter: 'starter-ember-tide' } },
+          }),
+        })
+      ).json()) as { id: string; tokens: { p1: string; p2: string } };
       const s = stream(`${a.baseUrl}/v1/matches/${m.id}/stream`);
       await until(() => s.lines.length > 0, 'the stream');
       cluster.stop();
       cluster.start();
       await until(async () => (await status(`${a.baseUrl}/readyz`)) === 200 && (await status(`${b.baseUrl}/readyz`)) === 200, 'both ready');
       const before = s.lines.length;
-      const r = await fetch(`${b.baseUrl}/v1/matches/${m.id}/actions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${m.tokens.p1}` }, body: JSON.stringify({ action: { type: 'resign' } }) });
+      const r = await fetch(`${b.baseUrl}/v1/matches/${m.id}/actions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${m.tokens.p1}` },
+        body: JSON.stringify({ action: { type: 'resign' } }),
+      });
       expect(r.status).toBe(200);
       const pushMs = await until(() => s.lines.length > before, 'the cross-node push', 100);
       report('two nodes + db restart', { streamPushMs: pushMs, streamLastLine: s.lines.at(-1) });

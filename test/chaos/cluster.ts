@@ -56,7 +56,11 @@ export function createCluster(bin: string, port: number): Cluster {
     stop: () => void run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']),
     pids() {
       const main = Number(fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
-      const kids = execFileSync('pgrep', ['-P', String(main)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
+      const kids = execFileSync('pgrep', ['-P', String(main)], { encoding: 'utf8' })
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map(Number);
       return [main, ...kids];
     },
     destroy() {

@@ -31,12 +31,22 @@ export class Load {
 
   constructor(private base: () => string) {}
 
-  private async call(method: string, path: string, token?: string, body?: string, key?: string): Promise<{ status: number; json: unknown; headers: Headers } | null> {
+  private async call(
+    method: string,
+    path: string,
+    token?: string,
+    body?: string,
+    key?: string,
+  ): Promise<{ status: number; json: unknown; headers: Headers } | null> {
     const started = Date.now();
     try {
       const r = await fetch(this.base() + path, {
         method,
-        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}), ...(key ? { 'idempotency-key': key } : {}) },
+        headers: {
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(body ? { 'content-type': 'application/json' } : {}),
+          ...(key ? { 'idempotency-key': key } : {}),
+        },
         body,
         signal: AbortSignal.timeout(15_000),
       });
@@ -56,7 +66,12 @@ export class Load {
     let m = null as M | null;
     while (this.running) {
       if (!m) {
-        const r = await this.call('POST', '/v1/matches', undefined, JSON.stringify({ handle: `w${w}`, opponentHandle: 'bot', decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } } }));
+        const r = await this.call(
+          'POST',
+          '/v1/matches',
+          undefined,
+          JSON.stringify({ handle: `w${w}`, opponentHandle: 'bot', decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } } }),
+        );
         if (r?.status === 201) m = r.json as M;
         else await pause(100);
         continue;

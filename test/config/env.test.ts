@@ -59,7 +59,14 @@ describe('CORS_ORIGINS', () => {
 
 describe('webhook settings (issue 21 #6, #10)', () => {
   it('WEBHOOK_ALLOW_PRIVATE is an explicit opt-in: false unless set to true, in development as in production', () => {
-    for (const env of [{}, { NODE_ENV: 'development' }, { NODE_ENV: 'test' }, { NODE_ENV: 'production' }, { WEBHOOK_ALLOW_PRIVATE: 'false' }, { WEBHOOK_ALLOW_PRIVATE: '' }]) {
+    for (const env of [
+      {},
+      { NODE_ENV: 'development' },
+      { NODE_ENV: 'test' },
+      { NODE_ENV: 'production' },
+      { WEBHOOK_ALLOW_PRIVATE: 'false' },
+      { WEBHOOK_ALLOW_PRIVATE: '' },
+    ]) {
       const r = loadEnv(env);
       expect(r.ok && r.config.webhookAllowPrivate, JSON.stringify(env)).toBe(false);
     }
@@ -103,7 +110,17 @@ describe('limits', () => {
       refusalPauseMs: 1000,
       exempt: [],
     });
-    const off = loadEnv({ RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '0', WORK_UNITS_PER_MINUTE: '0', WORK_UNITS_PER_ADDRESS_PER_MINUTE: '0', EXPENSIVE_READS_AT_ONCE: '0', LIVE_STREAMS_PER_ADDRESS: '0', WEBSOCKETS_PER_ADDRESS: '0', COSTLY_AT_ONCE_PER_ADDRESS: '0', REQUESTS_AT_ONCE_PER_ADDRESS: '0', REFUSAL_PAUSE_MS: '0' });
+    const off = loadEnv({
+      RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '0',
+      WORK_UNITS_PER_MINUTE: '0',
+      WORK_UNITS_PER_ADDRESS_PER_MINUTE: '0',
+      EXPENSIVE_READS_AT_ONCE: '0',
+      LIVE_STREAMS_PER_ADDRESS: '0',
+      WEBSOCKETS_PER_ADDRESS: '0',
+      COSTLY_AT_ONCE_PER_ADDRESS: '0',
+      REQUESTS_AT_ONCE_PER_ADDRESS: '0',
+      REFUSAL_PAUSE_MS: '0',
+    });
     const { workBurstSeconds, exempt, ...limits } = off.ok ? off.config.budgets : { workBurstSeconds: 0, exempt: null };
     expect(off.ok && Object.values(limits).every((v) => v === 0)).toBe(true);
     expect([workBurstSeconds, exempt]).toEqual([10, []]);
@@ -172,9 +189,22 @@ describe('RATED_MIN_DECISIONS', () => {
 describe('challenge settings', () => {
   it('default to the service defaults (30 an hour; 1 hour live or no clock, 7 days correspondence) and are read in seconds', () => {
     const d = loadEnv({});
-    expect(d.ok && d.config.challenges).toEqual({ perHour: 30, maxPendingPerRecipient: 50, expiryMs: { live: 3_600_000, correspondence: 604_800_000 } });
-    const set = loadEnv({ CHALLENGES_PER_HOUR: '5', CHALLENGE_MAX_PENDING_PER_RECIPIENT: '7', CHALLENGE_EXPIRY_LIVE_S: '600', CHALLENGE_EXPIRY_CORRESPONDENCE_S: '86400' });
-    expect(set.ok && set.config.challenges).toEqual({ perHour: 5, maxPendingPerRecipient: 7, expiryMs: { live: 600_000, correspondence: 86_400_000 } });
+    expect(d.ok && d.config.challenges).toEqual({
+      perHour: 30,
+      maxPendingPerRecipient: 50,
+      expiryMs: { live: 3_600_000, correspondence: 604_800_000 },
+    });
+    const set = loadEnv({
+      CHALLENGES_PER_HOUR: '5',
+      CHALLENGE_MAX_PENDING_PER_RECIPIENT: '7',
+      CHALLENGE_EXPIRY_LIVE_S: '600',
+      CHALLENGE_EXPIRY_CORRESPONDENCE_S: '86400',
+    });
+    expect(set.ok && set.config.challenges).toEqual({
+      perHour: 5,
+      maxPendingPerRecipient: 7,
+      expiryMs: { live: 600_000, correspondence: 86_400_000 },
+    });
     expect(loadEnv({ CHALLENGE_MAX_PENDING_PER_RECIPIENT: '0' }).ok).toBe(false);
     expect(loadEnv({ CHALLENGES_PER_HOUR: '0' }).ok).toBe(false);
   });

@@ -74,8 +74,24 @@ export const anyText = fc.string({ unit: 'binary', maxLength: 80 });
 
 /** Numbers and near-numbers a query string may carry that an integer parameter may not accept. */
 export const oddNumbers = fc.constantFrom(
-  '-1', '2147483647', '2147483648', '4294967296', '9007199254740991', '9007199254740993', '1e3', '1e400', '0x1f',
-  '1.5', '', 'NaN', 'Infinity', '-0', '٣', '9'.repeat(40), ' 1', '1 ',
+  '-1',
+  '2147483647',
+  '2147483648',
+  '4294967296',
+  '9007199254740991',
+  '9007199254740993',
+  '1e3',
+  '1e400',
+  '0x1f',
+  '1.5',
+  '',
+  'NaN',
+  'Infinity',
+  '-0',
+  '٣',
+  '9'.repeat(40),
+  ' 1',
+  '1 ',
 );
 
 /** History cursors: base64url JSON [createdAt, id], crafted. */
@@ -83,8 +99,16 @@ export const oddCursors = fc.oneof(
   fc
     .tuple(
       fc.constantFrom(
-        '2026-01-01T00:00:00.000Z', '+275760-09-13T00:00:00.000Z', '-271821-04-20T00:00:00.000Z', '0000-01-01T00:00:00Z',
-        '-000001-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '+010000-01-01T00:00:00Z', '1', '0', 'garbage',
+        '2026-01-01T00:00:00.000Z',
+        '+275760-09-13T00:00:00.000Z',
+        '-271821-04-20T00:00:00.000Z',
+        '0000-01-01T00:00:00Z',
+        '-000001-01-01T00:00:00Z',
+        '9999-12-31T23:59:59.999Z',
+        '+010000-01-01T00:00:00Z',
+        '1',
+        '0',
+        'garbage',
       ),
       fc.oneof(fc.constantFrom('a', 'a\u0000b', '\u0000', '', "'; drop table matches; --", 'x'.repeat(300)), anyText),
     )
@@ -99,7 +123,9 @@ export function invalidBody(schema: unknown): fc.Arbitrary<{ raw: string; conten
   const base = valid(schema).filter((v): v is Json => !!v && typeof v === 'object' && !Array.isArray(v));
   return fc.oneof(
     fc.jsonValue({ maxDepth: 3 }).map(json),
-    base.chain((v) => fc.tuple(fc.string({ minLength: 1, maxLength: 12 }), fc.jsonValue({ maxDepth: 2 })).map(([k, x]) => json({ ...v, [k]: x }))),
+    base.chain((v) =>
+      fc.tuple(fc.string({ minLength: 1, maxLength: 12 }), fc.jsonValue({ maxDepth: 2 })).map(([k, x]) => json({ ...v, [k]: x })),
+    ),
     base.chain((v) => {
       const keys = Object.keys(v);
       if (keys.length === 0) return fc.constant(json(v));
@@ -107,7 +133,9 @@ export function invalidBody(schema: unknown): fc.Arbitrary<{ raw: string; conten
         .tuple(fc.constantFrom(...keys), fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant(undefined)))
         .map(([k, x]) => json({ ...v, [k]: x }));
     }),
-    fc.constantFrom('{', '', 'null', '[]', '{"a":', '\u0000', '{"action":{"type":"pass"}}x').map((raw) => ({ raw, contentType: 'application/json' })),
+    fc
+      .constantFrom('{', '', 'null', '[]', '{"a":', '\u0000', '{"action":{"type":"pass"}}x')
+      .map((raw) => ({ raw, contentType: 'application/json' })),
     valid(schema).map((v) => ({ raw: JSON.stringify(v), contentType: 'text/plain' })),
     valid(schema).map((v) => ({ raw: JSON.stringify(v), contentType: 'application/x-www-form-urlencoded' })),
   );

@@ -32,7 +32,10 @@ export function useClient(backend: Backend): Served {
     current = undefined;
   });
   const field = <K extends keyof Served>(k: K): Served[K] => {
-    if (!current) throw new Error(`useClient(${backend.name}).${k} was read outside the tests: it exists from the describe's beforeAll until its afterAll`);
+    if (!current)
+      throw new Error(
+        `useClient(${backend.name}).${k} was read outside the tests: it exists from the describe's beforeAll until its afterAll`,
+      );
     return current[k];
   };
   return {

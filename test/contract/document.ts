@@ -33,7 +33,10 @@ export interface Operation {
 export function resolve<T = Json>(v: unknown): T {
   let x = v as Json;
   while (x && typeof x.$ref === 'string') {
-    const pointer = (x.$ref as string).replace(/^#\//, '').split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const pointer = (x.$ref as string)
+      .replace(/^#\//, '')
+      .split('/')
+      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
     x = pointer.reduce<Json>((o, k) => o[k] as Json, doc);
   }
   return x as T;
@@ -73,7 +76,10 @@ function refsIntoDocument(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(refsIntoDocument);
   if (!v || typeof v !== 'object') return v;
   return Object.fromEntries(
-    Object.entries(v as Json).map(([k, x]) => [k, k === '$ref' && typeof x === 'string' && x.startsWith('#/') ? `${DOC_ID}${x}` : refsIntoDocument(x)]),
+    Object.entries(v as Json).map(([k, x]) => [
+      k,
+      k === '$ref' && typeof x === 'string' && x.startsWith('#/') ? `${DOC_ID}${x}` : refsIntoDocument(x),
+    ]),
   );
 }
 
@@ -104,13 +110,15 @@ export function contractViolations(op: Operation, r: Observed): string[] {
   if (!r.headers.get('x-request-id')) out.push('no X-Request-Id header');
   const content = declared.content as Record<string, Json> | undefined;
   const media = (r.contentType ?? '').split(';')[0]!.trim().toLowerCase();
-  if (r.status >= 400 && media !== 'application/problem+json') out.push(`error ${r.status} is ${media || 'without a content type'}, not problem+json`);
+  if (r.status >= 400 && media !== 'application/problem+json')
+    out.push(`error ${r.status} is ${media || 'without a content type'}, not problem+json`);
   if (!content) {
     if (r.text) out.push(`status ${r.status} is documented without a body but has one`);
     return out;
   }
   const entry = content[media];
-  if (!entry) return [...out, `media type ${media || '(none)'} is not documented for ${r.status} (documented: ${Object.keys(content).join(', ')})`];
+  if (!entry)
+    return [...out, `media type ${media || '(none)'} is not documented for ${r.status} (documented: ${Object.keys(content).join(', ')})`];
   if (r.text === null) return out;
   const lineSchema = entry.schema as { oneOf?: { $ref?: string }[] } | undefined;
   if (media === 'application/x-ndjson' && !lineSchema?.oneOf?.some((s) => s.$ref === '#/components/schemas/MatchEvent')) {

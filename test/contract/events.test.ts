@@ -53,7 +53,7 @@ for (const backend of backends) {
     async function readAll(id: string, tokens: Record<Seat, string>) {
       const out: Ev[] = [];
       for (const token of [tokens.p1, tokens.p2, undefined]) {
-        for (let after = 0, more = true; more; ) {
+        for (let after = 0, more = true; more;) {
           const req = h.http.get(`/v1/matches/${id}/events?limit=500&after=${after}`);
           const res = await (token ? req.set(bearer(token)) : req).expect(200);
           out.push(...(res.body.events as Ev[]));
@@ -78,24 +78,36 @@ for (const backend of backends) {
       const rand = prng(Number(process.env.MATCH_SEED ?? Date.now() % 1_000_000));
       const dealt = await createHotSeat(h.http, { timeControl: { kind: 'live', initialSeconds: 600, incrementSeconds: 5 } });
       await play(dealt.id, dealt.tokens, 60, rand);
-      await h.http.post(`/v1/matches/${dealt.id}/actions`).set(bearer(dealt.tokens.p1)).send({ action: { type: 'resign' } }).expect(200);
+      await h.http
+        .post(`/v1/matches/${dealt.id}/actions`)
+        .set(bearer(dealt.tokens.p1))
+        .send({ action: { type: 'resign' } })
+        .expect(200);
       const events = await readAll(dealt.id, dealt.tokens);
       const types = new Set(events.map((e) => e.event.type));
-      for (const t of ['MatchCreated', 'CardDrawn', 'CardPlayed', 'ClockSet', 'Resigned', 'GameEnded', 'SeedRevealed']) expect(types, t).toContain(t);
+      for (const t of ['MatchCreated', 'CardDrawn', 'CardPlayed', 'ClockSet', 'Resigned', 'GameEnded', 'SeedRevealed'])
+        expect(types, t).toContain(t);
       // Redacted forms: another seat's draw has no card.
       expect(events.some((e) => e.event.type === 'CardDrawn' && e.event.card === undefined)).toBe(true);
       expectTyped('evons', events);
 
       // An abort: the match's own MatchEnded record.
       const aborted = await createHotSeat(h.http, { timeControl: { kind: 'correspondence', daysPerMove: 3 } });
-      await h.http.post(`/v1/matches/${aborted.id}/actions`).set(bearer(aborted.tokens.p1)).send({ action: { type: 'abort' } }).expect(200);
+      await h.http
+        .post(`/v1/matches/${aborted.id}/actions`)
+        .set(bearer(aborted.tokens.p1))
+        .send({ action: { type: 'abort' } })
+        .expect(200);
       const abortEvents = await readAll(aborted.id, aborted.tokens);
       expect(abortEvents.map((e) => e.event.type)).toContain('MatchEnded');
       expectTyped('evons', abortEvents);
 
       // A sandbox starts with PositionLoaded.
       const state = dealtEvonsState();
-      const sandbox = await h.http.post('/v1/matches').send({ position: evons.positions.toPosition(state) }).expect(201);
+      const sandbox = await h.http
+        .post('/v1/matches')
+        .send({ position: evons.positions.toPosition(state) })
+        .expect(201);
       const sandboxEvents = await readAll(sandbox.body.id, sandbox.body.tokens);
       expect(sandboxEvents[0]!.event.type).toBe('PositionLoaded');
       expectTyped('evons', sandboxEvents);
@@ -117,7 +129,10 @@ for (const backend of backends) {
       expect(events.some((e) => e.event.type === 'CardsDrawn' && Array.isArray(e.event.cards))).toBe(true);
       expectTyped('universus', events);
 
-      const sandbox = await h.http.post('/v1/matches').send({ game: 'universus', position: universus.positions.toPosition(dealtUniversusState()) }).expect(201);
+      const sandbox = await h.http
+        .post('/v1/matches')
+        .send({ game: 'universus', position: universus.positions.toPosition(dealtUniversusState()) })
+        .expect(201);
       const sandboxEvents = await readAll(sandbox.body.id, sandbox.body.tokens);
       expect(sandboxEvents[0]!.event.type).toBe('PositionLoaded');
       expectTyped('universus', sandboxEvents);
@@ -127,11 +142,27 @@ for (const backend of backends) {
 
 describe('the document refuses event bodies and decisions the engine never sends', () => {
   // The envelope says whose the event is: the game's, or the match's own record.
-  const envelope = (event: Json, source: 'game' | 'match' = event.type === 'MatchEnded' || event.type === 'ClockSet' ? 'match' : 'game') => ({ seq: 1, actingSeat: 'p1', source, event });
+  const envelope = (
+    event: Json,
+    source: 'game' | 'match' = event.type === 'MatchEnded' || event.type === 'ClockSet' ? 'match' : 'game',
+  ) => ({ seq: 1, actingSeat: 'p1', source, event });
 
   it.each([
     ['an unknown type', { type: 'CardTeleported', seat: 'p1' }],
-    ['a hidden field that is never shown (the deck order)', { type: 'MatchCreated', engineVersion: '1', rulesHash: 'h', cardSetId: 'c', cardSetHash: 'h', config: {}, seedCommitment: 's', first: 'p1', seed: 'secret' }],
+    [
+      'a hidden field that is never shown (the deck order)',
+      {
+        type: 'MatchCreated',
+        engineVersion: '1',
+        rulesHash: 'h',
+        cardSetId: 'c',
+        cardSetHash: 'h',
+        config: {},
+        seedCommitment: 's',
+        first: 'p1',
+        seed: 'secret',
+      },
+    ],
     ['a field of the wrong type', { type: 'CardPlayed', seat: 'p1', card: 'c1', defId: 'd', cell: 3, covered: false, paid: 1, total: 2 }],
     ['a missing field', { type: 'TurnStarted', seat: 'p1' }],
     ['a field the event does not have', { type: 'Resigned', seat: 'p1', reason: 'bored' }],
@@ -168,15 +199,25 @@ describe('the document refuses event bodies and decisions the engine never sends
 });
 
 function dealtEvonsState() {
-  const deck = (id: string) => evons.starterDecks.find((d) => d.id === id)!.cards.flatMap(({ card, count }) => Array<string>(count).fill(card));
-  const r = evons.create({ config: evons.configSchema.parse({}), decks: { p1: deck(STARTERS[0]), p2: deck(STARTERS[1]) }, seed: 'contract-events' });
+  const deck = (id: string) =>
+    evons.starterDecks.find((d) => d.id === id)!.cards.flatMap(({ card, count }) => Array<string>(count).fill(card));
+  const r = evons.create({
+    config: evons.configSchema.parse({}),
+    decks: { p1: deck(STARTERS[0]), p2: deck(STARTERS[1]) },
+    seed: 'contract-events',
+  });
   if (!r.ok) throw new Error(r.errors.join('; '));
   return r.state;
 }
 
 function dealtUniversusState() {
-  const deck = (id: string) => universus.starterDecks.find((d) => d.id === id)!.cards.flatMap(({ card, count }) => Array<string>(count).fill(card));
-  const r = universus.create({ config: universus.configSchema.parse({}), decks: { p1: deck('garrison'), p2: deck('scouts') }, seed: 'contract-events' });
+  const deck = (id: string) =>
+    universus.starterDecks.find((d) => d.id === id)!.cards.flatMap(({ card, count }) => Array<string>(count).fill(card));
+  const r = universus.create({
+    config: universus.configSchema.parse({}),
+    decks: { p1: deck('garrison'), p2: deck('scouts') },
+    seed: 'contract-events',
+  });
   if (!r.ok) throw new Error(r.errors.join('; '));
   return r.state;
 }

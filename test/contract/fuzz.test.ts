@@ -31,10 +31,21 @@ function paramValue(p: Parameter, fx: Fixtures): fc.Arbitrary<string | undefined
   const name = p.name.toLowerCase();
   const omit = p.required ? [] : [fc.constant(undefined)];
   if (p.in === 'path') {
-    return fc.oneof({ arbitrary: fc.constantFrom(...fx.ids), weight: 3 }, valid(p.schema).map(stringify), anyText.filter((x) => x.length > 0));
+    return fc.oneof(
+      { arbitrary: fc.constantFrom(...fx.ids), weight: 3 },
+      valid(p.schema).map(stringify),
+      anyText.filter((x) => x.length > 0),
+    );
   }
   if (p.in === 'header') {
-    return fc.oneof(...omit, valid(p.schema).map(stringify).filter((x) => /^[\x20-\x7e]*$/.test(x)).map((x) => x.trim()), headerText);
+    return fc.oneof(
+      ...omit,
+      valid(p.schema)
+        .map(stringify)
+        .filter((x) => /^[\x20-\x7e]*$/.test(x))
+        .map((x) => x.trim()),
+      headerText,
+    );
   }
   if (name === 'cursor') return fc.oneof(...omit, oddCursors);
   const type = (p.schema as { type?: string }).type;
@@ -107,26 +118,22 @@ function send(baseUrl: string, req: FuzzRequest): Promise<Answer> {
   const headers: Record<string, string> = { ...req.headers };
   if (req.body) headers['content-type'] = req.body.contentType;
   return new Promise((resolve, reject) => {
-    const r = http.request(
-      `${baseUrl}${req.path}${qs ? `?${qs}` : ''}`,
-      { method: req.method, headers, agent: false },
-      (res) => {
-        const h = new Headers();
-        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(', ') : v);
-        const contentType = h.get('content-type');
-        const answer = { status: res.statusCode ?? 0, contentType, headers: h };
-        // A live stream never ends on its own: its status and headers are the answer.
-        if (contentType?.startsWith('application/x-ndjson')) {
-          res.destroy();
-          resolve({ ...answer, text: null });
-          return;
-        }
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ ...answer, text: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      },
-    );
+    const r = http.request(`${baseUrl}${req.path}${qs ? `?${qs}` : ''}`, { method: req.method, headers, agent: false }, (res) => {
+      const h = new Headers();
+      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(', ') : v);
+      const contentType = h.get('content-type');
+      const answer = { status: res.statusCode ?? 0, contentType, headers: h };
+      // A live stream never ends on its own: its status and headers are the answer.
+      if (contentType?.startsWith('application/x-ndjson')) {
+        res.destroy();
+        resolve({ ...answer, text: null });
+        return;
+      }
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ ...answer, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
     const timer = setTimeout(() => {
       r.destroy();
       resolve({ status: 0, contentType: null, headers: new Headers(), text: `no status line within ${ANSWER_WITHIN_S} s` });
@@ -167,7 +174,8 @@ for (const backend of backends) {
           fc.asyncProperty(requestFor(op, fx), async (req) => {
             const res = await send(s.baseUrl, req);
             const problems = contractViolations(op, res);
-            if (res.status >= 500 || res.status === 0) problems.unshift(`server error or no answer (${res.status}): ${res.text?.slice(0, 200)}`);
+            if (res.status >= 500 || res.status === 0)
+              problems.unshift(`server error or no answer (${res.status}): ${res.text?.slice(0, 200)}`);
             if (problems.length === 0) return;
             for (const p of problems) {
               const signature = p.replace(/: .*$/s, '');

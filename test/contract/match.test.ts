@@ -121,7 +121,7 @@ for (const backend of backends) {
 
       // The event log, page by page, and the stream (which ends with the game) hold the same events.
       const seqs: number[] = [];
-      for (let after = 0, more = true; more; ) {
+      for (let after = 0, more = true; more;) {
         const page = await client.GET('/v1/matches/{id}/events', {
           params: { path: { id }, query: { after, limit: 500 } },
           headers: auth(tokens.p1),

@@ -23,16 +23,24 @@ const NOT_PROVOKED: Record<string, { statuses: string[]; why: string }[]> = {
     { statuses: ['429'], why: 'rate limits are off in this app: test/api/http/rate-limit.test.ts, test/api/live/live-limits.test.ts' },
   ],
   // Limits and states this walk does not build up (each suite named covers it).
-  registerWebhook: [{ statuses: ['409'], why: 'too-many-webhooks needs WEBHOOK_MAX_PER_SEAT endpoints: test/api/webhooks/webhooks.test.ts' }],
+  registerWebhook: [
+    { statuses: ['409'], why: 'too-many-webhooks needs WEBHOOK_MAX_PER_SEAT endpoints: test/api/webhooks/webhooks.test.ts' },
+  ],
   registerAccountWebhook: [{ statuses: ['409'], why: 'too-many-webhooks per account: test/api/webhooks/account-webhooks.test.ts' }],
-  redeliverWebhook: [{ statuses: ['202', '409'], why: 'needs a settled delivery (a delivery worker and a receiver): test/api/webhooks/webhooks.test.ts' }],
+  redeliverWebhook: [
+    { statuses: ['202', '409'], why: 'needs a settled delivery (a delivery worker and a receiver): test/api/webhooks/webhooks.test.ts' },
+  ],
   redeliverAccountWebhook: [{ statuses: ['202', '409'], why: 'needs a settled delivery: test/api/webhooks/account-webhooks.test.ts' }],
   postSeek: [{ statuses: ['409'], why: 'too-many-seeks needs the per-player cap of open seeks: test/api/lobby/seeks.test.ts' }],
   offerRematch: [{ statuses: ['409'], why: 'a rematch of a match still in play, or offered twice: test/api/lobby/rematch.test.ts' }],
   declineRematch: [{ statuses: ['409'], why: 'nothing offered to decline: test/api/lobby/rematch.test.ts' }],
   streamEvents: [{ statuses: ['204'], why: 'an SSE reconnect to a finished match: test/api/live/sse.test.ts' }],
-  replaceSeatToken: [{ statuses: ['404'], why: 'a live seat token names its own match, so an unknown id is 401 invalid-token first: not provoked' }],
-  createTournament: [{ statuses: ['404', '422'], why: 'an invited handle unknown, a deck the game refuses: test/api/tournaments/tournaments.test.ts' }],
+  replaceSeatToken: [
+    { statuses: ['404'], why: 'a live seat token names its own match, so an unknown id is 401 invalid-token first: not provoked' },
+  ],
+  createTournament: [
+    { statuses: ['404', '422'], why: 'an invited handle unknown, a deck the game refuses: test/api/tournaments/tournaments.test.ts' },
+  ],
   createBulkPairing: [{ statuses: ['404', '422'], why: 'an unknown game, a deck the game refuses: test/api/lobby/bulk-pairings.test.ts' }],
   withdrawFromTournament: [{ statuses: ['422'], why: 'documented for the tournament routes alike; not provoked here' }],
   startTournament: [{ statuses: ['422'], why: 'too few players to start: test/api/tournaments/tournaments.test.ts' }],
@@ -82,7 +90,9 @@ function send(base: string, method: string, c: Call): Promise<Answer> {
       }
       const chunks: Buffer[] = [];
       res.on('data', (x: Buffer) => chunks.push(x));
-      res.on('end', () => resolvePromise({ ...answer, text: Buffer.concat(chunks).toString(contentType?.startsWith('image/png') ? 'latin1' : 'utf8') }));
+      res.on('end', () =>
+        resolvePromise({ ...answer, text: Buffer.concat(chunks).toString(contentType?.startsWith('image/png') ? 'latin1' : 'utf8') }),
+      );
       res.on('error', reject);
     });
     r.on('error', reject);
@@ -98,7 +108,8 @@ function unknownId(op: Operation, name: string): string {
   if (name === 'deliveryId') return `msg_${'0'.repeat(32)}`;
   if (name === 'tokenId') return 'tok_unknown000000000';
   if (name === 'seekId') return 'sk_unknown0000000000';
-  const prefix = ({ challenges: 'ch_', tournaments: 'tn_', 'bulk-pairings': 'bp_' } as Record<string, string>)[op.path.split('/')[2] ?? ''] ?? '';
+  const prefix =
+    ({ challenges: 'ch_', tournaments: 'tn_', 'bulk-pairings': 'bp_' } as Record<string, string>)[op.path.split('/')[2] ?? ''] ?? '';
   return `${prefix}unknown0000000000000`;
 }
 
@@ -127,7 +138,8 @@ describe('every operation answers only as the document says (issue 34)', () => {
     const declared = op.responses[String(a.status)];
     const documented = new Set(Object.keys((declared?.headers as Record<string, unknown> | undefined) ?? {}).map((k) => k.toLowerCase()));
     for (const name of MEANINGFUL) {
-      if (a.headers.has(name) && declared && !documented.has(name)) violations.push(`${where}: sends ${name}, not documented for ${a.status}`);
+      if (a.headers.has(name) && declared && !documented.has(name))
+        violations.push(`${where}: sends ${name}, not documented for ${a.status}`);
     }
     // The document's own global answers (404 unknown route, 405) are not this operation's.
     if (a.status < 300 && c.body !== undefined && !validBody.has(op.operationId)) validBody.set(op.operationId, c.body);
@@ -148,10 +160,29 @@ describe('every operation answers only as the document says (issue 34)', () => {
     fx.bob = await player('op-bob');
     fx.carol = await player('op-carol');
     fx.dave = await player('op-dave');
-    fx.readOnly = (await h.http.post('/v1/me/tokens').set(bearer(fx.alice)).send({ scopes: ['match:read'] }).expect(201)).body.token;
-    fx.tokensOnly = (await h.http.post('/v1/me/tokens').set(bearer(fx.alice)).send({ scopes: ['token:write'] }).expect(201)).body.token;
+    fx.readOnly = (
+      await h.http
+        .post('/v1/me/tokens')
+        .set(bearer(fx.alice))
+        .send({ scopes: ['match:read'] })
+        .expect(201)
+    ).body.token;
+    fx.tokensOnly = (
+      await h.http
+        .post('/v1/me/tokens')
+        .set(bearer(fx.alice))
+        .send({ scopes: ['token:write'] })
+        .expect(201)
+    ).body.token;
     // What players give a bulk pairer: pairing:play alone.
-    const delegated = async (token: string) => (await h.http.post('/v1/me/tokens').set(bearer(token)).send({ scopes: ['pairing:play'] }).expect(201)).body.token as string;
+    const delegated = async (token: string) =>
+      (
+        await h.http
+          .post('/v1/me/tokens')
+          .set(bearer(token))
+          .send({ scopes: ['pairing:play'] })
+          .expect(201)
+      ).body.token as string;
     fx.bobPairing = await delegated(fx.bob);
     fx.carolPairing = await delegated(fx.carol);
   });
@@ -165,7 +196,9 @@ describe('every operation answers only as the document says (issue 34)', () => {
     const P1 = bearer(live.tokens.p1);
     const P2 = bearer(live.tokens.p2);
     // An open seat, joined; another left open.
-    const open = json(await call({ op: 'createMatch', path: '/v1/matches', body: { handle: 'op-o', openSeat: true, decks: { p1: decks.p1 } } }));
+    const open = json(
+      await call({ op: 'createMatch', path: '/v1/matches', body: { handle: 'op-o', openSeat: true, decks: { p1: decks.p1 } } }),
+    );
     await call({ op: 'joinMatch', path: `/v1/matches/${open.id}/join`, body: { handle: 'op-j', deck: decks.p2 } });
     await call({ op: 'joinMatch', path: `/v1/matches/${open.id}/join`, body: { handle: 'op-k', deck: decks.p2 } }); // 409 seat taken
     await call({ op: 'joinMatch', path: `/v1/matches/${open.id}/join`, body: { deck: { starter: 'no-such-deck' } } });
@@ -192,7 +225,11 @@ describe('every operation answers only as the document says (issue 34)', () => {
     await call({ op: 'exportMatch', path: `/v1/matches/${mid}/export` });
     await call({ op: 'getBoardSvg', path: `/v1/matches/${mid}/board.svg`, headers: P1 });
     const png = await call({ op: 'getBoardPng', path: `/v1/matches/${mid}/board.png?size=400` });
-    await call({ op: 'getBoardPng', path: `/v1/matches/${mid}/board.png?size=400`, headers: { 'if-none-match': png.headers.get('etag')! } });
+    await call({
+      op: 'getBoardPng',
+      path: `/v1/matches/${mid}/board.png?size=400`,
+      headers: { 'if-none-match': png.headers.get('etag')! },
+    });
     const svg = await call({ op: 'getBoardSvg', path: `/v1/matches/${mid}/board.svg` });
     await call({ op: 'getBoardSvg', path: `/v1/matches/${mid}/board.svg`, headers: { 'if-none-match': svg.headers.get('etag')! } });
     await call({ op: 'streamEvents', path: `/v1/matches/${mid}/stream`, headers: P1 });
@@ -204,15 +241,36 @@ describe('every operation answers only as the document says (issue 34)', () => {
     // Moves: a legal one (If-Match, Idempotency-Key, Prefer), its replay, a stale one, an illegal one, the other seat.
     const seat = json(view).game.pending.seat as 'p1' | 'p2';
     const mover = seat === 'p1' ? P1 : P2;
-    const moverLegal = seat === 'p1' ? legal : json(await call({ op: 'listLegalActions', path: `/v1/matches/${mid}/legal-actions`, headers: P2 }));
+    const moverLegal =
+      seat === 'p1' ? legal : json(await call({ op: 'listLegalActions', path: `/v1/matches/${mid}/legal-actions`, headers: P2 }));
     const action = moverLegal.actions[0].action;
     const key = { 'idempotency-key': 'op-move-1' };
-    await call({ op: 'submitAction', path: `/v1/matches/${mid}/actions`, headers: { ...mover, ...key, 'if-match': `"${json(view).version}"`, prefer: 'return=representation' }, body: { action } });
-    await call({ op: 'submitAction', path: `/v1/matches/${mid}/actions`, headers: { ...mover, ...key, prefer: 'return=representation' }, body: { action } }); // replayed
-    await call({ op: 'submitAction', path: `/v1/matches/${mid}/actions`, headers: { ...mover, ...key }, body: { action: { type: 'resign' } } }); // 422 key reused
+    await call({
+      op: 'submitAction',
+      path: `/v1/matches/${mid}/actions`,
+      headers: { ...mover, ...key, 'if-match': `"${json(view).version}"`, prefer: 'return=representation' },
+      body: { action },
+    });
+    await call({
+      op: 'submitAction',
+      path: `/v1/matches/${mid}/actions`,
+      headers: { ...mover, ...key, prefer: 'return=representation' },
+      body: { action },
+    }); // replayed
+    await call({
+      op: 'submitAction',
+      path: `/v1/matches/${mid}/actions`,
+      headers: { ...mover, ...key },
+      body: { action: { type: 'resign' } },
+    }); // 422 key reused
     await call({ op: 'submitAction', path: `/v1/matches/${mid}/actions`, headers: { ...mover, 'if-match': '"1"' }, body: { action } }); // 409
     await call({ op: 'submitAction', path: `/v1/matches/${mid}/actions`, headers: A, body: { action } }); // 403 no seat
-    await call({ op: 'submitAction', path: `/v1/matches/${mid}/actions?include=legal`, headers: mover, body: { action: { type: 'nonsense-move' } } });
+    await call({
+      op: 'submitAction',
+      path: `/v1/matches/${mid}/actions?include=legal`,
+      headers: mover,
+      body: { action: { type: 'nonsense-move' } },
+    });
 
     // Seat token replaced.
     const replaced = json(await call({ op: 'replaceSeatToken', path: `/v1/matches/${mid}/seat-token`, headers: P2 }));
@@ -220,12 +278,28 @@ describe('every operation answers only as the document says (issue 34)', () => {
     await call({ op: 'replaceSeatToken', path: `/v1/matches/${mid}/seat-token`, headers: A }); // 403 seat-token-required
 
     // Seat webhooks.
-    const wh = json(await call({ op: 'registerWebhook', path: `/v1/matches/${mid}/webhooks`, headers: P1, body: { url: 'http://127.0.0.1:9/hook', events: ['your-turn'] } }));
-    await call({ op: 'registerWebhook', path: `/v1/matches/${mid}/webhooks`, headers: P1, body: { url: 'not a url', events: ['your-turn'] } });
+    const wh = json(
+      await call({
+        op: 'registerWebhook',
+        path: `/v1/matches/${mid}/webhooks`,
+        headers: P1,
+        body: { url: 'http://127.0.0.1:9/hook', events: ['your-turn'] },
+      }),
+    );
+    await call({
+      op: 'registerWebhook',
+      path: `/v1/matches/${mid}/webhooks`,
+      headers: P1,
+      body: { url: 'not a url', events: ['your-turn'] },
+    });
     await call({ op: 'listWebhooks', path: `/v1/matches/${mid}/webhooks`, headers: P1 });
     await call({ op: 'rotateWebhookSecret', path: `/v1/matches/${mid}/webhooks/${wh.id}/rotate-secret`, headers: P1 });
     await call({ op: 'listWebhookDeliveries', path: `/v1/matches/${mid}/webhooks/${wh.id}/deliveries`, headers: P1 });
-    await call({ op: 'redeliverWebhook', path: `/v1/matches/${mid}/webhooks/${wh.id}/deliveries/msg_0123456789abcdef0123456789abcdef/redeliver`, headers: P1 });
+    await call({
+      op: 'redeliverWebhook',
+      path: `/v1/matches/${mid}/webhooks/${wh.id}/deliveries/msg_0123456789abcdef0123456789abcdef/redeliver`,
+      headers: P1,
+    });
     await call({ op: 'deleteWebhook', path: `/v1/matches/${mid}/webhooks/${wh.id}`, headers: P1 });
 
     // The match ends; rematch.
@@ -260,11 +334,17 @@ describe('every operation answers only as the document says (issue 34)', () => {
     await call({ op: 'revokeMyToken', path: `/v1/me/tokens/${tok.tokenInfo.id}`, headers: A }); // 404
 
     // Account webhooks and the account feed.
-    const awh = json(await call({ op: 'registerAccountWebhook', path: '/v1/me/webhooks', headers: A, body: { url: 'http://127.0.0.1:9/account' } }));
+    const awh = json(
+      await call({ op: 'registerAccountWebhook', path: '/v1/me/webhooks', headers: A, body: { url: 'http://127.0.0.1:9/account' } }),
+    );
     await call({ op: 'listAccountWebhooks', path: '/v1/me/webhooks', headers: A });
     await call({ op: 'rotateAccountWebhookSecret', path: `/v1/me/webhooks/${awh.id}/rotate-secret`, headers: A });
     await call({ op: 'listAccountWebhookDeliveries', path: `/v1/me/webhooks/${awh.id}/deliveries`, headers: A });
-    await call({ op: 'redeliverAccountWebhook', path: `/v1/me/webhooks/${awh.id}/deliveries/msg_0123456789abcdef0123456789abcdef/redeliver`, headers: A });
+    await call({
+      op: 'redeliverAccountWebhook',
+      path: `/v1/me/webhooks/${awh.id}/deliveries/msg_0123456789abcdef0123456789abcdef/redeliver`,
+      headers: A,
+    });
     await call({ op: 'deleteAccountWebhook', path: `/v1/me/webhooks/${awh.id}`, headers: A });
     await call({ op: 'streamAccountEvents', path: '/v1/me/events', headers: A });
     await call({ op: 'streamAccountEvents', path: '/v1/me/events?after=1-1', headers: A }); // 400 invalid-cursor
@@ -294,11 +374,23 @@ describe('every operation answers only as the document says (issue 34)', () => {
     await call({ op: 'cancelSeek', path: `/v1/seeks/${seek.id}`, headers: A }); // 409
 
     // Tournaments.
-    const t = json(await call({ op: 'createTournament', path: '/v1/tournaments', headers: A, body: { name: 'Op Cup', format: 'round-robin', timeControl: CORR } }));
+    const t = json(
+      await call({
+        op: 'createTournament',
+        path: '/v1/tournaments',
+        headers: A,
+        body: { name: 'Op Cup', format: 'round-robin', timeControl: CORR },
+      }),
+    );
     await call({ op: 'listTournaments', path: '/v1/tournaments' });
     await call({ op: 'joinTournament', path: `/v1/tournaments/${t.id}/join`, headers: B, body: {} });
     await call({ op: 'joinTournament', path: `/v1/tournaments/${t.id}/join`, headers: B, body: {} }); // 409
-    await call({ op: 'joinTournament', path: `/v1/tournaments/${t.id}/join`, headers: bearer(fx.carol!), body: { deck: { starter: 'no-such-deck' } } }); // 422
+    await call({
+      op: 'joinTournament',
+      path: `/v1/tournaments/${t.id}/join`,
+      headers: bearer(fx.carol!),
+      body: { deck: { starter: 'no-such-deck' } },
+    }); // 422
     await call({ op: 'joinTournament', path: `/v1/tournaments/${t.id}/join`, headers: bearer(fx.carol!), body: {} });
     await call({ op: 'withdrawFromTournament', path: `/v1/tournaments/${t.id}/withdraw`, headers: bearer(fx.carol!) });
     await call({ op: 'withdrawFromTournament', path: `/v1/tournaments/${t.id}/withdraw`, headers: bearer(fx.dave!) }); // not entered
@@ -311,13 +403,41 @@ describe('every operation answers only as the document says (issue 34)', () => {
     await call({ op: 'exportTournamentStandingsCsv', path: `/v1/tournaments/${t.id}/standings.csv` });
     await call({ op: 'cancelTournament', path: `/v1/tournaments/${t.id}/cancel`, headers: A });
     await call({ op: 'cancelTournament', path: `/v1/tournaments/${t.id}/cancel`, headers: A }); // 409
-    const t2 = json(await call({ op: 'createTournament', path: '/v1/tournaments', headers: A, body: { name: 'Op Cup 2', format: 'round-robin', timeControl: CORR } }));
+    const t2 = json(
+      await call({
+        op: 'createTournament',
+        path: '/v1/tournaments',
+        headers: A,
+        body: { name: 'Op Cup 2', format: 'round-robin', timeControl: CORR },
+      }),
+    );
     await call({ op: 'cancelTournament', path: `/v1/tournaments/${t2.id}/cancel`, headers: A });
-    await call({ op: 'createTournament', path: '/v1/tournaments', headers: A, body: { name: 'Bad deck', format: 'round-robin', timeControl: CORR, deck: { starter: 'no-such-deck' } } }); // 422
+    await call({
+      op: 'createTournament',
+      path: '/v1/tournaments',
+      headers: A,
+      body: { name: 'Bad deck', format: 'round-robin', timeControl: CORR, deck: { starter: 'no-such-deck' } },
+    }); // 422
 
     // Bulk pairings (seat tokens of players' tokens).
-    const bp = json(await call({ op: 'createBulkPairing', path: '/v1/bulk-pairings', headers: A, body: { pairs: [{ p1: fx.bobPairing, p2: fx.carolPairing }], timeControl: CORR, pairAt: new Date(Date.now() + 3_600_000).toISOString() } }));
-    await call({ op: 'createBulkPairing', path: '/v1/bulk-pairings', headers: A, body: { pairs: [{ p1: fx.bobPairing, p2: 'evp_unknown-token' }], timeControl: CORR } });
+    const bp = json(
+      await call({
+        op: 'createBulkPairing',
+        path: '/v1/bulk-pairings',
+        headers: A,
+        body: {
+          pairs: [{ p1: fx.bobPairing, p2: fx.carolPairing }],
+          timeControl: CORR,
+          pairAt: new Date(Date.now() + 3_600_000).toISOString(),
+        },
+      }),
+    );
+    await call({
+      op: 'createBulkPairing',
+      path: '/v1/bulk-pairings',
+      headers: A,
+      body: { pairs: [{ p1: fx.bobPairing, p2: 'evp_unknown-token' }], timeControl: CORR },
+    });
     await call({ op: 'listBulkPairings', path: '/v1/bulk-pairings', headers: A });
     await call({ op: 'getBulkPairing', path: `/v1/bulk-pairings/${bp.id}`, headers: A });
     await call({ op: 'cancelBulkPairing', path: `/v1/bulk-pairings/${bp.id}/cancel`, headers: A });
@@ -347,7 +467,11 @@ describe('every operation answers only as the document says (issue 34)', () => {
       }
       if (hasPath) {
         await call({ op: op.operationId, path: pathOf(op), headers: A, ...bodyOk });
-        await call({ op: op.operationId, path: pathOf(op, Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, 'x'.repeat(500)]))), headers: A });
+        await call({
+          op: op.operationId,
+          path: pathOf(op, Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, 'x'.repeat(500)]))),
+          headers: A,
+        });
       }
       await call({ ...base, path: `${base.path}${base.path.includes('?') ? '&' : '?'}zz-unknown=1`, headers: A, ...bodyOk });
       if (hasPath) {
@@ -370,7 +494,9 @@ describe('every operation answers only as the document says (issue 34)', () => {
       const got = produced.get(op.operationId) ?? new Set();
       for (const status of Object.keys(op.responses)) {
         if (status === 'default' || skip.has(status) || got.has(status)) continue;
-        missing.push(`${op.operationId} ${status} (${String(resolve<{ description?: string }>(op.responses[status]).description ?? '').slice(0, 60)})`);
+        missing.push(
+          `${op.operationId} ${status} (${String(resolve<{ description?: string }>(op.responses[status]).description ?? '').slice(0, 60)})`,
+        );
       }
     }
     expect(missing, 'documented statuses never produced: provoke them, or list them in NOT_PROVOKED with why').toEqual([]);

@@ -32,7 +32,10 @@ for (const backend of backends) {
     const fx: Record<'live' | 'open' | 'finished', Fixture> = {} as never;
 
     const create = async (body: object): Promise<Fixture> => {
-      const r = await h.http.post('/v1/matches').send({ game: 'universus', ...body }).expect(201);
+      const r = await h.http
+        .post('/v1/matches')
+        .send({ game: 'universus', ...body })
+        .expect(201);
       return { id: r.body.id, tokens: r.body.tokens };
     };
 
@@ -43,8 +46,20 @@ for (const backend of backends) {
       fx.finished = await create({
         settings: { minDeckSize: 12, cycleRemoveCount: 2 },
         decks: {
-          p1: { cards: [{ card: 'C02', count: 1 }, { card: 'F04', count: 8 }, { card: 'A07', count: 4 }] },
-          p2: { cards: [{ card: 'C01', count: 1 }, { card: 'F01', count: 8 }, { card: 'A03', count: 4 }] },
+          p1: {
+            cards: [
+              { card: 'C02', count: 1 },
+              { card: 'F04', count: 8 },
+              { card: 'A07', count: 4 },
+            ],
+          },
+          p2: {
+            cards: [
+              { card: 'C01', count: 1 },
+              { card: 'F01', count: 8 },
+              { card: 'A03', count: 4 },
+            ],
+          },
         },
       });
       const rand = prng(SEED);
@@ -55,7 +70,11 @@ for (const backend of backends) {
         const auth = { authorization: `Bearer ${fx.finished.tokens[seat]}` };
         const legal = await h.http.get(`/v1/matches/${fx.finished.id}/legal-actions`).set(auth).expect(200);
         const options = legal.body.actions as { action: unknown }[];
-        await h.http.post(`/v1/matches/${fx.finished.id}/actions`).set(auth).send({ action: options[Math.floor(rand() * options.length)]!.action }).expect(200);
+        await h.http
+          .post(`/v1/matches/${fx.finished.id}/actions`)
+          .set(auth)
+          .send({ action: options[Math.floor(rand() * options.length)]!.action })
+          .expect(200);
       }
       expect((await h.http.get(`/v1/matches/${fx.finished.id}`).expect(200)).body.status).toBe('finished');
     });
@@ -104,30 +123,44 @@ for (const backend of backends) {
           return { type };
         });
       const body = fc.oneof(
-        { arbitrary: fc.oneof(realAction, valid(schema('UniVersusAction')), valid(schema('Action'))).map((action) => ({ raw: JSON.stringify({ action }), contentType: 'application/json' })), weight: 4 },
+        {
+          arbitrary: fc
+            .oneof(realAction, valid(schema('UniVersusAction')), valid(schema('Action')))
+            .map((action) => ({ raw: JSON.stringify({ action }), contentType: 'application/json' })),
+          weight: 4,
+        },
         { arbitrary: invalidBody(submit.body), weight: 1 },
       );
       await fc.assert(
-        fc.asyncProperty(fc.constantFrom(...names), fc.constantFrom<Seat | undefined>('p1', 'p2', undefined), body, async (which, seat, b) => {
-          const m = fx[which];
-          const token = seat ? m.tokens[seat] : undefined;
-          const before = which === 'live' && seat ? await uvsTruth(h.app.service, m.id) : null;
-          const res = await send('POST', `/v1/matches/${m.id}/actions`, b, token);
-          const extra: string[] = [];
-          if (before && seat && res.status !== 200) {
-            // An error names no card the sender was never shown, except those it sent.
-            const s = before.secrets(seat);
-            const sent = b.raw;
-            const secrets = { ...s, neverShown: new Set([...s.neverShown].filter((id) => !sent.includes(id))), hiddenNow: new Set<string>() };
-            try {
-              assertUvsNoLeak(res.text, secrets, 'problem body', { view: false });
-            } catch (e) {
-              extra.push(`leak: ${(e as Error).message}`);
+        fc.asyncProperty(
+          fc.constantFrom(...names),
+          fc.constantFrom<Seat | undefined>('p1', 'p2', undefined),
+          body,
+          async (which, seat, b) => {
+            const m = fx[which];
+            const token = seat ? m.tokens[seat] : undefined;
+            const before = which === 'live' && seat ? await uvsTruth(h.app.service, m.id) : null;
+            const res = await send('POST', `/v1/matches/${m.id}/actions`, b, token);
+            const extra: string[] = [];
+            if (before && seat && res.status !== 200) {
+              // An error names no card the sender was never shown, except those it sent.
+              const s = before.secrets(seat);
+              const sent = b.raw;
+              const secrets = {
+                ...s,
+                neverShown: new Set([...s.neverShown].filter((id) => !sent.includes(id))),
+                hiddenNow: new Set<string>(),
+              };
+              try {
+                assertUvsNoLeak(res.text, secrets, 'problem body', { view: false });
+              } catch (e) {
+                extra.push(`leak: ${(e as Error).message}`);
+              }
             }
-          }
-          if (res.status === 200) pool = await ids();
-          c.check(submit, res, { which, seat, body: b.raw.slice(0, 300) }, extra);
-        }),
+            if (res.status === 200) pool = await ids();
+            c.check(submit, res, { which, seat, body: b.raw.slice(0, 300) }, extra);
+          },
+        ),
         { numRuns: RUNS, seed: SEED, endOnFailure: true },
       );
       expect([...c.failures.values()], `seed ${SEED}`).toEqual([]);
@@ -138,7 +171,10 @@ for (const backend of backends) {
       const c = collector();
       const uvsBody = schema('UniVersusCreateMatchRequestInput');
       expect(components.UniVersusCreateMatchRequestInput).toBeDefined();
-      const body = fc.oneof(valid(uvsBody).map((v) => ({ raw: JSON.stringify(v), contentType: 'application/json' })), invalidBody(uvsBody));
+      const body = fc.oneof(
+        valid(uvsBody).map((v) => ({ raw: JSON.stringify(v), contentType: 'application/json' })),
+        invalidBody(uvsBody),
+      );
       await fc.assert(
         fc.asyncProperty(body, async (b) => {
           const res = await send('POST', '/v1/matches', b);
@@ -150,7 +186,14 @@ for (const backend of backends) {
     });
 
     /** Plays up to `max` random legal moves through HTTP, checking each answer against the document. */
-    async function playChecked(c: ReturnType<typeof collector>, id: string, tokens: Record<Seat, string>, rand: () => number, max: number, req: unknown) {
+    async function playChecked(
+      c: ReturnType<typeof collector>,
+      id: string,
+      tokens: Record<Seat, string>,
+      rand: () => number,
+      max: number,
+      req: unknown,
+    ) {
       for (let n = 0; n < max; n++) {
         const v = await fetch(`${h.baseUrl()}/v1/matches/${id}`);
         const vt = await v.text();
@@ -158,16 +201,32 @@ for (const backend of backends) {
         const mv = JSON.parse(vt) as { status: string; game: { pending: { seat: Seat } | null } | null };
         if (mv.status !== 'active' || !mv.game?.pending) return;
         const seat = mv.game.pending.seat;
-        const l = await fetch(`${h.baseUrl()}/v1/matches/${id}/legal-actions?text=true`, { headers: { authorization: `Bearer ${tokens[seat]}` } });
+        const l = await fetch(`${h.baseUrl()}/v1/matches/${id}/legal-actions?text=true`, {
+          headers: { authorization: `Bearer ${tokens[seat]}` },
+        });
         const lt = await l.text();
-        c.check(op('listLegalActions'), { status: l.status, contentType: l.headers.get('content-type'), headers: l.headers, text: lt }, req);
+        c.check(
+          op('listLegalActions'),
+          { status: l.status, contentType: l.headers.get('content-type'), headers: l.headers, text: lt },
+          req,
+        );
         const options = (JSON.parse(lt) as { actions: { action: unknown }[] }).actions;
         if (options.length === 0) {
-          c.check(op('listLegalActions'), { status: l.status, contentType: l.headers.get('content-type'), headers: l.headers, text: lt }, req, ['the deciding seat has no legal action']);
+          c.check(
+            op('listLegalActions'),
+            { status: l.status, contentType: l.headers.get('content-type'), headers: l.headers, text: lt },
+            req,
+            ['the deciding seat has no legal action'],
+          );
           return;
         }
         const action = options[Math.floor(rand() * options.length)]!.action;
-        const res = await send('POST', `/v1/matches/${id}/actions`, { raw: JSON.stringify({ action }), contentType: 'application/json' }, tokens[seat]);
+        const res = await send(
+          'POST',
+          `/v1/matches/${id}/actions`,
+          { raw: JSON.stringify({ action }), contentType: 'application/json' },
+          tokens[seat],
+        );
         c.check(op('submitAction'), res, req, res.status === 200 ? [] : [`a legal action was refused: ${res.text.slice(0, 200)}`]);
       }
     }
@@ -207,13 +266,17 @@ for (const backend of backends) {
         deck: fc.array(card, { maxLength: 12 }),
         discard: fc.array(card, { maxLength: 12 }),
         removed: fc.array(card, { maxLength: 3 }),
-        cardPool: fc.array(fc.record({ card, role: fc.constantFrom('PLAYED', 'BLOCK'), dealtDamage: fc.boolean(), built: fc.boolean() }), { maxLength: 3 }),
+        cardPool: fc.array(fc.record({ card, role: fc.constantFrom('PLAYED', 'BLOCK'), dealtDamage: fc.boolean(), built: fc.boolean() }), {
+          maxLength: 3,
+        }),
         stage: fc.array(fc.record({ card, committed: fc.boolean() }), { maxLength: 4 }),
         momentum: fc.array(card, { maxLength: 2 }),
       });
       const position = fc.record({
         format: fc.constant('universus-position/1'),
-        config: fc.tuple(valid(schema('UniVersusSettingsInput')), fc.integer({ min: 0, max: 6 })).map(([sv, cycleRemoveCount]) => ({ ...(sv as object), cycleRemoveCount })),
+        config: fc
+          .tuple(valid(schema('UniVersusSettingsInput')), fc.integer({ min: 0, max: 6 }))
+          .map(([sv, cycleRemoveCount]) => ({ ...(sv as object), cycleRemoveCount })),
         turnPlayer: fc.constantFrom('p1', 'p2'),
         turnNumber: fc.integer({ min: 1, max: 30 }),
         players: fc.record({ p1: player, p2: player }),
@@ -236,7 +299,10 @@ for (const backend of backends) {
     it('joinMatch: any deck for a waiting UniVersus match (one join wins; every answer as documented)', async () => {
       const join = op('joinMatch');
       const c = collector();
-      const body = fc.oneof(valid(join.body).map((v) => ({ raw: JSON.stringify(v), contentType: 'application/json' })), invalidBody(join.body));
+      const body = fc.oneof(
+        valid(join.body).map((v) => ({ raw: JSON.stringify(v), contentType: 'application/json' })),
+        invalidBody(join.body),
+      );
       let open = fx.open;
       await fc.assert(
         fc.asyncProperty(body, async (b) => {

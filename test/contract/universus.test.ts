@@ -129,7 +129,7 @@ for (const backend of backends) {
       expect(history.data!.matches.find((m) => m.id === id)?.gameId).toBe('universus');
 
       const seqs: number[] = [];
-      for (let after = 0, more = true; more; ) {
+      for (let after = 0, more = true; more;) {
         const page = await client.GET('/v1/matches/{id}/events', {
           params: { path: { id }, query: { after, limit: 100 } },
           headers: auth(tokens.p2),
@@ -149,7 +149,9 @@ for (const backend of backends) {
     });
 
     it('the check is not vacuous: the document refuses a UniVersus view with a broken or an extra field', async () => {
-      const created = await s.client.POST('/v1/matches', { body: { game: 'universus', decks: { p1: { starter: 'scouts' }, p2: { starter: 'garrison' } } } });
+      const created = await s.client.POST('/v1/matches', {
+        body: { game: 'universus', decks: { p1: { starter: 'scouts' }, p2: { starter: 'garrison' } } },
+      });
       const res = await fetch(`${s.baseUrl}/v1/matches/${created.data!.id}`, { headers: auth(created.data!.tokens.p1!) });
       const text = await res.text();
       const getMatch = operations.find((o) => o.operationId === 'getMatch')!;
@@ -167,10 +169,16 @@ for (const backend of backends) {
     it('sandbox positions and create errors (Evons settings, unknown starter, unknown game) are documented responses', async () => {
       const { client } = s;
       const sandbox = await client.POST('/v1/matches', {
-        body: { game: 'universus', position: universus.positions.toPosition(dealtState()) as components['schemas']['UniVersusCreateMatchRequestInput']['position'] },
+        body: {
+          game: 'universus',
+          position: universus.positions.toPosition(dealtState()) as components['schemas']['UniVersusCreateMatchRequestInput']['position'],
+        },
       });
       expect(sandbox.response.status, JSON.stringify(sandbox.error)).toBe(201);
-      const sb = await client.GET('/v1/matches/{id}', { params: { path: { id: sandbox.data!.id } }, headers: auth(sandbox.data!.tokens.p1!) });
+      const sb = await client.GET('/v1/matches/{id}', {
+        params: { path: { id: sandbox.data!.id } },
+        headers: auth(sandbox.data!.tokens.p1!),
+      });
       expect(sb.data!.sandbox).toBe(true);
       const firstMove: Action = { type: 'PassCombat' };
       const seat = uvs(sb.data).pending!.seat;
@@ -207,8 +215,13 @@ for (const backend of backends) {
 
 /** A dealt UniVersus state from the engine itself (the sandbox position's source). */
 function dealtState(): UniversusState {
-  const deck = (id: string) => universus.starterDecks.find((d) => d.id === id)!.cards.flatMap(({ card, count }) => Array<string>(count).fill(card));
-  const r = universus.create({ config: universus.configSchema.parse({}), decks: { p1: deck('garrison'), p2: deck('scouts') }, seed: 'contract-sandbox' });
+  const deck = (id: string) =>
+    universus.starterDecks.find((d) => d.id === id)!.cards.flatMap(({ card, count }) => Array<string>(count).fill(card));
+  const r = universus.create({
+    config: universus.configSchema.parse({}),
+    decks: { p1: deck('garrison'), p2: deck('scouts') },
+    seed: 'contract-sandbox',
+  });
   if (!r.ok) throw new Error(r.errors.join('; '));
   return r.state;
 }

@@ -119,7 +119,7 @@ describe('remainingAt, flagged, stopClock (issue 9)', () => {
     expect(remainingAt(c, T0 - 1_000)).toEqual({ p1: 30_000, p2: 45_000 });
   });
 
-  it('deadlineOf is since + the running seat\'s remaining', () => {
+  it("deadlineOf is since + the running seat's remaining", () => {
     expect(deadlineOf(c)).toBe(T0 + 45_000);
   });
 

@@ -17,32 +17,40 @@ for (const { ruleset: rs } of GAME_LIST as readonly { ruleset: AnyRuleset }[]) {
   describe(`${rs.id}: states sampled from a seat's knowledge`, () => {
     it('are legal, show the seat its own view, and depend only on the draws', () => {
       fc.assert(
-        fc.property(fc.string({ minLength: 1, maxLength: 8 }), fc.nat(2), fc.nat(2), fc.nat(160), fc.constantFrom<Seat>('p1', 'p2'), fc.nat(), (seed, d1, d2, moves, seat, draw) => {
-          const { state, logs } = playTo(rs, seed, [d1, d2], moves);
-          const seen = rs.view(state, seat);
-          const sample = hidden.sampler(seen, seat, logs[seat]);
-          const a = sample(sfc32Stream(`${draw}`, 'test:'));
-          expect(rs.view(a, seat)).toEqual(seen);
-          // Determinism: the same draws give the same state; other draws may differ in hidden cards only.
-          expect(rs.positions.toPosition(a)).toEqual(rs.positions.toPosition(sample(sfc32Stream(`${draw}`, 'test:'))));
-          const b = sample(sfc32Stream(`${draw}b`, 'test:'));
-          expect(rs.view(b, seat)).toEqual(seen);
-          if (rs.outcome(state)) return;
-          const mover = rs.pending(state)!.seat;
-          // The seat's own decisions are exactly its real ones; the other seat's come from the cards drawn for it.
-          if (mover === seat) expect(rs.legalActions(a, seat)).toEqual(rs.legalActions(state, seat));
-          const legal = rs.legalActions(a, mover);
-          expect(legal.length).toBeGreaterThan(0);
-          let s = a;
-          // A few moves on from the sample, both seats, all accepted by the engine.
-          const pick = rs.randomPlayer(`${seed}:after`);
-          for (let i = 0; i < 6 && !rs.outcome(s); i++) {
-            const who = rs.pending(s)!.seat;
-            const r = rs.apply(s, who, pick(s, rs.legalActions(s, who)));
-            expect(r.ok).toBe(true);
-            if (r.ok) s = r.state;
-          }
-        }),
+        fc.property(
+          fc.string({ minLength: 1, maxLength: 8 }),
+          fc.nat(2),
+          fc.nat(2),
+          fc.nat(160),
+          fc.constantFrom<Seat>('p1', 'p2'),
+          fc.nat(),
+          (seed, d1, d2, moves, seat, draw) => {
+            const { state, logs } = playTo(rs, seed, [d1, d2], moves);
+            const seen = rs.view(state, seat);
+            const sample = hidden.sampler(seen, seat, logs[seat]);
+            const a = sample(sfc32Stream(`${draw}`, 'test:'));
+            expect(rs.view(a, seat)).toEqual(seen);
+            // Determinism: the same draws give the same state; other draws may differ in hidden cards only.
+            expect(rs.positions.toPosition(a)).toEqual(rs.positions.toPosition(sample(sfc32Stream(`${draw}`, 'test:'))));
+            const b = sample(sfc32Stream(`${draw}b`, 'test:'));
+            expect(rs.view(b, seat)).toEqual(seen);
+            if (rs.outcome(state)) return;
+            const mover = rs.pending(state)!.seat;
+            // The seat's own decisions are exactly its real ones; the other seat's come from the cards drawn for it.
+            if (mover === seat) expect(rs.legalActions(a, seat)).toEqual(rs.legalActions(state, seat));
+            const legal = rs.legalActions(a, mover);
+            expect(legal.length).toBeGreaterThan(0);
+            let s = a;
+            // A few moves on from the sample, both seats, all accepted by the engine.
+            const pick = rs.randomPlayer(`${seed}:after`);
+            for (let i = 0; i < 6 && !rs.outcome(s); i++) {
+              const who = rs.pending(s)!.seat;
+              const r = rs.apply(s, who, pick(s, rs.legalActions(s, who)));
+              expect(r.ok).toBe(true);
+              if (r.ok) s = r.state;
+            }
+          },
+        ),
         { numRuns: 40 },
       );
     });
@@ -77,7 +85,7 @@ for (const { ruleset: rs } of GAME_LIST as readonly { ruleset: AnyRuleset }[]) {
       );
     });
 
-    it('refuses another seat\'s view', () => {
+    it("refuses another seat's view", () => {
       const { state, logs } = playTo(rs, 'refuse', [0, 1], 10);
       expect(() => hidden.sampler(rs.view(state, 'p2'), 'p1', logs.p1)).toThrow(/view/);
     });

@@ -76,7 +76,7 @@ export function namespaceConformance(m: AnyGameModule): void {
       }
     });
 
-    it('its events as each viewer sees them are its own event schema\'s', () => {
+    it("its events as each viewer sees them are its own event schema's", () => {
       for (const { events } of runs) {
         for (const e of events) {
           for (const v of VIEWERS) {

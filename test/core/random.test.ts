@@ -73,6 +73,8 @@ describe('randomId', () => {
 describe('legacy sfc32 stream', () => {
   it('reproduces the engine generator that dealt the first matches', () => {
     // Known answer, taken from the former src/games/evons/rng.ts (seedRng('abc')) before it was deleted.
-    expect(draw(sfc32Stream('abc', 'evons-rng:'), 8)).toEqual([203831194, 2788759768, 2790711903, 3173817509, 804239383, 1791703766, 3951678906, 1819131732]);
+    expect(draw(sfc32Stream('abc', 'evons-rng:'), 8)).toEqual([
+      203831194, 2788759768, 2790711903, 3173817509, 804239383, 1791703766, 3951678906, 1819131732,
+    ]);
   });
 });

@@ -31,7 +31,7 @@ const rating = (rd: { min: number; max: number } = { min: 30, max: 350 }, maxVol
     volatility: fc.double({ min: 0.01, max: maxVolatility, noNaN: true }),
   });
 
-describe('rate: Glickman\'s worked example', () => {
+describe("rate: Glickman's worked example", () => {
   it('1500/200/0.06 after 1400/30 won, 1550/100 lost, 1700/300 lost → 1464.06, 151.52, 0.05999', () => {
     const r = rate(PAPER_PLAYER, PAPER_RESULTS);
     // The paper rounds its intermediate values (v, Δ, μ', φ') to four places; computed without
@@ -95,7 +95,7 @@ describe('rateMatch: one rated game', () => {
     );
   });
 
-  it('each side is rated against the other\'s rating before the game', () => {
+  it("each side is rated against the other's rating before the game", () => {
     fc.assert(
       fc.property(rating(), rating(), score, (p, q, s) => {
         const { a, b } = rateMatch(p, q, s);
@@ -105,7 +105,7 @@ describe('rateMatch: one rated game', () => {
     );
   });
 
-  it('a win never lowers the winner\'s rating nor raises the loser\'s', () => {
+  it("a win never lowers the winner's rating nor raises the loser's", () => {
     fc.assert(
       fc.property(rating(), rating(), (winner, loser) => {
         const { a, b } = rateMatch(winner, loser, 1);
@@ -125,7 +125,7 @@ describe('rateMatch: one rated game', () => {
     );
   });
 
-  it('a game always informs: the RD ends below the period\'s drift alone (√(RD² + σ\'²))', () => {
+  it("a game always informs: the RD ends below the period's drift alone (√(RD² + σ'²))", () => {
     fc.assert(
       fc.property(rating(), rating(), score, (p, q, s) => {
         const { a } = rateMatch(p, q, s);

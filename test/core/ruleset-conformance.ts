@@ -105,7 +105,7 @@ export function conformance(r: AnyRuleset): void {
       expect(typeof r.positions.format).toBe('string');
     });
 
-    it('issue 20: either seat can resign at every decision (by the game\'s own resign, or else by the match\'s); the other seat wins', () => {
+    it("issue 20: either seat can resign at every decision (by the game's own resign, or else by the match's); the other seat wins", () => {
       const own = resignsByOwnRules(r);
       let checked = 0;
       // A short game (a fixture's) checks fewer decisions: more games until enough are checked. The first game is the same for every ruleset.
@@ -129,7 +129,11 @@ export function conformance(r: AnyRuleset): void {
               } else {
                 // The game does not know resign, so it never takes the match's resign for a move of its own.
                 expect(res.ok).toBe(false);
-                expect(outcomeOf({ ruleset: r, state, end: resignation(seat, 0) })).toEqual({ winner: otherSeat(seat), reason: 'resigned', seat });
+                expect(outcomeOf({ ruleset: r, state, end: resignation(seat, 0) })).toEqual({
+                  winner: otherSeat(seat),
+                  reason: 'resigned',
+                  seat,
+                });
               }
               checked++;
             }

@@ -5,7 +5,25 @@ import { chachaBlocks, chachaState } from '../../src/core/chacha20.js';
 import { hmacSha256Words, sha256HexOf, wordsHex } from '../../src/core/sha256.js';
 
 // Lengths around the block and padding edges (55/56/63/64/119/120), multi-byte UTF-8, long keys.
-const texts = ['', 'a', 'seed', 'ids', 'deal:p1', 'bench-0', 'x'.repeat(55), 'x'.repeat(56), 'y'.repeat(63), 'y'.repeat(64), 'z'.repeat(65), 'w'.repeat(119), 'w'.repeat(120), 'q'.repeat(300), 'héllo wörld ✓', '日本語のシード', '\u{1F600}'.repeat(20)];
+const texts = [
+  '',
+  'a',
+  'seed',
+  'ids',
+  'deal:p1',
+  'bench-0',
+  'x'.repeat(55),
+  'x'.repeat(56),
+  'y'.repeat(63),
+  'y'.repeat(64),
+  'z'.repeat(65),
+  'w'.repeat(119),
+  'w'.repeat(120),
+  'q'.repeat(300),
+  'héllo wörld ✓',
+  '日本語のシード',
+  '\u{1F600}'.repeat(20),
+];
 
 describe('sha256 / hmac-sha256', () => {
   it('sha256HexOf equals node:crypto for every length class', () => {
@@ -13,9 +31,10 @@ describe('sha256 / hmac-sha256', () => {
   });
 
   it('hmacSha256Words equals node:crypto, for keys short and long, one after another and repeated', () => {
-    for (const k of texts) for (const m of [...texts.slice(0, 6), 'w'.repeat(120)]) {
-      expect(wordsHex(hmacSha256Words(k, m))).toBe(createHmac('sha256', k).update(m).digest('hex'));
-    }
+    for (const k of texts)
+      for (const m of [...texts.slice(0, 6), 'w'.repeat(120)]) {
+        expect(wordsHex(hmacSha256Words(k, m))).toBe(createHmac('sha256', k).update(m).digest('hex'));
+      }
     expect(wordsHex(hmacSha256Words('seed', 'ids'))).toBe(createHmac('sha256', 'seed').update('ids').digest('hex'));
   });
 });

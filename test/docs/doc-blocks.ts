@@ -27,7 +27,6 @@ export interface Block {
   output?: Block;
 }
 
-
 export function docFiles(): string[] {
   // The client's README and the bot's tutorial are run too (after the docs, against the same
   // server; each file's shell blocks in a session of their own).
@@ -47,7 +46,9 @@ export function blocks(file: string): Block[] {
     const words = open[2]!.split(/\s+/).filter(Boolean);
     const run = words.find((w) => w.startsWith('run='))?.slice(4);
     const kind: Kind = run
-      ? (['shell', 'graphql', 'position', 'ts', 'install'].includes(run) ? (run as Kind) : 'unmarked')
+      ? ['shell', 'graphql', 'position', 'ts', 'install'].includes(run)
+        ? (run as Kind)
+        : 'unmarked'
       : words.includes('output')
         ? 'output'
         : words.includes('no-run')

@@ -50,7 +50,11 @@ describe('doc examples are marked', () => {
     });
     expect(noApi.map(where)).toEqual([]);
     const bashOnly = /\$\{?(RANDOM|SECONDS|BASH\w*)\b|\[\[|<\(|\bdeclare\b|\bsource\b|\bfunction\b/;
-    expect(ofKind('shell').filter((b) => b.lang === 'sh' && bashOnly.test(b.code)).map(where)).toEqual([]);
+    expect(
+      ofKind('shell')
+        .filter((b) => b.lang === 'sh' && bashOnly.test(b.code))
+        .map(where),
+    ).toEqual([]);
   });
 });
 
@@ -95,14 +99,18 @@ describe('TypeScript examples run', () => {
   });
 
   for (const b of tsBlocks) {
-    it(`${where(b)} type-checks and runs from the repository root`, async () => {
-      const output = `${tsc.stdout}${tsc.stderr}`;
-      // tsc names the file of each diagnostic; a failure without one (a bad config) fails every example.
-      const own = output.split('\n').filter((l) => l.startsWith(`${base(b)}.ts`));
-      const unowned = tsc.code !== 0 && !tsBlocks.some((o) => output.includes(`${base(o)}.ts(`));
-      expect(own.length === 0 && !unowned, `${where(b)} does not type-check:\n${output}`).toBe(true);
-      await import(pathToFileURL(join(ROOT, `${base(b)}.ts`)).href);
-    }, EXAMPLE_TIMEOUT_MS);
+    it(
+      `${where(b)} type-checks and runs from the repository root`,
+      async () => {
+        const output = `${tsc.stdout}${tsc.stderr}`;
+        // tsc names the file of each diagnostic; a failure without one (a bad config) fails every example.
+        const own = output.split('\n').filter((l) => l.startsWith(`${base(b)}.ts`));
+        const unowned = tsc.code !== 0 && !tsBlocks.some((o) => output.includes(`${base(o)}.ts(`));
+        expect(own.length === 0 && !unowned, `${where(b)} does not type-check:\n${output}`).toBe(true);
+        await import(pathToFileURL(join(ROOT, `${base(b)}.ts`)).href);
+      },
+      EXAMPLE_TIMEOUT_MS,
+    );
   }
 });
 
@@ -128,14 +136,18 @@ describe('HTTP examples run against a real server', () => {
   // tokens) are there for the file's next blocks, and none from another file's (under `set -u` a
   // block that uses a variable its own file never set fails).
   for (const b of ofKind('shell')) {
-    it(`${where(b)} succeeds${b.output ? ' and prints the documented output' : ''}`, async () => {
-      const state = join(dir, `session-${b.file.replace(/[^A-Za-z0-9]+/g, '-')}.sh`);
-      const script = join(dir, `block-${b.line}.sh`);
-      writeFileSync(script, shellHarness(b.code, state));
-      const { code, stdout, stderr } = await run('bash', [script], { ...process.env, API: h.baseUrl() }, EXAMPLE_TIMEOUT_MS - 30_000);
-      expect(code, `${where(b)} failed:\n${stderr}\n--- stdout ---\n${stdout}`).toBe(0);
-      if (b.output) expect(stdout.trim(), where(b.output)).toBe(b.output.code.trim());
-    }, EXAMPLE_TIMEOUT_MS);
+    it(
+      `${where(b)} succeeds${b.output ? ' and prints the documented output' : ''}`,
+      async () => {
+        const state = join(dir, `session-${b.file.replace(/[^A-Za-z0-9]+/g, '-')}.sh`);
+        const script = join(dir, `block-${b.line}.sh`);
+        writeFileSync(script, shellHarness(b.code, state));
+        const { code, stdout, stderr } = await run('bash', [script], { ...process.env, API: h.baseUrl() }, EXAMPLE_TIMEOUT_MS - 30_000);
+        expect(code, `${where(b)} failed:\n${stderr}\n--- stdout ---\n${stdout}`).toBe(0);
+        if (b.output) expect(stdout.trim(), where(b.output)).toBe(b.output.code.trim());
+      },
+      EXAMPLE_TIMEOUT_MS,
+    );
   }
 
   for (const b of ofKind('graphql')) {
@@ -145,7 +157,10 @@ describe('HTTP examples run against a real server', () => {
         opponentHandle: 'bob',
         decks: { p1: { starter: 'starter-verdant-quake' }, p2: { starter: 'starter-ember-tide' } },
       });
-      const match = (await (await fetch(`${h.baseUrl()}/v1/matches/${created.id}`)).json()) as { version: number; game: { pending: { seat: 'p1' | 'p2' } } };
+      const match = (await (await fetch(`${h.baseUrl()}/v1/matches/${created.id}`)).json()) as {
+        version: number;
+        game: { pending: { seat: 'p1' | 'p2' } };
+      };
       const token = created.tokens[match.game.pending.seat];
       const res = await postJson(
         `${h.baseUrl()}/graphql`,
@@ -192,7 +207,12 @@ done > '${state}.new' && mv '${state}.new' '${state}'
  * resolves with what it printed so far and the processes still running then, so a block that
  * hangs fails with its own output instead of the test runner's bare timeout.
  */
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 0): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  cmd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 0,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: timeoutMs > 0 });
     let stdout = '';

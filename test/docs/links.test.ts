@@ -67,7 +67,10 @@ export function anchors(file: string): Set<string> {
       .replace(/<[^>]+>/g, '')
       .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
       .trim();
-    const base = text.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
+    const base = text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+      .replace(/ /g, '-');
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     ids.add(n === 0 ? base : `${base}-${n}`);

@@ -19,7 +19,10 @@ function styles(): Map<string, string[]> {
   for (const line of section.split('\n')) {
     const cells = line.split('|').map((c) => c.trim());
     if (cells.length < 4 || cells[1] === 'Style' || /^-+$/.test(cells[1]!)) continue;
-    out.set(cells[1]!, [...cells[2]!.matchAll(/`(GET|POST) ([^`]+)`/g)].map((m) => `${m[1]} ${m[2]}`));
+    out.set(
+      cells[1]!,
+      [...cells[2]!.matchAll(/`(GET|POST) ([^`]+)`/g)].map((m) => `${m[1]} ${m[2]}`),
+    );
   }
   return out;
 }

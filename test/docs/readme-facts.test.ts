@@ -44,7 +44,10 @@ describe('docs/testing.md and the README on npm test, PostgreSQL and Chromium', 
     const fixture = read('test/browser/fixture.ts');
     const path = /process\.env\.CHROMIUM_PATH \|\| '([^']+)'/.exec(fixture)?.[1];
     expect(path, 'default Chromium path in test/browser/fixture.ts').toBeTruthy();
-    const section = testing.slice(testing.indexOf('## What `npm test` runs'), testing.indexOf('\n## ', testing.indexOf('## What `npm test` runs') + 1));
+    const section = testing.slice(
+      testing.indexOf('## What `npm test` runs'),
+      testing.indexOf('\n## ', testing.indexOf('## What `npm test` runs') + 1),
+    );
     expect(section).toContain(`\`${path}\``);
     expect(section).toContain('`CHROMIUM_PATH`');
     expect(section).toMatch(/browser suites[^]*skipped[^]*`CI` set[^]*fail/);
@@ -65,7 +68,9 @@ describe('the computer player, as documented', () => {
     const api = read('docs/api.md');
     const base = limitForLevel(0) / 1000;
     const per = (limitForLevel(1) - limitForLevel(0)) / 1000;
-    expect(api).toContain(`time limit of ${base} s + ${per} s per level (${limitForLevel(1) / 1000} s at level 1, ${limitForLevel(8) / 1000} s at`);
+    expect(api).toContain(
+      `time limit of ${base} s + ${per} s per level (${limitForLevel(1) / 1000} s at level 1, ${limitForLevel(8) / 1000} s at`,
+    );
   });
 
   it("docs/benchmarks.md's ladder says which random player each figure is against", () => {

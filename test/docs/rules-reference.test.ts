@@ -16,7 +16,10 @@ describe('docs/rules.md', () => {
   it('defines rule IDs in every area and the open questions', () => {
     expect(defs.size).toBeGreaterThan(150);
     for (const area of ['BOARD', 'CARD', 'ACT', 'CONF', 'FLIP', 'CHAIN', 'AB-SHK', 'AB-MAG', 'END']) {
-      expect([...defs.keys()].some((id) => id.startsWith(`R-${area}-`)), area).toBe(true);
+      expect(
+        [...defs.keys()].some((id) => id.startsWith(`R-${area}-`)),
+        area,
+      ).toBe(true);
     }
     expect(defs.has('OQ-1') && defs.has('OQ-35')).toBe(true);
   });

@@ -22,7 +22,13 @@ for (const backend of backends) {
     async function create(extra: Record<string, unknown> = {}) {
       const res = await h.http
         .post('/v1/matches')
-        .send({ game: 'noughts', handle: 'xavier', opponentHandle: 'olive', decks: { p1: { starter: 'standard' }, p2: { starter: 'standard' } }, ...extra })
+        .send({
+          game: 'noughts',
+          handle: 'xavier',
+          opponentHandle: 'olive',
+          decks: { p1: { starter: 'standard' }, p2: { starter: 'standard' } },
+          ...extra,
+        })
         .expect(201);
       return { id: res.body.id as string, tokens: res.body.tokens as Record<Seat, string> };
     }
@@ -38,13 +44,16 @@ for (const backend of backends) {
       expect(games).toContain('noughts');
       const doc = (await h.http.get('/openapi.json').expect(200)).body;
       for (const c of ['NoughtsCreateMatchRequest', 'NoughtsMatchView', 'NoughtsView', 'NoughtsAction', 'NoughtsEvent', 'NoughtsPending']) {
-        expect(Object.keys(doc.components.schemas).some((k) => k === c || k === `${c}Input`), c).toBe(true);
+        expect(
+          Object.keys(doc.components.schemas).some((k) => k === c || k === `${c}Input`),
+          c,
+        ).toBe(true);
       }
       const starters = (await h.http.get('/v1/games/noughts/decks').expect(200)).body.decks.map((d: { id: string }) => d.id);
       expect(starters).toEqual(['standard']);
     });
 
-    it('plays over REST to the end: `play` is this game\'s action, its `MatchEnded` is its own event, hidden cards stay hidden until then', async () => {
+    it("plays over REST to the end: `play` is this game's action, its `MatchEnded` is its own event, hidden cards stay hidden until then", async () => {
       const m = await create();
       let v = await view(m.id, m.tokens.p1);
       expect(v.gameId).toBe('noughts');
@@ -58,15 +67,27 @@ for (const backend of backends) {
         const theirs = `n${cards[other(seat)]}`;
         const mine = `n${cards[seat]}`;
         if (theirs === mine) continue;
-        const body = JSON.stringify(await view(m.id, m.tokens[seat])) + JSON.stringify((await h.http.get(`/v1/matches/${m.id}/events`).set(bearer(m.tokens[seat])).expect(200)).body);
+        const body =
+          JSON.stringify(await view(m.id, m.tokens[seat])) +
+          JSON.stringify((await h.http.get(`/v1/matches/${m.id}/events`).set(bearer(m.tokens[seat])).expect(200)).body);
         expect(body).not.toContain(`"${theirs}"`);
       }
       // p1 takes the top row while p2 plays below: three in a row for p1.
-      const moves: [Seat, string][] = [['p1', 'a1'], ['p2', 'b1'], ['p1', 'a2'], ['p2', 'b2'], ['p1', 'a3']];
+      const moves: [Seat, string][] = [
+        ['p1', 'a1'],
+        ['p2', 'b1'],
+        ['p1', 'a2'],
+        ['p2', 'b2'],
+        ['p1', 'a3'],
+      ];
       for (const [seat, cell] of moves) {
         const legal = (await h.http.get(`/v1/matches/${m.id}/legal-actions`).set(bearer(m.tokens[seat])).expect(200)).body.actions;
         expect(legal).toContainEqual({ action: { type: 'play', cell } });
-        await h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens[seat])).send({ action: { type: 'play', cell } }).expect(200);
+        await h.http
+          .post(`/v1/matches/${m.id}/actions`)
+          .set(bearer(m.tokens[seat]))
+          .send({ action: { type: 'play', cell } })
+          .expect(200);
       }
       v = await view(m.id);
       expect(v.status).toBe('finished');
@@ -78,7 +99,11 @@ for (const backend of backends) {
       expect(last.event).toMatchObject({ type: 'MatchEnded', winner: 'p1', reason: 'three-in-a-row' });
       expect(last.source).toBe('game');
       // A move after the end is refused; an Evons-shaped action is not this game's.
-      await h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens.p2)).send({ action: { type: 'play', cell: 'c3' } }).expect(409);
+      await h.http
+        .post(`/v1/matches/${m.id}/actions`)
+        .set(bearer(m.tokens.p2))
+        .send({ action: { type: 'play', cell: 'c3' } })
+        .expect(409);
     });
 
     it("refuses another game's action with the engine's reason, and a resign ends it as the match's own record", async () => {
@@ -89,7 +114,11 @@ for (const backend of backends) {
         .send({ action: { type: 'play', card: 'x', cell: 'C3', covered: false } })
         .expect(422);
       expect(bad.body.code).toBe('INVALID_ACTION');
-      await h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens.p2)).send({ action: { type: 'resign' } }).expect(200);
+      await h.http
+        .post(`/v1/matches/${m.id}/actions`)
+        .set(bearer(m.tokens.p2))
+        .send({ action: { type: 'resign' } })
+        .expect(200);
       const v = await view(m.id);
       expect(v.outcome).toMatchObject({ winner: 'p1', reason: 'resigned', seat: 'p2' });
       const last = (await h.http.get(`/v1/matches/${m.id}/events`).expect(200)).body.events.at(-1);
@@ -98,7 +127,11 @@ for (const backend of backends) {
 
     it('has a watch page: its preview from its own module, its own script, its events in its own words', async () => {
       const m = await create();
-      await h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens.p1)).send({ action: { type: 'play', cell: 'b2' } }).expect(200);
+      await h.http
+        .post(`/v1/matches/${m.id}/actions`)
+        .set(bearer(m.tokens.p1))
+        .send({ action: { type: 'play', cell: 'b2' } })
+        .expect(200);
       const html = (await h.http.get(`/watch/${m.id}`).expect(200)).text;
       expect(html).toContain('xavier vs olive · Noughts');
       expect(html).toContain('Turn 2 · xavier (X) vs olive (O) · olive to move.');
@@ -123,7 +156,14 @@ for (const backend of backends) {
         ... on NoughtsMatch { toMove grid { cell mark } hand { card value name } revealed { p1 { card } p2 { card } } result { winner reason } } } }`;
       const m = await create();
       const p1 = (await gql(MATCH, { id: m.id }, m.tokens.p1)).match;
-      expect(p1).toMatchObject({ __typename: 'NoughtsMatch', gameId: 'noughts', config: { firstSeat: 'p1' }, toMove: 'p1', revealed: null, result: null });
+      expect(p1).toMatchObject({
+        __typename: 'NoughtsMatch',
+        gameId: 'noughts',
+        config: { firstSeat: 'p1' },
+        toMove: 'p1',
+        revealed: null,
+        result: null,
+      });
       expect(p1.pendingDecision).toEqual({ kind: 'play', seat: 'p1' });
       // The envelope's fields are REST's (test/graphql/contract-agreement.test.ts): cardSetId as MatchView has it.
       expect(p1.cardSetId).toBe((await h.http.get(`/v1/matches/${m.id}`).expect(200)).body.cardSetId);

@@ -8,9 +8,16 @@ import { buildSchema } from 'graphql';
 import { compareType, shapeOf } from './agreement.js';
 
 const schema = buildSchema(/* GraphQL */ `
-  type Query { thing(id: ID!, limit: Int): Thing }
-  enum Kind { a b }
-  type Inner { x: Float! }
+  type Query {
+    thing(id: ID!, limit: Int): Thing
+  }
+  enum Kind {
+    a
+    b
+  }
+  type Inner {
+    x: Float!
+  }
   type Thing {
     id: ID!
     count: Int
@@ -37,7 +44,8 @@ const agreeing = z.object({
   extra: z.string().optional(),
 });
 
-const problemsOf = (zod: z.ZodType, type = 'Thing', io: 'input' | 'output' = 'output', allow = {}) => compareType(schema, type, shapeOf(zod, io), io, allow).problems;
+const problemsOf = (zod: z.ZodType, type = 'Thing', io: 'input' | 'output' = 'output', allow = {}) =>
+  compareType(schema, type, shapeOf(zod, io), io, allow).problems;
 
 describe('the GraphQL/Zod comparer', () => {
   it('finds nothing in a pair that agrees', () => {
@@ -47,20 +55,30 @@ describe('the GraphQL/Zod comparer', () => {
 
   it('finds a field on one side only, either side', () => {
     expect(problemsOf(agreeing.extend({ more: z.boolean() }))).toEqual(['Thing.more: a Zod field (object) without a GraphQL field']);
-    expect(problemsOf(agreeing.omit({ extra: true }))).toEqual([expect.stringMatching(/^Thing\.extra: a GraphQL field without a Zod field/)]);
+    expect(problemsOf(agreeing.omit({ extra: true }))).toEqual([
+      expect.stringMatching(/^Thing\.extra: a GraphQL field without a Zod field/),
+    ]);
   });
 
   it('finds nullability that differs, both ways', () => {
-    expect(problemsOf(agreeing.extend({ count: z.number().int() }))).toEqual(['Thing.count: nullable in GraphQL, but Zod never gives null']);
-    expect(problemsOf(agreeing.extend({ id: z.string().nullable() }))).toEqual(['Thing.id: non-null in GraphQL, but Zod lets it be null or absent']);
-    expect(problemsOf(agreeing.extend({ tags: z.array(z.string().nullable()) }))).toEqual(['Thing.tags[]: non-null in GraphQL, but Zod lets it be null or absent']);
+    expect(problemsOf(agreeing.extend({ count: z.number().int() }))).toEqual([
+      'Thing.count: nullable in GraphQL, but Zod never gives null',
+    ]);
+    expect(problemsOf(agreeing.extend({ id: z.string().nullable() }))).toEqual([
+      'Thing.id: non-null in GraphQL, but Zod lets it be null or absent',
+    ]);
+    expect(problemsOf(agreeing.extend({ tags: z.array(z.string().nullable()) }))).toEqual([
+      'Thing.tags[]: non-null in GraphQL, but Zod lets it be null or absent',
+    ]);
   });
 
   it('finds optionality that differs in an input', () => {
     expect(problemsOf(z.strictObject({ name: z.string().optional(), size: z.number().int().optional() }), 'ThingInput', 'input')).toEqual([
       'ThingInput.name: non-null in GraphQL, but Zod lets it be absent',
     ]);
-    expect(problemsOf(z.strictObject({ name: z.string(), size: z.number().int() }), 'ThingInput', 'input')).toEqual(['ThingInput.size: nullable in GraphQL, but Zod requires it']);
+    expect(problemsOf(z.strictObject({ name: z.string(), size: z.number().int() }), 'ThingInput', 'input')).toEqual([
+      'ThingInput.size: nullable in GraphQL, but Zod requires it',
+    ]);
   });
 
   it('finds scalar kinds that differ, nested objects included', () => {
@@ -80,7 +98,9 @@ describe('the GraphQL/Zod comparer', () => {
   it('reads unions as every branch: a field required only where every branch has it', () => {
     const union = z.union([agreeing.extend({ extra: z.string() }), agreeing.omit({ extra: true })]);
     expect(problemsOf(union)).toEqual([]);
-    expect(problemsOf(z.union([agreeing, agreeing.extend({ kind: z.literal('c') })]))).toEqual(['Thing.kind: enum Kind has a, b; Zod a, b, c']);
+    expect(problemsOf(z.union([agreeing, agreeing.extend({ kind: z.literal('c') })]))).toEqual([
+      'Thing.kind: enum Kind has a, b; Zod a, b, c',
+    ]);
   });
 
   it("compares a field's arguments as an input", () => {

@@ -73,7 +73,11 @@ function normalise(js: Json, defs: Record<string, Json>): Shape {
     const props = js.properties as Record<string, Json> | undefined;
     if (!props) return { kind: 'any', nullable };
     const required = new Set((js.required ?? []) as string[]);
-    return { kind: 'object', nullable, fields: new Map(Object.entries(props).map(([k, v]) => [k, { shape: normalise(v, defs), required: required.has(k) }])) };
+    return {
+      kind: 'object',
+      nullable,
+      fields: new Map(Object.entries(props).map(([k, v]) => [k, { shape: normalise(v, defs), required: required.has(k) }])),
+    };
   }
   if (type === 'array') return { kind: 'array', nullable, items: js.items ? normalise(js.items as Json, defs) : { ...ANY } };
   if (type === 'string' || type === 'integer' || type === 'number' || type === 'boolean') return { kind: type, nullable };
@@ -99,7 +103,8 @@ function merge(a: Shape, b: Shape): Shape {
   if (a.kind === b.kind) return { kind: a.kind, nullable };
   // An enum of strings and a string (a literal beside a free string): a string.
   const kinds = new Set([a.kind, b.kind]);
-  if (kinds.has('string') && kinds.has('enum') && [...(a.values ?? []), ...(b.values ?? [])].every((v) => typeof v === 'string')) return { kind: 'string', nullable };
+  if (kinds.has('string') && kinds.has('enum') && [...(a.values ?? []), ...(b.values ?? [])].every((v) => typeof v === 'string'))
+    return { kind: 'string', nullable };
   if (kinds.has('integer') && kinds.has('number')) return { kind: 'number', nullable };
   return { kind: 'any', nullable };
 }
@@ -128,7 +133,14 @@ export interface Comparison {
  * lets it be absent. A Zod enum must be a GraphQL enum with the same values, or (an output) a
  * String whose description names every value, or (an input) a String that Zod checks.
  */
-export function compareType(schema: GraphQLSchema, typeName: string, shape: Shape, io: 'input' | 'output', allow: Allowances = {}, out: Comparison = { problems: [], used: new Set() }): Comparison {
+export function compareType(
+  schema: GraphQLSchema,
+  typeName: string,
+  shape: Shape,
+  io: 'input' | 'output',
+  allow: Allowances = {},
+  out: Comparison = { problems: [], used: new Set() },
+): Comparison {
   const type = typeName.includes('.') ? argumentsOf(schema, typeName) : schema.getType(typeName);
   if (!type) {
     out.problems.push(`${typeName}: no such GraphQL type`);
@@ -156,7 +168,14 @@ function argumentsOf(schema: GraphQLSchema, path: string): GraphQLInputObjectTyp
 
 type Field = GraphQLField<unknown, unknown> | GraphQLInputField;
 
-function compareObject(type: GraphQLType, shape: Shape, io: 'input' | 'output', allow: Allowances, out: Comparison, seen: Set<string>): void {
+function compareObject(
+  type: GraphQLType,
+  shape: Shape,
+  io: 'input' | 'output',
+  allow: Allowances,
+  out: Comparison,
+  seen: Set<string>,
+): void {
   if (!(type instanceof GraphQLObjectType || type instanceof GraphQLInterfaceType || type instanceof GraphQLInputObjectType)) {
     out.problems.push(`${String(type)}: Zod has an object, GraphQL ${String(type)} is not an object type`);
     return;
@@ -179,7 +198,10 @@ function compareObject(type: GraphQLType, shape: Shape, io: 'input' | 'output', 
     const z = shape.fields!.get(zodName);
     if (!z) {
       if (allow.only?.[at]) out.used.add(at);
-      else out.problems.push(`${at}: a GraphQL field without a Zod field (${shape.name ?? 'the Zod object'} has ${[...shape.fields!.keys()].join(', ')})`);
+      else
+        out.problems.push(
+          `${at}: a GraphQL field without a Zod field (${shape.name ?? 'the Zod object'} has ${[...shape.fields!.keys()].join(', ')})`,
+        );
       continue;
     }
     covered.add(zodName);
@@ -198,7 +220,17 @@ function compareObject(type: GraphQLType, shape: Shape, io: 'input' | 'output', 
   }
 }
 
-function compareValue(at: string, field: Field, type: GraphQLType, shape: Shape, mayBeAbsent: boolean, io: 'input' | 'output', allow: Allowances, out: Comparison, seen: Set<string>): void {
+function compareValue(
+  at: string,
+  field: Field,
+  type: GraphQLType,
+  shape: Shape,
+  mayBeAbsent: boolean,
+  io: 'input' | 'output',
+  allow: Allowances,
+  out: Comparison,
+  seen: Set<string>,
+): void {
   const nonNull = type instanceof GraphQLNonNull;
   if (nonNull === mayBeAbsent) {
     out.problems.push(
@@ -229,7 +261,8 @@ function compareValue(at: string, field: Field, type: GraphQLType, shape: Shape,
     }
     const missing = shape.values!.filter((v) => !gql.includes(v as string));
     const extra = gql.filter((v) => !shape.values!.includes(v));
-    if (missing.length || extra.length) out.problems.push(`${at}: enum ${inner.name} has ${gql.join(', ')}; Zod ${shape.values!.join(', ')}`);
+    if (missing.length || extra.length)
+      out.problems.push(`${at}: enum ${inner.name} has ${gql.join(', ')}; Zod ${shape.values!.join(', ')}`);
     return;
   }
   const scalar = (inner as GraphQLScalarType).name;
@@ -237,7 +270,8 @@ function compareValue(at: string, field: Field, type: GraphQLType, shape: Shape,
   if (shape.kind === 'enum') {
     const numeric = shape.values!.every((v) => typeof v === 'number');
     if (numeric) {
-      if (!(scalar === 'Int' && shape.values!.every((v) => Number.isInteger(v))) && scalar !== 'Float') out.problems.push(`${at}: Zod numbers ${shape.values!.join(', ')}, GraphQL ${scalar}`);
+      if (!(scalar === 'Int' && shape.values!.every((v) => Number.isInteger(v))) && scalar !== 'Float')
+        out.problems.push(`${at}: Zod numbers ${shape.values!.join(', ')}, GraphQL ${scalar}`);
       return;
     }
     if (scalar !== 'String') {
@@ -246,8 +280,13 @@ function compareValue(at: string, field: Field, type: GraphQLType, shape: Shape,
     }
     if (io === 'input' || (shape.name && allow.openEnums?.includes(shape.name))) return;
     const description = field.description ?? '';
-    const unnamed = shape.values!.filter((v) => !new RegExp(`(^|[^\\w-])${String(v).replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')}($|[^\\w-])`).test(description));
-    if (unnamed.length) out.problems.push(`${at}: a String for Zod's enum (${shape.values!.join(', ')}); its description does not name ${unnamed.join(', ')}`);
+    const unnamed = shape.values!.filter(
+      (v) => !new RegExp(`(^|[^\\w-])${String(v).replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')}($|[^\\w-])`).test(description),
+    );
+    if (unnamed.length)
+      out.problems.push(
+        `${at}: a String for Zod's enum (${shape.values!.join(', ')}); its description does not name ${unnamed.join(', ')}`,
+      );
     return;
   }
   if (shape.kind === 'any') {

@@ -30,7 +30,18 @@ import {
   TournamentListQuery,
   WebhookRequestSchema,
 } from '../../src/contract/requests.js';
-import { CreateMatchResponse, EventPageSchema, EventSchema, JoinResponse, LegalActionsSchema, MatchPageSchema, MatchSummarySchema, MatchViewSchema, MinimalActionResultSchema, MyMatchesQuery } from '../../src/http/schemas.js';
+import {
+  CreateMatchResponse,
+  EventPageSchema,
+  EventSchema,
+  JoinResponse,
+  LegalActionsSchema,
+  MatchPageSchema,
+  MatchSummarySchema,
+  MatchViewSchema,
+  MinimalActionResultSchema,
+  MyMatchesQuery,
+} from '../../src/http/schemas.js';
 import { WebhookSchema, DeliverySchema } from '../../src/http/webhook-schemas.js';
 import { AccountDeliverySchema, AccountWebhookSchema } from '../../src/http/account-webhook-schemas.js';
 import { LeaderboardSchema, ProfileSchema } from '../../src/http/player-schemas.js';
@@ -107,13 +118,14 @@ const ALLOWED: Allowances = {
     'Match.legalActions': 'REST: GET /v1/matches/{id}/legal-actions',
     'Match.events': 'REST: GET /v1/matches/{id}/events',
     'Match.webhooks': 'REST: GET /v1/matches/{id}/webhooks',
-    'Event.type': "event.type, selectable without the JSON",
+    'Event.type': 'event.type, selectable without the JSON',
     'EventPage.version': 'an EventPage is only reached through Match.events: the version is Match.version beside it',
-    'LegalAction.type': "action.type, selectable without the JSON",
+    'LegalAction.type': 'action.type, selectable without the JSON',
     'ActionResult.match': "REST's Prefer: return=representation answer (ActionResult) has it; here built when selected",
     'ActionResult.pendingDecision': 'pending, typed',
     'ActionResult.replayed': 'REST says so in the Idempotent-Replayed header',
-    'MatchOutcome.seat': "REST's lean answer types its outcome loosely (winner, reason, and more): it is the match's outcome, seat included",
+    'MatchOutcome.seat':
+      "REST's lean answer types its outcome loosely (winner, reason, and more): it is the match's outcome, seat included",
     'CreateMatchResult.match': 'REST reads the match with GET /v1/matches/{id}',
     'JoinMatchResult.match': 'REST reads the match with GET /v1/matches/{id}',
     'Webhook.deliveries': 'REST: GET /v1/matches/{id}/webhooks/{webhookId}/deliveries',
@@ -122,7 +134,10 @@ const ALLOWED: Allowances = {
     'Query_myMatches.handle': 'REST takes ?handle= without a token; GraphQL myMatches needs one',
     // REST's MyMatchesQuery extends ListQuery, but GET /v1/me/matches passes none of these on to the service.
     ...Object.fromEntries(
-      ['game', 'opponent', 'result', 'timeControl', 'rated', 'from', 'to'].map((f) => [`Query_myMatches.${f}`, "accepted by REST's schema, ignored by /v1/me/matches: not offered here"]),
+      ['game', 'opponent', 'result', 'timeControl', 'rated', 'from', 'to'].map((f) => [
+        `Query_myMatches.${f}`,
+        "accepted by REST's schema, ignored by /v1/me/matches: not offered here",
+      ]),
     ),
   },
   renamed: {
@@ -130,9 +145,12 @@ const ALLOWED: Allowances = {
     'CreateMatchResult.gameId': 'game',
   },
   shaped: {
-    'CreateMatchResult.webhook': "GraphQL's WebhookCreated nests the webhook beside its secret; REST's is the webhook's fields and the secret",
-    'JoinMatchResult.webhook': "GraphQL's WebhookCreated nests the webhook beside its secret; REST's is the webhook's fields and the secret",
-    'ActionResult.legalActions': 'built when selected (empty when the next decision is not yours); REST sends them only with ?include=legal',
+    'CreateMatchResult.webhook':
+      "GraphQL's WebhookCreated nests the webhook beside its secret; REST's is the webhook's fields and the secret",
+    'JoinMatchResult.webhook':
+      "GraphQL's WebhookCreated nests the webhook beside its secret; REST's is the webhook's fields and the secret",
+    'ActionResult.legalActions':
+      'built when selected (empty when the next decision is not yours); REST sends them only with ?include=legal',
     'LegalAction.text': 'computed when selected; REST sends it only with ?text=true',
     'MatchSummary.timeLeftMs': 'a Float since it was published (every value is an integer); an Int would break typed clients',
     'Query_matches.rated': "a Boolean; REST's query string sends text, and the resolver passes it on as text to the same schema",

@@ -59,14 +59,23 @@ export class Bystander {
 
   private async newMatch(): Promise<Match> {
     if (this.opts.ai) {
-      const r = await this.api.must<{ id: string; seat: Seat; token: string }>('POST', '/v1/matches', 201, { token: this.playerToken, body: { ai: { level: 1 }, decks: { p1: DECKS.p1 } } });
+      const r = await this.api.must<{ id: string; seat: Seat; token: string }>('POST', '/v1/matches', 201, {
+        token: this.playerToken,
+        body: { ai: { level: 1 }, decks: { p1: DECKS.p1 } },
+      });
       return { id: r.id, tokens: { [r.seat]: r.token }, mine: r.seat };
     }
-    const r = await this.api.must<{ id: string; tokens: Record<Seat, string> }>('POST', '/v1/matches', 201, { token: this.playerToken, body: { opponentHandle: 'bystander-friend', decks: DECKS } });
+    const r = await this.api.must<{ id: string; tokens: Record<Seat, string> }>('POST', '/v1/matches', 201, {
+      token: this.playerToken,
+      body: { opponentHandle: 'bystander-friend', decks: DECKS },
+    });
     const rx = this.opts.receiver;
     if (rx) {
       for (const seat of ['p1', 'p2'] as const) {
-        await this.api.must('POST', `/v1/matches/${r.id}/webhooks`, 201, { token: r.tokens[seat], body: { url: rx.url(`/fast/${r.id}/${seat}`), events: ['your-turn'] } });
+        await this.api.must('POST', `/v1/matches/${r.id}/webhooks`, 201, {
+          token: r.tokens[seat],
+          body: { url: rx.url(`/fast/${r.id}/${seat}`), events: ['your-turn'] },
+        });
       }
     }
     return { id: r.id, tokens: r.tokens, mine: 'p1' };
@@ -74,7 +83,14 @@ export class Bystander {
 
   /** Plays for `ms`, timing every operation. */
   async phase(ms: number): Promise<PhaseFigures> {
-    const f: PhaseFigures = { read: new Samples(), move: new Samples(), ai: new Samples(), delivery: new Samples(), failed: [], clientLoopP99: Number.NaN };
+    const f: PhaseFigures = {
+      read: new Samples(),
+      move: new Samples(),
+      ai: new Samples(),
+      delivery: new Samples(),
+      failed: [],
+      clientLoopP99: Number.NaN,
+    };
     const loop = monitorEventLoopDelay({ resolution: 10 });
     loop.enable();
     const rx = this.opts.receiver;
@@ -103,7 +119,9 @@ export class Bystander {
         continue;
       }
       const legal = await this.api.call('GET', `/v1/matches/${m.id}/legal-actions`, { token });
-      const actions = ((legal.body as { actions?: { action: { type: string } }[] } | null)?.actions ?? []).filter((a) => a.action.type !== 'resign');
+      const actions = ((legal.body as { actions?: { action: { type: string } }[] } | null)?.actions ?? []).filter(
+        (a) => a.action.type !== 'resign',
+      );
       if (legal.status !== 200 || actions.length === 0) {
         if (legal.status !== 200) f.failed.push(`GET /v1/matches/{id}/legal-actions ${legal.status} ${legal.text.slice(0, 200)}`);
         this.match = null;

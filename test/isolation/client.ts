@@ -48,7 +48,11 @@ export class Client {
    * One request; never rejects (a network error is status 0 with the error in `text`). `parse:
    * false` reads a JSON body only when it is a refusal (an attacker's large answers stay text).
    */
-  call(method: string, url: string, opts: { token?: string; body?: unknown; headers?: Record<string, string>; parse?: boolean } = {}): Promise<Reply> {
+  call(
+    method: string,
+    url: string,
+    opts: { token?: string; body?: unknown; headers?: Record<string, string>; parse?: boolean } = {},
+  ): Promise<Reply> {
     return new Promise((resolve) => {
       const t0 = performance.now();
       const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
@@ -58,12 +62,16 @@ export class Client {
         headers['content-type'] = 'application/json';
         headers['content-length'] = String(Buffer.byteLength(payload));
       }
-      const req = http.request(this.base + url, { method, agent: this.agent, localAddress: this.localAddress, headers, timeout: this.timeoutMs }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('error', (e) => done(0, e.message, res.headers));
-        res.on('end', () => done(res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8'), res.headers));
-      });
+      const req = http.request(
+        this.base + url,
+        { method, agent: this.agent, localAddress: this.localAddress, headers, timeout: this.timeoutMs },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('error', (e) => done(0, e.message, res.headers));
+          res.on('end', () => done(res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8'), res.headers));
+        },
+      );
       let finished = false;
       const done = (status: number, text: string, resHeaders: http.IncomingHttpHeaders) => {
         if (finished) return;
@@ -77,9 +85,14 @@ export class Client {
             body = null;
           }
         }
-        const code = status >= 400 ? ((body as { code?: string; errors?: { extensions?: { code?: string } }[] } | null)?.code ?? (body as { errors?: { extensions?: { code?: string } }[] } | null)?.errors?.[0]?.extensions?.code) : undefined;
+        const code =
+          status >= 400
+            ? ((body as { code?: string; errors?: { extensions?: { code?: string } }[] } | null)?.code ??
+              (body as { errors?: { extensions?: { code?: string } }[] } | null)?.errors?.[0]?.extensions?.code)
+            : undefined;
         this.count(status === 0 ? 'network' : status, code);
-        if (status === 0 || status >= 500) this.failures.push({ what: `${method} ${url}`, status: status === 0 ? 'network' : status, detail: text.slice(0, 400) });
+        if (status === 0 || status >= 500)
+          this.failures.push({ what: `${method} ${url}`, status: status === 0 ? 'network' : status, detail: text.slice(0, 400) });
         resolve({ status, ms, text, body, headers: resHeaders });
       };
       req.on('timeout', () => req.destroy(new Error(`timed out after ${this.timeoutMs} ms`)));
@@ -89,7 +102,12 @@ export class Client {
   }
 
   /** A call that must answer `want` (fixture set-up): throws with the answer otherwise. */
-  async must<T = Record<string, unknown>>(method: string, url: string, want: number, opts: { token?: string; body?: unknown } = {}): Promise<T> {
+  async must<T = Record<string, unknown>>(
+    method: string,
+    url: string,
+    want: number,
+    opts: { token?: string; body?: unknown } = {},
+  ): Promise<T> {
     const r = await this.call(method, url, opts);
     if (r.status !== want) throw new Error(`${method} ${url}: ${r.status} (wanted ${want}) ${r.text.slice(0, 300)}`);
     return r.body as T;

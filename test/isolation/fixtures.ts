@@ -29,26 +29,59 @@ const rid = () => randomBytes(12).toString('base64url');
  * statement each for the players and their tokens; without it (PGlite, inside the server) over
  * the API, every scope.
  */
-export async function insertPlayers(db: pg.Client | null, api: Client, prefix: string, n: number, scopes: string[] = ALL_SCOPES): Promise<Player[]> {
+export async function insertPlayers(
+  db: pg.Client | null,
+  api: Client,
+  prefix: string,
+  n: number,
+  scopes: string[] = ALL_SCOPES,
+): Promise<Player[]> {
   if (!db) {
-    return pool(Array.from({ length: n }, (_, i) => i), 8, async (i) => {
-      const r = await api.must<{ token: string; player: { id?: string } }>('POST', '/v1/players', 201, { body: { handle: `${prefix}${i}` } });
-      return { id: r.player.id ?? '', handle: `${prefix}${i}`, token: r.token };
-    });
+    return pool(
+      Array.from({ length: n }, (_, i) => i),
+      8,
+      async (i) => {
+        const r = await api.must<{ token: string; player: { id?: string } }>('POST', '/v1/players', 201, {
+          body: { handle: `${prefix}${i}` },
+        });
+        return { id: r.player.id ?? '', handle: `${prefix}${i}`, token: r.token };
+      },
+    );
   }
-  const players: Player[] = Array.from({ length: n }, (_, i) => ({ id: `pl_${rid()}`, handle: `${prefix}${i}`, token: `evp_${randomBytes(32).toString('base64url')}` }));
+  const players: Player[] = Array.from({ length: n }, (_, i) => ({
+    id: `pl_${rid()}`,
+    handle: `${prefix}${i}`,
+    token: `evp_${randomBytes(32).toString('base64url')}`,
+  }));
   await db.query(
     `INSERT INTO "player" ("id", "handle", "handle_key", "bot", "created_at")
      SELECT id, handle, lower(handle), false, now() FROM unnest($1::text[], $2::text[]) AS t(id, handle)`,
     [players.map((p) => p.id), players.map((p) => p.handle)],
   );
-  await insertTokens(db, api, players, scopes, players.map((p) => p.token));
+  await insertTokens(
+    db,
+    api,
+    players,
+    scopes,
+    players.map((p) => p.token),
+  );
   return players;
 }
 
 /** One more token of `scopes` for each player (plain tokens returned in the same order); without `db`, minted over the API. */
-export async function insertTokens(db: pg.Client | null, api: Client, players: Player[], scopes: string[], tokens?: string[]): Promise<string[]> {
-  if (!db) return pool(players, 8, async (p) => (await api.must<{ token: string }>('POST', '/v1/me/tokens', 201, { token: p.token, body: { scopes } })).token);
+export async function insertTokens(
+  db: pg.Client | null,
+  api: Client,
+  players: Player[],
+  scopes: string[],
+  tokens?: string[],
+): Promise<string[]> {
+  if (!db)
+    return pool(
+      players,
+      8,
+      async (p) => (await api.must<{ token: string }>('POST', '/v1/me/tokens', 201, { token: p.token, body: { scopes } })).token,
+    );
   const plain = tokens ?? players.map(() => `evp_${randomBytes(32).toString('base64url')}`);
   await db.query(
     `INSERT INTO "player_token" ("id", "player_id", "token_hash", "label", "scopes", "created_at")
@@ -74,12 +107,13 @@ export async function bigSwiss(api: Client, db: pg.Client | null, size: number):
   }
   const rest = await insertPlayers(db, api, `sw${rid().slice(0, 4)}-`, size - 2);
   if (!db) await pool(rest, 8, (p) => api.must('POST', `/v1/tournaments/${t.id}/join`, 200, { token: p.token, body: {} }));
-  else await db.query(
-    `INSERT INTO "tournament_player" ("tournament_id", "player_id", "deck", "deck_name", "rating", "joined_at")
+  else
+    await db.query(
+      `INSERT INTO "tournament_player" ("tournament_id", "player_id", "deck", "deck_name", "rating", "joined_at")
      SELECT $1, p, e."deck", e."deck_name", e."rating", now()
        FROM unnest($2::text[]) AS p, (SELECT "deck", "deck_name", "rating" FROM "tournament_player" WHERE "tournament_id" = $1 LIMIT 1) AS e`,
-    [t.id, rest.map((p) => p.id)],
-  );
+      [t.id, rest.map((p) => p.id)],
+    );
   await api.must('POST', `/v1/tournaments/${t.id}/start`, 200, { token: org.token, body: {} });
   return { id: t.id, organizer: org.token };
 }
@@ -100,14 +134,23 @@ type View = { version: number; status: string; game: { pending: { seat: 'p1' | '
  * One legal move by the seat to move (never a resignation while another action exists);
  * null when the match is over. `pick` chooses among the non-resigning actions.
  */
-export async function oneMove(api: Client, m: Hot, pick: (n: number) => number = (n) => Math.floor(Math.random() * n)): Promise<{ status: number; version: number } | null> {
+export async function oneMove(
+  api: Client,
+  m: Hot,
+  pick: (n: number) => number = (n) => Math.floor(Math.random() * n),
+): Promise<{ status: number; version: number } | null> {
   const v = (await api.call('GET', `/v1/matches/${m.id}`, { token: m.tokens.p1 })).body as View | null;
   const seat = v?.game?.pending?.seat;
   if (!v || v.status !== 'active' || !seat) return null;
-  const legal = (await api.call('GET', `/v1/matches/${m.id}/legal-actions`, { token: m.tokens[seat] })).body as { actions?: { action: { type: string } }[] } | null;
+  const legal = (await api.call('GET', `/v1/matches/${m.id}/legal-actions`, { token: m.tokens[seat] })).body as {
+    actions?: { action: { type: string } }[];
+  } | null;
   const actions = (legal?.actions ?? []).filter((a) => a.action.type !== 'resign');
   if (!actions.length) return null;
-  const r = await api.call('POST', `/v1/matches/${m.id}/actions`, { token: m.tokens[seat], body: { action: actions[pick(actions.length)]!.action } });
+  const r = await api.call('POST', `/v1/matches/${m.id}/actions`, {
+    token: m.tokens[seat],
+    body: { action: actions[pick(actions.length)]!.action },
+  });
   return { status: r.status, version: (r.body as { version?: number } | null)?.version ?? v.version };
 }
 

@@ -27,7 +27,19 @@ import { createTempDatabase, type TempDatabase } from '../persistence/pg-helper.
 import type { PhaseFigures } from './bystander.js';
 import { BystanderThread } from './bystander-thread.js';
 import { Client, loops, pause, pool } from './client.js';
-import { CORR, DECKS, STARTERS, bigSwiss, connect, hotSeat, insertPlayers, insertTokens, longMatch, oneMove, type Hot } from './fixtures.js';
+import {
+  CORR,
+  DECKS,
+  STARTERS,
+  bigSwiss,
+  connect,
+  hotSeat,
+  insertPlayers,
+  insertTokens,
+  longMatch,
+  oneMove,
+  type Hot,
+} from './fixtures.js';
 import { Receiver } from './receiver.js';
 import { pair, print, writeReport, type Row } from './report.js';
 import { openSocket, until } from './ws.js';
@@ -91,13 +103,25 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
         sql = await connect(db.url);
       } else {
         dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'evons-isolation-'));
-        server = await startServer({ cwd: ROOT, kind: 'tsx', env: { ...ENV, DATABASE_URL: '', DATA_DIR: path.join(dataDir, 'data') }, readyTimeoutMs: 180_000 });
+        server = await startServer({
+          cwd: ROOT,
+          kind: 'tsx',
+          env: { ...ENV, DATABASE_URL: '', DATA_DIR: path.join(dataDir, 'data') },
+          readyTimeoutMs: 180_000,
+        });
       }
       setup = new Client(server.baseUrl, '127.0.0.3');
     }, 240_000);
 
     afterAll(async () => {
-      const context = { backend: backend.name, phaseMs: PHASE_MS, rampMs: RAMP_MS, full: FULL, cpus: os.cpus().length, commit: process.env.ISOLATION_COMMIT ?? null };
+      const context = {
+        backend: backend.name,
+        phaseMs: PHASE_MS,
+        rampMs: RAMP_MS,
+        full: FULL,
+        cpus: os.cpus().length,
+        commit: process.env.ISOLATION_COMMIT ?? null,
+      };
       if (rows.length) {
         console.log(print(rows, context));
         if (process.env.ISOLATION_REPORT) writeReport(process.env.ISOLATION_REPORT, rows, context);
@@ -118,8 +142,17 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
      * phase; the row of figures, and the common checks: no 5xx or network error for anyone, every
      * bystander operation answered 2xx.
      */
-    async function measure(name: string, attack: (signal: AbortSignal, attacker: Client) => Promise<void>, opts: { ai?: boolean; webhooks?: boolean; notes?: () => Record<string, unknown>; attacker?: Client } = {}) {
-      const by = BystanderThread.start({ base: server.baseUrl, localAddress: '127.0.0.2', ...(opts.ai ? { ai: true } : {}), ...(opts.webhooks ? { webhooks: true } : {}) });
+    async function measure(
+      name: string,
+      attack: (signal: AbortSignal, attacker: Client) => Promise<void>,
+      opts: { ai?: boolean; webhooks?: boolean; notes?: () => Record<string, unknown>; attacker?: Client } = {},
+    ) {
+      const by = BystanderThread.start({
+        base: server.baseUrl,
+        localAddress: '127.0.0.2',
+        ...(opts.ai ? { ai: true } : {}),
+        ...(opts.webhooks ? { webhooks: true } : {}),
+      });
       try {
         return await measureWith(by, name, attack, opts);
       } finally {
@@ -127,7 +160,12 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
       }
     }
 
-    async function measureWith(by: BystanderThread, name: string, attack: (signal: AbortSignal, attacker: Client) => Promise<void>, opts: { ai?: boolean; webhooks?: boolean; notes?: () => Record<string, unknown>; attacker?: Client }) {
+    async function measureWith(
+      by: BystanderThread,
+      name: string,
+      attack: (signal: AbortSignal, attacker: Client) => Promise<void>,
+      opts: { ai?: boolean; webhooks?: boolean; notes?: () => Record<string, unknown>; attacker?: Client },
+    ) {
       await by.init(`bystander-${++bystanders}`);
       await by.phase(500); // warm: its first match, the connections
       const cores = async <T>(run: () => Promise<T>): Promise<[T, number]> => {
@@ -171,7 +209,8 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
       expect(withAttack.move.count).toBeGreaterThan(0);
       if (opts.webhooks) expect(withAttack.delivery.count, "the bystander's webhook deliveries during the attack").toBeGreaterThan(0);
       if (STRICT) {
-        for (const p of [row.read, row.move, ...(row.extra ? [row.extra] : [])]) expect(p.ratio, `${name}: p99 ratio`).toBeLessThanOrEqual(2);
+        for (const p of [row.read, row.move, ...(row.extra ? [row.extra] : [])])
+          expect(p.ratio, `${name}: p99 ratio`).toBeLessThanOrEqual(2);
       }
       return row;
     }
@@ -207,17 +246,22 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
       const row = await measure('0. control: plain match reads ×4', (signal, a) =>
         loops(4, signal, async () => {
           await a.call('GET', `/v1/matches/${m.id}`, { token: m.tokens.p1, parse: false });
-        }));
+        }),
+      );
       expect(allowed(row.attacker.statuses, ['200', '429'])).toEqual([]);
     });
 
     it('1. anonymous GET /tournament/{id} of a 1,000-player Swiss, 4 at once in a loop', async () => {
       const { id } = await theSwiss();
       let bytes = 0;
-      const row = await measure('1. tournament page, 1,000 players ×4', (signal, a) =>
-        loops(4, signal, async () => {
-          bytes = Math.max(bytes, (await a.call('GET', `/tournament/${id}`, { parse: false })).text.length);
-        }), { notes: () => ({ pageBytes: bytes }) });
+      const row = await measure(
+        '1. tournament page, 1,000 players ×4',
+        (signal, a) =>
+          loops(4, signal, async () => {
+            bytes = Math.max(bytes, (await a.call('GET', `/tournament/${id}`, { parse: false })).text.length);
+          }),
+        { notes: () => ({ pageBytes: bytes }) },
+      );
       expect(allowed(row.attacker.statuses, ['200', '429'])).toEqual([]);
       expect(row.attacker.statuses['200']).toBeGreaterThan(0);
     });
@@ -225,24 +269,28 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
     it('2. standings of 1,000 players 4 at once (every page), and standings.csv 35 in a row', async () => {
       const { id } = await theSwiss();
       const csv: Record<string, number> = {};
-      const row = await measure('2. standings ×4 + standings.csv ×35', (signal, a) =>
-        Promise.all([
-          loops(4, signal, async () => {
-            let cursor: string | null = null;
-            do {
-              const r = await a.call('GET', `/v1/tournaments/${id}/standings${cursor ? `?cursor=${cursor}` : ''}`);
-              cursor = r.status === 200 ? ((r.body as { nextCursor: string | null }).nextCursor ?? null) : null;
-            } while (cursor && !signal.aborted);
-          }),
-          (async () => {
-            // All 35, even if the phase ends first: the budget's refusals are the point.
-            for (let i = 0; i < 35; i++) {
-              const r = await a.call('GET', `/v1/tournaments/${id}/standings.csv`, { parse: false });
-              const code = r.status === 429 ? `429 ${(r.body as { code?: string } | null)?.code}` : String(r.status);
-              csv[code] = (csv[code] ?? 0) + 1;
-            }
-          })(),
-        ]).then(() => undefined), { notes: () => ({ csv }) });
+      const row = await measure(
+        '2. standings ×4 + standings.csv ×35',
+        (signal, a) =>
+          Promise.all([
+            loops(4, signal, async () => {
+              let cursor: string | null = null;
+              do {
+                const r = await a.call('GET', `/v1/tournaments/${id}/standings${cursor ? `?cursor=${cursor}` : ''}`);
+                cursor = r.status === 200 ? ((r.body as { nextCursor: string | null }).nextCursor ?? null) : null;
+              } while (cursor && !signal.aborted);
+            }),
+            (async () => {
+              // All 35, even if the phase ends first: the budget's refusals are the point.
+              for (let i = 0; i < 35; i++) {
+                const r = await a.call('GET', `/v1/tournaments/${id}/standings.csv`, { parse: false });
+                const code = r.status === 429 ? `429 ${(r.body as { code?: string } | null)?.code}` : String(r.status);
+                csv[code] = (csv[code] ?? 0) + 1;
+              }
+            })(),
+          ]).then(() => undefined),
+        { notes: () => ({ csv }) },
+      );
       expect(allowed(row.attacker.statuses, ['200', '429'])).toEqual([]);
       // Charged by its cells (1,000 players × 9 rounds): 35 of them are more than a client's minute of work.
       expect(35 * workCost.standingsCsv(1000, 9)).toBeGreaterThan(6000);
@@ -255,7 +303,8 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
       const row = await measure('3. GraphQL 30 × match(at:) ×4', (signal, a) =>
         loops(4, signal, async () => {
           await a.call('POST', '/graphql', { body: { query }, parse: false });
-        }));
+        }),
+      );
       expect(allowed(row.attacker.statuses, ['400', '429'])).toEqual([]);
       expect(row.attacker.codes['query-too-costly']).toBe(row.attacker.statuses['400']);
       expect(row.attacker.statuses['400']).toBeGreaterThan(0);
@@ -265,18 +314,23 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
       const p = await theHeavyPlayer();
       const selection = 'subscription { myTurn { id version status seat pending ... on EvonsMatch { hand { id } } } }';
       const windows: number[] = [];
-      const row = await measure('4. myTurn, backlog of ~50 ×4', (signal, a) =>
-        loops(4, signal, async () => {
-          const s = await openSocket(server.baseUrl, a.localAddress, p.token);
-          s.send({ type: 'subscribe', id: '1', payload: { query: selection } });
-          await until(() => s.messages.filter((m) => m.type === 'next').length >= 10 || s.isClosed() || signal.aborted, 10_000);
-          const errors = s.messages.filter((m) => m.type === 'error');
-          for (const e of errors) a.count('ws-error', ((e.payload as { extensions?: { code?: string } }[])[0]?.extensions?.code) ?? 'unknown');
-          windows.push(s.bytes());
-          a.count('subscription');
-          s.close();
-          await s.closed;
-        }), { notes: () => ({ subscriptions: windows.length, maxBytesOfAWindow: Math.max(0, ...windows) }) });
+      const row = await measure(
+        '4. myTurn, backlog of ~50 ×4',
+        (signal, a) =>
+          loops(4, signal, async () => {
+            const s = await openSocket(server.baseUrl, a.localAddress, p.token);
+            s.send({ type: 'subscribe', id: '1', payload: { query: selection } });
+            await until(() => s.messages.filter((m) => m.type === 'next').length >= 10 || s.isClosed() || signal.aborted, 10_000);
+            const errors = s.messages.filter((m) => m.type === 'error');
+            for (const e of errors)
+              a.count('ws-error', (e.payload as { extensions?: { code?: string } }[])[0]?.extensions?.code ?? 'unknown');
+            windows.push(s.bytes());
+            a.count('subscription');
+            s.close();
+            await s.closed;
+          }),
+        { notes: () => ({ subscriptions: windows.length, maxBytesOfAWindow: Math.max(0, ...windows) }) },
+      );
       expect(row.attacker.statuses.subscription).toBeGreaterThan(0);
       // Each start is charged its window: past the budget, rate-limited (and nothing else).
       expect(Object.keys(row.attacker.codes).filter((c) => c !== 'rate-limited')).toEqual([]);
@@ -288,7 +342,8 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
       for (let attempt = 0; ; attempt++) {
         s.send({ type: 'subscribe', id: '1', payload: { query: selection } });
         await until(() => s.messages.filter((m) => m.type === 'next').length >= 10 || s.messages.some((m) => m.type === 'error'), 20_000);
-        const refusal = s.messages.find((m) => m.type === 'error')?.payload as { extensions?: { code?: string; retryAfter?: number } }[] | undefined;
+        const refusal = s.messages.find((m) => m.type === 'error')?.payload as
+          { extensions?: { code?: string; retryAfter?: number } }[] | undefined;
         if (!refusal || attempt >= 5) break;
         expect(refusal[0]?.extensions?.code).toBe('rate-limited');
         s.close();
@@ -302,11 +357,16 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
         // A match waiting for the opponent: it moves until the decision is the player's.
         let live = '';
         for (const m of p.matches) {
-          const v = (await probe.call('GET', `/v1/matches/${m.id}`, { token: m.tokens.p1 })).body as { status: string; game: { pending: { seat: string } | null } };
+          const v = (await probe.call('GET', `/v1/matches/${m.id}`, { token: m.tokens.p1 })).body as {
+            status: string;
+            game: { pending: { seat: string } | null };
+          };
           if (v.status === 'active' && v.game.pending?.seat === 'p2') {
             for (let i = 0; i < 50; i++) {
               const r = await oneMove(probe, m);
-              const after = (await probe.call('GET', `/v1/matches/${m.id}`, { token: m.tokens.p1 })).body as { game: { pending: { seat: string } | null } };
+              const after = (await probe.call('GET', `/v1/matches/${m.id}`, { token: m.tokens.p1 })).body as {
+                game: { pending: { seat: string } | null };
+              };
               if (!r || after.game.pending?.seat === 'p1') break;
             }
             live = m.id;
@@ -314,8 +374,18 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
           }
         }
         expect(live).not.toBe('');
-        expect(await until(() => s.messages.slice(before).some((m) => m.type === 'next' && (m.payload as { data?: { myTurn?: { id: string } } }).data?.myTurn?.id === live), 20_000)).toBe(true);
-        const firstLive = s.messages.findIndex((m, i) => i >= before && (m.payload as { data?: { myTurn?: { id: string } } } | undefined)?.data?.myTurn?.id === live);
+        expect(
+          await until(
+            () =>
+              s.messages
+                .slice(before)
+                .some((m) => m.type === 'next' && (m.payload as { data?: { myTurn?: { id: string } } }).data?.myTurn?.id === live),
+            20_000,
+          ),
+        ).toBe(true);
+        const firstLive = s.messages.findIndex(
+          (m, i) => i >= before && (m.payload as { data?: { myTurn?: { id: string } } } | undefined)?.data?.myTurn?.id === live,
+        );
         const bytesBefore = s.messages.slice(0, firstLive).reduce((t, m) => t + m.bytes, 0);
         row.notes.probe = { windowMessages: before - 1, bytesBeforeFirstLive: bytesBefore };
         expect(bytesBefore).toBeLessThanOrEqual(MAX_FIRST_BYTES);
@@ -325,12 +395,22 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
       }
     });
 
-    it('5. one client asking for many computer moves: its claims capped, the bystander\'s computer answers', async () => {
+    it("5. one client asking for many computer moves: its claims capped, the bystander's computer answers", async () => {
       const level = FULL ? 5 : 4;
       const attacker = new Client(server.baseUrl, `127.0.0.${address++}`);
-      const token = (await attacker.must<{ token: string }>('POST', '/v1/players', 201, { body: { handle: `hog-${address}-${Math.random().toString(36).slice(2, 6)}` } })).token;
-      const matches = await pool(Array.from({ length: 24 }, (_, i) => i), 4, () =>
-        attacker.must<{ id: string; token: string; seat: 'p1' | 'p2' }>('POST', '/v1/matches', 201, { token, body: { ai: { level }, decks: { p1: DECKS.p1 } } }),
+      const token = (
+        await attacker.must<{ token: string }>('POST', '/v1/players', 201, {
+          body: { handle: `hog-${address}-${Math.random().toString(36).slice(2, 6)}` },
+        })
+      ).token;
+      const matches = await pool(
+        Array.from({ length: 24 }, (_, i) => i),
+        4,
+        () =>
+          attacker.must<{ id: string; token: string; seat: 'p1' | 'p2' }>('POST', '/v1/matches', 201, {
+            token,
+            body: { ai: { level }, decks: { p1: DECKS.p1 } },
+          }),
       );
       const ids = matches.map((m) => m.id);
       const computerSeats = matches.map((m) => (m.seat === 'p1' ? 'p2' : 'p1'));
@@ -359,11 +439,20 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
               // Each loop plays its own quarter of the matches, whenever the decision is the attacker's.
               for (const m of matches.filter((_, i) => i % 4 === w)) {
                 if (signal.aborted) return;
-                const v = (await a.call('GET', `/v1/matches/${m.id}`, { token: m.token })).body as { status: string; game: { pending: { seat: string } | null } } | null;
+                const v = (await a.call('GET', `/v1/matches/${m.id}`, { token: m.token })).body as {
+                  status: string;
+                  game: { pending: { seat: string } | null };
+                } | null;
                 if (v?.status !== 'active' || v.game.pending?.seat !== m.seat) continue;
-                const legal = (await a.call('GET', `/v1/matches/${m.id}/legal-actions`, { token: m.token })).body as { actions: { action: { type: string } }[] };
+                const legal = (await a.call('GET', `/v1/matches/${m.id}/legal-actions`, { token: m.token })).body as {
+                  actions: { action: { type: string } }[];
+                };
                 const actions = legal.actions.filter((x) => x.action.type !== 'resign');
-                if (actions.length) await a.call('POST', `/v1/matches/${m.id}/actions`, { token: m.token, body: { action: actions[Math.floor(Math.random() * actions.length)]!.action } });
+                if (actions.length)
+                  await a.call('POST', `/v1/matches/${m.id}/actions`, {
+                    token: m.token,
+                    body: { action: actions[Math.floor(Math.random() * actions.length)]!.action },
+                  });
               }
               await pause(50, signal);
             }),
@@ -377,11 +466,16 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
               }
             })(),
           ]).then(() => undefined),
-        { ai: true, attacker, notes: () => ({ level, aiWorkers: Number(ENV.AI_WORKERS), mostClaimsHeld: mostHeld, mostDecisionsWaiting: mostWaiting, samples }) },
+        {
+          ai: true,
+          attacker,
+          notes: () => ({ level, aiWorkers: Number(ENV.AI_WORKERS), mostClaimsHeld: mostHeld, mostDecisionsWaiting: mostWaiting, samples }),
+        },
       );
       // Its matches resigned: nothing of it is left for the computer to think about.
       const end = new Client(server.baseUrl, '127.0.0.3');
-      for (const m of matches) await end.call('POST', `/v1/matches/${m.id}/actions`, { token: m.token, body: { action: { type: 'resign' } } });
+      for (const m of matches)
+        await end.call('POST', `/v1/matches/${m.id}/actions`, { token: m.token, body: { action: { type: 'resign' } } });
       end.close();
       expect(allowed(row.attacker.statuses, ['200', '201', '429'])).toEqual([]);
       // Sampled from the database: PostgreSQL only (test/api/ai/ai-fair-share.test.ts checks the claims on both).
@@ -399,39 +493,47 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
       let closedWith: string | null = null;
       /** How long each burst took to be answered in full (the server's event loop on it). */
       const burstMs: number[] = [];
-      const row = await measure('7. 10,000 ops on one WebSocket', async (signal, a) => {
-        const s = await openSocket(server.baseUrl, a.localAddress);
-        const query = 'query($id: ID!) { match(id: $id) { version status } }';
-        let seen = 0;
-        try {
-          while (!signal.aborted && !s.isClosed()) {
-            const first = sent;
-            const t0 = performance.now();
-            for (let i = 0; i < 10_000; i++) s.send({ type: 'subscribe', id: String(++sent), payload: { query, variables: { id: m.id } } });
-            // Until every one of the burst is answered (complete or error).
-            await until(() => {
-              for (; seen < s.messages.length; seen++) {
-                const msg = s.messages[seen]!;
-                if (msg.type === 'complete') answered++;
-                if (msg.type === 'error') {
-                  const code = (msg.payload as { extensions?: { code?: string } }[])[0]?.extensions?.code ?? 'unknown';
-                  codes[code] = (codes[code] ?? 0) + 1;
-                  a.count('ws-error', code);
+      const row = await measure(
+        '7. 10,000 ops on one WebSocket',
+        async (signal, a) => {
+          const s = await openSocket(server.baseUrl, a.localAddress);
+          const query = 'query($id: ID!) { match(id: $id) { version status } }';
+          let seen = 0;
+          try {
+            while (!signal.aborted && !s.isClosed()) {
+              const first = sent;
+              const t0 = performance.now();
+              for (let i = 0; i < 10_000; i++)
+                s.send({ type: 'subscribe', id: String(++sent), payload: { query, variables: { id: m.id } } });
+              // Until every one of the burst is answered (complete or error).
+              await until(() => {
+                for (; seen < s.messages.length; seen++) {
+                  const msg = s.messages[seen]!;
+                  if (msg.type === 'complete') answered++;
+                  if (msg.type === 'error') {
+                    const code = (msg.payload as { extensions?: { code?: string } }[])[0]?.extensions?.code ?? 'unknown';
+                    codes[code] = (codes[code] ?? 0) + 1;
+                    a.count('ws-error', code);
+                  }
                 }
-              }
-              return answered + Object.values(codes).reduce((x, y) => x + y, 0) >= sent || s.isClosed();
-            }, 60_000);
-            burstMs.push(Math.round(performance.now() - t0));
-            a.count('burst');
-            if (sent - first < 10_000) break;
+                return answered + Object.values(codes).reduce((x, y) => x + y, 0) >= sent || s.isClosed();
+              }, 60_000);
+              burstMs.push(Math.round(performance.now() - t0));
+              a.count('burst');
+              if (sent - first < 10_000) break;
+            }
+          } finally {
+            if (s.isClosed()) closedWith = JSON.stringify(await s.closed);
+            s.close();
           }
-        } finally {
-          if (s.isClosed()) closedWith = JSON.stringify(await s.closed);
-          s.close();
-        }
-      }, { notes: () => ({ sent, answered, errors: codes, closedWith, burstMs }) });
+        },
+        { notes: () => ({ sent, answered, errors: codes, closedWith, burstMs }) },
+      );
       // A flood is not read on: the socket closes with 1013 too-many-operations once its operations in flight are answered.
-      expect(closedWith === null || JSON.parse(closedWith), 'the server closed the socket').toEqual({ code: 1013, reason: 'too-many-operations' });
+      expect(closedWith === null || JSON.parse(closedWith), 'the server closed the socket').toEqual({
+        code: 1013,
+        reason: 'too-many-operations',
+      });
       expect(codes['too-many-operations']).toBeGreaterThan(0);
       expect(answered).toBeGreaterThan(0);
       expect(Object.keys(codes).filter((c) => c !== 'too-many-operations' && c !== 'rate-limited')).toEqual([]);
@@ -442,13 +544,24 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
       const players = await insertPlayers(sql, setup, `seeker-${Math.random().toString(36).slice(2, 6)}-`, 100);
       let bursts = 0;
       let paired = 0;
-      const row = await measure('8. bursts of 100 seeks', async (signal, a) => {
-        while (!signal.aborted) {
-          const answers = await Promise.all(players.map((p) => a.call('POST', '/v1/seeks', { token: p.token, body: { timeControl: { kind: 'correspondence', daysPerMove: 2 }, deck: { starter: STARTERS[0] } } })));
-          paired += answers.filter((r) => (r.body as { status?: string } | null)?.status === 'paired').length;
-          bursts++;
-        }
-      }, { notes: () => ({ bursts, paired }) });
+      const row = await measure(
+        '8. bursts of 100 seeks',
+        async (signal, a) => {
+          while (!signal.aborted) {
+            const answers = await Promise.all(
+              players.map((p) =>
+                a.call('POST', '/v1/seeks', {
+                  token: p.token,
+                  body: { timeControl: { kind: 'correspondence', daysPerMove: 2 }, deck: { starter: STARTERS[0] } },
+                }),
+              ),
+            );
+            paired += answers.filter((r) => (r.body as { status?: string } | null)?.status === 'paired').length;
+            bursts++;
+          }
+        },
+        { notes: () => ({ bursts, paired }) },
+      );
       expect(allowed(row.attacker.statuses, ['201'])).toEqual([]);
       expect(paired).toBe(bursts * 50);
     });
@@ -459,18 +572,30 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
       const sets = [await insertTokens(sql, setup, players, ['pairing:play']), await insertTokens(sql, setup, players, ['pairing:play'])];
       const pairsOf = (tokens: string[]) => Array.from({ length: 200 }, (_, i) => ({ p1: tokens[2 * i]!, p2: tokens[2 * i + 1]! }));
       const calls: string[] = [];
-      const row = await measure('9. bulk pairing 200, then refused', async (signal, a) => {
-        // 200 matches cost 2,400 units: more than a client's bucket (10 s of its 6,000 a minute),
-        // so the call runs on a full bucket and leaves it in debt.
-        const r = await a.call('POST', '/v1/bulk-pairings', { token: organizer!.token, body: { pairs: pairsOf(sets[0]!), timeControl: CORR }, parse: false });
-        calls.push(`${r.status} ${Math.round(r.ms)} ms`);
-        // Then past the budget, at least once even if the phase is over (the first may take that long).
-        do {
-          const r = await a.call('POST', '/v1/bulk-pairings', { token: organizer!.token, body: { pairs: pairsOf(sets[1]!), timeControl: CORR }, parse: false });
-          if (calls.length < 3) calls.push(`${r.status} ${Math.round(r.ms)} ms`);
-          await pause(200, signal);
-        } while (!signal.aborted);
-      }, { notes: () => ({ calls }) });
+      const row = await measure(
+        '9. bulk pairing 200, then refused',
+        async (signal, a) => {
+          // 200 matches cost 2,400 units: more than a client's bucket (10 s of its 6,000 a minute),
+          // so the call runs on a full bucket and leaves it in debt.
+          const r = await a.call('POST', '/v1/bulk-pairings', {
+            token: organizer!.token,
+            body: { pairs: pairsOf(sets[0]!), timeControl: CORR },
+            parse: false,
+          });
+          calls.push(`${r.status} ${Math.round(r.ms)} ms`);
+          // Then past the budget, at least once even if the phase is over (the first may take that long).
+          do {
+            const r = await a.call('POST', '/v1/bulk-pairings', {
+              token: organizer!.token,
+              body: { pairs: pairsOf(sets[1]!), timeControl: CORR },
+              parse: false,
+            });
+            if (calls.length < 3) calls.push(`${r.status} ${Math.round(r.ms)} ms`);
+            await pause(200, signal);
+          } while (!signal.aborted);
+        },
+        { notes: () => ({ calls }) },
+      );
       expect(calls[0]?.split(' ')[0]).toBe('201');
       expect(row.attacker.statuses['201']).toBe(1);
       expect(allowed(row.attacker.statuses, ['201', '429'])).toEqual([]);
@@ -478,12 +603,13 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
       expect(row.attacker.codes['rate-limited']).toBeGreaterThan(0);
     });
 
-    it('10. a player\'s export with events, 4 at once in a loop', async () => {
+    it("10. a player's export with events, 4 at once in a loop", async () => {
       const p = await theHeavyPlayer();
       const row = await measure('10. export?events=true (100 matches) ×4', (signal, a) =>
         loops(4, signal, async () => {
           await a.call('GET', `/v1/players/${p.handle}/matches/export?events=true`, { parse: false });
-        }));
+        }),
+      );
       expect(allowed(row.attacker.statuses, ['200', '429'])).toEqual([]);
       const total = Object.values(row.attacker.statuses).reduce((x, y) => x + y, 0);
       // Each answer's 20 files are charged by their events: a couple of answers spend a client's minute.
@@ -495,22 +621,30 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
       const row = await measure(`11. ?at= reads of a ${m.version}-event match ×4`, (signal, a) =>
         loops(4, signal, async () => {
           await a.call('GET', `/v1/matches/${m.id}?at=${1 + Math.floor(Math.random() * m.version)}`, { parse: false });
-        }));
+        }),
+      );
       expect(allowed(row.attacker.statuses, ['200', '429'])).toEqual([]);
       expect(row.attacker.statuses['200']).toBeGreaterThan(0);
     });
-    it('6. 200 slow webhook endpoints over 40 matches; the bystander\'s fast endpoint', async () => {
+    it("6. 200 slow webhook endpoints over 40 matches; the bystander's fast endpoint", async () => {
       receiver = await Receiver.start(3_000);
       const rx = receiver;
       const attacker = new Client(server.baseUrl, `127.0.0.${address++}`);
-      const matches = await pool(Array.from({ length: 40 }, (_, i) => i), 4, async (i) => {
-        const m = await hotSeat(attacker, `slow-${i}`);
-        for (let k = 0; k < 5; k++) {
-          const seat = k < 3 ? 'p1' : 'p2';
-          await attacker.must('POST', `/v1/matches/${m.id}/webhooks`, 201, { token: m.tokens[seat], body: { url: rx.url(`/slow/${m.id}/${seat}/${k}`), events: ['your-turn', 'match-ended'] } });
-        }
-        return m;
-      });
+      const matches = await pool(
+        Array.from({ length: 40 }, (_, i) => i),
+        4,
+        async (i) => {
+          const m = await hotSeat(attacker, `slow-${i}`);
+          for (let k = 0; k < 5; k++) {
+            const seat = k < 3 ? 'p1' : 'p2';
+            await attacker.must('POST', `/v1/matches/${m.id}/webhooks`, 201, {
+              token: m.tokens[seat],
+              body: { url: rx.url(`/slow/${m.id}/${seat}/${k}`), events: ['your-turn', 'match-ended'] },
+            });
+          }
+          return m;
+        },
+      );
       const before = { ...attacker.statuses };
       let attackFrom = new Date();
       const row = await measure(
@@ -526,7 +660,11 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
         { webhooks: true, attacker, notes: () => ({ slowArrived: rx.slowArrived, slowAnswered: rx.slowAnswered, setupStatuses: before }) },
       );
       // Where the fast endpoint's delay is: from the append to the first attempt (the claim), or in the send.
-      const { rows: split } = await (sql ?? { query: async () => ({ rows: [] }) }).query<{ attack: boolean; claim: number[]; send: number[] }>(
+      const { rows: split } = await (sql ?? { query: async () => ({ rows: [] }) }).query<{
+        attack: boolean;
+        claim: number[];
+        send: number[];
+      }>(
         `SELECT d."created_at" >= $1 AS attack,
                 array_agg(round(extract(epoch FROM d."first_attempt_at" - d."created_at") * 1000)::int ORDER BY 1) AS claim,
                 array_agg(round(extract(epoch FROM d."delivered_at" - d."first_attempt_at") * 1000)::int ORDER BY 1) AS send
@@ -535,7 +673,14 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
         [attackFrom],
       );
       const pct = (xs: number[], p: number) => [...xs].sort((x, y) => x - y)[Math.max(0, Math.ceil((p / 100) * xs.length) - 1)];
-      for (const g of split) row.notes[g.attack ? 'fastWithAttackMs' : 'fastAloneMs'] = { claimP50: pct(g.claim, 50), claimP99: pct(g.claim, 99), sendP50: pct(g.send, 50), sendP99: pct(g.send, 99), n: g.claim.length };
+      for (const g of split)
+        row.notes[g.attack ? 'fastWithAttackMs' : 'fastAloneMs'] = {
+          claimP50: pct(g.claim, 50),
+          claimP99: pct(g.claim, 99),
+          sendP50: pct(g.send, 50),
+          sendP99: pct(g.send, 99),
+          n: g.claim.length,
+        };
       expect(allowed(row.attacker.statuses, ['200', '201', '429'])).toEqual([]);
       expect(rx.slowArrived).toBeGreaterThan(0);
     });

@@ -30,7 +30,14 @@ export interface Row {
 export function pair(alone: Samples, withAttack: Samples): Pair {
   const a = alone.percentile(99);
   const w = withAttack.percentile(99);
-  return { alone: round(a), with: round(w), ratio: round(w / a, 2), p50: [round(alone.percentile(50)), round(withAttack.percentile(50))], maxWith: round(withAttack.max()), samples: [alone.count, withAttack.count] };
+  return {
+    alone: round(a),
+    with: round(w),
+    ratio: round(w / a, 2),
+    p50: [round(alone.percentile(50)), round(withAttack.percentile(50))],
+    maxWith: round(withAttack.max()),
+    samples: [alone.count, withAttack.count],
+  };
 }
 
 const round = (n: number, digits = 1) => (Number.isFinite(n) ? Math.round(n * 10 ** digits) / 10 ** digits : null) as number;
@@ -42,7 +49,21 @@ const counts = (c: Record<string, number>) =>
     .join(' ');
 
 export function print(rows: Row[], context: Record<string, unknown>): string {
-  const head = ['attack', 'read p99 alone', 'with', 'ratio', 'move p99 alone', 'with', 'ratio', 'extra p99 alone/with', 'ratio', 'attacker statuses', 'codes', 'server cores', 'load 1/5/15'];
+  const head = [
+    'attack',
+    'read p99 alone',
+    'with',
+    'ratio',
+    'move p99 alone',
+    'with',
+    'ratio',
+    'extra p99 alone/with',
+    'ratio',
+    'attacker statuses',
+    'codes',
+    'server cores',
+    'load 1/5/15',
+  ];
   const body = rows.map((r) => [
     r.attack,
     fmtMs(r.read.alone),
@@ -63,5 +84,8 @@ export function print(rows: Row[], context: Record<string, unknown>): string {
 }
 
 export function writeReport(file: string, rows: Row[], context: Record<string, unknown>): void {
-  fs.writeFileSync(file, `${JSON.stringify({ ...context, host: { cpus: os.cpus().length, loadavgAtEnd: os.loadavg() }, rows }, null, 2)}\n`);
+  fs.writeFileSync(
+    file,
+    `${JSON.stringify({ ...context, host: { cpus: os.cpus().length, loadavgAtEnd: os.loadavg() }, rows }, null, 2)}\n`,
+  );
 }

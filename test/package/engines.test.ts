@@ -26,9 +26,7 @@ describe('engines', () => {
     const bad: string[] = [];
     for (const [path, p] of entries) {
       // Old lockfiles may hold engines as an array of "node >=x" strings.
-      const node = Array.isArray(p.engines)
-        ? p.engines.find((e) => e.startsWith('node '))?.slice(5)
-        : p.engines?.node;
+      const node = Array.isArray(p.engines) ? p.engines.find((e) => e.startsWith('node '))?.slice(5) : p.engines?.node;
       if (!node) continue;
       if (semver.validRange(node) === null || !semver.subset(range, node)) bad.push(`${path}@${p.version}: node ${node}`);
     }

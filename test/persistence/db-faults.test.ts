@@ -78,7 +78,11 @@ describe.skipIf(pgSkip !== null)('PostgreSQL cut and hung behind a proxy (issue 
   async function hotSeat(): Promise<{ id: string; tokens: { p1: string; p2: string } }> {
     const res = await supertest(direct.app.server)
       .post('/v1/matches')
-      .send({ handle: 'alice', opponentHandle: 'bob', decks: { p1: { starter: 'starter-verdant-quake' }, p2: { starter: 'starter-ember-tide' } } })
+      .send({
+        handle: 'alice',
+        opponentHandle: 'bob',
+        decks: { p1: { starter: 'starter-verdant-quake' }, p2: { starter: 'starter-ember-tide' } },
+      })
       .expect(201);
     return res.body;
   }
@@ -92,7 +96,9 @@ describe.skipIf(pgSkip !== null)('PostgreSQL cut and hung behind a proxy (issue 
       expect(rest.headers['content-type']).toMatch(/problem\+json/);
       expect(rest.body.code).toBe('database-unavailable');
       expect(rest.headers['retry-after']).toBeDefined();
-      const gql = await supertest(app.server).post('/graphql').send({ query: `{ match(id: "${m.id}") { id } }` });
+      const gql = await supertest(app.server)
+        .post('/graphql')
+        .send({ query: `{ match(id: "${m.id}") { id } }` });
       expect(gql.body.errors?.[0]?.extensions?.code, gql.text).toBe('database-unavailable');
       expect(gql.status).toBe(503);
       expect(gql.headers['retry-after']).toBe('2');
@@ -148,13 +154,21 @@ describe.skipIf(pgSkip !== null)('PostgreSQL cut and hung behind a proxy (issue 
       const v = await node.get(`/v1/matches/${m.id}`).expect(200);
       const seat = v.body.game.pending.seat as 'p1' | 'p2';
       const legal = await node.get(`/v1/matches/${m.id}/legal-actions`).set('authorization', `Bearer ${m.tokens[seat]}`).expect(200);
-      await node.post(`/v1/matches/${m.id}/actions`).set('authorization', `Bearer ${m.tokens[seat]}`).send({ action: legal.body.actions[0].action }).expect(200);
+      await node
+        .post(`/v1/matches/${m.id}/actions`)
+        .set('authorization', `Bearer ${m.tokens[seat]}`)
+        .send({ action: legal.body.actions[0].action })
+        .expect(200);
       proxy.set('pass');
       await waitFor(async () => (await supertest(app.server).get('/readyz')).status === 200, 'readiness');
       // Caught up well before the 15 s keep-alive would have.
       await waitFor(() => lines.length > before, 'the missed move', 125);
       const after = lines.length;
-      await supertest(direct.app.server).post(`/v1/matches/${m.id}/actions`).set('authorization', `Bearer ${m.tokens.p2}`).send({ action: { type: 'resign' } }).expect(200);
+      await supertest(direct.app.server)
+        .post(`/v1/matches/${m.id}/actions`)
+        .set('authorization', `Bearer ${m.tokens.p2}`)
+        .send({ action: { type: 'resign' } })
+        .expect(200);
       await waitFor(() => lines.length > after, 'the next move, pushed', 125);
     } finally {
       proxy.set('pass');

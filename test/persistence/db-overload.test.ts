@@ -31,7 +31,9 @@ describe('database error classification: overloaded vs unavailable', () => {
     }
     expect(databaseFailure(new Error('timeout exceeded when trying to connect'))).toBe('overloaded');
     expect(databaseFailure(Object.assign(new Error('wrapped'), { cause: { kind: 'TooManyConnections' } }))).toBe('overloaded');
-    expect(databaseFailure(Object.assign(new Error('wrapped'), { meta: { driverAdapterError: { kind: 'postgres', originalCode: '55P03' } } }))).toBe('overloaded');
+    expect(
+      databaseFailure(Object.assign(new Error('wrapped'), { meta: { driverAdapterError: { kind: 'postgres', originalCode: '55P03' } } })),
+    ).toBe('overloaded');
     expect(databaseFailure(Object.assign(new Error('x'), { code: '57P01' }))).toBe('unavailable');
     expect(databaseFailure(new Error('Connection terminated due to connection timeout'))).toBe('unavailable');
     expect(databaseFailure(Object.assign(new Error('dup'), { code: '23505' }))).toBe(null);
@@ -65,7 +67,10 @@ describe.skipIf(pgSkip !== null)('PostgreSQL overloaded: 503 overloaded with Ret
   }
 
   /** Migrates with default settings, then opens the app's store with `extra` (short timeouts, a tiny pool). */
-  async function appOn(url: string, extra: Partial<Extract<DatabaseConfig, { kind: 'postgres' }>>): Promise<{ app: App; opened: OpenedStore }> {
+  async function appOn(
+    url: string,
+    extra: Partial<Extract<DatabaseConfig, { kind: 'postgres' }>>,
+  ): Promise<{ app: App; opened: OpenedStore }> {
     const migrating = await openStore({ kind: 'postgres', url });
     await migrating.close();
     const opened = await openStore({ kind: 'postgres', url, ...extra });
@@ -85,7 +90,8 @@ describe.skipIf(pgSkip !== null)('PostgreSQL overloaded: 503 overloaded with Ret
   }
 
   async function hotSeat(app: App): Promise<{ id: string; tokens: { p1: string; p2: string } }> {
-    return (await supertest(app.server).post('/v1/matches').send({ handle: 'alice', opponentHandle: 'bob', decks: DECKS }).expect(201)).body;
+    return (await supertest(app.server).post('/v1/matches').send({ handle: 'alice', opponentHandle: 'bob', decks: DECKS }).expect(201))
+      .body;
   }
 
   /** The first legal action of the seat to move, as a request ready to send. */
@@ -93,7 +99,11 @@ describe.skipIf(pgSkip !== null)('PostgreSQL overloaded: 503 overloaded with Ret
     const v = await supertest(app.server).get(`/v1/matches/${m.id}`).expect(200);
     const token = m.tokens[v.body.game.pending.seat as 'p1' | 'p2'];
     const legal = await supertest(app.server).get(`/v1/matches/${m.id}/legal-actions`).set('authorization', `Bearer ${token}`).expect(200);
-    return () => supertest(app.server).post(`/v1/matches/${m.id}/actions`).set('authorization', `Bearer ${token}`).send({ action: legal.body.actions[0].action });
+    return () =>
+      supertest(app.server)
+        .post(`/v1/matches/${m.id}/actions`)
+        .set('authorization', `Bearer ${token}`)
+        .send({ action: legal.body.actions[0].action });
   }
 
   /** An outside transaction holding the match row's lock until release(). */
@@ -119,7 +129,9 @@ describe.skipIf(pgSkip !== null)('PostgreSQL overloaded: 503 overloaded with Ret
     const held = opened.db.transaction(() => new Promise<void>((r) => (free = r)));
     try {
       expectOverloaded(await supertest(app.server).get(`/v1/matches/${MISSING}`));
-      const gql = await supertest(app.server).post('/graphql').send({ query: `{ match(id: "${MISSING}") { id } }` });
+      const gql = await supertest(app.server)
+        .post('/graphql')
+        .send({ query: `{ match(id: "${MISSING}") { id } }` });
       expect(gql.status, gql.text).toBe(503);
       expect(gql.headers['retry-after']).toBe('1');
       expect(gql.body.errors[0].extensions).toMatchObject({ code: 'overloaded', status: 503, retryAfter: 1 });
@@ -183,7 +195,9 @@ describe.skipIf(pgSkip !== null)('PostgreSQL overloaded: 503 overloaded with Ret
       await new Promise((r) => setTimeout(r, 50));
     }
     expectOverloaded(res!);
-    const gql = await supertest(app.server).post('/graphql').send({ query: `{ match(id: "${MISSING}") { id } }` });
+    const gql = await supertest(app.server)
+      .post('/graphql')
+      .send({ query: `{ match(id: "${MISSING}") { id } }` });
     expect(gql.status, gql.text).toBe(503);
     expect(gql.body.errors[0].extensions.code).toBe('overloaded');
     await admin(MAINTENANCE_URL, (c) => c.query(`ALTER ROLE "${role}" CONNECTION LIMIT -1`));

@@ -47,7 +47,9 @@ describe('PGlite data directory lock', () => {
     // Opening the same directory again in-process fails before PGlite is touched (it would hang).
     await expect(openDatabase({ kind: 'pglite', dataDir: dir })).rejects.toThrow(/is in use by another process/);
     // A relative DATA_DIR (as the configuration passes it on) is the same directory, resolved.
-    await expect(openDatabase({ kind: 'pglite', dataDir: path.relative(process.cwd(), dir) })).rejects.toThrow(`data directory ${dir} is in use`);
+    await expect(openDatabase({ kind: 'pglite', dataDir: path.relative(process.cwd(), dir) })).rejects.toThrow(
+      `data directory ${dir} is in use`,
+    );
 
     const child = `
       import { lockDataDir } from ${JSON.stringify(path.resolve('src/persistence/dir-lock.ts'))};
@@ -113,7 +115,12 @@ describe('PGlite data directory lock under simultaneous starters', () => {
       const closed = new Promise<void>((r) => p.on('close', () => r()));
       const nthLine = (n: number) =>
         new Promise<string>((resolve, reject) => {
-          const check = () => (lines.length > n ? resolve(lines[n]!) : p.exitCode !== null ? reject(new Error(`child exited: ${lines.join(' | ')}`)) : waiters.push(check));
+          const check = () =>
+            lines.length > n
+              ? resolve(lines[n]!)
+              : p.exitCode !== null
+                ? reject(new Error(`child exited: ${lines.join(' | ')}`))
+                : waiters.push(check);
           check();
         });
       return { p, nthLine, closed };
@@ -124,7 +131,10 @@ describe('PGlite data directory lock under simultaneous starters', () => {
     for (const c of children) c.p.stdin.write('EXIT\n');
     await Promise.all(children.map((c) => c.closed));
     const owners = outputs.filter((o) => o === 'LOCKED').length;
-    expect(outputs.filter((o) => !o.startsWith('REFUSED') && o !== 'LOCKED'), outputs.join('\n')).toEqual([]);
+    expect(
+      outputs.filter((o) => !o.startsWith('REFUSED') && o !== 'LOCKED'),
+      outputs.join('\n'),
+    ).toEqual([]);
     expect(owners, outputs.join('\n')).toBe(1);
   });
 });

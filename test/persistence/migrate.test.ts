@@ -46,9 +46,13 @@ for (const backend of backends) {
       const second = await migrate(db);
       expect(second).toEqual({ applied: [], alreadyApplied: migrations.map((m) => m.name), modified: [] });
       const rows = await db.transaction((tx) =>
-        tx.query<{ migration_name: string; checksum: string; finished_at: Date | null; applied_steps_count: number; rolled_back_at: Date | null }>(
-          'SELECT * FROM "_prisma_migrations" ORDER BY migration_name',
-        ),
+        tx.query<{
+          migration_name: string;
+          checksum: string;
+          finished_at: Date | null;
+          applied_steps_count: number;
+          rolled_back_at: Date | null;
+        }>('SELECT * FROM "_prisma_migrations" ORDER BY migration_name'),
       );
       expect(rows.map((r) => [r.migration_name, r.checksum, r.applied_steps_count, r.rolled_back_at])).toEqual(
         migrations.map((m) => [m.name, m.checksum, 1, null]),
@@ -81,13 +85,17 @@ for (const backend of backends) {
       const drop = migrations.find((m) => m.name.endsWith('_idempotency_key_without_status'))!;
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evons-mig-'));
       try {
-        for (const m of migrations.filter((m) => m.name < drop.name)) fs.cpSync(path.join(DEFAULT_MIGRATIONS_DIR, m.name), path.join(dir, m.name), { recursive: true });
+        for (const m of migrations.filter((m) => m.name < drop.name))
+          fs.cpSync(path.join(DEFAULT_MIGRATIONS_DIR, m.name), path.join(dir, m.name), { recursive: true });
         await migrate(db, { dir });
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
       }
       const store = new PgMatchStore(db.prisma, db.query, db.listen, (fn) => db.transaction(fn));
-      const seats = [{ seat: 'p1' as const, tokenHash: 'h1', handle: 'ann' }, { seat: 'p2' as const, tokenHash: 'h2', handle: 'bob' }];
+      const seats = [
+        { seat: 'p1' as const, tokenHash: 'h1', handle: 'ann' },
+        { seat: 'p2' as const, tokenHash: 'h2', handle: 'bob' },
+      ];
       const match = { id: 'm-old-key', seats };
       // Written as that schema had it (today's createMatch writes columns added later).
       await db.query(
@@ -95,17 +103,35 @@ for (const backend of backends) {
          VALUES ($1, 'evons', '1', '1', 'r', '{}'::jsonb, 'c', 'ch', 's', 'sc', 'active', 1)`,
         [match.id],
       );
-      await db.query(`INSERT INTO "seat" ("match_id", "seat", "token_hash", "handle") VALUES ($1, 'p1', 'h1', 'ann'), ($1, 'p2', 'h2', 'bob')`, [match.id]);
-      await db.query(`INSERT INTO "event" ("match_id", "seq", "source", "type", "payload", "visibility") VALUES ($1, 1, 'game', 'Start', '{}'::jsonb, 'public')`, [match.id]);
-      await db.query(`INSERT INTO "idempotency_key" (match_id, key, seat, request_hash, status_code, response) VALUES ($1, 'k1', 'p1', 'rh', 200, '{"stored":2}')`, [match.id]);
+      await db.query(
+        `INSERT INTO "seat" ("match_id", "seat", "token_hash", "handle") VALUES ($1, 'p1', 'h1', 'ann'), ($1, 'p2', 'h2', 'bob')`,
+        [match.id],
+      );
+      await db.query(
+        `INSERT INTO "event" ("match_id", "seq", "source", "type", "payload", "visibility") VALUES ($1, 1, 'game', 'Start', '{}'::jsonb, 'public')`,
+        [match.id],
+      );
+      await db.query(
+        `INSERT INTO "idempotency_key" (match_id, key, seat, request_hash, status_code, response) VALUES ($1, 'k1', 'p1', 'rh', 200, '{"stored":2}')`,
+        [match.id],
+      );
 
       // The drop and every migration written after it.
       expect((await migrate(db)).applied).toEqual(migrations.filter((m) => m.name >= drop.name).map((m) => m.name));
-      expect(await store.findIdempotency(match.id, 'p1', 'k1')).toEqual({ key: 'k1', seat: 'p1', requestHash: 'rh', response: '{"stored":2}' });
+      expect(await store.findIdempotency(match.id, 'p1', 'k1')).toEqual({
+        key: 'k1',
+        seat: 'p1',
+        requestHash: 'rh',
+        response: '{"stored":2}',
+      });
       // The key stays taken, and new keys are stored without a status.
       const move = { source: 'game' as const, type: 'Move', payload: {}, visibility: 'public' as const, actingSeat: 'p1' as const };
-      await expect(store.appendEvents(match.id, 1, [move], { idempotency: { key: 'k1', seat: 'p1', requestHash: 'rh', response: '{}' } })).rejects.toThrow();
-      expect(await store.appendEvents(match.id, 1, [move], { idempotency: { key: 'k2', seat: 'p1', requestHash: 'rh2', response: '{"v":2}' } })).toBe(2);
+      await expect(
+        store.appendEvents(match.id, 1, [move], { idempotency: { key: 'k1', seat: 'p1', requestHash: 'rh', response: '{}' } }),
+      ).rejects.toThrow();
+      expect(
+        await store.appendEvents(match.id, 1, [move], { idempotency: { key: 'k2', seat: 'p1', requestHash: 'rh2', response: '{"v":2}' } }),
+      ).toBe(2);
       expect(await store.findIdempotency(match.id, 'p1', 'k2')).toEqual({ key: 'k2', seat: 'p1', requestHash: 'rh2', response: '{"v":2}' });
     });
 

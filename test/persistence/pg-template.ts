@@ -28,7 +28,13 @@ export async function createPostgresTemplate(): Promise<TempDatabase | null> {
   try {
     // A loaded machine can hold a connection or one migration statement past the defaults (5 s,
     // 10 s); the suites' own timeouts are not this setup's subject.
-    const opened = await openStore({ kind: 'postgres', url: db.url, connectTimeoutMs: 60_000, statementTimeoutMs: 300_000, lockTimeoutMs: 0 });
+    const opened = await openStore({
+      kind: 'postgres',
+      url: db.url,
+      connectTimeoutMs: 60_000,
+      statementTimeoutMs: 300_000,
+      lockTimeoutMs: 0,
+    });
     await opened.close();
   } catch (e) {
     // Without a template each suite migrates its own database, as before: a broken migration

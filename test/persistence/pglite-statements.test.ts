@@ -20,11 +20,20 @@ describe('PGlite named statements', () => {
     await db?.close();
   });
 
-  const INSERT = 'INSERT INTO t (id, n, big, doc, at, ok, tags) VALUES ($1, $2::int, $3::bigint, $4::jsonb, $5::timestamptz, $6::boolean, $7::text[]) RETURNING *';
+  const INSERT =
+    'INSERT INTO t (id, n, big, doc, at, ok, tags) VALUES ($1, $2::int, $3::bigint, $4::jsonb, $5::timestamptz, $6::boolean, $7::text[]) RETURNING *';
   const SELECT = 'SELECT id, n, big, doc, at, ok, tags, n + $2::int AS sum FROM t WHERE id = $1';
 
   it('returns the rows PGlite.query returns, for every kind of value, on the first and later calls', async () => {
-    const values = ['a', 7, '9007199254740993', JSON.stringify({ x: [1, 'two', null], y: { z: true } }), new Date(Date.UTC(2030, 0, 2, 3, 4, 5, 6)), true, ['p', 'q r', '"s"']];
+    const values = [
+      'a',
+      7,
+      '9007199254740993',
+      JSON.stringify({ x: [1, 'two', null], y: { z: true } }),
+      new Date(Date.UTC(2030, 0, 2, 3, 4, 5, 6)),
+      true,
+      ['p', 'q r', '"s"'],
+    ];
     const viaNamed = await named('ins', INSERT, values);
     await db.query('DELETE FROM t');
     const viaQuery = (await db.query(INSERT, values)).rows;

@@ -39,7 +39,10 @@ function collect(res: http.IncomingMessage, resolve: (a: Answer) => void, reject
 
 function request(agent: http.Agent, port: number, method: string, p: string, body?: unknown) {
   return new Promise<Answer>((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path: p, agent, headers: body ? { 'content-type': 'application/json' } : {} }, (res) => collect(res, resolve, reject));
+    const req = http.request(
+      { host: '127.0.0.1', port, method, path: p, agent, headers: body ? { 'content-type': 'application/json' } : {} },
+      (res) => collect(res, resolve, reject),
+    );
     req.on('error', reject);
     req.end(body ? JSON.stringify(body) : undefined);
   });
@@ -112,7 +115,14 @@ describe('SIGTERM with keep-alive clients, a request in flight and an open strea
     const flightAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     let dispatchedNow = () => {};
     const dispatched = new Promise<void>((resolve) => (dispatchedNow = resolve));
-    const flight = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/v1/matches', agent: flightAgent, headers: { 'content-type': 'application/json', expect: '100-continue' } });
+    const flight = http.request({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/v1/matches',
+      agent: flightAgent,
+      headers: { 'content-type': 'application/json', expect: '100-continue' },
+    });
     const inFlightAnswer = new Promise<Answer>((resolve, reject) => {
       flight.on('response', (res) => collect(res, resolve, reject));
       flight.on('error', reject);

@@ -70,9 +70,25 @@ for (const backend of backends) {
 
     it('creates a match with its seats, clock, endpoints and events in one statement, or nothing at all', async () => {
       const deadline = new Date('2030-01-02T03:04:05.678Z');
-      const hook = { id: `wh_${randomUUID()}`, seat: 'p1' as const, url: 'https://example.test/hook', kinds: ['your-turn' as const, 'match-ended' as const], secret: 'whsec_x', deadlineLeadMs: 3_600_000 };
+      const hook = {
+        id: `wh_${randomUUID()}`,
+        seat: 'p1' as const,
+        url: 'https://example.test/hook',
+        kinds: ['your-turn' as const, 'match-ended' as const],
+        secret: 'whsec_x',
+        deadlineLeadMs: 3_600_000,
+      };
       const m = newMatch(
-        { status: 'active', toMove: 'p2', deadline, timeControl: 'correspondence', rated: false, decks: null, config: null, webhooks: [hook] },
+        {
+          status: 'active',
+          toMove: 'p2',
+          deadline,
+          timeControl: 'correspondence',
+          rated: false,
+          decks: null,
+          config: null,
+          webhooks: [hook],
+        },
         [
           { seat: 'p1', tokenHash: `tok_${randomUUID()}`, handle: 'ann', deck: 'starter-a' },
           { seat: 'p2', tokenHash: `tok_${randomUUID()}`, handle: 'bob', deck: 'custom-1' },
@@ -80,11 +96,28 @@ for (const backend of backends) {
       );
       const row = await opened.store.createMatch(m, [ev('MatchCreated')]);
       expect(row).toEqual(await opened.store.getMatch(m.id));
-      expect(row).toMatchObject({ status: 'active', toMove: 'p2', deadline, timeControl: 'correspondence', decks: null, config: null, ending: null, version: 1 });
-      expect(row.seats.map((s) => [s.seat, s.handle, s.deck, s.bot])).toEqual([['p1', 'ann', 'starter-a', false], ['p2', 'bob', 'custom-1', false]]);
-      expect(await opened.store.webhooks.list(m.id, 'p1')).toMatchObject([{ id: hook.id, url: hook.url, kinds: hook.kinds, deadlineLeadMs: hook.deadlineLeadMs }]);
+      expect(row).toMatchObject({
+        status: 'active',
+        toMove: 'p2',
+        deadline,
+        timeControl: 'correspondence',
+        decks: null,
+        config: null,
+        ending: null,
+        version: 1,
+      });
+      expect(row.seats.map((s) => [s.seat, s.handle, s.deck, s.bot])).toEqual([
+        ['p1', 'ann', 'starter-a', false],
+        ['p2', 'bob', 'custom-1', false],
+      ]);
+      expect(await opened.store.webhooks.list(m.id, 'p1')).toMatchObject([
+        { id: hook.id, url: hook.url, kinds: hook.kinds, deadlineLeadMs: hook.deadlineLeadMs },
+      ]);
       // JSON nulls are jsonb `null`, as matches created through Prisma's nested create stored them.
-      const [types] = await opened.db.query<{ decks: string; config: string }>(`SELECT jsonb_typeof(decks) AS decks, jsonb_typeof(config) AS config FROM "match" WHERE id = $1`, [m.id]);
+      const [types] = await opened.db.query<{ decks: string; config: string }>(
+        `SELECT jsonb_typeof(decks) AS decks, jsonb_typeof(config) AS config FROM "match" WHERE id = $1`,
+        [m.id],
+      );
       expect(types).toEqual({ decks: 'null', config: 'null' });
 
       // Creation times strictly increase on one store, even when creates come faster than a millisecond.
@@ -98,7 +131,10 @@ for (const backend of backends) {
       expect(times.at(-1)!).toBeLessThanOrEqual(Date.now() + CREATION_LEAD_MS);
 
       // A seat token already in use: the statement fails whole (no match row, no seats, no events).
-      const clash = newMatch({}, [{ seat: 'p1', tokenHash: m.seats[0]!.tokenHash, handle: 'eve' }, { seat: 'p2', tokenHash: null, handle: null }]);
+      const clash = newMatch({}, [
+        { seat: 'p1', tokenHash: m.seats[0]!.tokenHash, handle: 'eve' },
+        { seat: 'p2', tokenHash: null, handle: null },
+      ]);
       await expect(opened.store.createMatch(clash, [ev('MatchCreated')])).rejects.toThrow();
       expect(await opened.store.getMatch(clash.id)).toBeNull();
       expect(await opened.store.loadEvents(clash.id)).toEqual([]);
@@ -213,7 +249,10 @@ for (const backend of backends) {
       // A join: the deal's events and the seat in one append; it succeeds or is a conflict.
       const claim = (version: number, seat: 'p1' | 'p2', handle: string) =>
         opened.store
-          .appendEvents(m.id, version, [ev('Deal')], { row: { status: 'active' }, join: { claim: { seat, tokenHash: `tok_${randomUUID()}`, handle } } })
+          .appendEvents(m.id, version, [ev('Deal')], {
+            row: { status: 'active' },
+            join: { claim: { seat, tokenHash: `tok_${randomUUID()}`, handle } },
+          })
           .then(() => true)
           .catch((e: unknown) => {
             if (e instanceof VersionConflictError) return false;
@@ -280,9 +319,7 @@ for (const backend of backends) {
       const all = await opened.store.listMatches({}, { limit: 3 });
       expect(all.matches.map((m) => m.id)).toEqual([ids[6], ids[5], ids[4]]);
 
-      await expect(opened.store.listMatches({}, { cursor: 'garbage', limit: 3 })).rejects.toBeInstanceOf(
-        InvalidCursorError,
-      );
+      await expect(opened.store.listMatches({}, { cursor: 'garbage', limit: 3 })).rejects.toBeInstanceOf(InvalidCursorError);
     });
 
     it('signals queued deliveries: after an append that wrote outbox rows and after a redelivery, never otherwise', async () => {
@@ -293,7 +330,18 @@ for (const backend of backends) {
       // No endpoint yet: the notification queues nothing.
       await opened.store.appendEvents(m.id, 1, [ev('Move', { x: 1 }, 'p1')], { notify: [{ seat: 'p1', kind: 'your-turn' }] });
       expect(signals).toBe(0);
-      const hook = (await opened.store.webhooks.create(m.id, { id: `wh_${randomUUID()}`, seat: 'p1', url: 'https://example.test/hook', kinds: ['your-turn'], secret: 'whsec_x', deadlineLeadMs: 0 }, 5))!;
+      const hook = (await opened.store.webhooks.create(
+        m.id,
+        {
+          id: `wh_${randomUUID()}`,
+          seat: 'p1',
+          url: 'https://example.test/hook',
+          kinds: ['your-turn'],
+          secret: 'whsec_x',
+          deadlineLeadMs: 0,
+        },
+        5,
+      ))!;
       await opened.store.appendEvents(m.id, 2, [ev('Move', { x: 2 }, 'p2')]);
       expect(signals).toBe(0);
       await opened.store.appendEvents(m.id, 3, [ev('Move', { x: 3 }, 'p2')], { notify: [{ seat: 'p1', kind: 'your-turn' }] });
@@ -305,7 +353,11 @@ for (const backend of backends) {
       expect(signals).toBe(1);
       const claimed = (await opened.store.webhooks.claim(100, 30_000)).find((d) => d.id === queued!.id)!;
       await opened.store.webhooks.settle(claimed, { ok: true, statusCode: 200, error: null, nextAttemptAt: null });
-      expect(await opened.store.webhooks.redeliver(hook.id, queued!.id, 3)).toMatchObject({ id: queued!.id, status: 'pending', redeliveries: 1 });
+      expect(await opened.store.webhooks.redeliver(hook.id, queued!.id, 3)).toMatchObject({
+        id: queued!.id,
+        status: 'pending',
+        redeliveries: 1,
+      });
       expect(signals).toBe(2);
     });
 
@@ -327,7 +379,10 @@ for (const backend of backends) {
       expect(row.updatedAt.getTime()).toBeGreaterThanOrEqual(row.createdAt.getTime());
       const [joinedEvent] = await opened.store.loadEvents(m.id, { afterSeq: 1 });
       expect(joinedEvent!.createdAt.getTime()).toBeGreaterThanOrEqual(row.createdAt.getTime());
-      const [joined] = await opened.db.query<{ at: Date | string }>(`SELECT joined_at AS at FROM "seat" WHERE match_id = $1 AND seat = 'p2'`, [m.id]);
+      const [joined] = await opened.db.query<{ at: Date | string }>(
+        `SELECT joined_at AS at FROM "seat" WHERE match_id = $1 AND seat = 'p2'`,
+        [m.id],
+      );
       expect(new Date(joined!.at).getTime()).toBeGreaterThanOrEqual(row.createdAt.getTime());
     });
   });

@@ -60,7 +60,12 @@ export function universusAfter(seed: string, moves: number): UniversusState {
 
 const HANDLES: Record<Seat, string> = { p1: 'alice', p2: 'bob' };
 
-function wrapView<G extends 'evons' | 'universus'>(gameId: G, game: G extends 'evons' ? GameView : UniversusView, viewer: Viewer, outcome: MatchOutcome | null): MatchView {
+function wrapView<G extends 'evons' | 'universus'>(
+  gameId: G,
+  game: G extends 'evons' ? GameView : UniversusView,
+  viewer: Viewer,
+  outcome: MatchOutcome | null,
+): MatchView {
   return {
     id: `pictures-${gameId}`,
     gameId,

@@ -16,7 +16,10 @@ const svgSize = (svg: string) => {
 
 describe('PNG pictures', () => {
   it('decode at the requested width, the height in proportion (Evons and UniVersus)', async () => {
-    const svgs = [renderBoardSvg(evonsMatchView(evonsAfter('png', 40), 'spectator')), renderBoardSvg(universusMatchView(universusAfter('png', 20), 'p1'))];
+    const svgs = [
+      renderBoardSvg(evonsMatchView(evonsAfter('png', 40), 'spectator')),
+      renderBoardSvg(universusMatchView(universusAfter('png', 20), 'p1')),
+    ];
     for (const svg of svgs) {
       const natural = svgSize(svg);
       for (const width of [120, 333, 800, 1200]) {
@@ -35,8 +38,10 @@ describe('PNG pictures', () => {
       for (let i = 0; i < px.length; i += 4) if (px[i]! < 128) dark++;
       return dark;
     };
-    const words = '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60" font-family="sans-serif"><text x="10" y="40" font-size="30">Evons</text></svg>';
-    const blank = '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60" font-family="sans-serif"><text x="10" y="40" font-size="30"> </text></svg>';
+    const words =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60" font-family="sans-serif"><text x="10" y="40" font-size="30">Evons</text></svg>';
+    const blank =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60" font-family="sans-serif"><text x="10" y="40" font-size="30"> </text></svg>';
     expect(ink(blank)).toBe(0);
     expect(ink(words)).toBeGreaterThan(300);
     expect(pngOptions(200).font).toMatchObject({ loadSystemFonts: false });

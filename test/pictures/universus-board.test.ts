@@ -10,14 +10,25 @@ import { renderBoardSvg } from '../../src/http/board-picture.js';
 import { Game, position } from '../games/universus/helpers.js';
 import { ALL_CARD_NAMES, VIEWERS, universusAfter, universusMatchView } from './fixtures.js';
 
-const visibleText = (svg: string) => svg.replace(/<[^>]+>/g, ' ').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+const visibleText = (svg: string) =>
+  svg
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
 const nameOf = (id: string) => CARD_BY_ID.get(id)!.name;
 
 /** P1 attacks with Seize the Opportunity (A01); P2 is asked to block (U-BLOCK-1). P1's stage: one ready, one committed foundation. */
 function attackAwaitingBlock(): Game {
   const g = new Game(
     position(
-      { hand: ['A01', 'A03'], deck: ['F03'], stage: [{ card: 'F05', committed: false }, { card: 'F06', committed: true }] },
+      {
+        hand: ['A01', 'A03'],
+        deck: ['F03'],
+        stage: [
+          { card: 'F05', committed: false },
+          { card: 'F06', committed: true },
+        ],
+      },
       { hand: ['F01', 'F02', 'A02'], deck: ['F03'], health: 9 },
     ),
   );
@@ -30,11 +41,17 @@ describe('UniVersus board picture', () => {
     const g = attackAwaitingBlock();
     expect(g.state.pending).toEqual({ kind: 'AWAIT_BLOCK', seat: 'p2' });
     await expect(renderBoardSvg(universusMatchView(g.state, 'p2'))).toMatchFileSnapshot('./__snapshots__/universus-block.p2.svg');
-    await expect(renderBoardSvg(universusMatchView(g.state, 'spectator'))).toMatchFileSnapshot('./__snapshots__/universus-block.spectator.svg');
-    await expect(renderBoardSvg(universusMatchView(universusAfter('pictures-uvs', 30), 'p1'))).toMatchFileSnapshot('./__snapshots__/universus-midgame.p1.svg');
+    await expect(renderBoardSvg(universusMatchView(g.state, 'spectator'))).toMatchFileSnapshot(
+      './__snapshots__/universus-block.spectator.svg',
+    );
+    await expect(renderBoardSvg(universusMatchView(universusAfter('pictures-uvs', 30), 'p1'))).toMatchFileSnapshot(
+      './__snapshots__/universus-midgame.p1.svg',
+    );
     const over = universusAfter('pictures-uvs-end', 5000);
     expect(over.phase).toBe('OVER');
-    await expect(renderBoardSvg(universusMatchView(over, 'spectator'))).toMatchFileSnapshot('./__snapshots__/universus-finished.spectator.svg');
+    await expect(renderBoardSvg(universusMatchView(over, 'spectator'))).toMatchFileSnapshot(
+      './__snapshots__/universus-finished.spectator.svg',
+    );
   });
 
   it('draws the attack (zone, speed, damage), whose decision it is, health bars and the stage as ready/committed', () => {
@@ -65,7 +82,9 @@ describe('UniVersus board picture', () => {
     const commit = new Game(position({ hand: ['A01'], deck: ['F03'] }, { hand: ['F01'], deck: ['F03'] }));
     const pending = commit.state.pending!;
     const head = /<text[^>]*font-size="22"[^>]*>([^<]*)<\/text>/.exec(renderBoardSvg(universusMatchView(commit.state, 'spectator')))![1]!;
-    expect(head).toContain(`${pending.seat} to ${pending.kind === 'PLAY' ? 'play' : pending.kind === 'AWAIT_COMMIT' ? 'commit' : pending.kind === 'AWAIT_BLOCK' ? 'block' : 'pick momentum'}`);
+    expect(head).toContain(
+      `${pending.seat} to ${pending.kind === 'PLAY' ? 'play' : pending.kind === 'AWAIT_COMMIT' ? 'commit' : pending.kind === 'AWAIT_BLOCK' ? 'block' : 'pick momentum'}`,
+    );
   });
 
   it('is deterministic and parses', () => {

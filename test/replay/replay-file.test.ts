@@ -14,7 +14,6 @@ import { buildReplay, recoverActions, type LoggedEvent } from '../../src/replay/
 import { ReplayFileSchema, type ReplayAction, type ReplayFile } from '../../src/replay/replay-file.js';
 import { verifyReplay, type VerifyReport } from '../../src/replay/verify.js';
 
-
 function starterDecks(r: AnyRuleset): Record<Seat, string[]> {
   const [a, b] = [r.starterDecks[0], r.starterDecks[1] ?? r.starterDecks[0]];
   if (!a || !b) throw new Error(`${r.id} ships no starter deck`);
@@ -38,7 +37,8 @@ function playout(r: AnyRuleset, seed: string, maxActions = 3000): Played {
   if (!created.ok) throw new Error(created.errors.join('; '));
   let state = created.state;
   const log: LoggedEvent[] = [];
-  const push = (event: { type: string }, actingSeat: Seat | null) => log.push({ seq: log.length + 1, source: 'game', actingSeat, event: JSON.parse(JSON.stringify(event)) as LoggedEvent['event'] });
+  const push = (event: { type: string }, actingSeat: Seat | null) =>
+    log.push({ seq: log.length + 1, source: 'game', actingSeat, event: JSON.parse(JSON.stringify(event)) as LoggedEvent['event'] });
   for (const e of created.events) push(e, null);
   const actions: ReplayAction[] = [];
   const choose = r.randomPlayer(`${seed}:player`);
@@ -58,7 +58,8 @@ function playout(r: AnyRuleset, seed: string, maxActions = 3000): Played {
 }
 
 function fileFor(p: Played, reader: Viewer, ended?: ReplayFile['outcome']): ReplayFile {
-  const outcome = ended ?? p.r.outcome(p.r.replay(p.log.filter((e) => !['MatchEnded', 'ClockSet'].includes(e.event.type)).map((e) => e.event)));
+  const outcome =
+    ended ?? p.r.outcome(p.r.replay(p.log.filter((e) => !['MatchEnded', 'ClockSet'].includes(e.event.type)).map((e) => e.event)));
   return buildReplay({
     ruleset: p.r,
     config: p.config,
@@ -94,7 +95,9 @@ for (const id of GAME_IDS) {
           const rep = verifyReplay(JSON.parse(JSON.stringify(f)));
           expect(failed(rep), `${p.seed} for ${reader}: ${JSON.stringify(rep.firstMismatch)}`).toEqual([]);
           expect(rep.ok).toBe(true);
-          expect(rep.checks.map((c) => c.name)).toEqual(expect.arrayContaining(['seed-commitment', 'rules-hash', 'deal', 'actions', 'events', 'outcome']));
+          expect(rep.checks.map((c) => c.name)).toEqual(
+            expect.arrayContaining(['seed-commitment', 'rules-hash', 'deal', 'actions', 'events', 'outcome']),
+          );
         }
       }
     });
@@ -110,7 +113,15 @@ for (const id of GAME_IDS) {
 
     it('the seed, decks and actions stay out of a file of a running match', () => {
       const running = { ...played, log: played.log.slice(0, Math.ceil(played.log.length / 2)) };
-      const f = buildReplay({ ...running, ruleset: r, reader: 'spectator', players: fileFor(played, 'p1').players, createdAt: '2026-11-23T12:00:00.000Z', finishedAt: null, outcome: null });
+      const f = buildReplay({
+        ...running,
+        ruleset: r,
+        reader: 'spectator',
+        players: fileFor(played, 'p1').players,
+        createdAt: '2026-11-23T12:00:00.000Z',
+        finishedAt: null,
+        outcome: null,
+      });
       expect(f.seed).toBeNull();
       expect(f.decks).toBeNull();
       expect(f.actions).toBeNull();
@@ -149,7 +160,9 @@ for (const id of GAME_IDS) {
       let state = r.replay(played.log.filter((e) => e.actingSeat === null).map((e) => e.event));
       let changed = -1;
       for (const [i, a] of played.actions.entries()) {
-        const alternative = (r.legalActions(state, a.seat) as { type: string }[]).find((x) => JSON.stringify(x) !== JSON.stringify(a.action));
+        const alternative = (r.legalActions(state, a.seat) as { type: string }[]).find(
+          (x) => JSON.stringify(x) !== JSON.stringify(a.action),
+        );
         if (alternative && i > 2) {
           f.actions![i] = { seat: a.seat, action: alternative as ReplayAction['action'] };
           changed = i;
@@ -180,12 +193,14 @@ for (const id of GAME_IDS) {
     it('a changed deck card fails the deal or the events', () => {
       const f = clone(fileFor(played, 'p1'));
       const deck = f.decks!.p1;
-      const replacement = r.cardSet.cards.map((c) => (c as { id: string }).id).find((c) => {
-        const i = deck.findIndex((x) => x !== c);
-        const tried = [...deck];
-        tried[i] = c;
-        return !deck.includes(c) && r.validateDeck(tried, f.settings).length === 0;
-      });
+      const replacement = r.cardSet.cards
+        .map((c) => (c as { id: string }).id)
+        .find((c) => {
+          const i = deck.findIndex((x) => x !== c);
+          const tried = [...deck];
+          tried[i] = c;
+          return !deck.includes(c) && r.validateDeck(tried, f.settings).length === 0;
+        });
       const i = deck.findIndex((x) => x !== replacement);
       if (replacement) deck[i] = replacement;
       else deck[i] = 'no-such-card';
@@ -212,7 +227,8 @@ describe('matches ended outside the rules, and legacy deals', () => {
     const full = playout(r, 'timed-out');
     // Cut the match after its sixth action: seat of action 6 runs out of time on the next decision.
     const cut = 6;
-    const kept = full.log.filter((e) => e.actingSeat === null).length + full.actions.slice(0, cut).reduce((n, a, i) => n + countEvents(r, full, i), 0);
+    const kept =
+      full.log.filter((e) => e.actingSeat === null).length + full.actions.slice(0, cut).reduce((n, a, i) => n + countEvents(r, full, i), 0);
     const state = r.replay(full.log.slice(0, kept).map((e) => e.event));
     const loser = r.pending(state)!.seat;
     const winner: Seat = loser === 'p1' ? 'p2' : 'p1';
@@ -220,7 +236,16 @@ describe('matches ended outside the rules, and legacy deals', () => {
     const log: LoggedEvent[] = [
       ...full.log.slice(0, kept),
       { seq: kept + 1, source: 'match', actingSeat: null, event: { type: 'MatchEnded', end } },
-      { seq: kept + 2, source: 'match', actingSeat: null, event: { type: 'ClockSet', at: end.at, clock: { control: { kind: 'correspondence', daysPerMove: 1 }, remainingMs: { p1: 0, p2: 0 }, running: null } } },
+      {
+        seq: kept + 2,
+        source: 'match',
+        actingSeat: null,
+        event: {
+          type: 'ClockSet',
+          at: end.at,
+          clock: { control: { kind: 'correspondence', daysPerMove: 1 }, remainingMs: { p1: 0, p2: 0 }, running: null },
+        },
+      },
     ];
     const timedOut = { ...full, log, actions: full.actions.slice(0, cut) };
     const f = fileFor(timedOut, 'spectator', { winner, reason: 'timed-out', seat: loser });
@@ -240,7 +265,12 @@ describe('matches ended outside the rules, and legacy deals', () => {
     if (!created.ok) throw new Error(created.errors.join('; '));
     expect(created.events[0]).not.toHaveProperty('rng');
     let state = created.state;
-    const log: LoggedEvent[] = created.events.map((event: LoggedEvent['event'], i: number) => ({ seq: i + 1, source: 'game' as const, actingSeat: null, event }));
+    const log: LoggedEvent[] = created.events.map((event: LoggedEvent['event'], i: number) => ({
+      seq: i + 1,
+      source: 'game' as const,
+      actingSeat: null,
+      event,
+    }));
     const actions: ReplayAction[] = [];
     const choose = r.randomPlayer('legacy-player');
     while (!r.outcome(state)) {
@@ -250,7 +280,13 @@ describe('matches ended outside the rules, and legacy deals', () => {
       if (!res.ok) throw new Error(res.error.code);
       state = res.state;
       actions.push({ seat, action });
-      for (const event of res.events) log.push({ seq: log.length + 1, source: 'game', actingSeat: seat, event: JSON.parse(JSON.stringify(event)) as LoggedEvent['event'] });
+      for (const event of res.events)
+        log.push({
+          seq: log.length + 1,
+          source: 'game',
+          actingSeat: seat,
+          event: JSON.parse(JSON.stringify(event)) as LoggedEvent['event'],
+        });
     }
     const f = fileFor({ r, config, seed, decks, actions, log }, 'p2');
     expect(f.rulesHash).toBe(r.rulesHash(config, 'sfc32'));
@@ -278,7 +314,12 @@ describe('sandbox matches (opened from a position)', () => {
       const created = r.positions.fromPosition(position, seed);
       if (!created.ok) throw new Error(created.errors.join('; '));
       let state = created.state;
-      const log: LoggedEvent[] = created.events.map((event: LoggedEvent['event'], i: number) => ({ seq: i + 1, source: 'game' as const, actingSeat: null, event: JSON.parse(JSON.stringify(event)) as LoggedEvent['event'] }));
+      const log: LoggedEvent[] = created.events.map((event: LoggedEvent['event'], i: number) => ({
+        seq: i + 1,
+        source: 'game' as const,
+        actingSeat: null,
+        event: JSON.parse(JSON.stringify(event)) as LoggedEvent['event'],
+      }));
       const actions: ReplayAction[] = [];
       const choose = r.randomPlayer(`${seed}:player`);
       for (let i = 0; i < 3000 && !r.outcome(state); i++) {
@@ -288,13 +329,30 @@ describe('sandbox matches (opened from a position)', () => {
         if (!res.ok) throw new Error(res.error.code);
         state = res.state;
         actions.push({ seat, action });
-        for (const event of res.events) log.push({ seq: log.length + 1, source: 'game', actingSeat: seat, event: JSON.parse(JSON.stringify(event)) as LoggedEvent['event'] });
+        for (const event of res.events)
+          log.push({
+            seq: log.length + 1,
+            source: 'game',
+            actingSeat: seat,
+            event: JSON.parse(JSON.stringify(event)) as LoggedEvent['event'],
+          });
       }
       const outcome = r.outcome(state)!;
       const f = buildReplay({
-        ruleset: r, config: source.config, seed, decks: null, position, actions, log, reader: 'p1',
-        players: [{ seat: 'p1', handle: 'ada', verified: true }, { seat: 'p2', handle: 'bo', verified: true }],
-        createdAt: '2026-11-23T12:00:00.000Z', finishedAt: '2026-11-23T12:30:00.000Z',
+        ruleset: r,
+        config: source.config,
+        seed,
+        decks: null,
+        position,
+        actions,
+        log,
+        reader: 'p1',
+        players: [
+          { seat: 'p1', handle: 'ada', verified: true },
+          { seat: 'p2', handle: 'bo', verified: true },
+        ],
+        createdAt: '2026-11-23T12:00:00.000Z',
+        finishedAt: '2026-11-23T12:30:00.000Z',
         outcome: { winner: outcome.winner, reason: outcome.reason },
       });
       expect(f.decks).toBeNull();
@@ -302,7 +360,9 @@ describe('sandbox matches (opened from a position)', () => {
       expect(failed(rep), JSON.stringify(rep.firstMismatch)).toEqual([]);
       expect(rep.checks.find((c) => c.name === 'deal')?.detail).toBe('position loaded');
       // Another position (the opening one of the source match) deals other cards.
-      const other = JSON.parse(JSON.stringify(r.positions.toPosition(r.replay(source.log.filter((e) => e.actingSeat === null).map((e) => e.event))))) as unknown;
+      const other = JSON.parse(
+        JSON.stringify(r.positions.toPosition(r.replay(source.log.filter((e) => e.actingSeat === null).map((e) => e.event)))),
+      ) as unknown;
       expect(verifyReplay({ ...f, position: other }).ok).toBe(false);
     });
   }

@@ -48,9 +48,18 @@ describe('Berger tables (FIDE C.05 Annex 1)', () => {
 
   it('maps draw numbers to the players in input order', () => {
     expect(roundRobin(['a', 'b', 'c', 'd'])).toEqual([
-      [{ p1: 'a', p2: 'd' }, { p1: 'b', p2: 'c' }],
-      [{ p1: 'd', p2: 'c' }, { p1: 'a', p2: 'b' }],
-      [{ p1: 'b', p2: 'd' }, { p1: 'c', p2: 'a' }],
+      [
+        { p1: 'a', p2: 'd' },
+        { p1: 'b', p2: 'c' },
+      ],
+      [
+        { p1: 'd', p2: 'c' },
+        { p1: 'a', p2: 'b' },
+      ],
+      [
+        { p1: 'b', p2: 'd' },
+        { p1: 'c', p2: 'a' },
+      ],
     ]);
   });
 
@@ -69,7 +78,10 @@ describe('Berger tables (FIDE C.05 Annex 1)', () => {
     const double = roundRobin(ids(4), { double: true });
     expect(double).toHaveLength(6);
     expect(double.slice(0, 3)).toEqual(single);
-    expect(double[3]).toEqual([{ p1: 'p4', p2: 'p1' }, { p1: 'p3', p2: 'p2' }]);
+    expect(double[3]).toEqual([
+      { p1: 'p4', p2: 'p1' },
+      { p1: 'p3', p2: 'p2' },
+    ]);
     expect(double.slice(3)).toEqual(single.map((r) => r.map((g) => ('bye' in g ? g : { p1: g.p2, p2: g.p1 }))));
   });
 

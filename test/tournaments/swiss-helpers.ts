@@ -41,8 +41,10 @@ export function checkRound(active: readonly PlayerId[], results: readonly RoundR
   expect([...seen].sort()).toEqual([...active].sort());
   const met = new Set<string>();
   const byes = new Set<PlayerId>();
-  for (const round of results) for (const g of round) if ('bye' in g) byes.add(g.bye);
-    else met.add(pairKey(g.p1, g.p2));
+  for (const round of results)
+    for (const g of round)
+      if ('bye' in g) byes.add(g.bye);
+      else met.add(pairKey(g.p1, g.p2));
   const roundByes = pairings.filter((g) => 'bye' in g);
   expect(roundByes.length).toBe(active.length % 2);
   for (const g of pairings) {
@@ -56,12 +58,17 @@ export function checkRound(active: readonly PlayerId[], results: readonly RoundR
  * the rest can be paired; then the first complete pairing in ranking order, keeping the seat rule
  * if any pairing can. Returns unordered pairs (seats are checked separately), or null.
  */
-export function referenceMonrad(active: readonly PlayerId[], results: readonly RoundResults[]): { pairs: string[]; bye: PlayerId | null; strict: boolean } | null {
+export function referenceMonrad(
+  active: readonly PlayerId[],
+  results: readonly RoundResults[],
+): { pairs: string[]; bye: PlayerId | null; strict: boolean } | null {
   const ranked = pairingRanking(active, results);
   const met = new Set<string>();
   const hadBye = new Set<PlayerId>();
-  for (const round of results) for (const g of round) if ('bye' in g) hadBye.add(g.bye);
-    else met.add(pairKey(g.p1, g.p2));
+  for (const round of results)
+    for (const g of round)
+      if ('bye' in g) hadBye.add(g.bye);
+      else met.add(pairKey(g.p1, g.p2));
   const diff = seatDiffs(results);
   const need = (p: PlayerId) => {
     const d = diff.get(p) ?? 0;
@@ -73,7 +80,10 @@ export function referenceMonrad(active: readonly PlayerId[], results: readonly R
     for (const c of others) {
       if (met.has(pairKey(top, c))) continue;
       if (strict && need(top) !== 0 && need(top) === need(c)) continue;
-      const rest = dfs(others.filter((x) => x !== c), strict);
+      const rest = dfs(
+        others.filter((x) => x !== c),
+        strict,
+      );
       if (rest) return [pairKey(top, c), ...rest];
     }
     return null;
@@ -98,5 +108,4 @@ export function referenceMonrad(active: readonly PlayerId[], results: readonly R
   return loose ? { pairs: loose, bye, strict: false } : null;
 }
 
-export const unordered = (pairings: readonly Pairing[]) =>
-  pairings.flatMap((g) => ('bye' in g ? [] : [pairKey(g.p1, g.p2)]));
+export const unordered = (pairings: readonly Pairing[]) => pairings.flatMap((g) => ('bye' in g ? [] : [pairKey(g.p1, g.p2)]));

@@ -21,7 +21,11 @@ describe('Monrad pairing, worked by hand', () => {
   it('round 1: 1–2, 3–4, … in initial order, the even number in the first seat (the published Monrad rule)', () => {
     // Norges Sjakkforbund's Monrad rules: in round 1, 2 has the first seat against 1, 4 against 3, …
     expect(pairSwissRound({ players: ['1', '2', '3', '4', '5', '6'], results: [] })).toEqual({
-      pairings: [{ p1: '2', p2: '1' }, { p1: '4', p2: '3' }, { p1: '6', p2: '5' }],
+      pairings: [
+        { p1: '2', p2: '1' },
+        { p1: '4', p2: '3' },
+        { p1: '6', p2: '5' },
+      ],
       seatRuleRelaxed: false,
     });
   });
@@ -124,14 +128,43 @@ describe('seats', () => {
     // a and b each had the first seat twice (+2); c and d the second twice (-2). Scores tie, so the
     // ranking is a, b, c, d; a–b would give one of them +3: Monrad moves on to a–c, then b–d.
     const results: RoundResults[] = [
-      [{ p1: 'a', p2: 'x1', outcome: 'draw' }, { p1: 'b', p2: 'x2', outcome: 'draw' }, { p1: 'x3', p2: 'c', outcome: 'draw' }, { p1: 'x4', p2: 'd', outcome: 'draw' }],
-      [{ p1: 'a', p2: 'x5', outcome: 'draw' }, { p1: 'b', p2: 'x6', outcome: 'draw' }, { p1: 'x7', p2: 'c', outcome: 'draw' }, { p1: 'x8', p2: 'd', outcome: 'draw' }],
+      [
+        { p1: 'a', p2: 'x1', outcome: 'draw' },
+        { p1: 'b', p2: 'x2', outcome: 'draw' },
+        { p1: 'x3', p2: 'c', outcome: 'draw' },
+        { p1: 'x4', p2: 'd', outcome: 'draw' },
+      ],
+      [
+        { p1: 'a', p2: 'x5', outcome: 'draw' },
+        { p1: 'b', p2: 'x6', outcome: 'draw' },
+        { p1: 'x7', p2: 'c', outcome: 'draw' },
+        { p1: 'x8', p2: 'd', outcome: 'draw' },
+      ],
     ];
     const round = pairSwissRound({ players: ['a', 'b', 'c', 'd'], results });
-    expect(round).toEqual({ pairings: [{ p1: 'c', p2: 'a' }, { p1: 'd', p2: 'b' }], seatRuleRelaxed: false });
+    expect(round).toEqual({
+      pairings: [
+        { p1: 'c', p2: 'a' },
+        { p1: 'd', p2: 'b' },
+      ],
+      seatRuleRelaxed: false,
+    });
     // If a–b is the only pairing left, it is made and flagged.
-    const met: RoundResults = [{ p1: 'c', p2: 'a', outcome: 'draw' }, { p1: 'd', p2: 'b', outcome: 'draw' }];
-    const r4 = pairSwissRound({ players: ['a', 'b', 'c', 'd'], results: [...results, met, [{ p1: 'a', p2: 'd', outcome: 'draw' }, { p1: 'b', p2: 'c', outcome: 'draw' }]] });
+    const met: RoundResults = [
+      { p1: 'c', p2: 'a', outcome: 'draw' },
+      { p1: 'd', p2: 'b', outcome: 'draw' },
+    ];
+    const r4 = pairSwissRound({
+      players: ['a', 'b', 'c', 'd'],
+      results: [
+        ...results,
+        met,
+        [
+          { p1: 'a', p2: 'd', outcome: 'draw' },
+          { p1: 'b', p2: 'c', outcome: 'draw' },
+        ],
+      ],
+    });
     expect(r4.pairings.map((g) => ('bye' in g ? g.bye : [g.p1, g.p2].sort().join('-')))).toEqual(['a-b', 'c-d']);
     expect(r4.seatRuleRelaxed).toBe(true);
   });
@@ -148,7 +181,13 @@ describe('initial order and determinism', () => {
   });
 
   it('rating order: highest first, equal ratings keep their input order', () => {
-    expect(ratingOrder([{ id: 'a', rating: 1500 }, { id: 'b', rating: 1700 }, { id: 'c', rating: 1500 }])).toEqual(['b', 'a', 'c']);
+    expect(
+      ratingOrder([
+        { id: 'a', rating: 1500 },
+        { id: 'b', rating: 1700 },
+        { id: 'c', rating: 1500 },
+      ]),
+    ).toEqual(['b', 'a', 'c']);
   });
 
   it('the same players, results and seed give the same pairings', () => {
@@ -189,7 +228,12 @@ describe('properties (random events of 2..64 players)', () => {
    * Plays rounds until the pairer finds none (or n + 2 rounds), checking each; before round r,
    * the player at position withdrawals[r] (mod the field) withdraws, if given.
    */
-  function playEvent(n: number, seed: string, withdrawals: readonly (number | undefined)[], check: (active: PlayerId[], results: RoundResults[], round: ReturnType<typeof pairSwissRound>) => void): number {
+  function playEvent(
+    n: number,
+    seed: string,
+    withdrawals: readonly (number | undefined)[],
+    check: (active: PlayerId[], results: RoundResults[], round: ReturnType<typeof pairSwissRound>) => void,
+  ): number {
     const everyone = drawInitialOrder(ids(n), seed);
     const rng = stream(seed);
     const results: RoundResults[] = [];
@@ -215,16 +259,24 @@ describe('properties (random events of 2..64 players)', () => {
 
   it('no repeats, byes to players without one, every active player once a round, seats within ±2 unless flagged', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 2, max: 64 }), fc.string(), fc.array(fc.option(fc.nat(1000), { nil: undefined, freq: 2 }), { maxLength: 70 }), (n, seed, withdrawals) => {
-        playEvent(n, seed, withdrawals, (active, results, round) => {
-          checkRound(active, results, round.pairings);
-          if (!round.seatRuleRelaxed) {
-            for (const [p, d] of seatDiffs([...results, round.pairings.map((g) => ('bye' in g ? g : { ...g, outcome: 'draw' as const }))])) {
-              if (active.includes(p)) expect(Math.abs(d), p).toBeLessThanOrEqual(2);
+      fc.property(
+        fc.integer({ min: 2, max: 64 }),
+        fc.string(),
+        fc.array(fc.option(fc.nat(1000), { nil: undefined, freq: 2 }), { maxLength: 70 }),
+        (n, seed, withdrawals) => {
+          playEvent(n, seed, withdrawals, (active, results, round) => {
+            checkRound(active, results, round.pairings);
+            if (!round.seatRuleRelaxed) {
+              for (const [p, d] of seatDiffs([
+                ...results,
+                round.pairings.map((g) => ('bye' in g ? g : { ...g, outcome: 'draw' as const })),
+              ])) {
+                if (active.includes(p)) expect(Math.abs(d), p).toBeLessThanOrEqual(2);
+              }
             }
-          }
-        });
-      }),
+          });
+        },
+      ),
       { numRuns: 150 },
     );
   });

@@ -153,7 +153,14 @@ export class EvonsClient {
   connectWs(matchId: string, opts: Omit<WsSeatOptions, 'baseUrl' | 'matchId' | 'token'> = {}): WsSeat {
     const token = this.tokenFor(matchId);
     if (!token) throw new Error(`No token for match ${matchId}: create or join it, or useSeat() first`);
-    return new WsSeat({ baseUrl: this.options.baseUrl, matchId, token, version: this.versionOf(matchId), idempotencyKey: this.newKey, ...opts });
+    return new WsSeat({
+      baseUrl: this.options.baseUrl,
+      matchId,
+      token,
+      version: this.versionOf(matchId),
+      idempotencyKey: this.newKey,
+      ...opts,
+    });
   }
 
   /** This client's seat in `matchId`, once known (create, join, or a view read with its token). */
@@ -206,7 +213,10 @@ export class EvonsClient {
 
   /** Takes the open seat of `matchId`; its token is kept for the calls that follow. */
   async joinMatch(matchId: string, body: JoinMatchRequest): Promise<JoinMatchResponse> {
-    const joined = this.ok(await this.api.POST('/v1/matches/{id}/join', { params: { path: { id: matchId } }, body, headers: this.auth() }), matchId);
+    const joined = this.ok(
+      await this.api.POST('/v1/matches/{id}/join', { params: { path: { id: matchId } }, body, headers: this.auth() }),
+      matchId,
+    );
     this.useSeat(matchId, joined.token, joined.seat);
     this.saw(matchId, joined.version);
     return joined;
@@ -214,7 +224,10 @@ export class EvonsClient {
 
   /** The match as this client's seat sees it (spectator without a token). */
   async getMatch(matchId: string, opts: { signal?: AbortSignal } = {}): Promise<MatchView> {
-    const view = this.ok(await this.api.GET('/v1/matches/{id}', { params: { path: { id: matchId } }, headers: this.auth(matchId), signal: opts.signal }), matchId);
+    const view = this.ok(
+      await this.api.GET('/v1/matches/{id}', { params: { path: { id: matchId } }, headers: this.auth(matchId), signal: opts.signal }),
+      matchId,
+    );
     this.saw(matchId, view.version);
     if (view.seat) this.memory(matchId).seat = view.seat;
     return view;
@@ -242,7 +255,9 @@ export class EvonsClient {
   act(matchId: string, action: Action, opts?: ActOptions & { view?: false }): Promise<ActResult>;
   async act(matchId: string, action: Action, opts: ActOptions = {}): Promise<ActResult | ActViewResult> {
     const version = opts.version === undefined ? this.versionOf(matchId) : opts.version;
-    const header: { 'idempotency-key': string; 'if-match'?: string; prefer?: string } = { 'idempotency-key': opts.idempotencyKey ?? this.newKey() };
+    const header: { 'idempotency-key': string; 'if-match'?: string; prefer?: string } = {
+      'idempotency-key': opts.idempotencyKey ?? this.newKey(),
+    };
     if (version !== null && version !== undefined) header['if-match'] = `"${version}"`;
     if (opts.view) header.prefer = 'return=representation';
     const r = await this.api.POST('/v1/matches/{id}/actions', {
@@ -253,7 +268,8 @@ export class EvonsClient {
     });
     const result = this.ok(r, matchId);
     // Which answer came back is told by its shape (ActionResult carries the match view).
-    if (Boolean(opts.view) !== 'match' in result) throw new Error(`the service answered an action ${opts.view ? 'without' : 'with'} its match view`);
+    if (Boolean(opts.view) !== 'match' in result)
+      throw new Error(`the service answered an action ${opts.view ? 'without' : 'with'} its match view`);
     this.saw(matchId, result.version);
     return { ...result, replayed: r.response.headers.get('idempotent-replayed') === 'true' } as ActResult | ActViewResult;
   }
@@ -358,7 +374,9 @@ export class EvonsClient {
    * that follow (your player token would do too). A challenge closed meanwhile is a 409 challenge-closed.
    */
   async acceptChallenge(challengeId: string, body: AcceptChallengeRequest): Promise<AcceptedChallenge> {
-    const accepted = this.ok(await this.api.POST('/v1/challenges/{id}/accept', { params: { path: { id: challengeId } }, body, headers: this.auth() }));
+    const accepted = this.ok(
+      await this.api.POST('/v1/challenges/{id}/accept', { params: { path: { id: challengeId } }, body, headers: this.auth() }),
+    );
     this.useSeat(accepted.match.id, accepted.match.token, accepted.match.seat);
     this.saw(accepted.match.id, accepted.match.version);
     return accepted;
@@ -367,7 +385,11 @@ export class EvonsClient {
   /** Declines a challenge sent to you, with a reason key (default generic) the challenger's client words. */
   async declineChallenge(challengeId: string, reason?: DeclineReason): Promise<Challenge> {
     return this.ok(
-      await this.api.POST('/v1/challenges/{id}/decline', { params: { path: { id: challengeId } }, body: reason ? { reason } : {}, headers: this.auth() }),
+      await this.api.POST('/v1/challenges/{id}/decline', {
+        params: { path: { id: challengeId } },
+        body: reason ? { reason } : {},
+        headers: this.auth(),
+      }),
     );
   }
 
@@ -380,12 +402,18 @@ export class EvonsClient {
 
   /** Offers a rematch of the finished `matchId` (seats swapped, same game, decks and settings). */
   async offerRematch(matchId: string): Promise<RematchAnswer> {
-    return this.ok(await this.api.POST('/v1/matches/{id}/rematch', { params: { path: { id: matchId } }, headers: this.auth(matchId) }), matchId);
+    return this.ok(
+      await this.api.POST('/v1/matches/{id}/rematch', { params: { path: { id: matchId } }, headers: this.auth(matchId) }),
+      matchId,
+    );
   }
 
   /** Accepts the other seat's offer: the new match starts; its seat token is kept (the answer's `id` is the new match). */
   async acceptRematch(matchId: string): Promise<JoinMatchResponse> {
-    const joined = this.ok(await this.api.POST('/v1/matches/{id}/rematch/accept', { params: { path: { id: matchId } }, headers: this.auth(matchId) }), matchId);
+    const joined = this.ok(
+      await this.api.POST('/v1/matches/{id}/rematch/accept', { params: { path: { id: matchId } }, headers: this.auth(matchId) }),
+      matchId,
+    );
     this.useSeat(joined.id, joined.token, joined.seat);
     this.saw(joined.id, joined.version);
     return joined;
@@ -393,12 +421,18 @@ export class EvonsClient {
 
   /** Declines the other seat's offer. */
   async declineRematch(matchId: string): Promise<RematchAnswer> {
-    return this.ok(await this.api.POST('/v1/matches/{id}/rematch/decline', { params: { path: { id: matchId } }, headers: this.auth(matchId) }), matchId);
+    return this.ok(
+      await this.api.POST('/v1/matches/{id}/rematch/decline', { params: { path: { id: matchId } }, headers: this.auth(matchId) }),
+      matchId,
+    );
   }
 
   /** The offerer's seat token in the accepted rematch (once), kept for the new match's calls. */
   async claimRematchSeat(matchId: string): Promise<RematchSeat> {
-    const seat = this.ok(await this.api.POST('/v1/matches/{id}/rematch/seat', { params: { path: { id: matchId } }, headers: this.auth(matchId) }), matchId);
+    const seat = this.ok(
+      await this.api.POST('/v1/matches/{id}/rematch/seat', { params: { path: { id: matchId } }, headers: this.auth(matchId) }),
+      matchId,
+    );
     this.useSeat(seat.id, seat.token, seat.seat);
     return seat;
   }

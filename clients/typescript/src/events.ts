@@ -57,7 +57,12 @@ export class EventStream implements AsyncIterable<MatchEvent> {
         conn.alive();
         this.connections++;
         this.s.onConnect?.(this.lastSeq);
-        for await (const item of this.s.transport.open({ matchId: this.s.matchId, after: this.lastSeq, token: this.s.token(), signal: conn.signal })) {
+        for await (const item of this.s.transport.open({
+          matchId: this.s.matchId,
+          after: this.lastSeq,
+          token: this.s.token(),
+          signal: conn.signal,
+        })) {
           if (this.signal?.aborted) return; // lines already received are not delivered after an abort
           conn.alive();
           if (item.kind === 'event') {

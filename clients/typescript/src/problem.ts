@@ -149,7 +149,13 @@ export type RuleCode = (typeof RULE_CODES)[number];
 export type ProblemCode = ServiceCode | RuleCode | (string & {});
 
 /** Problems a client may retry unchanged after waiting (they come with Retry-After). */
-const RETRYABLE: ReadonlySet<string> = new Set(['database-unavailable', 'overloaded', 'tournament-busy', 'live-updates-unavailable', 'shutting-down']);
+const RETRYABLE: ReadonlySet<string> = new Set([
+  'database-unavailable',
+  'overloaded',
+  'tournament-busy',
+  'live-updates-unavailable',
+  'shutting-down',
+]);
 
 /** An error answer of the service (application/problem+json), or an answer that was not one. */
 export class EvonsProblem extends Error {
@@ -203,7 +209,13 @@ export class EvonsProblem extends Error {
     if (isProblem(body)) return new EvonsProblem(body, meta);
     // A proxy's error page, or an answer this client does not know: still one error type.
     return new EvonsProblem(
-      { type: 'about:blank', title: response.statusText || 'Unexpected response', status: response.status, code: 'unexpected-response', detail: `HTTP ${response.status} without a problem body` },
+      {
+        type: 'about:blank',
+        title: response.statusText || 'Unexpected response',
+        status: response.status,
+        code: 'unexpected-response',
+        detail: `HTTP ${response.status} without a problem body`,
+      },
       meta,
     );
   }

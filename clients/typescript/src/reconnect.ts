@@ -38,7 +38,13 @@ export function connection(signal: AbortSignal | undefined, idleMs: number, idle
  * After the `failures`-th cut in a row (counting from 1): throws `failure` past `reconnects`,
  * else waits the backoff. False when the caller aborted while waiting.
  */
-export async function beforeReconnect(failures: number, reconnects: number, policy: RetryPolicy, failure: unknown, signal?: AbortSignal): Promise<boolean> {
+export async function beforeReconnect(
+  failures: number,
+  reconnects: number,
+  policy: RetryPolicy,
+  failure: unknown,
+  signal?: AbortSignal,
+): Promise<boolean> {
   if (failures > reconnects) throw failure;
   try {
     await sleep(backoff(policy, failures - 1), signal);

@@ -119,7 +119,10 @@ interface Operation {
 
 /** The connection was lost with the operation in flight (it may or may not have been applied), or before it opened. */
 export class Dropped extends Error {
-  constructor(readonly code: number, readonly reason: string) {
+  constructor(
+    readonly code: number,
+    readonly reason: string,
+  ) {
     super(`connection closed (${code}${reason ? ` ${reason}` : ''})`);
     this.name = 'Dropped';
   }
@@ -193,7 +196,9 @@ export class WsSeat {
   async act(action: Action, opts: WsActOptions = {}): Promise<WsActResult> {
     const version = opts.version === undefined ? this.lastVersion : (opts.version ?? undefined);
     const key = opts.idempotencyKey ?? this.newKey();
-    const data = (await this.run(ACT, { id: this.options.matchId, action, key, version: version ?? null }, true)) as { submitAction: WsActResult };
+    const data = (await this.run(ACT, { id: this.options.matchId, action, key, version: version ?? null }, true)) as {
+      submitAction: WsActResult;
+    };
     this.saw(data.submitAction.version);
     return data.submitAction;
   }
@@ -257,7 +262,9 @@ export class WsSeat {
     const ready = new Promise<WebSocketLike>((resolve, reject) => {
       let acked = false;
       const timer = setTimeout(() => socket.close(4408, 'no connection_ack'), this.options.connectTimeoutMs ?? 10_000);
-      socket.addEventListener('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${this.options.token}` } })));
+      socket.addEventListener('open', () =>
+        socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${this.options.token}` } })),
+      );
       socket.addEventListener('message', (e) => {
         let msg: { type?: string; id?: string; payload?: unknown };
         try {
@@ -303,7 +310,10 @@ export class WsSeat {
         }
         if (acked) return;
         // Refused at connection_init: 4403 with the problem code as the reason (invalid-token…).
-        if (e.code === 4403) reject(new EvonsProblem({ type: `urn:evons:problem:${e.reason}`, title: 'Forbidden', status: 403, code: e.reason || 'invalid-token' }));
+        if (e.code === 4403)
+          reject(
+            new EvonsProblem({ type: `urn:evons:problem:${e.reason}`, title: 'Forbidden', status: 403, code: e.reason || 'invalid-token' }),
+          );
         else reject(dropped);
       });
     });

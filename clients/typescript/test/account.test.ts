@@ -27,7 +27,12 @@ async function player(baseUrl: string, prefix: string, extra: { bot?: boolean; s
   const anon = new EvonsClient({ baseUrl });
   const { data, error } = await anon.api.POST('/v1/players', { body: { handle, ...(extra.bot ? { bot: true } : {}) } });
   if (!data) throw new Error(`register ${handle}: ${JSON.stringify(error)}`);
-  const client = new EvonsClient({ baseUrl, playerToken: data.token, retry: fast, ...(extra.sse ? { feedTransport: (api) => new SseFeedTransport(api) } : {}) });
+  const client = new EvonsClient({
+    baseUrl,
+    playerToken: data.token,
+    retry: fast,
+    ...(extra.sse ? { feedTransport: (api) => new SseFeedTransport(api) } : {}),
+  });
   return { handle, token: data.token, client };
 }
 
@@ -46,7 +51,10 @@ async function until(cond: () => boolean): Promise<void> {
 }
 
 const types = (ms: FeedMessage[]) => ms.map((m) => m.type);
-const has = (type: string, count = 1) => (ms: FeedMessage[]) => ms.filter((m) => m.type === type).length >= count;
+const has =
+  (type: string, count = 1) =>
+  (ms: FeedMessage[]) =>
+    ms.filter((m) => m.type === type).length >= count;
 
 describe('challenges, rematches and seeks through the client', () => {
   let s: Served;
@@ -62,7 +70,13 @@ describe('challenges, rematches and seeks through the client', () => {
     const bob = await player(s.baseUrl, 'bob');
 
     const c1 = await alice.client.createChallenge({ to: bob.handle, seat: 'p1', deck: { starter: STARTERS[0] } });
-    expect(c1).toMatchObject({ status: 'open', challenger: { handle: alice.handle }, to: { handle: bob.handle }, game: 'evons', seat: 'p1' });
+    expect(c1).toMatchObject({
+      status: 'open',
+      challenger: { handle: alice.handle },
+      to: { handle: bob.handle },
+      game: 'evons',
+      seat: 'p1',
+    });
     expect(await new EvonsClient({ baseUrl: s.baseUrl }).getChallenge(c1.id)).toEqual(c1);
     expect((await bob.client.myChallenges()).challenges.map((c) => c.id)).toEqual([c1.id]);
     expect((await bob.client.myChallenges({ direction: 'out' })).challenges).toEqual([]);
@@ -78,7 +92,9 @@ describe('challenges, rematches and seeks through the client', () => {
     const late = await bob.client.acceptChallenge(c2.id, { deck: { starter: STARTERS[1] } }).catch((e: unknown) => e);
     expect(late).toBeInstanceOf(EvonsProblem);
     expect(late).toMatchObject({ status: 409, code: 'challenge-closed', conflict: true });
-    await expect(bob.client.cancelChallenge(c2.id)).rejects.toMatchObject({ code: expect.stringMatching(/^(not-your-challenge|challenge-closed)$/) });
+    await expect(bob.client.cancelChallenge(c2.id)).rejects.toMatchObject({
+      code: expect.stringMatching(/^(not-your-challenge|challenge-closed)$/),
+    });
 
     const c3 = await alice.client.createChallenge({ to: bob.handle, seat: 'p2', deck: { starter: STARTERS[0] } });
     const accepted = await bob.client.acceptChallenge(c3.id, { deck: { starter: STARTERS[1] } });
@@ -90,7 +106,10 @@ describe('challenges, rematches and seeks through the client', () => {
     expect((await alice.client.getMatch(accepted.match.id)).seat).toBe('p2');
 
     await expect(bob.client.getChallenge('ch_missing')).rejects.toMatchObject({ status: 404, code: 'challenge-not-found' });
-    await expect(new EvonsClient({ baseUrl: s.baseUrl }).createChallenge({ to: bob.handle })).rejects.toMatchObject({ status: 401, code: 'missing-token' });
+    await expect(new EvonsClient({ baseUrl: s.baseUrl }).createChallenge({ to: bob.handle })).rejects.toMatchObject({
+      status: 401,
+      code: 'missing-token',
+    });
   });
 
   it('rematch: offer, decline; offer, accept (the new match, seats swapped), the offerer claims its seat once', async () => {
@@ -137,7 +156,10 @@ describe('challenges, rematches and seeks through the client', () => {
     expect(a.status).toBe('open');
     expect(b).toMatchObject({ status: 'paired', matchId: expect.any(String) });
     expect((await cy.client.mySeeks()).seeks.find((x) => x.id === a.id)).toMatchObject({ status: 'paired', matchId: b.matchId });
-    await expect(cy.client.postSeek({ timeControl: { kind: 'none' }, deck: { starter: STARTERS[0] } })).rejects.toMatchObject({ status: 400, code: 'seek-needs-correspondence' });
+    await expect(cy.client.postSeek({ timeControl: { kind: 'none' }, deck: { starter: STARTERS[0] } })).rejects.toMatchObject({
+      status: 400,
+      code: 'seek-needs-correspondence',
+    });
   });
 });
 
@@ -183,7 +205,9 @@ describe('feed(): the account feed, resumed', () => {
       expect(stream.connections).toBeGreaterThanOrEqual(2);
       expect(afters[0]).toBeUndefined();
       expect(afters[1]).toBe(cutAfter);
-      expect(got.find((m) => m.type === 'match-started')).toMatchObject({ data: { matchId: match.id, seat: 'p2', opponent: alice.handle } });
+      expect(got.find((m) => m.type === 'match-started')).toMatchObject({
+        data: { matchId: match.id, seat: 'p2', opponent: alice.handle },
+      });
 
       await alice.client.resign(match.id);
       await readUntil(it, got, has('match-ended'));
@@ -214,7 +238,10 @@ describe('feed(): the account feed, resumed', () => {
 
     const anon = new EvonsClient({ baseUrl: s.baseUrl });
     await expect(anon.feed()[Symbol.asyncIterator]().next()).rejects.toMatchObject({ status: 401, code: 'missing-token' });
-    await expect(eve.client.feed({ after: '1-1' })[Symbol.asyncIterator]().next()).rejects.toMatchObject({ status: 400, code: 'invalid-cursor' });
+    await expect(eve.client.feed({ after: '1-1' })[Symbol.asyncIterator]().next()).rejects.toMatchObject({
+      status: 400,
+      code: 'invalid-cursor',
+    });
   });
 
   it('a server shutting down ends each feed with {"end":"shutdown"}: reconnects by default, or ends when asked', async () => {
@@ -238,7 +265,12 @@ describe('feed(): the account feed, resumed', () => {
 });
 
 describe('FeedStream over a scripted transport', () => {
-  const entry = (i: number): FeedMessage => ({ id: `9-${i}`, type: 'challenge-expired', at: '2026-01-01T00:00:00.000Z', data: {} as never });
+  const entry = (i: number): FeedMessage => ({
+    id: `9-${i}`,
+    type: 'challenge-expired',
+    at: '2026-01-01T00:00:00.000Z',
+    data: {} as never,
+  });
   const snapshot: FeedMessage = { type: 'snapshot', data: { challenges: { in: [], out: [] }, seeks: [], matches: [] } };
 
   function scripted(scripts: (FeedItem | 'hang' | 'throw' | { refuse: string })[][]) {
@@ -248,8 +280,10 @@ describe('FeedStream over a scripted transport', () => {
         opened.push(req);
         for (const step of scripts[opened.length - 1] ?? ['hang' as const]) {
           if (step === 'throw') throw new TypeError('fetch failed');
-          if (step === 'hang') await new Promise((_, reject) => req.signal.addEventListener('abort', () => reject(req.signal.reason), { once: true }));
-          else if ('refuse' in step) throw new EvonsProblem({ type: `urn:evons:problem:${step.refuse}`, title: step.refuse, status: 429, code: step.refuse });
+          if (step === 'hang')
+            await new Promise((_, reject) => req.signal.addEventListener('abort', () => reject(req.signal.reason), { once: true }));
+          else if ('refuse' in step)
+            throw new EvonsProblem({ type: `urn:evons:problem:${step.refuse}`, title: step.refuse, status: 429, code: step.refuse });
           else yield step;
         }
       },
@@ -257,18 +291,32 @@ describe('FeedStream over a scripted transport', () => {
     return { transport, opened };
   }
   const client = (transport: FeedTransport, extra: { streamIdleTimeoutMs?: number; streamReconnects?: number } = {}) =>
-    new EvonsClient({ baseUrl: 'http://unused.invalid', playerToken: 'evp_x', feedTransport: () => transport, retry: { baseDelayMs: 1, maxDelayMs: 2 }, ...extra });
+    new EvonsClient({
+      baseUrl: 'http://unused.invalid',
+      playerToken: 'evp_x',
+      feedTransport: () => transport,
+      retry: { baseDelayMs: 1, maxDelayMs: 2 },
+      ...extra,
+    });
   const msg = (m: FeedMessage): FeedItem => ({ kind: 'message', message: m });
 
   it('resumes after silence, a network error, a shutdown, a retryable problem and a busy reconnect; skips repeats', async () => {
-    const retryable = { type: 'urn:evons:problem:database-unavailable', title: 'Database unavailable', status: 503, code: 'database-unavailable' };
+    const retryable = {
+      type: 'urn:evons:problem:database-unavailable',
+      title: 'Database unavailable',
+      status: 503,
+      code: 'database-unavailable',
+    };
     const { transport, opened } = scripted([
       [msg(snapshot), msg(entry(1)), { kind: 'keep-alive' }, msg(entry(2)), 'hang'],
       [msg(entry(2)), msg(entry(3)), 'throw'],
       [msg(entry(4)), { kind: 'end', reason: 'shutdown' }],
       [{ refuse: 'too-many-feeds' }],
       [msg(entry(5)), { kind: 'error', problem: retryable }],
-      [msg(entry(6)), { kind: 'error', problem: { type: 'urn:evons:problem:invalid-token', title: 'Invalid token', status: 401, code: 'invalid-token' } }],
+      [
+        msg(entry(6)),
+        { kind: 'error', problem: { type: 'urn:evons:problem:invalid-token', title: 'Invalid token', status: 401, code: 'invalid-token' } },
+      ],
     ]);
     const got: string[] = [];
     const err = await (async () => {

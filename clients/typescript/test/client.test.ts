@@ -9,9 +9,15 @@ import { openAndJoin as openAndJoinAt, serve, STARTERS, type Served } from './se
 
 /** Records what was sent; `fault` may replace the real exchange for one request. */
 function spyFetch(fault?: (request: Request, n: number, real: () => Promise<Response>) => Promise<Response | undefined>) {
-  const sent: { method: string; path: string; key: string | null; ifMatch: string | null; status?: number; replayed?: string | null }[] = [];
+  const sent: { method: string; path: string; key: string | null; ifMatch: string | null; status?: number; replayed?: string | null }[] =
+    [];
   const fetch = async (request: Request): Promise<Response> => {
-    const entry = { method: request.method, path: new URL(request.url).pathname, key: request.headers.get('idempotency-key'), ifMatch: request.headers.get('if-match') };
+    const entry = {
+      method: request.method,
+      path: new URL(request.url).pathname,
+      key: request.headers.get('idempotency-key'),
+      ifMatch: request.headers.get('if-match'),
+    };
     sent.push(entry);
     const real = async () => {
       const r = await globalThis.fetch(request);
@@ -82,7 +88,10 @@ describe('EvonsClient against the real service', () => {
       await real(); // the server applies the action…
       throw new TypeError('fetch failed: socket closed'); // …and its answer never arrives
     });
-    const { id, clients } = await openAndJoin(new EvonsClient({ baseUrl: s.baseUrl, fetch: spy.fetch, retry: noWait }), new EvonsClient({ baseUrl: s.baseUrl, fetch: spy.fetch, retry: noWait }));
+    const { id, clients } = await openAndJoin(
+      new EvonsClient({ baseUrl: s.baseUrl, fetch: spy.fetch, retry: noWait }),
+      new EvonsClient({ baseUrl: s.baseUrl, fetch: spy.fetch, retry: noWait }),
+    );
     const view = await clients.p1.getMatch(id);
     const seat = view.game!.pending!.seat;
     const legal = await clients[seat].legalActions(id);
@@ -108,7 +117,8 @@ describe('EvonsClient against the real service', () => {
   it('a request that never reached the server is resent and applied, not replayed', async () => {
     let refused = 0;
     const spy = spyFetch(async (request) => {
-      if (request.method === 'POST' && request.url.endsWith('/actions') && refused++ === 0) throw new TypeError('fetch failed: ECONNREFUSED');
+      if (request.method === 'POST' && request.url.endsWith('/actions') && refused++ === 0)
+        throw new TypeError('fetch failed: ECONNREFUSED');
       return undefined;
     });
     const { id, clients } = await openAndJoin();
@@ -125,13 +135,23 @@ describe('EvonsClient against the real service', () => {
 
   it('a 503 with Retry-After is resent; one without it, or a 500, is not', async () => {
     const unavailable = (retryAfter: string | null, status = 503) =>
-      new Response(JSON.stringify({ type: 'urn:evons:problem:database-unavailable', title: 'Database unavailable', status, code: status === 503 ? 'database-unavailable' : 'internal' }), {
-        status,
-        headers: { 'content-type': 'application/problem+json', ...(retryAfter === null ? {} : { 'retry-after': retryAfter }) },
-      });
+      new Response(
+        JSON.stringify({
+          type: 'urn:evons:problem:database-unavailable',
+          title: 'Database unavailable',
+          status,
+          code: status === 503 ? 'database-unavailable' : 'internal',
+        }),
+        {
+          status,
+          headers: { 'content-type': 'application/problem+json', ...(retryAfter === null ? {} : { 'retry-after': retryAfter }) },
+        },
+      );
     let mode: { retryAfter: string | null; status?: number } = { retryAfter: '0' };
     let failed = 0;
-    const spy = spyFetch(async (request) => (new URL(request.url).pathname.endsWith('/legal-actions') && failed++ === 0 ? unavailable(mode.retryAfter, mode.status) : undefined));
+    const spy = spyFetch(async (request) =>
+      new URL(request.url).pathname.endsWith('/legal-actions') && failed++ === 0 ? unavailable(mode.retryAfter, mode.status) : undefined,
+    );
     const { id, clients } = await openAndJoin();
     const client = new EvonsClient({ baseUrl: s.baseUrl, fetch: spy.fetch, retry: noWait }).useSeat(id, clients.p1.tokenFor(id)!);
 

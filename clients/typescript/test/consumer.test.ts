@@ -20,12 +20,19 @@ const tsx = (cwd: string) => run(process.execPath, [join(ROOT, 'node_modules/tsx
 describe('a consumer project', () => {
   const dir = mkdtempSync(join(tmpdir(), 'evons-client-consumer-'));
   const installed = join(dir, 'node_modules/@evons/client');
-  const script = "import { EvonsClient } from '@evons/client';\nconst evons = new EvonsClient({ baseUrl: 'http://127.0.0.1:9' });\nawait Promise.resolve();\nconsole.log(typeof evons.createMatch);\n";
+  const script =
+    "import { EvonsClient } from '@evons/client';\nconst evons = new EvonsClient({ baseUrl: 'http://127.0.0.1:9' });\nawait Promise.resolve();\nconsole.log(typeof evons.createMatch);\n";
 
   beforeAll(async () => {
     mkdirSync(installed, { recursive: true });
     // What `npm pack` ships (package.json's files: dist, README.md, LICENSE), dist built here.
-    await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(PKG_DIR, 'tsconfig.json'), '--outDir', join(installed, 'dist')]);
+    await run(process.execPath, [
+      join(ROOT, 'node_modules/typescript/bin/tsc'),
+      '-p',
+      join(PKG_DIR, 'tsconfig.json'),
+      '--outDir',
+      join(installed, 'dist'),
+    ]);
     cpSync(join(PKG_DIR, 'package.json'), join(installed, 'package.json'));
     symlinkSync(join(ROOT, 'node_modules/openapi-fetch'), join(dir, 'node_modules/openapi-fetch'), 'dir');
     writeFileSync(join(dir, 'main.ts'), script);
@@ -40,7 +47,10 @@ describe('a consumer project', () => {
 
   it("with npm init -y's default package.json (CommonJS) the same script fails, as the README warns", async () => {
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'my-bot', version: '1.0.0', main: 'index.js', license: 'ISC' }));
-    const failed = await tsx(dir).then(() => 'ran', (e: { stderr: string }) => e.stderr);
+    const failed = await tsx(dir).then(
+      () => 'ran',
+      (e: { stderr: string }) => e.stderr,
+    );
     expect(failed).toMatch(/Top-level await is (currently )?not supported with the "?cjs"? output format/);
   });
 

@@ -8,13 +8,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../../../src/app.js';
 import { openStore } from '../../../src/persistence/index.js';
-import { EvonsClient, EvonsProblem, SseTransport, lines, type LiveItem, type LiveTransport, type MatchEvent, type OpenRequest, type Seat } from '../src/index.js';
+import {
+  EvonsClient,
+  EvonsProblem,
+  SseTransport,
+  lines,
+  type LiveItem,
+  type LiveTransport,
+  type MatchEvent,
+  type OpenRequest,
+  type Seat,
+} from '../src/index.js';
 import { serve, STARTERS, type Served } from './server.js';
 import { memoryDatabase } from '../../../test/persistence/pglite-template.js';
 
 async function hotSeat(baseUrl: string) {
   const p1 = new EvonsClient({ baseUrl, retry: { baseDelayMs: 5, maxDelayMs: 50 } });
-  const created = await p1.createMatch({ handle: 'ann', opponentHandle: 'ben', decks: { p1: { starter: STARTERS[1] }, p2: { starter: STARTERS[2] } } });
+  const created = await p1.createMatch({
+    handle: 'ann',
+    opponentHandle: 'ben',
+    decks: { p1: { starter: STARTERS[1] }, p2: { starter: STARTERS[2] } },
+  });
   const p2 = new EvonsClient({ baseUrl, retry: { baseDelayMs: 5, maxDelayMs: 50 } }).useSeat(created.id, created.tokens.p2!, 'p2');
   return { id: created.id, clients: { p1, p2 } as Record<Seat, EvonsClient> };
 }
@@ -41,7 +55,7 @@ async function readUntil(it: AsyncIterator<MatchEvent>, into: MatchEvent[], seq:
 
 async function fullLog(client: EvonsClient, id: string): Promise<MatchEvent[]> {
   const out: MatchEvent[] = [];
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const page = await client.eventPage(id, { after });
     out.push(...page.events);
     if (!page.hasMore) return out;
@@ -85,7 +99,11 @@ describe('events(): the live stream, resumed', () => {
 
   it('over Server-Sent Events too: resumed after a cut from the last seq, the whole log once, ending with the game', async () => {
     const { id, clients } = await hotSeat(s.baseUrl);
-    const sse = new EvonsClient({ baseUrl: s.baseUrl, transport: (api) => new SseTransport(api), retry: { baseDelayMs: 5, maxDelayMs: 50 } });
+    const sse = new EvonsClient({
+      baseUrl: s.baseUrl,
+      transport: (api) => new SseTransport(api),
+      retry: { baseDelayMs: 5, maxDelayMs: 50 },
+    });
     const stream = sse.events(id);
     const it = stream[Symbol.asyncIterator]();
     const got: MatchEvent[] = [];
@@ -115,7 +133,9 @@ describe('events(): the live stream, resumed', () => {
     await it.return?.();
 
     const refused = clients.p1.events('no-such-match');
-    const err = await refused[Symbol.asyncIterator]().next().catch((e: unknown) => e);
+    const err = await refused[Symbol.asyncIterator]()
+      .next()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EvonsProblem);
     expect(err).toMatchObject({ status: 404, code: 'match-not-found' });
   });
@@ -146,7 +166,10 @@ describe('events(): a node shutting down hands the stream to another', () => {
     const balanced = (request: Request) => globalThis.fetch(new Request(request.url.replace(/^http:\/\/[^/]+/, urls[live]!), request));
     try {
       const { id, clients } = await hotSeat(urls[0]!);
-      const watcher = new EvonsClient({ baseUrl: urls[0]!, fetch: balanced, retry: { baseDelayMs: 5, maxDelayMs: 50 } }).useSeat(id, clients.p1.tokenFor(id)!);
+      const watcher = new EvonsClient({ baseUrl: urls[0]!, fetch: balanced, retry: { baseDelayMs: 5, maxDelayMs: 50 } }).useSeat(
+        id,
+        clients.p1.tokenFor(id)!,
+      );
       const afters: number[] = [];
       const stream = watcher.events(id, { onConnect: (a) => afters.push(a) });
       const it = stream[Symbol.asyncIterator]();
@@ -156,7 +179,10 @@ describe('events(): a node shutting down hands the stream to another', () => {
 
       live = 1;
       await nodes[0]!.close(); // its streams end with {"end":"shutdown"}
-      const other = { p1: new EvonsClient({ baseUrl: urls[1]! }).useSeat(id, clients.p1.tokenFor(id)!), p2: new EvonsClient({ baseUrl: urls[1]! }).useSeat(id, clients.p2.tokenFor(id)!) };
+      const other = {
+        p1: new EvonsClient({ baseUrl: urls[1]! }).useSeat(id, clients.p1.tokenFor(id)!),
+        p2: new EvonsClient({ baseUrl: urls[1]! }).useSeat(id, clients.p2.tokenFor(id)!),
+      };
       await play(id, other, 2);
       await other.p2.resign(id);
       for (let r = await it.next(); !r.done; r = await it.next()) got.push(r.value);
@@ -195,12 +221,23 @@ describe('EventStream over any transport', () => {
     new EvonsClient({ baseUrl: 'http://unused.invalid', transport: () => transport, retry: { baseDelayMs: 1, maxDelayMs: 2 }, ...extra });
 
   it('resumes after a silent connection (no keep-alive), a network error and a retryable problem line; skips repeats', async () => {
-    const retryable = { type: 'urn:evons:problem:database-unavailable', title: 'Database unavailable', status: 503, code: 'database-unavailable' };
+    const retryable = {
+      type: 'urn:evons:problem:database-unavailable',
+      title: 'Database unavailable',
+      status: 503,
+      code: 'database-unavailable',
+    };
     const { transport, opened } = scripted([
       [{ kind: 'event', event: event(1) }, { kind: 'keep-alive' }, { kind: 'event', event: event(2) }, 'hang'],
       [{ kind: 'event', event: event(2) }, { kind: 'event', event: event(3) }, 'throw'],
-      [{ kind: 'event', event: event(4) }, { kind: 'error', problem: retryable }],
-      [{ kind: 'event', event: event(5) }, { kind: 'end', reason: 'finished' }],
+      [
+        { kind: 'event', event: event(4) },
+        { kind: 'error', problem: retryable },
+      ],
+      [
+        { kind: 'event', event: event(5) },
+        { kind: 'end', reason: 'finished' },
+      ],
     ]);
     const got: number[] = [];
     for await (const e of client(transport, { streamIdleTimeoutMs: 30 }).events('m')) got.push(e.seq);
@@ -210,10 +247,19 @@ describe('EventStream over any transport', () => {
 
   it('gives up after the configured reconnects when nothing arrives, and never retries a refusal', async () => {
     const dead = scripted([['throw'], ['throw'], ['throw']]);
-    await expect(client(dead.transport, { streamReconnects: 2 }).events('m')[Symbol.asyncIterator]().next()).rejects.toThrow('fetch failed');
+    await expect(client(dead.transport, { streamReconnects: 2 }).events('m')[Symbol.asyncIterator]().next()).rejects.toThrow(
+      'fetch failed',
+    );
     expect(dead.opened).toHaveLength(3);
 
-    const refused = scripted([[{ kind: 'error', problem: { type: 'urn:evons:problem:invalid-token', title: 'Invalid seat token', status: 401, code: 'invalid-token' } }]]);
+    const refused = scripted([
+      [
+        {
+          kind: 'error',
+          problem: { type: 'urn:evons:problem:invalid-token', title: 'Invalid seat token', status: 401, code: 'invalid-token' },
+        },
+      ],
+    ]);
     await expect(client(refused.transport).events('m')[Symbol.asyncIterator]().next()).rejects.toMatchObject({ code: 'invalid-token' });
     expect(refused.opened).toHaveLength(1);
   });

@@ -32,34 +32,38 @@ describe('clients/typescript/README.md "Install"', () => {
     expect(section.match(/^```sh.*$/gm)).toEqual(install.map(() => '```sh run=install'));
   });
 
-  it('runs as pasted, in order, in a fresh checkout, and the new project imports the client', async () => {
-    const checkout = join(dir, 'evons');
-    mkdirSync(join(checkout, 'clients'), { recursive: true });
-    cpSync(join(ROOT, 'package.json'), join(checkout, 'package.json'));
-    cpSync(PKG_DIR, join(checkout, 'clients/typescript'), {
-      recursive: true,
-      filter: (src) => !/\/clients\/typescript\/(dist|node_modules)(\/|$)/.test(src),
-    });
-    symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'), 'dir');
+  it(
+    'runs as pasted, in order, in a fresh checkout, and the new project imports the client',
+    async () => {
+      const checkout = join(dir, 'evons');
+      mkdirSync(join(checkout, 'clients'), { recursive: true });
+      cpSync(join(ROOT, 'package.json'), join(checkout, 'package.json'));
+      cpSync(PKG_DIR, join(checkout, 'clients/typescript'), {
+        recursive: true,
+        filter: (src) => !/\/clients\/typescript\/(dist|node_modules)(\/|$)/.test(src),
+      });
+      symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'), 'dir');
 
-    const script = ['set -e', ...install.map((b) => b.code)].join('\n');
-    const env = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
-    const shell = await run('bash', ['-c', script], { cwd: checkout, env, timeout: TIMEOUT_MS }).catch(
-      (e: { stdout: string; stderr: string; code: number }) => e,
-    );
-    expect('code' in shell ? `exit ${shell.code}\n${shell.stdout}\n${shell.stderr}` : '').toBe('');
+      const script = ['set -e', ...install.map((b) => b.code)].join('\n');
+      const env = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+      const shell = await run('bash', ['-c', script], { cwd: checkout, env, timeout: TIMEOUT_MS }).catch(
+        (e: { stdout: string; stderr: string; code: number }) => e,
+      );
+      expect('code' in shell ? `exit ${shell.code}\n${shell.stdout}\n${shell.stderr}` : '').toBe('');
 
-    const project = join(dir, 'my-bot');
-    expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'))).toMatchObject({
-      type: 'module',
-      dependencies: { '@evons/client': 'file:evons-client-0.1.0.tgz' },
-    });
-    expect(existsSync(join(checkout, 'clients/typescript/evons-client-0.1.0.tgz')), 'no tarball left in the repository').toBe(false);
-    writeFileSync(
-      join(project, 'main.js'),
-      "import { EvonsClient } from '@evons/client';\nawait Promise.resolve();\nconsole.log(typeof new EvonsClient({ baseUrl: 'http://127.0.0.1:9' }).createMatch);\n",
-    );
-    const { stdout } = await run(process.execPath, ['main.js'], { cwd: project });
-    expect(stdout.trim()).toBe('function');
-  }, TIMEOUT_MS);
+      const project = join(dir, 'my-bot');
+      expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'))).toMatchObject({
+        type: 'module',
+        dependencies: { '@evons/client': 'file:evons-client-0.1.0.tgz' },
+      });
+      expect(existsSync(join(checkout, 'clients/typescript/evons-client-0.1.0.tgz')), 'no tarball left in the repository').toBe(false);
+      writeFileSync(
+        join(project, 'main.js'),
+        "import { EvonsClient } from '@evons/client';\nawait Promise.resolve();\nconsole.log(typeof new EvonsClient({ baseUrl: 'http://127.0.0.1:9' }).createMatch);\n",
+      );
+      const { stdout } = await run(process.execPath, ['main.js'], { cwd: project });
+      expect(stdout.trim()).toBe('function');
+    },
+    TIMEOUT_MS,
+  );
 });

@@ -55,7 +55,11 @@ describe('@evons/client package', () => {
     const out = join(ROOT, 'node_modules/.cache', `evons-client-build-${process.pid}`);
     let s: Served;
     beforeAll(async () => {
-      execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(PKG_DIR, 'tsconfig.json'), '--outDir', out], { stdio: 'pipe' });
+      execFileSync(
+        process.execPath,
+        [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(PKG_DIR, 'tsconfig.json'), '--outDir', out],
+        { stdio: 'pipe' },
+      );
       s = await serve();
     });
     afterAll(async () => {
@@ -76,7 +80,9 @@ describe('@evons/client package', () => {
         const e = await c.getMatch('nope').catch((err) => err);
         console.log(JSON.stringify({ status: v.status, seat: v.seat, problem: e instanceof EvonsProblem ? e.code : null }));`;
       // Asynchronously: the server answering it runs in this process.
-      const { stdout: printed } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, s.baseUrl], { encoding: 'utf8' });
+      const { stdout: printed } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, s.baseUrl], {
+        encoding: 'utf8',
+      });
       expect(JSON.parse(printed)).toEqual({ status: 'waiting', seat: 'p1', problem: 'match-not-found' });
     });
   });

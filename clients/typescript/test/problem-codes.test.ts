@@ -37,7 +37,8 @@ describe('problem codes', () => {
 
   it('finds the codes in the server sources (guards the scanner)', () => {
     const codes = new Set(server.map((c) => c.code));
-    for (const c of ['version-conflict', 'headers-too-large', 'shutting-down', 'NOT_YOUR_DECISION', 'ZONE_NOT_ADJACENT', 'ABORT_TOO_LATE']) expect(codes).toContain(c);
+    for (const c of ['version-conflict', 'headers-too-large', 'shutting-down', 'NOT_YOUR_DECISION', 'ZONE_NOT_ADJACENT', 'ABORT_TOO_LATE'])
+      expect(codes).toContain(c);
     expect(codes.size).toBeGreaterThan(50);
   });
 
@@ -57,7 +58,9 @@ describe('problem codes', () => {
     const doc = JSON.parse(readFileSync(join(ROOT, 'openapi/openapi.json'), 'utf8'));
     const described: string = doc.components.schemas.Problem.properties.code.description;
     // Words such as machine-readable are not codes; the illegal-action named there is a problem type.
-    const named = [...described.matchAll(/\b([a-z]+(?:-[a-z]+)+)\b/g)].map((m) => m[1]!).filter((c) => !c.startsWith('machine-') && c !== 'illegal-action');
+    const named = [...described.matchAll(/\b([a-z]+(?:-[a-z]+)+)\b/g)]
+      .map((m) => m[1]!)
+      .filter((c) => !c.startsWith('machine-') && c !== 'illegal-action');
     expect(named.length).toBeGreaterThan(10);
     expect(named.filter((c) => !known.has(c))).toEqual([]);
   });
@@ -66,7 +69,9 @@ describe('problem codes', () => {
   it('the codes the OpenAPI description names in backticks are ones the server sends', () => {
     const doc = JSON.parse(readFileSync(join(ROOT, 'openapi/openapi.json'), 'utf8'));
     const headers = new Set(['no-store', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']);
-    const named = [...(doc.info.description as string).matchAll(/`([a-z]+(?:-[a-z]+)+)`/g)].map((m) => m[1]!).filter((c) => !headers.has(c));
+    const named = [...(doc.info.description as string).matchAll(/`([a-z]+(?:-[a-z]+)+)`/g)]
+      .map((m) => m[1]!)
+      .filter((c) => !headers.has(c));
     expect(named.filter((c) => !known.has(c))).toEqual([]);
   });
 });

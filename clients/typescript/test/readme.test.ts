@@ -33,13 +33,22 @@ describe('clients/typescript/README.md', () => {
     writeFileSync(
       join(dir, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { ...base.compilerOptions, noEmit: true, rootDir: undefined, outDir: undefined, declaration: false, paths: { '@evons/client': [join(PKG_DIR, 'src/index.ts')] } },
+        compilerOptions: {
+          ...base.compilerOptions,
+          noEmit: true,
+          rootDir: undefined,
+          outDir: undefined,
+          declaration: false,
+          paths: { '@evons/client': [join(PKG_DIR, 'src/index.ts')] },
+        },
         files,
       }),
     );
-    const tsc = await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')]).catch(
-      (e: { stdout: string; stderr: string; code: number }) => e,
-    );
+    const tsc = await promisify(execFile)(process.execPath, [
+      join(ROOT, 'node_modules/typescript/bin/tsc'),
+      '-p',
+      join(dir, 'tsconfig.json'),
+    ]).catch((e: { stdout: string; stderr: string; code: number }) => e);
     expect('code' in tsc ? `${tsc.stdout}${tsc.stderr}` : '').toBe('');
   });
 });

@@ -73,7 +73,7 @@ describe('WsSeat: playing over one GraphQL WebSocket per seat', () => {
       let options: WsLegalAction[] = seat === 'p1' ? first.legalActions : (await seats.p2.decision()).legalActions;
       let status = first.status;
       let x = 7;
-      const rand = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+      const rand = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
       // Uniformly random legal actions (resigning past 1,000, as a bound).
       for (let n = 0; status === 'active' && n < 1000; n++) {
         const choice = options[Math.floor(rand() * options.length)]!;
@@ -148,7 +148,9 @@ describe('WsSeat: playing over one GraphQL WebSocket per seat', () => {
       expect((stale as EvonsProblem).conflict).toBe(true);
       expect((stale as EvonsProblem).version).toBe(moved.version);
       expect(mover.version).toBe(moved.version);
-      const refused = await new WsSeat({ baseUrl: s.baseUrl, matchId: id, token: 'not-a-token', webSocket }).decision().catch((e: unknown) => e);
+      const refused = await new WsSeat({ baseUrl: s.baseUrl, matchId: id, token: 'not-a-token', webSocket })
+        .decision()
+        .catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(EvonsProblem);
       expect(refused).toMatchObject({ status: 403, code: 'invalid-token' });
     } finally {

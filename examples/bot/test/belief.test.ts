@@ -38,7 +38,9 @@ function* decisions(game: number): Generator<{ state: GameState; seat: Seat; see
     const seat = pendingDecision(state)!.seat;
     const seen = log.flatMap((e, i) => {
       const r = redactEvent(e, seat);
-      return r ? [{ seq: i + 1, actingSeat: null, source: 'game' as const, event: r as Extract<MatchEvent, { source: 'game' }>['event'] }] : [];
+      return r
+        ? [{ seq: i + 1, actingSeat: null, source: 'game' as const, event: r as Extract<MatchEvent, { source: 'game' }>['event'] }]
+        : [];
     });
     yield { state, seat, seen };
     const r = evons.apply(state, seat, choose(state, legalActions(state, seat)));
@@ -63,7 +65,10 @@ describe('belief state (built from a seat’s view and redacted events only)', (
         // Frames whose card has left the board end at the next automatic step; the belief drops them.
         const here = onBoard(state);
         expect(b.stack, where).toEqual(state.stack.filter((f) => here.has(f.card)));
-        expect({ revealDue: b.revealDue, played: b.played, stalled: b.stalled, credits: b.credits, step: b.step, turn: b.turn }, where).toEqual({
+        expect(
+          { revealDue: b.revealDue, played: b.played, stalled: b.stalled, credits: b.credits, step: b.step, turn: b.turn },
+          where,
+        ).toEqual({
           revealDue: state.revealDue,
           played: state.played,
           stalled: state.stalled,

@@ -13,7 +13,10 @@ const ROOT = new URL('../../../', import.meta.url).pathname;
 
 /** `npm run bot -- …` without npm: tsx on the CLI, from the repository root. */
 function bot(args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/bot/cli.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/bot/cli.ts', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   const firstLine = new Promise<string>((resolve) => {
@@ -23,7 +26,9 @@ function bot(args: string[]) {
     });
   });
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, stdout, stderr })),
+  );
   return { firstLine, done };
 }
 
@@ -82,7 +87,19 @@ describe('the bot on the real service', () => {
   });
 
   it('CLI: versus --game universus --level 2 plays UniVersus with the search', async () => {
-    const { code, stdout, stderr } = await bot(['versus', '--server', s.baseUrl, '--game', 'universus', '--level', '2', '--matches', '1', '--seed', 'cli']).done;
+    const { code, stdout, stderr } = await bot([
+      'versus',
+      '--server',
+      s.baseUrl,
+      '--game',
+      'universus',
+      '--level',
+      '2',
+      '--matches',
+      '1',
+      '--seed',
+      'cli',
+    ]).done;
     expect(code, stderr).toBe(0);
     const id = /^match (\S+): /m.exec(stdout)?.[1];
     expect(id, stdout).toBeTruthy();

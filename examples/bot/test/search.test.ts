@@ -25,7 +25,11 @@ const DECKS = {
 /** A match of `game` between two fresh clients, p1 and p2. */
 async function newMatch(baseUrl: string, game: 'evons' | 'universus') {
   const clients = { p1: new EvonsClient({ baseUrl }), p2: new EvonsClient({ baseUrl }) };
-  const created = await clients.p1.createMatch({ ...(game === 'universus' ? { game } : {}), openSeat: true, decks: { p1: DECKS[game][0] } });
+  const created = await clients.p1.createMatch({
+    ...(game === 'universus' ? { game } : {}),
+    openSeat: true,
+    decks: { p1: DECKS[game][0] },
+  });
   await clients.p2.joinMatch(created.id, { deck: DECKS[game][1] });
   return { id: created.id, clients };
 }
@@ -71,7 +75,14 @@ describe('the search strategy and the bot on both games, on the real service', (
       const entry = await s.app.service.loader.current(id);
       const job = await s.app.service.aiJob(entry, seat, 3);
       // As src/service/ai/decide.ts hands the job to the search; through JSON, as the API sends it.
-      const server = JSON.parse(JSON.stringify({ view: job.view, seat: job.seat, legal: job.legal, events: job.events.filter((e) => e.source === 'game').map((e) => e.event) }));
+      const server = JSON.parse(
+        JSON.stringify({
+          view: job.view,
+          seat: job.seat,
+          legal: job.legal,
+          events: job.events.filter((e) => e.source === 'game').map((e) => e.event),
+        }),
+      );
       expect(mine).toStrictEqual(server);
       expect(mine.events.length).toBeGreaterThan(10);
       // And so the same decision at every level's kind of search (greedy, IS-MCTS).
@@ -89,7 +100,11 @@ describe('the search strategy and the bot on both games, on the real service', (
       const { id, clients } = await newMatch(s.baseUrl, 'universus');
       const bot = perGame([greedy('uv:bot'), level(1)('uv:bot')]);
       // The scripted opponent: the first legal action that is not a pass, else the first.
-      const scripted: AnyStrategy = { name: 'scripted', games: ['universus'], choose: ({ legal }) => legal.find((a) => a.type !== 'PassCombat') ?? legal[0]! };
+      const scripted: AnyStrategy = {
+        name: 'scripted',
+        games: ['universus'],
+        choose: ({ legal }) => legal.find((a) => a.type !== 'PassCombat') ?? legal[0]!,
+      };
       const moves = { bot: 0, scripted: 0 };
       const [fb, fs] = await Promise.all([
         playMatch(clients.p1, id, bot, { onDecision: () => moves.bot++ }),
@@ -157,7 +172,11 @@ describe('the search strategy in the Evons engine arena', () => {
   });
 
   it('the same seed and position give the same decision', () => {
-    const play = () => playInEngine({ p1: level(2)('same'), p2: random('same:r') }, { seed: 'same-search', decks: { p1: STARTER_IDS[0]!, p2: STARTER_IDS[1]! } });
+    const play = () =>
+      playInEngine(
+        { p1: level(2)('same'), p2: random('same:r') },
+        { seed: 'same-search', decks: { p1: STARTER_IDS[0]!, p2: STARTER_IDS[1]! } },
+      );
     expect(play()).toEqual(play());
   });
 });

@@ -36,13 +36,17 @@ describe('strategies', () => {
         return a;
       },
     });
-    const r = playInEngine({ p1: spy(greedy('legal:g')), p2: spy(random('legal:r')) }, { seed: 'legal', decks: { p1: STARTER_IDS[0]!, p2: STARTER_IDS[1]! } });
+    const r = playInEngine(
+      { p1: spy(greedy('legal:g')), p2: spy(random('legal:r')) },
+      { seed: 'legal', decks: { p1: STARTER_IDS[0]!, p2: STARTER_IDS[1]! } },
+    );
     expect(r.decisions).toBe(seen.length);
     expect(new Set(seen).size).toBeGreaterThan(2); // plays, passes, abilities…
   });
 
   it('the same seeds play the same match (a figure can be reproduced)', () => {
-    const play = () => playInEngine({ p1: greedy('same:g'), p2: random('same:r') }, { seed: 'same', decks: { p1: STARTER_IDS[2]!, p2: STARTER_IDS[0]! } });
+    const play = () =>
+      playInEngine({ p1: greedy('same:g'), p2: random('same:r') }, { seed: 'same', decks: { p1: STARTER_IDS[2]!, p2: STARTER_IDS[0]! } });
     expect(play()).toEqual(play());
   });
 });

@@ -10,10 +10,7 @@ export const CELL_COUNT = SIZE * SIZE;
 /** A cell name such as `C3` (column letter + row number, R-BOARD-2/3). */
 export type CellName = string;
 
-export const CELL_NAMES: readonly CellName[] = Array.from(
-  { length: CELL_COUNT },
-  (_, i) => `${COLUMNS[i % SIZE]}${Math.floor(i / SIZE)}`,
-);
+export const CELL_NAMES: readonly CellName[] = Array.from({ length: CELL_COUNT }, (_, i) => `${COLUMNS[i % SIZE]}${Math.floor(i / SIZE)}`);
 
 /** Column index by the character code of its letter (-1: no column); codes past 127 read undefined. */
 const COLUMN_BY_CODE = new Int8Array(128).fill(-1);
@@ -85,7 +82,11 @@ function computeStep(i: number, d: Direction): number | null {
  * tenth of listing ability choices; a Map reads the name's cached hash.
  */
 const STEPS = new Map<Direction, readonly (number | null)[]>();
-for (const d of DIRECTIONS) STEPS.set(d, Array.from({ length: CELL_COUNT }, (_, i) => computeStep(i, d)));
+for (const d of DIRECTIONS)
+  STEPS.set(
+    d,
+    Array.from({ length: CELL_COUNT }, (_, i) => computeStep(i, d)),
+  );
 
 /** The neighbouring cell in a direction, or null past the grid edge (R-BOARD-8). */
 export function step(i: number, d: Direction): number | null {

@@ -4,7 +4,15 @@ import type { Frame, GameState } from './state.js';
 
 /** A frame's copy: its lists are changed in place by evolve. */
 function cloneFrame(f: Frame): Frame {
-  return { card: f.card, kind: f.kind, phase: f.phase, used: f.used.slice(), revivedCost: f.revivedCost, conflicts: f.conflicts ? f.conflicts.slice() : null, triggers: f.triggers.slice() };
+  return {
+    card: f.card,
+    kind: f.kind,
+    phase: f.phase,
+    used: f.used.slice(),
+    revivedCost: f.revivedCost,
+    conflicts: f.conflicts ? f.conflicts.slice() : null,
+    triggers: f.triggers.slice(),
+  };
 }
 
 export function cloneState(s: GameState): GameState {
@@ -32,7 +40,9 @@ export function cloneState(s: GameState): GameState {
     stack: s.stack.length === 0 ? [] : s.stack.map(cloneFrame),
     stalled: s.stalled,
     turnAbilities: s.turnAbilities,
-    result: s.result ? { reason: s.result.reason, winner: s.result.winner, scores: { p1: s.result.scores.p1, p2: s.result.scores.p2 } } : null,
+    result: s.result
+      ? { reason: s.result.reason, winner: s.result.winner, scores: { p1: s.result.scores.p1, p2: s.result.scores.p2 } }
+      : null,
   };
   return shareInstances(s, copy);
 }

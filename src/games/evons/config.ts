@@ -57,7 +57,9 @@ export const RulesConfigSchema = z.strictObject({
     .max(1000)
     .nullable()
     .default(8)
-    .describe('A chain holds at most this many sequences; deeper reactivations are dropped (docs/rules-decisions.md, decision 11). null: no limit.'),
+    .describe(
+      'A chain holds at most this many sequences; deeper reactivations are dropped (docs/rules-decisions.md, decision 11). null: no limit.',
+    ),
   /**
    * Issue 34 (engine safeguard, not a rule): a turn uses at most this many abilities. Abilities
    * are the only choices a turn can repeat without end (a Swap moves a card, the moved card
@@ -73,7 +75,9 @@ export const RulesConfigSchema = z.strictObject({
     .max(10000)
     .nullable()
     .default(200)
-    .describe('A turn uses at most this many abilities; after that none is offered until the next turn (docs/rules-decisions.md, decision 13). null: no limit.'),
+    .describe(
+      'A turn uses at most this many abilities; after that none is offered until the next turn (docs/rules-decisions.md, decision 13). null: no limit.',
+    ),
   /**
    * Issue 34 (engine safeguard, not a rule): a match has at most this many turns. When turn
    * `maxTurns` ends, the game ends and is scored as it stands (R-END-3/4, reason turn-limit),
@@ -86,7 +90,9 @@ export const RulesConfigSchema = z.strictObject({
     .max(100000)
     .nullable()
     .default(500)
-    .describe('The game ends, scored as it stands (reason turn-limit), when this turn ends (docs/rules-decisions.md, decision 13). null: no limit.'),
+    .describe(
+      'The game ends, scored as it stands (reason turn-limit), when this turn ends (docs/rules-decisions.md, decision 13). null: no limit.',
+    ),
 });
 
 export type RulesConfig = z.infer<typeof RulesConfigSchema>;

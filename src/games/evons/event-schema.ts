@@ -44,16 +44,27 @@ const events = [
   event('CreditsGained', { seat: Seat, amount: Int, total: Int }, 'Credits gained; total after.'),
   event(
     'CardDrawn',
-    { seat: Seat, card: Card.optional().describe('Only for the drawing seat.'), defId: DefId.optional().describe('Only for the drawing seat.') },
+    {
+      seat: Seat,
+      card: Card.optional().describe('Only for the drawing seat.'),
+      defId: DefId.optional().describe('Only for the drawing seat.'),
+    },
     'A card drawn; only its owner sees which.',
   ),
   event('DrawSkipped', { seat: Seat }, 'No draw (empty deck or the first turn).'),
   event(
     'StepStarted',
-    { step: z.enum(['reveal', 'play', 'discard']), due: z.array(Card).optional().describe('reveal: the covered cards due to be revealed.') },
+    {
+      step: z.enum(['reveal', 'play', 'discard']),
+      due: z.array(Card).optional().describe('reveal: the covered cards due to be revealed.'),
+    },
     'A step of the turn begins.',
   ),
-  event('CardRevealed', { seat: Seat, card: Card, defId: DefId, cell: Cell, paid: Int, total: Int }, 'A covered card revealed and paid for (R-FACE-3/4).'),
+  event(
+    'CardRevealed',
+    { seat: Seat, card: Card, defId: DefId, cell: Cell, paid: Int, total: Int },
+    'A covered card revealed and paid for (R-FACE-3/4).',
+  ),
   event('RevealDeferred', { seat: Seat, card: Card, cell: Cell }, 'A due reveal deferred.'),
   event(
     'CardPlayed',
@@ -69,7 +80,11 @@ const events = [
     'A card played from hand (face up, or covered).',
   ),
   event('Passed', { seat: Seat, auto: z.boolean(), stalled: z.boolean() }, 'A seat passed (auto: the server passed for it).'),
-  event('ActivationStarted', { card: Card, cell: Cell, kind: z.enum(['activation', 'reactivation']) }, "A card's Activation Sequence begins (R-ACT-1)."),
+  event(
+    'ActivationStarted',
+    { card: Card, cell: Cell, kind: z.enum(['activation', 'reactivation']) },
+    "A card's Activation Sequence begins (R-ACT-1).",
+  ),
   event('PhaseStarted', { card: Card, phase: z.enum(['ability1', 'conflicts', 'flip', 'ability2']) }, 'A phase of an activation begins.'),
   event('AbilityUsed', { card: Card, arrow: Int, ability: z.string(), target: Cell }, 'An ability arrow used.'),
   event(
@@ -79,7 +94,11 @@ const events = [
   ),
   event('BlockPlaced', { seat: Seat, card: Card, defId: DefId, cell: Cell }, 'A block placed.'),
   event('CardRevived', { seat: Seat, card: Card, defId: DefId, cell: Cell, cost: Int }, 'Resurrection: a card back from the graveyard.'),
-  event('CardMoved', { card: Card, from: Cell, to: Cell, cause: z.enum(['Shockwave', 'Magnetism', 'Swap']) }, 'A card moved by an ability.'),
+  event(
+    'CardMoved',
+    { card: Card, from: Cell, to: Cell, cause: z.enum(['Shockwave', 'Magnetism', 'Swap']) },
+    'A card moved by an ability.',
+  ),
   event('CardsSwapped', { card: Card, other: Card, from: Cell, to: Cell }, 'Two cards swapped.'),
   event('FirestormDamage', { card: Card, cell: Cell, amount: Int, def: Int.optional().describe('DEF left.') }, 'Firestorm damage.'),
   event('ConflictsFixed', { card: Card, defenders: z.array(Card) }, 'The conflicts of an activation, in order.'),
@@ -100,11 +119,21 @@ const events = [
     "To its owner's graveyard (R-GY-2).",
   ),
   event('CardRemovedFromGame', { card: Card, defId: DefId, owner: Seat, cell: Cell }, 'Removed from the game.'),
-  event('CardFlipped', { card: Card, cell: Cell, to: Seat, covered: z.boolean() }, 'A card turned to face (and now controlled by) another seat.'),
+  event(
+    'CardFlipped',
+    { card: Card, cell: Cell, to: Seat, covered: z.boolean() },
+    'A card turned to face (and now controlled by) another seat.',
+  ),
   event('TriggersQueued', { cards: z.array(Card) }, 'Cards triggered at once, queued.'),
   event(
     'TriggerDropped',
-    { card: Card, reason: z.literal('chain-depth').optional().describe('chain-depth: the chain already held maxChainDepth open activations; absent: the card left the board or its controller.') },
+    {
+      card: Card,
+      reason: z
+        .literal('chain-depth')
+        .optional()
+        .describe('chain-depth: the chain already held maxChainDepth open activations; absent: the card left the board or its controller.'),
+    },
     'A queued trigger that does not start: its card left the board or its controller before its turn came, or the chain was at its depth limit.',
   ),
   event('ActivationEnded', { card: Card, reason: z.enum(['completed', 'destroyed', 'left-board']) }, 'An activation ends.'),
@@ -122,7 +151,13 @@ const events = [
   ),
   event(
     'SeedRevealed',
-    { seed: z.string(), decks: z.strictObject({ p1: z.array(DefId), p2: z.array(DefId) }).nullable().describe('The deck lists as dealt; null for a sandbox.') },
+    {
+      seed: z.string(),
+      decks: z
+        .strictObject({ p1: z.array(DefId), p2: z.array(DefId) })
+        .nullable()
+        .describe('The deck lists as dealt; null for a sandbox.'),
+    },
     'The seed and deck lists, published at the end: anyone can check the deal against the commitment.',
   ),
 ] as const;
@@ -143,7 +178,11 @@ export const EvonsPendingSchema = z
   .discriminatedUnion('kind', [
     decision('reveal-order', { cards: z.array(Card) }, 'R-FACE-5: several covered cards are due; pick which to reveal next.'),
     decision('play', {}, 'The pass point and step 4: play one card or pass (R-TURN-1/2).'),
-    decision('ability', { card: Card, cell: Cell, phase: z.union([z.literal(1), z.literal(2)]) }, 'Ability Phase 1 or 2 of `card`: use an ability arrow or end the phase (R-ACT-1/2).'),
+    decision(
+      'ability',
+      { card: Card, cell: Cell, phase: z.union([z.literal(1), z.literal(2)]) },
+      'Ability Phase 1 or 2 of `card`: use an ability arrow or end the phase (R-ACT-1/2).',
+    ),
     decision('conflict-order', { card: Card, defenders: z.array(Card) }, 'R-CONF-4: several defenders; pick the next conflict.'),
     decision('trigger-order', { cards: z.array(Card) }, 'R-ACT-17: several cards triggered at once; pick the next to (re)activate.'),
     decision('discard', { count: Int }, 'R-HAND-2: discard one card; repeated until the hand is at the limit.'),

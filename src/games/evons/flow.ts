@@ -76,7 +76,8 @@ function next(s: GameState, tx?: Tx): Decision | typeof AUTO | null {
       return AUTO;
     case 'reveal': {
       const stale = firstNoLongerDue(s);
-      if (stale !== undefined) tx?.emit({ type: 'RevealDeferred', seat: s.active, card: stale, cell: cellName(Math.max(0, cellOf(s, stale))) });
+      if (stale !== undefined)
+        tx?.emit({ type: 'RevealDeferred', seat: s.active, card: stale, cell: cellName(Math.max(0, cellOf(s, stale))) });
       else if (s.revealDue.length === 0) tx?.emit({ type: 'StepStarted', step: 'play' });
       else if (s.revealDue.length === 1) {
         if (tx) revealCard(tx, s.revealDue[0]!);

@@ -142,7 +142,8 @@ export const evonsGraphql: GameGraphql<GameView> = {
   },
   // The view shows the settings as the match plays by them (one stored before a setting existed: its value then).
   settingsOf: (view) => view.config,
-  pendingKinds: 'reveal-order (cards), play, ability (card, cell, phase), conflict-order (card, defenders), trigger-order (cards), discard (count)',
+  pendingKinds:
+    'reveal-order (cards), play, ability (card, cell, phase), conflict-order (card, defenders), trigger-order (cards), discard (count)',
   pendingFields: {
     cards: { type: '[ID!]', description: 'reveal-order and trigger-order: the cards to order.' },
     card: { type: 'ID', description: 'ability and conflict-order: the activated card.' },
@@ -154,7 +155,8 @@ export const evonsGraphql: GameGraphql<GameView> = {
   actionInputFields: {
     card: {
       type: 'String',
-      description: 'reveal, play, activate and discard: the card; ability: the hand card Growth or Block places, or the graveyard card Resurrection revives.',
+      description:
+        'reveal, play, activate and discard: the card; ability: the hand card Growth or Block places, or the graveyard card Resurrection revives.',
     },
     cell: { type: 'String', description: 'play: the cell (such as C3).' },
     covered: { type: 'Boolean', description: 'play: face down.' },

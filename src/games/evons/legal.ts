@@ -172,7 +172,9 @@ export function check(s: GameState, seat: Seat, action: Action): RuleError | nul
     }
     case 'conflict': {
       const cands = d.kind === 'conflict-order' ? d.defenders : [];
-      return cands.includes(action.defender) ? null : err('NOT_A_CANDIDATE', `${action.defender} is not defending; defenders: ${cands.join(', ')}`);
+      return cands.includes(action.defender)
+        ? null
+        : err('NOT_A_CANDIDATE', `${action.defender} is not defending; defenders: ${cands.join(', ')}`);
     }
     case 'discard':
       return s.hands[seat].includes(action.card) ? null : err('CARD_NOT_IN_HAND', `${action.card} is not in your hand`);
@@ -195,12 +197,19 @@ function checkPlay(s: GameState, seat: Seat, a: Extract<Action, { type: 'play' }
   if (s.board[cell]) return err('CELL_OCCUPIED', `${a.cell} is occupied (R-BOARD-6)`);
   const def = defOf(s, a.card);
   if (def.kind === 'block') {
-    if (!s.config.allowDirectBlockPlay) return err('BLOCK_PLAY_NOT_ALLOWED', 'Block cards enter the board only through the Block ability (R-PLAY-5, allowDirectBlockPlay = false)');
+    if (!s.config.allowDirectBlockPlay)
+      return err(
+        'BLOCK_PLAY_NOT_ALLOWED',
+        'Block cards enter the board only through the Block ability (R-PLAY-5, allowDirectBlockPlay = false)',
+      );
     if (a.covered) return err('INVALID_CHOICE', 'Block cards are placed face-up');
     return null;
   }
   if (!a.covered && s.credits[seat] < def.cost) {
-    return err('INSUFFICIENT_CREDITS', `${def.name} costs ${def.cost} credits; you have ${s.credits[seat]} (R-CRED-7). It can be played covered.`);
+    return err(
+      'INSUFFICIENT_CREDITS',
+      `${def.name} costs ${def.cost} credits; you have ${s.credits[seat]} (R-CRED-7). It can be played covered.`,
+    );
   }
   return null;
 }
@@ -217,13 +226,18 @@ function checkAbility(s: GameState, a: Extract<Action, { type: 'ability' }>): Ru
   const pull = a.pull === undefined ? undefined : cellIndex(a.pull);
   // Listed already (a player chose from the list): legal when it is one of them.
   const listed = rememberedChoices<AbilityChoice>(s);
-  if (listed?.some((c) => c.arrow === a.arrow && c.option.target === target && c.option.card === a.card && c.option.pull === pull)) return null;
+  if (listed?.some((c) => c.arrow === a.arrow && c.option.target === target && c.option.card === a.card && c.option.pull === pull))
+    return null;
   const options = resolverOf(type).options(abilityContext(s, f, cell, a.arrow)!);
   if (options.some((o) => o.target === target && o.card === a.card && o.pull === pull)) return null;
   if (type === 'Resurrection' && a.card !== undefined && s.graveyards[s.active].includes(a.card)) {
     const m = monsterOf(s, a.card);
     const budget = (monsterOf(s, f.card)?.cost ?? 0) - f.revivedCost;
-    if (m && m.cost > budget) return err('RESURRECTION_COST_EXCEEDED', `${m.name} costs ${m.cost}; ${budget} of this activation's Resurrection budget is left (R-AB-RES-2/4)`);
+    if (m && m.cost > budget)
+      return err(
+        'RESURRECTION_COST_EXCEEDED',
+        `${m.name} costs ${m.cost}; ${budget} of this activation's Resurrection budget is left (R-AB-RES-2/4)`,
+      );
   }
   if (!options.some((o) => o.target === target)) return err('INVALID_TARGET', `${type} cannot target ${a.target} now`);
   return err('INVALID_CHOICE', `that ${type} choice (card ${a.card ?? '-'}, pull ${a.pull ?? '-'}) is not available`);

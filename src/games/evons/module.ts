@@ -32,7 +32,11 @@ export const evonsGame = defineGame({
   picture: renderEvonsBoard,
   docs: 'docs/rules.md',
   watch: {
-    preview: (g, seat) => ({ turn: g.turn, score: `${seat('p1')} ${g.seats.p1.score} – ${g.seats.p2.score} ${seat('p2')}`, toMove: g.pending?.seat ?? null }),
+    preview: (g, seat) => ({
+      turn: g.turn,
+      score: `${seat('p1')} ${g.seats.p1.score} – ${g.seats.p2.score} ${seat('p2')}`,
+      toMove: g.pending?.seat ?? null,
+    }),
     script: new URL('./watch.js', import.meta.url),
   },
   graphql: evonsGraphql,

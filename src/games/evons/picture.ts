@@ -13,7 +13,17 @@ import type { ArrowType } from './cards.js';
 import type { BoardCardView, GameView } from './view.js';
 import type { Seat } from '../../core/ruleset.js';
 import { defaultCardSet } from './data/index.js';
-import { CARD_FONT, HALO, PICTURE_WIDTH, SEATS, SEAT_COLOUR, outcomeWords, seatLabel, viewerWords, type PictureFrame } from '../../pictures/frame.js';
+import {
+  CARD_FONT,
+  HALO,
+  PICTURE_WIDTH,
+  SEATS,
+  SEAT_COLOUR,
+  outcomeWords,
+  seatLabel,
+  viewerWords,
+  type PictureFrame,
+} from '../../pictures/frame.js';
 import { clip, document, el, num, points, text, wrap } from '../../pictures/svg.js';
 
 const WIDTH = PICTURE_WIDTH;
@@ -67,7 +77,12 @@ function markAt(cx: number, cy: number, dir: Direction, type: ArrowType): string
     return el('polygon', { points: points([at(3, 0), at(-9, 6.5), at(-9, -6.5)]), fill: style.colour });
   }
   if (style.mark === 'bar') {
-    return el('polygon', { points: points([at(2, 8), at(2, -8), at(-4, -8), at(-4, 8)]), fill: style.colour, stroke: '#ffffff', 'stroke-width': 1 });
+    return el('polygon', {
+      points: points([at(2, 8), at(2, -8), at(-4, -8), at(-4, 8)]),
+      fill: style.colour,
+      stroke: '#ffffff',
+      'stroke-width': 1,
+    });
   }
   const [bx, by] = at(-11, 0);
   return (
@@ -93,10 +108,18 @@ function cardPicture(card: BoardCardView, index: number, first: Seat): string {
   const mid = x + CARD / 2;
   const nameLines = card.name === null ? [] : wrap(card.name, 12, 2);
   const nameY = (i: number) => y + (nameLines.length === 1 ? 34 : 27 + i * 15);
-  const nameAttrs = { 'font-size': CARD_FONT, 'text-anchor': 'middle', fill: INK, ...HALO, ...(card.covered ? { 'font-style': 'italic' } : {}) };
+  const nameAttrs = {
+    'font-size': CARD_FONT,
+    'text-anchor': 'middle',
+    fill: INK,
+    ...HALO,
+    ...(card.covered ? { 'font-style': 'italic' } : {}),
+  };
   nameLines.forEach((l, i) => out.push(text(mid, nameY(i), l, nameAttrs)));
   if (card.covered) {
-    out.push(text(mid, y + 70, card.name === null ? 'face down' : 'covered', { 'font-size': 12, 'text-anchor': 'middle', fill: MUTED, ...HALO }));
+    out.push(
+      text(mid, y + 70, card.name === null ? 'face down' : 'covered', { 'font-size': 12, 'text-anchor': 'middle', fill: MUTED, ...HALO }),
+    );
   } else if (card.atk !== null && card.currentDef !== null) {
     const damaged = card.damage > 0;
     out.push(
@@ -113,8 +136,10 @@ function cardPicture(card: BoardCardView, index: number, first: Seat): string {
   }
   // The cost where the view names the card (an own covered card too: its cost is what revealing it takes).
   const cost = card.defId !== null ? COST.get(card.defId) : undefined;
-  if (cost !== undefined && cost !== null) out.push(text(mid, y + 84, `cost ${cost}`, { 'font-size': CARD_FONT, 'text-anchor': 'middle', fill: INK, ...HALO }));
-  if (card.growthPlaced) out.push(text(x + 7, y + 86, 'G+', { 'font-size': 12, 'font-weight': 'bold', fill: ARROW_STYLE.Growth.colour, ...HALO }));
+  if (cost !== undefined && cost !== null)
+    out.push(text(mid, y + 84, `cost ${cost}`, { 'font-size': CARD_FONT, 'text-anchor': 'middle', fill: INK, ...HALO }));
+  if (card.growthPlaced)
+    out.push(text(x + 7, y + 86, 'G+', { 'font-size': 12, 'font-weight': 'bold', fill: ARROW_STYLE.Growth.colour, ...HALO }));
   return el('g', {}, ...out);
 }
 
@@ -165,7 +190,10 @@ function cardDescription(c: { cell: string; card: BoardCardView }): string {
   const k = c.card;
   const whose = `of ${k.owner} facing ${k.facing}`;
   if (k.covered) return `${c.cell}: ${k.name ? `covered ${k.name}` : 'a face-down card'} ${whose}`;
-  const stats = k.atk !== null && k.currentDef !== null ? `, ATK ${k.atk} DEF ${k.currentDef}${k.damage > 0 ? ` (damage ${k.damage})` : ''}` : ', a Block card';
+  const stats =
+    k.atk !== null && k.currentDef !== null
+      ? `, ATK ${k.atk} DEF ${k.currentDef}${k.damage > 0 ? ` (damage ${k.damage})` : ''}`
+      : ', a Block card';
   const arrows = k.boardArrows && k.boardArrows.length > 0 ? `, arrows ${k.boardArrows.map((a) => `${a.dir} ${a.type}`).join(', ')}` : '';
   return `${c.cell}: ${k.name ?? 'a card'} ${whose}${stats}${arrows}`;
 }
@@ -184,7 +212,9 @@ function describe(f: PictureFrame, g: GameView): string {
     outcomeWords(f) ?? decisionWords(f, g),
     ...SEATS.map(seat),
     `Main zone (A1 to E5): ${inMain} of 25 cells taken.`,
-    placed.length === 0 ? 'The board is empty.' : `Board: ${placed.map((c) => cardDescription(c as { cell: string; card: BoardCardView })).join('; ')}.`,
+    placed.length === 0
+      ? 'The board is empty.'
+      : `Board: ${placed.map((c) => cardDescription(c as { cell: string; card: BoardCardView })).join('; ')}.`,
     g.removed.length > 0 ? `Removed from the game: ${g.removed.length}.` : '',
   ]
     .filter(Boolean)
@@ -200,17 +230,48 @@ function board(g: GameView): string {
   }
   g.board.forEach((c, i) => {
     const [x, y] = cellXY(i);
-    out.push(el('rect', { x, y, width: CELL, height: CELL, fill: c.zone === 'main' ? '#ffffff' : '#eef2f6', stroke: '#cbd5e1', 'stroke-width': 1 }));
+    out.push(
+      el('rect', {
+        x,
+        y,
+        width: CELL,
+        height: CELL,
+        fill: c.zone === 'main' ? '#ffffff' : '#eef2f6',
+        stroke: '#cbd5e1',
+        'stroke-width': 1,
+      }),
+    );
   });
   // The main zone: columns A–E, rows 1–5.
-  out.push(el('rect', { x: BOARD_X + CELL, y: BOARD_Y + CELL, width: 5 * CELL, height: 5 * CELL, fill: 'none', stroke: '#334155', 'stroke-width': 3 }));
+  out.push(
+    el('rect', {
+      x: BOARD_X + CELL,
+      y: BOARD_Y + CELL,
+      width: 5 * CELL,
+      height: 5 * CELL,
+      fill: 'none',
+      stroke: '#334155',
+      'stroke-width': 3,
+    }),
+  );
   g.board.forEach((c, i) => {
     if (c.card) out.push(cardPicture(c.card, i, g.first));
   });
   g.board.forEach((c, i) => {
     if (!marked.has(c.cell)) return;
     const [x, y] = cellXY(i);
-    out.push(el('rect', { x: x + 1.5, y: y + 1.5, width: CELL - 3, height: CELL - 3, fill: 'none', stroke: HIGHLIGHT, 'stroke-width': 3, 'stroke-dasharray': '6 4' }));
+    out.push(
+      el('rect', {
+        x: x + 1.5,
+        y: y + 1.5,
+        width: CELL - 3,
+        height: CELL - 3,
+        fill: 'none',
+        stroke: HIGHLIGHT,
+        'stroke-width': 3,
+        'stroke-dasharray': '6 4',
+      }),
+    );
   });
   return el('g', {}, ...out);
 }
@@ -219,7 +280,11 @@ function board(g: GameView): string {
 function seatLines(g: GameView, s: Seat): { lines: string[]; hand: string[] } {
   const v = g.seats[s];
   const top = v.graveyard.at(-1);
-  const lines = [`Score ${v.score} · Credits ${v.credits}`, `Hand ${v.handCount} · Deck ${v.deckCount}`, `Graveyard ${v.graveyard.length}${top ? `, top: ${clip(top.name, 26)}` : ''}`];
+  const lines = [
+    `Score ${v.score} · Credits ${v.credits}`,
+    `Hand ${v.handCount} · Deck ${v.deckCount}`,
+    `Graveyard ${v.graveyard.length}${top ? `, top: ${clip(top.name, 26)}` : ''}`,
+  ];
   const hand = v.hand ? wrap(`In hand: ${v.hand.map((h) => h.name).join(', ') || 'nothing'}`, 44, 8) : [];
   return { lines, hand };
 }
@@ -233,7 +298,18 @@ function seatPanel(f: PictureFrame, g: GameView, s: Seat, x: number, y: number, 
   const tags = [s === g.first ? 'first' : '', f.viewer === s ? 'you' : ''].filter(Boolean).join(', ');
   const { lines, hand } = seatLines(g, s);
   let line = y + 24;
-  out.push(el('rect', { x, y, width: PANEL_W, height, rx: 8, fill: colour.light, stroke: deciding ? HIGHLIGHT : colour.mid, 'stroke-width': deciding ? 3 : 1.5 }));
+  out.push(
+    el('rect', {
+      x,
+      y,
+      width: PANEL_W,
+      height,
+      rx: 8,
+      fill: colour.light,
+      stroke: deciding ? HIGHLIGHT : colour.mid,
+      'stroke-width': deciding ? 3 : 1.5,
+    }),
+  );
   out.push(text(x + 12, line, clip(seatLabel(f, s), 24), { 'font-size': 17, 'font-weight': 'bold', fill: colour.strong }));
   if (tags) out.push(text(x + PANEL_W - 12, line, tags, { 'font-size': 13, 'text-anchor': 'end', fill: MUTED }));
   line += 10;
@@ -245,7 +321,10 @@ function seatPanel(f: PictureFrame, g: GameView, s: Seat, x: number, y: number, 
     line += 17;
     out.push(text(x + 12, line, l, { 'font-size': CARD_FONT, fill: INK }));
   }
-  if (deciding) out.push(text(x + PANEL_W - 12, y + 54, 'to decide', { 'font-size': 14, 'font-weight': 'bold', 'text-anchor': 'end', fill: HIGHLIGHT }));
+  if (deciding)
+    out.push(
+      text(x + PANEL_W - 12, y + 54, 'to decide', { 'font-size': 14, 'font-weight': 'bold', 'text-anchor': 'end', fill: HIGHLIGHT }),
+    );
   return el('g', {}, ...out);
 }
 
@@ -253,13 +332,20 @@ function legend(y: number): { svg: string; height: number } {
   const out: string[] = [];
   const item = (WIDTH - 2 * MARGIN) / 5;
   const perRow = 5;
-  const entries: [string, string][] = (Object.keys(ARROW_STYLE) as ArrowType[]).map((t) => [t, t === 'Normal' ? 'Normal arrow' : t === 'Block' ? 'Block arrow' : t]);
+  const entries: [string, string][] = (Object.keys(ARROW_STYLE) as ArrowType[]).map((t) => [
+    t,
+    t === 'Normal' ? 'Normal arrow' : t === 'Block' ? 'Block arrow' : t,
+  ]);
   entries.push(['covered', 'Face down'], ['band', 'Facing band'], ['growth', 'Placed by Growth']);
   entries.forEach(([key, label], i) => {
     const x = MARGIN + (i % perRow) * item;
     const row = y + Math.floor(i / perRow) * 26;
-    if (key === 'covered') out.push(el('rect', { x, y: row - 13, width: 18, height: 18, rx: 3, fill: 'url(#covered-p1)', stroke: SEAT_COLOUR.p1.strong }));
-    else if (key === 'growth') out.push(text(x + 9, row + 1, 'G+', { 'font-size': 12, 'font-weight': 'bold', 'text-anchor': 'middle', fill: ARROW_STYLE.Growth.colour }));
+    if (key === 'covered')
+      out.push(el('rect', { x, y: row - 13, width: 18, height: 18, rx: 3, fill: 'url(#covered-p1)', stroke: SEAT_COLOUR.p1.strong }));
+    else if (key === 'growth')
+      out.push(
+        text(x + 9, row + 1, 'G+', { 'font-size': 12, 'font-weight': 'bold', 'text-anchor': 'middle', fill: ARROW_STYLE.Growth.colour }),
+      );
     else if (key === 'band') out.push(el('rect', { x, y: row - 10, width: 18, height: 7, fill: SEAT_COLOUR.p2.strong }));
     else out.push(markAt(x + 16, row - 4, 'E', key as ArrowType));
     out.push(text(x + 26, row + 1, label, { 'font-size': 13, fill: INK }));
@@ -267,8 +353,24 @@ function legend(y: number): { svg: string; height: number } {
   // The outline drawn round the cells a decision is about, on a row of its own (a longer label).
   const rows = Math.ceil(entries.length / perRow);
   const last = y + rows * 26;
-  out.push(el('rect', { x: MARGIN + 1.5, y: last - 14.5, width: 17, height: 17, fill: 'none', stroke: HIGHLIGHT, 'stroke-width': 3, 'stroke-dasharray': '6 4' }));
-  out.push(text(MARGIN + 26, last + 1, "Cells of the decision to make: a conflict's attacker and defenders, cards to order, an ability", { 'font-size': 13, fill: INK }));
+  out.push(
+    el('rect', {
+      x: MARGIN + 1.5,
+      y: last - 14.5,
+      width: 17,
+      height: 17,
+      fill: 'none',
+      stroke: HIGHLIGHT,
+      'stroke-width': 3,
+      'stroke-dasharray': '6 4',
+    }),
+  );
+  out.push(
+    text(MARGIN + 26, last + 1, "Cells of the decision to make: a conflict's attacker and defenders, cards to order, an ability", {
+      'font-size': 13,
+      fill: INK,
+    }),
+  );
   return { svg: el('g', {}, ...out), height: (rows + 1) * 26 };
 }
 
@@ -288,7 +390,11 @@ export function renderEvonsBoard(f: PictureFrame, g: GameView): string {
   const scores = `${g.seats.p1.score}–${g.seats.p2.score}`;
   const header =
     text(MARGIN, 32, `Evons · turn ${g.turn} · ${scores}`, { 'font-size': 22, 'font-weight': 'bold', fill: INK }) +
-    text(MARGIN, 60, clip(headline, 84), { 'font-size': 15, fill: f.outcome ? HIGHLIGHT : INK, 'font-weight': f.outcome ? 'bold' : 'normal' });
+    text(MARGIN, 60, clip(headline, 84), {
+      'font-size': 15,
+      fill: f.outcome ? HIGHLIGHT : INK,
+      'font-weight': f.outcome ? 'bold' : 'normal',
+    });
   // The two seats side by side under the board, as tall as the taller.
   let y = BOARD_Y + SIDE * CELL + 20;
   const height = Math.max(...SEATS.map((s) => panelHeight(seatLines(g, s))));

@@ -112,7 +112,11 @@ export function toPosition(s: GameState): Position {
 }
 
 /** A sandbox match from a position: PositionLoaded, then the automatic steps to the first decision. */
-export function createFromPosition(cardSet: CardSet, position: unknown, seed: string): { ok: true; state: GameState; events: GameEvent[] } | { ok: false; errors: string[] } {
+export function createFromPosition(
+  cardSet: CardSet,
+  position: unknown,
+  seed: string,
+): { ok: true; state: GameState; events: GameEvent[] } | { ok: false; errors: string[] } {
   const r = stateFromPosition(position, cardSet, seed);
   if (!r.ok) return r;
   const first: GameEvent = {

@@ -37,13 +37,49 @@ import type { GeneratorId } from '../../core/random.js';
 
 /** The bookkeeping from the view alone (no events): see the header. */
 function factsFromView(v: GameView): Facts {
-  const f: Facts = { stack: [], revealDue: [], played: false, stalled: 0, turnAbilities: 0, moved: new Set(), removedOwner: new Map(), seen: new Map() };
+  const f: Facts = {
+    stack: [],
+    revealDue: [],
+    played: false,
+    stalled: 0,
+    turnAbilities: 0,
+    moved: new Set(),
+    removedOwner: new Map(),
+    seen: new Map(),
+  };
   const p = v.pending;
   f.played = v.step === 'activate' || v.step === 'discard' || v.step === 'end';
   if (p?.kind === 'reveal-order') f.revealDue = [...p.cards];
-  if (p?.kind === 'ability') f.stack.push({ card: p.card, kind: 'activation', phase: p.phase === 1 ? 'ability1' : 'ability2', used: [], revivedCost: 0, conflicts: null, triggers: [] });
-  if (p?.kind === 'conflict-order') f.stack.push({ card: p.card, kind: 'activation', phase: 'conflicts', used: [], revivedCost: 0, conflicts: [...p.defenders], triggers: [] });
-  if (p?.kind === 'trigger-order') f.stack.push({ card: p.cards[0]!, kind: 'activation', phase: 'ability2', used: [], revivedCost: 0, conflicts: null, triggers: [...p.cards] });
+  if (p?.kind === 'ability')
+    f.stack.push({
+      card: p.card,
+      kind: 'activation',
+      phase: p.phase === 1 ? 'ability1' : 'ability2',
+      used: [],
+      revivedCost: 0,
+      conflicts: null,
+      triggers: [],
+    });
+  if (p?.kind === 'conflict-order')
+    f.stack.push({
+      card: p.card,
+      kind: 'activation',
+      phase: 'conflicts',
+      used: [],
+      revivedCost: 0,
+      conflicts: [...p.defenders],
+      triggers: [],
+    });
+  if (p?.kind === 'trigger-order')
+    f.stack.push({
+      card: p.cards[0]!,
+      kind: 'activation',
+      phase: 'ability2',
+      used: [],
+      revivedCost: 0,
+      conflicts: null,
+      triggers: [...p.cards],
+    });
   return f;
 }
 
@@ -64,7 +100,9 @@ function configOf(v: GameView, cardSet: CardSet): { config: RulesConfig; rng: Ge
     for (const key of LATER_SETTINGS.slice(i)) delete rest[key];
     configs.push(rest as RulesConfig);
   }
-  for (const config of configs) for (const rng of [CURRENT_GENERATOR, 'sfc32', null] as const) if (rulesHash(config, cardSet, rng) === v.rulesHash) return { config, rng };
+  for (const config of configs)
+    for (const rng of [CURRENT_GENERATOR, 'sfc32', null] as const)
+      if (rulesHash(config, cardSet, rng) === v.rulesHash) return { config, rng };
   return { config: v.config, rng: CURRENT_GENERATOR };
 }
 
@@ -107,7 +145,15 @@ export function sampler(cardSet: CardSet): HiddenInformation<GameState, GameView
     const board = Array.from({ length: CELL_COUNT }, () => null) as GameState['board'];
     for (const cell of v.board) {
       const c = cell.card;
-      if (c) board[cellIndex(cell.cell)!] = { id: c.id, facing: c.facing, covered: c.covered, growth: c.growthPlaced, damage: c.damage, moved: facts.moved.has(c.id) };
+      if (c)
+        board[cellIndex(cell.cell)!] = {
+          id: c.id,
+          facing: c.facing,
+          covered: c.covered,
+          growth: c.growthPlaced,
+          damage: c.damage,
+          moved: facts.moved.has(c.id),
+        };
     }
     const result = v.result ? { ...v.result, scores: { ...v.result.scores } } : null;
     const step: Step = v.result ? 'over' : v.step;
@@ -119,7 +165,7 @@ export function sampler(cardSet: CardSet): HiddenInformation<GameState, GameView
         const list = candidates[s];
         const model = list.length > 0 ? list[nextInt(rng, list.length)]! : new Map<string, number>();
         const rest: string[] = [];
-        for (const [d, k] of model) for (let i = (knownOf[s].get(d) ?? 0); i < k; i++) rest.push(d);
+        for (const [d, k] of model) for (let i = knownOf[s].get(d) ?? 0; i < k; i++) rest.push(d);
         while (rest.length < n) rest.push(allDefs[nextInt(rng, allDefs.length)]!);
         return shuffle(rng, rest);
       };
@@ -162,7 +208,12 @@ export function sampler(cardSet: CardSet): HiddenInformation<GameState, GameView
       s.step = step;
       s.revealDue = [...facts.revealDue];
       s.played = facts.played;
-      s.stack = facts.stack.map((f) => ({ ...f, used: [...f.used], conflicts: f.conflicts ? [...f.conflicts] : null, triggers: [...f.triggers] }));
+      s.stack = facts.stack.map((f) => ({
+        ...f,
+        used: [...f.used],
+        conflicts: f.conflicts ? [...f.conflicts] : null,
+        triggers: [...f.triggers],
+      }));
       s.stalled = facts.stalled;
       s.turnAbilities = facts.turnAbilities;
       s.result = result ? { ...result, scores: { ...result.scores } } : null;

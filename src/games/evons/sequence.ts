@@ -11,7 +11,6 @@ import type { Frame, GameState } from './state.js';
 import { attackOf, currentDef, defOf } from './stats.js';
 import type { Tx } from './tx.js';
 
-
 /** A frame's card can go on only while it is on the board, face-up, facing the active player. */
 export function frameCell(s: GameState, f: Frame): number {
   const i = cellOf(s, f.card);
@@ -27,7 +26,16 @@ export function abilityContext(s: GameState, f: Frame, cell: number, arrow: numb
 }
 
 function contextOf(s: GameState, f: Frame, cell: number, a: BoardArrow): AbilityContext {
-  return { s, frame: f, cell, card: f.card, arrow: a.index, dir: a.dir, reach: reach(s.board, cell, a.dir, s.config.arrowReach), seat: s.active };
+  return {
+    s,
+    frame: f,
+    cell,
+    card: f.card,
+    arrow: a.index,
+    dir: a.dir,
+    reach: reach(s.board, cell, a.dir, s.config.arrowReach),
+    seat: s.active,
+  };
 }
 
 export interface AbilityChoice {

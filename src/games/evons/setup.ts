@@ -130,7 +130,10 @@ export function emptyState(
 
 /** The state a MatchCreated event describes (before the opening hands are dealt). */
 export function stateFromMatchCreated(e: EventOf<'MatchCreated'>, cardSet: CardSet, dealt?: DealtInstances): GameState {
-  if (e.cardSetHash !== cardSet.hash) throw new Error(`match was created with card set ${e.cardSetId}@${e.cardSetHash.slice(0, 12)}, not ${cardSet.id}@${cardSet.hash.slice(0, 12)}`);
+  if (e.cardSetHash !== cardSet.hash)
+    throw new Error(
+      `match was created with card set ${e.cardSetId}@${e.cardSetHash.slice(0, 12)}, not ${cardSet.id}@${cardSet.hash.slice(0, 12)}`,
+    );
   const rng = e.rng ?? 'sfc32';
   const d = dealt ?? deal(e.seed, e.decks, e.config, rng, e.first);
   // A replayed event's commitment is recomputed from its seed; a new match's was just computed.

@@ -28,7 +28,16 @@ const drop = (list: string[], id: string): void => {
 
 /** The same folds as evolve.ts, on the public parts only. */
 export function foldFacts(events: readonly SeatEvent[]): Facts {
-  const f: Facts = { stack: [], revealDue: [], played: false, stalled: 0, turnAbilities: 0, moved: new Set(), removedOwner: new Map(), seen: new Map() };
+  const f: Facts = {
+    stack: [],
+    revealDue: [],
+    played: false,
+    stalled: 0,
+    turnAbilities: 0,
+    moved: new Set(),
+    removedOwner: new Map(),
+    seen: new Map(),
+  };
   const top = (): Frame | undefined => f.stack[f.stack.length - 1];
   for (const e of events) {
     const card = e.card as string;
@@ -118,4 +127,3 @@ export function foldFacts(events: readonly SeatEvent[]): Facts {
   }
   return f;
 }
-

@@ -65,7 +65,15 @@ export function revealCard(tx: Tx, id: string): void {
     }
     return;
   }
-  tx.emit({ type: 'CardRevealed', seat, card: id, defId: instanceOf(s, id)!.def, cell: cellName(cell), paid: cost, total: s.credits[seat] - cost });
+  tx.emit({
+    type: 'CardRevealed',
+    seat,
+    card: id,
+    defId: instanceOf(s, id)!.def,
+    cell: cellName(cell),
+    paid: cost,
+    total: s.credits[seat] - cost,
+  });
   if (monsterOf(s, id)) tx.emit({ type: 'ActivationStarted', card: id, cell: cellName(cell), kind: 'activation' });
 }
 
@@ -87,7 +95,16 @@ export function playCard(tx: Tx, id: string, cell: number, covered: boolean): vo
   const seat = s.active;
   const m = monsterOf(s, id);
   const paid = covered || !m ? 0 : m.cost;
-  tx.emit({ type: 'CardPlayed', seat, card: id, defId: instanceOf(s, id)!.def, cell: cellName(cell), covered, paid, total: s.credits[seat] - paid });
+  tx.emit({
+    type: 'CardPlayed',
+    seat,
+    card: id,
+    defId: instanceOf(s, id)!.def,
+    cell: cellName(cell),
+    covered,
+    paid,
+    total: s.credits[seat] - paid,
+  });
   // Step 6: bonuses (a disabled hook, R-BONUS-4); synergies are standing modifiers (stats.ts).
   for (const line of completedLines(s, cell)) for (const e of onLineCompleted(s, seat, line, id)) tx.emit(e);
   if (m && !covered) tx.emit({ type: 'ActivationStarted', card: id, cell: cellName(cell), kind: 'activation' });

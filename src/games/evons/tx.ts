@@ -49,7 +49,11 @@ export function openTx(s: GameState, owned: Owned): Tx {
 }
 
 /** R-END-1..4: the game ends now; scores are read from the board as it stands. */
-export function endGame(tx: Tx, reason: 'main-zone-full' | 'stalemate' | 'deck-out' | 'resignation' | 'turn-limit', winner?: 'p1' | 'p2' | null): void {
+export function endGame(
+  tx: Tx,
+  reason: 'main-zone-full' | 'stalemate' | 'deck-out' | 'resignation' | 'turn-limit',
+  winner?: 'p1' | 'p2' | null,
+): void {
   const sc = scores(tx.s);
   tx.emit({ type: 'GameEnded', reason, winner: winner === undefined ? winnerOf(sc) : winner, scores: sc });
   const decks = tx.s.deckLists;

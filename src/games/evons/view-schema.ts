@@ -61,7 +61,11 @@ export const GameViewSchema = z
     seats: z.object({ p1: SeatViewSchema, p2: SeatViewSchema }),
     removed: z.array(CardRefSchema),
     result: z
-      .object({ reason: z.enum(['main-zone-full', 'stalemate', 'resignation', 'deck-out', 'turn-limit']), winner: SeatSchema.nullable(), scores: z.object({ p1: z.number(), p2: z.number() }) })
+      .object({
+        reason: z.enum(['main-zone-full', 'stalemate', 'resignation', 'deck-out', 'turn-limit']),
+        winner: SeatSchema.nullable(),
+        scores: z.object({ p1: z.number(), p2: z.number() }),
+      })
       .nullable(),
     seedCommitment: z.string().describe('sha256 of the seed, fixed at creation.'),
     seed: z.string().nullable().describe('Published once the game has ended.'),

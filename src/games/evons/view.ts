@@ -94,8 +94,18 @@ export interface GameView {
 
 /** The printed face of a card definition (for clients that want it inline, e.g. GraphQL's `face`). */
 export function cardFace(d: CardDef): CardFaceView {
-  if (d.kind === 'block') return { defId: d.id, name: d.name, kind: 'block', element: d.element, cost: null, atk: null, def: null, arrows: [] };
-  return { defId: d.id, name: d.name, kind: 'monster', element: d.element, cost: d.cost, atk: d.atk, def: d.def, arrows: d.arrows.map((a) => ({ ...a })) };
+  if (d.kind === 'block')
+    return { defId: d.id, name: d.name, kind: 'block', element: d.element, cost: null, atk: null, def: null, arrows: [] };
+  return {
+    defId: d.id,
+    name: d.name,
+    kind: 'monster',
+    element: d.element,
+    cost: d.cost,
+    atk: d.atk,
+    def: d.def,
+    arrows: d.arrows.map((a) => ({ ...a })),
+  };
 }
 
 function cardView(s: GameState, i: number, viewer: Viewer): BoardCardView | null {
@@ -127,7 +137,8 @@ function ref(s: GameState, id: string): CardRefView {
 export function view(s: GameState, viewer: Viewer): GameView {
   const sc = scores(s);
   const board: CellView[] = [];
-  for (let i = 0; i < CELL_COUNT; i++) board.push({ cell: cellName(i), zone: isMainZone(i) ? 'main' : 'out', card: cardView(s, i, viewer) });
+  for (let i = 0; i < CELL_COUNT; i++)
+    board.push({ cell: cellName(i), zone: isMainZone(i) ? 'main' : 'out', card: cardView(s, i, viewer) });
   const seatView = (seat: Seat): SeatView => ({
     seat,
     credits: s.credits[seat],

@@ -43,7 +43,14 @@ export function redactEvent(e: GameEvent, viewer: Viewer): Record<string, unknow
         ...(e.rng ? { rng: e.rng } : {}),
       };
     case 'PositionLoaded':
-      return { type: e.type, engineVersion: e.engineVersion, rulesHash: e.rulesHash, cardSetId: e.cardSetId, cardSetHash: e.cardSetHash, seedCommitment: e.seedCommitment };
+      return {
+        type: e.type,
+        engineVersion: e.engineVersion,
+        rulesHash: e.rulesHash,
+        cardSetId: e.cardSetId,
+        cardSetHash: e.cardSetHash,
+        seedCommitment: e.seedCommitment,
+      };
     case 'CardDrawn':
       return { type: e.type, seat: e.seat };
     case 'CardPlayed':

@@ -1,7 +1,18 @@
 /** Validates one action against the pending decision and turns it into events. */
 import type { ApplyResult, RuleError, Seat } from '../../core/ruleset.js';
 import { actionSchema, wellFormedAction, type UniversusAction } from './actions.js';
-import { blockFit, endPhase, finishEndPhase, momentumEligible, onFail, onPass, progressiveDifficulty, readyFoundations, resolveBlock, runCheck } from './combat.js';
+import {
+  blockFit,
+  endPhase,
+  finishEndPhase,
+  momentumEligible,
+  onFail,
+  onPass,
+  progressiveDifficulty,
+  readyFoundations,
+  resolveBlock,
+  runCheck,
+} from './combat.js';
 import type { UniversusEvent } from './events.js';
 import type { UniversusState } from './state.js';
 import { Tx } from './tx.js';
@@ -69,8 +80,7 @@ export function apply(state: UniversusState, seat: Seat, input: unknown): Result
       if (pending.kind !== 'AWAIT_COMMIT') return fail('WRONG_DECISION', 'No commit is pending.');
       const ids = action.foundationIds;
       if (new Set(ids).size !== ids.length) return fail('DUPLICATE_FOUNDATION', 'A foundation is listed twice.');
-      if (ids.length !== pending.shortfall)
-        return fail('WRONG_COMMIT_COUNT', `Commit exactly ${pending.shortfall} foundation(s).`); // UQ-4
+      if (ids.length !== pending.shortfall) return fail('WRONG_COMMIT_COUNT', `Commit exactly ${pending.shortfall} foundation(s).`); // UQ-4
       const ready = new Set(readyFoundations(tx, seat));
       if (!ids.every((id) => ready.has(id))) return fail('FOUNDATION_NOT_READY', 'Commit only ready foundations on your stage.');
       tx.emit({ type: 'FoundationsCommitted', seat, ids });

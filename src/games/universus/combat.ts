@@ -25,8 +25,7 @@ export function damageFor(outcome: 'FULL' | 'HALF' | 'NONE', damage: number): nu
   return damage;
 }
 
-export const readyFoundations = (tx: Tx, seat: Seat): string[] =>
-  tx.s.players[seat].stage.filter((x) => !x.committed).map((x) => x.id);
+export const readyFoundations = (tx: Tx, seat: Seat): string[] => tx.s.players[seat].stage.filter((x) => !x.committed).map((x) => x.id);
 
 /** U-CHECK-1..4, U-COMMIT-1: runs the check for `tx.s.check`; stops at a commit decision. */
 export function runCheck(tx: Tx): void {

@@ -68,7 +68,11 @@ const events = [
   event('HealthChanged', { seat: Seat, health: Int }, "A seat's health now."),
   event('MomentumChoice', { seat: Seat, eligible: z.array(InstanceId) }, 'Attacks eligible for momentum (U-MOMENTUM-1).'),
   event('MovedToMomentum', { seat: Seat, ids: z.array(InstanceId) }, 'Cards moved to momentum (face down).'),
-  event('CardPoolCleared', { seat: Seat, toDiscard: z.array(InstanceId), toStage: z.array(InstanceId) }, 'The card pool cleared at the end of a turn.'),
+  event(
+    'CardPoolCleared',
+    { seat: Seat, toDiscard: z.array(InstanceId), toStage: z.array(InstanceId) },
+    'The card pool cleared at the end of a turn.',
+  ),
   event(
     'DeckCycled',
     { seat: Seat, shuffle: Int, deckSize: Int, removedCount: Int },
@@ -79,7 +83,11 @@ const events = [
   event('CombatResumed', { seat: Seat }, 'Combat continues after a check.'),
   event(
     'GameWon',
-    { winner: Seat, reason: z.enum(['HEALTH_ZERO', 'EXHAUSTED']), seed: z.string().describe('The seed, published: check it against the commitment.') },
+    {
+      winner: Seat,
+      reason: z.enum(['HEALTH_ZERO', 'EXHAUSTED']),
+      seed: z.string().describe('The seed, published: check it against the commitment.'),
+    },
     'The game is over.',
   ),
   event(

@@ -56,7 +56,11 @@ function remove(list: string[], id: string): void {
   removeAt(list, i);
 }
 
-export function startState(e: Extract<UniversusEvent, { type: 'GameStarted' }>, handSizes: Record<Seat, number>, health: Record<Seat, number>): UniversusState {
+export function startState(
+  e: Extract<UniversusEvent, { type: 'GameStarted' }>,
+  handSizes: Record<Seat, number>,
+  health: Record<Seat, number>,
+): UniversusState {
   const player = (seat: Seat): PlayerState => ({
     character: e.characters[seat],
     health: health[seat],

@@ -50,7 +50,14 @@ export const universus: Ruleset<UniversusState, UniversusAction, UniversusEvent,
   create,
   // A config stored before maxTurns hashes without it, as it did (storedConfig).
   rulesHash: (config) =>
-    sha256Hex(canonicalJson({ game: 'universus', rules: RULES_VERSION, config: storedConfig(config, configSchema.parse(config)), cards: cardSet.hash })),
+    sha256Hex(
+      canonicalJson({
+        game: 'universus',
+        rules: RULES_VERSION,
+        config: storedConfig(config, configSchema.parse(config)),
+        cards: cardSet.hash,
+      }),
+    ),
   positions: { format: POSITION_FORMAT, fromPosition, toPosition },
   pending: (s) => (s.pending ? { seat: s.pending.seat, kind: s.pending.kind } : null),
   outcome: (s) => (s.phase === 'OVER' ? { winner: s.winner, reason: s.winReason ?? 'UNKNOWN' } : null),

@@ -50,7 +50,8 @@ export function legalActions(state: UniversusState, seat: Seat): UniversusAction
     case 'AWAIT_MOMENTUM': {
       const eligible = me.cardPool.filter((e) => e.dealtDamage && e.role === 'PLAYED').map((e) => e.id);
       const all: UniversusAction[] = [];
-      for (let k = 0; k <= eligible.length; k++) for (const attackIds of subsets(eligible, k)) all.push({ type: 'ChooseMomentum', attackIds });
+      for (let k = 0; k <= eligible.length; k++)
+        for (const attackIds of subsets(eligible, k)) all.push({ type: 'ChooseMomentum', attackIds });
       return all;
     }
   }

@@ -15,7 +15,8 @@ export const universusGame = defineGame({
   schemas: {
     settings: configSchema.meta({
       id: 'UniVersusSettings',
-      description: 'UniVersus engine settings: each reading of a gap in the rules is a named setting; every field has a default (see docs/universus.md).',
+      description:
+        'UniVersus engine settings: each reading of a gap in the rules is a named setting; every field has a default (see docs/universus.md).',
     }),
     position: positionSchema,
     view: UniversusViewSchema,

@@ -10,7 +10,17 @@
 import type { Seat } from '../../core/ruleset.js';
 import { CARD_BY_ID } from './cards/index.js';
 import type { PlayerView, UniversusView } from './view.js';
-import { CARD_FONT, HALO, PICTURE_WIDTH, SEATS, SEAT_COLOUR, outcomeWords, seatLabel, viewerWords, type PictureFrame } from '../../pictures/frame.js';
+import {
+  CARD_FONT,
+  HALO,
+  PICTURE_WIDTH,
+  SEATS,
+  SEAT_COLOUR,
+  outcomeWords,
+  seatLabel,
+  viewerWords,
+  type PictureFrame,
+} from '../../pictures/frame.js';
 import { clip, document, el, num, text, wrap } from '../../pictures/svg.js';
 
 const WIDTH = PICTURE_WIDTH;
@@ -75,9 +85,16 @@ function smallCard(c: SmallCard, x: number, y: number, seat: Seat): string {
       'stroke-width': c.marked ? 3 : 1.5,
       'stroke-dasharray': c.dim ? '4 3' : null,
     }),
-    ...lines.map((l, i) => text(mid, y + 18 + i * 16, l, { 'font-size': 14, 'font-weight': 'bold', 'text-anchor': 'middle', fill: c.dim ? MUTED : INK })),
+    ...lines.map((l, i) =>
+      text(mid, y + 18 + i * 16, l, { 'font-size': 14, 'font-weight': 'bold', 'text-anchor': 'middle', fill: c.dim ? MUTED : INK }),
+    ),
     ...factsOf(c.card).map((l, i) => text(mid, y + 53 + i * 16, l, { 'font-size': CARD_FONT, 'text-anchor': 'middle', fill: INK })),
-    text(mid, y + CARD_H - 6, c.tag, { 'font-size': 12, 'font-weight': 'bold', 'text-anchor': 'middle', fill: c.marked ? HIGHLIGHT : colour.strong }),
+    text(mid, y + CARD_H - 6, c.tag, {
+      'font-size': 12,
+      'font-weight': 'bold',
+      'text-anchor': 'middle',
+      fill: c.marked ? HIGHLIGHT : colour.strong,
+    }),
   );
 }
 
@@ -90,7 +107,13 @@ function cardRow(label: string, cards: SmallCard[], x: number, y: number, seat: 
   shown.forEach((c, i) => out.push(smallCard(c, ...at(i), seat)));
   if (shown.length < cards.length) {
     const [mx, my] = at(shown.length);
-    out.push(text(mx + CARD_W / 2, my + CARD_H / 2 + 5, `+${cards.length - shown.length} more`, { 'font-size': 14, 'text-anchor': 'middle', fill: MUTED }));
+    out.push(
+      text(mx + CARD_W / 2, my + CARD_H / 2 + 5, `+${cards.length - shown.length} more`, {
+        'font-size': 14,
+        'text-anchor': 'middle',
+        fill: MUTED,
+      }),
+    );
   }
   const rows = Math.max(1, Math.ceil(Math.min(cards.length, room) / PER_ROW));
   if (cards.length === 0) out.push(text(x, y + 40, 'none', { 'font-size': 13, fill: MUTED }));
@@ -116,8 +139,18 @@ function playerBand(f: PictureFrame, v: UniversusView, s: Seat, y: number): { sv
   const max = maxHealth(p);
   const barW = INNER_W;
   top.push(el('rect', { x: INNER_X, y: ly, width: barW, height: 20, rx: 4, fill: '#e5e7eb', stroke: '#9ca3af', 'stroke-width': 1 }));
-  top.push(el('rect', { x: INNER_X, y: ly, width: (barW * p.health) / max, height: 20, rx: 4, fill: p.health * 4 <= max ? '#dc2626' : '#16a34a' }));
-  top.push(text(INNER_X + barW / 2, ly + 15, `Health ${p.health} / ${max}`, { 'font-size': 14, 'font-weight': 'bold', 'text-anchor': 'middle', fill: INK, ...HALO }));
+  top.push(
+    el('rect', { x: INNER_X, y: ly, width: (barW * p.health) / max, height: 20, rx: 4, fill: p.health * 4 <= max ? '#dc2626' : '#16a34a' }),
+  );
+  top.push(
+    text(INNER_X + barW / 2, ly + 15, `Health ${p.health} / ${max}`, {
+      'font-size': 14,
+      'font-weight': 'bold',
+      'text-anchor': 'middle',
+      fill: INK,
+      ...HALO,
+    }),
+  );
   ly += 20;
   const last = p.discard.at(-1);
   const lines = [
@@ -146,7 +179,9 @@ function playerBand(f: PictureFrame, v: UniversusView, s: Seat, y: number): { sv
     p.cardPool.map((e) => ({
       card: e.card,
       // PLAYED is the usual role: only a block says its role.
-      tag: [e.role === 'BLOCK' ? 'BLOCK' : '', e.dealtDamage ? 'HIT' : '', e.built ? 'BUILT' : '', e.id === attackId ? 'ATTACKING' : ''].filter(Boolean).join(' · '),
+      tag: [e.role === 'BLOCK' ? 'BLOCK' : '', e.dealtDamage ? 'HIT' : '', e.built ? 'BUILT' : '', e.id === attackId ? 'ATTACKING' : '']
+        .filter(Boolean)
+        .join(' · '),
       dim: false,
       marked: e.id === attackId,
     })),
@@ -155,7 +190,18 @@ function playerBand(f: PictureFrame, v: UniversusView, s: Seat, y: number): { sv
     s,
   );
   const height = ly + 12 + stage.height + 4 + pool.height + 6 - y;
-  out.push(el('rect', { x: MARGIN, y, width: WIDTH - 2 * MARGIN, height, rx: 8, fill: colour.light, stroke: deciding ? HIGHLIGHT : colour.mid, 'stroke-width': deciding ? 3 : 1.5 }));
+  out.push(
+    el('rect', {
+      x: MARGIN,
+      y,
+      width: WIDTH - 2 * MARGIN,
+      height,
+      rx: 8,
+      fill: colour.light,
+      stroke: deciding ? HIGHLIGHT : colour.mid,
+      'stroke-width': deciding ? 3 : 1.5,
+    }),
+  );
   out.push(...top, stage.svg, pool.svg);
   return { svg: el('g', {}, ...out), height };
 }
@@ -186,7 +232,9 @@ function attackWords(v: UniversusView): string {
 
 function checkWords(v: UniversusView): string {
   const c = v.check;
-  return c ? `Check: ${c.seat} tries to ${c.purpose === 'PLAY' ? 'play' : 'block with'} ${nameOf(c.card)}, difficulty ${c.difficulty}.` : '';
+  return c
+    ? `Check: ${c.seat} tries to ${c.purpose === 'PLAY' ? 'play' : 'block with'} ${nameOf(c.card)}, difficulty ${c.difficulty}.`
+    : '';
 }
 
 function middleBand(v: UniversusView, y: number): { svg: string; height: number } {
@@ -194,14 +242,20 @@ function middleBand(v: UniversusView, y: number): { svg: string; height: number 
   const height = 80;
   out.push(el('rect', { x: MARGIN, y, width: WIDTH - 2 * MARGIN, height, rx: 8, fill: '#f8fafc', stroke: '#cbd5e1', 'stroke-width': 1 }));
   // The words left of the three zones, wrapped; the check under them across the band.
-  wrap(attackWords(v), 54, 2).forEach((l, i) => out.push(text(INNER_X, y + 26 + i * 20, l, { 'font-size': 15, 'font-weight': v.attack ? 'bold' : 'normal', fill: v.attack ? INK : MUTED })));
+  wrap(attackWords(v), 54, 2).forEach((l, i) =>
+    out.push(
+      text(INNER_X, y + 26 + i * 20, l, { 'font-size': 15, 'font-weight': v.attack ? 'bold' : 'normal', fill: v.attack ? INK : MUTED }),
+    ),
+  );
   const check = checkWords(v);
   if (check) out.push(text(INNER_X, y + 70, clip(check, 90), { 'font-size': 14, fill: INK }));
   // The three zones, the attack's filled.
   ZONES.forEach((z, i) => {
     const x = WIDTH - INNER_X - (3 - i) * 64 + 4;
     const on = v.attack?.zone === z;
-    out.push(el('rect', { x, y: y + 10, width: 60, height: 34, rx: 4, fill: on ? HIGHLIGHT : '#ffffff', stroke: '#94a3b8', 'stroke-width': 1 }));
+    out.push(
+      el('rect', { x, y: y + 10, width: 60, height: 34, rx: 4, fill: on ? HIGHLIGHT : '#ffffff', stroke: '#94a3b8', 'stroke-width': 1 }),
+    );
     out.push(text(x + 30, y + 32, z, { 'font-size': 13, 'font-weight': 'bold', 'text-anchor': 'middle', fill: on ? '#ffffff' : MUTED }));
   });
   return { svg: el('g', {}, ...out), height };
@@ -210,10 +264,24 @@ function middleBand(v: UniversusView, y: number): { svg: string; height: number 
 /** What the highlights mean: one row under the bands. */
 function legend(y: number): string {
   const out: string[] = [];
-  out.push(el('rect', { x: MARGIN + 1.5, y: y - 13.5, width: 17, height: 17, rx: 3, fill: '#ffffff', stroke: HIGHLIGHT, 'stroke-width': 3 }));
+  out.push(
+    el('rect', { x: MARGIN + 1.5, y: y - 13.5, width: 17, height: 17, rx: 3, fill: '#ffffff', stroke: HIGHLIGHT, 'stroke-width': 3 }),
+  );
   out.push(text(MARGIN + 26, y + 1, 'The attacking card; the border of the seat to decide', { 'font-size': 13, fill: INK }));
   const x = MARGIN + 400;
-  out.push(el('rect', { x: x + 0.75, y: y - 12.75, width: 17, height: 17, rx: 3, fill: '#e5e7eb', stroke: MUTED, 'stroke-width': 1.5, 'stroke-dasharray': '4 3' }));
+  out.push(
+    el('rect', {
+      x: x + 0.75,
+      y: y - 12.75,
+      width: 17,
+      height: 17,
+      rx: 3,
+      fill: '#e5e7eb',
+      stroke: MUTED,
+      'stroke-width': 1.5,
+      'stroke-dasharray': '4 3',
+    }),
+  );
   out.push(text(x + 26, y + 1, 'Committed foundation', { 'font-size': 13, fill: INK }));
   return el('g', {}, ...out);
 }
@@ -232,7 +300,10 @@ function describe(f: PictureFrame, v: UniversusView): string {
     const top = p.discard.at(-1);
     const hand = p.hand ? ` (${p.hand.map((h) => nameOf(h.card)).join(', ') || 'empty'})` : '';
     const stage = p.stage.length > 0 ? p.stage.map((e) => `${nameOf(e.card)} ${e.committed ? 'committed' : 'ready'}`).join(', ') : 'empty';
-    const pool = p.cardPool.length > 0 ? p.cardPool.map((e) => `${nameOf(e.card)} ${e.role.toLowerCase()}${e.dealtDamage ? ' that dealt damage' : ''}`).join(', ') : 'empty';
+    const pool =
+      p.cardPool.length > 0
+        ? p.cardPool.map((e) => `${nameOf(e.card)} ${e.role.toLowerCase()}${e.dealtDamage ? ' that dealt damage' : ''}`).join(', ')
+        : 'empty';
     return (
       `${seatLabel(f, s)} plays ${nameOf(p.character)}: health ${p.health} of ${maxHealth(p)}, ${p.handCount} in hand${hand}, ${p.deckCount} in deck, ` +
       `discard ${p.discard.length}${top ? ` (top ${nameOf(top.card)})` : ''}, momentum ${p.momentumCount}, removed ${p.removedCount}; stage: ${stage}; card pool: ${pool}.`
@@ -254,7 +325,11 @@ export function renderUniversusBoard(f: PictureFrame, v: UniversusView): string 
   const out: string[] = [
     // Who is to act is the pending decision's seat, not the turn player's: a block is the defender's.
     text(MARGIN, 32, `UniVersus · turn ${v.turnNumber}${toMove(v)}`, { 'font-size': 22, 'font-weight': 'bold', fill: INK }),
-    text(MARGIN, 60, clip(headline, 84), { 'font-size': 15, fill: f.outcome ? HIGHLIGHT : INK, 'font-weight': f.outcome ? 'bold' : 'normal' }),
+    text(MARGIN, 60, clip(headline, 84), {
+      'font-size': 15,
+      fill: f.outcome ? HIGHLIGHT : INK,
+      'font-weight': f.outcome ? 'bold' : 'normal',
+    }),
   ];
   // p2 above, p1 below, the fight between them.
   let y = 80;

@@ -49,7 +49,13 @@ export function toPosition(s: UniversusState): UniversusPosition {
     stage: p.stage.map((e) => ({ card: c(e.id), committed: e.committed })),
     momentum: p.momentum.map(c),
   });
-  return { format: POSITION_FORMAT, config: s.config, turnPlayer: s.turnPlayer, turnNumber: s.turnNumber, players: { p1: player(s.players.p1), p2: player(s.players.p2) } };
+  return {
+    format: POSITION_FORMAT,
+    config: s.config,
+    turnPlayer: s.turnPlayer,
+    turnNumber: s.turnNumber,
+    players: { p1: player(s.players.p1), p2: player(s.players.p2) },
+  };
 }
 
 export function fromPosition(input: unknown, seed: string): CreateResult<UniversusState, UniversusEvent> {
@@ -83,9 +89,20 @@ export function fromPosition(input: unknown, seed: string): CreateResult<Univers
     };
   };
   const state: UniversusState = {
-    config: pos.config, seed, seedCommitment: sha256(seed), cards, players: { p1: player('p1'), p2: player('p2') },
-    turnPlayer: pos.turnPlayer, turnNumber: pos.turnNumber, phase: 'COMBAT', pending: { kind: 'PLAY', seat: pos.turnPlayer },
-    check: null, attack: null, shuffles: 0, winner: null, winReason: null,
+    config: pos.config,
+    seed,
+    seedCommitment: sha256(seed),
+    cards,
+    players: { p1: player('p1'), p2: player('p2') },
+    turnPlayer: pos.turnPlayer,
+    turnNumber: pos.turnNumber,
+    phase: 'COMBAT',
+    pending: { kind: 'PLAY', seat: pos.turnPlayer },
+    check: null,
+    attack: null,
+    shuffles: 0,
+    winner: null,
+    winReason: null,
   };
   return { ok: true, state, events: [{ type: 'PositionLoaded', rng: 'chacha20', state }] };
 }

@@ -91,7 +91,10 @@ export const sampler: HiddenInformation<UniversusState, UniversusView>['sampler'
       momentumKnown[s].push(id);
     }
   }
-  const models = starterDecks.map((d) => ({ character: d.cards.find((e) => CARDS.find((c) => c.id === e.card)?.type === 'CHARACTER')?.card, counts: new Map(d.cards.map((e) => [e.card, e.count])) }));
+  const models = starterDecks.map((d) => ({
+    character: d.cards.find((e) => CARDS.find((c) => c.id === e.card)?.type === 'CHARACTER')?.card,
+    counts: new Map(d.cards.map((e) => [e.card, e.count])),
+  }));
   const modelsOf = (s: Seat): Counts[] => {
     const own = models.filter((m) => m.character === v.players[s].character);
     if (own.length > 0) return own.map((m) => m.counts);

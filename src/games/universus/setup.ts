@@ -19,17 +19,34 @@ export function validateDeck(cards: readonly string[], config: UniversusConfig):
   if (unknown.length) errors.push(`Unknown card id(s): ${unknown.slice(0, 5).join(', ')}`);
   const chars = cards.filter((c) => CARD_BY_ID.get(c)?.type === 'CHARACTER');
   if (chars.length !== 1) errors.push(`A deck needs exactly one character (found ${chars.length}).`);
-  const rest = cards.filter((c) => { const t = CARD_BY_ID.get(c)?.type; return t === 'ATTACK' || t === 'FOUNDATION'; });
-  if (rest.length < config.minDeckSize) errors.push(`A deck needs at least ${config.minDeckSize} attacks and foundations (found ${rest.length}).`);
+  const rest = cards.filter((c) => {
+    const t = CARD_BY_ID.get(c)?.type;
+    return t === 'ATTACK' || t === 'FOUNDATION';
+  });
+  if (rest.length < config.minDeckSize)
+    errors.push(`A deck needs at least ${config.minDeckSize} attacks and foundations (found ${rest.length}).`);
   return errors;
 }
 
 export const sha256 = sha256Hex;
 
 /** Shared by create() and positions: the opening from explicit, already ordered decks. */
-export function openingFrom(config: UniversusConfig, seed: string, first: Seat, characters: Record<Seat, string>, decks: Record<Seat, Instance[]>): CreateResult<UniversusState, UniversusEvent> {
+export function openingFrom(
+  config: UniversusConfig,
+  seed: string,
+  first: Seat,
+  characters: Record<Seat, string>,
+  decks: Record<Seat, Instance[]>,
+): CreateResult<UniversusState, UniversusEvent> {
   const started: Extract<UniversusEvent, { type: 'GameStarted' }> = {
-    type: 'GameStarted', rng: 'chacha20', config, seed, seedCommitment: sha256(seed), firstPlayer: first, characters, decks,
+    type: 'GameStarted',
+    rng: 'chacha20',
+    config,
+    seed,
+    seedCommitment: sha256(seed),
+    firstPlayer: first,
+    characters,
+    decks,
   };
   return startTurnOpening(stateFromStart(started), started);
 }
@@ -52,7 +69,12 @@ export function create(opts: CreateOptions<unknown>): CreateResult<UniversusStat
   // Streams told about how many words they give (one cipher call each): an id per card, a shuffle a word per card.
   const ids = keyedStream(opts.seed, 'ids', (opts.decks.p1.length + opts.decks.p2.length) * ID_WORDS + 8);
   const used = new Set<string>();
-  const fresh = (): string => { let id = randomId(ids); while (used.has(id)) id = randomId(ids); used.add(id); return id; };
+  const fresh = (): string => {
+    let id = randomId(ids);
+    while (used.has(id)) id = randomId(ids);
+    used.add(id);
+    return id;
+  };
   const characters = {} as Record<Seat, string>;
   const decks = {} as Record<Seat, Instance[]>;
   for (const s of SEATS) {

@@ -31,9 +31,9 @@ export const UniversusStageEntrySchema = z
   .strictObject({
     id: InstanceId,
     card: CardId,
-    committed: z.boolean().describe('Committed for a check; ready again at its owner\'s next Ready Step (U-COMMIT-3).'),
+    committed: z.boolean().describe("Committed for a check; ready again at its owner's next Ready Step (U-COMMIT-3)."),
   })
-  .meta({ id: 'UniVersusStageEntry', description: 'A built foundation on its owner\'s stage (U-FOUND-1).' });
+  .meta({ id: 'UniVersusStageEntry', description: "A built foundation on its owner's stage (U-FOUND-1)." });
 
 export const UniversusPendingSchema = z
   .discriminatedUnion('kind', [
@@ -46,7 +46,9 @@ export const UniversusPendingSchema = z
       })
       .describe('The checker commits exactly `shortfall` foundations or declines.'),
     z.strictObject({ kind: z.literal('AWAIT_BLOCK'), seat: Seat }).describe('The defender blocks or declines (U-BLOCK-1).'),
-    z.strictObject({ kind: z.literal('AWAIT_MOMENTUM'), seat: Seat }).describe('The turn player picks attacks for momentum (U-MOMENTUM-1).'),
+    z
+      .strictObject({ kind: z.literal('AWAIT_MOMENTUM'), seat: Seat })
+      .describe('The turn player picks attacks for momentum (U-MOMENTUM-1).'),
   ])
   .meta({ id: 'UniVersusPending', description: 'The decision the game waits for, by kind.' });
 
@@ -62,7 +64,7 @@ export const UniversusCheckSchema = z
 
 export const UniversusAttackSchema = z
   .strictObject({
-    id: InstanceId.describe('The attack card, in the attacker\'s card pool.'),
+    id: InstanceId.describe("The attack card, in the attacker's card pool."),
     attacker: Seat,
     zone: Zone,
     speed: z.number().int(),
@@ -74,9 +76,9 @@ export const UniversusPlayerViewSchema = z
   .strictObject({
     character: CardId.describe('The character card (in play, never in the deck).'),
     health: z.number().int().describe('Remaining health; shown as 0 when below (U-DAMAGE-2).'),
-    handSize: z.number().int().describe('The character\'s hand size: draws go up to it (U-TURN-3).'),
+    handSize: z.number().int().describe("The character's hand size: draws go up to it (U-TURN-3)."),
     handCount: z.number().int().describe('Cards in hand (public).'),
-    hand: z.array(UniversusCardInstanceSchema).nullable().describe('Only in the seat\'s own view; null for the other seat and spectators.'),
+    hand: z.array(UniversusCardInstanceSchema).nullable().describe("Only in the seat's own view; null for the other seat and spectators."),
     deckCount: z.number().int().describe('Cards in the deck; the order is secret.'),
     discard: z.array(UniversusCardInstanceSchema).describe('Public, oldest first.'),
     removedCount: z.number().int().describe('Cards removed face down by cycling (U-CYCLE-2).'),
@@ -98,7 +100,12 @@ export const UniversusViewSchema = z
     attack: UniversusAttackSchema.nullable(),
     players: z.strictObject({ p1: UniversusPlayerViewSchema, p2: UniversusPlayerViewSchema }),
     winner: Seat.nullable(),
-    winReason: z.string().nullable().describe('HEALTH_ZERO or EXHAUSTED once the game is won (U-WIN-1, U-WIN-2), TURN_LIMIT when it ended drawn at maxTurns (winner null).'),
+    winReason: z
+      .string()
+      .nullable()
+      .describe(
+        'HEALTH_ZERO or EXHAUSTED once the game is won (U-WIN-1, U-WIN-2), TURN_LIMIT when it ended drawn at maxTurns (winner null).',
+      ),
     seedCommitment: z.string().describe('sha256 of the seed, fixed at creation.'),
     seed: z.string().nullable().describe('Published once the game has ended; null before.'),
   })

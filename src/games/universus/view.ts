@@ -86,8 +86,13 @@ export function redactEvent(e: UniversusEvent, viewer: Viewer): Record<string, u
   switch (e.type) {
     case 'GameStarted':
       return {
-        type: e.type, rng: e.rng, config: shownConfig(e.config), seedCommitment: e.seedCommitment, firstPlayer: e.firstPlayer,
-        characters: e.characters, deckSizes: { p1: e.decks.p1.length, p2: e.decks.p2.length },
+        type: e.type,
+        rng: e.rng,
+        config: shownConfig(e.config),
+        seedCommitment: e.seedCommitment,
+        firstPlayer: e.firstPlayer,
+        characters: e.characters,
+        deckSizes: { p1: e.decks.p1.length, p2: e.decks.p2.length },
       };
     case 'PositionLoaded':
       return { type: e.type, rng: e.rng, position: view(e.state, viewer) };

@@ -8,7 +8,11 @@
  * @typedef {import('../game-module.js').WatchWordHelpers} Helpers
  */
 
-const BLOCK_WORDS = /** @type {Record<string, string>} */ ({ FULL: 'blocks fully', HALF: 'blocks half the damage', NONE: 'does not block' });
+const BLOCK_WORDS = /** @type {Record<string, string>} */ ({
+  FULL: 'blocks fully',
+  HALF: 'blocks half the damage',
+  NONE: 'does not block',
+});
 
 /** The game's events (src/games/universus/events.ts) in words. @param {any} e @param {Helpers} h */
 function words(e, h) {

@@ -9,86 +9,86 @@ import type { SdlContext } from './context.js';
 /** Challenges: the public view, pages, the create input and an accepted challenge. */
 export function challengesSdl(_c: SdlContext): string {
   return /* GraphQL */ `
-  enum ChallengeDirection {
-    in
-    out
-  }
+    enum ChallengeDirection {
+      in
+      out
+    }
 
-  enum ChallengeStatus {
-    open
-    accepted
-    declined
-    canceled
-    expired
-  }
+    enum ChallengeStatus {
+      open
+      accepted
+      declined
+      canceled
+      expired
+    }
 
-  "A challenge as anyone may see it (as the REST Challenge): never the challenger's deck, never a token."
-  type Challenge {
-    id: ID!
-    status: ChallengeStatus!
-    challenger: ChallengePlayer!
-    "The challenged player; null for an open challenge."
-    to: ChallengePlayer
-    "An open challenge only these handles (lower-cased) may accept; empty: anyone."
-    allowed: [String!]!
-    game: String!
-    "The time control (TimeControl in /openapi.json)."
-    timeControl: JSON!
-    rated: Boolean!
-    "p1, p2 or random (drawn at the accept)."
-    seat: String!
-    "The game's settings as sent (Challenge.settings in /openapi.json)."
-    settings: JSON!
-    "generic, later, tooFast, tooSlow, timeControl, rated, casual, standard, variant, noBot or onlyBot."
-    declineReason: String
-    matchId: ID
-    createdAt: String!
-    expiresAt: String!
-    closedAt: String
-  }
+    "A challenge as anyone may see it (as the REST Challenge): never the challenger's deck, never a token."
+    type Challenge {
+      id: ID!
+      status: ChallengeStatus!
+      challenger: ChallengePlayer!
+      "The challenged player; null for an open challenge."
+      to: ChallengePlayer
+      "An open challenge only these handles (lower-cased) may accept; empty: anyone."
+      allowed: [String!]!
+      game: String!
+      "The time control (TimeControl in /openapi.json)."
+      timeControl: JSON!
+      rated: Boolean!
+      "p1, p2 or random (drawn at the accept)."
+      seat: String!
+      "The game's settings as sent (Challenge.settings in /openapi.json)."
+      settings: JSON!
+      "generic, later, tooFast, tooSlow, timeControl, rated, casual, standard, variant, noBot or onlyBot."
+      declineReason: String
+      matchId: ID
+      createdAt: String!
+      expiresAt: String!
+      closedAt: String
+    }
 
-  type ChallengePage {
-    challenges: [Challenge!]!
-    "Pass as cursor for the next page; null after the last."
-    nextCursor: String
-  }
+    type ChallengePage {
+      challenges: [Challenge!]!
+      "Pass as cursor for the next page; null after the last."
+      nextCursor: String
+    }
 
-  type ChallengePlayer {
-    handle: String!
-    bot: Boolean!
-  }
+    type ChallengePlayer {
+      handle: String!
+      bot: Boolean!
+    }
 
-  input CreateChallengeInput {
-    "The challenged player; without it the challenge is open."
-    to: String
-    "An open challenge only these handles may accept."
-    allowed: [String!]
-    game: String
-    timeControl: TimeControlInput
-    rated: Boolean
-    "p1, p2 or random (the default)."
-    seat: String
-    "The game's settings (CreateChallengeRequest.settings in /openapi.json)."
-    settings: JSON
-    "Your deck (default: the game's first starter deck); never shown to anyone else."
-    deck: DeckInput
-  }
+    input CreateChallengeInput {
+      "The challenged player; without it the challenge is open."
+      to: String
+      "An open challenge only these handles may accept."
+      allowed: [String!]
+      game: String
+      timeControl: TimeControlInput
+      rated: Boolean
+      "p1, p2 or random (the default)."
+      seat: String
+      "The game's settings (CreateChallengeRequest.settings in /openapi.json)."
+      settings: JSON
+      "Your deck (default: the game's first starter deck); never shown to anyone else."
+      deck: DeckInput
+    }
 
-  type AcceptedChallenge {
-    challenge: Challenge!
-    match: AcceptedMatch!
-  }
+    type AcceptedChallenge {
+      challenge: Challenge!
+      match: AcceptedMatch!
+    }
 
-  type AcceptedMatch {
-    id: ID!
-    "Your seat: p1 or p2."
-    seat: String!
-    "Your seat token (your player token works too)."
-    token: String!
-    version: Int!
-    status: MatchStatus!
-  }
-`;
+    type AcceptedMatch {
+      id: ID!
+      "Your seat: p1 or p2."
+      seat: String!
+      "Your seat token (your player token works too)."
+      token: String!
+      version: Int!
+      status: MatchStatus!
+    }
+  `;
 }
 
 /** Seeks: the public and the owner's view, pages and the input. */

@@ -94,37 +94,37 @@ ${gameFieldsSdl(games, 'PendingDecision', (m) => m.graphql.pendingFields)}  }
 /** The whose-turn filter, the time control, the clock and the outcome of a match. */
 export function matchClockSdl(_c: SdlContext): string {
   return /* GraphQL */ `
-  enum Turn {
-    mine
-    any
-  }
+    enum Turn {
+      mine
+      any
+    }
 
-  "none, correspondence (daysPerMove) or live (initialSeconds + incrementSeconds, Fischer)."
-  type TimeControl {
-    "none, correspondence or live."
-    kind: String!
-    daysPerMove: Int
-    initialSeconds: Int
-    incrementSeconds: Int
-  }
+    "none, correspondence (daysPerMove) or live (initialSeconds + incrementSeconds, Fischer)."
+    type TimeControl {
+      "none, correspondence or live."
+      kind: String!
+      daysPerMove: Int
+      initialSeconds: Int
+      incrementSeconds: Int
+    }
 
-  type Clock {
-    "Time left per seat at this read, in ms (never below 0)."
-    remainingMs: SeatNumbers!
-    "Whose time is running; null once the match is over."
-    running: Seat
-    "When the running seat runs out of time (ISO 8601, UTC)."
-    deadline: String
-  }
+    type Clock {
+      "Time left per seat at this read, in ms (never below 0)."
+      remainingMs: SeatNumbers!
+      "Whose time is running; null once the match is over."
+      running: Seat
+      "When the running seat runs out of time (ISO 8601, UTC)."
+      deadline: String
+    }
 
-  type MatchOutcome {
-    winner: Seat
-    "timed-out, resigned, aborted, or the game's own reason."
-    reason: String!
-    "The seat that ran out of time, resigned or asked to abort."
-    seat: Seat
-  }
-`;
+    type MatchOutcome {
+      winner: Seat
+      "timed-out, resigned, aborted, or the game's own reason."
+      reason: String!
+      "The seat that ran out of time, resigned or asked to abort."
+      seat: Seat
+    }
+  `;
 }
 
 /** Creating and joining a match, and rematches: the inputs and the answers. */
@@ -281,11 +281,15 @@ ${gameFieldsSdl(games, 'ActionInput', (m) => m.graphql.actionInputFields)}  }
   """
   interface Match {
 ${matchFields}  }
-${games.map((m) => `
+${games
+  .map(
+    (m) => `
   ${JSON.stringify(m.graphql.matchDescription)}
   type ${m.graphql.matchType} implements Match {
 ${matchFields}${m.graphql.matchFields}  }
-`).join('')}
+`,
+  )
+  .join('')}
 
   type SeatInfo {
     seat: Seat!
@@ -389,9 +393,9 @@ ${matchFields}${m.graphql.matchFields}  }
 /** A page of match history. */
 export function matchPageSdl(_c: SdlContext): string {
   return /* GraphQL */ `
-  type MatchPage {
-    matches: [MatchSummary!]!
-    nextCursor: String
-  }
-`;
+    type MatchPage {
+      matches: [MatchSummary!]!
+      nextCursor: String
+    }
+  `;
 }

@@ -25,12 +25,16 @@ import { sendAsIs } from '../send-as-is.js';
 const POSITION = z.string().regex(/^[0-9]{1,20}-[0-9]{1,20}$/, 'an entry id as the feed sent it (<digits>-<digits>)');
 
 const FeedQuery = z.strictObject({
-  after: POSITION.optional().describe('Resume after this entry id (the id of the last entry received): its successors come first, no snapshot.'),
+  after: POSITION.optional().describe(
+    'Resume after this entry id (the id of the last entry received): its successors come first, no snapshot.',
+  ),
   ticket: z
     .string()
     .max(200)
     .optional()
-    .describe('In place of Authorization (a browser\'s EventSource cannot send it): a ticket from POST /v1/me/feed/tickets, good for one connection within a minute.'),
+    .describe(
+      "In place of Authorization (a browser's EventSource cannot send it): a ticket from POST /v1/me/feed/tickets, good for one connection within a minute.",
+    ),
 });
 
 const FeedTicketSchema = z
@@ -38,10 +42,15 @@ const FeedTicketSchema = z
     ticket: z.string().describe('Pass it as ?ticket= to GET /v1/me/events, once.'),
     expiresAt: z.string().describe('It cannot be used from then on (a minute after it was made).'),
   })
-  .meta({ id: 'FeedTicket', description: 'A single-use ticket for one account feed connection, standing for the token that asked for it.' });
+  .meta({
+    id: 'FeedTicket',
+    description: 'A single-use ticket for one account feed connection, standing for the token that asked for it.',
+  });
 
 const FeedHeaders = PlayerAuth.extend({
-  'last-event-id': POSITION.optional().describe('The id of the last entry received (EventSource sends it when it reconnects): like ?after=, which it overrides.'),
+  'last-event-id': POSITION.optional().describe(
+    'The id of the last entry received (EventSource sends it when it reconnects): like ?after=, which it overrides.',
+  ),
 });
 
 type End = { end: 'shutdown' } | { error: unknown };
@@ -61,8 +70,8 @@ const accountFeedRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets:
         operationId: 'createFeedTicket',
         summary: 'A single-use ticket to open your account feed without Authorization (EventSource)',
         description:
-          'A player token (match:read). A browser\'s EventSource cannot send Authorization: open ' +
-          '`new EventSource(\'/v1/me/events?ticket=<ticket>\')` instead. The ticket stands for the token that asked for it ' +
+          "A player token (match:read). A browser's EventSource cannot send Authorization: open " +
+          "`new EventSource('/v1/me/events?ticket=<ticket>')` instead. The ticket stands for the token that asked for it " +
           '(its player and scopes; the feed ends when that token is revoked), opens one connection, and expires a minute after ' +
           'it was made: a used or expired one is 401 invalid-ticket. Tickets are kept in the database (any server takes them), ' +
           'only as hashes, and are never logged. EventSource reconnects by itself with the same URL: a reconnect needs a new ' +
@@ -73,7 +82,10 @@ const accountFeedRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets:
       },
     },
     async (req, reply) =>
-      reply.code(201).headers({ 'cache-control': 'private, no-store', vary: 'Authorization' }).send(await service.feeds.mintTicket(bearerToken(req.headers.authorization))),
+      reply
+        .code(201)
+        .headers({ 'cache-control': 'private, no-store', vary: 'Authorization' })
+        .send(await service.feeds.mintTicket(bearerToken(req.headers.authorization))),
   );
 
   app.get(
@@ -81,13 +93,15 @@ const accountFeedRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets:
     {
       config: { openapi: { media: 'account-feed', credentials: 'optional-player' } },
       // The URL may hold a ticket: logged without its query.
-      logSerializers: { req: (req: FastifyRequest) => ({ method: req.method, url: req.url.split('?', 1)[0], host: req.host, remoteAddress: req.ip }) },
+      logSerializers: {
+        req: (req: FastifyRequest) => ({ method: req.method, url: req.url.split('?', 1)[0], host: req.host, remoteAddress: req.ip }),
+      },
       schema: {
         tags: ['players'],
         operationId: 'streamAccountEvents',
         summary: 'Your account feed: challenges, seeks, match starts, turns and ends (NDJSON or Server-Sent Events)',
         description:
-          'A player token (match:read), or ?ticket= (POST /v1/me/feed/tickets) for a browser\'s EventSource. Content-Type application/x-ndjson (the default), one JSON object per line. A fresh ' +
+          "A player token (match:read), or ?ticket= (POST /v1/me/feed/tickets) for a browser's EventSource. Content-Type application/x-ndjson (the default), one JSON object per line. A fresh " +
           'connection starts with a `snapshot` (your open challenges both ways, your open seeks, your running and waiting ' +
           'matches with whose decision each waits for), then each entry as it is committed, on any node: match-started, ' +
           'your-turn, match-ended, challenge-received / -accepted / -declined (with the reason) / -canceled / -expired, ' +
@@ -98,7 +112,7 @@ const accountFeedRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets:
           'With `Accept: text/event-stream` the same messages are Server-Sent Events named by their type (`event: your-turn`, ' +
           '`event: snapshot`, `event: end`), each entry with `id:`, so an EventSource resumes by itself with Last-Event-ID. ' +
           'Entry ids are opaque and not increasing; pass them back unchanged. At most FEED_CONNECTIONS_PER_PLAYER feeds per ' +
-          'player on one server (429 too-many-feeds); each is also one of the address\'s live streams (LIVE_STREAMS_PER_ADDRESS).',
+          "player on one server (429 too-many-feeds); each is also one of the address's live streams (LIVE_STREAMS_PER_ADDRESS).",
         querystring: FeedQuery,
         headers: FeedHeaders,
         response: {

@@ -50,7 +50,10 @@ const accountWebhookRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = a
     },
     async (req, reply) => {
       const r = await hooks.register(await me(req.headers.authorization, 'webhook:write'), req.body);
-      return reply.code(201).headers(privateAnswer).send({ ...r.webhook, secret: r.secret });
+      return reply
+        .code(201)
+        .headers(privateAnswer)
+        .send({ ...r.webhook, secret: r.secret });
     },
   );
 
@@ -62,7 +65,8 @@ const accountWebhookRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = a
         tags: ['webhooks'],
         operationId: 'listAccountWebhooks',
         summary: 'Your account webhooks',
-        description: 'With their state: active, failing (since when) or disabled (and why). Secrets are never shown again. Needs match:read.',
+        description:
+          'With their state: active, failing (since when) or disabled (and why). Secrets are never shown again. Needs match:read.',
         headers: PlayerAuth,
         response: { 200: AccountWebhookListSchema, ...problemResponses(429) },
       },
@@ -102,7 +106,8 @@ const accountWebhookRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = a
         tags: ['webhooks'],
         operationId: 'rotateAccountWebhookSecret',
         summary: 'A new signing secret for an account webhook',
-        description: 'Returns the new secret (once). For 24 h deliveries carry two signatures, one per secret, so receivers can switch over. Needs webhook:write.',
+        description:
+          'Returns the new secret (once). For 24 h deliveries carry two signatures, one per secret, so receivers can switch over. Needs webhook:write.',
         params: AccountWebhookParams,
         headers: PlayerAuth,
         response: { 200: AccountWebhookCreatedSchema, ...problemResponses(400, 404, 429) },

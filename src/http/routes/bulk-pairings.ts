@@ -19,7 +19,9 @@ export const BulkPairingSchema = register(
     timeControl: TimeControlSchema,
     rated: z.boolean(),
     pairAt: z.string().describe('When the matches are (or were) created.'),
-    status: z.enum(['scheduled', 'created', 'canceled']).describe('scheduled until pairAt; then created (once, whichever node gets there); canceled by you before.'),
+    status: z
+      .enum(['scheduled', 'created', 'canceled'])
+      .describe('scheduled until pairAt; then created (once, whichever node gets there); canceled by you before.'),
     createdAt: z.string(),
     pairedAt: z.string().nullable(),
     pairs: z.array(
@@ -31,7 +33,9 @@ export const BulkPairingSchema = register(
         unpairedReason: z
           .enum(['consent-revoked'])
           .nullable()
-          .describe("Why the board has no match although the pairing was created: consent-revoked, a player revoked the token given for it before pairAt. Null otherwise."),
+          .describe(
+            'Why the board has no match although the pairing was created: consent-revoked, a player revoked the token given for it before pairAt. Null otherwise.',
+          ),
       }),
     ),
   }),
@@ -58,7 +62,7 @@ const bulkPairingRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets:
           "lichess's bulk pairing: each pair names its two players by player tokens with pairing:play (and no other scope) that they gave you. " +
           "Each token is bound to this pairing when it is created: it reads and acts in the pairing's matches only, and no other pairing takes it. Every token is checked " +
           'now (400 validation-failed names each unusable entry, never the token) and none is stored. The matches are created together at ' +
-          'pairAt (now by default), in one transaction, once, whichever node gets there; each player\'s account feed hears match-started; a board whose ' +
+          "pairAt (now by default), in one transaction, once, whichever node gets there; each player's account feed hears match-started; a board whose " +
           'player revoked the token before then gets no match (unpairedReason consent-revoked). pairAt is at most 30 days ahead (400 pair-at-out-of-range); ' +
           'an organizer pairs at most BULK_PAIRING_PER_MINUTE matches a minute (429 too-many-bulk-pairings, Retry-After). Needs match:create.',
         headers: PlayerAuth,

@@ -5,7 +5,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { defaultCardSet } from '../../games/evons/index.js';
 import { gameRuleset, listGames } from '../../service/match/games.js';
-import { CardsResponse, DecksResponse, GameCardsResponse, GameDecksResponse, GameIdParams, GamesResponse, problemResponses } from '../schemas.js';
+import {
+  CardsResponse,
+  DecksResponse,
+  GameCardsResponse,
+  GameDecksResponse,
+  GameIdParams,
+  GamesResponse,
+  problemResponses,
+} from '../schemas.js';
 
 const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
   // /v1/cards and /v1/decks predate the games catalogue: they serve Evons's, as before.

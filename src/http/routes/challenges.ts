@@ -44,7 +44,10 @@ export const ChallengeSchema = register(
 );
 
 export const ChallengeListSchema = register(
-  z.object({ challenges: z.array(ChallengeSchema), nextCursor: z.string().nullable().describe('Send back as cursor for the next page; null after the last.') }),
+  z.object({
+    challenges: z.array(ChallengeSchema),
+    nextCursor: z.string().nullable().describe('Send back as cursor for the next page; null after the last.'),
+  }),
   'ChallengeList',
 );
 
@@ -119,7 +122,8 @@ const challengeRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async 
         tags: ['challenges'],
         operationId: 'listMyChallenges',
         summary: 'Your challenges, incoming or outgoing',
-        description: 'direction=in: sent to you by handle; out: yours. Newest first, paged (cursor + limit → nextCursor). Needs match:read.',
+        description:
+          'direction=in: sent to you by handle; out: yours. Newest first, paged (cursor + limit → nextCursor). Needs match:read.',
         headers: PlayerAuth,
         querystring: ChallengeListQuery,
         response: { 200: ChallengeListSchema, ...problemResponses(400, 429) },
@@ -141,7 +145,7 @@ const challengeRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async 
         operationId: 'acceptChallenge',
         summary: 'Accept a challenge: the match starts',
         description:
-          'With your deck. The match is created with the challenge\'s game, time control, rated flag and settings, and the challenge ' +
+          "With your deck. The match is created with the challenge's game, time control, rated flag and settings, and the challenge " +
           'is marked accepted in the same transaction: a challenge cancelled, declined, expired or accepted first is 409 challenge-closed ' +
           'and starts no match. Needs match:create. Send an Idempotency-Key to make a retry safe: the same key with the same ' +
           'request (challenge and deck) answers the stored answer with Idempotent-Replayed: true, the same match, and a new seat ' +
@@ -155,9 +159,14 @@ const challengeRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async 
     },
     async (req, reply) => {
       reply.headers(privateAnswer);
-      const { replayed, ...answer } = await challenges.accept(await player(req.headers.authorization, 'match:create'), req.params.id, req.body, {
-        idempotencyKey: req.headers['idempotency-key'],
-      });
+      const { replayed, ...answer } = await challenges.accept(
+        await player(req.headers.authorization, 'match:create'),
+        req.params.id,
+        req.body,
+        {
+          idempotencyKey: req.headers['idempotency-key'],
+        },
+      );
       if (replayed) reply.header('idempotent-replayed', 'true');
       return answer;
     },

@@ -93,7 +93,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
         summary: 'Take the open seat',
         description:
           'Takes the seat left open at creation, with a deck (unless the match is a sandbox) and an optional handle. ' +
-          'Returns that seat\'s token, once. 409 seat-taken when nobody may join any more; 409 match-finished when the creator cancelled the match (abort) before anyone joined.',
+          "Returns that seat's token, once. 409 seat-taken when nobody may join any more; 409 match-finished when the creator cancelled the match (abort) before anyone joined.",
         params: MatchIdParams,
         headers: PlayerAuthHeaders,
         body: JoinBody,
@@ -155,7 +155,8 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
       const token = bearerToken(req.headers.authorization);
       const at = req.query.at;
       if (at !== undefined) await budgets.costly(req);
-      const m = at === undefined ? await service.load(req.params.id, token) : await service.loadAt(req.params.id, token, at, budgets.work(req));
+      const m =
+        at === undefined ? await service.load(req.params.id, token) : await service.loadAt(req.params.id, token, at, budgets.work(req));
       const tag = perCaller(reply, { version: m.version, viewer: m.viewer, cache: at === undefined ? 'no-cache' : 'immutable' });
       if (notModified(req, tag)) return reply.code(304).send(null);
       return service.matchView(m);
@@ -171,7 +172,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
         operationId: 'listLegalActions',
         summary: 'Legal actions of the caller',
         description:
-          'Every action the seat of the token may take now (empty when it is not that seat\'s decision, and for a ' +
+          "Every action the seat of the token may take now (empty when it is not that seat's decision, and for a " +
           'spectator). With ?text=true each carries a description naming only what that seat may see.',
         params: MatchIdParams,
         querystring: LegalActionsQuery,
@@ -206,7 +207,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
           'Applies one action for the seat of the token. Send If-Match with the version you saw (stale → 409 with ' +
           'the current version) and an Idempotency-Key to make retries safe (same key + same body → the stored ' +
           'response, byte for byte; same key + another body → 422). An illegal action is a 422 whose code is the ' +
-          "engine's reason. Resigning is an action in every game ({\"type\":\"resign\"}), accepted from either seat while the match runs. " +
+          'engine\'s reason. Resigning is an action in every game ({"type":"resign"}), accepted from either seat while the match runs. ' +
           'The answer is lean (MinimalActionResult: version, your events, status, outcome, the next decision; with ' +
           '?include=legal your legal actions for it); send Prefer: return=representation for the whole match view (ActionResult).',
         params: MatchIdParams,
@@ -216,7 +217,9 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
         response: {
           200: z
             .union([MinimalActionResultSchema, ActionResultSchema])
-            .describe('MinimalActionResult (the default), or with Prefer: return=representation the ActionResult with the whole match view.'),
+            .describe(
+              'MinimalActionResult (the default), or with Prefer: return=representation the ActionResult with the whole match view.',
+            ),
           ...problemResponses(400, 404, 409, 413, 415, 422, 429),
         },
       },
@@ -313,7 +316,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
         summary: 'Match history',
         description:
           'Newest first, cursor-paginated. Filter by player handle (the label chosen at create/join; handles are ' +
-          'not authenticated), opponent, game, status, result (from the handle\'s side), time control and creation time.',
+          "not authenticated), opponent, game, status, result (from the handle's side), time control and creation time.",
         querystring: ListQuery,
         response: { 200: MatchPageSchema, ...problemResponses(400, 429) },
       },
@@ -334,7 +337,7 @@ const matchRoutes: FastifyPluginAsyncZod<MatchRoutesOptions> = async (app, { ser
         operationId: 'listMyMatches',
         summary: 'My matches',
         description:
-          'With a seat token: every match of that seat\'s handle (or only that match when the seat has no handle). ' +
+          "With a seat token: every match of that seat's handle (or only that match when the seat has no handle). " +
           'Without a token, pass ?handle=. Newest first. ?turn=mine: only the matches waiting for your decision.',
         headers: AuthHeaders,
         querystring: MyMatchesQuery,

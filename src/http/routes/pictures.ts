@@ -55,12 +55,23 @@ const pictureRoutes: FastifyPluginAsyncZod<PictureRoutesOptions> = async (app, {
   const pngs = new LRUCache<string, Buffer>({ maxSize: PNG_CACHE_BYTES, sizeCalculation: (b) => b.length });
 
   /** The caller's match (now or at `at`) and the caching headers of this picture; `tag` null means 304 sent. */
-  async function prepare(req: FastifyRequest, reply: FastifyReply, id: string, at: number | undefined, variant: string): Promise<{ m: LoadedMatch; tag: string } | null> {
+  async function prepare(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    id: string,
+    at: number | undefined,
+    variant: string,
+  ): Promise<{ m: LoadedMatch; tag: string } | null> {
     // The same credential resolution and loading as GET /v1/matches/{id}.
     const token = bearerToken(req.headers.authorization);
     if (at !== undefined) await budgets.costly(req);
     const m = at === undefined ? await service.load(id, token) : await service.loadAt(id, token, at, budgets.work(req));
-    const tag = perCaller(reply, { version: m.version, viewer: m.viewer, cache: at === undefined ? 'no-cache' : 'immutable', variant: `${variant}.r${PICTURE_VERSION}` });
+    const tag = perCaller(reply, {
+      version: m.version,
+      viewer: m.viewer,
+      cache: at === undefined ? 'no-cache' : 'immutable',
+      variant: `${variant}.r${PICTURE_VERSION}`,
+    });
     if (notModified(req, tag)) return null;
     return { m, tag };
   }

@@ -36,13 +36,17 @@ const playerRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budg
         summary: 'Register a player',
         description:
           'Reserves the handle (case-insensitively) and returns a personal API token with every scope, once. With it you create, ' +
-          'join and play as that player (your seats are verified), without handling seat tokens. The service\'s own words ' +
+          "join and play as that player (your seats are verified), without handling seat tokens. The service's own words " +
           '(p1, p2, spectator, admin, system, ai-…; the list is in docs/api.md) cannot be registered: 409 handle-not-allowed.',
         body: RegisterPlayerBody,
         response: { 201: RegisteredSchema, ...problemResponses(400, 409, 413, 415, 429) },
       },
     },
-    async (req, reply) => reply.code(201).headers(privateAnswer).send(await players.register(req.body)),
+    async (req, reply) =>
+      reply
+        .code(201)
+        .headers(privateAnswer)
+        .send(await players.register(req.body)),
   );
 
   app.get(
@@ -100,7 +104,10 @@ const playerRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budg
           'the `Link` header (rel="next") names the next part. Public, like the history.',
         params: PlayerParams,
         querystring: PlayerExportQuery,
-        response: { 200: z.union([MatchSummarySchema, MatchReplaySchema]).describe('NDJSON: one object per line.'), ...problemResponses(400, 404, 429) },
+        response: {
+          200: z.union([MatchSummarySchema, MatchReplaySchema]).describe('NDJSON: one object per line.'),
+          ...problemResponses(400, 404, 429),
+        },
       },
     },
     async (req, reply) => {
@@ -170,13 +177,18 @@ const playerRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budg
         tags: ['players'],
         operationId: 'createMyToken',
         summary: 'A new API token',
-        description: 'With the scopes you choose (e.g. a bot that may only play: match:read and match:play); shown once. Needs token:write.',
+        description:
+          'With the scopes you choose (e.g. a bot that may only play: match:read and match:play); shown once. Needs token:write.',
         headers: PlayerAuth,
         body: NewTokenBody,
         response: { 201: NewTokenSchema, ...problemResponses(400, 413, 415, 429) },
       },
     },
-    async (req, reply) => reply.code(201).headers(privateAnswer).send(await players.addToken(bearerToken(req.headers.authorization), req.body)),
+    async (req, reply) =>
+      reply
+        .code(201)
+        .headers(privateAnswer)
+        .send(await players.addToken(bearerToken(req.headers.authorization), req.body)),
   );
 
   app.delete(

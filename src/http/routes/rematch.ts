@@ -11,12 +11,18 @@ export interface RematchRoutesOptions {
   service: MatchService;
 }
 
-const RematchAnswer = z.object({ rematch: RematchViewSchema }).meta({ id: 'RematchAnswer', description: 'The rematch offer as it is now.' });
+const RematchAnswer = z
+  .object({ rematch: RematchViewSchema })
+  .meta({ id: 'RematchAnswer', description: 'The rematch offer as it is now.' });
 export const RematchSeat = z
-  .object({ id: z.string().describe('The rematch.'), seat: SeatSchema, token: z.string().describe('Your seat token in the rematch (shown once).') })
+  .object({
+    id: z.string().describe('The rematch.'),
+    seat: SeatSchema,
+    token: z.string().describe('Your seat token in the rematch (shown once).'),
+  })
   .meta({ id: 'RematchSeat', description: "The offerer's seat in the accepted rematch." });
 
-const SEAT = "With a seat token of the finished match (or a player token of its player).";
+const SEAT = 'With a seat token of the finished match (or a player token of its player).';
 
 const rematchRoutes: FastifyPluginAsyncZod<RematchRoutesOptions> = async (app, { service }) => {
   app.post(

@@ -33,7 +33,9 @@ const seekRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (app,
       },
     },
     async (req, reply) => {
-      const { replayed, ...seek } = await seeks.post(bearerToken(req.headers.authorization), req.body, { idempotencyKey: req.headers['idempotency-key'] });
+      const { replayed, ...seek } = await seeks.post(bearerToken(req.headers.authorization), req.body, {
+        idempotencyKey: req.headers['idempotency-key'],
+      });
       if (replayed) reply.header('idempotent-replayed', 'true');
       return reply.code(201).headers(privateAnswer).send(seek);
     },
@@ -48,7 +50,7 @@ const seekRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (app,
         summary: 'Open seeks',
         description:
           'Public: the open seeks, oldest first (the order they pair in), without their decks. Paged like the other lists: ' +
-          '`limit` (1..100, default 100) and `cursor` (the previous page\'s nextCursor; 400 invalid-cursor otherwise) → `nextCursor` ' +
+          "`limit` (1..100, default 100) and `cursor` (the previous page's nextCursor; 400 invalid-cursor otherwise) → `nextCursor` " +
           '(null after the last page).',
         querystring: SeekListQuery,
         response: { 200: SeekListSchema, ...problemResponses(400, 429) },
@@ -87,7 +89,8 @@ const seekRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (app,
         tags: ['seeks'],
         operationId: 'cancelSeek',
         summary: 'Cancel your seek',
-        description: 'Only an open seek of yours: one that paired, expired or was cancelled already is 409 seek-not-open. Needs match:create.',
+        description:
+          'Only an open seek of yours: one that paired, expired or was cancelled already is 409 seek-not-open. Needs match:create.',
         headers: PlayerAuth,
         params: SeekParams,
         response: { 200: OwnSeekSchema, ...problemResponses(400, 404, 409, 429) },

@@ -31,7 +31,9 @@ const StreamHeaders = AuthHeaders.extend({
     .string()
     .regex(/^[0-9]{1,10}$/, 'a seq: digits only')
     .optional()
-    .describe('The seq of the last event received (EventSource sends it when it reconnects): start after it. Takes precedence over `after`.'),
+    .describe(
+      'The seq of the last event received (EventSource sends it when it reconnects): start after it. Takes precedence over `after`.',
+    ),
 });
 
 /** The last message of every stream says why it ended: `{"end":"finished"|"shutdown"}` or `{"error":problem}`. */
@@ -136,7 +138,7 @@ const streamRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budg
           'with ?after=<seq of the last event received>. A stream that closes without such a line was cut: reconnect likewise.\n\n' +
           'With `Accept: text/event-stream` the same stream is sent as Server-Sent Events: each event as `id: <seq>`, ' +
           '`event: match-event`, `data: <the same JSON object>`; the last message is `event: end` whose data is the NDJSON ' +
-          'form\'s last line; keep-alives are `: keep-alive` comments. An EventSource resumes by itself: its `Last-Event-ID` ' +
+          "form's last line; keep-alives are `: keep-alive` comments. An EventSource resumes by itself: its `Last-Event-ID` " +
           'header starts the stream after that seq. Reconnecting with Last-Event-ID to a finished match that has nothing ' +
           'newer answers 204, which tells EventSource to stop.',
         params: MatchIdParams,
@@ -144,7 +146,11 @@ const streamRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budg
         headers: StreamHeaders,
         response: {
           200: z.union([EventSchema, StreamEndSchema]).describe('NDJSON: one object per line (or SSE with Accept: text/event-stream).'),
-          204: z.null().describe('Server-Sent Events only: a reconnect (Last-Event-ID) to a finished match with nothing newer. EventSource stops reconnecting.'),
+          204: z
+            .null()
+            .describe(
+              'Server-Sent Events only: a reconnect (Last-Event-ID) to a finished match with nothing newer. EventSource stops reconnecting.',
+            ),
           ...problemResponses(400, 404, 429),
         },
       },
@@ -154,7 +160,8 @@ const streamRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budg
       const token = bearerToken(req.headers.authorization);
       const lastEventId = req.headers['last-event-id'];
       const resumeAt = lastEventId === undefined ? undefined : Number(lastEventId);
-      if (resumeAt !== undefined && resumeAt > MAX_SEQ) throw problems.validation(`Last-Event-ID must be at most ${MAX_SEQ}.`, [`headers.last-event-id: at most ${MAX_SEQ}`]);
+      if (resumeAt !== undefined && resumeAt > MAX_SEQ)
+        throw problems.validation(`Last-Event-ID must be at most ${MAX_SEQ}.`, [`headers.last-event-id: at most ${MAX_SEQ}`]);
       const m = await service.load(id, token); // 404 and token errors before the stream starts
       const sse = prefersEventStream(req.headers.accept);
       const after = resumeAt ?? req.query.after;
@@ -176,7 +183,13 @@ const streamRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: Budg
         { id, token, after },
         {
           events: (events) => {
-            if (!writeOrCut(out, events.map((e) => framing.event(e)), () => problemFromError(problems.slowConsumer(STREAM_BUFFER_MAX_BYTES), req))) {
+            if (
+              !writeOrCut(
+                out,
+                events.map((e) => framing.event(e)),
+                () => problemFromError(problems.slowConsumer(STREAM_BUFFER_MAX_BYTES), req),
+              )
+            ) {
               follower.stop();
               // Its last line waits for a reader that may never come: the socket goes after a grace.
               setTimeout(() => reply.raw.destroy(), SLOW_CONSUMER_GRACE_MS).unref();

@@ -59,7 +59,11 @@ const tournamentPageRoutes: FastifyPluginAsync<{ service: MatchService; budgets:
       throw err;
     }
     const q = req.query ?? {};
-    const part: PagePart = { standings: pageOf(q.standings), round: typeof q.round === 'string' && /^[1-9]\d{0,3}$/.test(q.round) ? Number(q.round) : null, boards: pageOf(q.boards) };
+    const part: PagePart = {
+      standings: pageOf(q.standings),
+      round: typeof q.round === 'string' && /^[1-9]\d{0,3}$/.test(q.round) ? Number(q.round) : null,
+      boards: pageOf(q.boards),
+    };
     // The page is the same for everyone: rendered once per version and part (cache.ts), its hash is
     // its tag, and a reload that finds nothing new costs a 304.
     const { html, etag } = pages.render(page.version, { tournament: page.tournament, standings: page.standings, css: css.url, part });
@@ -70,7 +74,11 @@ const tournamentPageRoutes: FastifyPluginAsync<{ service: MatchService; budgets:
 
   app.get<{ Params: { name: string } }>('/tournament/assets/:name', hide, async (req, reply) => {
     if (req.params.name !== 'tournament.css') return reply.callNotFound();
-    reply.type('text/css; charset=utf-8').header('x-content-type-options', 'nosniff').header('cache-control', 'public, no-cache').header('etag', css.etag);
+    reply
+      .type('text/css; charset=utf-8')
+      .header('x-content-type-options', 'nosniff')
+      .header('cache-control', 'public, no-cache')
+      .header('etag', css.etag);
     if (notModified(req, css.etag)) return reply.code(304).send();
     return reply.send(css.body);
   });

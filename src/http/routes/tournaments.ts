@@ -10,7 +10,15 @@ import { standingsCsv, type TournamentView } from '../../service/tournaments/tou
 import { bearerToken } from '../../service/accounts/tokens.js';
 import { TimeControlSchema } from '../../core/clock.js';
 import { TournamentIdSchema } from '../../contract/ids.js';
-import { CreateTournamentBody, GameIdSchema, JoinTournamentBody, StandingsPageQuery, TournamentFormatSchema, TournamentListQuery, TournamentStatusSchema } from '../../contract/requests.js';
+import {
+  CreateTournamentBody,
+  GameIdSchema,
+  JoinTournamentBody,
+  StandingsPageQuery,
+  TournamentFormatSchema,
+  TournamentListQuery,
+  TournamentStatusSchema,
+} from '../../contract/requests.js';
 import { problemResponses } from '../schemas.js';
 import { PlayerAuth } from '../player-schemas.js';
 
@@ -21,7 +29,12 @@ const TournamentBoardSchema = register(
     board: z.number().int().describe('The board number in its round (1 first).'),
     p1: z.string().describe("The first seat's handle (for a bye, the player who has it)."),
     p2: z.string().nullable().describe("The second seat's handle; null for a bye."),
-    matchId: z.string().nullable().describe('The match (watch it at /watch/{matchId}); null for a bye or a board scored without one (a withdrawn player in a round robin).'),
+    matchId: z
+      .string()
+      .nullable()
+      .describe(
+        'The match (watch it at /watch/{matchId}); null for a bye or a board scored without one (a withdrawn player in a round robin).',
+      ),
     result: BoardResultSchema.nullable().describe('p1 or p2 (that seat won), draw, double-forfeit, or bye; null while the match runs.'),
     forfeit: z.boolean().describe('Scored by forfeit: a no-show (an aborted match) or a withdrawn opponent.'),
   }),
@@ -35,7 +48,13 @@ export const TournamentSchema = register(
     organizer: z.string().describe("The organizer's handle."),
     game: GameIdSchema,
     format: TournamentFormatSchema,
-    rounds: z.number().int().nullable().describe('How many rounds. A round robin: set at the start. A Swiss: from the start at most n - 1 for an even field of n, n for an odd one (the most it can pair without a repeat). Finished: the rounds played.'),
+    rounds: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        'How many rounds. A round robin: set at the start. A Swiss: from the start at most n - 1 for an even field of n, n for an odd one (the most it can pair without a repeat). Finished: the rounds played.',
+      ),
     timeControl: TimeControlSchema,
     rated: z.boolean(),
     deckRule: z.enum(['starter', 'any']),
@@ -45,21 +64,35 @@ export const TournamentSchema = register(
     startsAt: z.string().nullable().describe('The scheduled start; null: the organizer starts it.'),
     roundHours: z.number().int().nullable().describe("A round's deadline in hours; null: a round lasts until its matches end."),
     status: TournamentStatusSchema,
-    seed: z.string().describe('Recorded at creation: with the ratings at entry it gives the initial order, from which every pairing follows.'),
+    seed: z
+      .string()
+      .describe('Recorded at creation: with the ratings at entry it gives the initial order, from which every pairing follows.'),
     round: z.number().int().describe('The round running (0 before the start; the last round once finished).'),
     roundEndsAt: z.string().nullable().describe("The running round's deadline."),
     createdAt: z.string(),
     startedAt: z.string().nullable(),
     finishedAt: z.string().nullable(),
-    players: z.array(z.object({ handle: z.string(), bot: z.boolean(), rating: z.number().int().describe('The rating at entry (the initial order sorts by it).'), withdrawn: z.boolean() })),
-    pairings: z.array(z.object({ round: z.number().int(), boards: z.array(TournamentBoardSchema) })).describe('Every round started so far, its boards in order.'),
+    players: z.array(
+      z.object({
+        handle: z.string(),
+        bot: z.boolean(),
+        rating: z.number().int().describe('The rating at entry (the initial order sorts by it).'),
+        withdrawn: z.boolean(),
+      }),
+    ),
+    pairings: z
+      .array(z.object({ round: z.number().int(), boards: z.array(TournamentBoardSchema) }))
+      .describe('Every round started so far, its boards in order.'),
   }),
   'Tournament',
   'A tournament as anyone may see it: never a deck, never a token.',
 );
 
 export const TournamentListSchema = register(
-  z.object({ tournaments: z.array(TournamentSchema), nextCursor: z.string().nullable().describe('Send back as cursor for the next page; null after the last.') }),
+  z.object({
+    tournaments: z.array(TournamentSchema),
+    nextCursor: z.string().nullable().describe('Send back as cursor for the next page; null after the last.'),
+  }),
   'TournamentList',
 );
 
@@ -71,7 +104,7 @@ const StandingSchema = register(
     games: z.number().int().describe('Boards played against an opponent (forfeits included, byes not).'),
     byes: z.number().int(),
     buchholz: z.number().describe("The sum of the opponents' points."),
-    sonnebornBerger: z.number().describe("The points of the opponents beaten, plus half of those drawn with."),
+    sonnebornBerger: z.number().describe('The points of the opponents beaten, plus half of those drawn with.'),
     directEncounter: z.number().describe('Points scored against the players with the same points.'),
     withdrawn: z.boolean(),
   }),
@@ -84,20 +117,25 @@ export const StandingsSchema = register(
     status: TournamentStatusSchema,
     round: z.number().int(),
     final: z.boolean().describe('The tournament is finished: these are the final standings.'),
-    standings: z.array(StandingSchema).describe('Ranked by points, then direct encounter, Buchholz and Sonneborn-Berger: this page of them (at most 100 rows).'),
+    standings: z
+      .array(StandingSchema)
+      .describe('Ranked by points, then direct encounter, Buchholz and Sonneborn-Berger: this page of them (at most 100 rows).'),
     nextCursor: z.string().nullable().describe('Send back as cursor for the next page of standings; null after the last.'),
     crosstable: z
       .object({
         players: z.array(z.string()).describe('Handles in standings order: row i and column i are the same player.'),
         points: z.array(z.number()),
-        cells: z.array(z.array(z.array(z.string()))).describe("cells[i][j]: player i's results against player j in round order (1, ½, 0, + forfeit win, - forfeit loss); [] if they never met."),
+        cells: z
+          .array(z.array(z.array(z.string())))
+          .describe(
+            "cells[i][j]: player i's results against player j in round order (1, ½, 0, + forfeit win, - forfeit loss); [] if they never met.",
+          ),
       })
       .nullable()
       .describe('Every result, player by player; null for a field of more than 100 players (the CSV export has every result).'),
   }),
   'TournamentStandings',
 );
-
 
 const Params = z.strictObject({ id: TournamentIdSchema });
 
@@ -221,7 +259,14 @@ const tournamentRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: 
     },
   );
 
-  const action = (path: string, operationId: string, summary: string, description: string, run: (me: Awaited<ReturnType<typeof player>>, id: string, body: unknown) => Promise<TournamentView>, body?: z.ZodType) =>
+  const action = (
+    path: string,
+    operationId: string,
+    summary: string,
+    description: string,
+    run: (me: Awaited<ReturnType<typeof player>>, id: string, body: unknown) => Promise<TournamentView>,
+    body?: z.ZodType,
+  ) =>
     app.post(
       `/tournaments/:id/${path}`,
       {
@@ -260,10 +305,16 @@ const tournamentRoutes: FastifyPluginAsyncZod<{ service: MatchService; budgets: 
       'results stay, and in a round robin your remaining boards are forfeits).',
     (me, id) => tournaments.withdraw(me, id),
   );
-  action('start', 'startTournament', 'Start your tournament now', 'The organizer only, while it is open, with at least 2 players: the first round is paired and its matches start.', (me, id) =>
-    tournaments.start(me, id),
+  action(
+    'start',
+    'startTournament',
+    'Start your tournament now',
+    'The organizer only, while it is open, with at least 2 players: the first round is paired and its matches start.',
+    (me, id) => tournaments.start(me, id),
   );
-  action('cancel', 'cancelTournament', 'Cancel your tournament', 'The organizer only, before the start.', (me, id) => tournaments.cancel(me, id));
+  action('cancel', 'cancelTournament', 'Cancel your tournament', 'The organizer only, before the start.', (me, id) =>
+    tournaments.cancel(me, id),
+  );
 };
 
 export default tournamentRoutes;

@@ -41,7 +41,8 @@ function asset(file: URL, type: string, path: string): Asset {
 function loadAssets(): Map<string, Asset> {
   const files: Record<string, string> = { 'watch.js': JS, 'words.js': JS, 'watch.css': 'text/css; charset=utf-8' };
   const out = new Map<string, Asset>();
-  for (const [name, type] of Object.entries(files)) out.set(name, asset(new URL(`../watch/${name}`, import.meta.url), type, `/watch/assets/${name}`));
+  for (const [name, type] of Object.entries(files))
+    out.set(name, asset(new URL(`../watch/${name}`, import.meta.url), type, `/watch/assets/${name}`));
   return out;
 }
 

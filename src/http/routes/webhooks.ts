@@ -48,7 +48,10 @@ const webhookRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (a
     async (req, reply) => {
       const m = await seatMatch(req.params.id, req.headers.authorization);
       const r = await service.webhooks.register(m, req.body);
-      return reply.code(201).headers(privateAnswer).send({ ...r.webhook, secret: r.secret });
+      return reply
+        .code(201)
+        .headers(privateAnswer)
+        .send({ ...r.webhook, secret: r.secret });
     },
   );
 
@@ -101,7 +104,8 @@ const webhookRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (a
         tags: ['webhooks'],
         operationId: 'rotateWebhookSecret',
         summary: 'A new signing secret',
-        description: 'Returns the new secret (once). For 24 h deliveries carry two signatures, one per secret, so receivers can switch over.',
+        description:
+          'Returns the new secret (once). For 24 h deliveries carry two signatures, one per secret, so receivers can switch over.',
         params: WebhookParams,
         headers: AuthHeaders,
         response: { 200: WebhookCreatedSchema, ...problemResponses(400, 404, 429) },
@@ -154,7 +158,11 @@ const webhookRoutes: FastifyPluginAsyncZod<{ service: MatchService }> = async (a
       },
     },
     async (req, reply) => {
-      const d = await service.webhooks.redeliver(await seatMatch(req.params.id, req.headers.authorization), req.params.webhookId, req.params.deliveryId);
+      const d = await service.webhooks.redeliver(
+        await seatMatch(req.params.id, req.headers.authorization),
+        req.params.webhookId,
+        req.params.deliveryId,
+      );
       return reply.code(202).headers(privateAnswer).send(d);
     },
   );

@@ -21,7 +21,10 @@ export interface RenderedPage {
 }
 
 export class TournamentPageCache {
-  private readonly pages = new LRUCache<string, RenderedPage>({ maxSize: PAGE_CACHE_BYTES, sizeCalculation: (p) => 200 + p.html.length * 2 });
+  private readonly pages = new LRUCache<string, RenderedPage>({
+    maxSize: PAGE_CACHE_BYTES,
+    sizeCalculation: (p) => 200 + p.html.length * 2,
+  });
 
   /** The page of `input` (read at `version`), rendered once per version and part. */
   render(version: number, input: PageInput & { part: PagePart }): RenderedPage {

@@ -166,14 +166,16 @@ function standingsTable(t: TournamentView, s: StandingsView, part: PagePart): st
   if (s.standings.length === 0) return '<p class="note">Nobody has entered yet.</p>';
   const pages = pageCount(s.standings.length);
   const page = clamp(part.standings, pages);
-  const rows = s.standings.slice((page - 1) * PAGE_ROWS, page * PAGE_ROWS).map(
-    (r) =>
-      `<tr${r.withdrawn ? ' class="withdrawn"' : ''}><td class="num">${r.rank}</td><th scope="row">${escapeHtml(r.handle)}${
-        r.withdrawn ? ' <span class="tag">withdrawn</span>' : ''
-      }</th><td class="num">${pointsText(r.points)}</td><td class="num">${tiebreakText(r.directEncounter)}</td><td class="num">${tiebreakText(r.buchholz)}</td><td class="num">${tiebreakText(
-        r.sonnebornBerger,
-      )}</td><td class="num">${r.games}</td></tr>`,
-  );
+  const rows = s.standings
+    .slice((page - 1) * PAGE_ROWS, page * PAGE_ROWS)
+    .map(
+      (r) =>
+        `<tr${r.withdrawn ? ' class="withdrawn"' : ''}><td class="num">${r.rank}</td><th scope="row">${escapeHtml(r.handle)}${
+          r.withdrawn ? ' <span class="tag">withdrawn</span>' : ''
+        }</th><td class="num">${pointsText(r.points)}</td><td class="num">${tiebreakText(r.directEncounter)}</td><td class="num">${tiebreakText(r.buchholz)}</td><td class="num">${tiebreakText(
+          r.sonnebornBerger,
+        )}</td><td class="num">${r.games}</td></tr>`,
+    );
   return `<div class="scroll" tabindex="0" role="region" aria-label="Standings table">
       <table class="standings">
         <thead><tr><th scope="col" class="num">#</th><th scope="col">Player</th><th scope="col" class="num">Points</th><th scope="col" class="num"><abbr title="Direct encounter">DE</abbr></th><th scope="col" class="num"><abbr title="Buchholz">Bh</abbr></th><th scope="col" class="num"><abbr title="Sonneborn-Berger">SB</abbr></th><th scope="col" class="num">Games</th></tr></thead>
@@ -197,7 +199,11 @@ function crosstableTable(t: TournamentView, s: StandingsView): string {
   }
   const head = players.map((_, j) => `<th scope="col" class="num">${j + 1}</th>`).join('');
   const rows = players.map((p, i) => {
-    const row = players.map((_, j) => (i === j ? '<td class="self" aria-label="—"></td>' : `<td class="num">${escapeHtml((cells[i]?.[j] ?? []).join(' '))}</td>`)).join('');
+    const row = players
+      .map((_, j) =>
+        i === j ? '<td class="self" aria-label="—"></td>' : `<td class="num">${escapeHtml((cells[i]?.[j] ?? []).join(' '))}</td>`,
+      )
+      .join('');
     return `<tr><td class="num">${i + 1}</td><th scope="row">${escapeHtml(p)}</th>${row}<td class="num">${pointsText(points[i] ?? 0)}</td></tr>`;
   });
   return `<section aria-labelledby="crosstable-title">
@@ -230,7 +236,9 @@ function roundsSection(t: TournamentView, part: PagePart): string {
     .slice()
     .reverse()
     .map((r) =>
-      r.round === shown.round ? `<strong aria-current="page">${r.round}</strong>` : `<a href="${escapeHtml(partHref(t.id, { ...part, round: r.round, boards: 1 }))}">${r.round}</a>`,
+      r.round === shown.round
+        ? `<strong aria-current="page">${r.round}</strong>`
+        : `<a href="${escapeHtml(partHref(t.id, { ...part, round: r.round, boards: 1 }))}">${r.round}</a>`,
     )
     .join(' ');
   return `<nav class="pager" aria-label="Rounds">Round: ${links}</nav>
@@ -272,7 +280,11 @@ export function tournamentPage({ tournament: t, standings: s, css, part = FIRST_
   const id = encodeURIComponent(t.id);
   const name = escapeHtml(t.name);
   const refresh = t.status === 'running' || t.status === 'open';
-  const standingsTitle = s.final ? 'Final standings' : s.round > 0 ? `Standings after round ${s.round}${t.status === 'running' ? ' (so far)' : ''}` : 'Players';
+  const standingsTitle = s.final
+    ? 'Final standings'
+    : s.round > 0
+      ? `Standings after round ${s.round}${t.status === 'running' ? ' (so far)' : ''}`
+      : 'Players';
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

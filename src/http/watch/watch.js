@@ -467,14 +467,17 @@ el.form.addEventListener('submit', (e) => {
     // Checked before it is used: a wrong token leaves the page as it was.
     const res = await fetch(base, { headers: { authorization: `Bearer ${token}` }, cache: 'no-store' });
     if (!res.ok) {
-      el.viewer.textContent = res.status === 401 ? 'That token is not a seat of this match.' : `The token was refused (HTTP ${res.status}).`;
+      el.viewer.textContent =
+        res.status === 401 ? 'That token is not a seat of this match.' : `The token was refused (HTTP ${res.status}).`;
       return;
     }
     const view = await res.json();
     el.token.value = '';
     state.token = token;
     state.seat = view.seat ?? null;
-    el.viewer.textContent = state.seat ? `Viewing as ${state.seat} (the token stays in this page only).` : 'That token holds no seat here: spectator view.';
+    el.viewer.textContent = state.seat
+      ? `Viewing as ${state.seat} (the token stays in this page only).`
+      : 'That token holds no seat here: spectator view.';
     el.spectate.hidden = false;
     await start();
   })();

@@ -56,7 +56,8 @@ function matchRecord(/** @type {any} */ e, /** @type {(s: unknown) => string} */
       const end = e.end ?? {};
       if (end.reason === 'timed-out') return `${seat(end.seat)} ran out of time${end.winner ? `: ${seat(end.winner)} wins` : ''}`;
       if (end.reason === 'resigned') return `${seat(end.seat)} resigned${end.winner ? `: ${seat(end.winner)} wins` : ''}`;
-      if (end.reason === 'aborted') return end.seat ? `${seat(end.seat)} aborted the match` : 'The match was called off (nobody moved in time)';
+      if (end.reason === 'aborted')
+        return end.seat ? `${seat(end.seat)} aborted the match` : 'The match was called off (nobody moved in time)';
       return `The match ended (${String(end.reason)})`;
     }
     case 'RematchOffered':

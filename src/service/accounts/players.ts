@@ -43,7 +43,13 @@ export interface TokenView {
 }
 
 export const playerView = (p: PlayerRow): PlayerView => ({ handle: p.handle, bot: p.bot, createdAt: p.createdAt.toISOString() });
-const tokenView = (t: PlayerTokenRow): TokenView => ({ id: t.id, label: t.label, scopes: t.scopes, createdAt: t.createdAt.toISOString(), revokedAt: t.revokedAt?.toISOString() ?? null });
+const tokenView = (t: PlayerTokenRow): TokenView => ({
+  id: t.id,
+  label: t.label,
+  scopes: t.scopes,
+  createdAt: t.createdAt.toISOString(),
+  revokedAt: t.revokedAt?.toISOString() ?? null,
+});
 const newTokenRecord = (label: string | null, scopes: Scope[]) => {
   const token = newPlayerToken();
   return { token, record: { id: `tok_${randomBytes(12).toString('base64url')}`, tokenHash: hashToken(token), label, scopes } };
@@ -58,13 +64,23 @@ export class Players {
   ) {}
 
   /** Registers a handle; the answer holds the player's first token (every scope), shown once. */
-  async register(input: { handle: string; bot?: boolean | undefined }): Promise<{ player: PlayerView; token: string; tokenInfo: TokenView }> {
+  async register(input: {
+    handle: string;
+    bot?: boolean | undefined;
+  }): Promise<{ player: PlayerView; token: string; tokenInfo: TokenView }> {
     if (isReservedHandle(input.handle)) throw problems.handleNotAllowed(input.handle);
     const { token, record } = newTokenRecord('registration', [...SCOPES]);
-    const p = await this.store.register({ id: `pl_${randomBytes(12).toString('base64url')}`, handle: input.handle, bot: input.bot ?? false }, record);
+    const p = await this.store.register(
+      { id: `pl_${randomBytes(12).toString('base64url')}`, handle: input.handle, bot: input.bot ?? false },
+      record,
+    );
     if (!p) throw problems.handleTaken(input.handle);
     this.credentials.remember(record.tokenHash);
-    return { player: playerView(p), token, tokenInfo: { id: record.id, label: record.label, scopes: record.scopes, createdAt: p.createdAt.toISOString(), revokedAt: null } };
+    return {
+      player: playerView(p),
+      token,
+      tokenInfo: { id: record.id, label: record.label, scopes: record.scopes, createdAt: p.createdAt.toISOString(), revokedAt: null },
+    };
   }
 
   async profile(handle: string): Promise<PlayerView> {
@@ -113,7 +129,10 @@ export class Players {
     return (await this.store.tokens(p.id)).map(tokenView);
   }
 
-  async addToken(token: string | null | undefined, input: { label?: string | undefined; scopes: Scope[] }): Promise<{ token: string; tokenInfo: TokenView }> {
+  async addToken(
+    token: string | null | undefined,
+    input: { label?: string | undefined; scopes: Scope[] },
+  ): Promise<{ token: string; tokenInfo: TokenView }> {
     const p = await this.player(token, 'token:write');
     const created = newTokenRecord(input.label ?? null, [...new Set(input.scopes)]);
     const row = await this.store.addToken(p.id, created.record);
@@ -145,7 +164,8 @@ export function requireScope(p: Principal, scope: Scope): void {
  * matches of the bulk pairing it is bound to, and nowhere else; any other token as requireScope.
  */
 export function requireScopeIn(p: Principal, scope: Scope, matchId: string): void {
-  if (p.kind === 'player' && p.pairing && (scope === 'match:read' || scope === 'match:play') && p.pairing.matchIds.includes(matchId)) return;
+  if (p.kind === 'player' && p.pairing && (scope === 'match:read' || scope === 'match:play') && p.pairing.matchIds.includes(matchId))
+    return;
   requireScope(p, scope);
 }
 

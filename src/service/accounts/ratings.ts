@@ -6,7 +6,17 @@
 import { DEFAULT_RATING, PROVISIONAL_RD, displayRating, isProvisional, rateMatch, type Score } from '../../core/rating.js';
 import { canonicalJson, sha256Hex } from '../../core/hash.js';
 import type { TimeControl } from '../../core/clock.js';
-import type { DeckUsage, MatchEnding, MatchRow, PlayerGameStats, PlayerStore, RatedEnding, RatingFamily, RatingStore, SeatName } from '../../persistence/types.js';
+import type {
+  DeckUsage,
+  MatchEnding,
+  MatchRow,
+  PlayerGameStats,
+  PlayerStore,
+  RatedEnding,
+  RatingFamily,
+  RatingStore,
+  SeatName,
+} from '../../persistence/types.js';
 import { problems } from '../errors.js';
 import { playerView, type PlayerView } from './players.js';
 import type { DeckSpec } from '../match/types.js';
@@ -120,7 +130,11 @@ export class Ratings {
   }
 
   /** The best established ratings (RD ≤ 110) of one game and time-control family. */
-  async leaderboard(game: string, family: RatingFamily, limit: number): Promise<{ game: string; timeControl: RatingFamily; players: LeaderboardEntry[] }> {
+  async leaderboard(
+    game: string,
+    family: RatingFamily,
+    limit: number,
+  ): Promise<{ game: string; timeControl: RatingFamily; players: LeaderboardEntry[] }> {
     const rows = await this.ratings.leaderboard(game, family, PROVISIONAL_RD, limit);
     return {
       game,

@@ -43,7 +43,11 @@ export function workerEnv(env: NodeJS.ProcessEnv = process.env): Record<string, 
 }
 
 function spawn(deciderUrl: string, maxHeapMb: number, nice: number): Worker {
-  const options = { workerData: { deciderUrl, workerUrl: WORKER_URL, nice }, resourceLimits: { maxOldGenerationSizeMb: maxHeapMb }, env: workerEnv() };
+  const options = {
+    workerData: { deciderUrl, workerUrl: WORKER_URL, nice },
+    resourceLimits: { maxOldGenerationSizeMb: maxHeapMb },
+    env: workerEnv(),
+  };
   if (!fromSources) return new Worker(new URL(WORKER_URL), options);
   // A worker does not inherit the TypeScript loader: it imports the worker module through tsx's
   // API (resolved from the working directory, the repository's root, as `npm start` and the tests run).

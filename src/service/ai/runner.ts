@@ -132,7 +132,10 @@ export class AiRunner {
     }
     if (c.attempts > this.opts.maxAttempts) {
       // Failed each time: end the match rather than leave the opponent waiting for ever.
-      this.log?.warn({ matchId: c.matchId, version: c.version, attempts: c.attempts }, 'computer player resigns: no decision after repeated failures');
+      this.log?.warn(
+        { matchId: c.matchId, version: c.version, attempts: c.attempts },
+        'computer player resigns: no decision after repeated failures',
+      );
       await this.deps.play(c.matchId, c.seat, { type: 'resign' }, c.version);
       this.stats.resigned++;
       await this.deps.ai.release(c.matchId, c.version);
@@ -148,7 +151,10 @@ export class AiRunner {
         return;
       }
       this.stats.failed++;
-      this.log?.warn({ err, matchId: c.matchId, version: c.version, attempt: c.attempts }, 'computer player: the worker failed; the decision is claimed again');
+      this.log?.warn(
+        { err, matchId: c.matchId, version: c.version, attempt: c.attempts },
+        'computer player: the worker failed; the decision is claimed again',
+      );
       // Give the claim back at once (its lease would hold it for nothing): the next claim counts one more attempt.
       await this.deps.ai.expire(c.matchId, c.version);
       this.kick();
@@ -190,5 +196,7 @@ function redacted(err: unknown): Error {
   if (err instanceof ServiceError) return new Error(`the computer's action was refused: ${err.code}`);
   // A database error's message may quote the statement's values, the action among them.
   const code = (err as { code?: unknown } | null)?.code;
-  return new Error(`the computer's action could not be appended (${err instanceof Error ? err.name : typeof err}${typeof code === 'string' ? ` ${code}` : ''})`);
+  return new Error(
+    `the computer's action could not be appended (${err instanceof Error ? err.name : typeof err}${typeof code === 'string' ? ` ${code}` : ''})`,
+  );
 }

@@ -284,14 +284,17 @@ export class AccountFeeds {
 
   private renewEvery(): void {
     if (this.leaseTimer || this.open.size === 0) return;
-    this.leaseTimer = setInterval(() => {
-      if (this.open.size === 0) {
-        clearInterval(this.leaseTimer!);
-        this.leaseTimer = null;
-        return;
-      }
-      this.renewLeases().catch((err: unknown) => this.hub.log?.warn({ err }, 'live seek renewal failed'));
-    }, Math.max(1_000, Math.floor(this.service.seeks.limits.liveLeaseMs / 3)));
+    this.leaseTimer = setInterval(
+      () => {
+        if (this.open.size === 0) {
+          clearInterval(this.leaseTimer!);
+          this.leaseTimer = null;
+          return;
+        }
+        this.renewLeases().catch((err: unknown) => this.hub.log?.warn({ err }, 'live seek renewal failed'));
+      },
+      Math.max(1_000, Math.floor(this.service.seeks.limits.liveLeaseMs / 3)),
+    );
     this.leaseTimer.unref();
   }
 
@@ -325,7 +328,9 @@ export class AccountFeeds {
    * token was revoked meanwhile.
    */
   async redeemTicket(ticket: string): Promise<{ me: PlayerRow; tokenHash: string }> {
-    const tokenHash = ticket.startsWith(TICKET_PREFIX) ? await this.service.store.feed.useTicket(hashToken(ticket), new Date(this.service.now())) : null;
+    const tokenHash = ticket.startsWith(TICKET_PREFIX)
+      ? await this.service.store.feed.useTicket(hashToken(ticket), new Date(this.service.now()))
+      : null;
     if (!tokenHash) throw problems.invalidTicket();
     return { me: await this.service.players.playerOfHash(tokenHash, 'match:read'), tokenHash };
   }
@@ -370,7 +375,9 @@ export class AccountFeeds {
     // are not sent again.
     let seen: string | null = null;
     const send = (rows: FeedRow[]) => {
-      const fresh = rows.filter((r) => (last === null || comparePositions(r.position, last) > 0) && (seen === null || !committedAt(seen, r.position)));
+      const fresh = rows.filter(
+        (r) => (last === null || comparePositions(r.position, last) > 0) && (seen === null || !committedAt(seen, r.position)),
+      );
       if (fresh.length === 0) return;
       last = fresh[fresh.length - 1]!.position;
       sink.send(fresh.map(feedEntry));
@@ -382,9 +389,7 @@ export class AccountFeeds {
         else send(rows);
       },
     });
-    const stopRevoked = tokenHash
-      ? await this.service.live.watchRevoked(tokenHash, () => sink.failed(problems.invalidToken()))
-      : () => {};
+    const stopRevoked = tokenHash ? await this.service.live.watchRevoked(tokenHash, () => sink.failed(problems.invalidToken())) : () => {};
     const stop = () => {
       stopped = true;
       sub.unsubscribe();

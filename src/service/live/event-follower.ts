@@ -98,10 +98,12 @@ export class EventFollower {
     // The caller's token revoked on any node: read again now (the token check fails: invalid-token),
     // rather than at the next heartbeat.
     const { token } = this.opts;
-    const unwatchToken = token ? await this.service.live.watchRevoked(hashToken(token), () => {
-      this.alone = true;
-      void this.pump();
-    }) : () => {};
+    const unwatchToken = token
+      ? await this.service.live.watchRevoked(hashToken(token), () => {
+          this.alone = true;
+          void this.pump();
+        })
+      : () => {};
     const unwatch = () => {
       unwatchAppends();
       unwatchToken();
@@ -137,7 +139,10 @@ export class EventFollower {
   private async loadShared(version: number): Promise<LoadedMatch> {
     const { id, token } = this.opts;
     const entry: MatchEntry = await shared(this.service, `match\0${id}\0${version}`, () => this.service.loader.current(id));
-    const principal = typeof token === 'string' ? await shared(this.service, `principal\0${hashToken(token)}\0${id}\0${version}`, () => this.service.players.principal(token)) : await this.service.players.principal(token);
+    const principal =
+      typeof token === 'string'
+        ? await shared(this.service, `principal\0${hashToken(token)}\0${id}\0${version}`, () => this.service.players.principal(token))
+        : await this.service.players.principal(token);
     const seat = this.service.seatFor(entry.row, principal);
     return { ...entry, viewer: seat ?? 'spectator', seat, at: this.service.now() };
   }
@@ -180,8 +185,7 @@ export class EventFollower {
         if (page.hasMore) {
           this.again = true;
           await this.sink.ready?.();
-        }
-        else if (this.service.outcome(m)) {
+        } else if (this.service.outcome(m)) {
           this.stop();
           this.sink.finished();
         }

@@ -46,7 +46,10 @@ export class LiveUpdates {
       this.downSince = Date.now();
       this.log?.warn({}, 'live updates: LISTEN connection lost; reconnecting');
     } else if (next === 'up' && before === 'down') {
-      this.log?.info({ downMs: Date.now() - (this.downSince ?? Date.now()) }, 'live updates: LISTEN connection re-established; catching up');
+      this.log?.info(
+        { downMs: Date.now() - (this.downSince ?? Date.now()) },
+        'live updates: LISTEN connection re-established; catching up',
+      );
       this.downSince = null;
       this.emitter.emit(CATCH_UP);
     }

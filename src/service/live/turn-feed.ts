@@ -27,13 +27,15 @@ export class TurnFeed {
 
   /** Starts telling `w`; resolves once watching. Returns the unwatch function. */
   async watch(w: TurnWatcher): Promise<() => void> {
-    this.started ??= this.service.live.watchAll((id) => void this.onAppend(id)).then(
-      () => undefined,
-      (err: unknown) => {
-        this.started = null; // the next watcher tries again
-        throw err;
-      },
-    );
+    this.started ??= this.service.live
+      .watchAll((id) => void this.onAppend(id))
+      .then(
+        () => undefined,
+        (err: unknown) => {
+          this.started = null; // the next watcher tries again
+          throw err;
+        },
+      );
     await this.started;
     this.watchers.add(w);
     if (w.matchId === undefined) this.anyMatch++;

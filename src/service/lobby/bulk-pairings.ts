@@ -80,7 +80,8 @@ export class BulkPairings {
   async create(me: PlayerRow, input: CreateBulkPairingInput): Promise<BulkPairingView> {
     const ruleset = gameRuleset(input.game ?? GAME_IDS[0]!);
     const rated = input.rated ?? false;
-    if (input.timeControl.kind === 'none') throw problems.validation('timeControl: bulk pairings are played with a clock (correspondence or live).');
+    if (input.timeControl.kind === 'none')
+      throw problems.validation('timeControl: bulk pairings are played with a clock (correspondence or live).');
     if (rated && ratingFamily(input.timeControl.kind) === null) throw problems.ratedMatchInvalid('a rated match needs a time control.');
     const deck: DeckSpec = input.deck ?? { starter: ruleset.starterDecks[0]!.id };
     resolveDeck(ruleset, deck, parseSettings(ruleset, {}), 'deck');
@@ -138,9 +139,13 @@ export class BulkPairings {
       tokenIds: [...tokenIds],
       budget: { perMinute: this.settings.perMinute, windowMs: BUDGET_WINDOW_MS },
     });
-    if (typeof created === 'object') throw problems.tooManyBulkPairings(this.settings.perMinute, Math.max(1, Math.ceil((created.retryAt.getTime() - at) / 1000)));
+    if (typeof created === 'object')
+      throw problems.tooManyBulkPairings(this.settings.perMinute, Math.max(1, Math.ceil((created.retryAt.getTime() - at) / 1000)));
     // A token bound (or revoked) meanwhile by another request: the pairing was not stored.
-    if (created !== 'created') throw problems.validation('A token of the pairs was given for another bulk pairing or revoked meanwhile.', ['pairs: a token was given for another bulk pairing or revoked meanwhile.']);
+    if (created !== 'created')
+      throw problems.validation('A token of the pairs was given for another bulk pairing or revoked meanwhile.', [
+        'pairs: a token was given for another bulk pairing or revoked meanwhile.',
+      ]);
     if (pairAt <= at) await this.pair(id);
     return this.view(id);
   }
@@ -184,7 +189,13 @@ export class BulkPairings {
     const deckName = deckLabel(spec, cards);
     const seat = (playerId: string, handle: string) => ({ playerId, handle, deck: cards, deckName });
     const matches = b.boards.map((x) =>
-      dealPairedMatch({ game, control: b.timeControl as TimeControl, rated: b.rated, seats: { p1: seat(x.p1, x.p1Handle), p2: seat(x.p2, x.p2Handle) }, now }),
+      dealPairedMatch({
+        game,
+        control: b.timeControl as TimeControl,
+        rated: b.rated,
+        seats: { p1: seat(x.p1, x.p1Handle), p2: seat(x.p2, x.p2Handle) },
+        now,
+      }),
     );
     return this.store.pair(id, new Date(now), matches);
   }

@@ -11,7 +11,15 @@ import { randomBytes, randomInt } from 'node:crypto';
 import type { Seat } from '../../core/ruleset.js';
 import type { TimeControl } from '../../core/clock.js';
 import { GAME_IDS } from '../../games/registry.js';
-import { ChallengeClosedError, RequestKeyTakenError, type MatchStatus, type ChallengeRow, type ChallengeSeat, type ChallengeStatus, type PlayerRow } from '../../persistence/types.js';
+import {
+  ChallengeClosedError,
+  RequestKeyTakenError,
+  type MatchStatus,
+  type ChallengeRow,
+  type ChallengeSeat,
+  type ChallengeStatus,
+  type PlayerRow,
+} from '../../persistence/types.js';
 import { ServiceError, problems } from '../errors.js';
 import { canonicalJson, sha256Hex } from '../../core/hash.js';
 import { hashToken, newSeatToken } from '../accounts/tokens.js';
@@ -23,7 +31,19 @@ import { ChallengeIdSchema } from '../../contract/ids.js';
 import { aiLevelOf } from '../ai/players.js';
 
 /** lichess's decline reasons: the challenger's client words them. */
-export const DECLINE_REASONS = ['generic', 'later', 'tooFast', 'tooSlow', 'timeControl', 'rated', 'casual', 'standard', 'variant', 'noBot', 'onlyBot'] as const;
+export const DECLINE_REASONS = [
+  'generic',
+  'later',
+  'tooFast',
+  'tooSlow',
+  'timeControl',
+  'rated',
+  'casual',
+  'standard',
+  'variant',
+  'noBot',
+  'onlyBot',
+] as const;
 export type DeclineReason = (typeof DECLINE_REASONS)[number];
 
 export interface ChallengeSettings {
@@ -132,7 +152,9 @@ export class Challenges {
       destId = dest.id;
     }
     if (rated && ratingFamily(control.kind) === null) {
-      throw problems.ratedMatchInvalid('a rated match needs a time control (correspondence or live): without a clock a losing seat could stall forever.');
+      throw problems.ratedMatchInvalid(
+        'a rated match needs a time control (correspondence or live): without a clock a losing seat could stall forever.',
+      );
     }
     // Checked now, so a challenge that could never start is refused when it is made.
     const parsed = ruleset.configSchema.safeParse(input.settings ?? {});
@@ -194,7 +216,11 @@ export class Challenges {
     // Lazy expiry: a list never shows as open a challenge past its time (this player's, all of them).
     await this.store.expire(new Date(this.deps.now()), { player: me.id });
     try {
-      const page = await this.store.list(me.id, direction, { ...(opts.status ? { status: opts.status } : {}), limit: opts.limit ?? 20, ...(opts.cursor !== undefined ? { cursor: opts.cursor } : {}) });
+      const page = await this.store.list(me.id, direction, {
+        ...(opts.status ? { status: opts.status } : {}),
+        limit: opts.limit ?? 20,
+        ...(opts.cursor !== undefined ? { cursor: opts.cursor } : {}),
+      });
       return { challenges: page.rows.map(challengeView), nextCursor: page.nextCursor };
     } catch (e) {
       if (e instanceof Error && e.name === 'InvalidCursorError') throw problems.invalidCursor();
@@ -210,7 +236,12 @@ export class Challenges {
    * tokens are stored hashed, so the replay cannot send the lost token again: it replaces the
    * seat's token with a new one (the old one stops working) and answers that.
    */
-  async accept(me: PlayerRow, id: string, input: { deck?: DeckSpec | undefined }, opts: { idempotencyKey?: string | undefined } = {}): Promise<AcceptResult> {
+  async accept(
+    me: PlayerRow,
+    id: string,
+    input: { deck?: DeckSpec | undefined },
+    opts: { idempotencyKey?: string | undefined } = {},
+  ): Promise<AcceptResult> {
     const key = opts.idempotencyKey;
     const hash = key === undefined ? '' : sha256Hex(canonicalJson({ challenge: id, deck: input.deck ?? null }));
     if (key !== undefined) {
@@ -221,7 +252,8 @@ export class Challenges {
       return await this.acceptOnce(me, id, input, key === undefined ? undefined : { key, hash });
     } catch (e) {
       // Another request with this key accepted first (or is the reason this challenge is closed).
-      if (key === undefined || !(e instanceof RequestKeyTakenError || (e instanceof ServiceError && e.code === 'challenge-closed'))) throw e;
+      if (key === undefined || !(e instanceof RequestKeyTakenError || (e instanceof ServiceError && e.code === 'challenge-closed')))
+        throw e;
       const prior = await this.replayAccept(me, id, key, hash);
       if (prior) return prior;
       throw e;
@@ -253,7 +285,12 @@ export class Challenges {
     throw new Error(`seat ${seat} of match ${matchId} has no token to replace`);
   }
 
-  private async acceptOnce(me: PlayerRow, id: string, input: { deck?: DeckSpec | undefined }, keyed: { key: string; hash: string } | undefined): Promise<AcceptResult> {
+  private async acceptOnce(
+    me: PlayerRow,
+    id: string,
+    input: { deck?: DeckSpec | undefined },
+    keyed: { key: string; hash: string } | undefined,
+  ): Promise<AcceptResult> {
     const c = await this.current(id);
     if (c.status !== 'open') throw problems.challengeClosed(c.status);
     if (c.challenger.id === me.id) throw problems.notYourChallenge('You cannot accept your own challenge; cancel it instead.');
@@ -315,13 +352,19 @@ export class Challenges {
       throw problems.challengeClosed(now.status === 'open' ? 'expired' : now.status);
     }
     const after = await this.current(id);
-    return { challenge: challengeView(after), match: { id: created.id, seat: otherSeat, token: created.tokens[otherSeat]!, version: created.version, status: created.status } };
+    return {
+      challenge: challengeView(after),
+      match: { id: created.id, seat: otherSeat, token: created.tokens[otherSeat]!, version: created.version, status: created.status },
+    };
   }
 
   async decline(me: PlayerRow, id: string, reason: DeclineReason = 'generic'): Promise<ChallengeView> {
     const c = await this.current(id);
     if (c.status !== 'open') throw problems.challengeClosed(c.status);
-    if (!c.dest || c.dest.id !== me.id) throw problems.notYourChallenge('Only the challenged player declines a challenge (an open challenge is left to expire or cancelled by its challenger).');
+    if (!c.dest || c.dest.id !== me.id)
+      throw problems.notYourChallenge(
+        'Only the challenged player declines a challenge (an open challenge is left to expire or cancelled by its challenger).',
+      );
     return this.closed(id, await this.store.close(id, 'declined', new Date(this.deps.now()), { reason }));
   }
 

@@ -8,7 +8,16 @@ import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../../core/hash.js';
 import { expandDeck, otherSeat, type AnyRuleset, type Seat } from '../../core/ruleset.js';
 import { GAME_IDS, type GameId } from '../../games/registry.js';
-import { VersionConflictError, type ChallengeAcceptance, type MatchStatus, type MatchStore, type NewEvent, type NewMatch, type PlayerRequestKey, type Scope } from '../../persistence/types.js';
+import {
+  VersionConflictError,
+  type ChallengeAcceptance,
+  type MatchStatus,
+  type MatchStore,
+  type NewEvent,
+  type NewMatch,
+  type PlayerRequestKey,
+  type Scope,
+} from '../../persistence/types.js';
 import type { KnownCredentials } from '../accounts/credentials.js';
 import { problems } from '../errors.js';
 import { gameRuleset } from '../match/games.js';
@@ -37,7 +46,6 @@ export interface LobbyDeps {
 }
 
 type Opening = { ok: true; state: unknown; events: { type: string }[] } | { ok: false; errors: string[] };
-
 
 /** The public commitment to a match's seed (every game's views show it; the seed is shown at the end). */
 export const seedCommitment = sha256Hex;
@@ -82,7 +90,6 @@ export function dealRecords(ruleset: AnyRuleset, dealt: { state: unknown; events
   const deadline = clock ? deadlineOf(clock) : null;
   return { records, deadline: deadline === null ? null : new Date(deadline) };
 }
-
 
 /** Whose decision the game waits for, kept on the match row for "my turn" lists. */
 export function toMoveOf(ruleset: AnyRuleset, state: unknown): Seat | null {
@@ -133,7 +140,12 @@ export function newMatchRow(
  * The handle a seat is taken under: a player's own (verified), or an anonymous one that no
  * registered player owns.
  */
-async function seatIdentity(deps: LobbyDeps, who: Principal, handle: string | undefined, scope: Scope): Promise<{ handle: string | null; playerId: string | null }> {
+async function seatIdentity(
+  deps: LobbyDeps,
+  who: Principal,
+  handle: string | undefined,
+  scope: Scope,
+): Promise<{ handle: string | null; playerId: string | null }> {
   if (who.kind === 'player') {
     requireScope(who, scope);
     if (handle !== undefined && handle.toLowerCase() !== who.player.handle.toLowerCase()) {
@@ -152,8 +164,12 @@ async function seatIdentity(deps: LobbyDeps, who: Principal, handle: string | un
 function checkRated(who: Principal, m: { sandbox: boolean; openSeat: boolean; playerOpponent: boolean; control: TimeControl }): void {
   if (who.kind !== 'player') throw problems.ratedNeedsPlayer();
   if (m.sandbox) throw problems.ratedMatchInvalid('a sandbox (position) match is never rated.');
-  if (!m.openSeat && !m.playerOpponent) throw problems.ratedMatchInvalid('a rated match has an open seat for the opponent, who joins with their own player token.');
-  if (ratingFamily(m.control.kind) === null) throw problems.ratedMatchInvalid('a rated match needs a time control (correspondence or live): without a clock a losing seat could stall forever.');
+  if (!m.openSeat && !m.playerOpponent)
+    throw problems.ratedMatchInvalid('a rated match has an open seat for the opponent, who joins with their own player token.');
+  if (ratingFamily(m.control.kind) === null)
+    throw problems.ratedMatchInvalid(
+      'a rated match needs a time control (correspondence or live): without a clock a losing seat could stall forever.',
+    );
 }
 
 /**
@@ -170,7 +186,12 @@ export interface PlayerOpponent {
   requestKey?: (created: { id: string; status: MatchStatus; version: number }) => PlayerRequestKey;
 }
 
-export async function createMatch(deps: LobbyDeps, input: CreateMatchInput, who: Principal = { kind: 'anonymous' }, between?: PlayerOpponent): Promise<CreateMatchResult> {
+export async function createMatch(
+  deps: LobbyDeps,
+  input: CreateMatchInput,
+  who: Principal = { kind: 'anonymous' },
+  between?: PlayerOpponent,
+): Promise<CreateMatchResult> {
   // Without `game`: the registry's first, the create body's default.
   const ruleset = gameRuleset(input.game ?? GAME_IDS[0]!);
   const game = ruleset.id as GameId;
@@ -232,7 +253,16 @@ export async function createMatch(deps: LobbyDeps, input: CreateMatchInput, who:
   let deadline: Date | null = null;
   if (openSeat) {
     const timeControl = control.kind === 'none' ? {} : { timeControl: control };
-    events = [openingRecord({ creatorSeat, deck: creatorDeck, position: sandbox ? input.position : null, config, rng: ruleset.generator, ...timeControl })];
+    events = [
+      openingRecord({
+        creatorSeat,
+        deck: creatorDeck,
+        position: sandbox ? input.position : null,
+        config,
+        rng: ruleset.generator,
+        ...timeControl,
+      }),
+    ];
     status = 'waiting';
   } else {
     if (!opening) throw new Error('unreachable: no opening for a match without an open seat');
@@ -266,14 +296,30 @@ export async function createMatch(deps: LobbyDeps, input: CreateMatchInput, who:
       aiOwner: between?.aiOwner ?? null,
     }),
     events,
-    between?.accept && between.requestKey ? { ...between.accept, requestKey: between.requestKey({ id, status, version: events.length }) } : between?.accept,
+    between?.accept && between.requestKey
+      ? { ...between.accept, requestKey: between.requestKey({ id, status, version: events.length }) }
+      : between?.accept,
   );
-  if (opening) deps.loader.remember({ ...foldRecords(NO_RECORDS, events), row, ruleset, version: row.version, state: opening.state, sandbox });
+  if (opening)
+    deps.loader.remember({ ...foldRecords(NO_RECORDS, events), row, ruleset, version: row.version, state: opening.state, sandbox });
   for (const r of seatRecords) if (r.tokenHash) deps.credentials.remember(r.tokenHash);
-  return { id, game, seat: creatorSeat, status, version: row.version, tokens, ...(creatorHook ? { webhook: createdWebhookView(creatorHook, id, row.createdAt) } : {}) };
+  return {
+    id,
+    game,
+    seat: creatorSeat,
+    status,
+    version: row.version,
+    tokens,
+    ...(creatorHook ? { webhook: createdWebhookView(creatorHook, id, row.createdAt) } : {}),
+  };
 }
 
-export async function joinMatch(deps: LobbyDeps, id: string, input: JoinInput, who: Principal = { kind: 'anonymous' }): Promise<JoinResult> {
+export async function joinMatch(
+  deps: LobbyDeps,
+  id: string,
+  input: JoinInput,
+  who: Principal = { kind: 'anonymous' },
+): Promise<JoinResult> {
   const row = await deps.store.getMatch(id);
   if (!row) throw problems.matchNotFound(id);
   // Cancelled by its creator before anyone joined: over, not merely full.
@@ -288,7 +334,9 @@ export async function joinMatch(deps: LobbyDeps, id: string, input: JoinInput, w
   // Lost to another joiner (seat taken) or to the creator's cancel (finished, the seat still open).
   const gone = async () => {
     const now = await deps.store.getMatch(id);
-    return now?.status === 'finished' && now.seats.some((s) => s.seat === seat && s.tokenHash === null) ? problems.notActive('finished', now.version) : problems.seatTaken();
+    return now?.status === 'finished' && now.seats.some((s) => s.seat === seat && s.tokenHash === null)
+      ? problems.notActive('finished', now.version)
+      : problems.seatTaken();
   };
   if (row.status !== 'waiting' || !opening || log.length !== 1) throw await gone();
 
@@ -316,7 +364,10 @@ export async function joinMatch(deps: LobbyDeps, id: string, input: JoinInput, w
     const decks = { [opening.creatorSeat]: opening.deck ?? [], [seat]: deck } as Record<Seat, string[]>;
     dealtDecks = decks;
     // Dealt with the generator recorded when the seat was opened (rows from before keyed streams: sfc32).
-    dealt = opened(ruleset.create({ config: opening.config, decks, seed: row.seed, generator: opening.rng ?? 'sfc32' }), problems.invalidDeck);
+    dealt = opened(
+      ruleset.create({ config: opening.config, decks, seed: row.seed, generator: opening.rng ?? 'sfc32' }),
+      problems.invalidDeck,
+    );
   }
   const status = statusOf(ruleset, dealt.state);
   const toMove = toMoveOf(ruleset, dealt.state);
@@ -338,7 +389,26 @@ export async function joinMatch(deps: LobbyDeps, id: string, input: JoinInput, w
     if (e instanceof VersionConflictError) throw await gone();
     throw e;
   }
-  const joined = { ...row, version, status, toMove, deadline, decks: dealtDecks ?? row.decks, seats: row.seats.map((x) => (x.seat === seat ? { ...x, tokenHash, handle: joiner.handle, playerId: joiner.playerId, deck: deckName, bot: who.kind === 'player' && who.player.bot } : x)) };
+  const joined = {
+    ...row,
+    version,
+    status,
+    toMove,
+    deadline,
+    decks: dealtDecks ?? row.decks,
+    seats: row.seats.map((x) =>
+      x.seat === seat
+        ? {
+            ...x,
+            tokenHash,
+            handle: joiner.handle,
+            playerId: joiner.playerId,
+            deck: deckName,
+            bot: who.kind === 'player' && who.player.bot,
+          }
+        : x,
+    ),
+  };
   deps.loader.remember({ ...foldRecords(NO_RECORDS, records), row: joined, ruleset, version, state: dealt.state, sandbox });
   deps.credentials.remember(tokenHash);
   return { id, seat, token, version, status, ...(hook ? { webhook: createdWebhookView(hook, id, new Date()) } : {}) };
@@ -358,7 +428,13 @@ export interface PairedSeat {
  * pairing's own transaction. Both seats are players, who play with their player tokens: each
  * seat gets a token hash (so neither seat reads as open) whose token is never issued.
  */
-export function dealPairedMatch(input: { game: GameId; control: TimeControl; rated: boolean; seats: Record<Seat, PairedSeat>; now: number }): { match: NewMatch; events: NewEvent[] } {
+export function dealPairedMatch(input: {
+  game: GameId;
+  control: TimeControl;
+  rated: boolean;
+  seats: Record<Seat, PairedSeat>;
+  now: number;
+}): { match: NewMatch; events: NewEvent[] } {
   const ruleset = gameRuleset(input.game);
   const config = parseSettings(ruleset, {});
   const seed = randomBytes(32).toString('hex');

@@ -66,11 +66,17 @@ function openOffer(entry: MatchEntry, now: number) {
 }
 
 /** Appends one rematch record with the expected version; a lost race is a 409. */
-async function append(deps: RematchDeps, entry: MatchEntry, record: NewEvent, extra: Parameters<MatchStore['appendEvents']>[3] = {}): Promise<MatchEntry> {
+async function append(
+  deps: RematchDeps,
+  entry: MatchEntry,
+  record: NewEvent,
+  extra: Parameters<MatchStore['appendEvents']>[3] = {},
+): Promise<MatchEntry> {
   try {
     await deps.store.appendEvents(entry.row.id, entry.version, [record], extra);
   } catch (e) {
-    if (e instanceof VersionConflictError) throw problems.rematchUnavailable('Another request answered or changed this rematch first; reload the match.', e.currentVersion);
+    if (e instanceof VersionConflictError)
+      throw problems.rematchUnavailable('Another request answered or changed this rematch first; reload the match.', e.currentVersion);
     throw e;
   }
   const version = entry.version + 1;
@@ -83,11 +89,16 @@ export async function offerRematch(deps: RematchDeps, id: string, token: string 
   const { entry, seat } = await seatIn(deps, id, token);
   const now = deps.now();
   if (!outcomeOf(entry)) throw problems.rematchUnavailable('The match is not over.', entry.version);
-  if (entry.sandbox || !entry.row.decks) throw problems.rematchUnavailable('A sandbox match, or one that was never dealt, has no rematch.', entry.version);
-  if (entry.rematch?.answer === 'accepted') throw problems.rematchUnavailable(`The rematch was accepted: match ${entry.rematch.matchId}.`, entry.version);
+  if (entry.sandbox || !entry.row.decks)
+    throw problems.rematchUnavailable('A sandbox match, or one that was never dealt, has no rematch.', entry.version);
+  if (entry.rematch?.answer === 'accepted')
+    throw problems.rematchUnavailable(`The rematch was accepted: match ${entry.rematch.matchId}.`, entry.version);
   const open = openOffer(entry, now);
   if (open) {
-    throw problems.rematchUnavailable(open.offeredBy === seat ? 'Your offer is still open.' : 'The other seat has offered a rematch: accept or decline it.', entry.version);
+    throw problems.rematchUnavailable(
+      open.offeredBy === seat ? 'Your offer is still open.' : 'The other seat has offered a rematch: accept or decline it.',
+      entry.version,
+    );
   }
   const next = await append(deps, entry, rematchOfferedRecord(seat, now, now + deps.offerTtlMs));
   return { rematch: rematchView({ ...next, at: now })! };
@@ -119,14 +130,19 @@ export async function acceptRematch(deps: RematchDeps, id: string, token: string
   const decks = row.decks!;
   // The rematch is played by the rules this server has now: the settings must still be valid under them.
   const settings = ruleset.configSchema.safeParse(row.config);
-  if (!settings.success) throw problems.rematchUnavailable("This match's settings are not valid under the rules this server has now.", entry.version);
+  if (!settings.success)
+    throw problems.rematchUnavailable("This match's settings are not valid under the rules this server has now.", entry.version);
   const config: unknown = settings.data;
   // Seats swapped: whoever held a seat holds the other one now, with the same deck.
   const from = (s: Seat) => row.seats.find((x) => x.seat === otherSeat(s))!;
   const swapped = { p1: decks.p2, p2: decks.p1 };
   for (const s of ['p1', 'p2'] as const) {
     const errors = ruleset.validateDeck(swapped[s], config);
-    if (errors.length > 0) throw problems.rematchUnavailable(`The deck of seat ${otherSeat(s)} is no longer valid under these rules: ${errors.join('; ')}`, entry.version);
+    if (errors.length > 0)
+      throw problems.rematchUnavailable(
+        `The deck of seat ${otherSeat(s)} is no longer valid under these rules: ${errors.join('; ')}`,
+        entry.version,
+      );
   }
   const seed = randomBytes(32).toString('hex');
   const dealt = ruleset.create({ config, decks: swapped, seed });
@@ -161,7 +177,11 @@ export async function acceptRematch(deps: RematchDeps, id: string, token: string
 }
 
 /** The offerer's seat in the accepted rematch: its new token, returned once (to the holder of its seat in the finished match). */
-export async function claimRematchSeat(deps: RematchDeps, id: string, token: string | null | undefined): Promise<{ id: string; seat: Seat; token: string }> {
+export async function claimRematchSeat(
+  deps: RematchDeps,
+  id: string,
+  token: string | null | undefined,
+): Promise<{ id: string; seat: Seat; token: string }> {
   const { entry, seat } = await seatIn(deps, id, token);
   const r = entry.rematch;
   if (r?.answer !== 'accepted' || !r.matchId) throw problems.rematchUnavailable('No accepted rematch.', entry.version);

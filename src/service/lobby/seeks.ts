@@ -81,14 +81,19 @@ function decodeSeekCursor(cursor: string): { createdAt: Date; id: string } {
   } catch {
     throw problems.invalidCursor();
   }
-  if (!Array.isArray(v) || v.length !== 2 || typeof v[0] !== 'string' || typeof v[1] !== 'string' || !SeekIdSchema.safeParse(v[1]).success) throw problems.invalidCursor();
+  if (!Array.isArray(v) || v.length !== 2 || typeof v[0] !== 'string' || typeof v[1] !== 'string' || !SeekIdSchema.safeParse(v[1]).success)
+    throw problems.invalidCursor();
   const at = new Date(v[0]);
-  if (Number.isNaN(at.getTime()) || at.toISOString() !== v[0] || at.getUTCFullYear() < 2000 || at.getUTCFullYear() > 9999) throw problems.invalidCursor();
+  if (Number.isNaN(at.getTime()) || at.toISOString() !== v[0] || at.getUTCFullYear() < 2000 || at.getUTCFullYear() > 9999)
+    throw problems.invalidCursor();
   return { createdAt: at, id: v[1] };
 }
 
 /** Equal keys pair: the time control's fields in a fixed order. */
-const controlKey = (c: TimeControl): string => JSON.stringify(c.kind === 'correspondence' ? [c.kind, c.daysPerMove] : c.kind === 'live' ? [c.kind, c.initialSeconds, c.incrementSeconds] : [c.kind]);
+const controlKey = (c: TimeControl): string =>
+  JSON.stringify(
+    c.kind === 'correspondence' ? [c.kind, c.daysPerMove] : c.kind === 'live' ? [c.kind, c.initialSeconds, c.incrementSeconds] : [c.kind],
+  );
 
 const publicView = (s: SeekRow): PublicSeekView => ({
   id: s.id,
@@ -126,7 +131,11 @@ export class Seeks {
    * stored answer (`replayed`), the key with another body is idempotency-key-reused; the key is
    * stored in the post's transaction, so of two posts with one key on any nodes one is stored.
    */
-  async post(token: string | null | undefined, input: SeekInput, opts: { idempotencyKey?: string | undefined } = {}): Promise<OwnSeekView & { replayed?: true }> {
+  async post(
+    token: string | null | undefined,
+    input: SeekInput,
+    opts: { idempotencyKey?: string | undefined } = {},
+  ): Promise<OwnSeekView & { replayed?: true }> {
     const player = await this.players.player(token, 'match:create');
     const key = opts.idempotencyKey;
     if (key === undefined) return this.postOnce(player, input, undefined);
@@ -214,7 +223,10 @@ export class Seeks {
    * A page of the open seeks, oldest first: at most `limit` (1..100, default 100), after `cursor`
    * (a nextCursor from the page before; invalid-cursor otherwise); nextCursor null on the last.
    */
-  async page(filter: { game?: string | undefined }, opts: { limit?: number | undefined; cursor?: string | undefined }): Promise<{ seeks: PublicSeekView[]; nextCursor: string | null }> {
+  async page(
+    filter: { game?: string | undefined },
+    opts: { limit?: number | undefined; cursor?: string | undefined },
+  ): Promise<{ seeks: PublicSeekView[]; nextCursor: string | null }> {
     const limit = Math.min(Math.max(opts.limit ?? LIST_LIMIT, 1), LIST_LIMIT);
     const after = opts.cursor === undefined ? null : decodeSeekCursor(opts.cursor);
     // One row more than the page tells whether there is a next one.

@@ -91,7 +91,8 @@ export type Decision =
 
 const NOBODY_TO_MOVE = { toMove: null, deadline: null } as const;
 
-const typeOf = (action: unknown): unknown => (typeof action === 'object' && action !== null ? (action as { type?: unknown }).type : undefined);
+const typeOf = (action: unknown): unknown =>
+  typeof action === 'object' && action !== null ? (action as { type?: unknown }).type : undefined;
 
 /** Whether a game's own actions include `{"type":"resign"}` (its action schema is the one source); remembered per ruleset. */
 const OWN_RESIGN = new WeakMap<AnyRuleset, boolean>();
@@ -119,7 +120,13 @@ export function rowChange(
   next: { toMove: Seat | null; deadline: Date | null },
   end: { winner: Seat | null; reason: MatchEnding } | null,
 ): RowChange {
-  return { status: end ? 'finished' : 'active', winner: end?.winner ?? null, ending: end?.reason ?? null, ...next, version: entry.version + records.length };
+  return {
+    status: end ? 'finished' : 'active',
+    winner: end?.winner ?? null,
+    ending: end?.reason ?? null,
+    ...next,
+    version: entry.version + records.length,
+  };
 }
 
 /** The entry once `records` (with the row change `change`) are appended; `state` is the game's after them. */
@@ -136,7 +143,9 @@ export function clockEnding(entry: MatchEntry, now: number): MatchEnd | null {
   if (!seat) return null;
   // The match ended when the time ran out, not when a sweep, read or move (perhaps after downtime) noticed.
   const at = deadlineOf(entry.clock!)!;
-  return entry.decided[seat] ? { reason: 'timed-out', seat, winner: otherSeat(seat), at } : { reason: 'aborted', seat: null, winner: null, at };
+  return entry.decided[seat]
+    ? { reason: 'timed-out', seat, winner: otherSeat(seat), at }
+    : { reason: 'aborted', seat: null, winner: null, at };
 }
 
 /** A match ended outside its game: the ending, and the clock stopped where the time was (a seat that ran out shows zero). */
@@ -157,10 +166,14 @@ export function decide(command: MoveCommand, entry: MatchEntry): Decision {
   const refuse = (error: ServiceError): Decision => ({ ok: false, error });
 
   if (command.weakPrecondition) {
-    return refuse(problems.versionConflict(version, `If-Match compares strongly: a weak tag never matches; send the version as "${version}".`));
+    return refuse(
+      problems.versionConflict(version, `If-Match compares strongly: a weak tag never matches; send the version as "${version}".`),
+    );
   }
   if (command.expectedVersion !== undefined && command.expectedVersion !== version) {
-    return refuse(problems.versionConflict(version, `If-Match/expectedVersion is ${command.expectedVersion} but the match is at version ${version}.`));
+    return refuse(
+      problems.versionConflict(version, `If-Match/expectedVersion is ${command.expectedVersion} but the match is at version ${version}.`),
+    );
   }
   const type = typeOf(action);
   if (outcomeOf(entry)) return refuse(problems.notActive('finished', version));
@@ -178,13 +191,20 @@ export function decide(command: MoveCommand, entry: MatchEntry): Decision {
   if (type === 'abort') {
     // lichess's rule: a match can be called off until each seat has made its first decision.
     if (entry.decided.p1 && entry.decided.p2) {
-      return refuse(problems.illegal('ABORT_TOO_LATE', 'Both seats have made a decision: the match can no longer be aborted (resign instead).', version));
+      return refuse(
+        problems.illegal(
+          'ABORT_TOO_LATE',
+          'Both seats have made a decision: the match can no longer be aborted (resign instead).',
+          version,
+        ),
+      );
     }
     // Not expired (checked above), so the clock stops at now.
     return accept(command, entry, ending(entry, { reason: 'aborted', seat, winner: null, at: now }, seat, now), null);
   }
   // Conceding is part of every game: the other seat wins, whoever's decision it is.
-  if (type === 'resign' && !resignsByOwnRules(ruleset)) return accept(command, entry, ending(entry, resignation(seat, now), seat, now), null);
+  if (type === 'resign' && !resignsByOwnRules(ruleset))
+    return accept(command, entry, ending(entry, resignation(seat, now), seat, now), null);
 
   const r = ruleset.apply(state, seat, action);
   if (!r.ok) return refuse(problems.illegal(r.error.code, r.error.message, version));
@@ -223,7 +243,12 @@ function accept(command: MoveCommand, entry: MatchEntry, { records, change, next
   }
   const key = command.idempotency;
   const idempotency: IdempotencyRecord | undefined = key
-    ? { key: key.key, seat, requestHash: key.requestHash, response: JSON.stringify({ stored: 2, ...summary, at: now } satisfies StoredAnswer) }
+    ? {
+        key: key.key,
+        seat,
+        requestHash: key.requestHash,
+        response: JSON.stringify({ stored: 2, ...summary, at: now } satisfies StoredAnswer),
+      }
     : undefined;
   return { ok: true, kind: 'accepted', records, change, next, answer, idempotency, work };
 }

@@ -15,13 +15,23 @@ import type { LoadedMatch } from './types.js';
 
 export async function exportMatch(store: MatchStore, m: LoadedMatch): Promise<ReplayFile> {
   const stored = await store.loadEvents(m.row.id, { limit: m.version });
-  const log: LoggedEvent[] = stored.map((e) => ({ seq: e.seq, source: e.source, actingSeat: (e.actingSeat as Seat | null) ?? null, event: e.payload as LoggedEvent['event'] }));
+  const log: LoggedEvent[] = stored.map((e) => ({
+    seq: e.seq,
+    source: e.source,
+    actingSeat: (e.actingSeat as Seat | null) ?? null,
+    event: e.payload as LoggedEvent['event'],
+  }));
   const outcome = outcomeOf(m);
   let actions: ReturnType<typeof recoverActions> = { ok: true, actions: [] };
   if (outcome && m.state) {
     actions = recoverActions(m.ruleset, log);
     if (!actions.ok) {
-      throw new ServiceError({ kind: 'unavailable', code: 'export-unavailable', title: 'Export unavailable', detail: `The actions of this match could not be recovered (${actions.reason}).` });
+      throw new ServiceError({
+        kind: 'unavailable',
+        code: 'export-unavailable',
+        title: 'Export unavailable',
+        detail: `The actions of this match could not be recovered (${actions.reason}).`,
+      });
     }
   }
   const opening = openingOf(stored);
@@ -42,7 +52,9 @@ export async function exportMatch(store: MatchStore, m: LoadedMatch): Promise<Re
     players: m.row.seats.map((s) => ({ seat: s.seat, handle: s.handle, verified: !!s.playerId })),
     createdAt: m.row.createdAt.toISOString(),
     finishedAt: outcome ? lastAt.toISOString() : null,
-    outcome: outcome ? { winner: outcome.winner, reason: outcome.reason, ...(outcome.seat !== undefined ? { seat: outcome.seat } : {}) } : null,
+    outcome: outcome
+      ? { winner: outcome.winner, reason: outcome.reason, ...(outcome.seat !== undefined ? { seat: outcome.seat } : {}) }
+      : null,
     timeControl: m.timeControl,
     rulesHash: m.row.rulesHash,
     engineVersion: m.row.engineVersion,

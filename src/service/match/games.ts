@@ -6,7 +6,6 @@ import type { AnyRuleset } from '../../core/ruleset.js';
 import { GAME_IDS, rulesetOf } from '../../games/registry.js';
 import { problems } from '../errors.js';
 
-
 export interface GameInfo {
   id: string;
   name: string;
@@ -24,7 +23,13 @@ function info(r: AnyRuleset): GameInfo {
     rulesVersion: r.rulesVersion,
     engineVersion: r.engineVersion,
     positionFormat: r.positions.format,
-    cardSet: { id: r.cardSet.id, name: r.cardSet.name, hash: r.cardSet.hash, placeholder: r.cardSet.placeholder, cardCount: r.cardSet.cards.length },
+    cardSet: {
+      id: r.cardSet.id,
+      name: r.cardSet.name,
+      hash: r.cardSet.hash,
+      placeholder: r.cardSet.placeholder,
+      cardCount: r.cardSet.cards.length,
+    },
     starterDecks: r.starterDecks.map((d) => ({ id: d.id, name: d.name })),
   };
 }

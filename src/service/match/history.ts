@@ -31,7 +31,8 @@ export async function listMatches(
   if (filter.from !== undefined) f.from = new Date(filter.from);
   if (filter.to !== undefined) f.to = new Date(filter.to);
   if (filter.result !== undefined) {
-    if (filter.handle === undefined) throw problems.validation('result needs handle: won, lost and drawn are from that player\'s side.', ['result: needs handle']);
+    if (filter.handle === undefined)
+      throw problems.validation("result needs handle: won, lost and drawn are from that player's side.", ['result: needs handle']);
     f.result = filter.result;
   }
   let page;
@@ -105,4 +106,3 @@ export function summary(r: MatchRow, now: number): MatchSummary {
 export function isCursorError(e: unknown): boolean {
   return e instanceof Error && (e.name === 'InvalidCursorError' || /cursor/i.test(e.message));
 }
-

@@ -66,7 +66,8 @@ export class MatchLoader {
     private readonly checkpointBudget = DEFAULT_TIME_TRAVEL_CHECKPOINTS,
   ) {
     this.cache = cacheSize > 0 ? new LRUCache({ max: cacheSize }) : null;
-    this.checkpoints = checkpointBudget > 0 ? new LRUCache({ maxSize: checkpointBudget, sizeCalculation: (list) => Math.max(1, list.length) }) : null;
+    this.checkpoints =
+      checkpointBudget > 0 ? new LRUCache({ maxSize: checkpointBudget, sizeCalculation: (list) => Math.max(1, list.length) }) : null;
   }
 
   /** The match as the database has it now. */
@@ -103,9 +104,16 @@ export class MatchLoader {
     charge(workCost.timeTravel(seq - (from?.seq ?? 0)));
     const stored = await this.store.loadEvents(id, from ? { afterSeq: from.seq, limit: seq - from.seq } : { limit: seq });
     const opening = from ? from.opening : openingOf(stored);
-    let point: Checkpoint = from ?? { seq: 0, state: null, records: NO_RECORDS, opening, sandbox: (opening?.position ?? null) !== null, createdAt: 0 };
+    let point: Checkpoint = from ?? {
+      seq: 0,
+      state: null,
+      records: NO_RECORDS,
+      opening,
+      sandbox: (opening?.position ?? null) !== null,
+      createdAt: 0,
+    };
     // In slices that end on checkpoint boundaries, so the way there leaves checkpoints behind.
-    for (let i = 0; i < stored.length; ) {
+    for (let i = 0; i < stored.length;) {
       const boundary = (Math.floor(point.seq / CHECKPOINT_EVERY) + 1) * CHECKPOINT_EVERY;
       let j = i;
       while (j < stored.length && stored[j]!.seq <= boundary) j++;
@@ -124,7 +132,10 @@ export class MatchLoader {
     }
     const { state, records, sandbox } = point;
     // Before the deal only the creator had sat down.
-    const seats = state === null && opening ? row.seats.map((s) => (s.seat === opening.creatorSeat ? s : { ...s, tokenHash: null, handle: null })) : row.seats;
+    const seats =
+      state === null && opening
+        ? row.seats.map((s) => (s.seat === opening.creatorSeat ? s : { ...s, tokenHash: null, handle: null }))
+        : row.seats;
     const entry: MatchEntry = { ...records, row: { ...row, seats, version: seq }, ruleset, version: seq, state, sandbox };
     // The clocks read as they did when event `seq` was written.
     return { entry, at: point.createdAt };
@@ -168,7 +179,14 @@ export class MatchLoader {
         const state: unknown = events.length > 0 ? cached.ruleset.evolve(cached.state, events) : cached.state;
         this.stats.catchUps++;
         const version = newer.at(-1)!.seq;
-        const entry: MatchEntry = { ...foldRecords(cached, newer), row: { ...row, version }, ruleset: cached.ruleset, version, state, sandbox: cached.sandbox };
+        const entry: MatchEntry = {
+          ...foldRecords(cached, newer),
+          row: { ...row, version },
+          ruleset: cached.ruleset,
+          version,
+          state,
+          sandbox: cached.sandbox,
+        };
         this.remember(entry);
         return entry;
       }

@@ -15,7 +15,18 @@
 import type { AnyRuleset, Seat } from '../../core/ruleset.js';
 import type { Clock, TimeControl } from '../../core/clock.js';
 import type { GeneratorId } from '../../core/random.js';
-import { CLOCK_SET, MATCH_ENDED, MATCH_OPENED, REMATCH_ACCEPTED, REMATCH_DECLINED, REMATCH_OF, REMATCH_OFFERED, isMatchRecord, isOpening, type EventSource } from '../../core/match-records.js';
+import {
+  CLOCK_SET,
+  MATCH_ENDED,
+  MATCH_OPENED,
+  REMATCH_ACCEPTED,
+  REMATCH_DECLINED,
+  REMATCH_OF,
+  REMATCH_OFFERED,
+  isMatchRecord,
+  isOpening,
+  type EventSource,
+} from '../../core/match-records.js';
 import type { NewEvent } from '../../persistence/types.js';
 
 export { isMatchRecord, isOpening, publicRecord } from '../../core/match-records.js';
@@ -82,7 +93,15 @@ export interface MatchRecords {
   rematchOf?: string | null;
 }
 
-export const NO_RECORDS: MatchRecords = { timeControl: { kind: 'none' }, clock: null, end: null, decided: { p1: false, p2: false }, decisions: { p1: 0, p2: 0 }, rematch: null, rematchOf: null };
+export const NO_RECORDS: MatchRecords = {
+  timeControl: { kind: 'none' },
+  clock: null,
+  end: null,
+  decided: { p1: false, p2: false },
+  decisions: { p1: 0, p2: 0 },
+  rematch: null,
+  rematchOf: null,
+};
 
 /** The opening record of a log, if it has one (always its first). */
 export function openingOf(log: readonly LoggedRecord[]): MatchOpening | null {
@@ -110,20 +129,26 @@ export function foldRecords(acc: MatchRecords, log: readonly LoggedRecord[]): Ma
       clock = (e.payload as { clock: Clock }).clock;
       timeControl = clock.control;
       if (e.actingSeat === 'p1' || e.actingSeat === 'p2') decisions[e.actingSeat] += 1;
-    }
-    else if (e.type === MATCH_ENDED) end = (e.payload as { end: MatchEnd }).end;
+    } else if (e.type === MATCH_ENDED) end = (e.payload as { end: MatchEnd }).end;
     else if (e.type === REMATCH_OFFERED) {
       const p = e.payload as { by: Seat; expiresAt: number };
       rematch = { offeredBy: p.by, expiresAt: p.expiresAt, answer: null, matchId: null };
     } else if (e.type === REMATCH_DECLINED && rematch) rematch = { ...rematch, answer: 'declined' };
-    else if (e.type === REMATCH_ACCEPTED && rematch) rematch = { ...rematch, answer: 'accepted', matchId: (e.payload as { matchId: string }).matchId };
+    else if (e.type === REMATCH_ACCEPTED && rematch)
+      rematch = { ...rematch, answer: 'accepted', matchId: (e.payload as { matchId: string }).matchId };
     else if (e.type === REMATCH_OF) rematchOf = (e.payload as { matchId: string }).matchId;
   }
   return { timeControl, clock, end, decided, decisions, rematch, rematchOf };
 }
 
 export function openingRecord(opening: Omit<MatchOpening, 'type'>): NewEvent {
-  return { source: 'match', type: MATCH_OPENED, payload: { type: MATCH_OPENED, ...opening }, visibility: 'server', actingSeat: opening.creatorSeat };
+  return {
+    source: 'match',
+    type: MATCH_OPENED,
+    payload: { type: MATCH_OPENED, ...opening },
+    visibility: 'server',
+    actingSeat: opening.creatorSeat,
+  };
 }
 
 export function clockRecord(clock: Clock, at: number, actingSeat: Seat | null): NewEvent {
@@ -140,7 +165,13 @@ export function gameRecord(ruleset: AnyRuleset, e: { type: string }, actingSeat:
 }
 
 export function rematchOfferedRecord(by: Seat, at: number, expiresAt: number): NewEvent {
-  return { source: 'match', type: REMATCH_OFFERED, payload: { type: REMATCH_OFFERED, by, at, expiresAt }, visibility: 'public', actingSeat: by };
+  return {
+    source: 'match',
+    type: REMATCH_OFFERED,
+    payload: { type: REMATCH_OFFERED, by, at, expiresAt },
+    visibility: 'public',
+    actingSeat: by,
+  };
 }
 
 export function rematchDeclinedRecord(by: Seat, at: number): NewEvent {
@@ -148,7 +179,13 @@ export function rematchDeclinedRecord(by: Seat, at: number): NewEvent {
 }
 
 export function rematchAcceptedRecord(by: Seat, at: number, matchId: string): NewEvent {
-  return { source: 'match', type: REMATCH_ACCEPTED, payload: { type: REMATCH_ACCEPTED, by, at, matchId }, visibility: 'public', actingSeat: by };
+  return {
+    source: 'match',
+    type: REMATCH_ACCEPTED,
+    payload: { type: REMATCH_ACCEPTED, by, at, matchId },
+    visibility: 'public',
+    actingSeat: by,
+  };
 }
 
 export function rematchOfRecord(matchId: string): NewEvent {

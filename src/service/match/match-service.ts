@@ -35,7 +35,15 @@ import { FREE, workCost, type ChargeWork } from '../work-costs.js';
 import { BulkPairings, DEFAULT_BULK_PAIRING_PER_MINUTE } from '../lobby/bulk-pairings.js';
 import { DEFAULT_SEEK_LIMITS, Seeks, type SeekLimits } from '../lobby/seeks.js';
 import { AccountFeeds, DEFAULT_FEED_SETTINGS, type FeedSettings } from '../live/account-feed.js';
-import { DEFAULT_REMATCH_OFFER_TTL_SECONDS, acceptRematch, claimRematchSeat, declineRematch, offerRematch, type RematchDeps, type RematchStarted } from '../lobby/rematch.js';
+import {
+  DEFAULT_REMATCH_OFFER_TTL_SECONDS,
+  acceptRematch,
+  claimRematchSeat,
+  declineRematch,
+  offerRematch,
+  type RematchDeps,
+  type RematchStarted,
+} from '../lobby/rematch.js';
 import type {
   ActionOutcome,
   CreateMatchInput,
@@ -135,7 +143,9 @@ export class MatchService {
     this.players = new Players(this.store.players, this.credentials, (hash) => this.store.announceRevoked(hash));
     this.ratings = new Ratings(this.store.players, this.store.ratings);
     this.challenges = new Challenges(this, { ...DEFAULT_CHALLENGE_SETTINGS, ...opts.challenges });
-    this.seeks = new Seeks(this.store, this.players, this.now, { ...DEFAULT_SEEK_LIMITS, ...opts.seekLimits }, (id) => this.feeds.connected(id));
+    this.seeks = new Seeks(this.store, this.players, this.now, { ...DEFAULT_SEEK_LIMITS, ...opts.seekLimits }, (id) =>
+      this.feeds.connected(id),
+    );
     this.feeds = new AccountFeeds(this, { ...DEFAULT_FEED_SETTINGS, ...opts.feeds });
     this.tournaments = new Tournaments(this, { ...DEFAULT_TOURNAMENT_SETTINGS, ...opts.tournaments });
     this.bulkPairings = new BulkPairings(this, { perMinute: opts.bulkPairingsPerMinute ?? DEFAULT_BULK_PAIRING_PER_MINUTE });
@@ -193,7 +203,10 @@ export class MatchService {
    * principal, with `scope`, and for a seat token the match it names, the token checked against
    * that match as every read checks it. Refused as a read is: invalid-token, insufficient-scope.
    */
-  async credential(token: string | null | undefined, scope: Scope = 'match:read'): Promise<{ principal: Principal; seatMatchId: string | null }> {
+  async credential(
+    token: string | null | undefined,
+    scope: Scope = 'match:read',
+  ): Promise<{ principal: Principal; seatMatchId: string | null }> {
     const principal = await this.players.principal(token);
     requireScope(principal, scope);
     if (principal.kind !== 'seat') return { principal, seatMatchId: null };
@@ -284,7 +297,9 @@ export class MatchService {
     }
     // Tournaments with a step due: a scheduled start, ended matches to score, a round's deadline, the next round.
     try {
-      await this.tournaments.sweep(limit, (id, err) => this.sweepErrors.push({ id, error: err instanceof Error ? err.message : String(err) }));
+      await this.tournaments.sweep(limit, (id, err) =>
+        this.sweepErrors.push({ id, error: err instanceof Error ? err.message : String(err) }),
+      );
     } catch (err) {
       this.sweepErrors.push({ id: 'tournaments', error: err instanceof Error ? err.message : String(err) });
     }
@@ -364,7 +379,11 @@ export class MatchService {
     return legalActions(m, opts);
   }
 
-  redact(m: Pick<LoadedMatch, 'ruleset'>, e: { seq: number; source: EventSource; type: string; payload: unknown; actingSeat: Seat | string | null }, viewer: Viewer): EventDto | null {
+  redact(
+    m: Pick<LoadedMatch, 'ruleset'>,
+    e: { seq: number; source: EventSource; type: string; payload: unknown; actingSeat: Seat | string | null },
+    viewer: Viewer,
+  ): EventDto | null {
     return redact(m, e, viewer);
   }
 
@@ -420,7 +439,13 @@ export class MatchService {
   /** Applies one action for the seat holding `token`; a retry with the same key gets the same result. */
   submitAction(id: string, token: string | null | undefined, action: unknown, opts: MoveOptions): Promise<ActionOutcome> {
     return submitAction(
-      { store: this.store, loader: this.loader, now: this.now, ratedMinDecisions: this.ratedMinDecisions, seatOf: (entry, t) => this.seatOf(entry.row, t, 'match:play') },
+      {
+        store: this.store,
+        loader: this.loader,
+        now: this.now,
+        ratedMinDecisions: this.ratedMinDecisions,
+        seatOf: (entry, t) => this.seatOf(entry.row, t, 'match:play'),
+      },
       id,
       token,
       action,
@@ -429,7 +454,14 @@ export class MatchService {
   }
 
   private get rematchDeps(): RematchDeps {
-    return { store: this.store, loader: this.loader, credentials: this.credentials, now: this.now, offerTtlMs: this.rematchTtlMs, seatOf: (entry, t) => this.seatOf(entry.row, t, 'match:play') };
+    return {
+      store: this.store,
+      loader: this.loader,
+      credentials: this.credentials,
+      now: this.now,
+      offerTtlMs: this.rematchTtlMs,
+      seatOf: (entry, t) => this.seatOf(entry.row, t, 'match:play'),
+    };
   }
 
   /** A seat of a finished match offers a rematch (../lobby/rematch.ts). */

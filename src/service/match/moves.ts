@@ -60,7 +60,13 @@ function requestHash(seat: Seat, action: unknown): string {
 }
 
 /** Applies one action for the seat holding `token`; a retry with the same key gets the same result. */
-export async function submitAction(deps: MoveDeps, id: string, token: string | null | undefined, action: unknown, opts: MoveOptions): Promise<ActionOutcome> {
+export async function submitAction(
+  deps: MoveDeps,
+  id: string,
+  token: string | null | undefined,
+  action: unknown,
+  opts: MoveOptions,
+): Promise<ActionOutcome> {
   if (token === undefined) throw problems.missingToken();
   // The move path starts from the cached entry without reading the database: the append
   // carries the expected version, so the database still decides. If anything fails on a
@@ -90,7 +96,11 @@ export async function submitAction(deps: MoveDeps, id: string, token: string | n
  * an abort (no winner) when that seat had not made its first decision. Returns the new entry, or
  * null when there was nothing to end or another request ended or moved the match first.
  */
-export async function expire(deps: Pick<MoveDeps, 'store' | 'loader' | 'ratedMinDecisions'>, entry: MatchEntry, now: number): Promise<MatchEntry | null> {
+export async function expire(
+  deps: Pick<MoveDeps, 'store' | 'loader' | 'ratedMinDecisions'>,
+  entry: MatchEntry,
+  now: number,
+): Promise<MatchEntry | null> {
   const end = clockEnding(entry, now);
   return end ? appendEnding(deps, entry, ending(entry, end, null, now)) : null;
 }
@@ -100,16 +110,26 @@ export async function expire(deps: Pick<MoveDeps, 'store' | 'loader' | 'ratedMin
  * loses on time, or the match is aborted when that seat had not made its first decision (a
  * no-show). Returns the new entry, or null when the match had ended or moved meanwhile.
  */
-export async function endAtDeadline(deps: Pick<MoveDeps, 'store' | 'loader' | 'ratedMinDecisions'>, entry: MatchEntry, now: number): Promise<MatchEntry | null> {
+export async function endAtDeadline(
+  deps: Pick<MoveDeps, 'store' | 'loader' | 'ratedMinDecisions'>,
+  entry: MatchEntry,
+  now: number,
+): Promise<MatchEntry | null> {
   if (entry.end || entry.state === null || entry.row.status !== 'active') return null;
   const seat = toMoveOf(entry.ruleset, entry.state);
   const end: MatchEnd =
-    seat && entry.decided[seat] ? { reason: 'timed-out', seat, winner: otherSeat(seat), at: now } : { reason: 'aborted', seat: null, winner: null, at: now };
+    seat && entry.decided[seat]
+      ? { reason: 'timed-out', seat, winner: otherSeat(seat), at: now }
+      : { reason: 'aborted', seat: null, winner: null, at: now };
   return appendEnding(deps, entry, ending(entry, end, null, now));
 }
 
 /** Appends an ending and remembers the entry after it; null when another request ended or moved the match first. */
-async function appendEnding(deps: Pick<MoveDeps, 'store' | 'loader' | 'ratedMinDecisions'>, entry: MatchEntry, { records, change, next }: Change): Promise<MatchEntry | null> {
+async function appendEnding(
+  deps: Pick<MoveDeps, 'store' | 'loader' | 'ratedMinDecisions'>,
+  entry: MatchEntry,
+  { records, change, next }: Change,
+): Promise<MatchEntry | null> {
   try {
     await appendChange(deps, entry, records, change);
   } catch (e) {
@@ -133,7 +153,12 @@ async function appendChange(
     row: { status: change.status, winner: change.winner, toMove: change.toMove, deadline: change.deadline },
     notify: notificationsFor(row, change),
     ...(change.ending
-      ? { ending: { reason: change.ending, rating: ratedEnding(row, change.winner, change.ending, { decisions: entry.decisions, minDecisions: deps.ratedMinDecisions }) } }
+      ? {
+          ending: {
+            reason: change.ending,
+            rating: ratedEnding(row, change.winner, change.ending, { decisions: entry.decisions, minDecisions: deps.ratedMinDecisions }),
+          },
+        }
       : {}),
     ...(idempotency ? { idempotency } : {}),
   });
@@ -142,7 +167,13 @@ async function appendChange(
 }
 
 /** One try of the action on `entry`: decide, charge, append, remember. */
-async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null, action: unknown, opts: MoveOptions): Promise<ActionOutcome> {
+async function tryAction(
+  deps: MoveDeps,
+  entry: MatchEntry,
+  token: string | null,
+  action: unknown,
+  opts: MoveOptions,
+): Promise<ActionOutcome> {
   const seat = await deps.seatOf(entry, token);
   if (!seat) throw problems.noSeat();
   const key = opts.idempotencyKey;
@@ -192,7 +223,14 @@ async function tryAction(deps: MoveDeps, entry: MatchEntry, token: string | null
   return { ...d.answer, seat, replayed: false, ...legal };
 }
 
-async function replayIdempotent(deps: Pick<MoveDeps, 'store' | 'loader'>, entry: MatchEntry, key: string, seat: Seat, hash: string, representation: ActionRepresentation): Promise<ActionOutcome | null> {
+async function replayIdempotent(
+  deps: Pick<MoveDeps, 'store' | 'loader'>,
+  entry: MatchEntry,
+  key: string,
+  seat: Seat,
+  hash: string,
+  representation: ActionRepresentation,
+): Promise<ActionOutcome | null> {
   const prior = await deps.store.findIdempotency(entry.row.id, seat, key);
   if (!prior) return null;
   if (prior.requestHash !== hash) throw problems.idempotencyMismatch();
@@ -203,7 +241,11 @@ async function replayIdempotent(deps: Pick<MoveDeps, 'store' | 'loader'>, entry:
   // The view as the first answer showed it: the log up to its version, read at its time.
   const past = await deps.loader.at(entry.row.id, summary.version);
   if (!past) throw new Error(`idempotency record of ${entry.row.id} names version ${summary.version}, which the log does not have`);
-  const result: ActionResult = { version: summary.version, events: summary.events, match: matchView({ ...past.entry, viewer: seat, seat, at }) };
+  const result: ActionResult = {
+    version: summary.version,
+    events: summary.events,
+    match: matchView({ ...past.entry, viewer: seat, seat, at }),
+  };
   return { summary, result, seat, replayed: true };
 }
 
@@ -220,6 +262,13 @@ function legacyReplay(result: ActionResult, entry: MatchEntry, seat: Seat): Acti
   match.rematch ??= null;
   match.rematchOf ??= null;
   const m = result.match;
-  const summary: ActionSummary = { version: result.version, events: result.events, status: m.status, winner: m.winner, outcome: m.outcome, pending: pendingOf(m) };
+  const summary: ActionSummary = {
+    version: result.version,
+    events: result.events,
+    status: m.status,
+    winner: m.winner,
+    outcome: m.outcome,
+    pending: pendingOf(m),
+  };
   return { summary, result, seat, replayed: true };
 }

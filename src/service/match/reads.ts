@@ -151,7 +151,12 @@ export function redact(m: Pick<LoadedMatch, 'ruleset'>, e: Logged, viewer: Viewe
 }
 
 /** Events after `after`, redacted for the caller. `next` is the seq to pass as `after` next time. */
-export async function eventPage(store: MatchStore, m: LoadedMatch, after: number, limit: number): Promise<{ events: EventDto[]; next: number; hasMore: boolean }> {
+export async function eventPage(
+  store: MatchStore,
+  m: LoadedMatch,
+  after: number,
+  limit: number,
+): Promise<{ events: EventDto[]; next: number; hasMore: boolean }> {
   // Up to the match's version only: a past view (time travel, version N) lists the events up to N.
   const upTo = Math.max(0, m.version - after);
   if (upTo === 0) return { events: [], next: after, hasMore: false };

@@ -6,8 +6,23 @@
  */
 import type { Seat } from '../../core/ruleset.js';
 import type { TimeControl } from '../../core/clock.js';
-import type { BoardRow, DeckRule, TournamentFormat, TournamentPlayerRow, TournamentRow, TournamentStatus } from '../../persistence/types.js';
-import { crosstable, drawInitialOrder, ratingOrder, standings, type GameResult, type RoundResults, type StandingRow } from '../../tournaments/pairing/index.js';
+import type {
+  BoardRow,
+  DeckRule,
+  TournamentFormat,
+  TournamentPlayerRow,
+  TournamentRow,
+  TournamentStatus,
+} from '../../persistence/types.js';
+import {
+  crosstable,
+  drawInitialOrder,
+  ratingOrder,
+  standings,
+  type GameResult,
+  type RoundResults,
+  type StandingRow,
+} from '../../tournaments/pairing/index.js';
 
 /** A board as the API shows it: the stored board with handles for player ids (p2 null: p1 has the bye). */
 export type TournamentBoardView = Omit<BoardRow, 'round' | 'matchStatus'>;
@@ -92,7 +107,14 @@ export function view(t: TournamentRow, players: TournamentPlayerRow[], boards: B
   const rounds = new Map<number, TournamentBoardView[]>();
   for (const b of boards) {
     const list = rounds.get(b.round) ?? [];
-    list.push({ board: b.board, p1: h.get(b.p1) ?? b.p1, p2: b.p2 === null ? null : (h.get(b.p2) ?? b.p2), matchId: b.matchId, result: b.result, forfeit: b.forfeit });
+    list.push({
+      board: b.board,
+      p1: h.get(b.p1) ?? b.p1,
+      p2: b.p2 === null ? null : (h.get(b.p2) ?? b.p2),
+      matchId: b.matchId,
+      result: b.result,
+      forfeit: b.forfeit,
+    });
     rounds.set(b.round, list);
   }
   return {
@@ -156,14 +178,48 @@ export function standingsCsv(s: StandingsView, t: TournamentView): string {
     const mine: Seat = b.p1 === handle ? 'p1' : 'p2';
     const opp = mine === 'p1' ? b.p2 : b.p1;
     const sym =
-      b.result === null ? '*' : b.result === 'draw' ? '½' : b.result === 'double-forfeit' ? '-' : b.result === mine ? (b.forfeit ? '+' : '1') : b.forfeit ? '-' : '0';
+      b.result === null
+        ? '*'
+        : b.result === 'draw'
+          ? '½'
+          : b.result === 'double-forfeit'
+            ? '-'
+            : b.result === mine
+              ? b.forfeit
+                ? '+'
+                : '1'
+              : b.forfeit
+                ? '-'
+                : '0';
     return `${sym} ${opp}`;
   };
-  const head = ['rank', 'handle', 'points', 'buchholz', 'sonneborn_berger', 'direct_encounter', 'games', 'byes', 'withdrawn', ...rounds.map((r) => `round_${r}`)];
+  const head = [
+    'rank',
+    'handle',
+    'points',
+    'buchholz',
+    'sonneborn_berger',
+    'direct_encounter',
+    'games',
+    'byes',
+    'withdrawn',
+    ...rounds.map((r) => `round_${r}`),
+  ];
   const lines = [head.join(',')];
   for (const r of s.standings) {
     lines.push(
-      [r.rank, r.handle, r.points, r.buchholz, r.sonnebornBerger, r.directEncounter, r.games, r.byes, r.withdrawn ? 'yes' : 'no', ...rounds.map((k) => cell(r.handle, k))]
+      [
+        r.rank,
+        r.handle,
+        r.points,
+        r.buchholz,
+        r.sonnebornBerger,
+        r.directEncounter,
+        r.games,
+        r.byes,
+        r.withdrawn ? 'yes' : 'no',
+        ...rounds.map((k) => cell(r.handle, k)),
+      ]
         .map(quote)
         .join(','),
     );

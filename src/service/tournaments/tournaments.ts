@@ -17,7 +17,16 @@ import type { TimeControl } from '../../core/clock.js';
 import { DEFAULT_RATING } from '../../core/rating.js';
 import { GAME_IDS, type GameId } from '../../games/registry.js';
 import type { PlayerRow } from '../../persistence/types.js';
-import type { BoardResult, BoardRow, DeckRule, NewBoard, TournamentFormat, TournamentPlayerRow, TournamentRow, TournamentStatus } from '../../persistence/types.js';
+import type {
+  BoardResult,
+  BoardRow,
+  DeckRule,
+  NewBoard,
+  TournamentFormat,
+  TournamentPlayerRow,
+  TournamentRow,
+  TournamentStatus,
+} from '../../persistence/types.js';
 import { NoPairingError, isBye, pairSwissRound, roundRobin, type Pairing } from '../../tournaments/pairing/index.js';
 import { TournamentIdSchema } from '../../contract/ids.js';
 import { problems } from '../errors.js';
@@ -26,7 +35,16 @@ import { dealPairedMatch, parseSettings, resolveDeck, toMoveOf, type LobbyDeps }
 import { endAtDeadline, expire, type MoveDeps } from '../match/moves.js';
 import { deckLabel, ratingFamily } from '../accounts/ratings.js';
 import type { DeckSpec } from '../match/types.js';
-import { STANDINGS_PAGE_MAX, initialOrder, resultsOf, standingsView, view, type StandingsPage, type StandingsView, type TournamentView } from './tournament-views.js';
+import {
+  STANDINGS_PAGE_MAX,
+  initialOrder,
+  resultsOf,
+  standingsView,
+  view,
+  type StandingsPage,
+  type StandingsView,
+  type TournamentView,
+} from './tournament-views.js';
 
 export type { TournamentFormat, TournamentStatus, DeckRule };
 
@@ -58,15 +76,12 @@ export interface CreateTournamentInput {
   roundHours?: number | undefined;
 }
 
-
 type Deps = LobbyDeps & Pick<MoveDeps, 'ratedMinDecisions'>;
-
 
 /** The most rounds a Swiss of `n` players can pair without a repeat: n - 1 (even n), n (odd n, a bye each). */
 export function swissRoundCap(n: number): number {
   return n % 2 === 0 ? n - 1 : n;
 }
-
 
 /** A tournament as read at one version: its field, its boards and its view (see Tournaments.load). */
 interface Snapshot {
@@ -123,8 +138,10 @@ export class Tournaments {
   async create(me: PlayerRow, input: CreateTournamentInput): Promise<TournamentView> {
     const ruleset = gameRuleset(input.game ?? GAME_IDS[0]!);
     const rated = input.rated ?? false;
-    if (input.timeControl.kind === 'none') throw problems.validation('timeControl: a tournament needs a clock (correspondence or live), so that every round ends.');
-    if (rated && ratingFamily(input.timeControl.kind) === null) throw problems.ratedMatchInvalid('a rated tournament needs a time control.');
+    if (input.timeControl.kind === 'none')
+      throw problems.validation('timeControl: a tournament needs a clock (correspondence or live), so that every round ends.');
+    if (rated && ratingFamily(input.timeControl.kind) === null)
+      throw problems.ratedMatchInvalid('a rated tournament needs a time control.');
     if (input.format === 'swiss') {
       if (input.rounds === undefined) throw problems.validation('rounds: a Swiss tournament needs its number of rounds.');
       if (input.rounds > this.settings.maxRounds) throw problems.validation(`rounds: at most ${this.settings.maxRounds}.`);
@@ -137,7 +154,8 @@ export class Tournaments {
     const startsAt = input.startsAt === undefined ? null : new Date(input.startsAt);
     const entryClosesAt = input.entryClosesAt === undefined ? null : new Date(input.entryClosesAt);
     if (startsAt && startsAt.getTime() <= at) throw problems.validation('startsAt: must be in the future.');
-    if (entryClosesAt && startsAt && entryClosesAt.getTime() > startsAt.getTime()) throw problems.validation('entryClosesAt: must not be after startsAt.');
+    if (entryClosesAt && startsAt && entryClosesAt.getTime() > startsAt.getTime())
+      throw problems.validation('entryClosesAt: must not be after startsAt.');
     const id = `tn_${randomBytes(12).toString('base64url')}`;
     await this.store.create({
       id,
@@ -193,7 +211,11 @@ export class Tournaments {
     return { tournament: v, standings: this.standingsOf(t, players, boards), version: t.version };
   }
 
-  async list(filter: { status?: TournamentStatus | undefined; limit?: number | undefined; cursor?: string | undefined }): Promise<{ tournaments: TournamentView[]; nextCursor: string | null }> {
+  async list(filter: {
+    status?: TournamentStatus | undefined;
+    limit?: number | undefined;
+    cursor?: string | undefined;
+  }): Promise<{ tournaments: TournamentView[]; nextCursor: string | null }> {
     const limit = filter.limit ?? 20;
     let before: { createdAt: Date; id: string } | undefined;
     if (filter.cursor !== undefined) {
@@ -218,11 +240,16 @@ export class Tournaments {
     if (t.invited.length > 0 && !t.invited.includes(me.handle.toLowerCase())) throw problems.notInvited();
     const ruleset = gameRuleset(t.game);
     const deck: DeckSpec = input.deck ?? { starter: ruleset.starterDecks[0]!.id };
-    if (t.deckRule === 'starter' && !('starter' in deck)) throw problems.validation('deck: this tournament is played with the starter decks only ({"starter": id}).');
+    if (t.deckRule === 'starter' && !('starter' in deck))
+      throw problems.validation('deck: this tournament is played with the starter decks only ({"starter": id}).');
     const cards = resolveDeck(ruleset, deck, parseSettings(ruleset, {}), 'deck');
     const family = ratingFamily((t.timeControl as TimeControl).kind);
     const own = family ? (await this.deps.store.ratings.ofPlayer(me.id)).find((r) => r.game === t.game && r.family === family) : undefined;
-    const outcome = await this.store.join(id, { playerId: me.id, deck, deckName: deckLabel(deck, cards), rating: own?.rating ?? DEFAULT_RATING.rating }, new Date(this.deps.now()));
+    const outcome = await this.store.join(
+      id,
+      { playerId: me.id, deck, deckName: deckLabel(deck, cards), rating: own?.rating ?? DEFAULT_RATING.rating },
+      new Date(this.deps.now()),
+    );
     if (outcome === 'already') throw problems.alreadyEntered();
     if (outcome === 'full') throw problems.tournamentFull(t.maxPlayers);
     if (outcome === 'closed') throw problems.tournamentClosed('Entries are closed.');
@@ -239,7 +266,8 @@ export class Tournaments {
   async cancel(me: PlayerRow, id: string): Promise<TournamentView> {
     const t = await this.row(id);
     if (t.organizerId !== me.id) throw problems.notOrganizer();
-    if (!(await this.store.cancel(id, new Date(this.deps.now())))) throw problems.tournamentClosed('Only a tournament that has not started can be cancelled.');
+    if (!(await this.store.cancel(id, new Date(this.deps.now()))))
+      throw problems.tournamentClosed('Only a tournament that has not started can be cancelled.');
     return this.get(id);
   }
 
@@ -338,7 +366,10 @@ export class Tournaments {
     for (const b of current) {
       let entry = await this.deps.loader.current(b.matchId!);
       if (entry.row.status === 'active' && deadline) {
-        entry = (await expire(this.deps, entry, now)) ?? (await endAtDeadline(this.deps, entry, now)) ?? (await this.deps.loader.current(b.matchId!));
+        entry =
+          (await expire(this.deps, entry, now)) ??
+          (await endAtDeadline(this.deps, entry, now)) ??
+          (await this.deps.loader.current(b.matchId!));
       }
       if (entry.row.status !== 'finished') continue;
       decided.push({ round: b.round, board: b.board, ...boardResult(entry) });
@@ -362,7 +393,11 @@ export class Tournaments {
     // A Swiss asked for more rounds than its field can play without a repeat says so from the
     // start: at most n - 1 rounds for an even field, n for an odd one (every pair met, a bye each).
     const totalRounds =
-      t.format !== 'swiss' ? roundRobin(order, { double: t.format === 'double-round-robin' }).length : t.round === 0 ? Math.min(t.rounds!, swissRoundCap(active.length)) : t.rounds!;
+      t.format !== 'swiss'
+        ? roundRobin(order, { double: t.format === 'double-round-robin' }).length
+        : t.round === 0
+          ? Math.min(t.rounds!, swissRoundCap(active.length))
+          : t.rounds!;
     if (t.round > 0 && (next > totalRounds || active.length < 2)) return this.finishNow(t, players, boards, now);
     let pairings: Pairing[];
     if (t.format === 'swiss') {
@@ -435,7 +470,6 @@ function boardResult(entry: Awaited<ReturnType<LobbyDeps['loader']['current']>>)
   return { result: w === 'p1' || w === 'p2' ? w : 'draw', forfeit: false };
 }
 
-
 /** The row a standings cursor starts at, or invalid-cursor for one this service did not issue. */
 function standingsOffset(cursor: string): number {
   try {
@@ -446,4 +480,3 @@ function standingsOffset(cursor: string): number {
   }
   throw problems.invalidCursor();
 }
-

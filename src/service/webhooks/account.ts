@@ -87,7 +87,11 @@ export function accountDeliveryView(d: AccountDeliveryRow): AccountDeliveryView 
 
 /** The JSON an account delivery sends: built from the stored entry alone, so the same on every attempt. */
 export function accountDeliveryBody(d: ClaimedAccountDelivery): string {
-  const body: AccountDeliveryBody = { type: d.entry.kind as FeedKind, timestamp: d.entry.createdAt.toISOString(), data: { entryId: d.entry.position, ...d.entry.data } };
+  const body: AccountDeliveryBody = {
+    type: d.entry.kind as FeedKind,
+    timestamp: d.entry.createdAt.toISOString(),
+    data: { entryId: d.entry.position, ...d.entry.data },
+  };
   return JSON.stringify(body);
 }
 
@@ -96,9 +100,19 @@ const isWebhookId = (id: string) => WebhookIdSchema.safeParse(id).success;
 const isDeliveryId = (id: string) => DeliveryIdSchema.safeParse(id).success;
 
 const notFound = (id: string) =>
-  new ServiceError({ kind: 'not-found', code: 'webhook-not-found', title: 'No such webhook', detail: `No account webhook "${isWebhookId(id) ? id : '…'}" of yours.` });
+  new ServiceError({
+    kind: 'not-found',
+    code: 'webhook-not-found',
+    title: 'No such webhook',
+    detail: `No account webhook "${isWebhookId(id) ? id : '…'}" of yours.`,
+  });
 const deliveryNotFound = (id: string) =>
-  new ServiceError({ kind: 'not-found', code: 'delivery-not-found', title: 'No such delivery', detail: `No delivery "${isDeliveryId(id) ? id : '…'}" of this webhook.` });
+  new ServiceError({
+    kind: 'not-found',
+    code: 'delivery-not-found',
+    title: 'No such delivery',
+    detail: `No delivery "${isDeliveryId(id) ? id : '…'}" of this webhook.`,
+  });
 
 export class AccountWebhooks {
   private any: { value: boolean; at: number; reading: Promise<void> | null } = { value: false, at: -Infinity, reading: null };

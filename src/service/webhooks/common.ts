@@ -16,7 +16,8 @@ export function endpointStatus(w: { disabledAt: Date | null; failingSince: Date 
   return w.disabledAt ? 'disabled' : w.failingSince ? 'failing' : 'active';
 }
 
-export const tooManyWebhooks = (detail: string) => new ServiceError({ kind: 'conflict', code: 'too-many-webhooks', title: 'Too many webhooks', detail });
+export const tooManyWebhooks = (detail: string) =>
+  new ServiceError({ kind: 'conflict', code: 'too-many-webhooks', title: 'Too many webhooks', detail });
 
 /** A redelivery's stored answer, or its refusal: not found (the caller's words), still pending, or past the limit. */
 export function redelivered<D>(d: D | 'pending' | 'limit' | null, maxRedeliveries: number, notFound: () => Error): D {

@@ -50,7 +50,16 @@ export function deliveryView(d: DeliveryRow): DeliveryView {
 
 /** A just-registered endpoint as its seat sees it, with the secret (shown this once). */
 export function createdWebhookView(hook: NewWebhook, matchId: string, createdAt: Date): WebhookView & { secret: string } {
-  const row: WebhookRow = { ...hook, matchId, previousSecret: null, previousUntil: null, failingSince: null, disabledAt: null, disabledReason: null, createdAt };
+  const row: WebhookRow = {
+    ...hook,
+    matchId,
+    previousSecret: null,
+    previousUntil: null,
+    failingSince: null,
+    disabledAt: null,
+    disabledReason: null,
+    createdAt,
+  };
   return { ...webhookView(row), secret: hook.secret };
 }
 
@@ -74,7 +83,13 @@ function seatOf(m: LoadedMatch): Seat {
   return m.seat;
 }
 
-const notFound = (id: string) => new ServiceError({ kind: 'not-found', code: 'webhook-not-found', title: 'No such webhook', detail: `No webhook "${id}" of your seat in this match.` });
+const notFound = (id: string) =>
+  new ServiceError({
+    kind: 'not-found',
+    code: 'webhook-not-found',
+    title: 'No such webhook',
+    detail: `No webhook "${id}" of your seat in this match.`,
+  });
 
 export class WebhookEndpoints {
   constructor(
@@ -115,7 +130,13 @@ export class WebhookEndpoints {
     const w = await this.store.webhooks.get(m.row.id, seatOf(m), id);
     if (!w) throw notFound(id);
     const d = await this.store.webhooks.redeliver(w.id, deliveryId, this.limits.maxRedeliveries);
-    const noDelivery = () => new ServiceError({ kind: 'not-found', code: 'delivery-not-found', title: 'No such delivery', detail: `No delivery "${deliveryId}" of this webhook.` });
+    const noDelivery = () =>
+      new ServiceError({
+        kind: 'not-found',
+        code: 'delivery-not-found',
+        title: 'No such delivery',
+        detail: `No delivery "${deliveryId}" of this webhook.`,
+      });
     return deliveryView(redelivered(d, this.limits.maxRedeliveries, noDelivery));
   }
 
@@ -135,7 +156,15 @@ export class WebhookEndpoints {
     const body: DeliveryBody = {
       type: d.kind,
       timestamp: d.createdAt.toISOString(),
-      data: { matchId: d.matchId, gameId: ruleset.id, seat: d.seat, version: d.version, toMove: d.toMove, deadline: d.deadline?.toISOString() ?? null, events },
+      data: {
+        matchId: d.matchId,
+        gameId: ruleset.id,
+        seat: d.seat,
+        version: d.version,
+        toMove: d.toMove,
+        deadline: d.deadline?.toISOString() ?? null,
+        events,
+      },
     };
     return Promise.resolve(JSON.stringify(body));
   }

@@ -15,11 +15,31 @@ const MAX_ANSWER_BYTES = 4_096;
 /** Addresses a webhook may not reach from a production server (RFC 6890 special-purpose ranges). */
 const PRIVATE = new net.BlockList();
 for (const [a, p] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24],
-  ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) PRIVATE.addSubnet(a, p, 'ipv4');
-for (const [a, p] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['2001:db8::', 32], ['64:ff9b::', 96]] as const) {
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  PRIVATE.addSubnet(a, p, 'ipv4');
+for (const [a, p] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['2001:db8::', 32],
+  ['64:ff9b::', 96],
+] as const) {
   PRIVATE.addSubnet(a, p, 'ipv6');
 }
 
@@ -48,7 +68,11 @@ export function urlProblem(raw: string, allowPrivate: boolean): string | null {
   return null;
 }
 
-function publicLookup(hostname: string, options: dns.LookupOptions, callback: (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void): void {
+function publicLookup(
+  hostname: string,
+  options: dns.LookupOptions,
+  callback: (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void,
+): void {
   dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
     if (err) return callback(err, '', 0);
     const bad = addresses.find((a) => isPrivateAddress(a.address));
@@ -64,7 +88,13 @@ export interface PostResult {
   error: string | null;
 }
 
-export function postJson(url: string, body: string, headers: Record<string, string>, allowPrivate: boolean, timeoutMs = TIMEOUT_MS): Promise<PostResult> {
+export function postJson(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  allowPrivate: boolean,
+  timeoutMs = TIMEOUT_MS,
+): Promise<PostResult> {
   const problem = urlProblem(url, allowPrivate);
   if (problem) return Promise.resolve({ statusCode: null, error: problem });
   const u = new URL(url);
@@ -94,7 +124,11 @@ export function postJson(url: string, body: string, headers: Record<string, stri
         const finish = () => done({ statusCode: res.statusCode ?? null, error: null });
         res.on('end', finish);
         // A response torn down before its end (our 5 s limit) is an error, not an answer.
-        res.on('close', () => (res.complete || read > MAX_ANSWER_BYTES ? finish() : done({ statusCode: null, error: `no complete answer within ${timeoutMs / 1000} s` })));
+        res.on('close', () =>
+          res.complete || read > MAX_ANSWER_BYTES
+            ? finish()
+            : done({ statusCode: null, error: `no complete answer within ${timeoutMs / 1000} s` }),
+        );
         res.on('error', finish);
       },
     );

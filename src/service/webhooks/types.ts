@@ -56,4 +56,3 @@ export interface DeliveryBody {
     events: DeliveredEvent[];
   };
 }
-

@@ -145,7 +145,11 @@ export class WebhookWorker {
         // The rest of the fast lane, less the quick endpoints' reserve, for every endpoint not known slow.
         const open = this.concurrency - reserved - this.inFlight;
         if (open <= 0 || this.loop.stopped) break;
-        const exclude = [...this.queues.keys(), ...idleQuick.filter((id) => !this.queues.has(id)), ...[...this.slowEndpoints.keys()].filter((id) => !this.queues.has(id))];
+        const exclude = [
+          ...this.queues.keys(),
+          ...idleQuick.filter((id) => !this.queues.has(id)),
+          ...[...this.slowEndpoints.keys()].filter((id) => !this.queues.has(id)),
+        ];
         const claimed = await this.store.claim(open, leaseMs, exclude);
         for (const d of claimed) this.enqueue(d);
         if (claimed.length < open) break;
@@ -232,7 +236,13 @@ export class WebhookWorker {
     const sentAt = new Date(this.now());
     const secrets = [d.webhook.secret];
     if (d.webhook.previousSecret && d.webhook.previousUntil && d.webhook.previousUntil > sentAt) secrets.push(d.webhook.previousSecret);
-    const r = await postJson(d.webhook.url, body, signatureHeaders(d.id, sentAt, body, secrets), this.opts.allowPrivate, this.opts.timeoutMs);
+    const r = await postJson(
+      d.webhook.url,
+      body,
+      signatureHeaders(d.id, sentAt, body, secrets),
+      this.opts.allowPrivate,
+      this.opts.timeoutMs,
+    );
     const ok = r.error === null && r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
     if (ok) {
       await this.store.settle(d, { ok: true, statusCode: r.statusCode, error: null, nextAttemptAt: null });

@@ -48,7 +48,10 @@ function gamesOf(results: readonly RoundResults[], scoring: Scoring): { games: M
 }
 
 /** Points and crosstable symbols for the two seats of one game. */
-function sides(r: Exclude<GameResult, { bye: PlayerId }>, s: Scoring): [{ points: number; symbol: string }, { points: number; symbol: string }] {
+function sides(
+  r: Exclude<GameResult, { bye: PlayerId }>,
+  s: Scoring,
+): [{ points: number; symbol: string }, { points: number; symbol: string }] {
   const win = r.forfeit ? { points: s.forfeitWin, symbol: '+' } : { points: s.win, symbol: '1' };
   const loss = r.forfeit ? { points: s.forfeitLoss, symbol: '-' } : { points: s.loss, symbol: '0' };
   switch (r.outcome) {
@@ -57,9 +60,15 @@ function sides(r: Exclude<GameResult, { bye: PlayerId }>, s: Scoring): [{ points
     case 'p2':
       return [loss, win];
     case 'draw':
-      return [{ points: s.draw, symbol: '½' }, { points: s.draw, symbol: '½' }];
+      return [
+        { points: s.draw, symbol: '½' },
+        { points: s.draw, symbol: '½' },
+      ];
     case 'double-forfeit':
-      return [{ points: s.forfeitLoss, symbol: '-' }, { points: s.forfeitLoss, symbol: '-' }];
+      return [
+        { points: s.forfeitLoss, symbol: '-' },
+        { points: s.forfeitLoss, symbol: '-' },
+      ];
   }
 }
 
@@ -67,7 +76,11 @@ function sides(r: Exclude<GameResult, { bye: PlayerId }>, s: Scoring): [{ points
 export function scores(results: readonly RoundResults[], scoring: Scoring = DEFAULT_SCORING): Map<PlayerId, number> {
   const { games, byes } = gamesOf(results, scoring);
   const out = new Map<PlayerId, number>();
-  for (const [p, list] of games) out.set(p, list.reduce((t, g) => t + g.points, 0));
+  for (const [p, list] of games)
+    out.set(
+      p,
+      list.reduce((t, g) => t + g.points, 0),
+    );
   for (const [p, count] of byes) out.set(p, (out.get(p) ?? 0) + count * scoring.bye);
   return out;
 }

@@ -76,7 +76,11 @@ export function histories(results: readonly RoundResults[]): Map<PlayerId, Histo
 const seatDiff = (seats: readonly Seat[]): number => seats.reduce<number>((t, s) => t + s, 0);
 
 /** The active players in pairing order: score descending, then initial order. */
-export function pairingRanking(players: readonly PlayerId[], results: readonly RoundResults[], scoring: Scoring = DEFAULT_SCORING): PlayerId[] {
+export function pairingRanking(
+  players: readonly PlayerId[],
+  results: readonly RoundResults[],
+  scoring: Scoring = DEFAULT_SCORING,
+): PlayerId[] {
   const pts = scores(results, scoring);
   return players
     .map((p, i) => ({ p, i, s: pts.get(p) ?? 0 }))

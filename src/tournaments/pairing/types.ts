@@ -15,8 +15,7 @@ export type Pairing = { p1: PlayerId; p2: PlayerId } | { bye: PlayerId };
  * both players the forfeit-loss value.
  */
 export type GameResult =
-  | { p1: PlayerId; p2: PlayerId; outcome: 'p1' | 'p2' | 'draw' | 'double-forfeit'; forfeit?: boolean }
-  | { bye: PlayerId };
+  { p1: PlayerId; p2: PlayerId; outcome: 'p1' | 'p2' | 'draw' | 'double-forfeit'; forfeit?: boolean } | { bye: PlayerId };
 
 /** The results of one round, in any order. `results[k]` of a tournament is round k + 1. */
 export type RoundResults = readonly GameResult[];

@@ -59,7 +59,8 @@ const SCOPE_OF: Record<string, Row> = {
   'Mutation.registerWebhook': {
     scope: 'webhook:write',
     rest: 'POST /v1/matches/{id}/webhooks',
-    document: (f) => `mutation { registerWebhook(matchId: "${f.matchId}", webhook: { url: "https://example.com/hook", events: ["your-turn"] }) { secret } }`,
+    document: (f) =>
+      `mutation { registerWebhook(matchId: "${f.matchId}", webhook: { url: "https://example.com/hook", events: ["your-turn"] }) { secret } }`,
   },
   'Mutation.deleteWebhook': {
     scope: 'webhook:write',
@@ -79,7 +80,8 @@ const SCOPE_OF: Record<string, Row> = {
   'Mutation.registerAccountWebhook': {
     scope: 'webhook:write',
     rest: 'POST /v1/me/webhooks',
-    document: () => 'mutation { registerAccountWebhook(webhook: { url: "https://example.com/account", events: ["your-turn"] }) { secret } }',
+    document: () =>
+      'mutation { registerAccountWebhook(webhook: { url: "https://example.com/account", events: ["your-turn"] }) { secret } }',
   },
   'Mutation.deleteAccountWebhook': {
     scope: 'webhook:write',
@@ -145,7 +147,8 @@ const SCOPE_OF: Record<string, Row> = {
   'Mutation.postSeek': {
     scope: 'match:create',
     rest: 'POST /v1/seeks',
-    document: () => `mutation { postSeek(input: { timeControl: { kind: "correspondence", daysPerMove: 3 }, deck: { starter: "${STARTERS[0]}" } }) { id } }`,
+    document: () =>
+      `mutation { postSeek(input: { timeControl: { kind: "correspondence", daysPerMove: 3 }, deck: { starter: "${STARTERS[0]}" } }) { id } }`,
   },
   'Mutation.cancelSeek': {
     scope: 'match:create',
@@ -155,7 +158,8 @@ const SCOPE_OF: Record<string, Row> = {
   'Mutation.createTournament': {
     scope: 'match:create',
     rest: 'POST /v1/tournaments',
-    document: () => 'mutation { createTournament(input: { name: "Scoped Cup", format: "swiss", rounds: 2, timeControl: { kind: "correspondence", daysPerMove: 3 } }) { id } }',
+    document: () =>
+      'mutation { createTournament(input: { name: "Scoped Cup", format: "swiss", rounds: 2, timeControl: { kind: "correspondence", daysPerMove: 3 } }) { id } }',
   },
   'Mutation.joinTournament': {
     scope: 'match:create',
@@ -180,7 +184,8 @@ const SCOPE_OF: Record<string, Row> = {
   'Mutation.createBulkPairing': {
     scope: 'match:create',
     rest: 'POST /v1/bulk-pairings',
-    document: () => 'mutation { createBulkPairing(input: { pairs: [{ p1: "evp_x", p2: "evp_y" }], timeControl: { kind: "correspondence", daysPerMove: 3 } }) { id } }',
+    document: () =>
+      'mutation { createBulkPairing(input: { pairs: [{ p1: "evp_x", p2: "evp_y" }], timeControl: { kind: "correspondence", daysPerMove: 3 } }) { id } }',
   },
   'Mutation.cancelBulkPairing': {
     scope: 'match:create',
@@ -230,34 +235,78 @@ describe('GraphQL scopes: each mutation and subscription needs its REST twin’s
   beforeAll(async () => {
     const reg = await h.http.post('/v1/players').send({ handle: 'scoped' }).expect(201);
     const full = reg.body.token as string;
-    const c = await h.http.post('/v1/matches').set(bearer(full)).send({ opponentHandle: 'anon', decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } } }).expect(201);
-    const hook = await h.http.post(`/v1/matches/${c.body.id}/webhooks`).set(bearer(full)).send({ url: 'https://example.com/hook', events: ['your-turn'] }).expect(201);
+    const c = await h.http
+      .post('/v1/matches')
+      .set(bearer(full))
+      .send({ opponentHandle: 'anon', decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } } })
+      .expect(201);
+    const hook = await h.http
+      .post(`/v1/matches/${c.body.id}/webhooks`)
+      .set(bearer(full))
+      .send({ url: 'https://example.com/hook', events: ['your-turn'] })
+      .expect(201);
     const accountHook = await h.http.post('/v1/me/webhooks').set(bearer(full)).send({ url: 'https://example.com/account' }).expect(201);
-    const open = await h.http.post('/v1/matches').send({ handle: 'opener', openSeat: true, decks: { p1: { starter: STARTERS[0] } } }).expect(201);
+    const open = await h.http
+      .post('/v1/matches')
+      .send({ handle: 'opener', openSeat: true, decks: { p1: { starter: STARTERS[0] } } })
+      .expect(201);
     const otherPlayer = (await h.http.post('/v1/players').send({ handle: 'other-player' }).expect(201)).body.token as string;
-    const challenge = async (from: string, to: string) => (await h.http.post('/v1/challenges').set(bearer(from)).send({ to }).expect(201)).body.id as string;
-    const challenges = { accept: await challenge(otherPlayer, 'scoped'), decline: await challenge(otherPlayer, 'scoped'), cancel: await challenge(full, 'other-player') };
+    const challenge = async (from: string, to: string) =>
+      (await h.http.post('/v1/challenges').set(bearer(from)).send({ to }).expect(201)).body.id as string;
+    const challenges = {
+      accept: await challenge(otherPlayer, 'scoped'),
+      decline: await challenge(otherPlayer, 'scoped'),
+      cancel: await challenge(full, 'other-player'),
+    };
     const tournament = async (organizer: string) =>
-      (await h.http.post('/v1/tournaments').set(bearer(organizer)).send({ name: 'Scopes', format: 'swiss', rounds: 2, timeControl: { kind: 'correspondence', daysPerMove: 3 } }).expect(201)).body.id as string;
+      (
+        await h.http
+          .post('/v1/tournaments')
+          .set(bearer(organizer))
+          .send({ name: 'Scopes', format: 'swiss', rounds: 2, timeControl: { kind: 'correspondence', daysPerMove: 3 } })
+          .expect(201)
+      ).body.id as string;
     const tournaments = { own: await tournament(full), other: await tournament(otherPlayer) };
-    fixture = { matchId: c.body.id, webhookId: hook.body.id, accountWebhookId: accountHook.body.id, openMatchId: open.body.id, challenges, tournaments };
+    fixture = {
+      matchId: c.body.id,
+      webhookId: hook.body.id,
+      accountWebhookId: accountHook.body.id,
+      openMatchId: open.body.id,
+      challenges,
+      tournaments,
+    };
     // The decision is p1's (the player's), so that myTurn has something to send at once.
     for (let i = 0; i < 20; i++) {
       const v = await h.http.get(`/v1/matches/${c.body.id}`).expect(200);
       if (v.body.game.pending.seat === 'p1') break;
       const legal = await h.http.get(`/v1/matches/${c.body.id}/legal-actions`).set(bearer(c.body.tokens.p2)).expect(200);
-      await h.http.post(`/v1/matches/${c.body.id}/actions`).set(bearer(c.body.tokens.p2)).send({ action: legal.body.actions[0].action }).expect(200);
+      await h.http
+        .post(`/v1/matches/${c.body.id}/actions`)
+        .set(bearer(c.body.tokens.p2))
+        .send({ action: legal.body.actions[0].action })
+        .expect(200);
     }
     for (const scope of SCOPES) {
-      const minus = await h.http.post('/v1/me/tokens').set(bearer(full)).send({ scopes: SCOPES.filter((s) => s !== scope) }).expect(201);
+      const minus = await h.http
+        .post('/v1/me/tokens')
+        .set(bearer(full))
+        .send({ scopes: SCOPES.filter((s) => s !== scope) })
+        .expect(201);
       without.set(scope, minus.body.token);
-      const only = await h.http.post('/v1/me/tokens').set(bearer(full)).send({ scopes: [...new Set<Scope>(['match:read', scope])] }).expect(201);
+      const only = await h.http
+        .post('/v1/me/tokens')
+        .set(bearer(full))
+        .send({ scopes: [...new Set<Scope>(['match:read', scope])] })
+        .expect(201);
       withOnly.set(scope, only.body.token);
     }
   });
 
   const fieldsOf = async (type: 'Mutation' | 'Subscription'): Promise<string[]> => {
-    const r = await h.http.post('/graphql').send({ query: `{ __type(name: "${type}") { fields { name } } }` }).expect(200);
+    const r = await h.http
+      .post('/graphql')
+      .send({ query: `{ __type(name: "${type}") { fields { name } } }` })
+      .expect(200);
     return (r.body.data.__type.fields as { name: string }[]).map((f) => `${type}.${f.name}`);
   };
 

@@ -8,7 +8,11 @@ import { verifyReplay } from '../../../src/replay/verify.js';
 import { backends, bearer, expectProblem, STARTERS, useHarness } from '../helpers.js';
 
 const DECKS = { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } };
-const lines = (text: string) => text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`player history export [${backend.name}]`, () => {
@@ -19,18 +23,30 @@ for (const backend of backends) {
       const reg = await h.http.post('/v1/players').send({ handle }).expect(201);
       // More than one store page (100), so the stream has to page.
       for (let i = 0; i < 105; i++) {
-        const c = await h.http.post('/v1/matches').set(bearer(reg.body.token)).send({ decks: DECKS, opponentHandle: `opp${i}` }).expect(201);
+        const c = await h.http
+          .post('/v1/matches')
+          .set(bearer(reg.body.token))
+          .send({ decks: DECKS, opponentHandle: `opp${i}` })
+          .expect(201);
         ids.push(c.body.id);
-        if (i < 2) await h.http.post(`/v1/matches/${c.body.id}/actions`).set(bearer(reg.body.token)).send({ action: { type: 'resign' } }).expect(200);
+        if (i < 2)
+          await h.http
+            .post(`/v1/matches/${c.body.id}/actions`)
+            .set(bearer(reg.body.token))
+            .send({ action: { type: 'resign' } })
+            .expect(200);
       }
     });
 
     it('streams every match summary, newest first, as NDJSON', async () => {
-      const res = await h.http.get(`/v1/players/${handle}/matches/export`).buffer(true).parse((r, done) => {
-        let t = '';
-        r.on('data', (c: Buffer) => (t += c.toString()));
-        r.on('end', () => done(null, t));
-      });
+      const res = await h.http
+        .get(`/v1/players/${handle}/matches/export`)
+        .buffer(true)
+        .parse((r, done) => {
+          let t = '';
+          r.on('data', (c: Buffer) => (t += c.toString()));
+          r.on('end', () => done(null, t));
+        });
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toMatch(/^application\/x-ndjson/);
       const got = lines(res.body as string);
@@ -43,11 +59,14 @@ for (const backend of backends) {
       let next: string | null = `/v1/players/${handle}/matches/export?events=true`;
       let answers = 0;
       while (next) {
-        const res = await h.http.get(next).buffer(true).parse((r, done) => {
-          let t = '';
-          r.on('data', (c: Buffer) => (t += c.toString()));
-          r.on('end', () => done(null, t));
-        });
+        const res = await h.http
+          .get(next)
+          .buffer(true)
+          .parse((r, done) => {
+            let t = '';
+            r.on('data', (c: Buffer) => (t += c.toString()));
+            r.on('end', () => done(null, t));
+          });
         expect(res.status).toBe(200);
         const part = lines(res.body as string);
         expect(part.length).toBeLessThanOrEqual(20);

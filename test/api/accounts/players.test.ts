@@ -42,7 +42,8 @@ for (const backend of backends) {
           expect(r.body.detail).toContain(handle);
         }
       }
-      for (const handle of ['ai-bot', 'AI_Deep', 'Ai.9']) expectProblem(await h.http.post('/v1/players').send({ handle }), 409, 'handle-not-allowed');
+      for (const handle of ['ai-bot', 'AI_Deep', 'Ai.9'])
+        expectProblem(await h.http.post('/v1/players').send({ handle }), 409, 'handle-not-allowed');
       // Only the words themselves and the ai- family: names that merely contain them are free.
       for (const handle of [`admin-${tag}`, `p1${tag}`, `aidan${tag}`, `spectators${tag}`]) await register(handle);
       // Nothing was stored for a refused handle.
@@ -52,16 +53,31 @@ for (const backend of backends) {
     it('a registered handle is reserved: anonymous create, opponent and join under it are refused', async () => {
       await register(`res-${tag}`);
       expectProblem(await h.http.post('/v1/matches').send({ handle: `RES-${tag}`, decks: DECKS }), 409, 'handle-reserved');
-      expectProblem(await h.http.post('/v1/matches').send({ handle: 'someone', opponentHandle: `res-${tag}`, decks: DECKS }), 409, 'handle-reserved');
-      const open = await h.http.post('/v1/matches').send({ openSeat: true, decks: { p1: DECKS.p1 } }).expect(201);
-      expectProblem(await h.http.post(`/v1/matches/${open.body.id}/join`).send({ handle: `res-${tag}`, deck: DECKS.p2 }), 409, 'handle-reserved');
+      expectProblem(
+        await h.http.post('/v1/matches').send({ handle: 'someone', opponentHandle: `res-${tag}`, decks: DECKS }),
+        409,
+        'handle-reserved',
+      );
+      const open = await h.http
+        .post('/v1/matches')
+        .send({ openSeat: true, decks: { p1: DECKS.p1 } })
+        .expect(201);
+      expectProblem(
+        await h.http.post(`/v1/matches/${open.body.id}/join`).send({ handle: `res-${tag}`, deck: DECKS.p2 }),
+        409,
+        'handle-reserved',
+      );
       // Nothing was taken by the refused join.
       expect((await h.http.get(`/v1/matches/${open.body.id}`).expect(200)).body.status).toBe('waiting');
     });
 
     it('a player creates and plays without seat tokens; its seat is verified everywhere', async () => {
       const bo = await register(`bo-${tag}`);
-      const c = await h.http.post('/v1/matches').set(bearer(bo.token)).send({ opponentHandle: `anon-${tag}`, decks: DECKS }).expect(201);
+      const c = await h.http
+        .post('/v1/matches')
+        .set(bearer(bo.token))
+        .send({ opponentHandle: `anon-${tag}`, decks: DECKS })
+        .expect(201);
       const view = await h.http.get(`/v1/matches/${c.body.id}`).set(bearer(bo.token)).expect(200);
       expect(view.body.seat).toBe('p1');
       expect(view.body.seats).toEqual([
@@ -79,33 +95,71 @@ for (const backend of backends) {
       expect(history.body.matches[0].seats[0]).toMatchObject({ verified: true, handle: `bo-${tag}` });
       const mine = await h.http.get('/v1/me/matches').set(bearer(bo.token)).expect(200);
       expect(mine.body.matches.map((m: { id: string }) => m.id)).toContain(c.body.id);
-      expectProblem(await h.http.post('/v1/matches').set(bearer(bo.token)).send({ handle: 'other', decks: DECKS }), 400, 'validation-failed');
+      expectProblem(
+        await h.http.post('/v1/matches').set(bearer(bo.token)).send({ handle: 'other', decks: DECKS }),
+        400,
+        'validation-failed',
+      );
     });
 
     it('a bot joins as itself (verified, bot), and may not take both seats', async () => {
       const cy = await register(`cy-${tag}`);
       const bot = await register(`bot-${tag}`, true);
-      const open = await h.http.post('/v1/matches').set(bearer(cy.token)).send({ openSeat: true, decks: { p1: DECKS.p1 } }).expect(201);
-      expectProblem(await h.http.post(`/v1/matches/${open.body.id}/join`).set(bearer(cy.token)).send({ deck: DECKS.p2 }), 400, 'validation-failed');
+      const open = await h.http
+        .post('/v1/matches')
+        .set(bearer(cy.token))
+        .send({ openSeat: true, decks: { p1: DECKS.p1 } })
+        .expect(201);
+      expectProblem(
+        await h.http.post(`/v1/matches/${open.body.id}/join`).set(bearer(cy.token)).send({ deck: DECKS.p2 }),
+        400,
+        'validation-failed',
+      );
       await h.http.post(`/v1/matches/${open.body.id}/join`).set(bearer(bot.token)).send({ deck: DECKS.p2 }).expect(200);
       const v = await h.http.get(`/v1/matches/${open.body.id}`).expect(200);
       expect(v.body.seats[1]).toEqual({ seat: 'p2', handle: `bot-${tag}`, joined: true, verified: true, bot: true });
-      const gql = await h.http.post('/graphql').send({ query: `{ match(id: "${open.body.id}") { seats { handle verified bot } } }` }).expect(200);
+      const gql = await h.http
+        .post('/graphql')
+        .send({ query: `{ match(id: "${open.body.id}") { seats { handle verified bot } } }` })
+        .expect(200);
       expect(gql.body.data.match.seats[1]).toEqual({ handle: `bot-${tag}`, verified: true, bot: true });
     });
 
     it('scopes: 403 insufficient-scope; a player without a seat is a spectator and cannot act (403 no-seat)', async () => {
       const di = await register(`di-${tag}`);
-      const ro = await h.http.post('/v1/me/tokens').set(bearer(di.token)).send({ label: 'read only', scopes: ['match:read'] }).expect(201);
+      const ro = await h.http
+        .post('/v1/me/tokens')
+        .set(bearer(di.token))
+        .send({ label: 'read only', scopes: ['match:read'] })
+        .expect(201);
       expect(ro.body.tokenInfo.scopes).toEqual(['match:read']);
-      const c = await h.http.post('/v1/matches').set(bearer(di.token)).send({ decks: DECKS, opponentHandle: `x-${tag}` }).expect(201);
+      const c = await h.http
+        .post('/v1/matches')
+        .set(bearer(di.token))
+        .send({ decks: DECKS, opponentHandle: `x-${tag}` })
+        .expect(201);
       const mv = await nextMove(h, c.body.id, { p1: di.token, p2: c.body.tokens.p2 });
       const actor = mv.seat === 'p1' ? ro.body.token : null;
-      if (actor) expectProblem(await h.http.post(`/v1/matches/${c.body.id}/actions`).set(bearer(actor)).send({ action: mv.action }), 403, 'insufficient-scope');
+      if (actor)
+        expectProblem(
+          await h.http.post(`/v1/matches/${c.body.id}/actions`).set(bearer(actor)).send({ action: mv.action }),
+          403,
+          'insufficient-scope',
+        );
       expectProblem(await h.http.post('/v1/matches').set(bearer(ro.body.token)).send({ decks: DECKS }), 403, 'insufficient-scope');
-      expectProblem(await h.http.post('/v1/me/tokens').set(bearer(ro.body.token)).send({ scopes: ['match:play'] }), 403, 'insufficient-scope');
       expectProblem(
-        await h.http.post(`/v1/matches/${c.body.id}/webhooks`).set(bearer(ro.body.token)).send({ url: 'https://example.com/h', events: ['your-turn'] }),
+        await h.http
+          .post('/v1/me/tokens')
+          .set(bearer(ro.body.token))
+          .send({ scopes: ['match:play'] }),
+        403,
+        'insufficient-scope',
+      );
+      expectProblem(
+        await h.http
+          .post(`/v1/matches/${c.body.id}/webhooks`)
+          .set(bearer(ro.body.token))
+          .send({ url: 'https://example.com/h', events: ['your-turn'] }),
         403,
         'insufficient-scope',
       );
@@ -116,12 +170,23 @@ for (const backend of backends) {
       const seen = await h.http.get(`/v1/matches/${c.body.id}`).set(bearer(ed.token)).expect(200);
       expect(seen.body.seat).toBeNull();
       expect(seen.body.game.seats.p1.hand).toBeNull();
-      expectProblem(await h.http.post(`/v1/matches/${c.body.id}/actions`).set(bearer(ed.token)).send({ action: { type: 'resign' } }), 403, 'no-seat');
+      expectProblem(
+        await h.http
+          .post(`/v1/matches/${c.body.id}/actions`)
+          .set(bearer(ed.token))
+          .send({ action: { type: 'resign' } }),
+        403,
+        'no-seat',
+      );
     });
 
     it('a revoked token stops at once (401 invalid-token); unknown tokens and seat tokens on /v1/me are refused', async () => {
       const fa = await register(`fa-${tag}`);
-      const extra = await h.http.post('/v1/me/tokens').set(bearer(fa.token)).send({ scopes: ['match:read'] }).expect(201);
+      const extra = await h.http
+        .post('/v1/me/tokens')
+        .set(bearer(fa.token))
+        .send({ scopes: ['match:read'] })
+        .expect(201);
       await h.http.get('/v1/me').set(bearer(extra.body.token)).expect(200);
       await h.http.delete(`/v1/me/tokens/${extra.body.tokenInfo.id}`).set(bearer(fa.token)).expect(204);
       expectProblem(await h.http.get('/v1/me').set(bearer(extra.body.token)), 401, 'invalid-token');

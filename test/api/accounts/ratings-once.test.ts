@@ -44,7 +44,7 @@ for (const backend of backends) {
     const other = useSecondApp(h, { ratedMinDecisions: 0 });
     let run = 0;
 
-    it('whatever the schedule of endings, every player\'s ratings are one unbroken chain of symmetric Glicko-2 updates', async () => {
+    it("whatever the schedule of endings, every player's ratings are one unbroken chain of symmetric Glicko-2 updates", async () => {
       await fc.assert(
         fc.asyncProperty(schedule, async (rounds) => {
           run++;
@@ -67,9 +67,18 @@ for (const backend of backends) {
               const c = await h.http
                 .post('/v1/matches')
                 .set(bearer(seats.p1))
-                .send({ rated: true, openSeat: true, timeControl: { kind: 'correspondence', daysPerMove: 1 }, decks: { p1: { starter: STARTERS[0] } } })
+                .send({
+                  rated: true,
+                  openSeat: true,
+                  timeControl: { kind: 'correspondence', daysPerMove: 1 },
+                  decks: { p1: { starter: STARTERS[0] } },
+                })
                 .expect(201);
-              await h.http.post(`/v1/matches/${c.body.id}/join`).set(bearer(seats.p2)).send({ deck: { starter: STARTERS[1] } }).expect(200);
+              await h.http
+                .post(`/v1/matches/${c.body.id}/join`)
+                .set(bearer(seats.p2))
+                .send({ deck: { starter: STARTERS[1] } })
+                .expect(200);
               if (m.ending === 'timeout') {
                 // Both seats decide (so running out is a timeout, not an abort).
                 for (let i = 0; i < 2; i++) {
@@ -86,7 +95,8 @@ for (const backend of backends) {
             await Promise.all(
               dealt.map(async ({ id, seats, ending }) => {
                 const resign = { type: 'resign' };
-                if (ending === 'resign-p1' || ending === 'resign-p2') await act(id, seats[ending === 'resign-p1' ? 'p1' : 'p2'], resign).expect(200);
+                if (ending === 'resign-p1' || ending === 'resign-p2')
+                  await act(id, seats[ending === 'resign-p1' ? 'p1' : 'p2'], resign).expect(200);
                 else if (ending === 'retried-resign') {
                   const [x, y] = await Promise.all([act(id, seats.p1, resign, `k-${id}`), act(id, seats.p1, resign, `k-${id}`)]);
                   expect([x.status, y.status]).toEqual([200, 200]);

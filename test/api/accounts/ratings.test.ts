@@ -26,8 +26,16 @@ for (const backend of backends) {
     /** A rated match of `a` (p1, first starter deck) against `b` (p2, second), dealt and running. */
     const ratedMatch = async (a: P, b: P, timeControl: object = CORRESPONDENCE, game = 'evons') => {
       const decks = { p1: { starter: game === 'evons' ? STARTERS[0] : 'scouts' } };
-      const c = await h.http.post('/v1/matches').set(bearer(a.token)).send({ game, rated: true, openSeat: true, timeControl, decks }).expect(201);
-      await h.http.post(`/v1/matches/${c.body.id}/join`).set(bearer(b.token)).send({ deck: { starter: game === 'evons' ? STARTERS[1] : 'shifters' } }).expect(200);
+      const c = await h.http
+        .post('/v1/matches')
+        .set(bearer(a.token))
+        .send({ game, rated: true, openSeat: true, timeControl, decks })
+        .expect(201);
+      await h.http
+        .post(`/v1/matches/${c.body.id}/join`)
+        .set(bearer(b.token))
+        .send({ deck: { starter: game === 'evons' ? STARTERS[1] : 'shifters' } })
+        .expect(200);
       return c.body.id as string;
     };
     const resign = (id: string, who: P, key?: string) => {
@@ -43,19 +51,31 @@ for (const backend of backends) {
         expect(v.body.status).toBe('active');
         const seat = v.body.game.pending.seat as Seat;
         const legal = await h.http.get(`/v1/matches/${id}/legal-actions`).set(bearer(seats[seat].token)).expect(200);
-        await h.http.post(`/v1/matches/${id}/actions`).set('prefer', 'return=representation').set(bearer(seats[seat].token)).send({ action: legal.body.actions[0].action }).expect(200);
+        await h.http
+          .post(`/v1/matches/${id}/actions`)
+          .set('prefer', 'return=representation')
+          .set(bearer(seats[seat].token))
+          .send({ action: legal.body.actions[0].action })
+          .expect(200);
         decided.add(seat);
       }
     };
     const profile = async (p: P) => (await h.http.get(`/v1/players/${p.handle}`).expect(200)).body;
 
-
     it(`issue 21 a rated match moves ratings only once each seat has made ${DEFAULT_RATED_MIN_DECISIONS} decisions: an instant resign or an early timeout is not rated`, async () => {
       const farmer = await registerPlayer(strict.http, 'farmer-');
       const puppet = await registerPlayer(strict.http, 'puppet-');
       const start = async (timeControl: object = CORRESPONDENCE) => {
-        const c = await strict.http.post('/v1/matches').set(bearer(farmer.token)).send({ rated: true, openSeat: true, timeControl, decks: { p1: { starter: STARTERS[0] } } }).expect(201);
-        await strict.http.post(`/v1/matches/${c.body.id}/join`).set(bearer(puppet.token)).send({ deck: { starter: STARTERS[1] } }).expect(200);
+        const c = await strict.http
+          .post('/v1/matches')
+          .set(bearer(farmer.token))
+          .send({ rated: true, openSeat: true, timeControl, decks: { p1: { starter: STARTERS[0] } } })
+          .expect(201);
+        await strict.http
+          .post(`/v1/matches/${c.body.id}/join`)
+          .set(bearer(puppet.token))
+          .send({ deck: { starter: STARTERS[1] } })
+          .expect(200);
         return c.body.id as string;
       };
       /** First legal actions until each seat has made `n` decisions. */
@@ -67,11 +87,22 @@ for (const backend of backends) {
           expect(v.body.status).toBe('active');
           const seat = v.body.game.pending.seat as Seat;
           const legal = await strict.http.get(`/v1/matches/${id}/legal-actions`).set(bearer(seats[seat].token)).expect(200);
-          await strict.http.post(`/v1/matches/${id}/actions`).set('prefer', 'return=representation').set(bearer(seats[seat].token)).send({ action: legal.body.actions[0].action }).expect(200);
+          await strict.http
+            .post(`/v1/matches/${id}/actions`)
+            .set('prefer', 'return=representation')
+            .set(bearer(seats[seat].token))
+            .send({ action: legal.body.actions[0].action })
+            .expect(200);
           made[seat] += 1;
         }
       };
-      const resignBy = (id: string, who: { token: string }) => strict.http.post(`/v1/matches/${id}/actions`).set('prefer', 'return=representation').set(bearer(who.token)).send({ action: { type: 'resign' } }).expect(200);
+      const resignBy = (id: string, who: { token: string }) =>
+        strict.http
+          .post(`/v1/matches/${id}/actions`)
+          .set('prefer', 'return=representation')
+          .set(bearer(who.token))
+          .send({ action: { type: 'resign' } })
+          .expect(200);
       const ratingsOf = async (p: { handle: string }) => (await strict.http.get(`/v1/players/${p.handle}`).expect(200)).body.ratings;
 
       // The farm: instant resigns, and a resign one decision short of the minimum.
@@ -102,11 +133,34 @@ for (const backend of backends) {
     it('rated needs players, an open seat and a clock; an anonymous joiner is refused and nothing changes', async () => {
       const ann = await registerPlayer(h.http, 'gate-');
       const decks = { p1: { starter: STARTERS[0] } };
-      expectProblem(await h.http.post('/v1/matches').send({ rated: true, openSeat: true, timeControl: CORRESPONDENCE, decks }), 403, 'rated-needs-player');
-      expectProblem(await h.http.post('/v1/matches').set(bearer(ann.token)).send({ rated: true, timeControl: CORRESPONDENCE, decks: { ...decks, p2: { starter: STARTERS[1] } } }), 400, 'rated-match-invalid');
-      expectProblem(await h.http.post('/v1/matches').set(bearer(ann.token)).send({ rated: true, openSeat: true, decks }), 400, 'rated-match-invalid');
-      const c = await h.http.post('/v1/matches').set(bearer(ann.token)).send({ rated: true, openSeat: true, timeControl: CORRESPONDENCE, decks }).expect(201);
-      expectProblem(await h.http.post(`/v1/matches/${c.body.id}/join`).send({ handle: `anon-${tag}`, deck: { starter: STARTERS[1] } }), 403, 'rated-needs-player');
+      expectProblem(
+        await h.http.post('/v1/matches').send({ rated: true, openSeat: true, timeControl: CORRESPONDENCE, decks }),
+        403,
+        'rated-needs-player',
+      );
+      expectProblem(
+        await h.http
+          .post('/v1/matches')
+          .set(bearer(ann.token))
+          .send({ rated: true, timeControl: CORRESPONDENCE, decks: { ...decks, p2: { starter: STARTERS[1] } } }),
+        400,
+        'rated-match-invalid',
+      );
+      expectProblem(
+        await h.http.post('/v1/matches').set(bearer(ann.token)).send({ rated: true, openSeat: true, decks }),
+        400,
+        'rated-match-invalid',
+      );
+      const c = await h.http
+        .post('/v1/matches')
+        .set(bearer(ann.token))
+        .send({ rated: true, openSeat: true, timeControl: CORRESPONDENCE, decks })
+        .expect(201);
+      expectProblem(
+        await h.http.post(`/v1/matches/${c.body.id}/join`).send({ handle: `anon-${tag}`, deck: { starter: STARTERS[1] } }),
+        403,
+        'rated-needs-player',
+      );
       const v = await h.http.get(`/v1/matches/${c.body.id}`).expect(200);
       expect(v.body).toMatchObject({ status: 'waiting', rated: true, version: 1 });
     });
@@ -132,7 +186,16 @@ for (const backend of backends) {
       expect(changes.find((c) => c.score === 1)!.after.rating).toBeCloseTo(expected.b.rating, 9);
 
       const pa = await profile(ann);
-      expect(pa.ratings).toEqual([{ game: 'evons', timeControl: 'correspondence', rating: Math.round(expected.a.rating), rd: Math.round(expected.a.rd), provisional: true, games: 1 }]);
+      expect(pa.ratings).toEqual([
+        {
+          game: 'evons',
+          timeControl: 'correspondence',
+          rating: Math.round(expected.a.rating),
+          rd: Math.round(expected.a.rd),
+          provisional: true,
+          games: 1,
+        },
+      ]);
       expect(pa.stats).toEqual([{ game: 'evons', played: 1, won: 0, lost: 1, drawn: 0, timedOut: 0, aborted: 0 }]);
       expect(pa.favouriteDecks).toEqual([{ game: 'evons', deck: STARTERS[0], matches: 1 }]);
       const pb = await profile(bob);
@@ -179,7 +242,12 @@ for (const backend of backends) {
       expect((await profile(winner)).ratings[0].rating).toBeGreaterThan(1500);
 
       const aborted = await ratedMatch(ed, fe);
-      await h.http.post(`/v1/matches/${aborted}/actions`).set('prefer', 'return=representation').set(bearer(ed.token)).send({ action: { type: 'abort' } }).expect(200);
+      await h.http
+        .post(`/v1/matches/${aborted}/actions`)
+        .set('prefer', 'return=representation')
+        .set(bearer(ed.token))
+        .send({ action: { type: 'abort' } })
+        .expect(200);
       expect(await h.store.ratings.changesOfMatch(aborted)).toEqual([]);
       expect((await profile(ed)).ratings.map((r: { timeControl: string }) => r.timeControl)).toEqual(['live']);
       expect((await profile(ed)).stats[0]).toMatchObject({ played: 1, aborted: 1 });
@@ -192,7 +260,9 @@ for (const backend of backends) {
       await untilBothDecided(id, { p1: gi, p2: ho });
       h.t.now += 2 * DAY;
       await h.app.service.sweep();
-      const games = [...(await profile(gi)).ratings, ...(await profile(ho)).ratings].map((r: { game: string; timeControl: string }) => `${r.game}/${r.timeControl}`);
+      const games = [...(await profile(gi)).ratings, ...(await profile(ho)).ratings].map(
+        (r: { game: string; timeControl: string }) => `${r.game}/${r.timeControl}`,
+      );
       expect(games).toEqual(['universus/correspondence', 'universus/correspondence']);
     });
 
@@ -207,12 +277,19 @@ for (const backend of backends) {
       const seats = { p1: lu, p2: mo };
       const first = await resign(id, seats[resigner], 'uvs-end').expect(200);
       expect((await resign(id, seats[resigner], 'uvs-end').expect(200)).body).toEqual(first.body);
-      expect(first.body.match).toMatchObject({ status: 'finished', winner: deciding, rated: true, outcome: { winner: deciding, reason: 'resigned', seat: resigner } });
+      expect(first.body.match).toMatchObject({
+        status: 'finished',
+        winner: deciding,
+        rated: true,
+        outcome: { winner: deciding, reason: 'resigned', seat: resigner },
+      });
       const expected = rateMatch(DEFAULT_RATING, DEFAULT_RATING, deciding === 'p1' ? 1 : 0);
       const changes = await h.store.ratings.changesOfMatch(id);
       expect(changes).toHaveLength(2);
       expect(changes.find((c) => c.score === 0)!.after.rating).toBeCloseTo(Math.min(expected.a.rating, expected.b.rating), 9);
-      expect((await profile(seats[resigner])).stats).toEqual([{ game: 'universus', played: 1, won: 0, lost: 1, drawn: 0, timedOut: 0, aborted: 0 }]);
+      expect((await profile(seats[resigner])).stats).toEqual([
+        { game: 'universus', played: 1, won: 0, lost: 1, drawn: 0, timedOut: 0, aborted: 0 },
+      ]);
       expect((await profile(seats[deciding])).stats[0]).toMatchObject({ game: 'universus', played: 1, won: 1, lost: 0 });
       expect((await profile(seats[deciding])).ratings).toEqual([expect.objectContaining({ game: 'universus', games: 1 })]);
     });
@@ -252,7 +329,10 @@ for (const backend of backends) {
       expect(gql.body.data.player).toEqual((await h.http.get(`/v1/players/${jo.handle}`).expect(200)).body);
       const bad = await h.http.post('/graphql').send({ query: '{ leaderboard(game: "chess") { game } }' }).expect(200);
       expect(bad.body.errors[0].extensions.code).toBe('validation-failed');
-      const nobody = await h.http.post('/graphql').send({ query: `{ player(handle: "nobody-${tag}") { handle } }` }).expect(200);
+      const nobody = await h.http
+        .post('/graphql')
+        .send({ query: `{ player(handle: "nobody-${tag}") { handle } }` })
+        .expect(200);
       expect(nobody.body.errors[0].extensions.code).toBe('player-not-found');
       expectProblem(await h.http.get('/v1/leaderboard?game=chess'), 400, 'validation-failed');
       expectProblem(await h.http.get('/v1/leaderboard?limit=0'), 400, 'validation-failed');

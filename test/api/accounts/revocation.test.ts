@@ -10,7 +10,6 @@ import { describe, expect, it } from 'vitest';
 import { STARTERS, backends, bearer, openStream, useHarness, useSecondApp } from '../helpers.js';
 import { rawSocket, waitFor } from '../../../bench/lib/graphql-ws.js';
 
-
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`revocation ends live streams at once [${backend.name}]`, () => {
     const h = useHarness(backend, { clock: true });
@@ -20,10 +19,21 @@ for (const backend of backends) {
     /** A registered player in a match, and a second token of theirs that will be revoked. */
     async function playerInMatch(handle: string) {
       const reg = await h.http.post('/v1/players').send({ handle }).expect(201);
-      const extra = await h.http.post('/v1/me/tokens').set(bearer(reg.body.token)).send({ scopes: ['match:read'] }).expect(201);
-      const c = await h.http.post('/v1/matches').set(bearer(reg.body.token)).send({ opponentHandle: 'anon', decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } } }).expect(201);
+      const extra = await h.http
+        .post('/v1/me/tokens')
+        .set(bearer(reg.body.token))
+        .send({ scopes: ['match:read'] })
+        .expect(201);
+      const c = await h.http
+        .post('/v1/matches')
+        .set(bearer(reg.body.token))
+        .send({ opponentHandle: 'anon', decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } } })
+        .expect(201);
       const revoke = async () => {
-        const r = await fetch(`${b.baseUrl()}/v1/me/tokens/${extra.body.tokenInfo.id}`, { method: 'DELETE', headers: bearer(reg.body.token) });
+        const r = await fetch(`${b.baseUrl()}/v1/me/tokens/${extra.body.tokenInfo.id}`, {
+          method: 'DELETE',
+          headers: bearer(reg.body.token),
+        });
         expect(r.status).toBe(204);
       };
       return { matchId: c.body.id as string, token: extra.body.token as string, revoke };
@@ -59,7 +69,11 @@ for (const backend of backends) {
         await r.opened;
         r.send({ type: 'connection_init', payload: { authorization: `Bearer ${p.token}` } });
         await waitFor(() => r.messages.some((m) => m.type === 'connection_ack'), 'the ack');
-        r.send({ type: 'subscribe', id: 'events', payload: { query: 'subscription ($id: ID!) { matchEvents(matchId: $id) { seq } }', variables: { id: p.matchId } } });
+        r.send({
+          type: 'subscribe',
+          id: 'events',
+          payload: { query: 'subscription ($id: ID!) { matchEvents(matchId: $id) { seq } }', variables: { id: p.matchId } },
+        });
         r.send({ type: 'subscribe', id: 'turns', payload: { query: 'subscription { myTurn { id } }' } });
         await waitFor(() => r.messages.some((m) => m.id === 'events' && m.type === 'next'), 'the stored events');
         await p.revoke();

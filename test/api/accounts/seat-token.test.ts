@@ -9,7 +9,6 @@ import { describe, expect, it } from 'vitest';
 import { backends, bearer, createHotSeat, expectProblem, nextMove, openStream, useHarness, useSecondApp } from '../helpers.js';
 import { waitFor } from '../../../bench/lib/graphql-ws.js';
 
-
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`replacing a seat token [${backend.name}]`, () => {
     const h = useHarness(backend, { clock: true });
@@ -45,14 +44,21 @@ for (const backend of backends) {
         await b.http.post(`/v1/matches/${m.id}/actions`).set(bearer(tokens[next.seat])).send({ action: next.action }).expect(200);
         next = await nextMove(h, m.id, tokens);
       }
-      expectProblem(await b.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens.p1)).send({ action: next.action }), 401, 'invalid-token');
+      expectProblem(
+        await b.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens.p1)).send({ action: next.action }),
+        401,
+        'invalid-token',
+      );
       await b.http.post(`/v1/matches/${m.id}/actions`).set(bearer(fresh)).send({ action: next.action }).expect(200);
     });
 
     it('refuses a player token, no token, and a seat token of another match', async () => {
       const m = await createHotSeat(h.http);
       const other = await createHotSeat(h.http);
-      const reg = await h.http.post('/v1/players').send({ handle: `rotator-${backend.name}` }).expect(201);
+      const reg = await h.http
+        .post('/v1/players')
+        .send({ handle: `rotator-${backend.name}` })
+        .expect(201);
       expectProblem(await h.http.post(`/v1/matches/${m.id}/seat-token`).set(bearer(reg.body.token)), 403, 'seat-token-required');
       expectProblem(await h.http.post(`/v1/matches/${m.id}/seat-token`), 401, 'missing-token');
       expectProblem(await h.http.post(`/v1/matches/${m.id}/seat-token`).set(bearer(other.tokens.p1)), 401, 'invalid-token');
@@ -61,4 +67,3 @@ for (const backend of backends) {
     });
   });
 }
-

@@ -56,7 +56,7 @@ for (const backend of backends) {
       for (const c of [...first, ...next]) await h.store.ai.release(c.matchId, c.version);
     });
 
-    it('without a cap still takes every owner\'s first decision before anyone\'s second', async () => {
+    it("without a cap still takes every owner's first decision before anyone's second", async () => {
       const all = await h.store.ai.claim(AI_PLAYER_IDS, 10, 60_000, 'node-a');
       const ids = all.map((c) => c.matchId);
       expect(ids).toHaveLength(6);

@@ -45,7 +45,10 @@ for (const backend of backends) {
     const h = useHarness(backend, { ai: { workers: 1, pollMs: 50 } });
 
     it('a match against the computer plays to its end: the computer seat is the verified bot, holds no token, and moves by itself', async () => {
-      const created = await h.http.post('/v1/matches').send({ handle: 'human', ai: { level: 1 }, decks: { p1: { starter: STARTERS[0] } } }).expect(201);
+      const created = await h.http
+        .post('/v1/matches')
+        .send({ handle: 'human', ai: { level: 1 }, decks: { p1: { starter: STARTERS[0] } } })
+        .expect(201);
       const { id } = created.body;
       expect(Object.keys(created.body.tokens)).toEqual(['p1']);
       const view = (await h.http.get(`/v1/matches/${id}`).expect(200)).body;
@@ -57,11 +60,20 @@ for (const backend of backends) {
         const now = await waitForTurnOrEnd(h.http, id, 'p1');
         if (now.status === 'finished') break;
         if (humanDecisions === 60) {
-          await h.http.post(`/v1/matches/${id}/actions`).set(bearer(tokens.p1)).send({ action: { type: 'resign' } }).expect(200);
+          await h.http
+            .post(`/v1/matches/${id}/actions`)
+            .set(bearer(tokens.p1))
+            .send({ action: { type: 'resign' } })
+            .expect(200);
           break;
         }
         const mv = await nextMove(h, id, tokens);
-        await h.http.post(`/v1/matches/${id}/actions`).set(bearer(tokens.p1)).set('if-match', `"${mv.version}"`).send({ action: mv.action }).expect(200);
+        await h.http
+          .post(`/v1/matches/${id}/actions`)
+          .set(bearer(tokens.p1))
+          .set('if-match', `"${mv.version}"`)
+          .send({ action: mv.action })
+          .expect(200);
         humanDecisions++;
       }
       const end = (await h.http.get(`/v1/matches/${id}/events?limit=500`).expect(200)).body.events as { actingSeat: string | null }[];
@@ -69,11 +81,20 @@ for (const backend of backends) {
       expect((await h.http.get(`/v1/matches/${id}`).expect(200)).body.status).toBe('finished');
       expect(h.app.ai!.stats.decided).toBeGreaterThan(0);
       // The computer's seat cannot be played by anyone else: its player has no token, and the creator's token is p1's.
-      expectProblem(await h.http.post(`/v1/matches/${id}/actions`).set(bearer(tokens.p1)).send({ action: { type: 'resign' } }), 409);
+      expectProblem(
+        await h.http
+          .post(`/v1/matches/${id}/actions`)
+          .set(bearer(tokens.p1))
+          .send({ action: { type: 'resign' } }),
+        409,
+      );
     });
 
     it("the computer is handed what its seat may know: the seat's view, legal actions and events, never the state or the seed", async () => {
-      const created = await h.http.post('/v1/matches').send({ seat: 'p2', ai: { level: 4 }, decks: { p2: { starter: STARTERS[1] } } }).expect(201);
+      const created = await h.http
+        .post('/v1/matches')
+        .send({ seat: 'p2', ai: { level: 4 }, decks: { p2: { starter: STARTERS[1] } } })
+        .expect(201);
       const id = created.body.id as string;
       const entry = await h.app.service.loader.current(id);
       const job = await h.app.service.aiJob(entry, 'p1', 4);
@@ -82,9 +103,11 @@ for (const backend of backends) {
       expect(job.legal).toEqual(entry.ruleset.legalActions(entry.state, 'p1'));
       // The events are those the seat's own token reads (the human's, for p2, read the same way).
       // Up to the version the jobs were built from: the computer may have moved since.
-      const mine = ((await h.http.get(`/v1/matches/${id}/events?limit=500`).set(bearer(created.body.tokens.p2)).expect(200)).body.events as { seq: number }[]).filter(
-        (e) => e.seq <= entry.version,
-      );
+      const mine = (
+        (await h.http.get(`/v1/matches/${id}/events?limit=500`).set(bearer(created.body.tokens.p2)).expect(200)).body.events as {
+          seq: number;
+        }[]
+      ).filter((e) => e.seq <= entry.version);
       const humanJob = await h.app.service.aiJob(entry, 'p2', 4);
       expect(humanJob.events).toEqual(mine);
       const text = JSON.stringify(job);
@@ -96,7 +119,10 @@ for (const backend of backends) {
     });
 
     it("the computer's dice are secret until the end: derived from the match's seed, not from its public id and version (issue 34 item 8)", async () => {
-      const created = await h.http.post('/v1/matches').send({ seat: 'p2', ai: { level: 1 }, decks: { p2: { starter: STARTERS[1] } } }).expect(201);
+      const created = await h.http
+        .post('/v1/matches')
+        .send({ seat: 'p2', ai: { level: 1 }, decks: { p2: { starter: STARTERS[1] } } })
+        .expect(201);
       const id = created.body.id as string;
       const entry = await h.app.service.loader.current(id);
       // The seat to move at that version (the computer may have moved already): its job decides.
@@ -127,18 +153,30 @@ for (const backend of backends) {
     });
 
     it('a finished match against the computer replays and verifies from its published seed (its decisions are in the log)', async () => {
-      const created = await h.http.post('/v1/matches').send({ handle: 'replays', ai: { level: 1 }, decks: { p1: { starter: STARTERS[0] } } }).expect(201);
+      const created = await h.http
+        .post('/v1/matches')
+        .send({ handle: 'replays', ai: { level: 1 }, decks: { p1: { starter: STARTERS[0] } } })
+        .expect(201);
       const { id } = created.body;
       const tokens = { p1: created.body.tokens.p1 as string, p2: '' };
       for (let moves = 0; ; moves++) {
         const now = await waitForTurnOrEnd(h.http, id, 'p1');
         if (now.status === 'finished') break;
         if (moves === 6) {
-          await h.http.post(`/v1/matches/${id}/actions`).set(bearer(tokens.p1)).send({ action: { type: 'resign' } }).expect(200);
+          await h.http
+            .post(`/v1/matches/${id}/actions`)
+            .set(bearer(tokens.p1))
+            .send({ action: { type: 'resign' } })
+            .expect(200);
           break;
         }
         const mv = await nextMove(h, id, tokens);
-        await h.http.post(`/v1/matches/${id}/actions`).set(bearer(tokens.p1)).set('if-match', `"${mv.version}"`).send({ action: mv.action }).expect(200);
+        await h.http
+          .post(`/v1/matches/${id}/actions`)
+          .set(bearer(tokens.p1))
+          .set('if-match', `"${mv.version}"`)
+          .send({ action: mv.action })
+          .expect(200);
       }
       const events = (await h.http.get(`/v1/matches/${id}/events?limit=500`).expect(200)).body.events as { actingSeat: string | null }[];
       expect(events.some((e) => e.actingSeat === 'p2')).toBe(true);
@@ -148,7 +186,13 @@ for (const backend of backends) {
 
     it('a challenge to the computer is accepted at once: the match starts with the challenger seated and the computer playing', async () => {
       const me = (await h.http.post('/v1/players').send({ handle: 'challenges-the-ai' }).expect(201)).body.token as string;
-      const c = (await h.http.post('/v1/challenges').set(bearer(me)).send({ to: 'ai-level-2', seat: 'p1', timeControl: { kind: 'correspondence', daysPerMove: 2 } }).expect(201)).body;
+      const c = (
+        await h.http
+          .post('/v1/challenges')
+          .set(bearer(me))
+          .send({ to: 'ai-level-2', seat: 'p1', timeControl: { kind: 'correspondence', daysPerMove: 2 } })
+          .expect(201)
+      ).body;
       expect(c).toMatchObject({ status: 'accepted', to: { handle: 'ai-level-2', bot: true } });
       const m = (await h.http.get(`/v1/matches/${c.matchId}`).set(bearer(me)).expect(200)).body;
       expect(m).toMatchObject({ seat: 'p1', status: 'active' });
@@ -158,14 +202,25 @@ for (const backend of backends) {
     it('GraphQL creates one too, for UniVersus; what cannot be is refused', async () => {
       const decks = (await h.http.get('/v1/games/universus/decks').expect(200)).body;
       const starter = (decks.decks ?? decks)[0].id as string;
-      const r = await graphqlRequest(h, `mutation { createMatch(input: { game: "universus", seat: p2, ai: { level: 2 }, decks: { p2: { starter: "${starter}" } } }) { id seat tokens { p1 p2 } } }`).expect(200);
+      const r = await graphqlRequest(
+        h,
+        `mutation { createMatch(input: { game: "universus", seat: p2, ai: { level: 2 }, decks: { p2: { starter: "${starter}" } } }) { id seat tokens { p1 p2 } } }`,
+      ).expect(200);
       expect(r.body.errors).toBeUndefined();
       expect(r.body.data.createMatch).toMatchObject({ seat: 'p2', tokens: { p1: null } });
       const id = r.body.data.createMatch.id as string;
       const seats = (await h.http.get(`/v1/matches/${id}`).expect(200)).body.seats;
       expect(seats.find((x: { seat: string }) => x.seat === 'p1')).toMatchObject({ handle: 'ai-level-2', bot: true });
-      expectProblem(await h.http.post('/v1/matches').send({ ai: { level: 9 }, decks: { p1: { starter: STARTERS[0] } } }), 400, 'validation-failed');
-      expectProblem(await h.http.post('/v1/matches').send({ ai: { level: 3 }, openSeat: true, decks: { p1: { starter: STARTERS[0] } } }), 400, 'validation-failed');
+      expectProblem(
+        await h.http.post('/v1/matches').send({ ai: { level: 9 }, decks: { p1: { starter: STARTERS[0] } } }),
+        400,
+        'validation-failed',
+      );
+      expectProblem(
+        await h.http.post('/v1/matches').send({ ai: { level: 3 }, openSeat: true, decks: { p1: { starter: STARTERS[0] } } }),
+        400,
+        'validation-failed',
+      );
       expectProblem(await h.http.post('/v1/players').send({ handle: 'ai-level-3' }), 409, 'handle-not-allowed');
     });
   });
@@ -174,7 +229,10 @@ for (const backend of backends) {
     const hang = useHarness(backend, { ai: { workers: 1, pollMs: 50, limitMs: 300, maxAttempts: 2, deciderUrl: fixture('hang-decider') } });
 
     it('a worker that hangs on every try is replaced each time, and after the last try the computer resigns', async () => {
-      const created = await hang.http.post('/v1/matches').send({ seat: 'p2', ai: { level: 5 }, decks: { p2: { starter: STARTERS[0] } } }).expect(201);
+      const created = await hang.http
+        .post('/v1/matches')
+        .send({ seat: 'p2', ai: { level: 5 }, decks: { p2: { starter: STARTERS[0] } } })
+        .expect(201);
       const id = created.body.id as string;
       const human = { p1: '', p2: created.body.tokens.p2 as string };
       // Until the computer's first turn, the human decides (who moves first is a rules setting).
@@ -182,7 +240,12 @@ for (const backend of backends) {
         const v = (await hang.http.get(`/v1/matches/${id}`).expect(200)).body;
         if (v.game.pending.seat === 'p1') break;
         const mv = await nextMove(hang, id, human);
-        await hang.http.post(`/v1/matches/${id}/actions`).set(bearer(human.p2)).set('if-match', `"${mv.version}"`).send({ action: mv.action }).expect(200);
+        await hang.http
+          .post(`/v1/matches/${id}/actions`)
+          .set(bearer(human.p2))
+          .set('if-match', `"${mv.version}"`)
+          .send({ action: mv.action })
+          .expect(200);
       }
       const end = await waitForTurnOrEnd(hang.http, id, 'p2');
       expect(end.status).toBe('finished');
@@ -214,7 +277,10 @@ for (const backend of backends) {
     const h = useHarness(backend, { ai: { workers: 1, pollMs: 50, limitMs: 20_000 }, loggerInstance: pino({ level: 'debug' }, sink) });
 
     it('logs, errors and events of computer matches hold no seed, no computer hand and no token', async () => {
-      const created = await h.http.post('/v1/matches').send({ ai: { level: 1 }, decks: { p1: { starter: STARTERS[0] } } }).expect(201);
+      const created = await h.http
+        .post('/v1/matches')
+        .send({ ai: { level: 1 }, decks: { p1: { starter: STARTERS[0] } } })
+        .expect(201);
       const id = created.body.id as string;
       const human = created.body.tokens.p1 as string;
       const tokens = { p1: human, p2: '' };
@@ -226,7 +292,12 @@ for (const backend of backends) {
         const at = await h.app.service.loader.current(id);
         if (i >= 12 && h.app.ai!.stats.decided > 0 && handIds(at.ruleset.view(at.state, 'p2')).length > 0) break;
         const mv = await nextMove(h, id, tokens);
-        await h.http.post(`/v1/matches/${id}/actions`).set(bearer(human)).set('if-match', `"${mv.version}"`).send({ action: mv.action }).expect(200);
+        await h.http
+          .post(`/v1/matches/${id}/actions`)
+          .set(bearer(human))
+          .set('if-match', `"${mv.version}"`)
+          .send({ action: mv.action })
+          .expect(200);
       }
       expect(h.app.ai!.stats.decided).toBeGreaterThan(0);
       const entry = await h.app.service.loader.current(id);
@@ -237,7 +308,11 @@ for (const backend of backends) {
         const req = h.http.get(`/v1/matches/${id}/events?limit=500`);
         return JSON.stringify((await (token ? req.set(bearer(token)) : req).expect(200)).body);
       };
-      const texts = [await read(human), await read(), JSON.stringify((await h.http.get(`/v1/matches/${id}`).set(bearer(human)).expect(200)).body)];
+      const texts = [
+        await read(human),
+        await read(),
+        JSON.stringify((await h.http.get(`/v1/matches/${id}`).set(bearer(human)).expect(200)).body),
+      ];
       for (const secret of secrets.slice(2)) for (const t of texts) expect(t).not.toContain(secret);
       const logs = lines.join('\n');
       expect(logs).not.toContain(entry.row.seed);
@@ -256,17 +331,28 @@ for (const backend of backends) {
         done();
       },
     });
-    const h = useHarness(backend, { ai: { workers: 1, pollMs: 50, limitMs: 20_000, maxAttempts: 2, deciderUrl: fixture('leaky-decider') }, loggerInstance: pino({ level: 'debug' }, sink) });
+    const h = useHarness(backend, {
+      ai: { workers: 1, pollMs: 50, limitMs: 20_000, maxAttempts: 2, deciderUrl: fixture('leaky-decider') },
+      loggerInstance: pino({ level: 'debug' }, sink),
+    });
 
-    it('a refused action and a thrown error, each quoting the computer\'s view, are logged by kind only; then it resigns', async () => {
-      const created = await h.http.post('/v1/matches').send({ seat: 'p2', ai: { level: 4 }, decks: { p2: { starter: STARTERS[0] } } }).expect(201);
+    it("a refused action and a thrown error, each quoting the computer's view, are logged by kind only; then it resigns", async () => {
+      const created = await h.http
+        .post('/v1/matches')
+        .send({ seat: 'p2', ai: { level: 4 }, decks: { p2: { starter: STARTERS[0] } } })
+        .expect(201);
       const id = created.body.id as string;
       const human = { p1: '', p2: created.body.tokens.p2 as string };
       for (;;) {
         const v = (await h.http.get(`/v1/matches/${id}`).expect(200)).body;
         if (v.game.pending.seat === 'p1') break;
         const mv = await nextMove(h, id, human);
-        await h.http.post(`/v1/matches/${id}/actions`).set(bearer(human.p2)).set('if-match', `"${mv.version}"`).send({ action: mv.action }).expect(200);
+        await h.http
+          .post(`/v1/matches/${id}/actions`)
+          .set(bearer(human.p2))
+          .set('if-match', `"${mv.version}"`)
+          .send({ action: mv.action })
+          .expect(200);
       }
       // The computer's hand before it resigns: what the decider quoted.
       const before = await h.app.service.loader.current(id);

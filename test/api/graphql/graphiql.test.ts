@@ -24,11 +24,14 @@ describe('GraphiQL assets are local', () => {
     expect(refs.filter((r) => r.tag === 'link').length).toBeGreaterThanOrEqual(1);
 
     for (const { tag, url } of refs) {
-      const res = await h.http.get(new URL(url, 'http://app.invalid/graphiql').pathname).buffer(true).parse((r, cb) => {
-        const chunks: Buffer[] = [];
-        r.on('data', (c: Buffer) => chunks.push(c));
-        r.on('end', () => cb(null, Buffer.concat(chunks)));
-      });
+      const res = await h.http
+        .get(new URL(url, 'http://app.invalid/graphiql').pathname)
+        .buffer(true)
+        .parse((r, cb) => {
+          const chunks: Buffer[] = [];
+          r.on('data', (c: Buffer) => chunks.push(c));
+          r.on('end', () => cb(null, Buffer.concat(chunks)));
+        });
       expect(res.status, url).toBe(200);
       expect(res.headers['content-type'], url).toMatch(tag === 'script' ? /^text\/javascript/ : /^text\/css/);
       const body = (res.body as Buffer).toString('utf8');

@@ -9,7 +9,8 @@ import { backends, createHotSeat, graphqlRequest, nextMove, bearer, useHarness }
 
 type Json = Record<string, unknown>;
 const components = Object.keys(
-  ((JSON.parse(readFileSync(new URL('../../../openapi/openapi.json', import.meta.url), 'utf8')) as Json).components as Json).schemas as Json,
+  ((JSON.parse(readFileSync(new URL('../../../openapi/openapi.json', import.meta.url), 'utf8')) as Json).components as Json)
+    .schemas as Json,
 );
 
 interface TypeRef {
@@ -28,22 +29,67 @@ const INTROSPECT = /* GraphQL */ `
   query {
     __schema {
       types {
-        name kind
-        fields { name description type { ...T } args { name description type { ...T } } }
-        inputFields { name description type { ...T } }
+        name
+        kind
+        fields {
+          name
+          description
+          type {
+            ...T
+          }
+          args {
+            name
+            description
+            type {
+              ...T
+            }
+          }
+        }
+        inputFields {
+          name
+          description
+          type {
+            ...T
+          }
+        }
       }
     }
   }
-  fragment T on __Type { kind name ofType { kind name ofType { kind name ofType { kind name } } } }
+  fragment T on __Type {
+    kind
+    name
+    ofType {
+      kind
+      name
+      ofType {
+        kind
+        name
+        ofType {
+          kind
+          name
+        }
+      }
+    }
+  }
 `;
 
-const named = (t: TypeRef): string | null => (t.name ?? (t.ofType ? named(t.ofType) : null));
+const named = (t: TypeRef): string | null => t.name ?? (t.ofType ? named(t.ofType) : null);
 
 const PENDING = /* GraphQL */ `
   query ($id: ID!) {
     match(id: $id) {
       pending
-      pendingDecision { kind seat cards card cell phase defenders count shortfall }
+      pendingDecision {
+        kind
+        seat
+        cards
+        card
+        cell
+        phase
+        defenders
+        count
+        shortfall
+      }
     }
   }
 `;
@@ -60,14 +106,18 @@ for (const backend of backends) {
         if (t.name.startsWith('__')) continue;
         for (const f of [...(t.fields ?? []), ...(t.inputFields ?? [])]) {
           if (named(f.type) === 'JSON') jsonPlaces.push({ where: `${t.name}.${f.name}`, description: f.description });
-          for (const a of f.args ?? []) if (named(a.type) === 'JSON') jsonPlaces.push({ where: `${t.name}.${f.name}(${a.name})`, description: a.description });
+          for (const a of f.args ?? [])
+            if (named(a.type) === 'JSON') jsonPlaces.push({ where: `${t.name}.${f.name}(${a.name})`, description: a.description });
         }
       }
       expect(jsonPlaces.length).toBeGreaterThan(0);
       for (const { where, description } of jsonPlaces) {
         const names = [...(description ?? '').matchAll(/[A-Z][A-Za-z]+/g)].map((m) => m[0]);
         // Request schemas are components with an Input suffix (the document's input copies).
-        expect(names.filter((n) => components.includes(n) || components.includes(`${n}Input`)), `${where}: "${description}" names no component of /openapi.json`).not.toEqual([]);
+        expect(
+          names.filter((n) => components.includes(n) || components.includes(`${n}Input`)),
+          `${where}: "${description}" names no component of /openapi.json`,
+        ).not.toEqual([]);
       }
     });
 

@@ -70,7 +70,10 @@ describe('GraphQL limits (PGlite)', () => {
   });
 
   it('answers the standard introspection query in full', async () => {
-    const res = await gql(h, getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, inputValueDeprecation: true }));
+    const res = await gql(
+      h,
+      getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, inputValueDeprecation: true }),
+    );
     expect(res.status).toBe(200);
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.__schema.queryType.name).toBe('Query');
@@ -120,7 +123,16 @@ describe('GraphQL limits (PGlite)', () => {
   it('answers a syntax tree sent as the query with graphql-validation-failed, not JavaScript error text', async () => {
     const trees = [
       { kind: 'Document', definitions: [{ kind: 'OperationDefinition', operation: 'query' }] },
-      { kind: 'Document', definitions: [{ kind: 'OperationDefinition', operation: 'query', selectionSet: { kind: 'SelectionSet', selections: [{ kind: 'Field', name: { kind: 'Name', value: '__typename' } }] } }] },
+      {
+        kind: 'Document',
+        definitions: [
+          {
+            kind: 'OperationDefinition',
+            operation: 'query',
+            selectionSet: { kind: 'SelectionSet', selections: [{ kind: 'Field', name: { kind: 'Name', value: '__typename' } }] },
+          },
+        ],
+      },
       { kind: 'Document' },
       [],
       null,
@@ -148,8 +160,14 @@ describe('GraphQL limits (PGlite)', () => {
       return (m.payload as { extensions: { code: string } }[])[0]!.extensions.code;
     };
     expect(await codeOf('big', `subscription { myTurn { id } }\n#${'x'.repeat(LIMITS.maxDocumentBytes)}`)).toBe('query-too-large');
-    expect(await codeOf('tokens', `subscription { matchEvents(matchId: "x") { ${'seq '.repeat(LIMITS.maxTokens)} } }`)).toBe('too-many-tokens');
-    r.send({ type: 'subscribe', id: 'tree', payload: { query: { kind: 'Document', definitions: [{ kind: 'OperationDefinition', operation: 'subscription' }] } } });
+    expect(await codeOf('tokens', `subscription { matchEvents(matchId: "x") { ${'seq '.repeat(LIMITS.maxTokens)} } }`)).toBe(
+      'too-many-tokens',
+    );
+    r.send({
+      type: 'subscribe',
+      id: 'tree',
+      payload: { query: { kind: 'Document', definitions: [{ kind: 'OperationDefinition', operation: 'subscription' }] } },
+    });
     expect(await r.closed).toEqual({ code: 4400, reason: 'Invalid message: payload.query must be GraphQL text' });
     expect(JSON.stringify(r.messages)).not.toMatch(/Cannot read|is not iterable/);
   });
@@ -174,7 +192,9 @@ describe('GraphQL internal errors', () => {
       Object.create(store, {
         listMatches: {
           value: async () => {
-            throw new Error('Invalid `prisma.match.findMany()` invocation in /srv/app/src/persistence/prisma-store.ts:212:7 connection reset');
+            throw new Error(
+              'Invalid `prisma.match.findMany()` invocation in /srv/app/src/persistence/prisma-store.ts:212:7 connection reset',
+            );
           },
         },
       }),

@@ -20,9 +20,23 @@ type Seat = 'p1' | 'p2';
 const ACT = /* GraphQL */ `
   mutation Act($id: ID!, $a: JSON!, $key: String, $v: Int) {
     submitAction(matchId: $id, action: $a, idempotencyKey: $key, expectedVersion: $v) {
-      version replayed status winner outcome { reason } pending
-      events { seq type }
-      legalActions { type action text }
+      version
+      replayed
+      status
+      winner
+      outcome {
+        reason
+      }
+      pending
+      events {
+        seq
+        type
+      }
+      legalActions {
+        type
+        action
+        text
+      }
     }
   }
 `;
@@ -54,7 +68,9 @@ describe('GraphQL queries and mutations over WebSocket', () => {
     return c;
   };
   const legalFor = async (c: Client, id: string) => {
-    const r = await execute<{ match: { version: number; pending: { seat: Seat } | null; legalActions: { action: Record<string, unknown> }[] } }>(c, LEGAL, { id });
+    const r = await execute<{
+      match: { version: number; pending: { seat: Seat } | null; legalActions: { action: Record<string, unknown> }[] };
+    }>(c, LEGAL, { id });
     expect(r.errors).toBeUndefined();
     return r.data!.match;
   };
@@ -62,20 +78,36 @@ describe('GraphQL queries and mutations over WebSocket', () => {
   const toMove = async (id: string) => (await h.http.get(`/v1/matches/${id}`).expect(200)).body.game.pending.seat as Seat;
 
   it('a refused credential closes the socket at connection_init (4403), before any operation runs', async () => {
-    const err = await execute(client('not-a-token', false), LEGAL, { id: 'whatever' }).catch((e: { payload?: { code?: number; reason?: string } }) => e.payload);
+    const err = await execute(client('not-a-token', false), LEGAL, { id: 'whatever' }).catch(
+      (e: { payload?: { code?: number; reason?: string } }) => e.payload,
+    );
     expect(err).toMatchObject({ code: 4403, reason: 'invalid-token' });
   });
 
   it('a mutation checks its own scope: a player token without match:play cannot act over the socket', async () => {
     const reg = await h.http.post('/v1/players').send({ handle: 'ws-scoped' }).expect(201);
     const full = reg.body.token as string;
-    const c = await h.http.post('/v1/matches').set(bearer(full)).send({ opponentHandle: 'anon', decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } } }).expect(201);
-    const readOnly = (await h.http.post('/v1/me/tokens').set(bearer(full)).send({ scopes: ['match:read'] }).expect(201)).body.token as string;
+    const c = await h.http
+      .post('/v1/matches')
+      .set(bearer(full))
+      .send({ opponentHandle: 'anon', decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } } })
+      .expect(201);
+    const readOnly = (
+      await h.http
+        .post('/v1/me/tokens')
+        .set(bearer(full))
+        .send({ scopes: ['match:read'] })
+        .expect(201)
+    ).body.token as string;
     const id = c.body.id as string;
     // The player's seat is p1; make it p1's decision.
     for (let i = 0; i < 20 && (await toMove(id)) !== 'p1'; i++) {
       const legal = await h.http.get(`/v1/matches/${id}/legal-actions`).set(bearer(c.body.tokens.p2)).expect(200);
-      await h.http.post(`/v1/matches/${id}/actions`).set(bearer(c.body.tokens.p2)).send({ action: legal.body.actions[0].action }).expect(200);
+      await h.http
+        .post(`/v1/matches/${id}/actions`)
+        .set(bearer(c.body.tokens.p2))
+        .send({ action: legal.body.actions[0].action })
+        .expect(200);
     }
     const ro = client(readOnly);
     const legal = await legalFor(ro, id);
@@ -148,14 +180,22 @@ describe('GraphQL queries and mutations over WebSocket', () => {
     // A malformed action: validation-failed (400), as over HTTP.
     expect(codeOf(await execute(ws, ACT, { id: m.id, a: { type: 'play', card: 7 } }))).toBe('validation-failed');
     const invalid = await execute(ws, '{ match(id: "x") { nope } }').catch((e: { payload?: unknown }) => e.payload);
-    expect(invalid).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'graphql-validation-failed', status: 400 }) })]);
-    const costly = await execute(ws, 'query($id: ID!) { match(id: $id) { events(limit: 500) { events { seq } } a: events(limit: 500) { events { seq type data actingSeat source } } b: events(limit: 500) { events { seq type data actingSeat source } } c: events(limit: 500) { events { seq type data actingSeat source } } } }', { id: m.id }).catch(
-      (e: { payload?: unknown }) => e.payload,
-    );
+    expect(invalid).toEqual([
+      expect.objectContaining({ extensions: expect.objectContaining({ code: 'graphql-validation-failed', status: 400 }) }),
+    ]);
+    const costly = await execute(
+      ws,
+      'query($id: ID!) { match(id: $id) { events(limit: 500) { events { seq } } a: events(limit: 500) { events { seq type data actingSeat source } } b: events(limit: 500) { events { seq type data actingSeat source } } c: events(limit: 500) { events { seq type data actingSeat source } } } }',
+      { id: m.id },
+    ).catch((e: { payload?: unknown }) => e.payload);
     expect(costly).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'query-too-costly' }) })]);
     // Variables refused (a required one missing): coded as over HTTP.
-    const noVariable = await execute(ws, 'query($id: ID!) { match(id: $id) { version } }', {}).catch((e: { payload?: unknown }) => e.payload);
-    expect(noVariable).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'graphql-validation-failed', status: 400 }) })]);
+    const noVariable = await execute(ws, 'query($id: ID!) { match(id: $id) { version } }', {}).catch(
+      (e: { payload?: unknown }) => e.payload,
+    );
+    expect(noVariable).toEqual([
+      expect.objectContaining({ extensions: expect.objectContaining({ code: 'graphql-validation-failed', status: 400 }) }),
+    ]);
     // The socket is still usable.
     expect((await legalFor(ws, m.id)).version).toBe(m.version);
   });
@@ -207,7 +247,12 @@ describe('GraphQL over WebSocket: the address request ceiling', () => {
   it('each query or mutation over a socket counts as one request; past the ceiling it gets an error coded rate-limited (429), and the socket stays open', async () => {
     ({ app, http, close } = await startOn(pglite, { budgets: { perAddressPerMinute: 6 } }));
     const at = await baseUrlOf(app);
-    const m = (await http.post('/v1/matches').send({ handle: 'rl', decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } } }).expect(201)).body as { id: string; tokens: Record<Seat, string> }; // 1
+    const m = (
+      await http
+        .post('/v1/matches')
+        .send({ handle: 'rl', decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } } })
+        .expect(201)
+    ).body as { id: string; tokens: Record<Seat, string> }; // 1
     const r = rawSocket(at); // the upgrade: 2
     try {
       await r.opened;
@@ -220,9 +265,26 @@ describe('GraphQL over WebSocket: the address request ceiling', () => {
         await waitFor(() => of(id).some((x) => x.type === 'complete'), `operation ${id}`);
         expect(of(id)[0]).toMatchObject({ type: 'next', payload: { data: { match: { version: expect.any(Number) } } } });
       }
-      r.send({ type: 'subscribe', id: 'e', payload: { query: 'mutation($id: ID!) { submitAction(matchId: $id, action: {type: "resign"}) { version } }', variables: { id: m.id } } });
+      r.send({
+        type: 'subscribe',
+        id: 'e',
+        payload: {
+          query: 'mutation($id: ID!) { submitAction(matchId: $id, action: {type: "resign"}) { version } }',
+          variables: { id: m.id },
+        },
+      });
       await waitFor(() => of('e').length > 0, 'the refusal');
-      expect(of('e')).toEqual([{ type: 'error', id: 'e', payload: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'rate-limited', status: 429, retryAfter: expect.any(Number) }) })] }]);
+      expect(of('e')).toEqual([
+        {
+          type: 'error',
+          id: 'e',
+          payload: [
+            expect.objectContaining({
+              extensions: expect.objectContaining({ code: 'rate-limited', status: 429, retryAfter: expect.any(Number) }),
+            }),
+          ],
+        },
+      ]);
       expect(r.socket.readyState).toBe(r.socket.OPEN);
       // Nothing ran: the match is not resigned.
       expect((await app.service.load(m.id, undefined)).row.status).not.toBe('finished');

@@ -77,8 +77,15 @@ describe.skipIf(postgres.skipReason !== null)('GraphQL over WebSocket: operation
       );
       // Three are refused while two wait on the lock.
       await waitFor(() => settled.length >= 3, 'the refusals');
-      expect(settled.map((s) => (s.ok ? 'answered' : s.errors[0]?.extensions?.code))).toEqual(['too-many-operations', 'too-many-operations', 'too-many-operations']);
-      expect((settled[0] as { errors: { extensions?: Record<string, unknown> }[] }).errors[0]!.extensions).toMatchObject({ status: 429, limit: 2 });
+      expect(settled.map((s) => (s.ok ? 'answered' : s.errors[0]?.extensions?.code))).toEqual([
+        'too-many-operations',
+        'too-many-operations',
+        'too-many-operations',
+      ]);
+      expect((settled[0] as { errors: { extensions?: Record<string, unknown> }[] }).errors[0]!.extensions).toMatchObject({
+        status: 429,
+        limit: 2,
+      });
     } finally {
       await locker.query('ROLLBACK').catch(() => {});
       await locker.end().catch(() => {});
@@ -120,9 +127,21 @@ describe.skipIf(postgres.skipReason !== null)('GraphQL over WebSocket: operation
   it('far past the cap: the server stops reading; what it read waits and runs as slots free', async () => {
     const { m, token, action, release } = await locked();
     const r = await opened(h.baseUrl(), token);
-    const acts = [0, 1].map((i) => ({ type: 'subscribe', id: `act${i}`, payload: { query: ACT, variables: { id: m.id, a: action, key: `b${i}` } } }));
-    const over = Array.from({ length: OVER_CAP_ALLOWANCE }, (_, i) => ({ type: 'subscribe', id: `over${i}`, payload: { query: LEGAL, variables: { id: m.id } } }));
-    const waiting = Array.from({ length: 5 }, (_, i) => ({ type: 'subscribe', id: `wait${i}`, payload: { query: LEGAL, variables: { id: m.id } } }));
+    const acts = [0, 1].map((i) => ({
+      type: 'subscribe',
+      id: `act${i}`,
+      payload: { query: ACT, variables: { id: m.id, a: action, key: `b${i}` } },
+    }));
+    const over = Array.from({ length: OVER_CAP_ALLOWANCE }, (_, i) => ({
+      type: 'subscribe',
+      id: `over${i}`,
+      payload: { query: LEGAL, variables: { id: m.id } },
+    }));
+    const waiting = Array.from({ length: 5 }, (_, i) => ({
+      type: 'subscribe',
+      id: `wait${i}`,
+      payload: { query: LEGAL, variables: { id: m.id } },
+    }));
     try {
       sendAtOnce(r, [...acts, ...over, ...waiting]);
       // The two mutations hold the slots (waiting on the lock); the allowance beyond is refused at once.
@@ -135,7 +154,10 @@ describe.skipIf(postgres.skipReason !== null)('GraphQL over WebSocket: operation
       await release();
     }
     // The held ones were not refused: each ran once a slot was free, in order.
-    await waitFor(() => r.messages.filter((x) => x.type === 'complete' && x.id?.startsWith('wait')).length === waiting.length, 'the held operations');
+    await waitFor(
+      () => r.messages.filter((x) => x.type === 'complete' && x.id?.startsWith('wait')).length === waiting.length,
+      'the held operations',
+    );
     const answers = r.messages.filter((x) => x.type === 'next' && x.id?.startsWith('wait'));
     expect(answers.map((x) => x.id)).toEqual(waiting.map((w) => w.id));
     for (const a of answers) expect((a.payload as { errors?: unknown }).errors).toBeUndefined();
@@ -149,8 +171,16 @@ describe.skipIf(postgres.skipReason !== null)('GraphQL over WebSocket: operation
   it('a flood: closed with 1013 too-many-operations once its admitted operations are answered; nothing held runs', async () => {
     const { m, token, action, release } = await locked();
     const r = await opened(h.baseUrl(), token);
-    const acts = [0, 1].map((i) => ({ type: 'subscribe', id: `act${i}`, payload: { query: ACT, variables: { id: m.id, a: action, key: `f${i}` } } }));
-    const rest = Array.from({ length: OVER_CAP_ALLOWANCE + MAX_HELD_MESSAGES + 20 }, (_, i) => ({ type: 'subscribe', id: `q${i}`, payload: { query: LEGAL, variables: { id: m.id } } }));
+    const acts = [0, 1].map((i) => ({
+      type: 'subscribe',
+      id: `act${i}`,
+      payload: { query: ACT, variables: { id: m.id, a: action, key: `f${i}` } },
+    }));
+    const rest = Array.from({ length: OVER_CAP_ALLOWANCE + MAX_HELD_MESSAGES + 20 }, (_, i) => ({
+      type: 'subscribe',
+      id: `q${i}`,
+      payload: { query: LEGAL, variables: { id: m.id } },
+    }));
     try {
       sendAtOnce(r, [...acts, ...rest]);
       await waitFor(() => r.messages.filter((x) => x.type === 'error').length >= OVER_CAP_ALLOWANCE, 'the refusals');
@@ -159,7 +189,8 @@ describe.skipIf(postgres.skipReason !== null)('GraphQL over WebSocket: operation
     }
     expect(await r.closed).toEqual({ code: 1013, reason: 'too-many-operations' });
     // The admitted mutations were answered before the close (one move; the other a coded refusal).
-    for (const id of ['act0', 'act1']) expect(r.messages.some((x) => x.id === id && (x.type === 'complete' || x.type === 'error'))).toBe(true);
+    for (const id of ['act0', 'act1'])
+      expect(r.messages.some((x) => x.id === id && (x.type === 'complete' || x.type === 'error'))).toBe(true);
     const answered = r.messages.filter((x) => x.id?.startsWith('q'));
     expect(answered.map(codeOf)).toEqual(Array.from({ length: OVER_CAP_ALLOWANCE }, () => 'too-many-operations'));
     // The match took one move at most, and the server answers as before.

@@ -27,13 +27,75 @@ describe('bad input → 4xx problem+json, no new event', () => {
     ['huge body', () => act().send({ action: { type: 'pass' }, pad: 'x'.repeat(300 * 1024) }), 413, 'body-too-large'],
     ['text/plain body', () => act().set('content-type', 'text/plain').send('pass'), 415, 'unsupported-media-type'],
     ['no token', () => h.http.post(`/v1/matches/${m.id}/actions`).send({ action: { type: 'pass' } }), 401, 'missing-token'],
-    ['malformed token', () => h.http.post(`/v1/matches/${m.id}/actions`).set('authorization', 'Bearer !!').send({ action: { type: 'pass' } }), 401, 'invalid-token'],
-    ['basic auth instead of bearer', () => h.http.post(`/v1/matches/${m.id}/actions`).set('authorization', 'Basic dXNlcjpwYXNz').send({ action: { type: 'pass' } }), 401, 'invalid-token'],
-    ['token of another match', () => h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(other.tokens.p1)).send({ action: { type: 'pass' } }), 401, 'invalid-token'],
-    ['the seat not to move', () => h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens[seat === 'p1' ? 'p2' : 'p1'])).send({ action: { type: 'pass' } }), 422, 'NOT_YOUR_DECISION'],
-    ['bad If-Match', () => act().set('if-match', 'yesterday').send({ action: { type: 'pass' } }), 400, 'validation-failed'],
-    ['bad match id', () => h.http.post('/v1/matches/bad%20id!/actions').set(bearer(m.tokens[seat])).send({ action: { type: 'pass' } }), 400, 'validation-failed'],
-    ['unknown match id', () => h.http.post('/v1/matches/nope/actions').set(bearer(m.tokens[seat])).send({ action: { type: 'pass' } }), 404, 'match-not-found'],
+    [
+      'malformed token',
+      () =>
+        h.http
+          .post(`/v1/matches/${m.id}/actions`)
+          .set('authorization', 'Bearer !!')
+          .send({ action: { type: 'pass' } }),
+      401,
+      'invalid-token',
+    ],
+    [
+      'basic auth instead of bearer',
+      () =>
+        h.http
+          .post(`/v1/matches/${m.id}/actions`)
+          .set('authorization', 'Basic dXNlcjpwYXNz')
+          .send({ action: { type: 'pass' } }),
+      401,
+      'invalid-token',
+    ],
+    [
+      'token of another match',
+      () =>
+        h.http
+          .post(`/v1/matches/${m.id}/actions`)
+          .set(bearer(other.tokens.p1))
+          .send({ action: { type: 'pass' } }),
+      401,
+      'invalid-token',
+    ],
+    [
+      'the seat not to move',
+      () =>
+        h.http
+          .post(`/v1/matches/${m.id}/actions`)
+          .set(bearer(m.tokens[seat === 'p1' ? 'p2' : 'p1']))
+          .send({ action: { type: 'pass' } }),
+      422,
+      'NOT_YOUR_DECISION',
+    ],
+    [
+      'bad If-Match',
+      () =>
+        act()
+          .set('if-match', 'yesterday')
+          .send({ action: { type: 'pass' } }),
+      400,
+      'validation-failed',
+    ],
+    [
+      'bad match id',
+      () =>
+        h.http
+          .post('/v1/matches/bad%20id!/actions')
+          .set(bearer(m.tokens[seat]))
+          .send({ action: { type: 'pass' } }),
+      400,
+      'validation-failed',
+    ],
+    [
+      'unknown match id',
+      () =>
+        h.http
+          .post('/v1/matches/nope/actions')
+          .set(bearer(m.tokens[seat]))
+          .send({ action: { type: 'pass' } }),
+      404,
+      'match-not-found',
+    ],
     ['bad query type', () => h.http.get(`/v1/matches/${m.id}/events?after=minus-one`), 400, 'validation-failed'],
     ['unknown query field', () => h.http.get(`/v1/matches/${m.id}/events?foo=1`), 400, 'validation-failed'],
     ['limit too large', () => h.http.get('/v1/matches?limit=100000'), 400, 'validation-failed'],
@@ -56,10 +118,30 @@ describe('bad input → 4xx problem+json, no new event', () => {
       ['invalid deck (59 cards)', {}, 422, 'invalid-deck'],
       ['unknown starter deck', { decks: { p1: { starter: 'no-such-deck' }, p2: { starter: 'starter-ember-tide' } } }, 422, 'invalid-deck'],
       ['missing second deck', { decks: { p1: { starter: 'starter-ember-tide' } } }, 400, 'validation-failed'],
-      ['unknown setting', { decks: { p1: { starter: 'starter-ember-tide' }, p2: { starter: 'starter-ember-tide' } }, settings: { gravity: 'off' } }, 400, 'validation-failed'],
-      ['bad setting value', { decks: { p1: { starter: 'starter-ember-tide' }, p2: { starter: 'starter-ember-tide' } }, settings: { handLimit: 0 } }, 400, 'validation-failed'],
-      ['bad handle', { handle: 'a b<script>', decks: { p1: { starter: 'starter-ember-tide' }, p2: { starter: 'starter-ember-tide' } } }, 400, 'validation-failed'],
-      ['unknown top-level field', { decks: { p1: { starter: 'starter-ember-tide' }, p2: { starter: 'starter-ember-tide' } }, seed: 'mine' }, 400, 'validation-failed'],
+      [
+        'unknown setting',
+        { decks: { p1: { starter: 'starter-ember-tide' }, p2: { starter: 'starter-ember-tide' } }, settings: { gravity: 'off' } },
+        400,
+        'validation-failed',
+      ],
+      [
+        'bad setting value',
+        { decks: { p1: { starter: 'starter-ember-tide' }, p2: { starter: 'starter-ember-tide' } }, settings: { handLimit: 0 } },
+        400,
+        'validation-failed',
+      ],
+      [
+        'bad handle',
+        { handle: 'a b<script>', decks: { p1: { starter: 'starter-ember-tide' }, p2: { starter: 'starter-ember-tide' } } },
+        400,
+        'validation-failed',
+      ],
+      [
+        'unknown top-level field',
+        { decks: { p1: { starter: 'starter-ember-tide' }, p2: { starter: 'starter-ember-tide' } }, seed: 'mine' },
+        400,
+        'validation-failed',
+      ],
       ['bad sandbox position', { position: { format: 'evons-position/1' } }, 400, 'validation-failed'],
     ];
     for (const [name, body, status, code] of createCases) {
@@ -84,14 +166,24 @@ describe('bad input → 4xx problem+json, no new event', () => {
 
     it('join: a match without an open seat → 409 seat-taken; an invalid deck → 422 and the seat stays open', async () => {
       expectProblem(await h.http.post(`/v1/matches/${m.id}/join`).send({ deck: { starter: 'starter-ember-tide' } }), 409, 'seat-taken');
-      const open = await h.http.post('/v1/matches').send({ openSeat: true, decks: { p1: { starter: 'starter-ember-tide' } } }).expect(201);
-      expectProblem(await h.http.post(`/v1/matches/${open.body.id}/join`).send({ deck: { cards: [{ card: 'moss-hare', count: 60 }] } }), 422, 'invalid-deck');
+      const open = await h.http
+        .post('/v1/matches')
+        .send({ openSeat: true, decks: { p1: { starter: 'starter-ember-tide' } } })
+        .expect(201);
+      expectProblem(
+        await h.http.post(`/v1/matches/${open.body.id}/join`).send({ deck: { cards: [{ card: 'moss-hare', count: 60 }] } }),
+        422,
+        'invalid-deck',
+      );
       expectProblem(await h.http.post(`/v1/matches/${open.body.id}/join`).send({}), 400, 'validation-failed');
       const view = await h.http.get(`/v1/matches/${open.body.id}`).expect(200);
       expect(view.body.status).toBe('waiting');
       expect(view.body.game).toBeNull();
       expectProblem(
-        await h.http.post(`/v1/matches/${open.body.id}/actions`).set(bearer(open.body.token)).send({ action: { type: 'pass' } }),
+        await h.http
+          .post(`/v1/matches/${open.body.id}/actions`)
+          .set(bearer(open.body.token))
+          .send({ action: { type: 'pass' } }),
         409,
         'match-not-started',
       );

@@ -29,7 +29,11 @@ afterEach(async () => {
 });
 
 /** The app on a fresh in-memory database (closed after the test unless told); `beforeReady` may add hooks (they must come before ready). */
-async function start(opts: Omit<BuildAppOptions, 'store' | 'logger'> = {}, beforeReady?: (app: App) => void, closeAfterEach = true): Promise<Server> {
+async function start(
+  opts: Omit<BuildAppOptions, 'store' | 'logger'> = {},
+  beforeReady?: (app: App) => void,
+  closeAfterEach = true,
+): Promise<Server> {
   const opened = await openStore(memoryDatabase());
   const app = await buildApp({ store: opened.store, logger: false, ...opts });
   beforeReady?.(app);
@@ -46,7 +50,11 @@ async function start(opts: Omit<BuildAppOptions, 'store' | 'logger'> = {}, befor
   return s;
 }
 
-const list = (h: string | undefined) => (h ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+const list = (h: string | undefined) =>
+  (h ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
 
 function preflight(http: Http, path: string, method: string, headers: string, origin = PAGE) {
   return http.options(path).set({ origin, 'access-control-request-method': method, 'access-control-request-headers': headers });
@@ -60,15 +68,40 @@ function expectReadable(res: { headers: Record<string, string> }, origin: string
   return list(res.headers['access-control-expose-headers']);
 }
 
-const READ_HEADERS = ['authorization', 'content-type', 'if-match', 'if-none-match', 'idempotency-key', 'prefer', 'last-event-id', 'x-request-id'];
-const EXPOSED = ['etag', 'location', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'preference-applied', 'idempotent-replayed', 'x-request-id', 'allow'];
+const READ_HEADERS = [
+  'authorization',
+  'content-type',
+  'if-match',
+  'if-none-match',
+  'idempotency-key',
+  'prefer',
+  'last-event-id',
+  'x-request-id',
+];
+const EXPOSED = [
+  'etag',
+  'location',
+  'retry-after',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'preference-applied',
+  'idempotent-replayed',
+  'x-request-id',
+  'allow',
+];
 
 describe('CORS, any origin (the default)', () => {
   const h = useHarness(pglite, { rateLimitPerMinute: 1000 });
 
   it('a preflight is 204 with every method the routes answer, the request headers the API reads, a max age and no credentials', async () => {
     const m = await createHotSeat(h.http);
-    const res = await preflight(h.http, `/v1/matches/${m.id}/actions`, 'POST', 'authorization,content-type,if-match,idempotency-key,prefer').expect(204);
+    const res = await preflight(
+      h.http,
+      `/v1/matches/${m.id}/actions`,
+      'POST',
+      'authorization,content-type,if-match,idempotency-key,prefer',
+    ).expect(204);
     expect(res.text).toBe('');
     expectReadable(res);
     expect(list(res.headers['access-control-allow-methods']).sort()).toEqual(['delete', 'get', 'head', 'post']);
@@ -83,7 +116,11 @@ describe('CORS, any origin (the default)', () => {
     const created = await h.http
       .post('/v1/matches')
       .set('origin', PAGE)
-      .send({ handle: 'alice', opponentHandle: 'bob', decks: { p1: { starter: 'starter-verdant-quake' }, p2: { starter: 'starter-ember-tide' } } })
+      .send({
+        handle: 'alice',
+        opponentHandle: 'bob',
+        decks: { p1: { starter: 'starter-verdant-quake' }, p2: { starter: 'starter-ember-tide' } },
+      })
       .expect(201);
     expect(expectReadable(created)).toEqual(expect.arrayContaining(EXPOSED));
     expect(created.headers.location).toBe(`/v1/matches/${created.body.id}`);
@@ -92,14 +129,21 @@ describe('CORS, any origin (the default)', () => {
     const act = () =>
       h.http
         .post(`/v1/matches/${m.id}/actions`)
-        .set({ origin: PAGE, ...bearer(m.tokens[next.seat]), 'if-match': `"${next.version}"`, 'idempotency-key': 'k-1', prefer: 'return=minimal' })
+        .set({
+          origin: PAGE,
+          ...bearer(m.tokens[next.seat]),
+          'if-match': `"${next.version}"`,
+          'idempotency-key': 'k-1',
+          prefer: 'return=minimal',
+        })
         .send({ action: next.action })
         .expect(200);
     const first = await act();
     const again = await act();
     for (const r of [first, again]) {
       expect(expectReadable(r)).toEqual(expect.arrayContaining(EXPOSED));
-      for (const h of ['etag', 'preference-applied', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-request-id']) expect(r.headers[h], h).toBeTruthy();
+      for (const h of ['etag', 'preference-applied', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-request-id'])
+        expect(r.headers[h], h).toBeTruthy();
     }
     expect(again.headers['idempotent-replayed']).toBe('true');
   });
@@ -110,7 +154,17 @@ describe('CORS, any origin (the default)', () => {
       ['unknown match', () => h.http.get('/v1/matches/no-such-match'), 404, 'match-not-found'],
       ['unknown route', () => h.http.get('/v1/nothing-here'), 404, 'not-found'],
       ['bad body', () => h.http.post('/v1/matches').send({ handle: 7 }), 400, 'validation-failed'],
-      ['stale If-Match', () => h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens.p1)).set('if-match', '"1"').send({ action: { type: 'resign' } }), 409, 'version-conflict'],
+      [
+        'stale If-Match',
+        () =>
+          h.http
+            .post(`/v1/matches/${m.id}/actions`)
+            .set(bearer(m.tokens.p1))
+            .set('if-match', '"1"')
+            .send({ action: { type: 'resign' } }),
+        409,
+        'version-conflict',
+      ],
       ['no token', () => h.http.post(`/v1/matches/${m.id}/actions`).send({ action: { type: 'resign' } }), 401, 'missing-token'],
       ['text/plain', () => h.http.post('/v1/matches').set('content-type', 'text/plain').send('x'), 415, 'unsupported-media-type'],
       ['huge body', () => h.http.post('/v1/matches').send({ pad: 'x'.repeat(300 * 1024) }), 413, 'body-too-large'],
@@ -167,12 +221,15 @@ describe('CORS, any origin (the default)', () => {
 });
 
 describe('CORS, a list of origins', () => {
-  it('admits the listed origins (reflected, Vary: Origin kept beside the routes\' own Vary) and no other', async () => {
+  it("admits the listed origins (reflected, Vary: Origin kept beside the routes' own Vary) and no other", async () => {
     const { http } = await start({ corsOrigins: [PAGE, 'http://localhost:5173'] });
     const m = await createHotSeat(http);
     const pre = await preflight(http, `/v1/matches/${m.id}/actions`, 'POST', 'authorization,content-type').expect(204);
     expectReadable(pre, PAGE);
-    const view = await http.get(`/v1/matches/${m.id}`).set({ origin: 'http://localhost:5173', ...bearer(m.tokens.p1) }).expect(200);
+    const view = await http
+      .get(`/v1/matches/${m.id}`)
+      .set({ origin: 'http://localhost:5173', ...bearer(m.tokens.p1) })
+      .expect(200);
     expectReadable(view, 'http://localhost:5173');
     expect(list(view.headers.vary)).toEqual(expect.arrayContaining(['authorization', 'origin']));
 
@@ -224,7 +281,7 @@ describe('WebSockets follow CORS_ORIGINS (browsers apply no CORS to them, but se
     });
   }
 
-  it('a list admits listed pages, the server\'s own origin and clients that send no Origin; another page gets 403 origin-not-allowed', async () => {
+  it("a list admits listed pages, the server's own origin and clients that send no Origin; another page gets 403 origin-not-allowed", async () => {
     const { app } = await start({ corsOrigins: [PAGE] });
     const base = await baseUrlOf(app);
     expect(await upgrade(base, PAGE)).toBe('open');
@@ -233,7 +290,7 @@ describe('WebSockets follow CORS_ORIGINS (browsers apply no CORS to them, but se
     expect(await upgrade(base, 'https://evil.example')).toEqual({ status: 403, code: 'origin-not-allowed' });
   });
 
-  it('any origin (the default) admits every page; none admits only the server\'s own origin and clients without one', async () => {
+  it("any origin (the default) admits every page; none admits only the server's own origin and clients without one", async () => {
     const any = await start();
     expect(await upgrade(await baseUrlOf(any.app), 'https://evil.example')).toBe('open');
     const none = await start({ corsOrigins: 'none' });

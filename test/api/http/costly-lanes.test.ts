@@ -119,7 +119,11 @@ describe('requests at once per address (REQUESTS_AT_ONCE_PER_ADDRESS)', () => {
     // Twelve at once: reads, legal actions, a refusal (404): all answered, never more than two running.
     const answers = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        i % 3 === 0 ? http.get(`/v1/matches/${m.id}`) : i % 3 === 1 ? http.get(`/v1/matches/${m.id}/legal-actions`).set('authorization', `Bearer ${m.tokens.p1}`) : http.get('/v1/matches/m_unknownunknownunknown'),
+        i % 3 === 0
+          ? http.get(`/v1/matches/${m.id}`)
+          : i % 3 === 1
+            ? http.get(`/v1/matches/${m.id}/legal-actions`).set('authorization', `Bearer ${m.tokens.p1}`)
+            : http.get('/v1/matches/m_unknownunknownunknown'),
       ),
     );
     expect(answers.map((r) => r.status).sort()).toEqual([...Array(4).fill(200), ...Array(4).fill(200), ...Array(4).fill(404)].sort());

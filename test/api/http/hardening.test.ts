@@ -90,7 +90,7 @@ for (const backend of backends) {
     });
 
     it('oversized headers are a 431 problem', async () => {
-      await new Promise<void>((resolve) => h.app.server.listening ? resolve() : h.app.server.listen(0, '127.0.0.1', () => resolve()));
+      await new Promise<void>((resolve) => (h.app.server.listening ? resolve() : h.app.server.listen(0, '127.0.0.1', () => resolve())));
       const { port } = h.app.server.address() as AddressInfo;
       const res = await new Promise<{ status: number; type: string; body: string }>((resolve, reject) => {
         const req = httpRequest({ host: '127.0.0.1', port, path: '/healthz', headers: { 'x-big': 'x'.repeat(20_000) } }, (r) => {
@@ -137,7 +137,7 @@ for (const backend of backends) {
         expect(mine.headers['cache-control']).toMatch(/private/);
       });
 
-      it('an action answers with the actor\'s tag, and that tag works as If-Match', async () => {
+      it("an action answers with the actor's tag, and that tag works as If-Match", async () => {
         const { seat, action } = await nextMove(h, m.id, m.tokens);
         const view = await h.http.get(`/v1/matches/${m.id}`).set(bearer(m.tokens[seat])).expect(200);
         const res = await h.http

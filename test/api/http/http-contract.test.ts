@@ -70,7 +70,13 @@ describe('issue 34 item 12: what the server sends is what HTTP and the document 
       expect(r.status, `${method} ${path}`).toBe(401);
       expect(JSON.parse(r.text).code).toBe('missing-token');
     }
-    const posted = await raw(h.baseUrl(), 'POST', '/v1/matches/no-such-match-00000000/webhooks', { 'content-type': 'application/json' }, JSON.stringify({ url: 'https://example.com/h', events: ['your-turn'] }));
+    const posted = await raw(
+      h.baseUrl(),
+      'POST',
+      '/v1/matches/no-such-match-00000000/webhooks',
+      { 'content-type': 'application/json' },
+      JSON.stringify({ url: 'https://example.com/h', events: ['your-turn'] }),
+    );
     expect(posted.status).toBe(401);
   });
 });
@@ -86,15 +92,21 @@ describe('issue 34 item 12: the document lists what the transport answers', () =
     expect(doc.paths['/v1/matches/{id}'].get.responses['414']).toEqual({ $ref: '#/components/responses/UriTooLong' });
     expect(doc.paths['/v1/me'].get.responses['401'].headers['WWW-Authenticate']).toBeDefined();
     expect((await raw(h.baseUrl(), 'POST', '/v1/matches', { 'content-type': 'text/plain' }, 'x')).status).toBe(415);
-    expect((await raw(h.baseUrl(), 'POST', '/v1/matches', { 'content-type': 'application/json' }, JSON.stringify({ pad: 'x'.repeat(300_000) }))).status).toBe(413);
+    expect(
+      (await raw(h.baseUrl(), 'POST', '/v1/matches', { 'content-type': 'application/json' }, JSON.stringify({ pad: 'x'.repeat(300_000) })))
+        .status,
+    ).toBe(413);
     expect((await raw(h.baseUrl(), 'GET', `/v1/matches/${'a'.repeat(500)}`)).status).toBe(414);
   });
 
   it('match settings out of range are 400 validation-failed, as the document and docs/api.md say', async () => {
     const doc = (await h.http.get('/openapi.json').expect(200)).body;
-    const r = await h.http
-      .post('/v1/matches')
-      .send({ handle: 'a', opponentHandle: 'b', decks: { p1: { starter: 'starter-verdant-quake' }, p2: { starter: 'starter-storm-shade' } }, settings: { maxChainDepth: 0 } });
+    const r = await h.http.post('/v1/matches').send({
+      handle: 'a',
+      opponentHandle: 'b',
+      decks: { p1: { starter: 'starter-verdant-quake' }, p2: { starter: 'starter-storm-shade' } },
+      settings: { maxChainDepth: 0 },
+    });
     expect(r.status).toBe(400);
     expect(r.body.code).toBe('validation-failed');
     expect(doc.paths['/v1/matches'].post.responses['400'].description).toMatch(/out of range/);
@@ -127,7 +139,10 @@ describe('issue 34 item 14: messages say what the route wanted', () => {
 describe('issue 34 item 21: HTTP details', () => {
   const h = useHarness(pglite);
   const act = (m: { id: string; tokens: { p1: string } }, headers: Record<string, string>) =>
-    h.http.post(`/v1/matches/${m.id}/actions`).set({ ...bearer(m.tokens.p1), ...headers }).send({ action: { type: 'resign' } });
+    h.http
+      .post(`/v1/matches/${m.id}/actions`)
+      .set({ ...bearer(m.tokens.p1), ...headers })
+      .send({ action: { type: 'resign' } });
 
   it('a weak If-Match never matches (strong comparison, RFC 9110 §13.1.1): 409 version-conflict, nothing applied', async () => {
     const m = await createHotSeat(h.http);
@@ -154,14 +169,20 @@ describe('issue 34 item 21: HTTP details', () => {
   });
 
   it('GraphQL errors are application/graphql-response+json when the client accepts it', async () => {
-    const r = await raw(h.baseUrl(), 'POST', '/graphql', { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json;q=0.9' }, JSON.stringify({ query: '{ nope }' }));
+    const r = await raw(
+      h.baseUrl(),
+      'POST',
+      '/graphql',
+      { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json;q=0.9' },
+      JSON.stringify({ query: '{ nope }' }),
+    );
     expect(r.headers['content-type']).toMatch(/^application\/graphql-response\+json/);
     expect(JSON.parse(r.text).errors.length).toBeGreaterThan(0);
     const plain = await raw(h.baseUrl(), 'POST', '/graphql', { 'content-type': 'application/json' }, JSON.stringify({ query: '{ nope }' }));
     expect(plain.headers['content-type']).toMatch(/^application\/json/);
   });
 
-  it('the document\'s info.version is the package version', async () => {
+  it("the document's info.version is the package version", async () => {
     const { readFile } = await import('node:fs/promises');
     const pkg = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
     expect((await h.http.get('/openapi.json').expect(200)).body.info.version).toBe(pkg.version);
@@ -182,24 +203,28 @@ describe('issue 34 item 13: the schemas are as strict as the server', () => {
     return { doc, s: doc.components.schemas };
   };
 
-  it('webhook urls are format: uri; starter deck ids are the enum of the hosted games\' starter decks', async () => {
+  it("webhook urls are format: uri; starter deck ids are the enum of the hosted games' starter decks", async () => {
     const { s } = await schemas();
     expect(s.WebhookRequestInput.properties.url.format).toBe('uri');
     expect(s.AccountWebhookRequestInput.properties.url.format).toBe('uri');
     const games = (await h.http.get('/v1/games').expect(200)).body.games as { id: string }[];
     const ids: string[] = [];
-    for (const g of games) ids.push(...((await h.http.get(`/v1/games/${g.id}/decks`).expect(200)).body.decks as { id: string }[]).map((d) => d.id));
+    for (const g of games)
+      ids.push(...((await h.http.get(`/v1/games/${g.id}/decks`).expect(200)).body.decks as { id: string }[]).map((d) => d.id));
     const starter = (s.DeckSpecInput.anyOf as Json[]).find((o) => o.properties?.starter)?.properties.starter;
     expect([...starter.enum].sort()).toEqual([...ids].sort());
   });
 
-  it('a challenge\'s settings are some game\'s settings (unknown keys refused, 400) as the schema says', async () => {
+  it("a challenge's settings are some game's settings (unknown keys refused, 400) as the schema says", async () => {
     const { s } = await schemas();
     const settings = s.CreateChallengeRequestInput.properties.settings;
     expect(settings.anyOf.length).toBeGreaterThanOrEqual(2);
     for (const one of settings.anyOf as Json[]) expect(one.additionalProperties).toBe(false);
     const p = await h.http.post('/v1/players').send({ handle: 'strict-cho' }).expect(201);
-    const r = await h.http.post('/v1/challenges').set(bearer(p.body.token)).send({ settings: { noSuchRule: true } });
+    const r = await h.http
+      .post('/v1/challenges')
+      .set(bearer(p.body.token))
+      .send({ settings: { noSuchRule: true } });
     expect(r.status, JSON.stringify(r.body)).toBe(400);
     expect(r.body.code).toBe('validation-failed');
   });

@@ -14,7 +14,10 @@ import { memoryDatabase } from '../../persistence/pglite-template.js';
 
 describe('OpenAPI document', () => {
   it('its description is true: every hosted game by name, accounts (registered players, player tokens), webhooks and GraphQL create/join', async () => {
-    const doc = JSON.parse(await readFile(new URL('../../../openapi/openapi.json', import.meta.url), 'utf8')) as { info: { description: string }; webhooks?: unknown };
+    const doc = JSON.parse(await readFile(new URL('../../../openapi/openapi.json', import.meta.url), 'utf8')) as {
+      info: { description: string };
+      webhooks?: unknown;
+    };
     const text = doc.info.description;
     expect(text).not.toMatch(/no accounts/i);
     for (const game of Object.values(GAMES)) expect(text, game.id).toContain(`**${game.name.split(' (')[0]}**`);
@@ -58,11 +61,18 @@ describe('OpenAPI document: what the server reads and sends (issue 6 item 8)', (
   type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
   const load = async (): Promise<Json> => JSON.parse(await renderOpenapi());
   const deref = (doc: Json, v: Json): Json =>
-    typeof v?.$ref === 'string' ? (v.$ref as string).slice(2).split('/').reduce((o: Json, k: string) => o[k], doc) : v;
+    typeof v?.$ref === 'string'
+      ? (v.$ref as string)
+          .slice(2)
+          .split('/')
+          .reduce((o: Json, k: string) => o[k], doc)
+      : v;
   const ops = (doc: Json) =>
-    Object.entries(doc.paths as Json).flatMap(([path, item]) => Object.entries(item as Json).map(([method, op]) => ({ path, method, op: op as Json })));
+    Object.entries(doc.paths as Json).flatMap(([path, item]) =>
+      Object.entries(item as Json).map(([method, op]) => ({ path, method, op: op as Json })),
+    );
 
-  it('issue 20: the Evons create body offers maxChainDepth (default 8, null for no limit) in its settings and in a position\'s config', async () => {
+  it("issue 20: the Evons create body offers maxChainDepth (default 8, null for no limit) in its settings and in a position's config", async () => {
     const doc = await load();
     const body = deref(doc, doc.components.schemas.EvonsCreateMatchRequestInput);
     const setting = (schema: Json) => deref(doc, schema).properties.maxChainDepth as Json;
@@ -80,20 +90,75 @@ describe('OpenAPI document: what the server reads and sends (issue 6 item 8)', (
     const ids = ops(doc).map((o) => o.op.operationId);
     expect(ids.sort()).toEqual(
       [
-        'createMatch', 'getHealth', 'getMatch', 'getReadiness', 'joinMatch', 'replaceSeatToken', 'listCards', 'listDecks', 'listEvents',
-        'listGameCards', 'listGameDecks', 'listGames', 'listLegalActions', 'listMatches', 'listMyMatches', 'streamEvents',
-        'submitAction', 'registerWebhook', 'listWebhooks', 'deleteWebhook', 'rotateWebhookSecret', 'listWebhookDeliveries',
-        'redeliverWebhook', 'exportMatch', 'exportPlayerMatches', 'registerPlayer', 'getPlayer', 'getLeaderboard', 'getMe', 'listMyTokens', 'createMyToken', 'revokeMyToken',
-        'getBoardSvg', 'getBoardPng',
-        'createChallenge', 'getChallenge', 'listMyChallenges', 'acceptChallenge', 'declineChallenge', 'cancelChallenge',
-        'postSeek', 'listSeeks', 'listMySeeks', 'cancelSeek',
-        'offerRematch', 'acceptRematch', 'declineRematch', 'claimRematchSeat',
-        'streamAccountEvents', 'createFeedTicket',
-        'registerAccountWebhook', 'listAccountWebhooks', 'deleteAccountWebhook', 'rotateAccountWebhookSecret', 'listAccountWebhookDeliveries',
+        'createMatch',
+        'getHealth',
+        'getMatch',
+        'getReadiness',
+        'joinMatch',
+        'replaceSeatToken',
+        'listCards',
+        'listDecks',
+        'listEvents',
+        'listGameCards',
+        'listGameDecks',
+        'listGames',
+        'listLegalActions',
+        'listMatches',
+        'listMyMatches',
+        'streamEvents',
+        'submitAction',
+        'registerWebhook',
+        'listWebhooks',
+        'deleteWebhook',
+        'rotateWebhookSecret',
+        'listWebhookDeliveries',
+        'redeliverWebhook',
+        'exportMatch',
+        'exportPlayerMatches',
+        'registerPlayer',
+        'getPlayer',
+        'getLeaderboard',
+        'getMe',
+        'listMyTokens',
+        'createMyToken',
+        'revokeMyToken',
+        'getBoardSvg',
+        'getBoardPng',
+        'createChallenge',
+        'getChallenge',
+        'listMyChallenges',
+        'acceptChallenge',
+        'declineChallenge',
+        'cancelChallenge',
+        'postSeek',
+        'listSeeks',
+        'listMySeeks',
+        'cancelSeek',
+        'offerRematch',
+        'acceptRematch',
+        'declineRematch',
+        'claimRematchSeat',
+        'streamAccountEvents',
+        'createFeedTicket',
+        'registerAccountWebhook',
+        'listAccountWebhooks',
+        'deleteAccountWebhook',
+        'rotateAccountWebhookSecret',
+        'listAccountWebhookDeliveries',
         'redeliverAccountWebhook',
-        'createTournament', 'listTournaments', 'getTournament', 'getTournamentStandings', 'exportTournamentStandingsCsv', 'joinTournament',
-        'withdrawFromTournament', 'startTournament', 'cancelTournament',
-        'createBulkPairing', 'listBulkPairings', 'getBulkPairing', 'cancelBulkPairing',
+        'createTournament',
+        'listTournaments',
+        'getTournament',
+        'getTournamentStandings',
+        'exportTournamentStandingsCsv',
+        'joinTournament',
+        'withdrawFromTournament',
+        'startTournament',
+        'cancelTournament',
+        'createBulkPairing',
+        'listBulkPairings',
+        'getBulkPairing',
+        'cancelBulkPairing',
       ].sort(),
     );
     for (const { path, method, op } of ops(doc)) {
@@ -107,7 +172,10 @@ describe('OpenAPI document: what the server reads and sends (issue 6 item 8)', (
       for (const [status, r] of Object.entries(op.responses as Json)) {
         expect(deref(doc, r as Json).headers['X-Request-Id'], `${where} ${status}`).toBeDefined();
       }
-      expect(op.parameters.some((p: Json) => deref(doc, p).name === 'X-Request-Id'), where).toBe(true);
+      expect(
+        op.parameters.some((p: Json) => deref(doc, p).name === 'X-Request-Id'),
+        where,
+      ).toBe(true);
       if (path !== '/healthz' && path !== '/readyz') {
         const limited = deref(doc, op.responses['429']);
         for (const h of ['Retry-After', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
@@ -128,12 +196,19 @@ describe('OpenAPI document: what the server reads and sends (issue 6 item 8)', (
   it('declares the NDJSON and SSE stream, ETag/Location/Idempotent-Replayed, If-None-Match, If-Match with its pattern and Idempotency-Key', async () => {
     const doc = await load();
     const paths = doc.paths as Json;
-    expect(Object.keys(paths['/v1/matches/{id}/stream'].get.responses['200'].content)).toEqual(['application/x-ndjson', 'text/event-stream']);
+    expect(Object.keys(paths['/v1/matches/{id}/stream'].get.responses['200'].content)).toEqual([
+      'application/x-ndjson',
+      'text/event-stream',
+    ]);
     expect(paths['/v1/matches/{id}/stream'].get.parameters.map((p: Json) => p.name)).toContain('last-event-id');
     // The account feed's lines are its own messages (snapshot, entries, end), not a match's events.
     const feed = paths['/v1/me/events'].get.responses['200'].content;
     expect(Object.keys(feed)).toEqual(['application/x-ndjson', 'text/event-stream']);
-    expect(feed['application/x-ndjson'].schema.oneOf.map((s: Json) => s.$ref)).toEqual(['#/components/schemas/FeedSnapshot', '#/components/schemas/FeedEntry', '#/components/schemas/FeedEnd']);
+    expect(feed['application/x-ndjson'].schema.oneOf.map((s: Json) => s.$ref)).toEqual([
+      '#/components/schemas/FeedSnapshot',
+      '#/components/schemas/FeedEntry',
+      '#/components/schemas/FeedEnd',
+    ]);
     for (const name of ['FeedSnapshot', 'FeedEntry', 'FeedEnd', 'FeedYourTurn']) expect(doc.components.schemas[name], name).toBeDefined();
     const created = paths['/v1/matches'].post.responses['201'];
     expect(Object.keys(created.headers)).toEqual(expect.arrayContaining(['ETag', 'Location']));
@@ -221,11 +296,31 @@ describe('OpenAPI document: every answer a credential can get is documented (iss
       const doc = (await h.http.get('/openapi.json').expect(200)).body as Json;
       const player = async (handle: string) => (await h.http.post('/v1/players').send({ handle }).expect(201)).body.token as string;
       const full = await player('scope-owner');
-      const limited = async (scopes: string[]) => (await h.http.post('/v1/me/tokens').set('authorization', `Bearer ${full}`).send({ scopes }).expect(201)).body.token as string;
+      const limited = async (scopes: string[]) =>
+        (await h.http.post('/v1/me/tokens').set('authorization', `Bearer ${full}`).send({ scopes }).expect(201)).body.token as string;
       const tokens = [await limited(['token:write']), await limited(['match:read'])];
-      const id = (await h.http.post('/v1/matches').send({ openSeat: true, decks: { p1: DECK } }).expect(201)).body.id as string;
+      const id = (
+        await h.http
+          .post('/v1/matches')
+          .send({ openSeat: true, decks: { p1: DECK } })
+          .expect(201)
+      ).body.id as string;
       const fill = (path: string) =>
-        path.replace('{id}', path.startsWith('/v1/challenges/') ? 'ch_none' : path.startsWith('/v1/tournaments/') ? 'tn_none' : path.startsWith('/v1/bulk-pairings/') ? 'bp_none' : id).replace('{webhookId}', 'wh_none').replace('{deliveryId}', `msg_${'0'.repeat(32)}`).replace('{tokenId}', 'tok_none').replace('{seekId}', 'sk_none');
+        path
+          .replace(
+            '{id}',
+            path.startsWith('/v1/challenges/')
+              ? 'ch_none'
+              : path.startsWith('/v1/tournaments/')
+                ? 'tn_none'
+                : path.startsWith('/v1/bulk-pairings/')
+                  ? 'bp_none'
+                  : id,
+          )
+          .replace('{webhookId}', 'wh_none')
+          .replace('{deliveryId}', `msg_${'0'.repeat(32)}`)
+          .replace('{tokenId}', 'tok_none')
+          .replace('{seekId}', 'sk_none');
 
       const authed = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
         Object.entries(item as Json)
@@ -239,17 +334,24 @@ describe('OpenAPI document: every answer a credential can get is documented (iss
         if (needsBody) expect(BODIES, `a valid body for ${op.operationId}`).toHaveProperty(op.operationId);
         const statuses: number[] = [];
         for (const token of tokens) {
-          const req = (h.http as unknown as Record<string, (p: string) => ReturnType<typeof h.http.get>>)[method]!(fill(path)).set('authorization', `Bearer ${token}`);
+          const req = (h.http as unknown as Record<string, (p: string) => ReturnType<typeof h.http.get>>)[method]!(fill(path)).set(
+            'authorization',
+            `Bearer ${token}`,
+          );
           const res = needsBody ? await req.send(BODIES[op.operationId] as object) : await req;
           statuses.push(res.status);
-          if (!(String(res.status) in op.responses)) undocumented.push(`${op.operationId} answered ${res.status} (${res.body?.code ?? ''})`);
+          if (!(String(res.status) in op.responses))
+            undocumented.push(`${op.operationId} answered ${res.status} (${res.body?.code ?? ''})`);
           if (res.status === 403) break;
         }
         expect(statuses, `${op.operationId}: a token without its scope is refused`).toContain(403);
       }
       // A player's token in a match where the player has no seat: 403 no-seat (the fuzzer's find).
       const stranger = await player('scope-stranger');
-      const act = await h.http.post(`/v1/matches/${id}/actions`).set('authorization', `Bearer ${stranger}`).send(BODIES.submitAction as object);
+      const act = await h.http
+        .post(`/v1/matches/${id}/actions`)
+        .set('authorization', `Bearer ${stranger}`)
+        .send(BODIES.submitAction as object);
       expect([act.status, act.body.code]).toEqual([403, 'no-seat']);
       if (!('403' in doc.paths['/v1/matches/{id}/actions'].post.responses)) undocumented.push('submitAction answered 403 (no-seat)');
       expect(undocumented).toEqual([]);

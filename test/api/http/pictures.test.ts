@@ -16,7 +16,10 @@ for (const backend of backends) {
     const h = useHarness(backend);
 
     const svg = (id: string, opts: { token?: string; at?: number; etag?: string } = {}) => {
-      let req = h.http.get(`/v1/matches/${id}/board.svg${opts.at === undefined ? '' : `?at=${opts.at}`}`).buffer(true).parse(binary);
+      let req = h.http
+        .get(`/v1/matches/${id}/board.svg${opts.at === undefined ? '' : `?at=${opts.at}`}`)
+        .buffer(true)
+        .parse(binary);
       if (opts.token) req = req.set(bearer(opts.token));
       if (opts.etag) req = req.set('if-none-match', opts.etag);
       return req;
@@ -51,7 +54,9 @@ for (const backend of backends) {
         const picture = (await svg(m.id, { token: m.tokens[seat] }).expect(200)).body.toString('utf8');
         expect(picture).toBe(renderBoardSvg(view));
         // Its own hand by name; the spectator's picture lacks every name of it the spectator view lacks.
-        const secret = (view.game.seats[seat].hand as { name: string }[]).map((c) => c.name).filter((n) => !JSON.stringify(spectatorView).includes(n));
+        const secret = (view.game.seats[seat].hand as { name: string }[])
+          .map((c) => c.name)
+          .filter((n) => !JSON.stringify(spectatorView).includes(n));
         for (const name of secret) {
           secrets++;
           expect(picture).toContain(name);
@@ -60,7 +65,10 @@ for (const backend of backends) {
       }
       expect(secrets, 'some hand card is secret from the spectator').toBeGreaterThan(0);
       // A registered player's token sees its seat, through the same credential resolution as the JSON view.
-      const player = await h.http.post('/v1/players').send({ handle: `pic-${Date.now().toString(36)}` }).expect(201);
+      const player = await h.http
+        .post('/v1/players')
+        .send({ handle: `pic-${Date.now().toString(36)}` })
+        .expect(201);
       const created = await h.http
         .post('/v1/matches')
         .set(bearer(player.body.token))
@@ -132,7 +140,12 @@ for (const backend of backends) {
     it('UniVersus: the same endpoints, the same redaction', async () => {
       const c = await h.http
         .post('/v1/matches')
-        .send({ game: 'universus', handle: 'ann', opponentHandle: 'ben', decks: { p1: { starter: 'scouts' }, p2: { starter: 'shifters' } } })
+        .send({
+          game: 'universus',
+          handle: 'ann',
+          opponentHandle: 'ben',
+          decks: { p1: { starter: 'scouts' }, p2: { starter: 'shifters' } },
+        })
         .expect(201);
       const tokens = c.body.tokens as Record<'p1' | 'p2', string>;
       const spectatorView = await json(c.body.id);
@@ -147,7 +160,10 @@ for (const backend of backends) {
     });
 
     it('a match waiting for its second player has a picture too', async () => {
-      const c = await h.http.post('/v1/matches').send({ handle: 'ann', openSeat: true, decks: { p1: { starter: 'starter-verdant-quake' } } }).expect(201);
+      const c = await h.http
+        .post('/v1/matches')
+        .send({ handle: 'ann', openSeat: true, decks: { p1: { starter: 'starter-verdant-quake' } } })
+        .expect(201);
       const res = await svg(c.body.id).expect(200);
       expect(res.body.toString('utf8')).toContain('Waiting for an opponent to join; seated: p1 (ann).');
     });

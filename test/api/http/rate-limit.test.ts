@@ -7,7 +7,18 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { buildApp, type App } from '../../../src/app.js';
 import { openStore } from '../../../src/persistence/index.js';
-import { baseUrlOf, bearer, expectProblem, localHttp, STARTERS, pglite, startOn, useHarness, type HarnessOptions, type Http } from '../helpers.js';
+import {
+  baseUrlOf,
+  bearer,
+  expectProblem,
+  localHttp,
+  STARTERS,
+  pglite,
+  startOn,
+  useHarness,
+  type HarnessOptions,
+  type Http,
+} from '../helpers.js';
 import { rawSocket, waitFor } from '../../../bench/lib/graphql-ws.js';
 import { memoryDatabase } from '../../persistence/pglite-template.js';
 
@@ -104,13 +115,24 @@ describe('the per-address ceiling, on every transport', () => {
     const reg = (await http.post('/v1/players').send({ handle: 'minter' }).expect(201)).body as { token: string };
     const minted: string[] = [];
     for (let i = 0; i < 4; i++) {
-      const r = await http.post('/v1/me/tokens').set(bearer(reg.token)).send({ scopes: ['match:read'] }).expect(201);
+      const r = await http
+        .post('/v1/me/tokens')
+        .set(bearer(reg.token))
+        .send({ scopes: ['match:read'] })
+        .expect(201);
       minted.push((r.body as { token: string }).token);
     }
     // 1 register + 4 mints + 3 reads = 8; the next read, with yet another token, and the next mint are refused.
     for (const t of minted.slice(0, 3)) await http.get('/v1/me').set(bearer(t)).expect(200);
     expectProblem(await http.get('/v1/me').set(bearer(minted[3]!)), 429, 'rate-limited');
-    expectProblem(await http.post('/v1/me/tokens').set(bearer(reg.token)).send({ scopes: ['match:read'] }), 429, 'rate-limited');
+    expectProblem(
+      await http
+        .post('/v1/me/tokens')
+        .set(bearer(reg.token))
+        .send({ scopes: ['match:read'] }),
+      429,
+      'rate-limited',
+    );
   });
 
   it('a throttled GraphQL request over HTTP is a 429 with code rate-limited (not a 400), per client and per address', async () => {
@@ -148,7 +170,13 @@ describe('the per-address ceiling, on every transport', () => {
       }
       r.send({ type: 'subscribe', id: 'e', payload: { query, variables: { id: m.id } } });
       await waitFor(() => of('e').length > 0, 'the refusal');
-      expect(of('e')).toEqual([{ type: 'error', id: 'e', payload: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'rate-limited', status: 429 }) })] }]);
+      expect(of('e')).toEqual([
+        {
+          type: 'error',
+          id: 'e',
+          payload: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'rate-limited', status: 429 }) })],
+        },
+      ]);
       // And the address's next HTTP request too.
       expectProblem(await http.get(`/v1/matches/${m.id}`), 429, 'rate-limited');
     } finally {

@@ -45,11 +45,22 @@ describe('refusals over HTTP', () => {
     const opened = await openStore(memoryDatabase());
     close = () => opened.close();
     // The service's clock stands still, so that the few free refusals of a second never refill, however slow the machine.
-    app = await buildApp({ store: opened.store, logger: false, now: () => 1_700_000_000_000, rateLimitPerMinute: 3, budgets: { perAddressPerMinute: 3, refusalPauseMs: 1, exempt } });
+    app = await buildApp({
+      store: opened.store,
+      logger: false,
+      now: () => 1_700_000_000_000,
+      rateLimitPerMinute: 3,
+      budgets: { perAddressPerMinute: 3, refusalPauseMs: 1, exempt },
+    });
     return app;
   }
   const create = (a: App, remoteAddress: string) =>
-    a.inject({ method: 'POST', url: '/v1/matches', remoteAddress, payload: { handle: 'rp', decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } } } });
+    a.inject({
+      method: 'POST',
+      url: '/v1/matches',
+      remoteAddress,
+      payload: { handle: 'rp', decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } } },
+    });
 
   it('a flood of 429s from one address is paused past the free few; the others still answer 429 with Retry-After', async () => {
     const a = await start([]);

@@ -79,7 +79,11 @@ describe('the server process', () => {
       // Whether the client is still sending when the answer comes is a race: tried several times.
       const body = 'x'.repeat(5 * 1024 * 1024);
       for (let i = 0; i < 8; i++) {
-        const r = await fetch(`http://127.0.0.1:${port}/v1/matches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        const r = await fetch(`http://127.0.0.1:${port}/v1/matches`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
         expect(r.status).toBe(413);
         expect(r.headers.get('content-type')).toMatch(/^application\/problem\+json/);
         expect(((await r.json()) as { code: string }).code).toBe('body-too-large');
@@ -109,7 +113,8 @@ describe('the server process', () => {
           const req = http.request({ host: '127.0.0.1', port, path: '/v1/decks', agent: false }, (res) => {
             res.resume();
             // A 503 is the documented one: the client may retry elsewhere, on a new connection.
-            const as = res.statusCode === 503 ? `${res.statusCode} ${res.headers.connection} ${res.headers['retry-after']}` : res.statusCode;
+            const as =
+              res.statusCode === 503 ? `${res.statusCode} ${res.headers.connection} ${res.headers['retry-after']}` : res.statusCode;
             res.on('end', () => resolve(as === '503 close 1' ? 503 : (as ?? 0)));
             res.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
           });

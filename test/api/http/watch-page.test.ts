@@ -48,7 +48,10 @@ describe('the watch page over HTTP', () => {
 
   it("describes a UniVersus match in UniVersus' terms: turn, health, whose decision", async () => {
     const decks = (await h.http.get('/v1/games/universus/decks').expect(200)).body.decks as { id: string }[];
-    const m = await createHotSeat(h.http, { game: 'universus', decks: { p1: { starter: decks[0]!.id }, p2: { starter: (decks[1] ?? decks[0])!.id } } });
+    const m = await createHotSeat(h.http, {
+      game: 'universus',
+      decks: { p1: { starter: decks[0]!.id }, p2: { starter: (decks[1] ?? decks[0])!.id } },
+    });
     const html = (await h.http.get(`/watch/${m.id}`).expect(200)).text;
     expect(meta(html, 'og:title')).toBe('alice vs bob · UniVersus');
     expect(meta(html, 'og:description')).toMatch(/^Turn 1 · alice \d+ health – \d+ health bob · (alice|bob) to move\.$/);
@@ -111,7 +114,10 @@ describe('the watch page over HTTP', () => {
       const res = await h.http.get(url).expect(200);
       expect(res.headers['content-type']).toMatch(url.includes('.css') ? /^text\/css/ : /^text\/javascript/);
       expect(res.headers['x-content-type-options']).toBe('nosniff');
-      await h.http.get(url).set('if-none-match', res.headers.etag as string).expect(304);
+      await h.http
+        .get(url)
+        .set('if-none-match', res.headers.etag as string)
+        .expect(304);
     }
     const missing = await h.http.get('/watch/assets/server.ts').expect(404);
     expect(missing.headers['content-type']).toMatch(/^application\/problem\+json/);
@@ -128,7 +134,10 @@ describe('the watch page over HTTP', () => {
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['cache-control']).toBe('public, no-cache');
       expect(res.text, game).toBe(readFileSync(GAME_MODULES[game].watch.script, 'utf8'));
-      await h.http.get(url).set('if-none-match', res.headers.etag as string).expect(304);
+      await h.http
+        .get(url)
+        .set('if-none-match', res.headers.etag as string)
+        .expect(304);
     }
     for (const path of ['/watch/games/chess.js', '/watch/games/evons', '/watch/games/watch.js']) {
       const missing = await h.http.get(path).expect(404);
@@ -137,8 +146,24 @@ describe('the watch page over HTTP', () => {
   });
 
   it('gives a match of a game this server does not host no game script, and names the game by its id', () => {
-    const view = { id: 'm1', gameId: 'chess', status: 'active', version: 3, seats: [{ seat: 'p1', handle: 'ann' }, { seat: 'p2', handle: 'ben' }], game: {}, outcome: null };
-    const html = watchPage({ view: view as unknown as MatchView, origin: 'http://x', at: null, assets: { js: '/a.js', css: '/a.css', game: null } });
+    const view = {
+      id: 'm1',
+      gameId: 'chess',
+      status: 'active',
+      version: 3,
+      seats: [
+        { seat: 'p1', handle: 'ann' },
+        { seat: 'p2', handle: 'ben' },
+      ],
+      game: {},
+      outcome: null,
+    };
+    const html = watchPage({
+      view: view as unknown as MatchView,
+      origin: 'http://x',
+      at: null,
+      assets: { js: '/a.js', css: '/a.css', game: null },
+    });
     expect(html).toContain('data-game="chess"');
     expect(html).not.toContain('data-game-script');
     expect(meta(html, 'og:title')).toBe('ann vs ben · chess');

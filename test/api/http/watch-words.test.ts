@@ -14,19 +14,30 @@ import { bearer, createHotSeat, nextMove, useHarness, pglite } from '../helpers.
 
 /** Each game's watch script, loaded from the file its module names. */
 const scripts = Object.fromEntries(
-  await Promise.all(GAME_IDS.map(async (id) => [id, ((await import(GAME_MODULES[id].watch.script.href)) as { default: WatchScript }).default] as const)),
+  await Promise.all(
+    GAME_IDS.map(async (id) => [id, ((await import(GAME_MODULES[id].watch.script.href)) as { default: WatchScript }).default] as const),
+  ),
 ) as Record<GameId, WatchScript>;
 
-const names: Record<string, string> = { 'gravel-mole': 'Gravel Mole', F05: 'Horse Relay', A07: 'Quick Jab', C01: 'Scout Captain', C02: 'Iron Duke' };
+const names: Record<string, string> = {
+  'gravel-mole': 'Gravel Mole',
+  F05: 'Horse Relay',
+  A07: 'Quick Jab',
+  C01: 'Scout Captain',
+  C02: 'Iron Duke',
+};
 const labels: Record<string, string> = { p1: 'alice', p2: 'bob' };
-const narrator = (game: GameId) => createNarrator({ words: scripts[game].words, cardName: (id) => names[id], seatLabel: (s) => labels[s] ?? s });
+const narrator = (game: GameId) =>
+  createNarrator({ words: scripts[game].words, cardName: (id) => names[id], seatLabel: (s) => labels[s] ?? s });
 let seq = 0;
 const ev = (event: ApiEvent['event'], source: 'game' | 'match' = 'game'): ApiEvent => ({ seq: ++seq, actingSeat: null, source, event });
 
 describe('the move list in words', () => {
   it('Evons: names a covered card only once an event named it, and leaves bookkeeping out', () => {
     const say = narrator('evons');
-    expect(say(ev({ type: 'CardPlayed', seat: 'p1', card: 'c1', cell: 'C3', covered: true, paid: 0, total: 50 }))).toBe('alice plays a card covered on C3');
+    expect(say(ev({ type: 'CardPlayed', seat: 'p1', card: 'c1', cell: 'C3', covered: true, paid: 0, total: 50 }))).toBe(
+      'alice plays a card covered on C3',
+    );
     expect(say(ev({ type: 'ActivationStarted', card: 'c1', cell: 'C3', kind: 'activation' }))).toBe('the card at C3 activates at C3');
     expect(say(ev({ type: 'CardRevealed', seat: 'p1', card: 'c1', defId: 'gravel-mole', cell: 'C3', paid: 1, total: 49 }))).toBe(
       'alice reveals Gravel Mole at C3 (pays 1)',
@@ -48,7 +59,9 @@ describe('the move list in words', () => {
       'Game on: alice plays Scout Captain, bob plays Iron Duke; bob goes first',
     );
     expect(say(ev({ type: 'CardsDrawn', seat: 'p1', count: 3 }))).toBe('alice draws 3 cards');
-    expect(say(ev({ type: 'PlayAttempted', seat: 'p1', id: 'i1', card: 'A07', difficulty: 2 }))).toBe('alice tries to play Quick Jab (difficulty 2)');
+    expect(say(ev({ type: 'PlayAttempted', seat: 'p1', id: 'i1', card: 'A07', difficulty: 2 }))).toBe(
+      'alice tries to play Quick Jab (difficulty 2)',
+    );
     expect(say(ev({ type: 'AttackStarted', seat: 'p1', id: 'i1', zone: 'HIGH', speed: 5, damage: 2 }))).toBe(
       'alice attacks with Quick Jab: HIGH, speed 5, damage 2',
     );
@@ -84,7 +97,10 @@ describe('the move list in words', () => {
       }
       for (const game of ['evons', 'universus'] as const) {
         const decks = (await h.http.get(`/v1/games/${game}/decks`).expect(200)).body.decks as { id: string }[];
-        const m = await createHotSeat(h.http, { game, decks: { p1: { starter: decks[0]!.id }, p2: { starter: (decks[1] ?? decks[0])!.id } } });
+        const m = await createHotSeat(h.http, {
+          game,
+          decks: { p1: { starter: decks[0]!.id }, p2: { starter: (decks[1] ?? decks[0])!.id } },
+        });
         for (let i = 0; i < 30; i++) {
           const v = await h.http.get(`/v1/matches/${m.id}`).expect(200);
           if (!v.body.game?.pending) break;
@@ -98,8 +114,13 @@ describe('the move list in words', () => {
           const lines = events.map(say).filter((l): l is string => l !== null);
           expect(lines.length, game).toBeGreaterThan(5);
           // The fallback (an event type the game's script does not know) would read "Card played", "Turn started" ….
-          const fallbacks = events.filter((e) => say(e) === e.event.type.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/ (\w)/g, (_, c: string) => ` ${c.toLowerCase()}`));
-          expect(fallbacks.map((e) => e.event.type), game).toEqual([]);
+          const fallbacks = events.filter(
+            (e) => say(e) === e.event.type.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/ (\w)/g, (_, c: string) => ` ${c.toLowerCase()}`),
+          );
+          expect(
+            fallbacks.map((e) => e.event.type),
+            game,
+          ).toEqual([]);
           expect(lines.join('\n'), game).not.toMatch(/undefined|null|NaN|\[object/);
         }
       }

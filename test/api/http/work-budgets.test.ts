@@ -38,7 +38,11 @@ describe('expensive reads', () => {
   };
   /** A refusal of a PNG request (read as bytes) as the problem it is. */
   const problemOf = (res: Response, status: number, code: string) =>
-    expectProblem({ status: res.status, headers: res.headers as Record<string, string>, body: JSON.parse((res.body as Buffer).toString('utf8')) }, status, code);
+    expectProblem(
+      { status: res.status, headers: res.headers as Record<string, string>, body: JSON.parse((res.body as Buffer).toString('utf8')) },
+      status,
+      code,
+    );
 
   it('a PNG not in the cache is charged by its pixels; past the budget 429 rate-limited with Retry-After; a cached one is free', async () => {
     const budget = workCost.png(200) + workCost.png(210) + workCost.png(220);
@@ -60,7 +64,11 @@ describe('expensive reads', () => {
     const budget = 2 * workCost.export(20);
     await start({ workPerMinute: budget, workPerAddressPerMinute: budget });
     const m = await createHotSeat(http);
-    const resigned = await http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens.p1)).send({ action: { type: 'resign' } }).expect(200);
+    const resigned = await http
+      .post(`/v1/matches/${m.id}/actions`)
+      .set(bearer(m.tokens.p1))
+      .send({ action: { type: 'resign' } })
+      .expect(200);
     const perBuild = workCost.export(resigned.body.version);
     expect(2 * perBuild <= budget && 3 * perBuild > budget, `resigned at ${resigned.body.version} events`).toBe(true);
     const store = app.service.store;
@@ -204,7 +212,10 @@ describe('work charged by what it does', () => {
     await http.get(`/v1/matches/${m.id}?at=1`).expect(200);
     // Each alias is charged on its own: two fit what is left, so a document of two is answered…
     const two = `query($id: ID!) { a: match(id: $id, at: 1) { version } b: match(id: $id, at: 1) { version } }`;
-    const ok = await http.post('/graphql').send({ query: two, variables: { id: m.id } }).expect(200);
+    const ok = await http
+      .post('/graphql')
+      .send({ query: two, variables: { id: m.id } })
+      .expect(200);
     expect(ok.body.data).toEqual({ a: { version: 1 }, b: { version: 1 } });
     // …and the next alias finds the budget spent: a 429 in GraphQL's shape, with the wait.
     const res = await http.post('/graphql').send({ query: two, variables: { id: m.id } });
@@ -235,7 +246,12 @@ describe('work charged by what it does', () => {
     const decision = workCost.aiDecision(1);
     // The creation (its first decision may be due) and one hand-over fit; the next hand-over does not.
     await start({ budgets: { workPerMinute: 2 * decision, workPerAddressPerMinute: 2 * decision }, ai: { workers: 1, pollMs: 50 } });
-    const created = (await http.post('/v1/matches').send({ ai: { level: 1 }, decks: { p1: { starter: 'starter-ember-tide' } } }).expect(201)).body;
+    const created = (
+      await http
+        .post('/v1/matches')
+        .send({ ai: { level: 1 }, decks: { p1: { starter: 'starter-ember-tide' } } })
+        .expect(201)
+    ).body;
     const token = created.token as string;
     let handOvers = 0;
     let refusal: Response | null = null;
@@ -248,7 +264,11 @@ describe('work charged by what it does', () => {
       }
       const legal = (await http.get(`/v1/matches/${created.id}/legal-actions`).set(bearer(token)).expect(200)).body.actions;
       // The whole answer: its view is the match right after this move (the computer may have moved since).
-      const res = await http.post(`/v1/matches/${created.id}/actions`).set(bearer(token)).set('prefer', 'return=representation').send({ action: legal[0].action });
+      const res = await http
+        .post(`/v1/matches/${created.id}/actions`)
+        .set(bearer(token))
+        .set('prefer', 'return=representation')
+        .send({ action: legal[0].action });
       if (res.status === 429) refusal = res;
       else {
         expect(res.status).toBe(200);
@@ -268,7 +288,10 @@ describe('work buckets', () => {
   it('hold a minute of budget, refill at its rate, and take from every bucket or from none', () => {
     const client = new WorkBuckets(60);
     const address = new WorkBuckets(120);
-    const both = [[client, 'c'], [address, 'a']] as const;
+    const both = [
+      [client, 'c'],
+      [address, 'a'],
+    ] as const;
     expect(takeWork(both, 50, 0)).toBe(0);
     expect(client.level('c', 0)).toBe(10);
     expect(address.level('a', 0)).toBe(70);
@@ -287,7 +310,7 @@ describe('work buckets', () => {
     expect(new WorkBuckets(0).wait('x', 1e9, 0)).toBe(0);
   });
 
-  it('hold only their burst (WORK_BURST_SECONDS) when it is shorter than a minute, and refill at the minute\'s rate', () => {
+  it("hold only their burst (WORK_BURST_SECONDS) when it is shorter than a minute, and refill at the minute's rate", () => {
     // 600 a minute is 10 a second; a 10 s burst holds 100.
     const b = new WorkBuckets(600, 10);
     expect(b.capacity).toBe(100);

@@ -11,7 +11,18 @@ import { describe, expect, it } from 'vitest';
 import { FeedEntrySchema, FeedSnapshotSchema } from '../../../src/http/feed-schemas.js';
 import type { Client } from 'graphql-ws';
 import { gqlWsClient, subscribe } from '../../../bench/lib/graphql-ws.js';
-import { backends, bearer, expectProblem, type Http, nextMove, registerPlayer, STARTERS, useHarness, useSecondApp, waitFor } from '../helpers.js';
+import {
+  backends,
+  bearer,
+  expectProblem,
+  type Http,
+  nextMove,
+  registerPlayer,
+  STARTERS,
+  useHarness,
+  useSecondApp,
+  waitFor,
+} from '../helpers.js';
 
 interface Msg {
   id?: string;
@@ -74,7 +85,12 @@ for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`account feed [${backend.name}]`, () => {
     const LEASE = 30_000;
     // Keep-alives every hour: a feed's headers must not wait for one (issue 34, item 4).
-    const h = useHarness(backend, { clock: true, challenges: { perHour: 20 }, feeds: { perPlayer: 3, keepAliveMs: 3_600_000 }, seeks: { liveLeaseMs: LEASE } });
+    const h = useHarness(backend, {
+      clock: true,
+      challenges: { perHour: 20 },
+      feeds: { perPlayer: 3, keepAliveMs: 3_600_000 },
+      seeks: { liveLeaseMs: LEASE },
+    });
     const other = useSecondApp(h, { challenges: { perHour: 20 }, feeds: { perPlayer: 3 }, seeks: { liveLeaseMs: LEASE } });
 
     it('tells both players, on two nodes, everything from the challenge to the rematch offer; a resume sends exactly what was missed', async () => {
@@ -84,15 +100,30 @@ for (const backend of backends) {
       const aliceFeed = openFeed(other.baseUrl(), alice.token);
       await Promise.all([bobFeed.opened, aliceFeed.opened]);
       await waitFor(() => bobFeed.messages.length === 1 && aliceFeed.messages.length === 1, 'the snapshots');
-      expect(FeedSnapshotSchema.parse(bobFeed.messages[0])).toEqual({ type: 'snapshot', data: { challenges: { in: [], out: [] }, seeks: [], matches: [] } });
+      expect(FeedSnapshotSchema.parse(bobFeed.messages[0])).toEqual({
+        type: 'snapshot',
+        data: { challenges: { in: [], out: [] }, seeks: [], matches: [] },
+      });
 
       // Alice challenges Bob on the second node: Bob's feed on the first hears it.
-      const c = (await other.http.post('/v1/challenges').set(bearer(alice.token)).send({ to: bob.handle, seat: 'p1', timeControl: CORRESPONDENCE, deck: { starter: STARTERS[0] } }).expect(201)).body;
+      const c = (
+        await other.http
+          .post('/v1/challenges')
+          .set(bearer(alice.token))
+          .send({ to: bob.handle, seat: 'p1', timeControl: CORRESPONDENCE, deck: { starter: STARTERS[0] } })
+          .expect(201)
+      ).body;
       await waitFor(() => bobFeed.types().includes('challenge-received'), 'challenge-received');
       const received = bobFeed.entries()[0]!;
       expect(received.data).toEqual(c);
 
-      const acc = (await h.http.post(`/v1/challenges/${c.id}/accept`).set(bearer(bob.token)).send({ deck: { starter: STARTERS[1] } }).expect(200)).body;
+      const acc = (
+        await h.http
+          .post(`/v1/challenges/${c.id}/accept`)
+          .set(bearer(bob.token))
+          .send({ deck: { starter: STARTERS[1] } })
+          .expect(200)
+      ).body;
       const matchId = acc.match.id as string;
       await waitFor(() => aliceFeed.types().includes('match-started') && bobFeed.types().includes('match-started'), 'the start');
       const started = aliceFeed.entries()[1]!;
@@ -110,10 +141,19 @@ for (const backend of backends) {
       // Decisions until the turn passes: then the other seat hears it.
       while (!feeds[second].types().includes('your-turn')) {
         const mv = await nextMove(h, matchId, tokens);
-        await h.http.post(`/v1/matches/${matchId}/actions`).set(bearer(tokens[mv.seat])).set("if-match", `"${mv.version}"`).send({ action: mv.action }).expect(200);
+        await h.http
+          .post(`/v1/matches/${matchId}/actions`)
+          .set(bearer(tokens[mv.seat]))
+          .set('if-match', `"${mv.version}"`)
+          .send({ action: mv.action })
+          .expect(200);
         await new Promise((r) => setTimeout(r, 50));
       }
-      await h.http.post(`/v1/matches/${matchId}/actions`).set(bearer(alice.token)).send({ action: { type: 'resign' } }).expect(200);
+      await h.http
+        .post(`/v1/matches/${matchId}/actions`)
+        .set(bearer(alice.token))
+        .send({ action: { type: 'resign' } })
+        .expect(200);
       await waitFor(() => bobFeed.types().includes('match-ended') && aliceFeed.types().includes('match-ended'), 'the end');
       await other.http.post(`/v1/matches/${matchId}/rematch`).set(bearer(alice.token)).send({}).expect(200);
       await waitFor(() => bobFeed.types().includes('rematch-offered'), 'the rematch offer');
@@ -159,10 +199,16 @@ for (const backend of backends) {
       const c2 = (await h.http.post('/v1/challenges').set(bearer(ann.token)).send({ to: ben.handle }).expect(201)).body;
       await h.http.post(`/v1/challenges/${c2.id}/cancel`).set(bearer(ann.token)).send({}).expect(200);
       const c3 = (await h.http.post('/v1/challenges').set(bearer(ann.token)).send({ to: ben.handle }).expect(201)).body;
-      await waitFor(() => annFeed.types().includes('challenge-declined') && benFeed.types().length === 4, 'the challenge entries').catch((e) => { throw new Error(e.message + JSON.stringify([annFeed.types(), benFeed.types()])); });
+      await waitFor(() => annFeed.types().includes('challenge-declined') && benFeed.types().length === 4, 'the challenge entries').catch(
+        (e) => {
+          throw new Error(e.message + JSON.stringify([annFeed.types(), benFeed.types()]));
+        },
+      );
       expect(annFeed.types()).toEqual(['challenge-declined']);
       expect(annFeed.entries()[0]!.data).toMatchObject({ id: c1.id, status: 'declined', declineReason: 'later' });
-      expect(benFeed.types()).toEqual(['challenge-received', 'challenge-received', 'challenge-canceled', 'challenge-received'].concat(benFeed.types().slice(4)));
+      expect(benFeed.types()).toEqual(
+        ['challenge-received', 'challenge-received', 'challenge-canceled', 'challenge-received'].concat(benFeed.types().slice(4)),
+      );
 
       // The snapshot of a fresh connection lists c3 (open) both ways.
       const snap = openFeed(other.baseUrl(), ann.token);
@@ -178,8 +224,18 @@ for (const backend of backends) {
       expect(annFeed.types().filter((t) => t === 'challenge-expired')).toHaveLength(1);
 
       // Two seeks pair: both owners hear seek-paired and match-started.
-      await h.http.post('/v1/seeks').set(bearer(ann.token)).send({ timeControl: CORRESPONDENCE, deck: { starter: STARTERS[0] } }).expect(201);
-      const paired = (await other.http.post('/v1/seeks').set(bearer(ben.token)).send({ timeControl: CORRESPONDENCE, deck: { starter: STARTERS[1] } }).expect(201)).body;
+      await h.http
+        .post('/v1/seeks')
+        .set(bearer(ann.token))
+        .send({ timeControl: CORRESPONDENCE, deck: { starter: STARTERS[0] } })
+        .expect(201);
+      const paired = (
+        await other.http
+          .post('/v1/seeks')
+          .set(bearer(ben.token))
+          .send({ timeControl: CORRESPONDENCE, deck: { starter: STARTERS[1] } })
+          .expect(201)
+      ).body;
       await waitFor(() => annFeed.types().includes('match-started') && benFeed.types().includes('match-started'), 'the pairing');
       for (const f of [annFeed, benFeed]) {
         const seek = f.entries().find((m) => m.type === 'seek-paired')!;
@@ -239,12 +295,16 @@ for (const backend of backends) {
       }
     });
 
-    it('a live seek lives while its owner\'s feed is connected: renewed while it is, expired a lease after it closes, then never paired', async () => {
+    it("a live seek lives while its owner's feed is connected: renewed while it is, expired a lease after it closes, then never paired", async () => {
       const LIVE = { timeControl: { kind: 'live', initialSeconds: 300, incrementSeconds: 2 } };
       const fay = await registerPlayer(h.http, 'fay');
       const gus = await registerPlayer(h.http, 'gus');
       const fayId = (await h.store.players.byHandle(fay.handle))!.id;
-      const post = (node: { http: Http }, token: string, deck: string) => node.http.post('/v1/seeks').set(bearer(token)).send({ ...LIVE, deck: { starter: deck } });
+      const post = (node: { http: Http }, token: string, deck: string) =>
+        node.http
+          .post('/v1/seeks')
+          .set(bearer(token))
+          .send({ ...LIVE, deck: { starter: deck } });
       expectProblem(await post(h, fay.token, STARTERS[0]), 409, 'seek-needs-feed');
 
       const fayFeed = openFeed(h.baseUrl(), fay.token);
@@ -257,7 +317,8 @@ for (const backend of backends) {
       h.t.now += LEASE - 1_000;
       expect(await h.app.service.feeds.renewLeases()).toBe(1);
       h.t.now += LEASE - 1_000;
-      const mine = async () => (await h.http.get('/v1/me/seeks').set(bearer(fay.token)).expect(200)).body.seeks as { id: string; status: string }[];
+      const mine = async () =>
+        (await h.http.get('/v1/me/seeks').set(bearer(fay.token)).expect(200)).body.seeks as { id: string; status: string }[];
       expect((await mine())[0]).toMatchObject({ id: s.id, status: 'open' });
 
       fayFeed.close();
@@ -305,31 +366,34 @@ for (const backend of backends) {
       feed.close();
     });
 
-    it.skipIf(backend.name !== 'postgres')('a fresh connection gets no entry its snapshot already shows, even while a writer elsewhere holds the horizon back', async () => {
-      const kim = await registerPlayer(h.http, 'kim');
-      const lee = await registerPlayer(h.http, 'lee');
-      // Another session's write transaction, begun before the challenge and open across the
-      // connect: the hub starts below the challenge's entry and delivers it once the writer ends.
-      const url = (h.config as { url: string }).url;
-      const writer = new pg.Client({ connectionString: url });
-      await writer.connect();
-      try {
-        await writer.query('BEGIN');
-        await writer.query('SELECT pg_current_xact_id()');
-        const c = (await h.http.post('/v1/challenges').set(bearer(kim.token)).send({ to: lee.handle }).expect(201)).body;
-        const feed = openFeed(h.baseUrl(), lee.token);
-        await feed.opened;
-        await waitFor(() => feed.messages.length >= 1, 'the snapshot');
-        expect(feed.messages[0]!.data.challenges.in.map((x: { id: string }) => x.id)).toEqual([c.id]);
-        await writer.query('ROLLBACK');
-        await h.http.post(`/v1/challenges/${c.id}/cancel`).set(bearer(kim.token)).send({}).expect(200);
-        await waitFor(() => feed.types().includes('challenge-canceled'), 'the cancel');
-        expect(feed.types()).toEqual(['challenge-canceled']);
-        feed.close();
-      } finally {
-        await writer.end();
-      }
-    });
+    it.skipIf(backend.name !== 'postgres')(
+      'a fresh connection gets no entry its snapshot already shows, even while a writer elsewhere holds the horizon back',
+      async () => {
+        const kim = await registerPlayer(h.http, 'kim');
+        const lee = await registerPlayer(h.http, 'lee');
+        // Another session's write transaction, begun before the challenge and open across the
+        // connect: the hub starts below the challenge's entry and delivers it once the writer ends.
+        const url = (h.config as { url: string }).url;
+        const writer = new pg.Client({ connectionString: url });
+        await writer.connect();
+        try {
+          await writer.query('BEGIN');
+          await writer.query('SELECT pg_current_xact_id()');
+          const c = (await h.http.post('/v1/challenges').set(bearer(kim.token)).send({ to: lee.handle }).expect(201)).body;
+          const feed = openFeed(h.baseUrl(), lee.token);
+          await feed.opened;
+          await waitFor(() => feed.messages.length >= 1, 'the snapshot');
+          expect(feed.messages[0]!.data.challenges.in.map((x: { id: string }) => x.id)).toEqual([c.id]);
+          await writer.query('ROLLBACK');
+          await h.http.post(`/v1/challenges/${c.id}/cancel`).set(bearer(kim.token)).send({}).expect(200);
+          await waitFor(() => feed.types().includes('challenge-canceled'), 'the cancel');
+          expect(feed.types()).toEqual(['challenge-canceled']);
+          feed.close();
+        } finally {
+          await writer.end();
+        }
+      },
+    );
 
     it('a resumed feed with nothing new sends its status and headers at once, not with the first keep-alive', async () => {
       const gus = await registerPlayer(h.http, 'gus');

@@ -27,13 +27,17 @@ for (const backend of backends) {
       const finished: boolean[] = tokens.map(() => false);
       const followers = tokens.map(
         (token, i) =>
-          new EventFollower(service, { id: m.id, token, after: 0 }, {
-            events: (es) => got[i]!.push(...es),
-            finished: () => (finished[i] = true),
-            failed: (err) => {
-              throw err;
+          new EventFollower(
+            service,
+            { id: m.id, token, after: 0 },
+            {
+              events: (es) => got[i]!.push(...es),
+              finished: () => (finished[i] = true),
+              failed: (err) => {
+                throw err;
+              },
             },
-          }),
+          ),
       );
       try {
         await Promise.all(followers.map((f) => f.start()));
@@ -50,10 +54,19 @@ for (const backend of backends) {
         }
         // Shared: far fewer event reads than one per follower per append (that would be 72).
         expect(eventReads - readsBefore).toBeLessThanOrEqual(appends * 2);
-        await h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens.p1)).send({ action: { type: 'resign' } }).expect(200);
+        await h.http
+          .post(`/v1/matches/${m.id}/actions`)
+          .set(bearer(m.tokens.p1))
+          .send({ action: { type: 'resign' } })
+          .expect(200);
         await waitFor(() => finished.every(Boolean), 'the end', 1000);
         for (const [i, token] of tokens.entries()) {
-          const log = (await h.http.get(`/v1/matches/${m.id}/events?limit=500`).set(token ? bearer(token) : {}).expect(200)).body.events;
+          const log = (
+            await h.http
+              .get(`/v1/matches/${m.id}/events?limit=500`)
+              .set(token ? bearer(token) : {})
+              .expect(200)
+          ).body.events;
           expect(got[i], `follower ${i}`).toEqual(log);
         }
       } finally {
@@ -63,4 +76,3 @@ for (const backend of backends) {
     });
   });
 }
-

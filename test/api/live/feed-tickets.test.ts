@@ -54,7 +54,8 @@ for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`feed tickets [${backend.name}]`, () => {
     const h = useHarness(backend, { clock: true, loggerInstance: pino({ level: 'info' }, sink) });
     const other = useSecondApp(h);
-    const mint = async (token: string) => (await h.http.post('/v1/me/feed/tickets').set(bearer(token)).expect(201)).body as { ticket: string; expiresAt: string };
+    const mint = async (token: string) =>
+      (await h.http.post('/v1/me/feed/tickets').set(bearer(token)).expect(201)).body as { ticket: string; expiresAt: string };
 
     it('opens the feed of the token that minted it, on another node, once; each sees only its own entries', async () => {
       const ann = await registerPlayer(h.http, 'tkann');
@@ -102,9 +103,21 @@ for (const backend of backends) {
 
     it("carries its token's scopes and life: a token without match:read gets none, a revoked one's ticket opens nothing", async () => {
       const eve = await registerPlayer(h.http, 'tkeve');
-      const playOnly = (await h.http.post('/v1/me/tokens').set(bearer(eve.token)).send({ scopes: ['match:play'] }).expect(201)).body;
+      const playOnly = (
+        await h.http
+          .post('/v1/me/tokens')
+          .set(bearer(eve.token))
+          .send({ scopes: ['match:play'] })
+          .expect(201)
+      ).body;
       expectProblem(await h.http.post('/v1/me/feed/tickets').set(bearer(playOnly.token)), 403, 'insufficient-scope');
-      const reader = (await h.http.post('/v1/me/tokens').set(bearer(eve.token)).send({ scopes: ['match:read'] }).expect(201)).body;
+      const reader = (
+        await h.http
+          .post('/v1/me/tokens')
+          .set(bearer(eve.token))
+          .send({ scopes: ['match:read'] })
+          .expect(201)
+      ).body;
       const t = await mint(reader.token);
       await h.http.delete(`/v1/me/tokens/${reader.tokenInfo.id}`).set(bearer(eve.token)).expect(204);
       expectProblem(await h.http.get(`/v1/me/events?ticket=${encodeURIComponent(t.ticket)}`), 401, 'invalid-token');
@@ -119,7 +132,11 @@ for (const backend of backends) {
       // A player token is no ticket.
       expectProblem(await h.http.get(`/v1/me/events?ticket=${encodeURIComponent(fay.token)}`), 401, 'invalid-ticket');
       const t = await mint(fay.token);
-      expectProblem(await h.http.get(`/v1/me/events?ticket=${encodeURIComponent(t.ticket)}`).set(bearer(fay.token)), 400, 'validation-failed');
+      expectProblem(
+        await h.http.get(`/v1/me/events?ticket=${encodeURIComponent(t.ticket)}`).set(bearer(fay.token)),
+        400,
+        'validation-failed',
+      );
     });
   });
 }

@@ -59,7 +59,10 @@ for (const backend of backends) {
     const h = useHarness(backend);
 
     /** Another node on the same store, with the given caps. */
-    async function node(budgets: { streamsPerAddress?: number; socketsPerAddress?: number }): Promise<{ app: App; base: string; close(): Promise<void> }> {
+    async function node(budgets: {
+      streamsPerAddress?: number;
+      socketsPerAddress?: number;
+    }): Promise<{ app: App; base: string; close(): Promise<void> }> {
       const app = await buildApp({ store: h.app.service.store, logger: false, budgets, maxSubscriptionsPerConnection: 50 });
       await app.ready();
       const base = await baseUrlOf(app);
@@ -83,10 +86,20 @@ for (const backend of backends) {
         // The third: a stream and a subscription are both refused.
         const s2 = await openStream(n.base, `/v1/matches/${m.id}/stream`);
         expect(s2.status).toBe(429);
-        expectProblem({ status: s2.status, headers: { 'content-type': 'application/problem+json' }, body: JSON.parse(s2.body) }, 429, 'too-many-streams');
+        expectProblem(
+          { status: s2.status, headers: { 'content-type': 'application/problem+json' }, body: JSON.parse(s2.body) },
+          429,
+          'too-many-streams',
+        );
         r.send({ type: 'subscribe', id: 'b', payload: { query: EVENTS, variables: { id: m.id } } });
         await waitFor(() => of('b').length > 0, 'the refusal');
-        expect(of('b')).toEqual([{ type: 'error', id: 'b', payload: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'too-many-streams', status: 429 }) })] }]);
+        expect(of('b')).toEqual([
+          {
+            type: 'error',
+            id: 'b',
+            payload: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'too-many-streams', status: 429 }) })],
+          },
+        ]);
         // Completing the subscription frees its slot; closing the stream frees another.
         r.send({ type: 'complete', id: 'a' });
         r.send({ type: 'subscribe', id: 'c', payload: { query: EVENTS, variables: { id: m.id } } });
@@ -138,10 +151,25 @@ for (const backend of backends) {
 
     it('subscribers of one match share its reads: store reads per append do not grow with their number', async () => {
       const base = h.baseUrl();
-      const reg = (await h.http.post('/v1/players').send({ handle: `watcher${backend.name.replace(/\W/g, '')}` }).expect(201)).body as { token: string };
+      const reg = (
+        await h.http
+          .post('/v1/players')
+          .send({ handle: `watcher${backend.name.replace(/\W/g, '')}` })
+          .expect(201)
+      ).body as { token: string };
       const playerTokens: string[] = [];
       for (let i = 0; i < 4; i++) {
-        playerTokens.push(((await h.http.post('/v1/me/tokens').set(bearer(reg.token)).send({ scopes: ['match:read'] }).expect(201)).body as { token: string }).token);
+        playerTokens.push(
+          (
+            (
+              await h.http
+                .post('/v1/me/tokens')
+                .set(bearer(reg.token))
+                .send({ scopes: ['match:read'] })
+                .expect(201)
+            ).body as { token: string }
+          ).token,
+        );
       }
       /** Store reads during `appends` moves with `n` subscribers (spectators, both seats, player tokens). */
       async function readsWith(n: number, appends: number): Promise<number> {
@@ -161,7 +189,9 @@ for (const backend of backends) {
           const out: Record<string, number> = {};
           for (const view of ['spectator', 'p1', 'p2'] as const) {
             const req = h.http.get(`/v1/matches/${m.id}/events?limit=500`);
-            const events = (await (view === 'spectator' ? req : req.set(bearer(m.tokens[view]))).expect(200)).body.events as { seq: number }[];
+            const events = (await (view === 'spectator' ? req : req.set(bearer(m.tokens[view]))).expect(200)).body.events as {
+              seq: number;
+            }[];
             out[view] = events.at(-1)?.seq ?? 0;
           }
           return out;

@@ -14,10 +14,17 @@ type Seat = 'p1' | 'p2';
 
 /** A match of `player` against an anonymous opponent, left waiting for the player's decision. */
 async function waitingFor(h: Harness, player: string): Promise<string> {
-  const created = await h.http.post('/v1/matches').set(bearer(player)).send({ openSeat: true, decks: { p1: { starter: STARTERS[0] } } }).expect(201);
+  const created = await h.http
+    .post('/v1/matches')
+    .set(bearer(player))
+    .send({ openSeat: true, decks: { p1: { starter: STARTERS[0] } } })
+    .expect(201);
   const id = created.body.id as string;
   const seat = created.body.seat as Seat;
-  const joined = await h.http.post(`/v1/matches/${id}/join`).send({ handle: 'anon', deck: { starter: STARTERS[2] } }).expect(200);
+  const joined = await h.http
+    .post(`/v1/matches/${id}/join`)
+    .send({ handle: 'anon', deck: { starter: STARTERS[2] } })
+    .expect(200);
   const tokens = { [seat]: player, [joined.body.seat as Seat]: joined.body.token as string } as Record<Seat, string>;
   for (let i = 0; i < 20; i++) {
     const v = await h.http.get(`/v1/matches/${id}`).expect(200);

@@ -17,7 +17,8 @@ const EVENTS = 'subscription ($id: ID!) { matchEvents(matchId: $id) { seq } }';
 describe('streams end with overloaded when the database has no room', () => {
   /** While true, the store's reads fail as PostgreSQL refuses a connection past max_connections. */
   let full = false;
-  const tooMany = () => Object.assign(new pg.DatabaseError('sorry, too many clients already', 0, 'error'), { code: '53300', severity: 'FATAL' });
+  const tooMany = () =>
+    Object.assign(new pg.DatabaseError('sorry, too many clients already', 0, 'error'), { code: '53300', severity: 'FATAL' });
   const guarded = <K extends keyof MatchStore>(store: MatchStore, name: K) => ({
     value: (...args: unknown[]) => {
       if (full) return Promise.reject(tooMany());
@@ -25,7 +26,8 @@ describe('streams end with overloaded when the database has no room', () => {
     },
   });
   const h = useHarness(pglite, {
-    wrapStore: (store): MatchStore => Object.create(store, { getVersion: guarded(store, 'getVersion'), getMatch: guarded(store, 'getMatch') }),
+    wrapStore: (store): MatchStore =>
+      Object.create(store, { getVersion: guarded(store, 'getVersion'), getMatch: guarded(store, 'getMatch') }),
     webhooks: { worker: false },
   });
   // Another node on the same store, with room: it makes the moves.
@@ -35,7 +37,10 @@ describe('streams end with overloaded when the database has no room', () => {
   });
 
   const hotSeat = async () => {
-    const r = await other.http.post('/v1/matches').send({ handle: 'alice', opponentHandle: 'bob', decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[2] } } }).expect(201);
+    const r = await other.http
+      .post('/v1/matches')
+      .send({ handle: 'alice', opponentHandle: 'bob', decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[2] } } })
+      .expect(201);
     return r.body as { id: string; tokens: { p1: string; p2: string } };
   };
   const move = async (id: string, tokens: { p1: string; p2: string }) => {

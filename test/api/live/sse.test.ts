@@ -17,7 +17,6 @@ interface Ev {
   event: { type: string; seat?: string; card?: string };
 }
 
-
 const eventsOf = (s: SseStream): SseMessage[] => s.messages.filter((m) => m.event === 'match-event');
 const dataOf = (s: SseStream): Ev[] => eventsOf(s).map((m) => JSON.parse(m.data) as Ev);
 
@@ -37,7 +36,12 @@ for (const backend of backends) {
     }
 
     const logFor = async (m: Created, token?: string, after = 0): Promise<Ev[]> =>
-      (await h.http.get(`/v1/matches/${m.id}/events?after=${after}&limit=500`).set(token ? bearer(token) : {}).expect(200)).body.events as Ev[];
+      (
+        await h.http
+          .get(`/v1/matches/${m.id}/events?after=${after}&limit=500`)
+          .set(token ? bearer(token) : {})
+          .expect(200)
+      ).body.events as Ev[];
 
     it('sends each seat its own redacted events (never the other hand), id = seq, keep-alive comments, and ends with the game', async () => {
       const m = await createHotSeat(h.http);
@@ -55,13 +59,21 @@ for (const backend of backends) {
       await other.ready();
       try {
         for (let i = 0; i < 6; i++) await move(i % 2 === 0 ? h.http : supertest(other.server), m);
-        await supertest(other.server).post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens.p2)).send({ action: { type: 'resign' } }).expect(200);
+        await supertest(other.server)
+          .post(`/v1/matches/${m.id}/actions`)
+          .set(bearer(m.tokens.p2))
+          .send({ action: { type: 'resign' } })
+          .expect(200);
       } finally {
         await other.close();
       }
       await Promise.all([p1.ended, p2.ended, spectator.ended]);
 
-      for (const [viewer, s, token] of [['p1', p1, m.tokens.p1], ['p2', p2, m.tokens.p2], ['spectator', spectator, undefined]] as const) {
+      for (const [viewer, s, token] of [
+        ['p1', p1, m.tokens.p1],
+        ['p2', p2, m.tokens.p2],
+        ['spectator', spectator, undefined],
+      ] as const) {
         // The same objects as GET …/events for the same caller, in order, none twice.
         expect(dataOf(s), viewer).toEqual(await logFor(m, token));
         // id: is the seq of the event it carries.
@@ -78,12 +90,25 @@ for (const backend of backends) {
       }
       // A seat never sees the other's draws; it sees its own.
       const draws = (evs: Ev[], seat: string) => evs.filter((e) => e.event.type === 'CardDrawn' && e.event.seat === seat);
-      for (const [mine, theirs, s] of [['p1', 'p2', p1], ['p2', 'p1', p2]] as const) {
+      for (const [mine, theirs, s] of [
+        ['p1', 'p2', p1],
+        ['p2', 'p1', p2],
+      ] as const) {
         expect(draws(dataOf(s), theirs).length, mine).toBeGreaterThan(0);
-        expect(draws(dataOf(s), theirs).every((e) => e.event.card === undefined), `${mine} sees ${theirs}'s hand`).toBe(true);
-        expect(draws(dataOf(s), mine).every((e) => typeof e.event.card === 'string'), `${mine}'s own draws`).toBe(true);
+        expect(
+          draws(dataOf(s), theirs).every((e) => e.event.card === undefined),
+          `${mine} sees ${theirs}'s hand`,
+        ).toBe(true);
+        expect(
+          draws(dataOf(s), mine).every((e) => typeof e.event.card === 'string'),
+          `${mine}'s own draws`,
+        ).toBe(true);
       }
-      expect(dataOf(spectator).filter((e) => e.event.type === 'CardDrawn').every((e) => e.event.card === undefined)).toBe(true);
+      expect(
+        dataOf(spectator)
+          .filter((e) => e.event.type === 'CardDrawn')
+          .every((e) => e.event.card === undefined),
+      ).toBe(true);
     });
 
     it('resumes with Last-Event-ID after a dropped connection: exactly the missing events, then live ones', async () => {
@@ -106,7 +131,11 @@ for (const backend of backends) {
       const again = sse(m.id, m.tokens.p1, { 'last-event-id': lastId }, '?after=0');
       await waitFor(() => eventsOf(again).length >= missed.length, 'the missed events');
       expect(dataOf(again)).toEqual(missed);
-      await h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens.p1)).send({ action: { type: 'resign' } }).expect(200);
+      await h.http
+        .post(`/v1/matches/${m.id}/actions`)
+        .set(bearer(m.tokens.p1))
+        .send({ action: { type: 'resign' } })
+        .expect(200);
       await again.ended;
       // Both connections together: the whole log once, in order.
       expect([...dataOf(first), ...dataOf(again)]).toEqual(await logFor(m, m.tokens.p1));
@@ -133,7 +162,11 @@ for (const backend of backends) {
 
     it('NDJSON stays the default: without Accept, with */*, or when NDJSON is preferred', async () => {
       const m = await createHotSeat(h.http);
-      await h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens.p1)).send({ action: { type: 'resign' } }).expect(200);
+      await h.http
+        .post(`/v1/matches/${m.id}/actions`)
+        .set(bearer(m.tokens.p1))
+        .send({ action: { type: 'resign' } })
+        .expect(200);
       for (const accept of [undefined, '*/*', 'application/x-ndjson, text/event-stream;q=0.5', 'text/event-stream;q=0']) {
         const req = h.http.get(`/v1/matches/${m.id}/stream`);
         const res = await (accept ? req.set('accept', accept) : req).buffer(true).parse((r, cb) => {
@@ -144,11 +177,15 @@ for (const backend of backends) {
         expect(res.headers['content-type'], String(accept)).toMatch(/^application\/x-ndjson/);
         expect((res.body as string).trim().split('\n').at(-1)).toBe('{"end":"finished"}');
       }
-      const res = await h.http.get(`/v1/matches/${m.id}/stream`).set('accept', 'text/html, text/event-stream').buffer(true).parse((r, cb) => {
-        let t = '';
-        r.on('data', (c: Buffer) => (t += c.toString()));
-        r.on('end', () => cb(null, t));
-      });
+      const res = await h.http
+        .get(`/v1/matches/${m.id}/stream`)
+        .set('accept', 'text/html, text/event-stream')
+        .buffer(true)
+        .parse((r, cb) => {
+          let t = '';
+          r.on('data', (c: Buffer) => (t += c.toString()));
+          r.on('end', () => cb(null, t));
+        });
       expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
       expect(res.body as string).toMatch(/event: end\ndata: \{"end":"finished"\}\n\n$/);
     });

@@ -9,7 +9,13 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { drained, frame, writeOrCut } from '../../../src/http/routes/stream.js';
 
-const problem = () => ({ type: 'urn:evons:problem:slow-consumer', title: 'Slow consumer', status: 503, code: 'slow-consumer', detail: 'behind' });
+const problem = () => ({
+  type: 'urn:evons:problem:slow-consumer',
+  title: 'Slow consumer',
+  status: 503,
+  code: 'slow-consumer',
+  detail: 'behind',
+});
 const line = (n: number) => JSON.stringify({ seq: n, pad: 'x'.repeat(200) }) + '\n';
 
 describe('stream backpressure', () => {

@@ -21,8 +21,6 @@ function split(lines: Line[]): { events: Line[]; last: Last } {
   return { events: lines.slice(0, -1), last: lines.at(-1) as unknown as Last };
 }
 
-
-
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`event stream [${backend.name}]`, () => {
     const h = useHarness(backend);
@@ -44,29 +42,52 @@ for (const backend of backends) {
           const v = await node.get(`/v1/matches/${m.id}`).expect(200);
           const seat = v.body.game.pending.seat as Seat;
           const legal = await node.get(`/v1/matches/${m.id}/legal-actions`).set(bearer(m.tokens[seat])).expect(200);
-          await node.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens[seat])).set('if-match', `"${v.body.version}"`).send({ action: legal.body.actions[0].action }).expect(200);
+          await node
+            .post(`/v1/matches/${m.id}/actions`)
+            .set(bearer(m.tokens[seat]))
+            .set('if-match', `"${v.body.version}"`)
+            .send({ action: legal.body.actions[0].action })
+            .expect(200);
         }
-        await supertest(other.server).post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens.p2)).send({ action: { type: 'resign' } }).expect(200);
+        await supertest(other.server)
+          .post(`/v1/matches/${m.id}/actions`)
+          .set(bearer(m.tokens.p2))
+          .send({ action: { type: 'resign' } })
+          .expect(200);
       } finally {
         await other.close();
       }
       await Promise.all([spectator.ended, p1.ended]);
 
-      for (const [viewer, s, token] of [['spectator', spectator, undefined], ['p1', p1, m.tokens.p1]] as const) {
+      for (const [viewer, s, token] of [
+        ['spectator', spectator, undefined],
+        ['p1', p1, m.tokens.p1],
+      ] as const) {
         // Exactly the events GET …/events gives the same caller, in order, none twice.
-        const page = await h.http.get(`/v1/matches/${m.id}/events?limit=500`).set(token ? bearer(token) : {}).expect(200);
+        const page = await h.http
+          .get(`/v1/matches/${m.id}/events?limit=500`)
+          .set(token ? bearer(token) : {})
+          .expect(200);
         expect(split(s.lines).events, viewer).toEqual(page.body.events);
         expect(split(s.lines).last, viewer).toEqual({ end: 'finished' });
         expect(split(s.lines).events.at(-2)?.event.type).toBe('GameEnded');
       }
       // Redacted per caller: the spectator never sees which card was drawn.
-      expect(split(spectator.lines).events.filter((l) => l.event.type === 'CardDrawn').every((l) => l.event.card === undefined)).toBe(true);
+      expect(
+        split(spectator.lines)
+          .events.filter((l) => l.event.type === 'CardDrawn')
+          .every((l) => l.event.card === undefined),
+      ).toBe(true);
       expect(split(p1.lines).events.some((l) => l.event.type === 'CardDrawn' && typeof l.event.card === 'string')).toBe(true);
     });
 
     it('starts after ?after=, and a finished match streams its tail and ends at once', async () => {
       const m = await createHotSeat(h.http);
-      await h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens.p1)).send({ action: { type: 'resign' } }).expect(200);
+      await h.http
+        .post(`/v1/matches/${m.id}/actions`)
+        .set(bearer(m.tokens.p1))
+        .send({ action: { type: 'resign' } })
+        .expect(200);
       const all = (await h.http.get(`/v1/matches/${m.id}/events?limit=500`).expect(200)).body.events as Line[];
       const from = all[all.length - 3]!.seq;
       const s = openStream(h.baseUrl(), `/v1/matches/${m.id}/stream?after=${from}`);

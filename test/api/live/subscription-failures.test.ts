@@ -42,7 +42,8 @@ describe('GraphQL subscription failures: codes and logs as on REST', () => {
     },
   });
   const h = useHarness(pglite, {
-    wrapStore: (store): MatchStore => Object.create(store, { getVersion: guarded(store, 'getVersion'), getMatch: guarded(store, 'getMatch') }),
+    wrapStore: (store): MatchStore =>
+      Object.create(store, { getVersion: guarded(store, 'getVersion'), getMatch: guarded(store, 'getMatch') }),
     loggerInstance: pino({ level: 'info' }, sink),
     webhooks: { worker: false },
   });
@@ -54,15 +55,25 @@ describe('GraphQL subscription failures: codes and logs as on REST', () => {
 
   const since = (from: number) => lines.slice(from);
   const hotSeat = async () => {
-    const r = await other.http.post('/v1/matches').send({ handle: 'alice', opponentHandle: 'bob', decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[2] } } }).expect(201);
+    const r = await other.http
+      .post('/v1/matches')
+      .send({ handle: 'alice', opponentHandle: 'bob', decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[2] } } })
+      .expect(201);
     return r.body as { id: string; tokens: { p1: string; p2: string } };
   };
   const move = async (id: string, tokens: { p1: string; p2: string }, token?: string) => {
     const o = other.http;
     const v = await o.get(`/v1/matches/${id}`).expect(200);
     const seat = v.body.game.pending.seat as 'p1' | 'p2';
-    const legal = await o.get(`/v1/matches/${id}/legal-actions`).set(bearer(token ?? tokens[seat])).expect(200);
-    await o.post(`/v1/matches/${id}/actions`).set(bearer(token ?? tokens[seat])).send({ action: legal.body.actions[0].action }).expect(200);
+    const legal = await o
+      .get(`/v1/matches/${id}/legal-actions`)
+      .set(bearer(token ?? tokens[seat]))
+      .expect(200);
+    await o
+      .post(`/v1/matches/${id}/actions`)
+      .set(bearer(token ?? tokens[seat]))
+      .send({ action: legal.body.actions[0].action })
+      .expect(200);
   };
   const codeOf = (s: { error(): unknown }) => (s.error() as { extensions?: { code?: string } }[] | null)?.[0]?.extensions?.code;
 
@@ -115,8 +126,16 @@ describe('GraphQL subscription failures: codes and logs as on REST', () => {
   it('a player token revoked while its subscription runs ends it with invalid-token, logged at info, not as a server error', async () => {
     const o = other.http;
     const reg = await o.post('/v1/players').send({ handle: 'revokee' }).expect(201);
-    const extra = await o.post('/v1/me/tokens').set(bearer(reg.body.token)).send({ scopes: ['match:read', 'match:play'] }).expect(201);
-    const c = await o.post('/v1/matches').set(bearer(reg.body.token)).send({ opponentHandle: 'anon', decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } } }).expect(201);
+    const extra = await o
+      .post('/v1/me/tokens')
+      .set(bearer(reg.body.token))
+      .send({ scopes: ['match:read', 'match:play'] })
+      .expect(201);
+    const c = await o
+      .post('/v1/matches')
+      .set(bearer(reg.body.token))
+      .send({ opponentHandle: 'anon', decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } } })
+      .expect(201);
     const client = gqlWsClient(h.baseUrl(), extra.body.token);
     try {
       const s = subscribe<{ matchEvents: { seq: number } }>(client, EVENTS, { id: c.body.id });

@@ -98,14 +98,21 @@ for (const backend of backends) {
       await other.ready();
       try {
         for (let i = 0; i < 6; i++) await move(i % 2 === 0 ? h.http : supertest(other.server), m);
-        await supertest(other.server).post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens.p1)).send({ action: { type: 'resign' } }).expect(200);
+        await supertest(other.server)
+          .post(`/v1/matches/${m.id}/actions`)
+          .set(bearer(m.tokens.p1))
+          .send({ action: { type: 'resign' } })
+          .expect(200);
       } finally {
         await other.close();
       }
       await Promise.all(Object.values(subs).map((s) => s.done));
       for (const [viewer, s] of Object.entries(subs)) {
         expect(s.error(), viewer).toBeNull();
-        expect(s.results.every((r) => r.errors === undefined), viewer).toBe(true);
+        expect(
+          s.results.every((r) => r.errors === undefined),
+          viewer,
+        ).toBe(true);
         const got = s.results.map((r) => r.data!.matchEvents);
         // Exactly Match.events for the same token: in order, none twice, through the end of the game.
         expect(got, viewer).toEqual(await eventsFor(m.id, viewer === 'spectator' ? undefined : m.tokens[viewer as Seat]));
@@ -113,9 +120,15 @@ for (const backend of backends) {
       }
       const draws = (viewer: keyof typeof subs, seat: Seat) =>
         subs[viewer].results.map((r) => r.data!.matchEvents).filter((e) => e.type === 'CardDrawn' && e.data.seat === seat);
-      for (const [mine, theirs] of [['p1', 'p2'], ['p2', 'p1']] as const) {
+      for (const [mine, theirs] of [
+        ['p1', 'p2'],
+        ['p2', 'p1'],
+      ] as const) {
         expect(draws(mine, theirs).length).toBeGreaterThan(0);
-        expect(draws(mine, theirs).every((e) => e.data.card === undefined), `${mine} sees ${theirs}'s hand`).toBe(true);
+        expect(
+          draws(mine, theirs).every((e) => e.data.card === undefined),
+          `${mine} sees ${theirs}'s hand`,
+        ).toBe(true);
         expect(draws(mine, mine).every((e) => typeof e.data.card === 'string')).toBe(true);
       }
       expect([...draws('spectator', 'p1'), ...draws('spectator', 'p2')].every((e) => e.data.card === undefined)).toBe(true);
@@ -123,7 +136,11 @@ for (const backend of backends) {
 
     it('matchEvents(after:) starts after that seq; a finished match sends its tail and completes', async () => {
       const m = await createHotSeat(h.http);
-      await h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens.p2)).send({ action: { type: 'resign' } }).expect(200);
+      await h.http
+        .post(`/v1/matches/${m.id}/actions`)
+        .set(bearer(m.tokens.p2))
+        .send({ action: { type: 'resign' } })
+        .expect(200);
       const all = await eventsFor(m.id, m.tokens.p2);
       const after = all[all.length - 4]!.seq;
       const s = subscribe<{ matchEvents: GqlEvent }>(client(m.tokens.p2), EVENTS, { id: m.id, after });
@@ -131,7 +148,7 @@ for (const backend of backends) {
       expect(s.results.map((r) => r.data!.matchEvents)).toEqual(all.filter((e) => e.seq > after));
     });
 
-    it("myTurn (seat tokens): the seat to move gets its match, as it sees it, once per version; the other seat nothing until its turn", async () => {
+    it('myTurn (seat tokens): the seat to move gets its match, as it sees it, once per version; the other seat nothing until its turn', async () => {
       const m = await createHotSeat(h.http);
       const subs = {
         p1: subscribe<{ myTurn: Turn }>(client(m.tokens.p1), MY_TURN),
@@ -147,12 +164,19 @@ for (const backend of backends) {
         await waitFor(() => sent(seat).some((t) => t.version === s.version), `${seat}'s turn at version ${s.version}`);
         if (i < 8) await move(h.http, m);
       }
-      await h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens.p1)).send({ action: { type: 'resign' } }).expect(200);
+      await h.http
+        .post(`/v1/matches/${m.id}/actions`)
+        .set(bearer(m.tokens.p1))
+        .send({ action: { type: 'resign' } })
+        .expect(200);
       // The resignation leaves nobody to move: a later emission would show up before this read's answer does.
       await eventsFor(m.id);
       for (const seat of ['p1', 'p2'] as const) {
         expect(subs[seat].error(), seat).toBeNull();
-        expect(sent(seat).map((t) => t.version), seat).toEqual(expected[seat]);
+        expect(
+          sent(seat).map((t) => t.version),
+          seat,
+        ).toEqual(expected[seat]);
         for (const t of sent(seat)) {
           expect(t.id).toBe(m.id);
           expect(t.seat).toBe(seat);
@@ -166,13 +190,23 @@ for (const backend of backends) {
     });
 
     it('myTurn (player token): the matches of a registered player, only where the decision is theirs', async () => {
-      const reg = await h.http.post('/v1/players').send({ handle: `sub${Date.now() % 1_000_000}` }).expect(201);
+      const reg = await h.http
+        .post('/v1/players')
+        .send({ handle: `sub${Date.now() % 1_000_000}` })
+        .expect(201);
       const player = reg.body.token as string;
       const sub = subscribe<{ myTurn: Turn }>(client(player), MY_TURN);
-      const created = await h.http.post('/v1/matches').set(bearer(player)).send({ openSeat: true, decks: { p1: { starter: STARTERS[0] } } }).expect(201);
+      const created = await h.http
+        .post('/v1/matches')
+        .set(bearer(player))
+        .send({ openSeat: true, decks: { p1: { starter: STARTERS[0] } } })
+        .expect(201);
       const id = created.body.id as string;
       const seat = created.body.seat as Seat;
-      const joined = await h.http.post(`/v1/matches/${id}/join`).send({ handle: 'anon', deck: { starter: STARTERS[2] } }).expect(200);
+      const joined = await h.http
+        .post(`/v1/matches/${id}/join`)
+        .send({ handle: 'anon', deck: { starter: STARTERS[2] } })
+        .expect(200);
       const tokens = { [seat]: player, [joined.body.seat as Seat]: joined.body.token as string } as Record<Seat, string>;
       const m: Created = { id, tokens, version: 0 };
       const expected: number[] = [];
@@ -184,7 +218,11 @@ for (const backend of backends) {
         }
         if (i < 8) await move(h.http, m);
       }
-      await h.http.post(`/v1/matches/${id}/actions`).set(bearer(player)).send({ action: { type: 'resign' } }).expect(200);
+      await h.http
+        .post(`/v1/matches/${id}/actions`)
+        .set(bearer(player))
+        .send({ action: { type: 'resign' } })
+        .expect(200);
       await eventsFor(id);
       expect(sub.error()).toBeNull();
       expect(sub.results.map((r) => r.data!.myTurn.version)).toEqual(expected);
@@ -195,8 +233,15 @@ for (const backend of backends) {
 
     it('connection-level auth: a refused credential closes the connection at connection_init with 4403 and the problem code, before any ack', async () => {
       const m = await createHotSeat(h.http);
-      const reg = await h.http.post('/v1/players').send({ handle: `scope${Date.now() % 1_000_000}` }).expect(201);
-      const playOnly = await h.http.post('/v1/me/tokens').set(bearer(reg.body.token)).send({ label: 'no-read', scopes: ['match:play'] }).expect(201);
+      const reg = await h.http
+        .post('/v1/players')
+        .send({ handle: `scope${Date.now() % 1_000_000}` })
+        .expect(201);
+      const playOnly = await h.http
+        .post('/v1/me/tokens')
+        .set(bearer(reg.body.token))
+        .send({ label: 'no-read', scopes: ['match:play'] })
+        .expect(201);
       const refused: [unknown, string][] = [
         [{ authorization: 'Bearer AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }, 'invalid-token'],
         [{ authorization: 'Bearer !' }, 'invalid-token'],
@@ -210,7 +255,10 @@ for (const backend of backends) {
         await r.opened;
         r.send({ type: 'connection_init', payload });
         expect(await r.closed, JSON.stringify(payload)).toEqual({ code: 4403, reason: code });
-        expect(r.messages.filter((x) => x.type === 'connection_ack'), JSON.stringify(payload)).toEqual([]);
+        expect(
+          r.messages.filter((x) => x.type === 'connection_ack'),
+          JSON.stringify(payload),
+        ).toEqual([]);
       }
       // A valid seat token is acknowledged; a second connection_init closes with 4429.
       const ok = rawSocket(h.baseUrl());
@@ -239,7 +287,11 @@ for (const backend of backends) {
         sub('c');
         await waitFor(() => of('c').length > 0, 'the refusal');
         expect(of('c')).toEqual([
-          { type: 'error', id: 'c', payload: [expect.objectContaining({ extensions: { code: 'too-many-subscriptions', status: 429, limit: 2 } })] },
+          {
+            type: 'error',
+            id: 'c',
+            payload: [expect.objectContaining({ extensions: { code: 'too-many-subscriptions', status: 429, limit: 2 } })],
+          },
         ]);
         expect(of('a').every((x) => x.type === 'next')).toBe(true);
         r.send({ type: 'complete', id: 'a' });
@@ -271,7 +323,10 @@ for (const backend of backends) {
           r.send({ type: 'complete', id: `gone${i}` });
         }
         // Each ends once its setup does (the server's complete; before the fix it never came).
-        await waitFor(() => [...Array(MAX).keys()].every((i) => of(`gone${i}`).some((x) => x.type === 'complete')), 'the completed ones to end');
+        await waitFor(
+          () => [...Array(MAX).keys()].every((i) => of(`gone${i}`).some((x) => x.type === 'complete')),
+          'the completed ones to end',
+        );
         for (let i = 0; i < MAX; i++) {
           sub(`live${i}`);
           await waitFor(() => of(`live${i}`).length > 0, `subscription ${i} in a freed slot`);
@@ -374,19 +429,32 @@ describe.skipIf(pgReason !== null)('live updates across two server processes on 
       const legal = await A.get(`/v1/matches/${m.id}/legal-actions`).set(bearer(m.tokens[seat])).expect(200);
       await A.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens[seat])).send({ action: legal.body.actions[0].action }).expect(200);
     }
-    await A.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens.p2)).send({ action: { type: 'resign' } }).expect(200);
+    await A.post(`/v1/matches/${m.id}/actions`)
+      .set(bearer(m.tokens.p2))
+      .send({ action: { type: 'resign' } })
+      .expect(200);
     await Promise.all([events.done, sse.ended]);
 
     const log = async (token: string) =>
-      (await A.post('/graphql').set(bearer(token)).send({ query: EVENTS_QUERY, variables: { id: m.id } }).expect(200)).body.data.match.events.events as GqlEvent[];
+      (
+        await A.post('/graphql')
+          .set(bearer(token))
+          .send({ query: EVENTS_QUERY, variables: { id: m.id } })
+          .expect(200)
+      ).body.data.match.events.events as GqlEvent[];
     expect(events.error()).toBeNull();
     expect(events.results.map((r) => r.data!.matchEvents)).toEqual(await log(m.tokens.p1));
-    const sseEvents = sse.messages.filter((x) => x.event === 'match-event').map((x) => JSON.parse(x.data) as { seq: number; event: unknown });
+    const sseEvents = sse.messages
+      .filter((x) => x.event === 'match-event')
+      .map((x) => JSON.parse(x.data) as { seq: number; event: unknown });
     const rest = (await A.get(`/v1/matches/${m.id}/events?limit=500`).set(bearer(m.tokens.p2)).expect(200)).body.events as unknown[];
     expect(sseEvents).toEqual(rest);
     expect(sse.messages.at(-1)!.event).toBe('end');
     for (const seat of ['p1', 'p2'] as const) {
-      expect(turns[seat].results.map((r) => r.data!.myTurn.version), seat).toEqual(expected[seat]);
+      expect(
+        turns[seat].results.map((r) => r.data!.myTurn.version),
+        seat,
+      ).toEqual(expected[seat]);
       turns[seat].dispose();
     }
   });

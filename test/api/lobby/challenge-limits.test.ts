@@ -18,7 +18,8 @@ for (const backend of backends) {
       const dave = await registerPlayer(h.http, 'dave');
       const bob = await registerPlayer(h.http, 'bob');
       const erin = await registerPlayer(h.http, 'erin');
-      const send = (from: { token: string }, body: Record<string, unknown>) => h.http.post('/v1/challenges').set(bearer(from.token)).send(body);
+      const send = (from: { token: string }, body: Record<string, unknown>) =>
+        h.http.post('/v1/challenges').set(bearer(from.token)).send(body);
       const first = (await send(alice, { to: bob.handle }).expect(201)).body;
       await send(carol, { to: bob.handle }).expect(201);
       const refused = await send(dave, { to: bob.handle });

@@ -18,11 +18,25 @@ for (const backend of backends) {
       const created = await h.http
         .post('/v1/challenges')
         .set(bearer(alice.token))
-        .send({ to: bob.handle, seat: 'p2', timeControl: { kind: 'correspondence', daysPerMove: 3 }, rated: true, deck: { starter: STARTERS[1] } })
+        .send({
+          to: bob.handle,
+          seat: 'p2',
+          timeControl: { kind: 'correspondence', daysPerMove: 3 },
+          rated: true,
+          deck: { starter: STARTERS[1] },
+        })
         .expect(201);
       const c = created.body;
       expect(created.headers.location).toBe(`/v1/challenges/${c.id}`);
-      expect(c).toMatchObject({ status: 'open', challenger: { handle: alice.handle, bot: false }, to: { handle: bob.handle }, seat: 'p2', rated: true, game: 'evons', matchId: null });
+      expect(c).toMatchObject({
+        status: 'open',
+        challenger: { handle: alice.handle, bot: false },
+        to: { handle: bob.handle },
+        seat: 'p2',
+        rated: true,
+        game: 'evons',
+        matchId: null,
+      });
       // Correspondence: the documented default of 7 days.
       expect(Date.parse(c.expiresAt) - Date.parse(c.createdAt)).toBe(7 * 24 * HOUR);
       // Nothing of the deck is shown, to anyone.
@@ -37,7 +51,11 @@ for (const backend of backends) {
       expect(outgoing.body.challenges.map((x: { id: string }) => x.id)).toEqual([c.id]);
       expect((await h.http.get('/v1/me/challenges?direction=in').set(bearer(alice.token)).expect(200)).body.challenges).toEqual([]);
 
-      const acc = await other.http.post(`/v1/challenges/${c.id}/accept`).set(bearer(bob.token)).send({ deck: { starter: STARTERS[2] } }).expect(200);
+      const acc = await other.http
+        .post(`/v1/challenges/${c.id}/accept`)
+        .set(bearer(bob.token))
+        .send({ deck: { starter: STARTERS[2] } })
+        .expect(200);
       expect(acc.body.challenge).toMatchObject({ status: 'accepted', matchId: acc.body.match.id });
       expect(acc.body.match).toMatchObject({ seat: 'p1', status: 'active' });
       const m = await h.http.get(`/v1/matches/${acc.body.match.id}`).expect(200);
@@ -51,7 +69,14 @@ for (const backend of backends) {
 
       // Once accepted, nothing else can happen to it.
       expectProblem(await h.http.post(`/v1/challenges/${c.id}/cancel`).set(bearer(alice.token)).send(), 409, 'challenge-closed');
-      expectProblem(await h.http.post(`/v1/challenges/${c.id}/accept`).set(bearer(bob.token)).send({ deck: { starter: STARTERS[0] } }), 409, 'challenge-closed');
+      expectProblem(
+        await h.http
+          .post(`/v1/challenges/${c.id}/accept`)
+          .set(bearer(bob.token))
+          .send({ deck: { starter: STARTERS[0] } }),
+        409,
+        'challenge-closed',
+      );
     });
 
     it('Idempotency-Key: a retried accept (on the other node) gets the same match with a usable, new seat token; the key with another request is 422', async () => {
@@ -82,7 +107,12 @@ for (const backend of backends) {
       expectProblem(await accept(other.http, 'accept-2', STARTERS[2]), 409, 'challenge-closed');
       // A key belongs to its player: alice's own key of that name is hers (her accept of bob's challenge is a new request).
       const back = (await h.http.post('/v1/challenges').set(bearer(bob.token)).send({ to: alice.handle }).expect(201)).body;
-      const hers = await h.http.post(`/v1/challenges/${back.id}/accept`).set(bearer(alice.token)).set('idempotency-key', 'accept-1').send({ deck: { starter: STARTERS[2] } }).expect(200);
+      const hers = await h.http
+        .post(`/v1/challenges/${back.id}/accept`)
+        .set(bearer(alice.token))
+        .set('idempotency-key', 'accept-1')
+        .send({ deck: { starter: STARTERS[2] } })
+        .expect(200);
       expect(hers.headers['idempotent-replayed']).toBeUndefined();
       expect(hers.body.match.id).not.toBe(id);
     });
@@ -92,7 +122,13 @@ for (const backend of backends) {
       const bob = await registerPlayer(h.http, 'bob');
       const c = (await h.http.post('/v1/challenges').set(bearer(alice.token)).send({ to: bob.handle }).expect(201)).body;
       const answers = await Promise.all(
-        [h.http, other.http].map((http) => http.post(`/v1/challenges/${c.id}/accept`).set(bearer(bob.token)).set('idempotency-key', 'twice').send({ deck: { starter: STARTERS[1] } })),
+        [h.http, other.http].map((http) =>
+          http
+            .post(`/v1/challenges/${c.id}/accept`)
+            .set(bearer(bob.token))
+            .set('idempotency-key', 'twice')
+            .send({ deck: { starter: STARTERS[1] } }),
+        ),
       );
       expect(answers.map((a) => a.status)).toEqual([200, 200]);
       expect(answers.filter((a) => a.headers['idempotent-replayed'] === 'true')).toHaveLength(1);
@@ -109,10 +145,25 @@ for (const backend of backends) {
       const bob = await registerPlayer(h.http, 'bob');
       const carol = await registerPlayer(h.http, 'carol');
       const c = (await h.http.post('/v1/challenges').set(bearer(alice.token)).send({ to: bob.handle }).expect(201)).body;
-      expectProblem(await h.http.post(`/v1/challenges/${c.id}/decline`).set(bearer(carol.token)).send({ reason: 'later' }), 403, 'not-your-challenge');
-      expectProblem(await h.http.post(`/v1/challenges/${c.id}/accept`).set(bearer(carol.token)).send({ deck: { starter: STARTERS[0] } }), 403, 'not-your-challenge');
+      expectProblem(
+        await h.http.post(`/v1/challenges/${c.id}/decline`).set(bearer(carol.token)).send({ reason: 'later' }),
+        403,
+        'not-your-challenge',
+      );
+      expectProblem(
+        await h.http
+          .post(`/v1/challenges/${c.id}/accept`)
+          .set(bearer(carol.token))
+          .send({ deck: { starter: STARTERS[0] } }),
+        403,
+        'not-your-challenge',
+      );
       expectProblem(await h.http.post(`/v1/challenges/${c.id}/cancel`).set(bearer(bob.token)).send(), 403, 'not-your-challenge');
-      expectProblem(await h.http.post(`/v1/challenges/${c.id}/decline`).set(bearer(bob.token)).send({ reason: 'sometime' }), 400, 'validation-failed');
+      expectProblem(
+        await h.http.post(`/v1/challenges/${c.id}/decline`).set(bearer(bob.token)).send({ reason: 'sometime' }),
+        400,
+        'validation-failed',
+      );
       const d = await h.http.post(`/v1/challenges/${c.id}/decline`).set(bearer(bob.token)).send({ reason: 'tooFast' }).expect(200);
       expect(d.body).toMatchObject({ status: 'declined', declineReason: 'tooFast', matchId: null });
       expect(d.body.closedAt).not.toBeNull();
@@ -127,22 +178,57 @@ for (const backend of backends) {
       const alice = await registerPlayer(h.http, 'alice');
       const bob = await registerPlayer(h.http, 'bob');
       const carol = await registerPlayer(h.http, 'carol');
-      const open = (await h.http.post('/v1/challenges').set(bearer(alice.token)).send({ allowed: [carol.handle.toUpperCase()] }).expect(201)).body;
+      const open = (
+        await h.http
+          .post('/v1/challenges')
+          .set(bearer(alice.token))
+          .send({ allowed: [carol.handle.toUpperCase()] })
+          .expect(201)
+      ).body;
       expect(open).toMatchObject({ to: null, allowed: [carol.handle], seat: 'random' });
-      expectProblem(await h.http.post(`/v1/challenges/${open.id}/accept`).set(bearer(alice.token)).send({ deck: { starter: STARTERS[0] } }), 403, 'not-your-challenge');
-      expectProblem(await h.http.post(`/v1/challenges/${open.id}/accept`).set(bearer(bob.token)).send({ deck: { starter: STARTERS[0] } }), 403, 'not-your-challenge');
+      expectProblem(
+        await h.http
+          .post(`/v1/challenges/${open.id}/accept`)
+          .set(bearer(alice.token))
+          .send({ deck: { starter: STARTERS[0] } }),
+        403,
+        'not-your-challenge',
+      );
+      expectProblem(
+        await h.http
+          .post(`/v1/challenges/${open.id}/accept`)
+          .set(bearer(bob.token))
+          .send({ deck: { starter: STARTERS[0] } }),
+        403,
+        'not-your-challenge',
+      );
       expectProblem(await h.http.post(`/v1/challenges/${open.id}/decline`).set(bearer(carol.token)).send({}), 403, 'not-your-challenge');
       // A bad deck is refused before anything is written: the challenge stays open.
-      expectProblem(await h.http.post(`/v1/challenges/${open.id}/accept`).set(bearer(carol.token)).send({ deck: { starter: 'no-such-deck' } }), 422, 'invalid-deck');
+      expectProblem(
+        await h.http
+          .post(`/v1/challenges/${open.id}/accept`)
+          .set(bearer(carol.token))
+          .send({ deck: { starter: 'no-such-deck' } }),
+        422,
+        'invalid-deck',
+      );
       expect((await h.http.get(`/v1/challenges/${open.id}`).expect(200)).body.status).toBe('open');
-      const acc = await h.http.post(`/v1/challenges/${open.id}/accept`).set(bearer(carol.token)).send({ deck: { starter: STARTERS[0] } }).expect(200);
+      const acc = await h.http
+        .post(`/v1/challenges/${open.id}/accept`)
+        .set(bearer(carol.token))
+        .send({ deck: { starter: STARTERS[0] } })
+        .expect(200);
       const m = await h.http.get(`/v1/matches/${acc.body.match.id}`).expect(200);
       const bySeat = Object.fromEntries(m.body.seats.map((s: { seat: string; handle: string }) => [s.seat, s.handle]));
       expect(bySeat[acc.body.match.seat]).toBe(carol.handle);
       expect(Object.values(bySeat).sort()).toEqual([alice.handle, carol.handle].sort());
 
       const anyone = (await h.http.post('/v1/challenges').set(bearer(alice.token)).send({}).expect(201)).body;
-      await h.http.post(`/v1/challenges/${anyone.id}/accept`).set(bearer(bob.token)).send({ deck: { starter: STARTERS[0] } }).expect(200);
+      await h.http
+        .post(`/v1/challenges/${anyone.id}/accept`)
+        .set(bearer(bob.token))
+        .send({ deck: { starter: STARTERS[0] } })
+        .expect(200);
     });
 
     it('the lists page newest first: cursor + limit -> nextCursor, a foreign cursor is 400 invalid-cursor', async () => {
@@ -171,15 +257,42 @@ for (const backend of backends) {
       expectProblem(await h.http.post('/v1/challenges').set(bearer(alice.token)).send({ to: alice.handle }), 400, 'validation-failed');
       expectProblem(await h.http.post('/v1/challenges').set(bearer(alice.token)).send({ to: 'nobody-here' }), 404, 'player-not-found');
       expectProblem(await h.http.post('/v1/challenges').set(bearer(alice.token)).send({ rated: true }), 400, 'rated-match-invalid');
-      expectProblem(await h.http.post('/v1/challenges').set(bearer(alice.token)).send({ deck: { starter: 'nope' } }), 422, 'invalid-deck');
+      expectProblem(
+        await h.http
+          .post('/v1/challenges')
+          .set(bearer(alice.token))
+          .send({ deck: { starter: 'nope' } }),
+        422,
+        'invalid-deck',
+      );
       // No game has such a setting: off the request schema (issue 34 item 13). Another game's setting: that game's 422.
-      expectProblem(await h.http.post('/v1/challenges').set(bearer(alice.token)).send({ settings: { nonsense: 1 } }), 400, 'validation-failed');
-      expectProblem(await h.http.post('/v1/challenges').set(bearer(alice.token)).send({ settings: { blockZoneRule: 'ADJACENT_ONLY' } }), 422, 'invalid-settings');
+      expectProblem(
+        await h.http
+          .post('/v1/challenges')
+          .set(bearer(alice.token))
+          .send({ settings: { nonsense: 1 } }),
+        400,
+        'validation-failed',
+      );
+      expectProblem(
+        await h.http
+          .post('/v1/challenges')
+          .set(bearer(alice.token))
+          .send({ settings: { blockZoneRule: 'ADJACENT_ONLY' } }),
+        422,
+        'invalid-settings',
+      );
       expectProblem(await h.http.get('/v1/challenges/ch_nothing').send(), 404, 'challenge-not-found');
       // Not a challenge id (a NUL byte once reached the database as a 500; found by the OpenAPI fuzzer).
       expectProblem(await h.http.get('/v1/challenges/%F2%BA%88%9E%00').send(), 400, 'validation-failed');
       // A token without match:create.
-      const readOnly = (await h.http.post('/v1/me/tokens').set(bearer(alice.token)).send({ scopes: ['match:read'] }).expect(201)).body.token;
+      const readOnly = (
+        await h.http
+          .post('/v1/me/tokens')
+          .set(bearer(alice.token))
+          .send({ scopes: ['match:read'] })
+          .expect(201)
+      ).body.token;
       expectProblem(await h.http.post('/v1/challenges').set(bearer(readOnly)).send({}), 403, 'insufficient-scope');
     });
 
@@ -199,7 +312,10 @@ for (const backend of backends) {
         const bob = await registerPlayer(h.http, 'bob');
         const c = (await h.http.post('/v1/challenges').set(bearer(alice.token)).send({ to: bob.handle }).expect(201)).body;
         const [acc, can] = await Promise.all([
-          other.http.post(`/v1/challenges/${c.id}/accept`).set(bearer(bob.token)).send({ deck: { starter: STARTERS[0] } }),
+          other.http
+            .post(`/v1/challenges/${c.id}/accept`)
+            .set(bearer(bob.token))
+            .send({ deck: { starter: STARTERS[0] } }),
           h.http.post(`/v1/challenges/${c.id}/cancel`).set(bearer(alice.token)).send(),
         ]);
         expect([acc.status, can.status].sort()).toEqual([200, 409]);
@@ -224,8 +340,14 @@ for (const backend of backends) {
       const carol = await registerPlayer(h.http, 'carol');
       const c = (await h.http.post('/v1/challenges').set(bearer(alice.token)).send({}).expect(201)).body;
       const res = await Promise.all([
-        h.http.post(`/v1/challenges/${c.id}/accept`).set(bearer(bob.token)).send({ deck: { starter: STARTERS[0] } }),
-        other.http.post(`/v1/challenges/${c.id}/accept`).set(bearer(carol.token)).send({ deck: { starter: STARTERS[1] } }),
+        h.http
+          .post(`/v1/challenges/${c.id}/accept`)
+          .set(bearer(bob.token))
+          .send({ deck: { starter: STARTERS[0] } }),
+        other.http
+          .post(`/v1/challenges/${c.id}/accept`)
+          .set(bearer(carol.token))
+          .send({ deck: { starter: STARTERS[1] } }),
       ]);
       expect(res.map((r) => r.status).sort()).toEqual([200, 409]);
       const won = res.find((r) => r.status === 200)!;
@@ -235,16 +357,22 @@ for (const backend of backends) {
     it('challenges expire (live and no clock: 1 hour by default), written once across two nodes', async () => {
       const alice = await registerPlayer(h.http, 'alice');
       const bob = await registerPlayer(h.http, 'bob');
-      const live = (await h.http
-        .post('/v1/challenges')
-        .set(bearer(alice.token))
-        .send({ to: bob.handle, timeControl: { kind: 'live', initialSeconds: 300, incrementSeconds: 2 } })
-        .expect(201)).body;
+      const live = (
+        await h.http
+          .post('/v1/challenges')
+          .set(bearer(alice.token))
+          .send({ to: bob.handle, timeControl: { kind: 'live', initialSeconds: 300, incrementSeconds: 2 } })
+          .expect(201)
+      ).body;
       expect(Date.parse(live.expiresAt) - Date.parse(live.createdAt)).toBe(HOUR);
       const plain = (await h.http.post('/v1/challenges').set(bearer(alice.token)).send({ to: bob.handle }).expect(201)).body;
       h.t.now += HOUR;
       // Both nodes sweep at once, and a read expires lazily at the same moment: each challenge expired once.
-      const counts = await Promise.all([h.app.service.challenges.sweep(), other.app.service.challenges.sweep(), h.http.get(`/v1/challenges/${live.id}`).expect(200)]);
+      const counts = await Promise.all([
+        h.app.service.challenges.sweep(),
+        other.app.service.challenges.sweep(),
+        h.http.get(`/v1/challenges/${live.id}`).expect(200),
+      ]);
       const seen = counts[2].body;
       expect(seen).toMatchObject({ status: 'expired', closedAt: live.expiresAt });
       const mine = [live.id, plain.id];
@@ -252,7 +380,14 @@ for (const backend of backends) {
       expect(stored.map((s) => s?.status)).toEqual(['expired', 'expired']);
       // A second sweep finds nothing left to expire.
       expect(await h.store.challenges.expire(new Date(h.t.now), { limit: 100 })).toEqual([]);
-      expectProblem(await h.http.post(`/v1/challenges/${plain.id}/accept`).set(bearer(bob.token)).send({ deck: { starter: STARTERS[0] } }), 409, 'challenge-closed');
+      expectProblem(
+        await h.http
+          .post(`/v1/challenges/${plain.id}/accept`)
+          .set(bearer(bob.token))
+          .send({ deck: { starter: STARTERS[0] } }),
+        409,
+        'challenge-closed',
+      );
       const listed = await h.http.get('/v1/me/challenges?direction=in&status=expired').set(bearer(bob.token)).expect(200);
       expect(listed.body.challenges.map((x: { id: string }) => x.id).sort()).toEqual([...mine].sort());
     });
@@ -267,12 +402,28 @@ for (const backend of backends) {
     it('the challenger resigns with its player token: both players get one rated game', async () => {
       const alice = await registerPlayer(h.http, 'alice');
       const bob = await registerPlayer(h.http, 'bob');
-      const c = (await h.http.post('/v1/challenges').set(bearer(alice.token)).send({ to: bob.handle, rated: true, timeControl: { kind: 'correspondence', daysPerMove: 1 } }).expect(201)).body;
-      const acc = await h.http.post(`/v1/challenges/${c.id}/accept`).set(bearer(bob.token)).send({ deck: { starter: STARTERS[0] } }).expect(200);
-      await h.http.post(`/v1/matches/${acc.body.match.id}/actions`).set(bearer(alice.token)).send({ action: { type: 'resign' } }).expect(200);
+      const c = (
+        await h.http
+          .post('/v1/challenges')
+          .set(bearer(alice.token))
+          .send({ to: bob.handle, rated: true, timeControl: { kind: 'correspondence', daysPerMove: 1 } })
+          .expect(201)
+      ).body;
+      const acc = await h.http
+        .post(`/v1/challenges/${c.id}/accept`)
+        .set(bearer(bob.token))
+        .send({ deck: { starter: STARTERS[0] } })
+        .expect(200);
+      await h.http
+        .post(`/v1/matches/${acc.body.match.id}/actions`)
+        .set(bearer(alice.token))
+        .send({ action: { type: 'resign' } })
+        .expect(200);
       for (const p of [alice, bob]) {
         const profile = await h.http.get(`/v1/players/${p.handle}`).expect(200);
-        expect(profile.body.ratings, p.handle).toEqual([expect.objectContaining({ game: 'evons', timeControl: 'correspondence', games: 1 })]);
+        expect(profile.body.ratings, p.handle).toEqual([
+          expect.objectContaining({ game: 'evons', timeControl: 'correspondence', games: 1 }),
+        ]);
       }
     });
   });

@@ -14,9 +14,30 @@ type Answer = { data: Record<string, any> | null; errors?: { message: string; ex
 const CREATE = /* GraphQL */ `
   mutation ($input: CreateMatchInput!) {
     createMatch(input: $input) {
-      id gameId seat status version token tokens { p1 p2 }
-      webhook { secret webhook { url events } }
-      match { __typename id status seat version }
+      id
+      gameId
+      seat
+      status
+      version
+      token
+      tokens {
+        p1
+        p2
+      }
+      webhook {
+        secret
+        webhook {
+          url
+          events
+        }
+      }
+      match {
+        __typename
+        id
+        status
+        seat
+        version
+      }
     }
   }
 `;
@@ -24,19 +45,46 @@ const CREATE = /* GraphQL */ `
 const JOIN = /* GraphQL */ `
   mutation ($id: ID!, $input: JoinMatchInput!) {
     joinMatch(matchId: $id, input: $input) {
-      id seat status version token
-      match { __typename status seat pending }
+      id
+      seat
+      status
+      version
+      token
+      match {
+        __typename
+        status
+        seat
+        pending
+      }
     }
   }
 `;
 
 const TURN = /* GraphQL */ `
-  query ($id: ID!) { match(id: $id) { status seat pending legalActions { action } } }
+  query ($id: ID!) {
+    match(id: $id) {
+      status
+      seat
+      pending
+      legalActions {
+        action
+      }
+    }
+  }
 `;
 
 const SUBMIT = /* GraphQL */ `
   mutation ($id: ID!, $action: JSON, $v: Int) {
-    submitAction(matchId: $id, action: $action, expectedVersion: $v) { version match { status winner outcome { reason } } }
+    submitAction(matchId: $id, action: $action, expectedVersion: $v) {
+      version
+      match {
+        status
+        winner
+        outcome {
+          reason
+        }
+      }
+    }
   }
 `;
 
@@ -135,13 +183,33 @@ for (const backend of backends) {
       }
 
       // A player token without match:create is refused as by REST (403 insufficient-scope).
-      const reg = await h.http.post('/v1/players').send({ handle: `gq-reader-${Date.now() % 100000}` }).expect(201);
-      const ro = await h.http.post('/v1/me/tokens').set(bearer(reg.body.token)).send({ scopes: ['match:read'] }).expect(201);
+      const reg = await h.http
+        .post('/v1/players')
+        .send({ handle: `gq-reader-${Date.now() % 100000}` })
+        .expect(201);
+      const ro = await h.http
+        .post('/v1/me/tokens')
+        .set(bearer(reg.body.token))
+        .send({ scopes: ['match:read'] })
+        .expect(201);
       const refused = await gql(CREATE, { input: { openSeat: true, decks: { p1: { starter: STARTERS[0] } } } }, ro.body.token);
       expect(refused.errors?.[0]?.extensions.code).toBe('insufficient-scope');
       // With match:create the seat is the player's: its handle, verified.
       const own = await gql(
-        /* GraphQL */ `mutation ($input: CreateMatchInput!) { createMatch(input: $input) { id match { seats { seat handle verified } } } }`,
+        /* GraphQL */ `
+          mutation ($input: CreateMatchInput!) {
+            createMatch(input: $input) {
+              id
+              match {
+                seats {
+                  seat
+                  handle
+                  verified
+                }
+              }
+            }
+          }
+        `,
         { input: { openSeat: true, decks: { p1: { starter: STARTERS[0] } } } },
         reg.body.token,
       );

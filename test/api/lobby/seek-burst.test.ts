@@ -18,7 +18,15 @@ describe.skipIf(postgres.skipReason !== null)('a burst of seeks [postgres]', () 
 
   it('holds at most one pooled connection waiting on the pool lock, and pairs everyone', async () => {
     const tokens: string[] = [];
-    for (let i = 0; i < 30; i++) tokens.push((await h.http.post('/v1/players').send({ handle: `burst-${randomBytes(4).toString('hex')}` }).expect(201)).body.token);
+    for (let i = 0; i < 30; i++)
+      tokens.push(
+        (
+          await h.http
+            .post('/v1/players')
+            .send({ handle: `burst-${randomBytes(4).toString('hex')}` })
+            .expect(201)
+        ).body.token,
+      );
     const url = (h.config as { url: string }).url;
     const watcher = new pg.Client({ connectionString: url });
     await watcher.connect();
@@ -33,7 +41,14 @@ describe.skipIf(postgres.skipReason !== null)('a burst of seeks [postgres]', () 
       }
     })();
     try {
-      const answers = await Promise.all(tokens.map((t) => h.http.post('/v1/seeks').set(bearer(t)).send({ timeControl: corr, deck: { starter: STARTERS[0] } })));
+      const answers = await Promise.all(
+        tokens.map((t) =>
+          h.http
+            .post('/v1/seeks')
+            .set(bearer(t))
+            .send({ timeControl: corr, deck: { starter: STARTERS[0] } }),
+        ),
+      );
       expect(answers.map((a) => a.status)).toEqual(tokens.map(() => 201));
       expect(answers.filter((a) => a.body.status === 'paired')).toHaveLength(15);
     } finally {

@@ -26,7 +26,11 @@ for (const backend of backends) {
       const ids: string[] = [];
       for (let i = 0; i < count; i++) {
         h.t.now += 1;
-        const r = await h.http.post('/v1/seeks').set(bearer(token)).send({ deck: { starter: STARTERS[0] }, timeControl }).expect(201);
+        const r = await h.http
+          .post('/v1/seeks')
+          .set(bearer(token))
+          .send({ deck: { starter: STARTERS[0] }, timeControl })
+          .expect(201);
         ids.push(r.body.id as string);
       }
       return { token, ids };
@@ -43,7 +47,10 @@ for (const backend of backends) {
       const pages: number[] = [];
       let cursor: string | null = null;
       do {
-        const res: { body: { seeks: { id: string }[]; nextCursor: string | null } } = await h.http.get('/v1/seeks').query({ limit: 3, ...(cursor ? { cursor } : {}) }).expect(200);
+        const res: { body: { seeks: { id: string }[]; nextCursor: string | null } } = await h.http
+          .get('/v1/seeks')
+          .query({ limit: 3, ...(cursor ? { cursor } : {}) })
+          .expect(200);
         pages.push(res.body.seeks.length);
         seen.push(...res.body.seeks.map((s: { id: string }) => s.id));
         cursor = res.body.nextCursor;
@@ -52,14 +59,22 @@ for (const backend of backends) {
       expect(seen).toEqual(posted);
 
       expectProblem(await h.http.get('/v1/seeks').query({ cursor: 'not-a-cursor' }), 400, 'invalid-cursor');
-      expectProblem(await h.http.get('/v1/seeks').query({ cursor: Buffer.from('["2020-01-01T00:00:00.000Z","x\\u0000"]').toString('base64url') }), 400, 'invalid-cursor');
+      expectProblem(
+        await h.http.get('/v1/seeks').query({ cursor: Buffer.from('["2020-01-01T00:00:00.000Z","x\\u0000"]').toString('base64url') }),
+        400,
+        'invalid-cursor',
+      );
       expectProblem(await h.http.get('/v1/seeks').query({ limit: 101 }), 400, 'validation-failed');
     });
 
-    it('GraphQL seeks: a page of exactly 100, the cursor reaching the rest, REST\'s codes for a bad cursor or limit', async () => {
+    it("GraphQL seeks: a page of exactly 100, the cursor reaching the rest, REST's codes for a bad cursor or limit", async () => {
       type Page = { seeks: { id: string }[]; nextCursor: string | null };
       const page = async (args: { cursor?: string; limit?: number }): Promise<Page> => {
-        const r = await graphqlRequest(h, 'query($cursor: String, $limit: Int) { seeks(game: "evons", cursor: $cursor, limit: $limit) { seeks { id } nextCursor } }', args).expect(200);
+        const r = await graphqlRequest(
+          h,
+          'query($cursor: String, $limit: Int) { seeks(game: "evons", cursor: $cursor, limit: $limit) { seeks { id } nextCursor } }',
+          args,
+        ).expect(200);
         expect(r.body.errors, JSON.stringify(r.body.errors)).toBeUndefined();
         return r.body.data.seeks as Page;
       };
@@ -94,7 +109,13 @@ for (const backend of backends) {
 
       // A cursor not given by the server, a limit out of range: REST's problem codes.
       const code = async (variables: Record<string, unknown>) =>
-        (await graphqlRequest(h, 'query($cursor: String, $limit: Int) { seeks(cursor: $cursor, limit: $limit) { nextCursor } }', variables).expect(200)).body.errors?.[0]?.extensions?.code;
+        (
+          await graphqlRequest(
+            h,
+            'query($cursor: String, $limit: Int) { seeks(cursor: $cursor, limit: $limit) { nextCursor } }',
+            variables,
+          ).expect(200)
+        ).body.errors?.[0]?.extensions?.code;
       expect(await code({ cursor: 'not-a-cursor' })).toBe('invalid-cursor');
       expect(await code({ cursor: Buffer.from('["2020-01-01T00:00:00.000Z","x\\u0000"]').toString('base64url') })).toBe('invalid-cursor');
       for (const limit of [0, 101]) expect(await code({ limit })).toBe('validation-failed');

@@ -30,12 +30,24 @@ for (const backend of backends) {
       return { handle, token: r.body.token as string, id: (await h.store.players.byHandle(handle))!.id };
     }
     const seek = (token: string, body: Record<string, unknown>, http: Http = h.http) =>
-      http.post('/v1/seeks').set(bearer(token)).send({ deck: { starter: STARTERS[0] }, ...body });
+      http
+        .post('/v1/seeks')
+        .set(bearer(token))
+        .send({ deck: { starter: STARTERS[0] }, ...body });
 
-    it('an unmatched seek stays open: listed publicly without its deck, and in its owner\'s list with its status', async () => {
+    it("an unmatched seek stays open: listed publicly without its deck, and in its owner's list with its status", async () => {
       const a = await player();
       const posted = await seek(a.token, { timeControl: corr(1), deck: { starter: STARTERS[1] } }).expect(201);
-      expect(posted.body).toMatchObject({ handle: a.handle, bot: false, game: 'evons', timeControl: corr(1), rated: false, status: 'open', matchId: null, deck: STARTERS[1] });
+      expect(posted.body).toMatchObject({
+        handle: a.handle,
+        bot: false,
+        game: 'evons',
+        timeControl: corr(1),
+        rated: false,
+        status: 'open',
+        matchId: null,
+        deck: STARTERS[1],
+      });
       expect(Date.parse(posted.body.expiresAt) - Date.parse(posted.body.createdAt)).toBe(TTL);
 
       const listed = (await other.http.get('/v1/seeks').expect(200)).body.seeks as Record<string, unknown>[];
@@ -43,7 +55,9 @@ for (const backend of backends) {
       expect(mine).toMatchObject({ handle: a.handle, timeControl: corr(1) });
       expect(mine).not.toHaveProperty('deck');
       expect(JSON.stringify(listed)).not.toContain(STARTERS[1]);
-      expect((await h.http.get('/v1/seeks?game=universus').expect(200)).body.seeks.some((s: { id: string }) => s.id === posted.body.id)).toBe(false);
+      expect(
+        (await h.http.get('/v1/seeks?game=universus').expect(200)).body.seeks.some((s: { id: string }) => s.id === posted.body.id),
+      ).toBe(false);
 
       const own = await h.http.get('/v1/me/seeks').set(bearer(a.token)).expect(200);
       expect(own.body.seeks).toEqual([posted.body]);
@@ -64,7 +78,11 @@ for (const backend of backends) {
       const paired = await seek(c.token, { timeControl: corr(2), deck: { starter: STARTERS[2] } }, other.http).expect(201);
       expect(paired.body.status).toBe('paired');
       const matchId = paired.body.matchId as string;
-      const mine = (await h.http.get('/v1/me/seeks').set(bearer(a.token)).expect(200)).body.seeks as { id: string; status: string; matchId: string | null }[];
+      const mine = (await h.http.get('/v1/me/seeks').set(bearer(a.token)).expect(200)).body.seeks as {
+        id: string;
+        status: string;
+        matchId: string | null;
+      }[];
       expect(mine.find((s) => s.id === older.body.id)).toMatchObject({ status: 'paired', matchId });
       expect(mine.find((s) => s.id === newest.body.id)).toMatchObject({ status: 'open', matchId: null });
 
@@ -86,7 +104,11 @@ for (const backend of backends) {
       h.t.now += 1;
       const next = await seek(d.token, { timeControl: corr(2) }).expect(201);
       expect(next.body.status).toBe('paired');
-      const again = (await h.http.get('/v1/me/seeks').set(bearer(a.token)).expect(200)).body.seeks as { id: string; status: string; matchId: string | null }[];
+      const again = (await h.http.get('/v1/me/seeks').set(bearer(a.token)).expect(200)).body.seeks as {
+        id: string;
+        status: string;
+        matchId: string | null;
+      }[];
       expect(again.find((s) => s.id === newest.body.id)).toMatchObject({ status: 'paired', matchId: next.body.matchId });
       expect(again.find((s) => s.id === newer.body.id)).toMatchObject({ status: 'open' });
     });
@@ -110,12 +132,16 @@ for (const backend of backends) {
 
     it('a live seek without a connected feed, and a clockless seek, are refused with a clear problem', async () => {
       const a = await player();
-      expectProblem(await seek(a.token, { timeControl: { kind: 'live', initialSeconds: 300, incrementSeconds: 2 } }), 409, 'seek-needs-feed');
+      expectProblem(
+        await seek(a.token, { timeControl: { kind: 'live', initialSeconds: 300, incrementSeconds: 2 } }),
+        409,
+        'seek-needs-feed',
+      );
       expectProblem(await seek(a.token, { timeControl: { kind: 'none' } }), 400, 'seek-needs-correspondence');
       expectProblem(await h.http.post('/v1/seeks').send({ timeControl: corr(1), deck: { starter: STARTERS[0] } }), 401, 'missing-token');
     });
 
-    it('the owner cancels an open seek; it no longer pairs; a paired, cancelled or other player\'s seek cannot be cancelled', async () => {
+    it("the owner cancels an open seek; it no longer pairs; a paired, cancelled or other player's seek cannot be cancelled", async () => {
       const [a, b, c] = [await player(), await player(), await player()];
       const s = await seek(a.token, { timeControl: corr(7) }).expect(201);
       expectProblem(await other.http.delete(`/v1/seeks/${s.body.id}`).set(bearer(b.token)), 404, 'seek-not-found');
@@ -143,7 +169,11 @@ for (const backend of backends) {
     it('a player has at most SEEK_MAX_OPEN open seeks (429 too-many-seeks); a cancelled or expired one frees a place', async () => {
       const a = await player();
       const ids: string[] = [];
-      for (let i = 0; i < 3; i++) ids.push((await seek(a.token, { game: 'universus', timeControl: corr(14), deck: { starter: (await universusStarter()) } }).expect(201)).body.id);
+      for (let i = 0; i < 3; i++)
+        ids.push(
+          (await seek(a.token, { game: 'universus', timeControl: corr(14), deck: { starter: await universusStarter() } }).expect(201)).body
+            .id,
+        );
       expectProblem(await seek(a.token, { timeControl: corr(14) }), 429, 'too-many-seeks');
       await h.http.delete(`/v1/seeks/${ids[0]}`).set(bearer(a.token)).expect(200);
       await seek(a.token, { timeControl: corr(14) }).expect(201);
@@ -158,9 +188,21 @@ for (const backend of backends) {
       const post = (token: string, input: string) => graphqlRequest(h, `mutation { postSeek(input: ${input}) { ${fields} } }`, {}, token);
       const input = `{ timeControl: { kind: "correspondence", daysPerMove: 1 }, rated: true, minRating: 1000, deck: { starter: "${STARTERS[2]}" } }`;
       const posted = (await post(a.token, input).expect(200)).body.data.postSeek;
-      expect(posted).toMatchObject({ handle: a.handle, game: 'evons', timeControl: { kind: 'correspondence', daysPerMove: 1 }, rated: true, minRating: 1000, maxRating: null, status: 'open', matchId: null, deck: STARTERS[2] });
+      expect(posted).toMatchObject({
+        handle: a.handle,
+        game: 'evons',
+        timeControl: { kind: 'correspondence', daysPerMove: 1 },
+        rated: true,
+        minRating: 1000,
+        maxRating: null,
+        status: 'open',
+        matchId: null,
+        deck: STARTERS[2],
+      });
 
-      const listed = (await graphqlRequest(other, '{ seeks { seeks { id handle rated } } }').expect(200)).body.data.seeks.seeks as { id: string }[];
+      const listed = (await graphqlRequest(other, '{ seeks { seeks { id handle rated } } }').expect(200)).body.data.seeks.seeks as {
+        id: string;
+      }[];
       expect(listed).toContainEqual({ id: posted.id, handle: a.handle, rated: true });
       const rest = (await h.http.get('/v1/seeks').expect(200)).body.seeks.map((x: { id: string }) => x.id);
       expect(listed.map((x) => x.id)).toEqual(rest);
@@ -174,14 +216,21 @@ for (const backend of backends) {
 
       const refused = await graphqlRequest(h, `mutation { cancelSeek(seekId: "${posted.id}") { id } }`, {}, a.token);
       expect(refused.body.errors[0].extensions.code).toBe('seek-not-open');
-      const live = await post(a.token, `{ timeControl: { kind: "live", initialSeconds: 60, incrementSeconds: 0 }, deck: { starter: "${STARTERS[0]}" } }`);
+      const live = await post(
+        a.token,
+        `{ timeControl: { kind: "live", initialSeconds: 60, incrementSeconds: 0 }, deck: { starter: "${STARTERS[0]}" } }`,
+      );
       expect(live.body.errors[0].extensions.code).toBe('seek-needs-feed');
-      const open = (await post(a.token, `{ timeControl: { kind: "correspondence", daysPerMove: 1 }, deck: { starter: "${STARTERS[0]}" } }`).expect(200)).body.data.postSeek;
-      const cancelled = (await graphqlRequest(other, `mutation { cancelSeek(seekId: "${open.id}") { id status } }`, {}, a.token).expect(200)).body.data.cancelSeek;
+      const open = (
+        await post(a.token, `{ timeControl: { kind: "correspondence", daysPerMove: 1 }, deck: { starter: "${STARTERS[0]}" } }`).expect(200)
+      ).body.data.postSeek;
+      const cancelled = (
+        await graphqlRequest(other, `mutation { cancelSeek(seekId: "${open.id}") { id status } }`, {}, a.token).expect(200)
+      ).body.data.cancelSeek;
       expect(cancelled).toEqual({ id: open.id, status: 'cancelled' });
     });
 
-    it('players posting again while their older seeks pair (40 seeks of 20 players at once, two apps): no error, no seek paired twice, and what stays open is one player\'s', async () => {
+    it("players posting again while their older seeks pair (40 seeks of 20 players at once, two apps): no error, no seek paired twice, and what stays open is one player's", async () => {
       const players = await Promise.all(Array.from({ length: 20 }, () => player()));
       const apps = [h.http, other.http];
       const posts = players.flatMap((p, i) => [0, 1].map((k) => seek(p.token, { timeControl: corr(7), rated: true }, apps[(i + k) % 2])));
@@ -205,15 +254,40 @@ for (const backend of backends) {
     it('a pairing whose match cannot be created leaves both seeks as they were (one transaction): never a paired seek without its match', async () => {
       const [a, b] = [await player(), await player()];
       const older = await seek(a.token, { timeControl: corr(10), rated: true }).expect(201);
-      const existing = (await h.http.post('/v1/matches').send({ decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } } }).expect(201)).body.id as string;
+      const existing = (
+        await h.http
+          .post('/v1/matches')
+          .send({ decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } } })
+          .expect(201)
+      ).body.id as string;
       const attempt = h.store.seeks.post(
-        { id: `sk_${randomBytes(8).toString('hex')}`, playerId: b.id, game: 'evons', timeControl: corr(10), controlKey: '["correspondence",10]', family: 'correspondence', rated: true, minRating: null, maxRating: null, deck: DECK_CARDS, deckName: STARTERS[0], createdAt: new Date(h.t.now), expiresAt: new Date(h.t.now + TTL) },
+        {
+          id: `sk_${randomBytes(8).toString('hex')}`,
+          playerId: b.id,
+          game: 'evons',
+          timeControl: corr(10),
+          controlKey: '["correspondence",10]',
+          family: 'correspondence',
+          rated: true,
+          minRating: null,
+          maxRating: null,
+          deck: DECK_CARDS,
+          deckName: STARTERS[0],
+          createdAt: new Date(h.t.now),
+          expiresAt: new Date(h.t.now + TTL),
+        },
         {
           maxOpen: 3,
           initialRating: 1500,
           // A match id that exists: the match's insert, the pairing's last statement, fails.
           pair: () => {
-            const { match, events } = dealPairedMatch({ game: 'evons', control: corr(10) as TimeControl, rated: true, seats: { p1: seatOf(a.id, a.handle), p2: seatOf(b.id, b.handle) }, now: h.t.now });
+            const { match, events } = dealPairedMatch({
+              game: 'evons',
+              control: corr(10) as TimeControl,
+              rated: true,
+              seats: { p1: seatOf(a.id, a.handle), p2: seatOf(b.id, b.handle) },
+              now: h.t.now,
+            });
             return { match: { ...match, id: existing }, events };
           },
         },
@@ -230,7 +304,10 @@ for (const backend of backends) {
       for (let i = 0; i < 6; i++) {
         const [a, b] = [await player(), await player()];
         const s = await seek(a.token, { timeControl: corr(3) }).expect(201);
-        const [cancel, post] = await Promise.all([other.http.delete(`/v1/seeks/${s.body.id}`).set(bearer(a.token)), seek(b.token, { timeControl: corr(3) })]);
+        const [cancel, post] = await Promise.all([
+          other.http.delete(`/v1/seeks/${s.body.id}`).set(bearer(a.token)),
+          seek(b.token, { timeControl: corr(3) }),
+        ]);
         const row = (await h.store.seeks.ofPlayer(a.id, 1))[0]!;
         if (cancel.status === 200) {
           expect([row.status, post.body.status]).toEqual(['cancelled', 'open']);
@@ -274,13 +351,19 @@ for (const backend of backends) {
       h.t.now += TTL + HOUR;
       const [a, b] = [await player(), await player()];
       const keyed = (token: string, key: string, body: Record<string, unknown>, http: Http = h.http) =>
-        http.post('/v1/seeks').set(bearer(token)).set('idempotency-key', key).send({ deck: { starter: STARTERS[0] }, ...body });
+        http
+          .post('/v1/seeks')
+          .set(bearer(token))
+          .set('idempotency-key', key)
+          .send({ deck: { starter: STARTERS[0] }, ...body });
       const first = await keyed(a.token, 'seek-1', { timeControl: corr(3) }).expect(201);
       expect(first.headers['idempotent-replayed']).toBeUndefined();
       const again = await keyed(a.token, 'seek-1', { timeControl: corr(3) }, other.http).expect(201);
       expect(again.headers['idempotent-replayed']).toBe('true');
       expect(again.body).toEqual(first.body);
-      expect((await h.http.get('/v1/me/seeks').set(bearer(a.token)).expect(200)).body.seeks.map((s: { id: string }) => s.id)).toEqual([first.body.id]);
+      expect((await h.http.get('/v1/me/seeks').set(bearer(a.token)).expect(200)).body.seeks.map((s: { id: string }) => s.id)).toEqual([
+        first.body.id,
+      ]);
       expectProblem(await keyed(a.token, 'seek-1', { timeControl: corr(5) }), 422, 'idempotency-key-reused');
 
       // A post that paired: its retry names the same match, and no third seek waits.
@@ -291,14 +374,24 @@ for (const backend of backends) {
       expect(retried.headers['idempotent-replayed']).toBe('true');
       expect(retried.body).toEqual(paired.body);
       expect((await h.http.get('/v1/me/seeks').set(bearer(b.token)).expect(200)).body.seeks).toHaveLength(1);
-      expect((await h.http.get('/v1/seeks').expect(200)).body.seeks.filter((s: { timeControl: TimeControl }) => JSON.stringify(s.timeControl) === JSON.stringify(corr(3)))).toEqual([]);
+      expect(
+        (await h.http.get('/v1/seeks').expect(200)).body.seeks.filter(
+          (s: { timeControl: TimeControl }) => JSON.stringify(s.timeControl) === JSON.stringify(corr(3)),
+        ),
+      ).toEqual([]);
     });
 
     it('Idempotency-Key: the same post sent twice at once on two nodes stores one seek', async () => {
       h.t.now += TTL + HOUR;
       const a = await player();
       const answers = await Promise.all(
-        [h.http, other.http].map((http) => http.post('/v1/seeks').set(bearer(a.token)).set('idempotency-key', 'twice').send({ deck: { starter: STARTERS[0] }, timeControl: corr(7) })),
+        [h.http, other.http].map((http) =>
+          http
+            .post('/v1/seeks')
+            .set(bearer(a.token))
+            .set('idempotency-key', 'twice')
+            .send({ deck: { starter: STARTERS[0] }, timeControl: corr(7) }),
+        ),
       );
       expect(answers.map((r) => r.status)).toEqual([201, 201]);
       expect(new Set(answers.map((r) => r.body.id)).size).toBe(1);

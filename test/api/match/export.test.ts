@@ -33,7 +33,12 @@ for (const backend of backends) {
         const legal = await h.http.get(`/v1/matches/${id}/legal-actions`).set(bearer(tokens[seat])).expect(200);
         const options = legal.body.actions as { action: { type: string } }[];
         const action = i >= cap ? { type: 'resign' } : options[Math.floor(rnd() * options.length)]!.action;
-        await h.http.post(`/v1/matches/${id}/actions`).set(bearer(tokens[seat])).set('if-match', `"${v.body.version}"`).send({ action }).expect(200);
+        await h.http
+          .post(`/v1/matches/${id}/actions`)
+          .set(bearer(tokens[seat]))
+          .set('if-match', `"${v.body.version}"`)
+          .send({ action })
+          .expect(200);
       }
     }
 
@@ -41,7 +46,11 @@ for (const backend of backends) {
       { name: 'Evons', body: { decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[2] } } }, cap: 120 },
       { name: 'UniVersus', body: { game: 'universus', decks: { p1: { starter: 'scouts' }, p2: { starter: 'shifters' } } }, cap: 10_000 },
       // Issue 20: resigned by the match (a MatchEnded record), the game itself not over.
-      { name: 'UniVersus resigned mid-game', body: { game: 'universus', decks: { p1: { starter: 'garrison' }, p2: { starter: 'scouts' } } }, cap: 15 },
+      {
+        name: 'UniVersus resigned mid-game',
+        body: { game: 'universus', decks: { p1: { starter: 'garrison' }, p2: { starter: 'scouts' } } },
+        cap: 15,
+      },
       {
         name: 'Evons with a correspondence clock and an open seat',
         body: { openSeat: true, timeControl: { kind: 'correspondence', daysPerMove: 2 }, decks: { p1: { starter: STARTERS[1] } } },
@@ -51,10 +60,16 @@ for (const backend of backends) {
 
     for (const [i, c] of cases.entries()) {
       it(`${c.name}: a finished match exports for each reader and verifies; a tampered copy fails`, async () => {
-        const created = await h.http.post('/v1/matches').send({ handle: `exp${i}`, ...c.body }).expect(201);
+        const created = await h.http
+          .post('/v1/matches')
+          .send({ handle: `exp${i}`, ...c.body })
+          .expect(201);
         const tokens: Tokens = { p1: created.body.tokens.p1, p2: created.body.tokens.p2 };
         if (!tokens.p2) {
-          const j = await h.http.post(`/v1/matches/${created.body.id}/join`).send({ deck: { starter: STARTERS[0] } }).expect(200);
+          const j = await h.http
+            .post(`/v1/matches/${created.body.id}/join`)
+            .send({ deck: { starter: STARTERS[0] } })
+            .expect(200);
           tokens.p2 = j.body.token;
         }
         // While it runs: no seed, decks or actions in anyone's export.
@@ -80,7 +95,9 @@ for (const backend of backends) {
         expect(ok.code, ok.stdout).toBe(0);
         // One public event changed: the file no longer matches a fair deal plus its actions.
         const tampered = structuredClone(file);
-        const k = tampered.events.findIndex((e: { event: Record<string, unknown> }) => Object.keys(e.event).length > 1 && e.event.type !== 'ClockSet');
+        const k = tampered.events.findIndex(
+          (e: { event: Record<string, unknown> }) => Object.keys(e.event).length > 1 && e.event.type !== 'ClockSet',
+        );
         const ev = tampered.events[k].event as Record<string, unknown>;
         const field = Object.keys(ev).find((f) => f !== 'type')!;
         ev[field] = typeof ev[field] === 'number' ? (ev[field] as number) + 1 : 'forged';

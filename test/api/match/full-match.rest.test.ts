@@ -35,7 +35,10 @@ for (const backend of backends) {
       expect(joined.body.seat).toBe('p2');
       expect(joined.body.status).toBe('active');
       const tokens: Record<Seat, string> = { p1: created.body.token, p2: joined.body.token };
-      await h.http.post(`/v1/matches/${id}/join`).send({ handle: 'eve', deck: { starter: STARTERS[2] } }).expect(409);
+      await h.http
+        .post(`/v1/matches/${id}/join`)
+        .send({ handle: 'eve', deck: { starter: STARTERS[2] } })
+        .expect(409);
 
       const truth = async () => (await h.app.service.load(id, undefined)).state as GameState;
       const get = (path: string, viewer: Viewer) => {
@@ -60,7 +63,8 @@ for (const backend of backends) {
         const choice = options[Math.floor(rand() * options.length)]!;
 
         const res = await h.http
-          .post(`/v1/matches/${id}/actions`).set('prefer', 'return=representation')
+          .post(`/v1/matches/${id}/actions`)
+          .set('prefer', 'return=representation')
           .set(bearer(tokens[seat]))
           .set('if-match', `"${version}"`)
           .set('idempotency-key', `a-${actions}`)
@@ -92,7 +96,12 @@ for (const backend of backends) {
 
       if (status === 'active') {
         // Safety net for a pathological random game: end it by resignation (an action like any other).
-        const r = await h.http.post(`/v1/matches/${id}/actions`).set('prefer', 'return=representation').set(bearer(tokens.p1)).send({ action: { type: 'resign' } }).expect(200);
+        const r = await h.http
+          .post(`/v1/matches/${id}/actions`)
+          .set('prefer', 'return=representation')
+          .set(bearer(tokens.p1))
+          .send({ action: { type: 'resign' } })
+          .expect(200);
         status = r.body.match.status;
         version = r.body.version;
       }
@@ -130,7 +139,11 @@ for (const backend of backends) {
         expect(after).toBe(version);
       }
       // Playing on after the end is refused.
-      const late = await h.http.post(`/v1/matches/${id}/actions`).set('prefer', 'return=representation').set(bearer(tokens.p2)).send({ action: { type: 'pass' } });
+      const late = await h.http
+        .post(`/v1/matches/${id}/actions`)
+        .set('prefer', 'return=representation')
+        .set(bearer(tokens.p2))
+        .send({ action: { type: 'pass' } });
       expect(late.status).toBe(409);
       expect(late.body.code).toBe('match-finished');
     });

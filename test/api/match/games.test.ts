@@ -16,7 +16,7 @@ describe('games catalogue', () => {
     expect(byId.universus?.cardSet).toMatchObject({ placeholder: true, hash: GAMES.universus.cardSet.hash });
   });
 
-  it('serves each game\'s cards and starter decks; Evons\'s are those of /v1/cards and /v1/decks', async () => {
+  it("serves each game's cards and starter decks; Evons's are those of /v1/cards and /v1/decks", async () => {
     for (const id of Object.keys(GAMES)) {
       const cards = await h.http.get(`/v1/games/${id}/cards`).expect(200);
       expect(cards.body.cards.length).toBe(GAMES[id as keyof typeof GAMES].cardSet.cards.length);
@@ -26,7 +26,9 @@ describe('games catalogue', () => {
     const legacyCards = await h.http.get('/v1/cards').expect(200);
     const evonsCards = await h.http.get('/v1/games/evons/cards').expect(200);
     expect(evonsCards.body.hash).toBe(legacyCards.body.hash);
-    expect(evonsCards.body.cards.map((c: { id: string }) => c.id).sort()).toEqual(legacyCards.body.cards.map((c: { id: string }) => c.id).sort());
+    expect(evonsCards.body.cards.map((c: { id: string }) => c.id).sort()).toEqual(
+      legacyCards.body.cards.map((c: { id: string }) => c.id).sort(),
+    );
     const legacyDecks = await h.http.get('/v1/decks').expect(200);
     const evonsDecks = await h.http.get('/v1/games/evons/decks').expect(200);
     expect(evonsDecks.body.decks).toEqual(legacyDecks.body.decks);

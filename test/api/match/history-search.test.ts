@@ -29,23 +29,49 @@ for (const backend of backends) {
       const r = await h.http.get(`/v1/matches?${query}`).expect(200);
       return (r.body.matches as { id: string }[]).map((m) => m.id);
     };
-    const names = (found: string[]) => Object.keys(ids).filter((k) => found.includes(ids[k]!)).sort();
+    const names = (found: string[]) =>
+      Object.keys(ids)
+        .filter((k) => found.includes(ids[k]!))
+        .sort();
 
     beforeAll(async () => {
       // ann (p1) beats bob: bob resigns.
       const a = await create('annBeatsBob', { handle: ann, opponentHandle: bob, decks: EVONS_DECKS });
-      await h.http.post(`/v1/matches/${a.id}/actions`).set(bearer(a.tokens.p2)).send({ action: { type: 'resign' } }).expect(200);
+      await h.http
+        .post(`/v1/matches/${a.id}/actions`)
+        .set(bearer(a.tokens.p2))
+        .send({ action: { type: 'resign' } })
+        .expect(200);
       // ann (p2) loses to cat: ann resigns.
-      const b = await create('catBeatsAnn', { handle: cat, opponentHandle: ann, decks: EVONS_DECKS, timeControl: { kind: 'correspondence', daysPerMove: 3 } });
-      await h.http.post(`/v1/matches/${b.id}/actions`).set(bearer(b.tokens.p2)).send({ action: { type: 'resign' } }).expect(200);
+      const b = await create('catBeatsAnn', {
+        handle: cat,
+        opponentHandle: ann,
+        decks: EVONS_DECKS,
+        timeControl: { kind: 'correspondence', daysPerMove: 3 },
+      });
+      await h.http
+        .post(`/v1/matches/${b.id}/actions`)
+        .set(bearer(b.tokens.p2))
+        .send({ action: { type: 'resign' } })
+        .expect(200);
       await new Promise((r) => setTimeout(r, 20));
       between = new Date().toISOString();
       await new Promise((r) => setTimeout(r, 20));
       // ann vs bob at UniVersus, still running, live clock.
-      await create('annBobUniversus', { game: 'universus', handle: ann, opponentHandle: bob, decks: UVS_DECKS, timeControl: { kind: 'live', initialSeconds: 600, incrementSeconds: 5 } });
+      await create('annBobUniversus', {
+        game: 'universus',
+        handle: ann,
+        opponentHandle: bob,
+        decks: UVS_DECKS,
+        timeControl: { kind: 'live', initialSeconds: 600, incrementSeconds: 5 },
+      });
       // bob vs cat, aborted: finished without a winner.
       const d = await create('bobCatAborted', { handle: bob, opponentHandle: cat, decks: EVONS_DECKS });
-      await h.http.post(`/v1/matches/${d.id}/actions`).set(bearer(d.tokens.p1)).send({ action: { type: 'abort' } }).expect(200);
+      await h.http
+        .post(`/v1/matches/${d.id}/actions`)
+        .set(bearer(d.tokens.p1))
+        .send({ action: { type: 'abort' } })
+        .expect(200);
     });
 
     it('by handle and opponent, either seat', async () => {
@@ -80,17 +106,25 @@ for (const backend of backends) {
       expectProblem(await h.http.get(`/v1/matches?from=yesterday`), 400, 'validation-failed');
       // Valid ISO 8601 that lands in year 0 once its offset applies: PostgreSQL has no year 0,
       // so it is refused here rather than failing in the database (the fuzzer found it as a 500).
-      expectProblem(await h.http.get(`/v1/matches?to=${encodeURIComponent('0000-02-29T23:38:45.65235884-11:41')}`), 400, 'validation-failed');
+      expectProblem(
+        await h.http.get(`/v1/matches?to=${encodeURIComponent('0000-02-29T23:38:45.65235884-11:41')}`),
+        400,
+        'validation-failed',
+      );
       expectProblem(await h.http.get(`/v1/matches?from=${encodeURIComponent('0001-01-01T00:30:00+01:00')}`), 400, 'validation-failed');
       expectProblem(await h.http.get(`/v1/matches?from=${encodeURIComponent('+010000-01-01T00:00:00Z')}`), 400, 'validation-failed');
-      expect(await list(`handle=${ann}&from=${encodeURIComponent('0001-01-01T00:00:00Z')}&to=${encodeURIComponent('9999-12-31T23:59:59.999Z')}`)).toHaveLength(3);
+      expect(
+        await list(`handle=${ann}&from=${encodeURIComponent('0001-01-01T00:00:00Z')}&to=${encodeURIComponent('9999-12-31T23:59:59.999Z')}`),
+      ).toHaveLength(3);
     });
 
     it('pages through a filtered list newest first, without repeats', async () => {
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
-        const r: { body: { matches: { id: string }[]; nextCursor: string | null } } = await h.http.get(`/v1/matches?opponent=${cat}&limit=1${cursor ? `&cursor=${cursor}` : ''}`).expect(200);
+        const r: { body: { matches: { id: string }[]; nextCursor: string | null } } = await h.http
+          .get(`/v1/matches?opponent=${cat}&limit=1${cursor ? `&cursor=${cursor}` : ''}`)
+          .expect(200);
         seen.push(...(r.body.matches as { id: string }[]).map((m) => m.id));
         cursor = r.body.nextCursor;
       } while (cursor);
@@ -98,7 +132,8 @@ for (const backend of backends) {
     });
 
     it('GraphQL matches takes the same filters', async () => {
-      const q = 'query ($h: String, $o: String, $g: String, $r: String) { matches(handle: $h, opponent: $o, game: $g, result: $r) { matches { id gameId timeControl } } }';
+      const q =
+        'query ($h: String, $o: String, $g: String, $r: String) { matches(handle: $h, opponent: $o, game: $g, result: $r) { matches { id gameId timeControl } } }';
       const r = await graphqlRequest(h, q, { h: ann, o: bob, g: 'evons', r: 'won' }).expect(200);
       expect(r.body.errors).toBeUndefined();
       expect(r.body.data.matches.matches).toEqual([{ id: ids.annBeatsBob, gameId: 'evons', timeControl: 'none' }]);

@@ -102,7 +102,14 @@ for (const backend of backends) {
           expect(again.match.outcome).toEqual(first.outcome);
           expect(again.match.game.pending).toEqual(first.pending);
         } else {
-          expect(again).toEqual({ version: first.version, events: first.events, status: first.match.status, winner: first.match.winner, outcome: first.match.outcome, pending: first.match.game.pending });
+          expect(again).toEqual({
+            version: first.version,
+            events: first.events,
+            status: first.match.status,
+            winner: first.match.winner,
+            outcome: first.match.outcome,
+            pending: first.match.game.pending,
+          });
         }
       }
     });

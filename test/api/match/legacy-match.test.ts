@@ -11,7 +11,19 @@ import { join } from 'node:path';
 import supertest from 'supertest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.js';
-import { apply, createGame, dealCards, defaultCardSet, eventVisibility, rulesHash, RULES_VERSION, type GameEvent, type GameState, type GeneratorId, type Seat } from '../../../src/games/evons/index.js';
+import {
+  apply,
+  createGame,
+  dealCards,
+  defaultCardSet,
+  eventVisibility,
+  rulesHash,
+  RULES_VERSION,
+  type GameEvent,
+  type GameState,
+  type GeneratorId,
+  type Seat,
+} from '../../../src/games/evons/index.js';
 import { loadMigrations, migrate, openDatabase, openStore, type DatabaseConfig, type NewEvent } from '../../../src/persistence/index.js';
 import { DEFAULT_MIGRATIONS_DIR } from '../../../src/persistence/migrate.js';
 import { hashToken, newMatchId, newSeatToken } from '../../../src/service/accounts/tokens.js';
@@ -25,7 +37,8 @@ const fixture = JSON.parse(readFileSync(new URL('../../games/evons/fixtures/lega
   finalView: Record<string, unknown>;
 };
 const created = fixture.events[0] as Extract<GameEvent, { type: 'MatchCreated' }>;
-const rows = (events: GameEvent[]): NewEvent[] => events.map((e) => ({ source: 'game', type: e.type, payload: e, visibility: eventVisibility(e), actingSeat: null }));
+const rows = (events: GameEvent[]): NewEvent[] =>
+  events.map((e) => ({ source: 'game', type: e.type, payload: e, visibility: eventVisibility(e), actingSeat: null }));
 
 /** How many fixture events exist after each recorded action (computed by replaying the actions). */
 function boundaries(): number[] {
@@ -88,7 +101,11 @@ for (const backend of backends) {
       const end = await h.http.get(`/v1/matches/${id}`).expect(200);
       expect(end.body.status).toBe('finished');
       // As recorded, but for the engine version and maxChainDepth, maxTurnAbilities, maxTurns (added since): null, no limit, as it was played.
-      expect({ ...end.body.game, engineVersion: 'x' }).toEqual({ ...fixture.finalView, config: { ...(fixture.finalView.config as object), maxChainDepth: null, maxTurnAbilities: null, maxTurns: null }, engineVersion: 'x' });
+      expect({ ...end.body.game, engineVersion: 'x' }).toEqual({
+        ...fixture.finalView,
+        config: { ...(fixture.finalView.config as object), maxChainDepth: null, maxTurnAbilities: null, maxTurns: null },
+        engineVersion: 'x',
+      });
       // The stored log is the recorded one, event for event.
       const all = await h.store.loadEvents(id);
       expect(all.map((e) => e.payload)).toEqual(fixture.events);
@@ -123,7 +140,10 @@ for (const backend of backends) {
         },
         [{ source: 'match', type: 'MatchOpened', payload: opened, visibility: 'server', actingSeat: 'p1' }],
       );
-      const joined = await h.http.post(`/v1/matches/${id}/join`).send({ handle: 'new', deck: { starter: STARTERS[1] } }).expect(200);
+      const joined = await h.http
+        .post(`/v1/matches/${id}/join`)
+        .send({ handle: 'new', deck: { starter: STARTERS[1] } })
+        .expect(200);
       expect(joined.body.seat).toBe('p2');
       const events = await h.store.loadEvents(id);
       const mc = events.find((e) => e.type === 'MatchCreated')!.payload as Extract<GameEvent, { type: 'MatchCreated' }>;
@@ -142,8 +162,14 @@ for (const backend of backends) {
     });
 
     it('a match opened now records the current generator and is dealt with it at join', async () => {
-      const res = await h.http.post('/v1/matches').send({ openSeat: true, decks: { p1: { starter: STARTERS[0] } } }).expect(201);
-      await h.http.post(`/v1/matches/${res.body.id}/join`).send({ deck: { starter: STARTERS[1] } }).expect(200);
+      const res = await h.http
+        .post('/v1/matches')
+        .send({ openSeat: true, decks: { p1: { starter: STARTERS[0] } } })
+        .expect(201);
+      await h.http
+        .post(`/v1/matches/${res.body.id}/join`)
+        .send({ deck: { starter: STARTERS[1] } })
+        .expect(200);
       const events = await h.store.loadEvents(res.body.id);
       expect((events[0]!.payload as { rng?: string }).rng).toBe('chacha20');
       const mc = events.find((e) => e.type === 'MatchCreated')!.payload as Extract<GameEvent, { type: 'MatchCreated' }>;
@@ -198,14 +224,31 @@ for (const backend of backends) {
           await tx.query(
             `INSERT INTO "match" (id, engine_version, rules_hash, config, card_set_id, card_set_hash, seed, seed_commitment, status, to_move, version)
              VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, 'active', $9, $10)`,
-            [id, created.engineVersion, created.rulesHash, JSON.stringify(created.config), created.cardSetId, created.cardSetHash, fixture.seed, created.seedCommitment, fixture.actions[half]!.seat, bounds[half]],
+            [
+              id,
+              created.engineVersion,
+              created.rulesHash,
+              JSON.stringify(created.config),
+              created.cardSetId,
+              created.cardSetHash,
+              fixture.seed,
+              created.seedCommitment,
+              fixture.actions[half]!.seat,
+              bounds[half],
+            ],
           );
           for (const seat of ['p1', 'p2'] as const) {
             await tx.query('INSERT INTO "seat" (match_id, seat, token_hash) VALUES ($1, $2, $3)', [id, seat, hashToken(tokens[seat])]);
           }
           const events = fixture.events.slice(0, bounds[half]);
           for (const [i, e] of events.entries()) {
-            await tx.query('INSERT INTO "event" (match_id, seq, type, payload, visibility) VALUES ($1, $2, $3, $4::jsonb, $5)', [id, i + 1, e.type, JSON.stringify(e), eventVisibility(e)]);
+            await tx.query('INSERT INTO "event" (match_id, seq, type, payload, visibility) VALUES ($1, $2, $3, $4::jsonb, $5)', [
+              id,
+              i + 1,
+              e.type,
+              JSON.stringify(e),
+              eventVisibility(e),
+            ]);
           }
         });
       } finally {
@@ -220,7 +263,12 @@ for (const backend of backends) {
       });
       await app.ready();
       const row = await opened.store.getMatch(id);
-      expect(row).toMatchObject({ game: 'evons', rulesVersion: 'evons-set00-v1.0/r1', rulesHash: created.rulesHash, version: bounds[half] });
+      expect(row).toMatchObject({
+        game: 'evons',
+        rulesVersion: 'evons-set00-v1.0/r1',
+        rulesHash: created.rulesHash,
+        version: bounds[half],
+      });
       const http = supertest(app.server);
       for (let i = half; i < fixture.actions.length; i++) {
         const { seat, action } = fixture.actions[i]!;

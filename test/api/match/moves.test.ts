@@ -28,7 +28,8 @@ for (const backend of backends) {
       const results = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
           h.http
-            .post(`/v1/matches/${m.id}/actions`).set('prefer', 'return=representation')
+            .post(`/v1/matches/${m.id}/actions`)
+            .set('prefer', 'return=representation')
             .set(bearer(m.tokens[seat]))
             .set('if-match', `"${version}"`)
             .set('idempotency-key', `race-${i}`)
@@ -54,7 +55,8 @@ for (const backend of backends) {
       const results = await Promise.all(
         Array.from({ length: 20 }, () =>
           h.http
-            .post(`/v1/matches/${m.id}/actions`).set('prefer', 'return=representation')
+            .post(`/v1/matches/${m.id}/actions`)
+            .set('prefer', 'return=representation')
             .set(bearer(m.tokens[seat]))
             .set('if-match', `"${version}"`)
             .set('idempotency-key', 'same-key')
@@ -73,7 +75,8 @@ for (const backend of backends) {
       const { seat, version, action } = await nextMove(h, m.id, m.tokens);
       const send = (body: unknown) =>
         h.http
-          .post(`/v1/matches/${m.id}/actions`).set('prefer', 'return=representation')
+          .post(`/v1/matches/${m.id}/actions`)
+          .set('prefer', 'return=representation')
           .set(bearer(m.tokens[seat]))
           .set('idempotency-key', 'retry-me')
           .set('if-match', `"${version}"`)
@@ -95,11 +98,18 @@ for (const backend of backends) {
       const { seat, version, action } = await nextMove(h, m.id, m.tokens);
       const other: Seat = seat === 'p1' ? 'p2' : 'p1';
       const mine = () =>
-        h.http.post(`/v1/matches/${m.id}/actions`).set('prefer', 'return=representation').set(bearer(m.tokens[seat])).set('idempotency-key', 'same-key').set('if-match', `"${version}"`).send({ action });
+        h.http
+          .post(`/v1/matches/${m.id}/actions`)
+          .set('prefer', 'return=representation')
+          .set(bearer(m.tokens[seat]))
+          .set('idempotency-key', 'same-key')
+          .set('if-match', `"${version}"`)
+          .send({ action });
       const first = await mine().expect(200);
       // The opponent's request with the same key is its own: it applies (here: resigning).
       const theirs = await h.http
-        .post(`/v1/matches/${m.id}/actions`).set('prefer', 'return=representation')
+        .post(`/v1/matches/${m.id}/actions`)
+        .set('prefer', 'return=representation')
         .set(bearer(m.tokens[other]))
         .set('idempotency-key', 'same-key')
         .send({ action: { type: 'resign' } });
@@ -116,7 +126,8 @@ for (const backend of backends) {
       const m = await createHotSeat(h.http);
       const { seat, version, action } = await nextMove(h, m.id, m.tokens);
       const res = await h.http
-        .post(`/v1/matches/${m.id}/actions`).set('prefer', 'return=representation')
+        .post(`/v1/matches/${m.id}/actions`)
+        .set('prefer', 'return=representation')
         .set(bearer(m.tokens[seat]))
         .set('if-match', `"${version - 1}"`)
         .send({ action });
@@ -129,7 +140,11 @@ for (const backend of backends) {
       const m = await createHotSeat(h.http);
       const { seat, version } = await nextMove(h, m.id, m.tokens);
       const other: Seat = seat === 'p1' ? 'p2' : 'p1';
-      const res = await h.http.post(`/v1/matches/${m.id}/actions`).set('prefer', 'return=representation').set(bearer(m.tokens[other])).send({ action: { type: 'pass' } });
+      const res = await h.http
+        .post(`/v1/matches/${m.id}/actions`)
+        .set('prefer', 'return=representation')
+        .set(bearer(m.tokens[other]))
+        .send({ action: { type: 'pass' } });
       const p = expectProblem(res, 422) as { code: string; detail?: string; version?: number; type: string };
       expect(p.code).toMatch(/^[A-Z_]+$/);
       expect(p.type).toBe('urn:evons:problem:illegal-action');
@@ -140,7 +155,12 @@ for (const backend of backends) {
 
     it('resigning is an action: the other seat wins and the seed is published', async () => {
       const m = await createHotSeat(h.http);
-      const res = await h.http.post(`/v1/matches/${m.id}/actions`).set('prefer', 'return=representation').set(bearer(m.tokens.p2)).send({ action: { type: 'resign' } }).expect(200);
+      const res = await h.http
+        .post(`/v1/matches/${m.id}/actions`)
+        .set('prefer', 'return=representation')
+        .set(bearer(m.tokens.p2))
+        .send({ action: { type: 'resign' } })
+        .expect(200);
       expect(res.body.match.status).toBe('finished');
       expect(res.body.match.winner).toBe('p1');
       expect(res.body.match.game.result.reason).toBe('resignation');
@@ -158,12 +178,20 @@ for (const backend of backends) {
         const { seat, version, action } = await nextMove(h, b.id, b.tokens);
         const pass = { type: 'pass' };
         const act = (action as { type: string }).type === 'play' ? pass : action;
-        await h.http.post(`/v1/matches/${b.id}/actions`).set('prefer', 'return=representation').set(bearer(b.tokens[seat])).set('if-match', `"${version}"`).send({ action: act }).expect(200);
+        await h.http
+          .post(`/v1/matches/${b.id}/actions`)
+          .set('prefer', 'return=representation')
+          .set(bearer(b.tokens[seat]))
+          .set('if-match', `"${version}"`)
+          .send({ action: act })
+          .expect(200);
       }
       const startB = await toMove(b.id);
       expect(startB).not.toBe(startA);
       const mine = async (seat: Seat) =>
-        (await h.http.get('/v1/me/matches?turn=mine').set(bearer(a.tokens[seat])).expect(200)).body.matches.map((m: { id: string }) => m.id);
+        (await h.http.get('/v1/me/matches?turn=mine').set(bearer(a.tokens[seat])).expect(200)).body.matches.map(
+          (m: { id: string }) => m.id,
+        );
       expect(await mine(startA)).toEqual([a.id]);
       expect(await mine(startB)).toEqual([b.id]);
       const all = await h.http.get(`/v1/me/matches`).set(bearer(a.tokens.p1)).expect(200);
@@ -184,7 +212,13 @@ for (const backend of backends) {
       expect(same.status).toBe(304);
       expect(same.text ?? '').toBe('');
       const { seat, version, action } = await nextMove(h, m.id, m.tokens);
-      await h.http.post(`/v1/matches/${m.id}/actions`).set('prefer', 'return=representation').set(bearer(m.tokens[seat])).set('if-match', `"${version}"`).send({ action }).expect(200);
+      await h.http
+        .post(`/v1/matches/${m.id}/actions`)
+        .set('prefer', 'return=representation')
+        .set(bearer(m.tokens[seat]))
+        .set('if-match', `"${version}"`)
+        .send({ action })
+        .expect(200);
       const moved = await h.http.get(`/v1/matches/${m.id}`).set(bearer(m.tokens.p1)).set('if-none-match', first.headers.etag!).expect(200);
       expect(moved.body.version).toBeGreaterThan(first.body.version);
     });
@@ -196,7 +230,9 @@ for (const backend of backends) {
       const texted = await h.http.get(`/v1/matches/${m.id}/legal-actions?text=true`).set(bearer(m.tokens[seat])).expect(200);
       expect(bare.body.actions.length).toBeGreaterThan(0);
       expect(bare.body.actions.every((a: object) => !('text' in a))).toBe(true);
-      expect(texted.body.actions.map((a: { action: unknown }) => a.action)).toEqual(bare.body.actions.map((a: { action: unknown }) => a.action));
+      expect(texted.body.actions.map((a: { action: unknown }) => a.action)).toEqual(
+        bare.body.actions.map((a: { action: unknown }) => a.action),
+      );
       expect(texted.body.actions.every((a: { text?: string }) => typeof a.text === 'string' && a.text.length > 0)).toBe(true);
       expectProblem(await h.http.get(`/v1/matches/${m.id}/legal-actions?text=maybe`).set(bearer(m.tokens[seat])), 400);
     });
@@ -205,7 +241,13 @@ for (const backend of backends) {
       const m = await createHotSeat(h.http);
       for (let i = 0; i < 3; i++) {
         const { seat, version, action } = await nextMove(h, m.id, m.tokens);
-        await h.http.post(`/v1/matches/${m.id}/actions`).set('prefer', 'return=representation').set(bearer(m.tokens[seat])).set('if-match', `"${version}"`).send({ action }).expect(200);
+        await h.http
+          .post(`/v1/matches/${m.id}/actions`)
+          .set('prefer', 'return=representation')
+          .set(bearer(m.tokens[seat]))
+          .set('if-match', `"${version}"`)
+          .send({ action })
+          .expect(200);
       }
       const warm = await h.http.get(`/v1/matches/${m.id}`).set(bearer(m.tokens.p1)).expect(200);
       // A second node on the same database starts with an empty cache and must replay.
@@ -217,7 +259,13 @@ for (const backend of backends) {
         expect(again.text).toBe(warm.text);
         // The warm node notices the other node's write (version moved) instead of serving its stale state.
         const { seat, version, action } = await nextMove(h, m.id, m.tokens);
-        await supertest(cold.server).post(`/v1/matches/${m.id}/actions`).set('prefer', 'return=representation').set(bearer(m.tokens[seat])).set('if-match', `"${version}"`).send({ action }).expect(200);
+        await supertest(cold.server)
+          .post(`/v1/matches/${m.id}/actions`)
+          .set('prefer', 'return=representation')
+          .set(bearer(m.tokens[seat]))
+          .set('if-match', `"${version}"`)
+          .send({ action })
+          .expect(200);
         const catchUpsBefore = h.app.service.stats.catchUps;
         const replaysBefore = h.app.service.stats.replays;
         const fresh = await h.http.get(`/v1/matches/${m.id}`).set(bearer(m.tokens.p2)).expect(200);
@@ -231,10 +279,21 @@ for (const backend of backends) {
         // Moves start from the cache without a read; a stale cache must not cost correctness.
         // The cold node moves again, so the warm node's cache is one move behind:
         const third = await nextMove(h, m.id, m.tokens);
-        await supertest(cold.server).post(`/v1/matches/${m.id}/actions`).set('prefer', 'return=representation').set(bearer(m.tokens[third.seat])).set('if-match', `"${third.version}"`).send({ action: third.action }).expect(200);
+        await supertest(cold.server)
+          .post(`/v1/matches/${m.id}/actions`)
+          .set('prefer', 'return=representation')
+          .set(bearer(m.tokens[third.seat]))
+          .set('if-match', `"${third.version}"`)
+          .send({ action: third.action })
+          .expect(200);
         const now = (await supertest(cold.server).get(`/v1/matches/${m.id}`).expect(200)).body.version as number;
         // … a stale If-Match is still a 409 with the database's version, …
-        const stale = await h.http.post(`/v1/matches/${m.id}/actions`).set('prefer', 'return=representation').set(bearer(m.tokens[third.seat])).set('if-match', `"${third.version}"`).send({ action: third.action });
+        const stale = await h.http
+          .post(`/v1/matches/${m.id}/actions`)
+          .set('prefer', 'return=representation')
+          .set(bearer(m.tokens[third.seat]))
+          .set('if-match', `"${third.version}"`)
+          .send({ action: third.action });
         expect((expectProblem(stale, 409, 'version-conflict') as { version?: number }).version).toBe(now);
         // … and a move without If-Match is applied once, on the current state.
         const fourth = await (async () => {
@@ -243,7 +302,12 @@ for (const backend of backends) {
           const legal = await supertest(cold.server).get(`/v1/matches/${m.id}/legal-actions`).set(bearer(m.tokens[seat])).expect(200);
           return { seat, action: legal.body.actions[0].action };
         })();
-        const applied = await h.http.post(`/v1/matches/${m.id}/actions`).set('prefer', 'return=representation').set(bearer(m.tokens[fourth.seat])).send({ action: fourth.action }).expect(200);
+        const applied = await h.http
+          .post(`/v1/matches/${m.id}/actions`)
+          .set('prefer', 'return=representation')
+          .set(bearer(m.tokens[fourth.seat]))
+          .send({ action: fourth.action })
+          .expect(200);
         expect(applied.body.version).toBeGreaterThan(now);
         expect(await eventCount(h, m.id)).toBe(applied.body.version);
       } finally {
@@ -268,7 +332,13 @@ describe('restart on the same PGlite directory', () => {
     const m = await createHotSeat(h.http);
     for (let i = 0; i < 4; i++) {
       const { seat, version, action } = await nextMove(h, m.id, m.tokens);
-      await h.http.post(`/v1/matches/${m.id}/actions`).set('prefer', 'return=representation').set(bearer(m.tokens[seat])).set('if-match', `"${version}"`).send({ action }).expect(200);
+      await h.http
+        .post(`/v1/matches/${m.id}/actions`)
+        .set('prefer', 'return=representation')
+        .set(bearer(m.tokens[seat]))
+        .set('if-match', `"${version}"`)
+        .send({ action })
+        .expect(200);
     }
     const views = async () => ({
       p1: (await h.http.get(`/v1/matches/${m.id}`).set(bearer(m.tokens.p1)).expect(200)).text,
@@ -286,7 +356,13 @@ describe('restart on the same PGlite directory', () => {
       expect(after).toEqual(before);
       expect(h.app.service.stats.replays).toBe(1);
       const { seat, version, action } = await nextMove(h, m.id, m.tokens);
-      await h.http.post(`/v1/matches/${m.id}/actions`).set('prefer', 'return=representation').set(bearer(m.tokens[seat])).set('if-match', `"${version}"`).send({ action }).expect(200);
+      await h.http
+        .post(`/v1/matches/${m.id}/actions`)
+        .set('prefer', 'return=representation')
+        .set(bearer(m.tokens[seat]))
+        .set('if-match', `"${version}"`)
+        .send({ action })
+        .expect(200);
     } finally {
       await h.close();
     }
@@ -294,7 +370,7 @@ describe('restart on the same PGlite directory', () => {
 });
 
 describe('leak checker', () => {
-  it('flags another seat\'s hand, deck cards and the seed', async () => {
+  it("flags another seat's hand, deck cards and the seed", async () => {
     const h = await startApp(memoryDatabase());
     try {
       const m = await createHotSeat(h.http);

@@ -20,7 +20,13 @@ interface Match {
   moved: boolean;
 }
 
-async function call(base: string, method: string, url: string, body?: unknown, token?: string): Promise<{ status: number; body: Record<string, unknown> }> {
+async function call(
+  base: string,
+  method: string,
+  url: string,
+  body?: unknown,
+  token?: string,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const headers: Record<string, string> = {};
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (token) headers.authorization = `Bearer ${token}`;
@@ -96,7 +102,7 @@ describe.skipIf(pgReason !== null)('issue 9 sweeper: two server processes on one
 
     for (const m of matches) {
       const events: { event: { type: string; end?: { reason: string; seat: Seat | null; winner: Seat | null } } }[] = [];
-      for (let after = 0; ; ) {
+      for (let after = 0; ;) {
         const page = await call(a, 'GET', `/v1/matches/${m.id}/events?after=${after}&limit=100`);
         events.push(...(page.body.events as typeof events));
         if (!page.body.hasMore) break;
@@ -115,7 +121,10 @@ describe.skipIf(pgReason !== null)('issue 9 sweeper: two server processes on one
     }
 
     // Nobody but a sweeper could end the untouched ones: the nodes' logs account for at least those.
-    const swept = output.join('\n').split('\n').filter((l) => l.includes('ended matches whose time ran out'));
+    const swept = output
+      .join('\n')
+      .split('\n')
+      .filter((l) => l.includes('ended matches whose time ran out'));
     const total = swept.reduce((n, l) => n + ((JSON.parse(l) as { ended?: number }).ended ?? 0), 0);
     expect(total).toBeGreaterThanOrEqual(matches.filter((m) => !m.moved).length);
     expect(total).toBeLessThanOrEqual(matches.length);
@@ -129,10 +138,23 @@ describe.skipIf(pgReason !== null)('issue 9 sweeper: two server processes on one
     const ids: string[] = [];
     // Three tournaments that start by themselves once everyone has joined (10 s leaves room on a loaded machine): both sweepers see them due.
     for (let k = 0; k < 3; k++) {
-      const t = await call(b, 'POST', '/v1/tournaments', { name: `Race ${k}`, format: 'swiss', rounds: 2, timeControl: { kind: 'correspondence', daysPerMove: 3 }, startsAt: new Date(Date.now() + 10_000).toISOString() }, org);
+      const t = await call(
+        b,
+        'POST',
+        '/v1/tournaments',
+        {
+          name: `Race ${k}`,
+          format: 'swiss',
+          rounds: 2,
+          timeControl: { kind: 'correspondence', daysPerMove: 3 },
+          startsAt: new Date(Date.now() + 10_000).toISOString(),
+        },
+        org,
+      );
       expect(t.status).toBe(201);
       ids.push(t.body.id as string);
-      for (const [, token] of players) expect((await call(k % 2 ? a : b, 'POST', `/v1/tournaments/${t.body.id}/join`, {}, token)).status).toBe(200);
+      for (const [, token] of players)
+        expect((await call(k % 2 ? a : b, 'POST', `/v1/tournaments/${t.body.id}/join`, {}, token)).status).toBe(200);
     }
     type Board = { p1: string; p2: string | null; matchId: string | null; result: string | null };
     type View = { status: string; round: number; pairings: { round: number; boards: Board[] }[] };
@@ -153,7 +175,10 @@ describe.skipIf(pgReason !== null)('issue 9 sweeper: two server processes on one
         expect(new Set(boards.map((x) => x.matchId)).size).toBe(3);
         // The second seats resign, on either server; the sweepers score them and start the next round.
         for (const [j, x] of boards.entries()) {
-          expect((await call(j % 2 ? a : b, 'POST', `/v1/matches/${x.matchId}/actions`, { action: { type: 'resign' } }, players.get(x.p2!))).status).toBe(200);
+          expect(
+            (await call(j % 2 ? a : b, 'POST', `/v1/matches/${x.matchId}/actions`, { action: { type: 'resign' } }, players.get(x.p2!)))
+              .status,
+          ).toBe(200);
         }
       }
     }

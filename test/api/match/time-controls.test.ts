@@ -12,7 +12,8 @@ import type { MatchStore } from '../../../src/persistence/types.js';
 import { STARTERS, backends, bearer, expectProblem, prng, secondApp, type Clocked, type Created, useHarness, startOn } from '../helpers.js';
 
 type Seat = 'p1' | 'p2';
-type Control = { kind: 'none' } | { kind: 'correspondence'; daysPerMove: number } | { kind: 'live'; initialSeconds: number; incrementSeconds: number };
+type Control =
+  { kind: 'none' } | { kind: 'correspondence'; daysPerMove: number } | { kind: 'live'; initialSeconds: number; incrementSeconds: number };
 
 const SEC = 1000;
 const DAY = 86_400_000;
@@ -50,7 +51,11 @@ async function decision(h: Clocked, m: Created): Promise<{ seat: Seat; action: R
 /** The seat to decide makes its first legal action at the fake time now; returns the seat and the answer. */
 async function decide(h: Clocked, m: Created) {
   const { seat, action } = await decision(h, m);
-  const res = await h.http.post(`/v1/matches/${m.id}/actions`).set('prefer', 'return=representation').set(bearer(m.tokens[seat])).send({ action });
+  const res = await h.http
+    .post(`/v1/matches/${m.id}/actions`)
+    .set('prefer', 'return=representation')
+    .set(bearer(m.tokens[seat]))
+    .send({ action });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return { seat, body: res.body };
 }
@@ -93,7 +98,7 @@ function readStream(url: string, token: string) {
     res.setEncoding('utf8');
     res.on('data', (chunk: string) => {
       buf += chunk;
-      for (let i; (i = buf.indexOf('\n')) >= 0; ) {
+      for (let i; (i = buf.indexOf('\n')) >= 0;) {
         const line = buf.slice(0, i);
         buf = buf.slice(i + 1);
         if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
@@ -112,10 +117,28 @@ async function until(cond: () => boolean): Promise<void> {
 const GQL_MATCH = /* GraphQL */ `
   query ($id: ID!) {
     match(id: $id) {
-      status winner version
-      timeControl { kind daysPerMove initialSeconds incrementSeconds }
-      clock { remainingMs { p1 p2 } running deadline }
-      outcome { winner reason seat }
+      status
+      winner
+      version
+      timeControl {
+        kind
+        daysPerMove
+        initialSeconds
+        incrementSeconds
+      }
+      clock {
+        remainingMs {
+          p1
+          p2
+        }
+        running
+        deadline
+      }
+      outcome {
+        winner
+        reason
+        seat
+      }
     }
   }
 `;
@@ -163,9 +186,12 @@ for (const backend of backends) {
         { kind: 'live', initialSeconds: 60, incrementSeconds: 5, delaySeconds: 1 },
         { kind: 'none', daysPerMove: 1 },
       ]) {
-        const res = await h.http
-          .post('/v1/matches')
-          .send({ handle: 'refused', opponentHandle: 'bob', decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[2] } }, timeControl });
+        const res = await h.http.post('/v1/matches').send({
+          handle: 'refused',
+          opponentHandle: 'bob',
+          decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[2] } },
+          timeControl,
+        });
         expectProblem(res, 400, 'validation-failed');
       }
       expect((await h.http.get('/v1/matches').query({ handle: 'refused', limit: 100 }).expect(200)).body.matches).toHaveLength(before);
@@ -188,7 +214,11 @@ for (const backend of backends) {
       const t0 = fresh();
       const m = await create(h, { kind: 'live', initialSeconds: 60, incrementSeconds: 5 });
       h.t.now = t0 + 10 * SEC;
-      expect((await view(h, m.id)).clock).toEqual({ remainingMs: { p1: 50 * SEC, p2: 60 * SEC }, running: 'p1', deadline: iso(t0 + 60 * SEC) });
+      expect((await view(h, m.id)).clock).toEqual({
+        remainingMs: { p1: 50 * SEC, p2: 60 * SEC },
+        running: 'p1',
+        deadline: iso(t0 + 60 * SEC),
+      });
 
       // Our own account of Fischer, checked after every decision (1 s each) until some seat has
       // made a decision that kept the decision (a turn of several decisions: no increment then).
@@ -248,16 +278,31 @@ for (const backend of backends) {
       expect(stopped).toMatchObject({ type: 'ClockSet', clock: { running: null, remainingMs: { p1: 0, p2: 29 * SEC } } });
 
       for (const seat of ['p1', 'p2'] as const) {
-        const res = await h.http.post(`/v1/matches/${m.id}/actions`).set('prefer', 'return=representation').set(bearer(m.tokens[seat])).send({ action: { type: 'pass' } });
+        const res = await h.http
+          .post(`/v1/matches/${m.id}/actions`)
+          .set('prefer', 'return=representation')
+          .set(bearer(m.tokens[seat]))
+          .send({ action: { type: 'pass' } });
         expectProblem(res, 409, 'match-finished');
       }
-      expectProblem(await h.http.post(`/v1/matches/${m.id}/actions`).set('prefer', 'return=representation').set(bearer(m.tokens.p2)).send({ action: { type: 'abort' } }), 409, 'match-finished');
+      expectProblem(
+        await h.http
+          .post(`/v1/matches/${m.id}/actions`)
+          .set('prefer', 'return=representation')
+          .set(bearer(m.tokens.p2))
+          .send({ action: { type: 'abort' } }),
+        409,
+        'match-finished',
+      );
 
       // More reads (REST, GraphQL, a later time), sweeps: still one ending, nothing more written.
       h.t.now = deadline + DAY;
       for (let i = 0; i < 3; i++) await view(h, m.id);
       expect((await h.http.get(`/v1/matches/${m.id}/legal-actions`).set(bearer(m.tokens.p1)).expect(200)).body.actions).toEqual([]);
-      const gql = await h.http.post('/graphql').send({ query: GQL_MATCH, variables: { id: m.id } }).expect(200);
+      const gql = await h.http
+        .post('/graphql')
+        .send({ query: GQL_MATCH, variables: { id: m.id } })
+        .expect(200);
       expect(gql.body.errors).toBeUndefined();
       expect(gql.body.data.match).toEqual({
         status: 'finished',
@@ -301,7 +346,13 @@ for (const backend of backends) {
       // p1 asks at once.
       const first = await create(h, { kind: 'live', initialSeconds: 60, incrementSeconds: 0 });
       h.t.now = t0 + 4 * SEC;
-      const abortFirst = () => h.http.post(`/v1/matches/${first.id}/actions`).set('prefer', 'return=representation').set(bearer(first.tokens.p1)).set('idempotency-key', 'abort-once').send({ action: { type: 'abort' } });
+      const abortFirst = () =>
+        h.http
+          .post(`/v1/matches/${first.id}/actions`)
+          .set('prefer', 'return=representation')
+          .set(bearer(first.tokens.p1))
+          .set('idempotency-key', 'abort-once')
+          .send({ action: { type: 'abort' } });
       const r1 = await abortFirst().expect(200);
       // Retried later with the same key: the stored answer, nothing new written.
       h.t.now = t0 + 9 * SEC;
@@ -312,13 +363,23 @@ for (const backend of backends) {
       expect(r1.body.match).toMatchObject({ status: 'finished', winner: null, outcome: { winner: null, reason: 'aborted', seat: 'p1' } });
       expect(r1.body.match.clock).toEqual({ remainingMs: { p1: 56 * SEC, p2: 60 * SEC }, running: null, deadline: null });
       expect(r1.body.events.map((e: { event: { type: string } }) => e.event.type)).toEqual(['MatchEnded', 'ClockSet']);
-      expect((await h.store.getMatch(first.id))).toMatchObject({ status: 'finished', winner: null, deadline: null, toMove: null });
+      expect(await h.store.getMatch(first.id)).toMatchObject({ status: 'finished', winner: null, deadline: null, toMove: null });
 
       // p2 asks after p1 made its first decision (p2 has made none yet), on a match without a clock.
       const second = await create(h, undefined);
       await endTurn(h, second);
-      const r2 = await h.http.post(`/v1/matches/${second.id}/actions`).set('prefer', 'return=representation').set(bearer(second.tokens.p2)).send({ action: { type: 'abort' } }).expect(200);
-      expect(r2.body.match).toMatchObject({ status: 'finished', winner: null, clock: null, outcome: { winner: null, reason: 'aborted', seat: 'p2' } });
+      const r2 = await h.http
+        .post(`/v1/matches/${second.id}/actions`)
+        .set('prefer', 'return=representation')
+        .set(bearer(second.tokens.p2))
+        .send({ action: { type: 'abort' } })
+        .expect(200);
+      expect(r2.body.match).toMatchObject({
+        status: 'finished',
+        winner: null,
+        clock: null,
+        outcome: { winner: null, reason: 'aborted', seat: 'p2' },
+      });
       expect(r2.body.events.map((e: { event: { type: string } }) => e.event.type)).toEqual(['MatchEnded']);
 
       // Through GraphQL, by the seat that is not to move, at the very start.
@@ -327,11 +388,20 @@ for (const backend of backends) {
         h.http
           .post('/graphql')
           .set(bearer(token))
-          .send({ query: 'mutation ($id: ID!) { submitAction(matchId: $id, action: {type: "abort"}) { version match { status winner outcome { winner reason seat } clock { running deadline } } } }', variables: { id } })
+          .send({
+            query:
+              'mutation ($id: ID!) { submitAction(matchId: $id, action: {type: "abort"}) { version match { status winner outcome { winner reason seat } clock { running deadline } } } }',
+            variables: { id },
+          })
           .expect(200);
       const g = await abortGql(third.id, third.tokens.p2);
       expect(g.body.errors).toBeUndefined();
-      expect(g.body.data.submitAction.match).toEqual({ status: 'finished', winner: null, outcome: { winner: null, reason: 'aborted', seat: 'p2' }, clock: { running: null, deadline: null } });
+      expect(g.body.data.submitAction.match).toEqual({
+        status: 'finished',
+        winner: null,
+        outcome: { winner: null, reason: 'aborted', seat: 'p2' },
+        clock: { running: null, deadline: null },
+      });
 
       // Both have decided: too late, for either seat; the log and version stay as they were.
       const late = await create(h, { kind: 'correspondence', daysPerMove: 2 });
@@ -340,7 +410,11 @@ for (const backend of backends) {
       const before = await view(h, late.id);
       const count = (await storedLog(h, late.id)).length;
       for (const seat of ['p1', 'p2'] as const) {
-        const res = await h.http.post(`/v1/matches/${late.id}/actions`).set('prefer', 'return=representation').set(bearer(late.tokens[seat])).send({ action: { type: 'abort' } });
+        const res = await h.http
+          .post(`/v1/matches/${late.id}/actions`)
+          .set('prefer', 'return=representation')
+          .set(bearer(late.tokens[seat]))
+          .send({ action: { type: 'abort' } });
         expectProblem(res, 422, 'ABORT_TOO_LATE');
       }
       const gLate = await abortGql(late.id, late.tokens.p1);
@@ -397,7 +471,15 @@ for (const backend of backends) {
       const [swept, read, moved] = timed as [Created, Created, Created];
       expect(await h.app.service.sweep()).toBeGreaterThanOrEqual(1);
       expect((await view(h, read.id)).status).toBe('finished');
-      expectProblem(await h.http.post(`/v1/matches/${moved.id}/actions`).set('prefer', 'return=representation').set(bearer(moved.tokens.p1)).send({ action: { type: 'pass' } }), 409, 'match-finished');
+      expectProblem(
+        await h.http
+          .post(`/v1/matches/${moved.id}/actions`)
+          .set('prefer', 'return=representation')
+          .set(bearer(moved.tokens.p1))
+          .send({ action: { type: 'pass' } }),
+        409,
+        'match-finished',
+      );
       h.t.now = t0 + 2 * DAY;
       expect((await view(h, untouched.id)).outcome).toEqual({ winner: null, reason: 'aborted', seat: null });
 
@@ -431,7 +513,7 @@ for (const backend of backends) {
         // passes interleave; whichever wins a match, it is ended once.
         const drain = async (s: App['service']) => {
           let n = 0;
-          for (let k; (k = await s.sweep(2)) > 0; ) n += k;
+          for (let k; (k = await s.sweep(2)) > 0;) n += k;
           return n;
         };
         const [x, y] = await Promise.all([drain(h2.app.service), drain(b.app.service)]);
@@ -448,7 +530,13 @@ for (const backend of backends) {
       const t0 = fresh();
       const res = await h.http
         .post('/v1/matches')
-        .send({ handle: 'alice', decks: { p1: { starter: STARTERS[0] } }, openSeat: true, settings: { firstPlayer: 'p1' }, timeControl: { kind: 'live', initialSeconds: 60, incrementSeconds: 5 } })
+        .send({
+          handle: 'alice',
+          decks: { p1: { starter: STARTERS[0] } },
+          openSeat: true,
+          settings: { firstPlayer: 'p1' },
+          timeControl: { kind: 'live', initialSeconds: 60, incrementSeconds: 5 },
+        })
         .expect(201);
       const id = res.body.id as string;
       const waiting = await view(h, id);
@@ -461,7 +549,10 @@ for (const backend of backends) {
       h.t.now = t0 + DAY;
       await h.app.service.sweep();
       expect((await view(h, id)).status).toBe('waiting');
-      const joined = await h.http.post(`/v1/matches/${id}/join`).send({ handle: 'bob', deck: { starter: STARTERS[2] } }).expect(200);
+      const joined = await h.http
+        .post(`/v1/matches/${id}/join`)
+        .send({ handle: 'bob', deck: { starter: STARTERS[2] } })
+        .expect(200);
       expect(joined.body.status).toBe('active');
       const v = await view(h, id);
       expect(v.clock).toEqual({ remainingMs: { p1: 60 * SEC, p2: 60 * SEC }, running: 'p1', deadline: iso(t0 + DAY + 60 * SEC) });
@@ -473,7 +564,13 @@ for (const backend of backends) {
       const uvs = async () => {
         const r = await h.http
           .post('/v1/matches')
-          .send({ game: 'universus', handle: 'carol', opponentHandle: 'dan', decks: { p1: { starter: 'scouts' }, p2: { starter: 'garrison' } }, timeControl: { kind: 'live', initialSeconds: 20, incrementSeconds: 0 } })
+          .send({
+            game: 'universus',
+            handle: 'carol',
+            opponentHandle: 'dan',
+            decks: { p1: { starter: 'scouts' }, p2: { starter: 'garrison' } },
+            timeControl: { kind: 'live', initialSeconds: 20, incrementSeconds: 0 },
+          })
           .expect(201);
         return { id: r.body.id, tokens: r.body.tokens, version: r.body.version } as Created;
       };
@@ -491,7 +588,12 @@ for (const backend of backends) {
       const loser = before.clock.running as Seat;
       h.t.now = Date.parse(before.clock.deadline);
       const v = await view(h, played.id);
-      expect(v).toMatchObject({ gameId: 'universus', status: 'finished', winner: other(loser), outcome: { winner: other(loser), reason: 'timed-out', seat: loser } });
+      expect(v).toMatchObject({
+        gameId: 'universus',
+        status: 'finished',
+        winner: other(loser),
+        outcome: { winner: other(loser), reason: 'timed-out', seat: loser },
+      });
       expect(v.clock.remainingMs[loser]).toBe(0);
       expect(v.clock.running).toBeNull();
 
@@ -515,7 +617,12 @@ for (const backend of backends) {
       // Not this handle's turn (p2 decides first), or over: not listed.
       await mine({ kind: 'live', initialSeconds: 60, incrementSeconds: 0 }, { settings: { firstPlayer: 'p2' } });
       const aborted = await mine({ kind: 'live', initialSeconds: 60, incrementSeconds: 0 });
-      await h.http.post(`/v1/matches/${aborted.id}/actions`).set('prefer', 'return=representation').set(bearer(aborted.tokens.p1)).send({ action: { type: 'abort' } }).expect(200);
+      await h.http
+        .post(`/v1/matches/${aborted.id}/actions`)
+        .set('prefer', 'return=representation')
+        .set(bearer(aborted.tokens.p1))
+        .send({ action: { type: 'abort' } })
+        .expect(200);
 
       h.t.now = t0 + 60 * SEC;
       const all = (await h.http.get('/v1/me/matches').query({ turn: 'mine', handle, limit: 50 }).expect(200)).body;
@@ -572,7 +679,12 @@ for (const backend of backends) {
       const t0 = fresh();
       const base = h.baseUrl();
       const aborted = await create(h, { kind: 'live', initialSeconds: 60, incrementSeconds: 0 });
-      await h.http.post(`/v1/matches/${aborted.id}/actions`).set('prefer', 'return=representation').set(bearer(aborted.tokens.p1)).send({ action: { type: 'abort' } }).expect(200);
+      await h.http
+        .post(`/v1/matches/${aborted.id}/actions`)
+        .set('prefer', 'return=representation')
+        .set(bearer(aborted.tokens.p1))
+        .send({ action: { type: 'abort' } })
+        .expect(200);
       const timedOut = await create(h, { kind: 'live', initialSeconds: 60, incrementSeconds: 0 });
       const live = readStream(`${base}/v1/matches/${timedOut.id}/stream`, timedOut.tokens.p2);
       const stored = readStream(`${base}/v1/matches/${aborted.id}/stream`, aborted.tokens.p2);
@@ -599,13 +711,21 @@ for (const backend of backends) {
       const t0 = fresh();
       const timedOut = await create(h, { kind: 'live', initialSeconds: 10, incrementSeconds: 0 });
       const aborted = await create(h, undefined);
-      await h.http.post(`/v1/matches/${aborted.id}/actions`).set('prefer', 'return=representation').set(bearer(aborted.tokens.p2)).send({ action: { type: 'abort' } }).expect(200);
+      await h.http
+        .post(`/v1/matches/${aborted.id}/actions`)
+        .set('prefer', 'return=representation')
+        .set(bearer(aborted.tokens.p2))
+        .send({ action: { type: 'abort' } })
+        .expect(200);
       h.t.now = t0 + 10 * SEC;
       for (const m of [timedOut, aborted]) {
         const res = await h.http
           .post('/graphql')
           .set(bearer(m.tokens.p1))
-          .send({ query: 'query ($id: ID!) { match(id: $id) { status pending legalActions { type } outcome { reason } } }', variables: { id: m.id } })
+          .send({
+            query: 'query ($id: ID!) { match(id: $id) { status pending legalActions { type } outcome { reason } } }',
+            variables: { id: m.id },
+          })
           .expect(200);
         expect(res.body.errors).toBeUndefined();
         expect(res.body.data.match).toEqual({ status: 'finished', pending: null, legalActions: [], outcome: { reason: 'aborted' } });
@@ -623,7 +743,11 @@ for (const backend of backends) {
         h.t.now += SEC;
         const seat = v.game.pending.seat as Seat;
         const legal = (await h.http.get(`/v1/matches/${m.id}/legal-actions`).set(bearer(m.tokens[seat])).expect(200)).body.actions;
-        const res = await h.http.post(`/v1/matches/${m.id}/actions`).set('prefer', 'return=representation').set(bearer(m.tokens[seat])).send({ action: legal[Math.floor(rand() * legal.length)].action });
+        const res = await h.http
+          .post(`/v1/matches/${m.id}/actions`)
+          .set('prefer', 'return=representation')
+          .set(bearer(m.tokens[seat]))
+          .send({ action: legal[Math.floor(rand() * legal.length)].action });
         expect(res.status, JSON.stringify(res.body)).toBe(200);
         v = res.body.match;
       }
@@ -646,7 +770,13 @@ for (const backend of backends) {
       const m = await create(h, { kind: 'live', initialSeconds: 30, incrementSeconds: 2 });
       const { seat, action } = await decision(h, m);
       h.t.now = t0 + 3 * SEC;
-      const send = () => h.http.post(`/v1/matches/${m.id}/actions`).set('prefer', 'return=representation').set(bearer(m.tokens[seat])).set('idempotency-key', 'clocked-retry').send({ action });
+      const send = () =>
+        h.http
+          .post(`/v1/matches/${m.id}/actions`)
+          .set('prefer', 'return=representation')
+          .set(bearer(m.tokens[seat]))
+          .set('idempotency-key', 'clocked-retry')
+          .send({ action });
       const first = await send();
       expect(first.status, JSON.stringify(first.body)).toBe(200);
       const count = (await storedLog(h, m.id)).length;

@@ -69,7 +69,8 @@ describe('time-travel checkpoints (PGlite)', () => {
   });
 
   it('GraphQL: thirty match(id, at:) aliases are refused by the cost check; four pass', async () => {
-    const doc = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: match(id: "${id}", at: ${i + 1}) { version }`).join(' ')} }`;
+    const doc = (n: number) =>
+      `{ ${Array.from({ length: n }, (_, i) => `a${i}: match(id: "${id}", at: ${i + 1}) { version }`).join(' ')} }`;
     const many = await h.http.post('/graphql').send({ query: doc(30) });
     expect(many.status).toBe(400);
     expect(many.body.data ?? null).toBeNull();

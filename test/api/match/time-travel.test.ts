@@ -52,7 +52,11 @@ for (const backend of backends) {
     it('a finished match looked at before its end shows no seed and no outcome', async () => {
       const m = await createHotSeat(h.http);
       const before = (await view(m.id, m.tokens, 'spectator').expect(200)).body.version as number;
-      await h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens.p1)).send({ action: { type: 'resign' } }).expect(200);
+      await h.http
+        .post(`/v1/matches/${m.id}/actions`)
+        .set(bearer(m.tokens.p1))
+        .send({ action: { type: 'resign' } })
+        .expect(200);
       const end = (await view(m.id, m.tokens, 'spectator').expect(200)).body;
       expect(end.status).toBe('finished');
       expect(end.seed).toMatch(/^[0-9a-f]{64}$/);
@@ -69,7 +73,10 @@ for (const backend of backends) {
         .post('/v1/matches')
         .send({ handle: 'ann', openSeat: true, decks: { p1: { starter: 'starter-verdant-quake' } } })
         .expect(201);
-      await h.http.post(`/v1/matches/${c.body.id}/join`).send({ handle: 'ben', deck: { starter: 'starter-ember-tide' } }).expect(200);
+      await h.http
+        .post(`/v1/matches/${c.body.id}/join`)
+        .send({ handle: 'ben', deck: { starter: 'starter-ember-tide' } })
+        .expect(200);
       const past = await h.http.get(`/v1/matches/${c.body.id}?at=1`).set(bearer(c.body.token)).expect(200);
       expect(past.body.status).toBe('waiting');
       expect(past.body.game).toBeNull();
@@ -79,7 +86,7 @@ for (const backend of backends) {
       ]);
     });
 
-    it('UniVersus: a past view is that viewer\'s view then (U-CHECK-1 reveals stay as they were)', async () => {
+    it("UniVersus: a past view is that viewer's view then (U-CHECK-1 reveals stay as they were)", async () => {
       const c = await h.http
         .post('/v1/matches')
         .send({ game: 'universus', decks: { p1: { starter: 'scouts' }, p2: { starter: 'garrison' } } })
@@ -98,9 +105,14 @@ for (const backend of backends) {
         const pending = (body.spectator as { game: { pending: { seat: 'p1' | 'p2' } | null }; status: string }).game.pending;
         if (!pending) break;
         const legal = await h.http.get(`/v1/matches/${c.body.id}/legal-actions`).set(bearer(tokens[pending.seat])).expect(200);
-        await h.http.post(`/v1/matches/${c.body.id}/actions`).set(bearer(tokens[pending.seat])).send({ action: legal.body.actions[0].action }).expect(200);
+        await h.http
+          .post(`/v1/matches/${c.body.id}/actions`)
+          .set(bearer(tokens[pending.seat]))
+          .send({ action: legal.body.actions[0].action })
+          .expect(200);
       }
-      for (const s of snapshots) for (const v of VIEWERS) expect((await view(c.body.id, tokens, v, s.version).expect(200)).body).toEqual(s.body[v]);
+      for (const s of snapshots)
+        for (const v of VIEWERS) expect((await view(c.body.id, tokens, v, s.version).expect(200)).body).toEqual(s.body[v]);
     });
 
     it('GraphQL match(id, at:) is the same past view', async () => {
@@ -124,7 +136,8 @@ for (const backend of backends) {
       }
       const now = (await view(m.id, m.tokens, 'spectator').expect(200)).body.version as number;
       expect(now).toBeGreaterThan(4);
-      const q = 'query ($id: ID!, $at: Int, $after: Int) { match(id: $id, at: $at) { version events(after: $after, limit: 500) { events { seq } next hasMore } } }';
+      const q =
+        'query ($id: ID!, $at: Int, $after: Int) { match(id: $id, at: $at) { version events(after: $after, limit: 500) { events { seq } next hasMore } } }';
       const r = await graphqlRequest(h, q, { id: m.id, at: 3 }, m.tokens.p1).expect(200);
       expect(r.body.errors).toBeUndefined();
       const page = r.body.data.match.events;

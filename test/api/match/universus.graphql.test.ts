@@ -18,39 +18,154 @@ const BASE_SEED = Number(process.env.MATCH_SEED ?? Date.now() % 1_000_000);
 const MATCH = /* GraphQL */ `
   query ($id: ID!) {
     match(id: $id) {
-      __typename id gameId version status winner seat pending seed seedCommitment sandbox config
-      seats { seat handle joined }
-      legalActions { type action text }
-      ... on UniVersusMatch {
-        turnPlayer turnNumber phase winReason
-        check { seat purpose id card name difficulty face { kind check } }
-        attack { id attacker zone speed damage card name }
-        players {
-          seat handle character health handSize handCount deckCount removedCount momentumCount
-          characterFace { name health }
-          discard { id card name }
-          cardPool { id card name role dealtDamage built }
-          stage { id card name committed }
-        }
-        hand { id card name face { kind difficulty check blockZone } }
+      __typename
+      id
+      gameId
+      version
+      status
+      winner
+      seat
+      pending
+      seed
+      seedCommitment
+      sandbox
+      config
+      seats {
+        seat
+        handle
+        joined
       }
-      ... on EvonsMatch { board { name } }
+      legalActions {
+        type
+        action
+        text
+      }
+      ... on UniVersusMatch {
+        turnPlayer
+        turnNumber
+        phase
+        winReason
+        check {
+          seat
+          purpose
+          id
+          card
+          name
+          difficulty
+          face {
+            kind
+            check
+          }
+        }
+        attack {
+          id
+          attacker
+          zone
+          speed
+          damage
+          card
+          name
+        }
+        players {
+          seat
+          handle
+          character
+          health
+          handSize
+          handCount
+          deckCount
+          removedCount
+          momentumCount
+          characterFace {
+            name
+            health
+          }
+          discard {
+            id
+            card
+            name
+          }
+          cardPool {
+            id
+            card
+            name
+            role
+            dealtDamage
+            built
+          }
+          stage {
+            id
+            card
+            name
+            committed
+          }
+        }
+        hand {
+          id
+          card
+          name
+          face {
+            kind
+            difficulty
+            check
+            blockZone
+          }
+        }
+      }
+      ... on EvonsMatch {
+        board {
+          name
+        }
+      }
     }
   }
 `;
 
 const EVENTS = /* GraphQL */ `
   query ($id: ID!, $after: Int) {
-    match(id: $id) { events(after: $after, limit: 500) { events { seq actingSeat type data } next hasMore } }
+    match(id: $id) {
+      events(after: $after, limit: 500) {
+        events {
+          seq
+          actingSeat
+          type
+          data
+        }
+        next
+        hasMore
+      }
+    }
   }
 `;
 
 const SUBMIT = /* GraphQL */ `
   mutation ($id: ID!, $action: JSON, $input: ActionInput, $key: String, $v: Int) {
     submitAction(matchId: $id, action: $action, input: $input, idempotencyKey: $key, expectedVersion: $v) {
-      version replayed
-      events { seq type data }
-      match { __typename version status winner ... on UniVersusMatch { phase hand { id card } players { seat handCount deckCount } } }
+      version
+      replayed
+      events {
+        seq
+        type
+        data
+      }
+      match {
+        __typename
+        version
+        status
+        winner
+        ... on UniVersusMatch {
+          phase
+          hand {
+            id
+            card
+          }
+          players {
+            seat
+            handCount
+            deckCount
+          }
+        }
+      }
     }
   }
 `;
@@ -124,7 +239,9 @@ for (const backend of backends) {
         }
         // Every other move as the typed ActionInput (cardId, foundationIds, attackIds), the rest as JSON.
         const typed = n % 2 === 1;
-        const vars = typed ? { id, input: pick.action, key: `${label}-${n}`, v: match.version } : { id, action: pick.action, key: `${label}-${n}`, v: match.version };
+        const vars = typed
+          ? { id, input: pick.action, key: `${label}-${n}`, v: match.version }
+          : { id, action: pick.action, key: `${label}-${n}`, v: match.version };
         const res = await gql(SUBMIT, vars, tokens[seat]);
         if (typed) types.add(`input:${pick.type}`);
         expect(res.body.errors, `${label}: ${pick.text} → ${JSON.stringify(res.body.errors)}`).toBeUndefined();
@@ -158,14 +275,21 @@ for (const backend of backends) {
           expect(vm.version).toBe(out.version);
           for (const p of vm.players) {
             const tp = t.state.players[p.seat];
-            expect([p.handCount, p.deckCount, p.removedCount, p.momentumCount]).toEqual([tp.hand.length, tp.deck.length, tp.removed.length, tp.momentum.length]);
+            expect([p.handCount, p.deckCount, p.removedCount, p.momentumCount]).toEqual([
+              tp.hand.length,
+              tp.deck.length,
+              tp.removed.length,
+              tp.momentum.length,
+            ]);
             expect(p.health).toBe(Math.max(0, tp.health));
           }
           const ev = await gql(EVENTS, { id, after: match.version }, tokenOf(viewer));
           expect(ev.body.errors).toBeUndefined();
           assertUvsNoLeak(ev.text, s, `${label} #${n} events for ${viewer}`, { view: false });
           // U-CHECK-1: every party sees each revealed check card.
-          const seen = (ev.body.data.match.events.events as { type: string; data: unknown }[]).filter((e) => e.type === 'CheckRevealed').map((e) => e.data);
+          const seen = (ev.body.data.match.events.events as { type: string; data: unknown }[])
+            .filter((e) => e.type === 'CheckRevealed')
+            .map((e) => e.data);
           expect(seen).toEqual(revealed);
         }
       }
@@ -198,7 +322,9 @@ for (const backend of backends) {
       expect(p.status, `${label}: no end within ${MAX_ACTIONS} actions`).toBe('finished');
       expect(p.types.has('CheckRevealed')).toBe(true);
       const end = await checkEnd(c.id, c.tokens, label);
-      console.info(`[graphql ${backend.name}] ${label}: ${p.n} actions, version ${end.version}, ${end.winReason}; typed inputs: ${[...p.types].filter((x) => x.startsWith('input:')).join(' ')}`);
+      console.info(
+        `[graphql ${backend.name}] ${label}: ${p.n} actions, version ${end.version}, ${end.winReason}; typed inputs: ${[...p.types].filter((x) => x.startsWith('input:')).join(' ')}`,
+      );
     });
 
     it('U-CYCLE-1 U-CYCLE-2 U-CYCLE-3 U-WIN-2: small decks cycle and exhaust through GraphQL; removed cards never show', async () => {
@@ -208,8 +334,20 @@ for (const backend of backends) {
       const c = await createUvs({
         settings: { minDeckSize: 12, cycleRemoveCount: 2 },
         decks: {
-          p1: cards([['C03', 1], ['F04', 4], ['F05', 4], ['A03', 2], ['A07', 2]]),
-          p2: cards([['C02', 1], ['F01', 4], ['F02', 4], ['A07', 2], ['F06', 2]]),
+          p1: cards([
+            ['C03', 1],
+            ['F04', 4],
+            ['F05', 4],
+            ['A03', 2],
+            ['A07', 2],
+          ]),
+          p2: cards([
+            ['C02', 1],
+            ['F01', 4],
+            ['F02', 4],
+            ['A07', 2],
+            ['F06', 2],
+          ]),
         },
       });
       const p = await playGraphql(c.id, c.tokens, prng(seed), label);
@@ -221,17 +359,33 @@ for (const backend of backends) {
     });
 
     it('a waiting UniVersus match (open seat) resolves with empty game fields; its events page is empty', async () => {
-      const res = await h.http.post('/v1/matches').send({ game: 'universus', handle: 'gql-wait', openSeat: true, decks: { p1: { starter: 'scouts' } } }).expect(201);
+      const res = await h.http
+        .post('/v1/matches')
+        .send({ game: 'universus', handle: 'gql-wait', openSeat: true, decks: { p1: { starter: 'scouts' } } })
+        .expect(201);
       const r = await gql(MATCH, { id: res.body.id }, res.body.token);
       expect(r.body.errors, JSON.stringify(r.body.errors)).toBeUndefined();
       const m = r.body.data.match;
-      expect(m).toMatchObject({ __typename: 'UniVersusMatch', status: 'waiting', seat: 'p1', turnPlayer: null, phase: null, hand: null, check: null, attack: null, legalActions: [] });
-      expect(m.players.map((p: { seat: string; handCount: number; deckCount: number }) => [p.seat, p.handCount, p.deckCount])).toEqual([['p1', 0, 0], ['p2', 0, 0]]);
+      expect(m).toMatchObject({
+        __typename: 'UniVersusMatch',
+        status: 'waiting',
+        seat: 'p1',
+        turnPlayer: null,
+        phase: null,
+        hand: null,
+        check: null,
+        attack: null,
+        legalActions: [],
+      });
+      expect(m.players.map((p: { seat: string; handCount: number; deckCount: number }) => [p.seat, p.handCount, p.deckCount])).toEqual([
+        ['p1', 0, 0],
+        ['p2', 0, 0],
+      ]);
       const ev = await gql(EVENTS, { id: res.body.id, after: 0 });
       expect(ev.body.data.match.events.events).toEqual([]);
     });
 
-    it('the GraphQL history (matches) names each match\'s game, as REST does', async () => {
+    it("the GraphQL history (matches) names each match's game, as REST does", async () => {
       const u = await createUvs({ handle: 'gql-hist', decks: { p1: { starter: 'scouts' }, p2: { starter: 'garrison' } } });
       const r = await gql('{ matches(handle: "gql-hist") { matches { id gameId } } }', {});
       expect(r.body.errors, JSON.stringify(r.body.errors)).toBeUndefined();
@@ -273,7 +427,13 @@ for (const backend of backends) {
         expect(out.events.map((e: { type: string }) => e.type)).toEqual(['MatchEnded']);
         expect(out.events[0].data.end).toMatchObject({ reason: 'resigned', seat: resigner, winner });
         const after = (await gql(OUTCOME, { id: reached.id }, reached.tokens[winner])).body.data.match;
-        expect(after).toEqual({ status: 'finished', winner, pending: null, legalActions: [], outcome: { winner, reason: 'resigned', seat: resigner } });
+        expect(after).toEqual({
+          status: 'finished',
+          winner,
+          pending: null,
+          legalActions: [],
+          outcome: { winner, reason: 'resigned', seat: resigner },
+        });
         const again = await gql(SUBMIT, { id: reached.id, action: { type: 'resign' } }, reached.tokens[winner]);
         expect(again.body.errors[0].extensions.code).toBe('match-finished');
       }

@@ -22,8 +22,24 @@ const BASE_SEED = Number(process.env.MATCH_SEED ?? Date.now() % 1_000_000);
 
 /** 12-card decks, mostly foundations: checks empty the decks fast, so cycling (U-CYCLE-1/2) and exhaustion (U-CYCLE-3) happen. */
 const SMALL_DECKS = {
-  p1: { cards: [{ card: 'C02', count: 1 }, { card: 'F04', count: 4 }, { card: 'F05', count: 3 }, { card: 'A07', count: 3 }, { card: 'A03', count: 2 }] },
-  p2: { cards: [{ card: 'C01', count: 1 }, { card: 'F01', count: 4 }, { card: 'F02', count: 3 }, { card: 'A07', count: 3 }, { card: 'F06', count: 2 }] },
+  p1: {
+    cards: [
+      { card: 'C02', count: 1 },
+      { card: 'F04', count: 4 },
+      { card: 'F05', count: 3 },
+      { card: 'A07', count: 3 },
+      { card: 'A03', count: 2 },
+    ],
+  },
+  p2: {
+    cards: [
+      { card: 'C01', count: 1 },
+      { card: 'F01', count: 4 },
+      { card: 'F02', count: 3 },
+      { card: 'A07', count: 3 },
+      { card: 'F06', count: 2 },
+    ],
+  },
 };
 const SMALL_SETTINGS = { minDeckSize: 12, cycleRemoveCount: 2 };
 
@@ -73,7 +89,14 @@ for (const backend of backends) {
      * Plays random legal actions until the game ends (or `max` actions), checking every response
      * each party gets on the way.
      */
-    async function play(id: string, tokens: Record<Seat, string>, version: number, rand: () => number, label: string, max = MAX_ACTIONS): Promise<Played> {
+    async function play(
+      id: string,
+      tokens: Record<Seat, string>,
+      version: number,
+      rand: () => number,
+      label: string,
+      max = MAX_ACTIONS,
+    ): Promise<Played> {
       let status = 'active';
       let actions = 0;
       const types = new Set<string>();
@@ -98,7 +121,8 @@ for (const backend of backends) {
         if (actions % 11 === 5) {
           // A stale If-Match is refused with the current version, and nothing is applied.
           const stale = await h.http
-            .post(`/v1/matches/${id}/actions`).set('prefer', 'return=representation')
+            .post(`/v1/matches/${id}/actions`)
+            .set('prefer', 'return=representation')
             .set(bearer(tokens[seat]))
             .set('if-match', `"${version - 1}"`)
             .send({ action: choice.action });
@@ -107,7 +131,8 @@ for (const backend of backends) {
         }
         const send = () =>
           h.http
-            .post(`/v1/matches/${id}/actions`).set('prefer', 'return=representation')
+            .post(`/v1/matches/${id}/actions`)
+            .set('prefer', 'return=representation')
             .set(bearer(tokens[seat]))
             .set('if-match', `"${version}"`)
             .set('idempotency-key', key)
@@ -204,23 +229,29 @@ for (const backend of backends) {
 
       // The stream of a finished match: the same log, as clean, then its end line.
       for (const viewer of VIEWERS) {
-        const stream = await get(`/v1/matches/${id}/stream`, viewer, tokens).buffer(true).parse((res, done) => {
-          let text = '';
-          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-          res.on('end', () => done(null, text));
-        });
+        const stream = await get(`/v1/matches/${id}/stream`, viewer, tokens)
+          .buffer(true)
+          .parse((res, done) => {
+            let text = '';
+            res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+            res.on('end', () => done(null, text));
+          });
         expect(stream.status).toBe(200);
         const lines = (stream.body as string).split('\n').filter((l) => l.trim() !== '');
         expect(JSON.parse(lines.at(-1)!)).toEqual({ end: 'finished' });
         assertUvsNoLeak(`[${lines.join(',')}]`, t.secrets(viewer), `${label} stream for ${viewer}`, { view: false });
       }
 
-      const late = await h.http.post(`/v1/matches/${id}/actions`).set('prefer', 'return=representation').set(bearer(tokens.p1)).send({ action: { type: 'PassCombat' } });
+      const late = await h.http
+        .post(`/v1/matches/${id}/actions`)
+        .set('prefer', 'return=representation')
+        .set(bearer(tokens.p1))
+        .send({ action: { type: 'PassCombat' } });
       expectProblem(late, 409, 'match-finished');
       return final.body;
     }
 
-    it('the leak oracle is not vacuous: a seat\'s own view, its raw draws and the seed are leaks to the other parties', async () => {
+    it("the leak oracle is not vacuous: a seat's own view, its raw draws and the seed are leaks to the other parties", async () => {
       const c = await create({ decks: { p1: { starter: 'scouts' }, p2: { starter: 'shifters' } } });
       const t = await uvsTruth(h.app.service, c.id);
       const p1View = await h.http.get(`/v1/matches/${c.id}`).set(bearer(c.tokens.p1)).expect(200);
@@ -229,7 +260,14 @@ for (const backend of backends) {
         expect(() => assertUvsNoLeak(p1View.text, t.secrets(viewer), 'p1 view', { view: true })).toThrow(/never shown/);
       }
       const draws = gameRecords(t.log).filter((e) => e.type === 'CardsDrawn' && (e.payload as { seat: string }).seat === 'p1');
-      expect(() => assertUvsNoLeak(draws.map((e) => e.payload), t.secrets('p2'), 'raw draws', { view: false })).toThrow();
+      expect(() =>
+        assertUvsNoLeak(
+          draws.map((e) => e.payload),
+          t.secrets('p2'),
+          'raw draws',
+          { view: false },
+        ),
+      ).toThrow();
       const cycled = { type: 'DeckCycled', seat: 'p1', shuffle: 1, deckSize: 0, removedCount: 0, deck: [] };
       expect(() => assertUvsNoLeak([cycled], t.secrets('p1'), 'deck order', { view: false })).toThrow(/cycled deck/);
       expect(() => assertUvsNoLeak({ s: t.state.seed }, t.secrets('spectator'), 'seed', { view: false })).toThrow(/seed/);
@@ -238,12 +276,26 @@ for (const backend of backends) {
     it('U-SETUP-1..4 U-CHECK-1 U-DAMAGE-2 U-MOMENTUM-2 U-WIN-1: starter decks, random legal actions to the end; no leak to any seat or spectator; seed published; replay equal', async () => {
       const seed = BASE_SEED;
       const label = `uvs-a-${seed}`;
-      const c = await create({ handle: 'uvs-ann', opponentHandle: 'uvs-ben', decks: { p1: { starter: 'scouts' }, p2: { starter: 'shifters' } } });
+      const c = await create({
+        handle: 'uvs-ann',
+        opponentHandle: 'uvs-ben',
+        decks: { p1: { starter: 'scouts' }, p2: { starter: 'shifters' } },
+      });
       expect(c.status).toBe('active');
       // U-SETUP-1/2/4: health from the character, hands drawn up to hand size from 60-card decks; U-SETUP-3: a first player.
       const start = (await h.http.get(`/v1/matches/${c.id}`).expect(200)).body.game;
-      for (const [seat, character, health, handSize] of [['p1', 'C01', 22, 6], ['p2', 'C03', 19, 7]] as const) {
-        expect(start.players[seat]).toMatchObject({ character, health, handSize, handCount: handSize, deckCount: 60 - handSize, hand: null });
+      for (const [seat, character, health, handSize] of [
+        ['p1', 'C01', 22, 6],
+        ['p2', 'C03', 19, 7],
+      ] as const) {
+        expect(start.players[seat]).toMatchObject({
+          character,
+          health,
+          handSize,
+          handCount: handSize,
+          deckCount: 60 - handSize,
+          hand: null,
+        });
       }
       expect(start.pending).toEqual({ kind: 'PLAY', seat: start.turnPlayer });
       expect(start.turnNumber).toBe(1);
@@ -289,7 +341,10 @@ for (const backend of backends) {
     });
 
     it('open seat: create with openSeat, join with an explicit deck, play on; a second joiner gets 409 seat-taken', async () => {
-      const decks = (await h.http.get('/v1/games/universus/decks').expect(200)).body.decks as { id: string; cards: { card: string; count: number }[] }[];
+      const decks = (await h.http.get('/v1/games/universus/decks').expect(200)).body.decks as {
+        id: string;
+        cards: { card: string; count: number }[];
+      }[];
       const created = await h.http
         .post('/v1/matches')
         .send({ game: 'universus', handle: 'uvs-opener', openSeat: true, decks: { p1: { starter: 'garrison' } } })
@@ -325,7 +380,10 @@ for (const backend of backends) {
     it('sandbox: a universus-position/1 position (toPosition of a dealt state) opens a match that plays on without leaks', async () => {
       const dealt = await create({ decks: { p1: { starter: 'scouts' }, p2: { starter: 'garrison' } } });
       const truth = await uvsTruth(h.app.service, dealt.id);
-      const position = universus.positions.toPosition(truth.state) as { players: Record<Seat, { hand: string[]; health: number }>; turnPlayer: Seat };
+      const position = universus.positions.toPosition(truth.state) as {
+        players: Record<Seat, { hand: string[]; health: number }>;
+        turnPlayer: Seat;
+      };
       const c = await create({ position });
       const v = await h.http.get(`/v1/matches/${c.id}`).set(bearer(c.tokens.p1)).expect(200);
       expect(v.body.sandbox).toBe(true);
@@ -351,8 +409,12 @@ for (const backend of backends) {
       expectProblem(await h.http.post('/v1/matches').send({ game: 'universus', position: bad }), 400);
     });
 
-    it('two nodes on one database: moves alternate between them (each catches up on the other\'s events) and the views agree', async () => {
-      const c = await create({ handle: 'uvs-two', opponentHandle: 'uvs-nodes', decks: { p1: { starter: 'shifters' }, p2: { starter: 'scouts' } } });
+    it("two nodes on one database: moves alternate between them (each catches up on the other's events) and the views agree", async () => {
+      const c = await create({
+        handle: 'uvs-two',
+        opponentHandle: 'uvs-nodes',
+        decks: { p1: { starter: 'shifters' }, p2: { starter: 'scouts' } },
+      });
       const second = await buildApp({ store: h.app.service.store, logger: false });
       await second.ready();
       try {
@@ -368,12 +430,16 @@ for (const backend of backends) {
           // "My turn" lists follow the pending decision (toMove on the match row).
           const mine = await node.get('/v1/me/matches?turn=mine').set(bearer(c.tokens[seat])).expect(200);
           expect(mine.body.matches.map((m: { id: string }) => m.id)).toContain(c.id);
-          const theirs = await node.get('/v1/me/matches?turn=mine').set(bearer(c.tokens[otherSeat(seat)])).expect(200);
+          const theirs = await node
+            .get('/v1/me/matches?turn=mine')
+            .set(bearer(c.tokens[otherSeat(seat)]))
+            .expect(200);
           expect(theirs.body.matches.map((m: { id: string }) => m.id)).not.toContain(c.id);
           const legal = await node.get(`/v1/matches/${c.id}/legal-actions`).set(bearer(c.tokens[seat])).expect(200);
           const options = legal.body.actions as { action: unknown }[];
           const res = await node
-            .post(`/v1/matches/${c.id}/actions`).set('prefer', 'return=representation')
+            .post(`/v1/matches/${c.id}/actions`)
+            .set('prefer', 'return=representation')
             .set(bearer(c.tokens[seat]))
             .set('if-match', `"${version}"`)
             .send({ action: options[Math.floor(rand() * options.length)]!.action });
@@ -405,8 +471,19 @@ for (const backend of backends) {
       const position = universus.positions.toPosition((await uvsTruth(h.app.service, c.id)).state);
       const legal = await h.http.get(`/v1/matches/${c.id}/legal-actions`).set(bearer(c.tokens[seat])).expect(200);
       const [first, second] = legal.body.actions as { action: unknown }[];
-      await h.http.post(`/v1/matches/${c.id}/actions`).set('prefer', 'return=representation').set(bearer(c.tokens[seat])).set('idempotency-key', 'uvs-k').send({ action: first!.action }).expect(200);
-      const reused = await h.http.post(`/v1/matches/${c.id}/actions`).set('prefer', 'return=representation').set(bearer(c.tokens[seat])).set('idempotency-key', 'uvs-k').send({ action: second!.action });
+      await h.http
+        .post(`/v1/matches/${c.id}/actions`)
+        .set('prefer', 'return=representation')
+        .set(bearer(c.tokens[seat]))
+        .set('idempotency-key', 'uvs-k')
+        .send({ action: first!.action })
+        .expect(200);
+      const reused = await h.http
+        .post(`/v1/matches/${c.id}/actions`)
+        .set('prefer', 'return=representation')
+        .set(bearer(c.tokens[seat]))
+        .set('idempotency-key', 'uvs-k')
+        .send({ action: second!.action });
       expectProblem(reused, 422, 'idempotency-key-reused');
 
       const open = await h.http.post('/v1/matches').send({ game: 'universus', position, openSeat: true, handle: 'uvs-sb' });
@@ -418,13 +495,17 @@ for (const backend of backends) {
       const sv = await h.http.get(`/v1/matches/${open.body.id}`).set(bearer(joined.body.token)).expect(200);
       expect(sv.body.sandbox).toBe(true);
       expect(sv.body.game.players.p1.hand).toBeNull();
-      expect(sv.body.game.players.p2.hand.map((x: { card: string }) => x.card)).toEqual((position as { players: { p2: { hand: string[] } } }).players.p2.hand);
+      expect(sv.body.game.players.p2.hand.map((x: { card: string }) => x.card)).toEqual(
+        (position as { players: { p2: { hand: string[] } } }).players.p2.hand,
+      );
     });
 
     it('U-CHECK-1 live NDJSON streams for both seats and a spectator: each gets exactly its events page, redacted, and the end line', async () => {
       const base = h.baseUrl();
       const c = await create({ settings: SMALL_SETTINGS, decks: SMALL_DECKS });
-      const streams = VIEWERS.map((viewer) => openStream(base, `/v1/matches/${c.id}/stream`, viewer === 'spectator' ? undefined : c.tokens[viewer]));
+      const streams = VIEWERS.map((viewer) =>
+        openStream(base, `/v1/matches/${c.id}/stream`, viewer === 'spectator' ? undefined : c.tokens[viewer]),
+      );
       // Connected (the stored opening arrived) before the first move, so the moves arrive live.
       await Promise.all(streams.map((st) => st.first));
       const rand = prng(BASE_SEED + 6);
@@ -436,7 +517,8 @@ for (const backend of backends) {
         const legal = await h.http.get(`/v1/matches/${c.id}/legal-actions`).set(bearer(c.tokens[seat])).expect(200);
         const options = legal.body.actions as { action: unknown }[];
         const r = await h.http
-          .post(`/v1/matches/${c.id}/actions`).set('prefer', 'return=representation')
+          .post(`/v1/matches/${c.id}/actions`)
+          .set('prefer', 'return=representation')
           .set(bearer(c.tokens[seat]))
           .set('if-match', `"${version}"`)
           .send({ action: options[Math.floor(rand() * options.length)]!.action })
@@ -448,7 +530,9 @@ for (const backend of backends) {
       const texts = await Promise.all(streams.map((st) => st.ended));
       const t = await uvsTruth(h.app.service, c.id);
       for (const [i, viewer] of VIEWERS.entries()) {
-        const lines = texts[i]!.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as unknown);
+        const lines = texts[i]!.split('\n')
+          .filter((l) => l.trim() !== '')
+          .map((l) => JSON.parse(l) as unknown);
         expect(lines.at(-1)).toEqual({ end: 'finished' });
         const page = await get(`/v1/matches/${c.id}/events?limit=500`, viewer, c.tokens).expect(200);
         expect(lines.slice(0, -1), viewer).toEqual(page.body.events);
@@ -458,7 +542,15 @@ for (const backend of backends) {
 
     it('U-BLOCK-1 U-BLOCK-2 U-BLOCK-3 U-BLOCK-6 U-CHECK-1 U-DAMAGE-1 U-DAMAGE-5: a sandbox attack, block rejections with engine codes, a full block revealed to everyone', async () => {
       const player = (character: string, hand: string[], deck: string[]) => ({
-        character, health: 20, hand, deck, discard: [], removed: [], cardPool: [], stage: [], momentum: [],
+        character,
+        health: 20,
+        hand,
+        deck,
+        discard: [],
+        removed: [],
+        cardPool: [],
+        stage: [],
+        momentum: [],
       });
       const position = {
         format: 'universus-position/1',
@@ -471,10 +563,18 @@ for (const backend of backends) {
       };
       const c = await create({ position });
       const hand = async (seat: Seat) =>
-        Object.fromEntries(((await h.http.get(`/v1/matches/${c.id}`).set(bearer(c.tokens[seat])).expect(200)).body.game.players[seat].hand as { id: string; card: string }[]).map((x) => [x.card, x.id]));
+        Object.fromEntries(
+          (
+            (await h.http.get(`/v1/matches/${c.id}`).set(bearer(c.tokens[seat])).expect(200)).body.game.players[seat].hand as {
+              id: string;
+              card: string;
+            }[]
+          ).map((x) => [x.card, x.id]),
+        );
       const p1 = await hand('p1');
       const p2 = await hand('p2');
-      const act = (seat: Seat, action: object) => h.http.post(`/v1/matches/${c.id}/actions`).set('prefer', 'return=representation').set(bearer(c.tokens[seat])).send({ action });
+      const act = (seat: Seat, action: object) =>
+        h.http.post(`/v1/matches/${c.id}/actions`).set('prefer', 'return=representation').set(bearer(c.tokens[seat])).send({ action });
       const attacked = await act('p1', { type: 'PlayCard', cardId: p1.A07 }).expect(200);
       const version = attacked.body.version as number;
       expect(attacked.body.match.game.attack).toMatchObject({ attacker: 'p1', zone: 'HIGH', speed: 5, damage: 2 });
@@ -482,7 +582,10 @@ for (const backend of backends) {
 
       // U-BLOCK-2: only a HIGH or MID block card fits a HIGH attack; legal-actions says so, apply refuses the rest.
       const legal = await h.http.get(`/v1/matches/${c.id}/legal-actions`).set(bearer(c.tokens.p2)).expect(200);
-      expect(legal.body.actions.map((a: { action: unknown }) => a.action)).toEqual([{ type: 'Block', cardId: p2.F01 }, { type: 'NoBlock' }]);
+      expect(legal.body.actions.map((a: { action: unknown }) => a.action)).toEqual([
+        { type: 'Block', cardId: p2.F01 },
+        { type: 'NoBlock' },
+      ]);
       for (const [action, code] of [
         [{ type: 'Block', cardId: p2.A03 }, 'ZONE_NOT_ADJACENT'],
         [{ type: 'Block', cardId: p2.A04 }, 'NO_BLOCK_ZONE'],
@@ -508,15 +611,29 @@ for (const backend of backends) {
       // U-CHECK-1: both check cards (p1's Supply Depot, p2's Mikasa's Admission) are shown to every party.
       for (const viewer of VIEWERS) {
         const ev = await get(`/v1/matches/${c.id}/events`, viewer, c.tokens).expect(200);
-        const revealed = (ev.body.events as { event: { type: string; card: string; value: number } }[]).filter((e) => e.event.type === 'CheckRevealed').map((e) => [e.event.card, e.event.value]);
-        expect(revealed, viewer).toEqual([['F04', 5], ['F03', 6]]);
-        assertUvsNoLeak(ev.text, (await uvsTruth(h.app.service, c.id)).secrets(viewer), `sandbox block events for ${viewer}`, { view: false });
+        const revealed = (ev.body.events as { event: { type: string; card: string; value: number } }[])
+          .filter((e) => e.event.type === 'CheckRevealed')
+          .map((e) => [e.event.card, e.event.value]);
+        expect(revealed, viewer).toEqual([
+          ['F04', 5],
+          ['F03', 6],
+        ]);
+        assertUvsNoLeak(ev.text, (await uvsTruth(h.app.service, c.id)).secrets(viewer), `sandbox block events for ${viewer}`, {
+          view: false,
+        });
       }
     });
 
     it('U-COMMIT-1 U-COMMIT-2 U-COMMIT-3 U-BLOCK-6 U-DAMAGE-1 U-MOMENTUM-1 U-MOMENTUM-2 U-TURN-2: commits for a play and a block, HALF damage rounded up, momentum face down', async () => {
       const player = (character: string, hand: string[], deck: string[], stage: [string, boolean][]) => ({
-        character, health: 20, hand, deck, discard: [], removed: [], cardPool: [], momentum: [],
+        character,
+        health: 20,
+        hand,
+        deck,
+        discard: [],
+        removed: [],
+        cardPool: [],
+        momentum: [],
         stage: stage.map(([card, committed]) => ({ card, committed })),
       });
       const position = {
@@ -526,14 +643,34 @@ for (const backend of backends) {
         turnNumber: 4,
         players: {
           // Levi's Overhead Strike (difficulty 5) checked by Blade Flurry (check 1): short by 4; four ready foundations, one committed.
-          p1: player('C01', ['A02'], ['A05', 'F05'], [['F01', false], ['F02', false], ['F05', false], ['F06', false], ['F04', true]]),
+          p1: player(
+            'C01',
+            ['A02'],
+            ['A05', 'F05'],
+            [
+              ['F01', false],
+              ['F02', false],
+              ['F05', false],
+              ['F06', false],
+              ['F04', true],
+            ],
+          ),
           // Against a Tough Bunch blocks MID (modifier 2) against the HIGH attack: 6 + 2 = 8, checked by Mikasa's Admission (6): short by 2.
-          p2: player('C02', ['F02'], ['F03', 'F05', 'F05', 'F05', 'F05', 'F05', 'F05'], [['F04', false], ['F06', false]]),
+          p2: player(
+            'C02',
+            ['F02'],
+            ['F03', 'F05', 'F05', 'F05', 'F05', 'F05', 'F05'],
+            [
+              ['F04', false],
+              ['F06', false],
+            ],
+          ),
         },
       };
       const c = await create({ position });
       const view = async (seat: Seat) => (await h.http.get(`/v1/matches/${c.id}`).set(bearer(c.tokens[seat])).expect(200)).body.game;
-      const act = (seat: Seat, action: object) => h.http.post(`/v1/matches/${c.id}/actions`).set('prefer', 'return=representation').set(bearer(c.tokens[seat])).send({ action });
+      const act = (seat: Seat, action: object) =>
+        h.http.post(`/v1/matches/${c.id}/actions`).set('prefer', 'return=representation').set(bearer(c.tokens[seat])).send({ action });
       const v1 = await view('p1');
       const stage1 = v1.players.p1.stage as { id: string; card: string; committed: boolean }[];
       const ready1 = stage1.filter((x) => !x.committed).map((x) => x.id);
@@ -595,9 +732,23 @@ for (const backend of backends) {
 
     it('U-DAMAGE-4 U-WIN-1: a sandbox position with a player at 0 or less health is refused (D-18)', async () => {
       const player = (character: string, health: number) => ({
-        character, health, hand: ['A07', 'F05'], deck: ['F04', 'F05', 'F01'], discard: [], removed: [], cardPool: [], stage: [], momentum: [],
+        character,
+        health,
+        hand: ['A07', 'F05'],
+        deck: ['F04', 'F05', 'F01'],
+        discard: [],
+        removed: [],
+        cardPool: [],
+        stage: [],
+        momentum: [],
       });
-      const position = { format: 'universus-position/1', config: {}, turnPlayer: 'p1', turnNumber: 2, players: { p1: player('C01', 12), p2: player('C02', -1) } };
+      const position = {
+        format: 'universus-position/1',
+        config: {},
+        turnPlayer: 'p1',
+        turnNumber: 2,
+        players: { p1: player('C01', 12), p2: player('C02', -1) },
+      };
       const res = await h.http.post('/v1/matches').send({ game: 'universus', position });
       if (res.status === 201) {
         const v = await h.http.get(`/v1/matches/${res.body.id}`).expect(200);
@@ -607,7 +758,9 @@ for (const backend of backends) {
       } else {
         // The request schema is the position schema, so the refusal is a 400 naming the field.
         const p = expectProblem(res, 400, 'validation-failed');
-        expect(((p as { errors?: string[] }).errors ?? []).join(' ')).toMatch(/players\.p2\.health: a player at 0 or less health has already lost/);
+        expect(((p as { errors?: string[] }).errors ?? []).join(' ')).toMatch(
+          /players\.p2\.health: a player at 0 or less health has already lost/,
+        );
       }
     });
 
@@ -622,39 +775,67 @@ for (const backend of backends) {
           if (pending.kind === kind) return { c, deciding: pending.seat, version: v.body.version as number };
           const legal = await get(`/v1/matches/${c.id}/legal-actions`, pending.seat, c.tokens).expect(200);
           const options = legal.body.actions as { action: object }[];
-          await h.http.post(`/v1/matches/${c.id}/actions`).set('prefer', 'return=representation').set(bearer(c.tokens[pending.seat])).send({ action: options[Math.floor(rand() * options.length)]!.action }).expect(200);
+          await h.http
+            .post(`/v1/matches/${c.id}/actions`)
+            .set('prefer', 'return=representation')
+            .set(bearer(c.tokens[pending.seat]))
+            .send({ action: options[Math.floor(rand() * options.length)]!.action })
+            .expect(200);
         }
       }
       throw new Error(`no ${kind} decision reached`);
     }
 
     // Attack (PLAY), block, check (AWAIT_COMMIT) and momentum after damage; each resigned by the seat deciding and by the other one.
-    it.each(['PLAY', 'AWAIT_BLOCK', 'AWAIT_COMMIT', 'AWAIT_MOMENTUM'])('issue 20: either seat resigns at a %s decision: the other seat wins (reason resigned), the log ends with MatchEnded, nothing more is accepted', async (kind) => {
-      const rand = prng(BASE_SEED + kind.length);
-      for (const who of ['deciding', 'other'] as const) {
-        const { c, deciding, version } = await atDecision(kind, rand);
-        const resigner = who === 'deciding' ? deciding : otherSeat(deciding);
-        const winner = otherSeat(resigner);
-        const t = await uvsTruth(h.app.service, c.id);
-        const res = await h.http.post(`/v1/matches/${c.id}/actions`).set('prefer', 'return=representation').set(bearer(c.tokens[resigner])).set('if-match', `"${version}"`).send({ action: { type: 'resign' } });
-        expect(res.status, JSON.stringify(res.body)).toBe(200);
-        expect(res.body.match).toMatchObject({ status: 'finished', winner, outcome: { winner, reason: 'resigned', seat: resigner } });
-        expect(res.body.match.seed, 'the seed is published once the match is over').toEqual(expect.any(String));
-        expect(res.body.events.map((e: { actingSeat: Seat; event: { type: string } }) => [e.actingSeat, e.event.type])).toEqual([[resigner, 'MatchEnded']]);
-        expect(res.body.events[0].event.end).toMatchObject({ reason: 'resigned', seat: resigner, winner });
-        // Over now, so the seed is published; hands and decks stay hidden (the game itself did not end).
-        assertUvsNoLeak(res.text, { ...t.secrets(resigner), seed: null }, `${kind} resign by ${who}`, { view: false });
-        // The match waits for nobody: no legal actions, no further action (not even a second resign).
-        for (const seat of ['p1', 'p2'] as const) {
-          expect((await get(`/v1/matches/${c.id}/legal-actions`, seat, c.tokens).expect(200)).body.actions).toEqual([]);
-          expectProblem(await h.http.post(`/v1/matches/${c.id}/actions`).set('prefer', 'return=representation').set(bearer(c.tokens[seat])).send({ action: { type: 'resign' } }), 409, 'match-finished');
+    it.each(['PLAY', 'AWAIT_BLOCK', 'AWAIT_COMMIT', 'AWAIT_MOMENTUM'])(
+      'issue 20: either seat resigns at a %s decision: the other seat wins (reason resigned), the log ends with MatchEnded, nothing more is accepted',
+      async (kind) => {
+        const rand = prng(BASE_SEED + kind.length);
+        for (const who of ['deciding', 'other'] as const) {
+          const { c, deciding, version } = await atDecision(kind, rand);
+          const resigner = who === 'deciding' ? deciding : otherSeat(deciding);
+          const winner = otherSeat(resigner);
+          const t = await uvsTruth(h.app.service, c.id);
+          const res = await h.http
+            .post(`/v1/matches/${c.id}/actions`)
+            .set('prefer', 'return=representation')
+            .set(bearer(c.tokens[resigner]))
+            .set('if-match', `"${version}"`)
+            .send({ action: { type: 'resign' } });
+          expect(res.status, JSON.stringify(res.body)).toBe(200);
+          expect(res.body.match).toMatchObject({ status: 'finished', winner, outcome: { winner, reason: 'resigned', seat: resigner } });
+          expect(res.body.match.seed, 'the seed is published once the match is over').toEqual(expect.any(String));
+          expect(res.body.events.map((e: { actingSeat: Seat; event: { type: string } }) => [e.actingSeat, e.event.type])).toEqual([
+            [resigner, 'MatchEnded'],
+          ]);
+          expect(res.body.events[0].event.end).toMatchObject({ reason: 'resigned', seat: resigner, winner });
+          // Over now, so the seed is published; hands and decks stay hidden (the game itself did not end).
+          assertUvsNoLeak(res.text, { ...t.secrets(resigner), seed: null }, `${kind} resign by ${who}`, { view: false });
+          // The match waits for nobody: no legal actions, no further action (not even a second resign).
+          for (const seat of ['p1', 'p2'] as const) {
+            expect((await get(`/v1/matches/${c.id}/legal-actions`, seat, c.tokens).expect(200)).body.actions).toEqual([]);
+            expectProblem(
+              await h.http
+                .post(`/v1/matches/${c.id}/actions`)
+                .set('prefer', 'return=representation')
+                .set(bearer(c.tokens[seat]))
+                .send({ action: { type: 'resign' } }),
+              409,
+              'match-finished',
+            );
+          }
+          const spectator = await h.http.get(`/v1/matches/${c.id}`).expect(200);
+          expect(spectator.body).toMatchObject({
+            status: 'finished',
+            winner,
+            version: version + 1,
+            outcome: { winner, reason: 'resigned', seat: resigner },
+          });
+          const page = await h.http.get(`/v1/matches/${c.id}/events?after=${version}`).expect(200);
+          expect(page.body.events.map((e: { event: { type: string } }) => e.event.type)).toEqual(['MatchEnded']);
         }
-        const spectator = await h.http.get(`/v1/matches/${c.id}`).expect(200);
-        expect(spectator.body).toMatchObject({ status: 'finished', winner, version: version + 1, outcome: { winner, reason: 'resigned', seat: resigner } });
-        const page = await h.http.get(`/v1/matches/${c.id}/events?after=${version}`).expect(200);
-        expect(page.body.events.map((e: { event: { type: string } }) => e.event.type)).toEqual(['MatchEnded']);
-      }
-    });
+      },
+    );
 
     it('errors: an Evons action, an illegal UniVersus action (engine code + version), Evons settings, an unknown starter, an unknown game', async () => {
       const c = await create({ decks: { p1: { starter: 'scouts' }, p2: { starter: 'shifters' } } });
@@ -663,7 +844,11 @@ for (const backend of backends) {
       const version = v.body.version as number;
 
       // An Evons action is well-formed for the API but not a UniVersus action: the engine's stable code.
-      const evonsAction = await h.http.post(`/v1/matches/${c.id}/actions`).set('prefer', 'return=representation').set(bearer(c.tokens[seat])).send({ action: { type: 'pass' } });
+      const evonsAction = await h.http
+        .post(`/v1/matches/${c.id}/actions`)
+        .set('prefer', 'return=representation')
+        .set(bearer(c.tokens[seat]))
+        .send({ action: { type: 'pass' } });
       const e1 = expectProblem(evonsAction, 422, 'INVALID_ACTION');
       expect(e1.type).toBe('urn:evons:problem:illegal-action');
       expect(evonsAction.body.version).toBe(version);
@@ -671,19 +856,36 @@ for (const backend of backends) {
       // U-PLAY-1: only the deciding seat; D-14: a card not in hand gets one answer, whoever holds it.
       const t = await uvsTruth(h.app.service, c.id);
       const otherHand = t.state.players[otherSeat(seat)].hand[0]!;
-      const notYours = await h.http.post(`/v1/matches/${c.id}/actions`).set('prefer', 'return=representation').set(bearer(c.tokens[otherSeat(seat)])).send({ action: { type: 'PassCombat' } });
+      const notYours = await h.http
+        .post(`/v1/matches/${c.id}/actions`)
+        .set('prefer', 'return=representation')
+        .set(bearer(c.tokens[otherSeat(seat)]))
+        .send({ action: { type: 'PassCombat' } });
       const e2 = expectProblem(notYours, 422, 'NOT_YOUR_DECISION');
       expect(e2.type).toBe('urn:evons:problem:illegal-action');
       expect(notYours.body.version).toBe(version);
       for (const cardId of [otherHand, 'no-such-card']) {
-        const r = await h.http.post(`/v1/matches/${c.id}/actions`).set('prefer', 'return=representation').set(bearer(c.tokens[seat])).send({ action: { type: 'PlayCard', cardId } });
+        const r = await h.http
+          .post(`/v1/matches/${c.id}/actions`)
+          .set('prefer', 'return=representation')
+          .set(bearer(c.tokens[seat]))
+          .send({ action: { type: 'PlayCard', cardId } });
         const e = expectProblem(r, 422, 'CARD_NOT_IN_HAND');
         expect(e.type).toBe('urn:evons:problem:illegal-action');
         expect(r.body.version).toBe(version);
-        assertUvsNoLeak(r.text, { ...t.secrets(seat), neverShown: new Set([...t.secrets(seat).neverShown].filter((x) => x !== cardId)) }, 'illegal PlayCard problem', { view: false });
+        assertUvsNoLeak(
+          r.text,
+          { ...t.secrets(seat), neverShown: new Set([...t.secrets(seat).neverShown].filter((x) => x !== cardId)) },
+          'illegal PlayCard problem',
+          { view: false },
+        );
         expect(r.body.detail).not.toContain(t.state.cards[otherHand]!);
       }
-      const wrong = await h.http.post(`/v1/matches/${c.id}/actions`).set('prefer', 'return=representation').set(bearer(c.tokens[seat])).send({ action: { type: 'NoBlock' } });
+      const wrong = await h.http
+        .post(`/v1/matches/${c.id}/actions`)
+        .set('prefer', 'return=representation')
+        .set(bearer(c.tokens[seat]))
+        .send({ action: { type: 'NoBlock' } });
       expectProblem(wrong, 422, 'WRONG_DECISION');
       expect((await h.http.get(`/v1/matches/${c.id}`).expect(200)).body.version).toBe(version);
 
@@ -697,27 +899,48 @@ for (const backend of backends) {
       expect(JSON.stringify(evonsSettings.body)).toContain('handLimit');
 
       // An unknown starter (an Evons starter id) is an invalid deck for this game.
-      const starter = await h.http.post('/v1/matches').send({ game: 'universus', decks: { p1: { starter: 'starter-verdant-quake' }, p2: { starter: 'scouts' } } });
+      const starter = await h.http
+        .post('/v1/matches')
+        .send({ game: 'universus', decks: { p1: { starter: 'starter-verdant-quake' }, p2: { starter: 'scouts' } } });
       expectProblem(starter, 422, 'invalid-deck');
       expect(starter.body.detail).toContain('starter-verdant-quake');
       // U-SETUP-1: one character plus minDeckSize attacks and foundations.
       const short = await h.http.post('/v1/matches').send({ game: 'universus', decks: { p1: SMALL_DECKS.p1, p2: { starter: 'scouts' } } });
       expectProblem(short, 422, 'invalid-deck');
 
-      const unknownGame = await h.http.post('/v1/matches').send({ game: 'chess', decks: { p1: { starter: 'scouts' }, p2: { starter: 'scouts' } } });
+      const unknownGame = await h.http
+        .post('/v1/matches')
+        .send({ game: 'chess', decks: { p1: { starter: 'scouts' }, p2: { starter: 'scouts' } } });
       expectProblem(unknownGame, 400, 'validation-failed');
 
       // Each game's positions and decks are its own: an Evons position or deck is refused by UniVersus and back.
       const uvsPosition = universus.positions.toPosition(t.state);
-      const evonsPosition = { format: 'evons-position/1', cardSetId: 'set00-placeholder', first: 'p1', turn: 1, active: 'p1', step: 'reveal' };
+      const evonsPosition = {
+        format: 'evons-position/1',
+        cardSetId: 'set00-placeholder',
+        first: 'p1',
+        turn: 1,
+        active: 'p1',
+        step: 'reveal',
+      };
       expectProblem(await h.http.post('/v1/matches').send({ game: 'universus', position: evonsPosition }), 400, 'validation-failed');
       expectProblem(await h.http.post('/v1/matches').send({ position: uvsPosition }), 400, 'validation-failed');
       const openUvs = await create({ openSeat: true, decks: { p1: { starter: 'scouts' } } });
-      expectProblem(await h.http.post(`/v1/matches/${openUvs.id}/join`).send({ deck: { starter: 'starter-storm-shade' } }), 422, 'invalid-deck');
-      const openEvons = await h.http.post('/v1/matches').send({ openSeat: true, decks: { p1: { starter: 'starter-storm-shade' } } }).expect(201);
+      expectProblem(
+        await h.http.post(`/v1/matches/${openUvs.id}/join`).send({ deck: { starter: 'starter-storm-shade' } }),
+        422,
+        'invalid-deck',
+      );
+      const openEvons = await h.http
+        .post('/v1/matches')
+        .send({ openSeat: true, decks: { p1: { starter: 'starter-storm-shade' } } })
+        .expect(201);
       expectProblem(await h.http.post(`/v1/matches/${openEvons.body.id}/join`).send({ deck: { starter: 'scouts' } }), 422, 'invalid-deck');
       // Both seats are still open after the refused joins.
-      await h.http.post(`/v1/matches/${openUvs.id}/join`).send({ deck: { starter: 'garrison' } }).expect(200);
+      await h.http
+        .post(`/v1/matches/${openUvs.id}/join`)
+        .send({ deck: { starter: 'garrison' } })
+        .expect(200);
     });
   });
 }

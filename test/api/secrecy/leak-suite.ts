@@ -35,20 +35,74 @@ const CONFIGS: Record<string, object> = {
   'R-FACE-7 growthAutoReveal': { growthAutoReveal: true },
   'R-CRED-1/2 R-FACE-4 low credits, deferred reveals': { startingCredits: 0, creditsPerTurn: 1 },
   'R-PLAY-5 allowDirectBlockPlay': { allowDirectBlockPlay: true },
-  'all together': { coveredHitByArrow: 'FLIP_OWNERSHIP', growthAutoReveal: true, startingCredits: 2, creditsPerTurn: 1, allowDirectBlockPlay: true, handLimit: 3 },
+  'all together': {
+    coveredHitByArrow: 'FLIP_OWNERSHIP',
+    growthAutoReveal: true,
+    startingCredits: 2,
+    creditsPerTurn: 1,
+    allowDirectBlockPlay: true,
+    handLimit: 3,
+  },
 };
 
 const MATCH = /* GraphQL */ `
   query ($id: ID!, $after: Int) {
     match(id: $id) {
-      id version status seat pending
-      legalActions { type action text }
-      events(after: $after, limit: 500) { events { seq type data } }
+      id
+      version
+      status
+      seat
+      pending
+      legalActions {
+        type
+        action
+        text
+      }
+      events(after: $after, limit: 500) {
+        events {
+          seq
+          type
+          data
+        }
+      }
       ... on EvonsMatch {
-        board { name card { id owner facing covered defId name face { defId name } } }
-        graveyards { p1 { id defId name } p2 { id defId name } }
-        removed { id defId name }
-        hand { id defId name }
+        board {
+          name
+          card {
+            id
+            owner
+            facing
+            covered
+            defId
+            name
+            face {
+              defId
+              name
+            }
+          }
+        }
+        graveyards {
+          p1 {
+            id
+            defId
+            name
+          }
+          p2 {
+            id
+            defId
+            name
+          }
+        }
+        removed {
+          id
+          defId
+          name
+        }
+        hand {
+          id
+          defId
+          name
+        }
       }
     }
   }
@@ -92,7 +146,8 @@ export function leakSuite(backend: Backend): void {
     const h = useHarness(backend);
 
     const as = (req: ReturnType<Harness['http']['get']>, token: string | undefined) => (token ? req.set(bearer(token)) : req);
-    const gql = (token: string | undefined, query: string, variables: Record<string, unknown>) => as(h.http.post('/graphql').send({ query, variables }), token);
+    const gql = (token: string | undefined, query: string, variables: Record<string, unknown>) =>
+      as(h.http.post('/graphql').send({ query, variables }), token);
     const truth = async (id: string): Promise<GameState> => (await h.app.service.load(id, undefined)).state as GameState;
 
     /** Every read path for one viewer, checked against the true state. */
@@ -108,13 +163,15 @@ export function leakSuite(backend: Backend): void {
       if (viewer !== 'spectator') {
         const legal = await as(h.http.get(`/v1/matches/${id}/legal-actions?text=true`), token).expect(200);
         assertNoLeak(legal.text, s, `${label} legal ${viewer}`);
-        for (const o of legal.body.actions as { action: unknown; text: string }[]) assertTextSafe(state, s, o.action, o.text, `${label} legal text ${viewer}`);
+        for (const o of legal.body.actions as { action: unknown; text: string }[])
+          assertTextSafe(state, s, o.action, o.text, `${label} legal text ${viewer}`);
         texts += legal.body.actions.length;
       }
       const g = await gql(token, MATCH, { id, after }).expect(200);
       expect(g.body.errors, JSON.stringify(g.body.errors)).toBeUndefined();
       assertNoLeak(g.text, s, `${label} GraphQL ${viewer}`);
-      for (const o of g.body.data.match.legalActions as { action: unknown; text: string }[]) assertTextSafe(state, s, o.action, o.text, `${label} GraphQL text ${viewer}`);
+      for (const o of g.body.data.match.legalActions as { action: unknown; text: string }[])
+        assertTextSafe(state, s, o.action, o.text, `${label} GraphQL text ${viewer}`);
       return texts;
     }
 
@@ -140,7 +197,10 @@ export function leakSuite(backend: Backend): void {
           expect(r.status).toBeLessThan(500);
           assertNoLeak(r.text, s, `${label} problem for ${seat}`);
           assertTextSafe(state, s, action, r.text, `${label} problem for ${seat}`);
-          const g = await gql(tokens[seat], 'mutation ($id: ID!, $a: JSON) { submitAction(matchId: $id, action: $a) { version } }', { id, a: action }).expect(200);
+          const g = await gql(tokens[seat], 'mutation ($id: ID!, $a: JSON) { submitAction(matchId: $id, action: $a) { version } }', {
+            id,
+            a: action,
+          }).expect(200);
           assertTextSafe(state, s, action, JSON.stringify(g.body.errors), `${label} GraphQL error for ${seat}`);
           if (!g.body.errors) return true;
         }
@@ -172,15 +232,31 @@ export function leakSuite(backend: Backend): void {
       const FIELDS = 'id status challenger { handle } to { handle } allowed game timeControl rated seat settings declineReason matchId';
       const reads = async (id: string, extra: string[] = []): Promise<[string, string][]> => {
         const out: [string, string][] = [];
-        for (const [who, token] of [['anonymous', undefined], ['challenger', cy.token], ['challenged', di.token]] as const) {
+        for (const [who, token] of [
+          ['anonymous', undefined],
+          ['challenger', cy.token],
+          ['challenged', di.token],
+        ] as const) {
           const r = h.http.get(`/v1/challenges/${id}`);
           out.push([`GET challenge as ${who}`, (await (token ? r.set(bearer(token)) : r).expect(200)).text]);
-          out.push([`GraphQL challenge as ${who}`, (await gql(token, `query ($id: ID!) { challenge(id: $id) { ${FIELDS} } }`, { id }).expect(200)).text]);
+          out.push([
+            `GraphQL challenge as ${who}`,
+            (await gql(token, `query ($id: ID!) { challenge(id: $id) { ${FIELDS} } }`, { id }).expect(200)).text,
+          ]);
         }
-        for (const [who, token] of [['challenger', cy.token], ['challenged', di.token]] as const) {
+        for (const [who, token] of [
+          ['challenger', cy.token],
+          ['challenged', di.token],
+        ] as const) {
           for (const direction of ['in', 'out']) {
-            out.push([`${direction} list of ${who}`, (await h.http.get(`/v1/me/challenges?direction=${direction}`).set(bearer(token)).expect(200)).text]);
-            out.push([`GraphQL ${direction} list of ${who}`, (await gql(token, `{ myChallenges(direction: ${direction}) { challenges { ${FIELDS} } } }`, {}).expect(200)).text]);
+            out.push([
+              `${direction} list of ${who}`,
+              (await h.http.get(`/v1/me/challenges?direction=${direction}`).set(bearer(token)).expect(200)).text,
+            ]);
+            out.push([
+              `GraphQL ${direction} list of ${who}`,
+              (await gql(token, `{ myChallenges(direction: ${direction}) { challenges { ${FIELDS} } } }`, {}).expect(200)).text,
+            ]);
           }
         }
         // A refused read would be clean for nothing: every answer here is data.
@@ -189,13 +265,26 @@ export function leakSuite(backend: Backend): void {
       };
       const assertClean = (all: [string, string][], when: string, allowed: string[] = []) => {
         for (const [label, body] of all) {
-          for (const x of secrets.filter((s) => !allowed.includes(s))) expect(body.includes(x), `${when}: ${label} holds ${x.slice(0, 12)}…`).toBe(false);
+          for (const x of secrets.filter((s) => !allowed.includes(s)))
+            expect(body.includes(x), `${when}: ${label} holds ${x.slice(0, 12)}…`).toBe(false);
         }
       };
-      const created = await h.http.post('/v1/challenges').set(bearer(cy.token)).send({ to: di.handle, deck: { starter: STARTERS[1] } }).expect(201);
-      const viaGql = await gql(cy.token, `mutation { createChallenge(input: { to: "${di.handle}", deck: { starter: "${STARTERS[1]}" } }) { ${FIELDS} } }`, {}).expect(200);
+      const created = await h.http
+        .post('/v1/challenges')
+        .set(bearer(cy.token))
+        .send({ to: di.handle, deck: { starter: STARTERS[1] } })
+        .expect(201);
+      const viaGql = await gql(
+        cy.token,
+        `mutation { createChallenge(input: { to: "${di.handle}", deck: { starter: "${STARTERS[1]}" } }) { ${FIELDS} } }`,
+        {},
+      ).expect(200);
       assertClean(await reads(created.body.id, [created.text, viaGql.text]), 'open');
-      const acc = await h.http.post(`/v1/challenges/${created.body.id}/accept`).set(bearer(di.token)).send({ deck: { starter: STARTERS[2] } }).expect(200);
+      const acc = await h.http
+        .post(`/v1/challenges/${created.body.id}/accept`)
+        .set(bearer(di.token))
+        .send({ deck: { starter: STARTERS[2] } })
+        .expect(200);
       // The acceptor's answer holds its own seat token (and nothing else secret).
       assertClean([['accept answer', acc.text]], 'accept');
       assertClean(await reads(created.body.id), 'accepted, match running');
@@ -210,10 +299,16 @@ export function leakSuite(backend: Backend): void {
         const seed = Number(process.env.MATCH_SEED ?? Date.now() % 1_000_000);
         const rand = prng(seed);
         const label = `ws ${name} seed ${seed}`;
-        const created = await h.http.post('/v1/matches').send({ settings, decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[2] } } }).expect(201);
+        const created = await h.http
+          .post('/v1/matches')
+          .send({ settings, decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[2] } } })
+          .expect(201);
         const id: string = created.body.id;
         const tokens = created.body.tokens as Record<Seat, string>;
-        const sockets = { p1: gqlWsClient(h.baseUrl(), tokens.p1, { persistent: true }), p2: gqlWsClient(h.baseUrl(), tokens.p2, { persistent: true }) };
+        const sockets = {
+          p1: gqlWsClient(h.baseUrl(), tokens.p1, { persistent: true }),
+          p2: gqlWsClient(h.baseUrl(), tokens.p2, { persistent: true }),
+        };
         try {
           let state = await truth(id);
           let seat = pendingDecision(state)!.seat;
@@ -222,14 +317,22 @@ export function leakSuite(backend: Backend): void {
           let version: number = created.body.version;
           for (let n = 0; n < MAX_ACTIONS; n++) {
             if (!known) {
-              const l = await execute<{ match: { version: number; legalActions: { action: unknown; text: string }[] } }>(sockets[seat], LEGAL, { id });
+              const l = await execute<{ match: { version: number; legalActions: { action: unknown; text: string }[] } }>(
+                sockets[seat],
+                LEGAL,
+                { id },
+              );
               assertNoLeak(JSON.stringify(l), secretsFor(state, seat), `${label} #${n} legal over ws`);
               known = l.data!.match.legalActions;
             }
             for (const o of known) assertTextSafe(state, secretsFor(state, seat), o.action, o.text, `${label} #${n} legal text`);
             const choice: Option = known[Math.floor(rand() * known.length)]!;
             type Answer = { version: number; status: string; pending: { seat: Seat } | null; legalActions: Option[] };
-            const r: Next<{ submitAction: Answer }> = await execute<{ submitAction: Answer }>(sockets[seat], ACT, { id, a: choice.action, v: version });
+            const r: Next<{ submitAction: Answer }> = await execute<{ submitAction: Answer }>(sockets[seat], ACT, {
+              id,
+              a: choice.action,
+              v: version,
+            });
             expect(r.errors, `${label}: ${JSON.stringify(r.errors)}`).toBeUndefined();
             state = await truth(id);
             const s = secretsFor(state, seat);
@@ -260,14 +363,21 @@ export function leakSuite(backend: Backend): void {
         const reads: [string, string][] = [];
         for (const p of [ann, bob]) {
           reads.push([`GET /v1/players/${p.handle}`, text(await h.http.get(`/v1/players/${p.handle}`).expect(200))]);
-          const g = await gql(undefined, 'query ($h: String!) { player(handle: $h) { handle stats { played } favouriteDecks { game deck matches } } }', { h: p.handle }).expect(200);
+          const g = await gql(
+            undefined,
+            'query ($h: String!) { player(handle: $h) { handle stats { played } favouriteDecks { game deck matches } } }',
+            { h: p.handle },
+          ).expect(200);
           expect(g.body.errors, JSON.stringify(g.body.errors)).toBeUndefined();
           reads.push([`GraphQL player ${p.handle}`, g.text]);
-          const ex = await h.http.get(`/v1/players/${p.handle}/matches/export?events=true`).buffer(true).parse((r, done) => {
-            let t = '';
-            r.on('data', (c: Buffer) => (t += c.toString()));
-            r.on('end', () => done(null, t));
-          });
+          const ex = await h.http
+            .get(`/v1/players/${p.handle}/matches/export?events=true`)
+            .buffer(true)
+            .parse((r, done) => {
+              let t = '';
+              r.on('data', (c: Buffer) => (t += c.toString()));
+              r.on('end', () => done(null, t));
+            });
           expect(ex.status).toBe(200);
           reads.push([`export of ${p.handle}`, ex.body as string]);
         }
@@ -291,13 +401,23 @@ export function leakSuite(backend: Backend): void {
         .expect(201);
       const id: string = created.body.id;
       await assertNoDeck([STARTERS[1]], 'waiting');
-      await h.http.post(`/v1/matches/${id}/join`).set(bearer(bob.token)).send({ deck: { starter: STARTERS[2] } }).expect(200);
+      await h.http
+        .post(`/v1/matches/${id}/join`)
+        .set(bearer(bob.token))
+        .send({ deck: { starter: STARTERS[2] } })
+        .expect(200);
       await assertNoDeck([STARTERS[1], STARTERS[2]], 'active');
       // Once it is over the decks are public (the export publishes the lists), and the profile counts them.
-      await h.http.post(`/v1/matches/${id}/actions`).set(bearer(ann.token)).send({ action: { type: 'resign' } }).expect(200);
+      await h.http
+        .post(`/v1/matches/${id}/actions`)
+        .set(bearer(ann.token))
+        .send({ action: { type: 'resign' } })
+        .expect(200);
       const pa = await h.http.get(`/v1/players/${ann.handle}`).expect(200);
       expect(pa.body.favouriteDecks).toEqual([{ game: 'evons', deck: STARTERS[1], matches: 1 }]);
-      const pb = await gql(undefined, 'query ($h: String!) { player(handle: $h) { favouriteDecks { game deck matches } } }', { h: bob.handle }).expect(200);
+      const pb = await gql(undefined, 'query ($h: String!) { player(handle: $h) { favouriteDecks { game deck matches } } }', {
+        h: bob.handle,
+      }).expect(200);
       expect(pb.body.data.player.favouriteDecks).toEqual([{ game: 'evons', deck: STARTERS[2], matches: 1 }]);
     });
 
@@ -328,7 +448,11 @@ export function leakSuite(backend: Backend): void {
             const choice = options[Math.floor(rand() * options.length)]!;
             // Both forms of the answer: the lean default with the next legal actions, and the whole view.
             const form = n % 2 === 0 ? { prefer: 'return=representation' } : {};
-            const r = await h.http.post(`/v1/matches/${id}/actions${n % 2 === 0 ? '' : '?include=legal'}`).set(bearer(tokens[seat])).set(form).send({ action: choice.action });
+            const r = await h.http
+              .post(`/v1/matches/${id}/actions${n % 2 === 0 ? '' : '?include=legal'}`)
+              .set(bearer(tokens[seat]))
+              .set(form)
+              .send({ action: choice.action });
             expect(r.status, `${label}: ${JSON.stringify(r.body)}`).toBe(200);
             assertNoLeak(r.text, secretsFor(await truth(id), seat), `${label} action response`);
             version = r.body.version;
@@ -338,7 +462,12 @@ export function leakSuite(backend: Backend): void {
               swept = version;
             }
           }
-          if (status === 'active') await h.http.post(`/v1/matches/${id}/actions`).set(bearer(tokens.p1)).send({ action: { type: 'resign' } }).expect(200);
+          if (status === 'active')
+            await h.http
+              .post(`/v1/matches/${id}/actions`)
+              .set(bearer(tokens.p1))
+              .send({ action: { type: 'resign' } })
+              .expect(200);
           // The whole log for everyone once the game is over.
           for (const viewer of VIEWERS) await sweep(id, tokens, viewer, 0, `${label} end`);
         }
@@ -363,8 +492,10 @@ export function leakSuite(backend: Backend): void {
     const evons = gameRuleset('evons');
     const labelOf = (spec: DeckSpec) => deckLabel(spec, resolveDeck(evons, spec, parseSettings(evons, {}), 'deck'));
     const CARD_DEFS = [...defaultCardSet().byId.keys()];
-    const CHALLENGE = 'id status challenger { handle } to { handle } allowed game timeControl rated seat settings declineReason matchId createdAt expiresAt';
-    const SEEK = 'id handle bot game timeControl { kind daysPerMove initialSeconds incrementSeconds } rated minRating maxRating createdAt expiresAt';
+    const CHALLENGE =
+      'id status challenger { handle } to { handle } allowed game timeControl rated seat settings declineReason matchId createdAt expiresAt';
+    const SEEK =
+      'id handle bot game timeControl { kind daysPerMove initialSeconds incrementSeconds } rated minRating maxRating createdAt expiresAt';
 
     /** An NDJSON account feed: its messages as they arrive. */
     function feed(token: string) {
@@ -407,7 +538,8 @@ export function leakSuite(backend: Backend): void {
     /** `allowed`: what this payload may hold (a token minted for its caller, in that answer). */
     async function assertClean(label: string, text: string, allowed: string[] = []): Promise<void> {
       const { plain, quoted } = await forbidden();
-      for (const x of plain) if (!allowed.includes(x)) expect(text.includes(x), `${label} holds ${x.slice(0, 14)}…: ${text.slice(0, 600)}`).toBe(false);
+      for (const x of plain)
+        if (!allowed.includes(x)) expect(text.includes(x), `${label} holds ${x.slice(0, 14)}…: ${text.slice(0, 600)}`).toBe(false);
       const q = quotedIn(text);
       for (const x of quoted) expect(q(x), `${label} names the card ${x}: ${text.slice(0, 600)}`).toBe(false);
     }
@@ -439,14 +571,22 @@ export function leakSuite(backend: Backend): void {
       await waitFor(() => Object.values(feeds).every((f) => f.messages.length === 1), 'the snapshots');
       const answers: [string, string, string[]][] = [];
       const challenge = async (from: { token: string }, to: string, body: Record<string, unknown>) => {
-        const r = await h.http.post('/v1/challenges').set(bearer(from.token)).send({ to, ...body }).expect(201);
+        const r = await h.http
+          .post('/v1/challenges')
+          .set(bearer(from.token))
+          .send({ to, ...body })
+          .expect(201);
         answers.push([`challenge answer ${r.body.id}`, r.text, []]);
         return r.body.id as string;
       };
 
       // c1 (ann's card list): accepted; the match runs, then ann resigns.
       const c1 = await challenge(ann, bob.handle, { deck: listA });
-      const acc = await h.http.post(`/v1/challenges/${c1}/accept`).set(bearer(bob.token)).send({ deck: { starter: STARTERS[2] } }).expect(200);
+      const acc = await h.http
+        .post(`/v1/challenges/${c1}/accept`)
+        .set(bearer(bob.token))
+        .send({ deck: { starter: STARTERS[2] } })
+        .expect(200);
       const m1 = acc.body.match.id as string;
       secret.matches.add(m1);
       const accToken = JSON.stringify(acc.body).match(/"token":"([^"]+)"/)?.[1];
@@ -457,20 +597,33 @@ export function leakSuite(backend: Backend): void {
       const running = { ann: feed(ann.token), bob: feed(bob.token) };
       await waitFor(() => running.ann.messages.length === 1 && running.bob.messages.length === 1, 'the snapshots with a running match');
       expect((running.ann.messages[0]!.data!.matches as unknown[]).length).toBe(1);
-      await h.http.post(`/v1/matches/${m1}/actions`).set(bearer(ann.token)).send({ action: { type: 'resign' } }).expect(200);
+      await h.http
+        .post(`/v1/matches/${m1}/actions`)
+        .set(bearer(ann.token))
+        .send({ action: { type: 'resign' } })
+        .expect(200);
       await waitFor(() => feeds.bob.kinds().includes('match-ended'), 'the end');
 
       // The rematch: offered by ann, accepted by bob, ann claims her seat.
       const rematchReads = async (when: string, ids: string[]) => {
         for (const id of ids) {
-          for (const [who, token] of [['anonymous', undefined], ['ann', ann.token], ['bob', bob.token], ['cy', cy.token]] as const) {
+          for (const [who, token] of [
+            ['anonymous', undefined],
+            ['ann', ann.token],
+            ['bob', bob.token],
+            ['cy', cy.token],
+          ] as const) {
             const r = h.http.get(`/v1/matches/${id}`);
             const got = await (token ? r.set(bearer(token)) : r).expect(200);
             const state = (await h.app.service.load(id, undefined)).state as GameState;
             const viewer: Viewer = got.body.seat ?? 'spectator';
             assertNoLeak(got.text, secretsFor(state, viewer), `${when}: GET ${id} as ${who}`);
             for (const t of secret.tokens) expect(got.text.includes(t), `${when}: GET ${id} as ${who} holds a token`).toBe(false);
-            const g = await gql(token, 'query ($id: ID!) { match(id: $id) { id status seat rematchOf rematch { offeredBy status expiresAt matchId } } }', { id }).expect(200);
+            const g = await gql(
+              token,
+              'query ($id: ID!) { match(id: $id) { id status seat rematchOf rematch { offeredBy status expiresAt matchId } } }',
+              { id },
+            ).expect(200);
             expect(g.body.errors, JSON.stringify(g.body.errors)).toBeUndefined();
             await assertClean(`${when}: GraphQL rematch of ${id} as ${who}`, g.text);
           }
@@ -492,10 +645,21 @@ export function leakSuite(backend: Backend): void {
 
       // c2 declined, c3 cancelled, c4 (bob's) expires, c5 stays open for the snapshots.
       const c2 = await challenge(ann, bob.handle, { deck: { starter: STARTERS[0] } });
-      answers.push(['decline answer', (await h.http.post(`/v1/challenges/${c2}/decline`).set(bearer(bob.token)).send({ reason: 'later' }).expect(200)).text, []]);
+      answers.push([
+        'decline answer',
+        (await h.http.post(`/v1/challenges/${c2}/decline`).set(bearer(bob.token)).send({ reason: 'later' }).expect(200)).text,
+        [],
+      ]);
       const c3 = await challenge(ann, bob.handle, { deck: listB });
-      answers.push(['cancel answer', (await h.http.post(`/v1/challenges/${c3}/cancel`).set(bearer(ann.token)).send({}).expect(200)).text, []]);
-      const c4 = await challenge(bob, ann.handle, { deck: { starter: STARTERS[1] }, timeControl: { kind: 'correspondence', daysPerMove: 3 } });
+      answers.push([
+        'cancel answer',
+        (await h.http.post(`/v1/challenges/${c3}/cancel`).set(bearer(ann.token)).send({}).expect(200)).text,
+        [],
+      ]);
+      const c4 = await challenge(bob, ann.handle, {
+        deck: { starter: STARTERS[1] },
+        timeControl: { kind: 'correspondence', daysPerMove: 3 },
+      });
       h.t.now += 30 * 86_400_000;
       await h.http.get(`/v1/challenges/${c4}`).expect(200);
       await waitFor(() => feeds.ann.kinds().includes('challenge-expired') && feeds.bob.kinds().includes('challenge-expired'), 'the expiry');
@@ -503,7 +667,11 @@ export function leakSuite(backend: Backend): void {
 
       // ann's open seek (a card list): her snapshot and own lists show its label only; nobody else sees it.
       const seekLabels = new Map<string, string>();
-      const open = await h.http.post('/v1/seeks').set(bearer(ann.token)).send({ timeControl: { kind: 'correspondence', daysPerMove: 2 }, deck: listB }).expect(201);
+      const open = await h.http
+        .post('/v1/seeks')
+        .set(bearer(ann.token))
+        .send({ timeControl: { kind: 'correspondence', daysPerMove: 2 }, deck: listB })
+        .expect(201);
       seekLabels.set(open.body.id, labelOf(listB));
       await assertOwnSeeks('seek answer', [open.body], seekLabels);
       const snaps = { ann: feed(ann.token), bob: feed(bob.token), cy: feed(cy.token) };
@@ -514,7 +682,12 @@ export function leakSuite(backend: Backend): void {
       await assertOwnSeeks("ann's snapshot", annSnap.seeks, seekLabels);
       await assertClean("ann's snapshot less her seeks", JSON.stringify({ ...annSnap, seeks: [] }));
       for (const who of ['bob', 'cy'] as const) await assertClean(`${who}'s snapshot`, snaps[who].raw.join('\n'));
-      for (const [who, token] of [['anonymous', undefined], ['ann', ann.token], ['bob', bob.token], ['cy', cy.token]] as const) {
+      for (const [who, token] of [
+        ['anonymous', undefined],
+        ['ann', ann.token],
+        ['bob', bob.token],
+        ['cy', cy.token],
+      ] as const) {
         const r = h.http.get('/v1/seeks');
         const list = await (token ? r.set(bearer(token)) : r).expect(200);
         expect(list.body.seeks.map((s: { id: string }) => s.id)).toContain(open.body.id);
@@ -523,22 +696,39 @@ export function leakSuite(backend: Backend): void {
         expect(g.body.errors, JSON.stringify(g.body.errors)).toBeUndefined();
         await assertClean(`GraphQL seeks as ${who}`, g.text);
       }
-      await assertOwnSeeks('GET /v1/me/seeks', (await h.http.get('/v1/me/seeks').set(bearer(ann.token)).expect(200)).body.seeks, seekLabels);
+      await assertOwnSeeks(
+        'GET /v1/me/seeks',
+        (await h.http.get('/v1/me/seeks').set(bearer(ann.token)).expect(200)).body.seeks,
+        seekLabels,
+      );
       const mine = await gql(ann.token, `{ mySeeks { ${SEEK} status matchId deck } }`).expect(200);
       expect(mine.body.errors, JSON.stringify(mine.body.errors)).toBeUndefined();
       await assertOwnSeeks('GraphQL mySeeks', mine.body.data.mySeeks, seekLabels);
 
       // bob's seek pairs with it: seek-paired and match-started for both.
-      const paired = await h.http.post('/v1/seeks').set(bearer(bob.token)).send({ timeControl: { kind: 'correspondence', daysPerMove: 2 }, deck: { starter: STARTERS[2] } }).expect(201);
+      const paired = await h.http
+        .post('/v1/seeks')
+        .set(bearer(bob.token))
+        .send({ timeControl: { kind: 'correspondence', daysPerMove: 2 }, deck: { starter: STARTERS[2] } })
+        .expect(201);
       expect(paired.body.status).toBe('paired');
       seekLabels.set(paired.body.id, STARTERS[2]);
       await assertOwnSeeks('paired seek answer', [paired.body], seekLabels);
       secret.matches.add(paired.body.matchId);
-      await assertOwnSeeks('GET /v1/me/seeks after the pairing', (await h.http.get('/v1/me/seeks').set(bearer(ann.token)).expect(200)).body.seeks, seekLabels);
+      await assertOwnSeeks(
+        'GET /v1/me/seeks after the pairing',
+        (await h.http.get('/v1/me/seeks').set(bearer(ann.token)).expect(200)).body.seeks,
+        seekLabels,
+      );
 
       // Challenge views and lists, to everyone, on REST and GraphQL.
       for (const id of [c1, c2, c3, c4, c5]) {
-        for (const [who, token] of [['anonymous', undefined], ['ann', ann.token], ['bob', bob.token], ['cy', cy.token]] as const) {
+        for (const [who, token] of [
+          ['anonymous', undefined],
+          ['ann', ann.token],
+          ['bob', bob.token],
+          ['cy', cy.token],
+        ] as const) {
           const r = h.http.get(`/v1/challenges/${id}`);
           await assertClean(`GET challenge ${id} as ${who}`, (await (token ? r.set(bearer(token)) : r).expect(200)).text);
           const g = await gql(token, `query ($id: ID!) { challenge(id: $id) { ${CHALLENGE} } }`, { id }).expect(200);
@@ -546,7 +736,11 @@ export function leakSuite(backend: Backend): void {
           await assertClean(`GraphQL challenge ${id} as ${who}`, g.text);
         }
       }
-      for (const [who, token] of [['ann', ann.token], ['bob', bob.token], ['cy', cy.token]] as const) {
+      for (const [who, token] of [
+        ['ann', ann.token],
+        ['bob', bob.token],
+        ['cy', cy.token],
+      ] as const) {
         for (const direction of ['in', 'out']) {
           const list = await h.http.get(`/v1/me/challenges?direction=${direction}&limit=100`).set(bearer(token)).expect(200);
           if (who !== 'cy') expect(list.body.challenges.length).toBeGreaterThan(0);
@@ -559,9 +753,14 @@ export function leakSuite(backend: Backend): void {
       for (const [label, text, allowed] of answers) await assertClean(label, text, allowed);
 
       // Every kind of entry reached ann or bob; the third player heard nothing; no entry holds a secret.
-      await waitFor(() => feeds.ann.kinds().filter((k) => k === 'match-started').length === 3 && feeds.bob.kinds().includes('seek-paired'), 'the pairing');
+      await waitFor(
+        () => feeds.ann.kinds().filter((k) => k === 'match-started').length === 3 && feeds.bob.kinds().includes('seek-paired'),
+        'the pairing',
+      );
       // The tournament kinds reach the entrants of the tournament case below, which checks them.
-      expect(new Set([...feeds.ann.kinds(), ...feeds.bob.kinds()])).toEqual(new Set(['snapshot', ...FEED_KINDS.filter((k) => !TOURNAMENT_KINDS.includes(k))]));
+      expect(new Set([...feeds.ann.kinds(), ...feeds.bob.kinds()])).toEqual(
+        new Set(['snapshot', ...FEED_KINDS.filter((k) => !TOURNAMENT_KINDS.includes(k))]),
+      );
       expect(feeds.cy.kinds()).toEqual(['snapshot']);
       for (const [who, f] of Object.entries({ ...feeds, 'ann (running match)': running.ann, 'bob (running match)': running.bob })) {
         for (const line of f.raw) await assertClean(`${who}'s feed`, line);
@@ -577,28 +776,53 @@ export function leakSuite(backend: Backend): void {
       const entrants = [await secretPlayer('te1'), await secretPlayer('te2'), await secretPlayer('te3')];
       const TOURNAMENT = `id name organizer game format rounds timeControl { kind daysPerMove } rated deckRule maxPlayers invited status seed round
         players { handle bot rating withdrawn } pairings { round boards { board p1 p2 matchId result forfeit } }`;
-      const STANDINGS = 'tournamentId status round final standings { rank handle points games byes buchholz sonnebornBerger directEncounter withdrawn } crosstable { players points cells }';
+      const STANDINGS =
+        'tournamentId status round final standings { rank handle points games byes buchholz sonnebornBerger directEncounter withdrawn } crosstable { players points cells }';
       const answers: [string, string][] = [];
-      const created = await gql(org.token, `mutation { createTournament(input: { name: "Leak Cup", format: "swiss", rounds: 2, deckRule: "any", timeControl: { kind: "correspondence", daysPerMove: 3 } }) { ${TOURNAMENT} } }`).expect(200);
+      const created = await gql(
+        org.token,
+        `mutation { createTournament(input: { name: "Leak Cup", format: "swiss", rounds: 2, deckRule: "any", timeControl: { kind: "correspondence", daysPerMove: 3 } }) { ${TOURNAMENT} } }`,
+      ).expect(200);
       expect(created.body.errors, JSON.stringify(created.body.errors)).toBeUndefined();
       const id = created.body.data.createTournament.id as string;
       answers.push(['GraphQL create answer', created.text]);
       // A card list over GraphQL, a starter over REST, the default deck over GraphQL.
       const join = async (p: { token: string }, deck?: DeckSpec) => {
-        const g = await gql(p.token, `mutation ($id: ID!, $deck: DeckInput) { joinTournament(id: $id, deck: $deck) { ${TOURNAMENT} } }`, { id, deck }).expect(200);
+        const g = await gql(p.token, `mutation ($id: ID!, $deck: DeckInput) { joinTournament(id: $id, deck: $deck) { ${TOURNAMENT} } }`, {
+          id,
+          deck,
+        }).expect(200);
         expect(g.body.errors, JSON.stringify(g.body.errors)).toBeUndefined();
         answers.push(['GraphQL join answer', g.text]);
       };
       await join(entrants[0]!, list);
-      answers.push(['REST join answer', (await h.http.post(`/v1/tournaments/${id}/join`).set(bearer(entrants[1]!.token)).send({ deck: { starter: STARTERS[1] } }).expect(200)).text]);
+      answers.push([
+        'REST join answer',
+        (
+          await h.http
+            .post(`/v1/tournaments/${id}/join`)
+            .set(bearer(entrants[1]!.token))
+            .send({ deck: { starter: STARTERS[1] } })
+            .expect(200)
+        ).text,
+      ]);
       await join(entrants[2]!);
       const feeds = entrants.map((p) => feed(p.token));
-      await waitFor(() => feeds.every((f) => f.messages.length >= 1), 'the entrants\' snapshots');
+      await waitFor(() => feeds.every((f) => f.messages.length >= 1), "the entrants' snapshots");
       /** Every read path, as anyone: anonymous, the organizer, each entrant. */
       const reads = async (when: string) => {
-        for (const [who, token] of [['anonymous', undefined], ['organizer', org.token], ...entrants.map((p) => [p.handle, p.token] as const)] as const) {
+        for (const [who, token] of [
+          ['anonymous', undefined],
+          ['organizer', org.token],
+          ...entrants.map((p) => [p.handle, p.token] as const),
+        ] as const) {
           const as = (path: string) => (token ? h.http.get(path).set(bearer(token)) : h.http.get(path));
-          for (const path of [`/v1/tournaments/${id}`, `/v1/tournaments/${id}/standings`, `/v1/tournaments/${id}/standings.csv`, '/v1/tournaments']) {
+          for (const path of [
+            `/v1/tournaments/${id}`,
+            `/v1/tournaments/${id}/standings`,
+            `/v1/tournaments/${id}/standings.csv`,
+            '/v1/tournaments',
+          ]) {
             await assertClean(`${when}: GET ${path} as ${who}`, (await as(path).expect(200)).text);
           }
           for (const [label, query] of [
@@ -622,7 +846,9 @@ export function leakSuite(backend: Backend): void {
       }
       await reads('running');
       // A player of round 1's match withdraws (not the bye: the two left have then not met, so round 2 can be paired).
-      const board1 = (started.body.data.startTournament.pairings[0].boards as { p1: string; p2: string | null }[]).find((b) => b.p2 !== null)!;
+      const board1 = (started.body.data.startTournament.pairings[0].boards as { p1: string; p2: string | null }[]).find(
+        (b) => b.p2 !== null,
+      )!;
       const leaver = entrants.find((p) => p.handle === board1.p1)!;
       const left = await gql(leaver.token, `mutation ($id: ID!) { withdrawFromTournament(id: $id) { ${TOURNAMENT} } }`, { id }).expect(200);
       expect(left.body.errors, JSON.stringify(left.body.errors)).toBeUndefined();
@@ -630,12 +856,19 @@ export function leakSuite(backend: Backend): void {
       // Both rounds played to the finish (the p2 seat resigns), so the feeds carry every tournament kind.
       const tokenOf = new Map([org, ...entrants].map((p) => [p.handle, p.token]));
       for (let round = 1; round <= 2; round++) {
-        const t = (await h.http.get(`/v1/tournaments/${id}`).expect(200)).body as { round: number; pairings: { round: number; boards: { p2: string | null; matchId: string | null; result: string | null }[] }[] };
+        const t = (await h.http.get(`/v1/tournaments/${id}`).expect(200)).body as {
+          round: number;
+          pairings: { round: number; boards: { p2: string | null; matchId: string | null; result: string | null }[] }[];
+        };
         expect(t.round).toBe(round);
         for (const b of t.pairings[round - 1]!.boards) {
           if (b.matchId === null || b.result !== null) continue;
           secret.matches.add(b.matchId);
-          await h.http.post(`/v1/matches/${b.matchId}/actions`).set(bearer(tokenOf.get(b.p2!)!)).send({ action: { type: 'resign' } }).expect(200);
+          await h.http
+            .post(`/v1/matches/${b.matchId}/actions`)
+            .set(bearer(tokenOf.get(b.p2!)!))
+            .send({ action: { type: 'resign' } })
+            .expect(200);
         }
         await h.app.service.tournaments.sweep();
       }
@@ -650,11 +883,19 @@ export function leakSuite(backend: Backend): void {
     it('rematch views of an anonymous match: each seat sees its own new token only; nobody sees a hand, deck or seed', async () => {
       const created = await h.http
         .post('/v1/matches')
-        .send({ handle: `lk-p1-${Math.random().toString(36).slice(2, 7)}`, opponentHandle: `lk-p2-${Math.random().toString(36).slice(2, 7)}`, decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } } })
+        .send({
+          handle: `lk-p1-${Math.random().toString(36).slice(2, 7)}`,
+          opponentHandle: `lk-p2-${Math.random().toString(36).slice(2, 7)}`,
+          decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } },
+        })
         .expect(201);
       const old = created.body.id as string;
       const tokens = created.body.tokens as Record<Seat, string>;
-      await h.http.post(`/v1/matches/${old}/actions`).set(bearer(tokens.p2)).send({ action: { type: 'resign' } }).expect(200);
+      await h.http
+        .post(`/v1/matches/${old}/actions`)
+        .set(bearer(tokens.p2))
+        .send({ action: { type: 'resign' } })
+        .expect(200);
       const all = new Set<string>(Object.values(tokens));
       /** Each match read by its own seats' tokens and anonymously: nothing hidden from the reader, no token but the reader's own. */
       const reads = async (when: string, id: string, seats: Record<Seat, string>) => {
@@ -664,9 +905,16 @@ export function leakSuite(backend: Backend): void {
           const r = h.http.get(`/v1/matches/${id}`);
           const got = await (token ? r.set(bearer(token)) : r).expect(200);
           assertNoLeak(got.text, secretsFor(state, viewer), `${when}: GET ${id} as ${viewer}`);
-          const g = await gql(token, 'query ($id: ID!) { match(id: $id) { id seat rematchOf rematch { offeredBy status expiresAt matchId } } }', { id }).expect(200);
+          const g = await gql(
+            token,
+            'query ($id: ID!) { match(id: $id) { id seat rematchOf rematch { offeredBy status expiresAt matchId } } }',
+            { id },
+          ).expect(200);
           expect(g.body.errors, JSON.stringify(g.body.errors)).toBeUndefined();
-          for (const [label, text] of [[`GET ${id}`, got.text], [`GraphQL ${id}`, g.text]] as const) {
+          for (const [label, text] of [
+            [`GET ${id}`, got.text],
+            [`GraphQL ${id}`, g.text],
+          ] as const) {
             for (const t of all) if (t !== token) expect(text.includes(t), `${when}: ${label} as ${viewer} holds a token`).toBe(false);
           }
         }

@@ -119,7 +119,8 @@ export function assertUvsNoLeak(json: unknown, s: UvsSecrets, label: string, opt
   }
   if (opts.view) {
     for (const id of s.hiddenNow) {
-      if (quoted(id)) throw new Error(`${label}: card ${id} (deck, removed, momentum or another hand) in a view for ${s.viewer}: ${excerpt(text, id)}`);
+      if (quoted(id))
+        throw new Error(`${label}: card ${id} (deck, removed, momentum or another hand) in a view for ${s.viewer}: ${excerpt(text, id)}`);
     }
   }
   const walk = (v: unknown): void => {

@@ -95,8 +95,13 @@ for (const backend of backends) {
       expect(rows.map((r) => r.handle)).toEqual(s.standings.map((r) => escapeHtml(r.handle)));
       expect(rows.map((r) => r.withdrawn)).toEqual(s.standings.map((r) => r.withdrawn));
       // rank, points (½ as a glyph), DE, Bh, SB, games
-      const half = (v: number) => String(v).replace(/^0\.5$/, '½').replace(/\.5$/, '½');
-      expect(rows.map((r) => [r.cells[0], r.cells[1], r.cells[5]])).toEqual(s.standings.map((r) => [String(r.rank), half(r.points), String(r.games)]));
+      const half = (v: number) =>
+        String(v)
+          .replace(/^0\.5$/, '½')
+          .replace(/\.5$/, '½');
+      expect(rows.map((r) => [r.cells[0], r.cells[1], r.cells[5]])).toEqual(
+        s.standings.map((r) => [String(r.rank), half(r.points), String(r.games)]),
+      );
       expect(rows.map((r) => r.cells[3])).toEqual(s.standings.map((r) => half(r.buchholz)));
       // Newest round first, boards in order.
       const boards = [...t.pairings].sort((a, b) => b.round - a.round).flatMap((r) => r.boards);
@@ -128,7 +133,11 @@ for (const backend of backends) {
         for (const b of round.boards) {
           if (b.matchId === null || b.result !== null) continue;
           const who = loser(b) === 'p1' ? b.p1 : b.p2!;
-          await h.http.post(`/v1/matches/${b.matchId}/actions`).set(bearer(token.get(who)!)).send({ action: { type: 'resign' } }).expect(200);
+          await h.http
+            .post(`/v1/matches/${b.matchId}/actions`)
+            .set(bearer(token.get(who)!))
+            .send({ action: { type: 'resign' } })
+            .expect(200);
         }
         await h.app.service.tournaments.sweep();
       }
@@ -165,13 +174,19 @@ for (const backend of backends) {
         const t1 = await get(id);
         const first = t1.pairings[0]!.boards.find((b) => b.matchId !== null)!;
         const loser = ps.find((p) => p.handle === first.p2)!;
-        await h.http.post(`/v1/matches/${first.matchId}/actions`).set(bearer(loser.token)).send({ action: { type: 'resign' } }).expect(200);
+        await h.http
+          .post(`/v1/matches/${first.matchId}/actions`)
+          .set(bearer(loser.token))
+          .send({ action: { type: 'resign' } })
+          .expect(200);
         await h.app.service.tournaments.sweep();
 
         const html = await page(id);
         const { t } = await expectMatchesApi(id, html);
         expect(t).toMatchObject({ status: 'running', round: 1, rounds: 3 });
-        expect(html).toMatch(/<p id="status" class="status" role="status">Round 1 of 3; the round ends <time datetime="[^"]+">\d{4}-\d\d-\d\d \d\d:\d\d UTC<\/time><\/p>/);
+        expect(html).toMatch(
+          /<p id="status" class="status" role="status">Round 1 of 3; the round ends <time datetime="[^"]+">\d{4}-\d\d-\d\d \d\d:\d\d UTC<\/time><\/p>/,
+        );
         expect(html).toContain(`datetime="${t.roundEndsAt}"`);
         expect(html).toContain('<meta http-equiv="refresh" content="60">');
         const rows = boardRows(html);
@@ -201,7 +216,9 @@ for (const backend of backends) {
         expect(html).toMatch(/Finished after 3 rounds on <time/);
         expect(standingsRows(html).find((r) => r.handle === gone.handle)?.withdrawn).toBe(true);
         const rows = boardRows(html);
-        expect(rows.filter((r) => r.link !== null)).toHaveLength(t.pairings.flatMap((r) => r.boards).filter((b) => b.matchId !== null).length);
+        expect(rows.filter((r) => r.link !== null)).toHaveLength(
+          t.pairings.flatMap((r) => r.boards).filter((b) => b.matchId !== null).length,
+        );
         expect(rows.filter((r) => r.result === 'bye').length).toBeGreaterThanOrEqual(2);
         expect(rows.every((r) => r.result !== 'playing')).toBe(true);
       });
@@ -230,7 +247,13 @@ for (const backend of backends) {
     it('a round robin under way: round n of N, no deadline, and the page changes (new ETag) when a match ends', async () => {
       const org = await registerPlayer(h.http, 'org');
       const ps = await Promise.all([1, 2, 3, 4].map(() => registerPlayer(h.http, 'rr')));
-      const { id } = (await h.http.post('/v1/tournaments').set(bearer(org.token)).send({ name: 'Winter round robin', format: 'round-robin', timeControl: CORR }).expect(201)).body as { id: string };
+      const { id } = (
+        await h.http
+          .post('/v1/tournaments')
+          .set(bearer(org.token))
+          .send({ name: 'Winter round robin', format: 'round-robin', timeControl: CORR })
+          .expect(201)
+      ).body as { id: string };
       for (const p of ps) await h.http.post(`/v1/tournaments/${id}/join`).set(bearer(p.token)).send({}).expect(200);
       await h.http.post(`/v1/tournaments/${id}/start`).set(bearer(org.token)).send({}).expect(200);
       const before = await h.http.get(`/tournament/${id}`).expect(200);
@@ -239,9 +262,16 @@ for (const backend of backends) {
       await expectMatchesApi(id, before.text);
       const b = (await get(id)).pairings[0]!.boards[0]!;
       const loser = ps.find((p) => p.handle === b.p1)!;
-      await h.http.post(`/v1/matches/${b.matchId}/actions`).set(bearer(loser.token)).send({ action: { type: 'resign' } }).expect(200);
+      await h.http
+        .post(`/v1/matches/${b.matchId}/actions`)
+        .set(bearer(loser.token))
+        .send({ action: { type: 'resign' } })
+        .expect(200);
       await h.app.service.tournaments.sweep();
-      const after = await h.http.get(`/tournament/${id}`).set('if-none-match', before.headers.etag as string).expect(200);
+      const after = await h.http
+        .get(`/tournament/${id}`)
+        .set('if-none-match', before.headers.etag as string)
+        .expect(200);
       expect(after.headers.etag).not.toBe(before.headers.etag);
       expect(boardRows(after.text).find((r) => r.p1 === b.p1)?.result).toBe('0–1');
       await expectMatchesApi(id, after.text);
@@ -249,7 +279,13 @@ for (const backend of backends) {
 
     it('sends a strict CSP (no script at all), nosniff and no-referrer, and links only its own stylesheet', async () => {
       const org = await registerPlayer(h.http, 'org');
-      const { id } = (await h.http.post('/v1/tournaments').set(bearer(org.token)).send({ name: 'Headers', format: 'swiss', rounds: 2, timeControl: CORR }).expect(201)).body as { id: string };
+      const { id } = (
+        await h.http
+          .post('/v1/tournaments')
+          .set(bearer(org.token))
+          .send({ name: 'Headers', format: 'swiss', rounds: 2, timeControl: CORR })
+          .expect(201)
+      ).body as { id: string };
       const res = await h.http.get(`/tournament/${id}`).expect(200);
       const csp = res.headers['content-security-policy'] as string;
       expect(csp).toContain("default-src 'none'");
@@ -267,7 +303,10 @@ for (const backend of backends) {
       const css = await h.http.get(linked[0]!).expect(200);
       expect(css.headers['content-type']).toMatch(/^text\/css/);
       expect(css.headers['x-content-type-options']).toBe('nosniff');
-      await h.http.get(linked[0]!).set('if-none-match', css.headers.etag as string).expect(304);
+      await h.http
+        .get(linked[0]!)
+        .set('if-none-match', css.headers.etag as string)
+        .expect(304);
       for (const path of ['/tournament/assets/watch.css', '/tournament/assets/page.ts', '/tournament/assets/..%2Fpage.ts']) {
         const missing = await h.http.get(path).expect(404);
         expect(missing.headers['content-type'], path).toMatch(/^application\/problem\+json/);
@@ -275,7 +314,13 @@ for (const backend of backends) {
     });
 
     it('answers an unknown or malformed id with an HTML 404 page under the same CSP, escaping the id', async () => {
-      for (const path of ['/tournament/tn_AAAAAAAAAAAAAAAA', '/tournament/no-such', '/tournament/a.b', `/tournament/${encodeURIComponent('<script>alert(1)</script>')}`, `/tournament/${'x'.repeat(100)}`]) {
+      for (const path of [
+        '/tournament/tn_AAAAAAAAAAAAAAAA',
+        '/tournament/no-such',
+        '/tournament/a.b',
+        `/tournament/${encodeURIComponent('<script>alert(1)</script>')}`,
+        `/tournament/${'x'.repeat(100)}`,
+      ]) {
         const res = await h.http.get(path).expect(404);
         expect(res.headers['content-type'], path).toBe('text/html; charset=utf-8');
         expect(res.headers['content-security-policy']).toContain("default-src 'none'");

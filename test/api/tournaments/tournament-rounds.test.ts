@@ -38,11 +38,21 @@ for (const backend of backends) {
       it(`${size} players, rounds: 30: ${cap} rounds planned from the start, the rounds played at the finish`, async () => {
         const org = await registerPlayer(h.http, 'corg');
         const ps = await Promise.all(Array.from({ length: size }, () => registerPlayer(h.http, 'cp')));
-        const t = (await h.http.post('/v1/tournaments').set(bearer(org.token)).send({ name: 'Long Cup', format: 'swiss', rounds: 30, timeControl: CORR }).expect(201)).body as { id: string; rounds: number };
+        const t = (
+          await h.http
+            .post('/v1/tournaments')
+            .set(bearer(org.token))
+            .send({ name: 'Long Cup', format: 'swiss', rounds: 30, timeControl: CORR })
+            .expect(201)
+        ).body as { id: string; rounds: number };
         // Before the start the field is not known: the organizer's number stands.
         expect(t.rounds).toBe(30);
         for (const p of ps) await h.http.post(`/v1/tournaments/${t.id}/join`).set(bearer(p.token)).send({}).expect(200);
-        const feed = openStream<{ type: string; data: { tournamentId?: string; rounds?: number } }>(h.baseUrl(), '/v1/me/events', ps[0]!.token);
+        const feed = openStream<{ type: string; data: { tournamentId?: string; rounds?: number } }>(
+          h.baseUrl(),
+          '/v1/me/events',
+          ps[0]!.token,
+        );
         await waitFor(() => feed.lines.length >= 1, 'the snapshot');
         await h.http.post(`/v1/tournaments/${t.id}/start`).set(bearer(org.token)).send({}).expect(200);
         let v = await get(t.id);
@@ -61,7 +71,11 @@ for (const backend of backends) {
           const round = v.pairings.find((r) => r.round === v.round)!;
           for (const b of round.boards) {
             if (b.matchId === null || b.result !== null) continue;
-            await h.http.post(`/v1/matches/${b.matchId}/actions`).set(bearer(token.get(b.p2!)!)).send({ action: { type: 'resign' } }).expect(200);
+            await h.http
+              .post(`/v1/matches/${b.matchId}/actions`)
+              .set(bearer(token.get(b.p2!)!))
+              .send({ action: { type: 'resign' } })
+              .expect(200);
           }
           await h.app.service.tournaments.sweep();
           v = await get(t.id);
@@ -78,7 +92,13 @@ for (const backend of backends) {
     it('a Swiss that runs out of pairings early (withdrawals) finishes with rounds = the rounds played', async () => {
       const org = await registerPlayer(h.http, 'corg');
       const ps = await Promise.all(Array.from({ length: 4 }, () => registerPlayer(h.http, 'cw')));
-      const t = (await h.http.post('/v1/tournaments').set(bearer(org.token)).send({ name: 'Short Cup', format: 'swiss', rounds: 3, timeControl: CORR }).expect(201)).body as { id: string };
+      const t = (
+        await h.http
+          .post('/v1/tournaments')
+          .set(bearer(org.token))
+          .send({ name: 'Short Cup', format: 'swiss', rounds: 3, timeControl: CORR })
+          .expect(201)
+      ).body as { id: string };
       for (const p of ps) await h.http.post(`/v1/tournaments/${t.id}/join`).set(bearer(p.token)).send({}).expect(200);
       await h.http.post(`/v1/tournaments/${t.id}/start`).set(bearer(org.token)).send({}).expect(200);
       let v = await get(t.id);
@@ -86,8 +106,18 @@ for (const backend of backends) {
       // The two players of one board withdraw: the two left have met, so no round 2 can be paired.
       const [gone, stay] = v.pairings[0]!.boards;
       const token = new Map(ps.map((p) => [p.handle, p.token]));
-      for (const who of [gone!.p1, gone!.p2!]) await h.http.post(`/v1/tournaments/${t.id}/withdraw`).set(bearer(token.get(who)!)).send({}).expect(200);
-      for (const b of [gone!, stay!]) await h.http.post(`/v1/matches/${b.matchId}/actions`).set(bearer(token.get(b.p2!)!)).send({ action: { type: 'resign' } }).expect(200);
+      for (const who of [gone!.p1, gone!.p2!])
+        await h.http
+          .post(`/v1/tournaments/${t.id}/withdraw`)
+          .set(bearer(token.get(who)!))
+          .send({})
+          .expect(200);
+      for (const b of [gone!, stay!])
+        await h.http
+          .post(`/v1/matches/${b.matchId}/actions`)
+          .set(bearer(token.get(b.p2!)!))
+          .send({ action: { type: 'resign' } })
+          .expect(200);
       await h.app.service.tournaments.sweep();
       v = await get(t.id);
       expect(v.status).toBe('finished');

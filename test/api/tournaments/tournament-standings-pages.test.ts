@@ -18,7 +18,13 @@ describe('tournament standings, paged (PGlite)', () => {
 
   beforeAll(async () => {
     const org = (await h.http.post('/v1/players').send({ handle: 'big-org' }).expect(201)).body.token as string;
-    id = (await h.http.post('/v1/tournaments').set(bearer(org)).send({ name: 'Big open', format: 'swiss', rounds: 3, timeControl: CORR, maxPlayers: 200 }).expect(201)).body.id;
+    id = (
+      await h.http
+        .post('/v1/tournaments')
+        .set(bearer(org))
+        .send({ name: 'Big open', format: 'swiss', rounds: 3, timeControl: CORR, maxPlayers: 200 })
+        .expect(201)
+    ).body.id;
     for (let i = 0; i < 103; i++) {
       const handle = `entrant-${String(i).padStart(3, '0')}`;
       const token = (await h.http.post('/v1/players').send({ handle }).expect(201)).body.token as string;
@@ -34,7 +40,8 @@ describe('tournament standings, paged (PGlite)', () => {
     expect(first.standings).toHaveLength(100);
     expect(first.crosstable).toBeNull();
     expect(first.nextCursor).toEqual(expect.any(String));
-    const second = (await h.http.get(`/v1/tournaments/${id}/standings?cursor=${first.nextCursor}`).set(bearer(pager.token)).expect(200)).body;
+    const second = (await h.http.get(`/v1/tournaments/${id}/standings?cursor=${first.nextCursor}`).set(bearer(pager.token)).expect(200))
+      .body;
     expect(second.standings).toHaveLength(3);
     expect(second.nextCursor).toBeNull();
     const seen = [...first.standings, ...second.standings].map((r: { handle: string }) => r.handle);
@@ -47,7 +54,8 @@ describe('tournament standings, paged (PGlite)', () => {
 
   it('GraphQL: the same pages', async () => {
     const pager = await registerPlayer(h.http, 'pager');
-    const q = 'query($id: ID!, $cursor: String) { tournamentStandings(id: $id, cursor: $cursor) { nextCursor standings { handle } crosstable { players } } }';
+    const q =
+      'query($id: ID!, $cursor: String) { tournamentStandings(id: $id, cursor: $cursor) { nextCursor standings { handle } crosstable { players } } }';
     const a = (await graphqlRequest(h, q, { id }, pager.token).expect(200)).body.data.tournamentStandings;
     expect(a.standings).toHaveLength(100);
     expect(a.crosstable).toBeNull();

@@ -5,14 +5,24 @@
  * tournament, holds no deck and no token; each refusal has REST's code and status.
  */
 import { describe, expect, it } from 'vitest';
-import { backends, bearer, expectProblem, graphqlRequest, type RegisteredPlayer, registerPlayer, STARTERS, useHarness } from '../helpers.js';
+import {
+  backends,
+  bearer,
+  expectProblem,
+  graphqlRequest,
+  type RegisteredPlayer,
+  registerPlayer,
+  STARTERS,
+  useHarness,
+} from '../helpers.js';
 import { StandingsSchema, TournamentSchema } from '../../../src/http/routes/tournaments.js';
 
 const BOARD = 'board p1 p2 matchId result forfeit';
 /** Every field of Tournament. */
 const TOURNAMENT = `id name organizer game format rounds timeControl { kind daysPerMove initialSeconds incrementSeconds } rated deckRule maxPlayers invited entryClosesAt startsAt roundHours
   status seed round roundEndsAt createdAt startedAt finishedAt players { handle bot rating withdrawn } pairings { round boards { ${BOARD} } }`;
-const STANDINGS = 'tournamentId status round final standings { rank handle points games byes buchholz sonnebornBerger directEncounter withdrawn } nextCursor crosstable { players points cells }';
+const STANDINGS =
+  'tournamentId status round final standings { rank handle points games byes buchholz sonnebornBerger directEncounter withdrawn } nextCursor crosstable { players points cells }';
 const CORR = { kind: 'correspondence', daysPerMove: 3 };
 
 type P = RegisteredPlayer;
@@ -24,11 +34,17 @@ function restShape<T>(v: T): T {
   if (Array.isArray(v)) return v.map(restShape) as T;
   if (v === null || typeof v !== 'object') return v;
   return Object.fromEntries(
-    Object.entries(v).map(([k, x]) => [k, k === 'timeControl' ? Object.fromEntries(Object.entries(x as object).filter(([, y]) => y !== null)) : restShape(x)]),
+    Object.entries(v).map(([k, x]) => [
+      k,
+      k === 'timeControl' ? Object.fromEntries(Object.entries(x as object).filter(([, y]) => y !== null)) : restShape(x),
+    ]),
   ) as T;
 }
 
-type Gql = { status: number; body: { data?: Record<string, unknown> | null; errors?: { message: string; extensions: { code: string; status: number } }[] } };
+type Gql = {
+  status: number;
+  body: { data?: Record<string, unknown> | null; errors?: { message: string; extensions: { code: string; status: number } }[] };
+};
 
 /** A GraphQL answer's one field, with no error beside it. */
 function dataOf<T = Record<string, unknown>>(res: Gql, field: string): T {
@@ -39,13 +55,19 @@ function dataOf<T = Record<string, unknown>>(res: Gql, field: string): T {
 for (const backend of backends) {
   describe.skipIf(backend.skipReason !== null)(`tournaments over GraphQL [${backend.name}]`, () => {
     const h = useHarness(backend);
-    const gql = (query: string, variables: Record<string, unknown> = {}, token?: string) => graphqlRequest(h, query, variables, token) as unknown as Promise<Gql>;
+    const gql = (query: string, variables: Record<string, unknown> = {}, token?: string) =>
+      graphqlRequest(h, query, variables, token) as unknown as Promise<Gql>;
     const rest = async (id: string) => TournamentSchema.parse((await h.http.get(`/v1/tournaments/${id}`).expect(200)).body);
-    const restStandings = async (id: string) => StandingsSchema.parse((await h.http.get(`/v1/tournaments/${id}/standings`).expect(200)).body);
-    const read = async (id: string) => dataOf(await gql(`query ($id: ID!) { tournament(id: $id) { ${TOURNAMENT} } }`, { id }), 'tournament');
-    const standings = async (id: string) => dataOf(await gql(`query ($id: ID!) { tournamentStandings(id: $id) { ${STANDINGS} } }`, { id }), 'tournamentStandings');
-    const join = (id: string, p: P, deck?: unknown) => gql(`mutation ($id: ID!, $deck: DeckInput) { joinTournament(id: $id, deck: $deck) { ${TOURNAMENT} } }`, { id, deck }, p.token);
-    const run = (mutation: string, id: string, p: P) => gql(`mutation ($id: ID!) { ${mutation}(id: $id) { ${TOURNAMENT} } }`, { id }, p.token);
+    const restStandings = async (id: string) =>
+      StandingsSchema.parse((await h.http.get(`/v1/tournaments/${id}/standings`).expect(200)).body);
+    const read = async (id: string) =>
+      dataOf(await gql(`query ($id: ID!) { tournament(id: $id) { ${TOURNAMENT} } }`, { id }), 'tournament');
+    const standings = async (id: string) =>
+      dataOf(await gql(`query ($id: ID!) { tournamentStandings(id: $id) { ${STANDINGS} } }`, { id }), 'tournamentStandings');
+    const join = (id: string, p: P, deck?: unknown) =>
+      gql(`mutation ($id: ID!, $deck: DeckInput) { joinTournament(id: $id, deck: $deck) { ${TOURNAMENT} } }`, { id, deck }, p.token);
+    const run = (mutation: string, id: string, p: P) =>
+      gql(`mutation ($id: ID!) { ${mutation}(id: $id) { ${TOURNAMENT} } }`, { id }, p.token);
 
     it('create, join, start, play, read, list and standings answer what REST answers, with no deck and no token', async () => {
       const org = await registerPlayer(h.http, 'gto');
@@ -58,24 +80,43 @@ for (const backend of backends) {
         for (const x of [...STARTERS, 'custom-', ...tokens]) expect(text.includes(x), `${label} holds ${x.slice(0, 12)}…`).toBe(false);
       };
 
-      const created = await gql(`mutation ($input: CreateTournamentInput!) { createTournament(input: $input) { ${TOURNAMENT} } }`, {
-        input: { name: 'GraphQL Cup', format: 'swiss', rounds: 2, timeControl: CORR, deckRule: 'any', maxPlayers: 8 },
-      }, org.token);
+      const created = await gql(
+        `mutation ($input: CreateTournamentInput!) { createTournament(input: $input) { ${TOURNAMENT} } }`,
+        {
+          input: { name: 'GraphQL Cup', format: 'swiss', rounds: 2, timeControl: CORR, deckRule: 'any', maxPlayers: 8 },
+        },
+        org.token,
+      );
       const t = dataOf<{ id: string; status: string; organizer: string }>(created, 'createTournament');
       expect(t).toMatchObject({ status: 'open', organizer: org.handle });
       expect(t).toEqual(await rest(t.id));
 
       // Three entries: a starter, a card list, the default deck. Each answer is the tournament as anyone sees it.
       const answers: [string, string][] = [['create', JSON.stringify(created.body)]];
-      for (const [p, deck] of [[a, { starter: STARTERS[1] }], [b, list], [c, undefined]] as const) {
+      for (const [p, deck] of [
+        [a, { starter: STARTERS[1] }],
+        [b, list],
+        [c, undefined],
+      ] as const) {
         const res = await join(t.id, p, deck);
         expect(dataOf(res, 'joinTournament')).toEqual(await rest(t.id));
         answers.push([`join of ${p.handle}`, JSON.stringify(res.body)]);
       }
-      expect(((await read(t.id)) as { players: { handle: string }[] }).players.map((p) => p.handle)).toEqual([a.handle, b.handle, c.handle]);
+      expect(((await read(t.id)) as { players: { handle: string }[] }).players.map((p) => p.handle)).toEqual([
+        a.handle,
+        b.handle,
+        c.handle,
+      ]);
 
       // A withdrawal before the start, and a cancel, on a second tournament.
-      const other = dataOf<{ id: string }>(await gql(`mutation { createTournament(input: { name: "Spare", format: "round-robin", timeControl: { kind: "live", initialSeconds: 300, incrementSeconds: 2 } }) { id } }`, {}, org.token), 'createTournament');
+      const other = dataOf<{ id: string }>(
+        await gql(
+          `mutation { createTournament(input: { name: "Spare", format: "round-robin", timeControl: { kind: "live", initialSeconds: 300, incrementSeconds: 2 } }) { id } }`,
+          {},
+          org.token,
+        ),
+        'createTournament',
+      );
       await join(other.id, a);
       const withdrawn = await run('withdrawFromTournament', other.id, a);
       expect(dataOf(withdrawn, 'withdrawFromTournament')).toMatchObject({ players: [] });
@@ -84,7 +125,11 @@ for (const backend of backends) {
       answers.push(['withdraw', JSON.stringify(withdrawn.body)], ['cancel', JSON.stringify(canceled.body)]);
 
       const started = await run('startTournament', t.id, org);
-      const v = dataOf<{ status: string; round: number; pairings: { round: number; boards: { p1: string; p2: string | null; matchId: string | null }[] }[] }>(started, 'startTournament');
+      const v = dataOf<{
+        status: string;
+        round: number;
+        pairings: { round: number; boards: { p1: string; p2: string | null; matchId: string | null }[] }[];
+      }>(started, 'startTournament');
       expect(v).toMatchObject({ status: 'running', round: 1 });
       expect(v.pairings[0]!.boards).toHaveLength(2);
       expect(v.pairings[0]!.boards.filter((x) => x.p2 === null)).toHaveLength(1);
@@ -97,7 +142,11 @@ for (const backend of backends) {
         const now = (await read(t.id)) as typeof v;
         for (const x of now.pairings[round - 1]!.boards) {
           if (x.matchId === null) continue;
-          await h.http.post(`/v1/matches/${x.matchId}/actions`).set(bearer(token.get(x.p2!)!)).send({ action: { type: 'resign' } }).expect(200);
+          await h.http
+            .post(`/v1/matches/${x.matchId}/actions`)
+            .set(bearer(token.get(x.p2!)!))
+            .send({ action: { type: 'resign' } })
+            .expect(200);
         }
         await h.app.service.tournaments.sweep();
         expect(await read(t.id)).toEqual(await rest(t.id));
@@ -129,7 +178,12 @@ for (const backend of backends) {
       const org = await registerPlayer(h.http, 'gte');
       const [a, b, c] = [await registerPlayer(h.http, 'gtf'), await registerPlayer(h.http, 'gtg'), await registerPlayer(h.http, 'gth')];
       /** The REST refusal and the GraphQL one: the same stable code and status. */
-      const same = async (restRes: Promise<{ status: number; headers: Record<string, string>; body: unknown }>, gqlRes: Promise<Gql>, status: number, code: string) => {
+      const same = async (
+        restRes: Promise<{ status: number; headers: Record<string, string>; body: unknown }>,
+        gqlRes: Promise<Gql>,
+        status: number,
+        code: string,
+      ) => {
         expectProblem(await restRes, status, code);
         const g = await gqlRes;
         expect(g.body.errors, JSON.stringify(g.body)).toHaveLength(1);
@@ -139,13 +193,38 @@ for (const backend of backends) {
         const r = h.http.post(path).send(body as object);
         return p ? r.set(bearer(p.token)) : r;
       };
-      const create = (input: Record<string, unknown>, p: P | null = org) => gql('mutation ($input: CreateTournamentInput!) { createTournament(input: $input) { id } }', { input: { timeControl: CORR, ...input } }, p?.token);
+      const create = (input: Record<string, unknown>, p: P | null = org) =>
+        gql(
+          'mutation ($input: CreateTournamentInput!) { createTournament(input: $input) { id } }',
+          { input: { timeControl: CORR, ...input } },
+          p?.token,
+        );
 
       // The input is judged by REST's schema, and after it the token.
-      await same(post('/v1/tournaments', null, { name: 'x', format: 'swiss', rounds: 3, timeControl: CORR }), create({ name: 'x', format: 'swiss', rounds: 3, timeControl: CORR }, null), 401, 'missing-token');
-      await same(post('/v1/tournaments', org, { name: 'x', format: 'swiss', timeControl: CORR }), create({ name: 'x', format: 'swiss', timeControl: CORR }), 400, 'validation-failed');
-      await same(post('/v1/tournaments', org, { name: 'x', format: 'swiss', rounds: 2, timeControl: { kind: 'none' } }), create({ name: 'x', format: 'swiss', rounds: 2, timeControl: { kind: 'none' } }), 400, 'validation-failed');
-      await same(post('/v1/tournaments', org, { name: ' ', format: 'knockout', timeControl: CORR }), create({ name: ' ', format: 'knockout', timeControl: CORR }), 400, 'validation-failed');
+      await same(
+        post('/v1/tournaments', null, { name: 'x', format: 'swiss', rounds: 3, timeControl: CORR }),
+        create({ name: 'x', format: 'swiss', rounds: 3, timeControl: CORR }, null),
+        401,
+        'missing-token',
+      );
+      await same(
+        post('/v1/tournaments', org, { name: 'x', format: 'swiss', timeControl: CORR }),
+        create({ name: 'x', format: 'swiss', timeControl: CORR }),
+        400,
+        'validation-failed',
+      );
+      await same(
+        post('/v1/tournaments', org, { name: 'x', format: 'swiss', rounds: 2, timeControl: { kind: 'none' } }),
+        create({ name: 'x', format: 'swiss', rounds: 2, timeControl: { kind: 'none' } }),
+        400,
+        'validation-failed',
+      );
+      await same(
+        post('/v1/tournaments', org, { name: ' ', format: 'knockout', timeControl: CORR }),
+        create({ name: ' ', format: 'knockout', timeControl: CORR }),
+        400,
+        'validation-failed',
+      );
 
       // An id that is no tournament's: not found; one that could never be one (a NUL byte, no tn_): 400, not a 500.
       const one = (field: string, id: string) => gql(`query ($id: ID!) { ${field}(id: $id) { __typename } }`, { id });
@@ -156,9 +235,17 @@ for (const backend of backends) {
       await same(post('/v1/tournaments/tn_nope/join', a), join('tn_nope', a), 404, 'tournament-not-found');
       await same(post('/v1/tournaments/tn_nope/start', org), run('startTournament', 'tn_nope', org), 404, 'tournament-not-found');
       await same(h.http.get('/v1/tournaments?limit=0'), gql('{ tournaments(limit: 0) { nextCursor } }'), 400, 'validation-failed');
-      await same(h.http.get('/v1/tournaments?cursor=garbage'), gql('{ tournaments(cursor: "garbage") { nextCursor } }'), 400, 'invalid-cursor');
+      await same(
+        h.http.get('/v1/tournaments?cursor=garbage'),
+        gql('{ tournaments(cursor: "garbage") { nextCursor } }'),
+        400,
+        'invalid-cursor',
+      );
 
-      const t = dataOf<{ id: string }>(await create({ name: 'Strict', format: 'swiss', rounds: 2, maxPlayers: 2, invited: [a.handle, b.handle] }), 'createTournament').id;
+      const t = dataOf<{ id: string }>(
+        await create({ name: 'Strict', format: 'swiss', rounds: 2, maxPlayers: 2, invited: [a.handle, b.handle] }),
+        'createTournament',
+      ).id;
       await same(post(`/v1/tournaments/${t}/join`, c), join(t, c), 403, 'not-invited');
       dataOf(await join(t, a), 'joinTournament');
       await same(post(`/v1/tournaments/${t}/join`, a), join(t, a), 409, 'already-entered');
@@ -172,7 +259,10 @@ for (const backend of backends) {
       await same(post(`/v1/tournaments/${t}/join`, b, { deck: cards }), join(t, b, cards), 400, 'validation-failed');
       dataOf(await join(t, b), 'joinTournament');
       await same(post(`/v1/tournaments/${t}/join`, c), join(t, c), 403, 'not-invited');
-      const open = dataOf<{ id: string }>(await create({ name: 'Small', format: 'swiss', rounds: 2, maxPlayers: 2 }), 'createTournament').id;
+      const open = dataOf<{ id: string }>(
+        await create({ name: 'Small', format: 'swiss', rounds: 2, maxPlayers: 2 }),
+        'createTournament',
+      ).id;
       dataOf(await join(open, a), 'joinTournament');
       dataOf(await join(open, b), 'joinTournament');
       await same(post(`/v1/tournaments/${open}/join`, c), join(open, c), 409, 'tournament-full');

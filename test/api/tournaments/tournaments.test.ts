@@ -6,7 +6,18 @@
  * tournament (each round starts once).
  */
 import { describe, expect, it } from 'vitest';
-import { backends, bearer, expectProblem, nextMove, openStream, type RegisteredPlayer, registerPlayer, useHarness, useSecondApp, waitFor } from '../helpers.js';
+import {
+  backends,
+  bearer,
+  expectProblem,
+  nextMove,
+  openStream,
+  type RegisteredPlayer,
+  registerPlayer,
+  useHarness,
+  useSecondApp,
+  waitFor,
+} from '../helpers.js';
 import { StandingsSchema, TournamentSchema } from '../../../src/http/routes/tournaments.js';
 import { FeedEntrySchema } from '../../../src/http/feed-schemas.js';
 
@@ -30,10 +41,24 @@ for (const backend of backends) {
     const get = async (id: string) => {
       const body = (await h.http.get(`/v1/tournaments/${id}`).expect(200)).body;
       TournamentSchema.parse(body);
-      return body as { status: string; round: number; rounds: number | null; pairings: { round: number; boards: Board[] }[]; players: { handle: string; withdrawn: boolean }[] };
+      return body as {
+        status: string;
+        round: number;
+        rounds: number | null;
+        pairings: { round: number; boards: Board[] }[];
+        players: { handle: string; withdrawn: boolean }[];
+      };
     };
-    const create = async (org: P, body: Record<string, unknown>) => (await h.http.post('/v1/tournaments').set(bearer(org.token)).send({ name: 'Autumn Cup', timeControl: CORR, ...body }).expect(201)).body as { id: string };
-    const join = (id: string, p: P, body: Record<string, unknown> = {}) => h.http.post(`/v1/tournaments/${id}/join`).set(bearer(p.token)).send(body);
+    const create = async (org: P, body: Record<string, unknown>) =>
+      (
+        await h.http
+          .post('/v1/tournaments')
+          .set(bearer(org.token))
+          .send({ name: 'Autumn Cup', timeControl: CORR, ...body })
+          .expect(201)
+      ).body as { id: string };
+    const join = (id: string, p: P, body: Record<string, unknown> = {}) =>
+      h.http.post(`/v1/tournaments/${id}/join`).set(bearer(p.token)).send(body);
     const field = async (count: number, prefix: string) => Promise.all(Array.from({ length: count }, () => registerPlayer(h.http, prefix)));
 
     /** Ends every running match of the round: the seat `loser` picks resigns. */
@@ -44,7 +69,11 @@ for (const backend of backends) {
       for (const b of round.boards) {
         if (b.matchId === null || b.result !== null) continue;
         const who = loser(b) === 'p1' ? b.p1 : b.p2!;
-        await h.http.post(`/v1/matches/${b.matchId}/actions`).set(bearer(token.get(who)!)).send({ action: { type: 'resign' } }).expect(200);
+        await h.http
+          .post(`/v1/matches/${b.matchId}/actions`)
+          .set(bearer(token.get(who)!))
+          .send({ action: { type: 'resign' } })
+          .expect(200);
       }
       await h.app.service.tournaments.sweep();
     }
@@ -66,7 +95,11 @@ for (const backend of backends) {
       // Half the round ended: nothing moves on.
       const first = v.pairings[0]!.boards[0]!;
       const tok = new Map(ps.map((p) => [p.handle, p.token]));
-      await h.http.post(`/v1/matches/${first.matchId}/actions`).set(bearer(tok.get(first.p2!)!)).send({ action: { type: 'resign' } }).expect(200);
+      await h.http
+        .post(`/v1/matches/${first.matchId}/actions`)
+        .set(bearer(tok.get(first.p2!)!))
+        .send({ action: { type: 'resign' } })
+        .expect(200);
       await h.app.service.tournaments.sweep();
       v = await get(t.id);
       expect(v.round).toBe(1);
@@ -164,7 +197,10 @@ for (const backend of backends) {
       await playRound(t.id, ps);
       expect((await get(t.id)).status).toBe('finished');
       const tournamentEntries = (f: (typeof feeds)[number]) => f.lines.filter((e) => e.type.startsWith('tournament-'));
-      await waitFor(() => feeds.every((f) => tournamentEntries(f).some((e) => e.type === 'tournament-finished')), 'the finish on every feed');
+      await waitFor(
+        () => feeds.every((f) => tournamentEntries(f).some((e) => e.type === 'tournament-finished')),
+        'the finish on every feed',
+      );
       // Every player: three round-started entries (one a bye) and the finish, each valid against its schema.
       for (const f of feeds) {
         f.close();
@@ -173,7 +209,9 @@ for (const backend of backends) {
         const rounds = entries.filter((e) => e.type === 'tournament-round-started');
         expect(rounds.map((e) => e.data.round)).toEqual([1, 2, 3]);
         expect(rounds.filter((e) => e.data.bye)).toHaveLength(1);
-        expect(rounds.filter((e) => !e.data.bye).every((e) => typeof e.data.matchId === 'string' && typeof e.data.opponent === 'string')).toBe(true);
+        expect(
+          rounds.filter((e) => !e.data.bye).every((e) => typeof e.data.matchId === 'string' && typeof e.data.opponent === 'string'),
+        ).toBe(true);
         const fin = entries.find((e) => e.type === 'tournament-finished')!;
         expect(fin.data).toMatchObject({ tournamentId: t.id, rounds: 3, players: 3 });
         expect(fin.data.rank).toBeGreaterThanOrEqual(1);
@@ -242,7 +280,9 @@ for (const backend of backends) {
         const v = await get(t.id);
         expect(v.status).toBe('finished');
         const met = new Map<string, number>();
-        for (const r of v.pairings) for (const b of r.boards) if (b.p2 !== null) met.set([b.p1, b.p2].sort().join('-'), (met.get([b.p1, b.p2].sort().join('-')) ?? 0) + 1);
+        for (const r of v.pairings)
+          for (const b of r.boards)
+            if (b.p2 !== null) met.set([b.p1, b.p2].sort().join('-'), (met.get([b.p1, b.p2].sort().join('-')) ?? 0) + 1);
         expect(met.size, `${size} ${format}`).toBe((size * (size - 1)) / 2);
         expect([...met.values()].every((k) => k === cycles)).toBe(true);
       }
@@ -260,7 +300,12 @@ for (const backend of backends) {
       const seats = { p1: tok.get(moved!.p1)!, p2: tok.get(moved!.p2!)! };
       for (let i = 0; i < 2; i++) {
         const mv = await nextMove(h, moved!.matchId!, seats);
-        await h.http.post(`/v1/matches/${moved!.matchId}/actions`).set(bearer(seats[mv.seat])).set('if-match', `"${mv.version}"`).send({ action: mv.action }).expect(200);
+        await h.http
+          .post(`/v1/matches/${moved!.matchId}/actions`)
+          .set(bearer(seats[mv.seat]))
+          .set('if-match', `"${mv.version}"`)
+          .send({ action: mv.action })
+          .expect(200);
       }
       const late = (await h.http.get(`/v1/matches/${moved!.matchId}`).expect(200)).body.game.pending.seat as 'p1' | 'p2';
       const firstIdle = (await h.http.get(`/v1/matches/${idle!.matchId}`).expect(200)).body.game.pending.seat as 'p1' | 'p2';
@@ -279,9 +324,24 @@ for (const backend of backends) {
     it('refuses with stable codes', async () => {
       const org = await registerPlayer(h.http, 'org');
       const [a, b, c] = await field(3, 'er');
-      expectProblem(await h.http.post('/v1/tournaments').send({ name: 'x', format: 'swiss', rounds: 3, timeControl: CORR }), 401, 'missing-token');
-      expectProblem(await h.http.post('/v1/tournaments').set(bearer(org.token)).send({ name: 'x', format: 'swiss', timeControl: CORR }), 400, 'validation-failed');
-      expectProblem(await h.http.post('/v1/tournaments').set(bearer(org.token)).send({ name: 'x', format: 'swiss', rounds: 2, timeControl: { kind: 'none' } }), 400, 'validation-failed');
+      expectProblem(
+        await h.http.post('/v1/tournaments').send({ name: 'x', format: 'swiss', rounds: 3, timeControl: CORR }),
+        401,
+        'missing-token',
+      );
+      expectProblem(
+        await h.http.post('/v1/tournaments').set(bearer(org.token)).send({ name: 'x', format: 'swiss', timeControl: CORR }),
+        400,
+        'validation-failed',
+      );
+      expectProblem(
+        await h.http
+          .post('/v1/tournaments')
+          .set(bearer(org.token))
+          .send({ name: 'x', format: 'swiss', rounds: 2, timeControl: { kind: 'none' } }),
+        400,
+        'validation-failed',
+      );
       expectProblem(await h.http.get('/v1/tournaments/tn_nope'), 404, 'tournament-not-found');
       expectProblem(await h.http.get('/v1/tournaments/bad%00id'), 400, 'validation-failed');
       const t = await create(org, { format: 'swiss', rounds: 2, maxPlayers: 2, invited: [a!.handle, b!.handle] });
@@ -312,9 +372,17 @@ for (const backend of backends) {
       const v = await get(t.id);
       const tok = new Map(ps.map((p) => [p.handle, p.token]));
       for (const b of v.pairings[0]!.boards) {
-        await h.http.post(`/v1/matches/${b.matchId}/actions`).set(bearer(tok.get(b.p2!)!)).send({ action: { type: 'resign' } }).expect(200);
+        await h.http
+          .post(`/v1/matches/${b.matchId}/actions`)
+          .set(bearer(tok.get(b.p2!)!))
+          .send({ action: { type: 'resign' } })
+          .expect(200);
       }
-      const results = await Promise.all([h.app.service.tournaments.advance(t.id), other.app.service.tournaments.advance(t.id), h.app.service.tournaments.advance(t.id)]);
+      const results = await Promise.all([
+        h.app.service.tournaments.advance(t.id),
+        other.app.service.tournaments.advance(t.id),
+        h.app.service.tournaments.advance(t.id),
+      ]);
       expect(results.filter(Boolean).length).toBeGreaterThanOrEqual(1);
       const after = await get(t.id);
       expect(after.round).toBe(2);

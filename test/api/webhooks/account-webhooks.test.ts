@@ -55,7 +55,11 @@ for (const backend of backends) {
     const other = useSecondApp(h, { webhooks: WEBHOOKS, challenges: { perHour: 50 } });
 
     async function register(http: Http, token: string, url: string, events?: string[]) {
-      const r = await http.post('/v1/me/webhooks').set(bearer(token)).send(events ? { url, events } : { url }).expect(201);
+      const r = await http
+        .post('/v1/me/webhooks')
+        .set(bearer(token))
+        .send(events ? { url, events } : { url })
+        .expect(201);
       expect(r.body.secret).toMatch(/^whsec_/);
       expect(r.headers['cache-control']).toBe('private, no-store');
       return { id: r.body.id as string, secret: r.body.secret as string, events: r.body.events as string[] };
@@ -65,12 +69,22 @@ for (const backend of backends) {
     async function expectedBodies(token: string, kinds: readonly string[]): Promise<Body[]> {
       const me = await h.app.service.players.player(token, 'match:read');
       const rows = await h.store.feed.between(me.id, '0-0', '18446744073709551615-0', 1000);
-      return rows.filter((r) => kinds.includes(r.kind)).map((r) => ({ type: r.kind, timestamp: r.createdAt.toISOString(), data: { entryId: r.position, ...r.data } }));
+      return rows
+        .filter((r) => kinds.includes(r.kind))
+        .map((r) => ({ type: r.kind, timestamp: r.createdAt.toISOString(), data: { entryId: r.position, ...r.data } }));
     }
 
     async function log(http: Http, token: string, webhookId: string) {
       const r = await http.get(`/v1/me/webhooks/${webhookId}/deliveries?limit=100`).set(bearer(token)).expect(200);
-      return r.body.deliveries as { id: string; kind: string; entryId: string; status: string; attempts: number; lastStatusCode: number | null; nextAttemptAt: string | null }[];
+      return r.body.deliveries as {
+        id: string;
+        kind: string;
+        entryId: string;
+        status: string;
+        attempts: number;
+        lastStatusCode: number | null;
+        nextAttemptAt: string | null;
+      }[];
     }
 
     it('a challenge, its acceptance, turns and the end reach each account webhook signed, in feed order, with the stored entries; a kind filter holds; a seat webhook beside them is unchanged; nothing hidden', async () => {
@@ -84,15 +98,41 @@ for (const backend of backends) {
       const hb = await register(other.http, bob.token, rx.url(pb), ['your-turn', 'match-ended', 'your-turn']);
       expect(hb.events).toEqual(['your-turn', 'match-ended']);
       const listed = await h.http.get('/v1/me/webhooks').set(bearer(alice.token)).expect(200);
-      expect(listed.body.webhooks).toEqual([{ id: ha.id, url: rx.url(pa), events: [...FEED_KINDS], status: 'active', failingSince: null, disabledReason: null, createdAt: expect.any(String) }]);
+      expect(listed.body.webhooks).toEqual([
+        {
+          id: ha.id,
+          url: rx.url(pa),
+          events: [...FEED_KINDS],
+          status: 'active',
+          failingSince: null,
+          disabledReason: null,
+          createdAt: expect.any(String),
+        },
+      ]);
 
-      const c = (await other.http.post('/v1/challenges').set(bearer(alice.token)).send({ to: bob.handle, seat: 'p1', timeControl: CORRESPONDENCE, deck: { starter: STARTERS[0] } }).expect(201)).body;
-      await h.http.post(`/v1/challenges/${c.id}/accept`).set(bearer(bob.token)).send({ deck: { starter: STARTERS[1] } }).expect(200);
+      const c = (
+        await other.http
+          .post('/v1/challenges')
+          .set(bearer(alice.token))
+          .send({ to: bob.handle, seat: 'p1', timeControl: CORRESPONDENCE, deck: { starter: STARTERS[0] } })
+          .expect(201)
+      ).body;
+      await h.http
+        .post(`/v1/challenges/${c.id}/accept`)
+        .set(bearer(bob.token))
+        .send({ deck: { starter: STARTERS[1] } })
+        .expect(200);
       const matchId = (await h.http.get(`/v1/challenges/${c.id}`).expect(200)).body.matchId as string;
       const tokens = { p1: alice.token, p2: bob.token };
       // Bob's seat webhook, registered with his player token: its deliveries keep their own shape.
       const ps = path('bob-seat');
-      const seatHook = (await h.http.post(`/v1/matches/${matchId}/webhooks`).set(bearer(bob.token)).send({ url: rx.url(ps), events: ['your-turn', 'match-ended'] }).expect(201)).body;
+      const seatHook = (
+        await h.http
+          .post(`/v1/matches/${matchId}/webhooks`)
+          .set(bearer(bob.token))
+          .send({ url: rx.url(ps), events: ['your-turn', 'match-ended'] })
+          .expect(201)
+      ).body;
 
       // Decisions until each seat has had the turn handed to it, on both nodes, then Alice resigns.
       const handed = new Set<Seat>();
@@ -106,7 +146,11 @@ for (const backend of backends) {
         if (next) toMove = next;
       }
       expect(handed.size).toBe(2);
-      await other.http.post(`/v1/matches/${matchId}/actions`).set(bearer(alice.token)).send({ action: { type: 'resign' } }).expect(200);
+      await other.http
+        .post(`/v1/matches/${matchId}/actions`)
+        .set(bearer(alice.token))
+        .send({ action: { type: 'resign' } })
+        .expect(200);
 
       const wantA = await expectedBodies(alice.token, FEED_KINDS);
       const wantB = await expectedBodies(bob.token, ['your-turn', 'match-ended']);
@@ -132,7 +176,14 @@ for (const backend of backends) {
           AccountWebhookDeliveryBodySchema.parse(b);
           // webhook-id is the delivery's id in the log, which names the entry.
           const d = deliveries.find((x) => x.id === r.headers['webhook-id'])!;
-          expect(d).toMatchObject({ kind: b.type, entryId: b.data.entryId, status: 'delivered', attempts: 1, lastStatusCode: 200, nextAttemptAt: null });
+          expect(d).toMatchObject({
+            kind: b.type,
+            entryId: b.data.entryId,
+            status: 'delivered',
+            attempts: 1,
+            lastStatusCode: 200,
+            nextAttemptAt: null,
+          });
           // Public facts only: no card of a deck or hidden hand, no seed, no token, no deck.
           assertNoLeak(r.body, secretsFor(truth, seat), `${b.type} to ${seat}`);
           for (const secret of [alice.token, bob.token, hook.secret, seatHook.secret]) expect(r.body).not.toContain(secret);
@@ -150,11 +201,18 @@ for (const backend of backends) {
         expect(Object.keys(b.data).sort()).toEqual(['deadline', 'events', 'gameId', 'matchId', 'seat', 'toMove', 'version']);
         expect(b.data.seat).toBe('p2');
       }
-      const seatLog = (await h.http.get(`/v1/matches/${matchId}/webhooks/${seatHook.id}/deliveries`).set(bearer(bob.token)).expect(200)).body.deliveries as { version: number }[];
+      const seatLog = (await h.http.get(`/v1/matches/${matchId}/webhooks/${seatHook.id}/deliveries`).set(bearer(bob.token)).expect(200))
+        .body.deliveries as { version: number }[];
       expect(seatLog.every((d) => typeof d.version === 'number')).toBe(true);
       // Neither list shows the other's endpoints.
-      expect((await h.http.get(`/v1/matches/${matchId}/webhooks`).set(bearer(bob.token)).expect(200)).body.webhooks.map((w: { id: string }) => w.id)).toEqual([seatHook.id]);
-      expect((await h.http.get('/v1/me/webhooks').set(bearer(bob.token)).expect(200)).body.webhooks.map((w: { id: string }) => w.id)).toEqual([hb.id]);
+      expect(
+        (await h.http.get(`/v1/matches/${matchId}/webhooks`).set(bearer(bob.token)).expect(200)).body.webhooks.map(
+          (w: { id: string }) => w.id,
+        ),
+      ).toEqual([seatHook.id]);
+      expect(
+        (await h.http.get('/v1/me/webhooks').set(bearer(bob.token)).expect(200)).body.webhooks.map((w: { id: string }) => w.id),
+      ).toEqual([hb.id]);
     });
 
     it('the delivery log, redelivery (same id and body, then delivery-pending and redelivery-limit), rotation (two signatures), deletion; limits and problem codes', async () => {
@@ -164,22 +222,53 @@ for (const backend of backends) {
       const hook = await register(h.http, cy.token, rx.url(pc), ['challenge-received', 'challenge-canceled']);
       await register(h.http, cy.token, rx.url(path('cy-second')), ['seek-paired']);
       // WEBHOOK_MAX_PER_ACCOUNT (2 here): one more is refused and stores nothing; another player has their own.
-      expectProblem(await h.http.post('/v1/me/webhooks').set(bearer(cy.token)).send({ url: rx.url('/x') }), 409, 'too-many-webhooks');
+      expectProblem(
+        await h.http
+          .post('/v1/me/webhooks')
+          .set(bearer(cy.token))
+          .send({ url: rx.url('/x') }),
+        409,
+        'too-many-webhooks',
+      );
       expect((await h.http.get('/v1/me/webhooks').set(bearer(cy.token)).expect(200)).body.webhooks).toHaveLength(2);
       const pd = path('dee');
       const deeHook = await register(h.http, dee.token, rx.url(pd), ['challenge-declined']);
 
       // Bad input: stable codes, nothing stored.
-      for (const bad of [{ url: 'ftp://example.com/' }, { url: rx.url('/x'), events: [] }, { url: rx.url('/x'), events: ['opponent-joined'] }, { url: rx.url('/x'), extra: 1 }, {}]) {
+      for (const bad of [
+        { url: 'ftp://example.com/' },
+        { url: rx.url('/x'), events: [] },
+        { url: rx.url('/x'), events: ['opponent-joined'] },
+        { url: rx.url('/x'), extra: 1 },
+        {},
+      ]) {
         expectProblem(await h.http.post('/v1/me/webhooks').set(bearer(dee.token)).send(bad), 400, 'validation-failed');
       }
       expect((await h.http.get('/v1/me/webhooks').set(bearer(dee.token)).expect(200)).body.webhooks).toHaveLength(1);
       // Credentials: none, a seat token, a token without the scope.
       expectProblem(await h.http.get('/v1/me/webhooks'), 401, 'missing-token');
-      const seatToken = (await h.http.post('/v1/matches').send({ handle: 'anon', openSeat: true, decks: { p1: { starter: STARTERS[0] } } }).expect(201)).body.tokens.p1 as string;
+      const seatToken = (
+        await h.http
+          .post('/v1/matches')
+          .send({ handle: 'anon', openSeat: true, decks: { p1: { starter: STARTERS[0] } } })
+          .expect(201)
+      ).body.tokens.p1 as string;
       expectProblem(await h.http.get('/v1/me/webhooks').set(bearer(seatToken)), 401, 'invalid-token');
-      const readOnly = (await h.http.post('/v1/me/tokens').set(bearer(cy.token)).send({ scopes: ['match:read'] }).expect(201)).body.token as string;
-      expectProblem(await h.http.post('/v1/me/webhooks').set(bearer(readOnly)).send({ url: rx.url('/x') }), 403, 'insufficient-scope');
+      const readOnly = (
+        await h.http
+          .post('/v1/me/tokens')
+          .set(bearer(cy.token))
+          .send({ scopes: ['match:read'] })
+          .expect(201)
+      ).body.token as string;
+      expectProblem(
+        await h.http
+          .post('/v1/me/webhooks')
+          .set(bearer(readOnly))
+          .send({ url: rx.url('/x') }),
+        403,
+        'insufficient-scope',
+      );
       expectProblem(await h.http.post(`/v1/me/webhooks/${hook.id}/rotate-secret`).set(bearer(readOnly)), 403, 'insufficient-scope');
       expectProblem(await h.http.delete(`/v1/me/webhooks/${hook.id}`).set(bearer(readOnly)), 403, 'insufficient-scope');
       await h.http.get(`/v1/me/webhooks/${hook.id}/deliveries`).set(bearer(readOnly)).expect(200);
@@ -187,30 +276,51 @@ for (const backend of backends) {
       expectProblem(await h.http.get(`/v1/me/webhooks/${deeHook.id}/deliveries`).set(bearer(cy.token)), 404, 'webhook-not-found');
       expectProblem(await h.http.delete(`/v1/me/webhooks/${deeHook.id}`).set(bearer(cy.token)), 404, 'webhook-not-found');
       expectProblem(await h.http.get('/v1/me/webhooks/nope/deliveries').set(bearer(cy.token)), 400, 'validation-failed');
-      expectProblem(await h.http.post(`/v1/me/webhooks/${hook.id}/deliveries/msg_${'0'.repeat(32)}/redeliver`).set(bearer(cy.token)), 404, 'delivery-not-found');
+      expectProblem(
+        await h.http.post(`/v1/me/webhooks/${hook.id}/deliveries/msg_${'0'.repeat(32)}/redeliver`).set(bearer(cy.token)),
+        404,
+        'delivery-not-found',
+      );
 
       // An entry: Dee challenges Cy (on the second node).
       const ch = (await other.http.post('/v1/challenges').set(bearer(dee.token)).send({ to: cy.handle }).expect(201)).body;
       const first = await waitFor(() => rx.on(pc)[0], 'challenge-received');
-      expect(verify(hook.secret, first)).toEqual({ type: 'challenge-received', timestamp: expect.any(String), data: { entryId: expect.stringMatching(/^[0-9]+-[0-9]+$/), ...ch } });
+      expect(verify(hook.secret, first)).toEqual({
+        type: 'challenge-received',
+        timestamp: expect.any(String),
+        data: { entryId: expect.stringMatching(/^[0-9]+-[0-9]+$/), ...ch },
+      });
       const [d] = await waitFor(async () => {
         const l = await log(h.http, cy.token, hook.id);
         return l.length === 1 && l[0]!.status === 'delivered' && l;
       }, 'the delivered log entry');
-      expect(d).toMatchObject({ id: first.headers['webhook-id'], kind: 'challenge-received', entryId: body(first).data.entryId, attempts: 1 });
+      expect(d).toMatchObject({
+        id: first.headers['webhook-id'],
+        kind: 'challenge-received',
+        entryId: body(first).data.entryId,
+        attempts: 1,
+      });
 
       // Redelivery: held at the receiver, it is pending (409 delivery-pending); released, it is the same message.
       const gate = rx.gate(pc);
       const again = await h.http.post(`/v1/me/webhooks/${hook.id}/deliveries/${d!.id}/redeliver`).set(bearer(cy.token)).expect(202);
       expect(again.body).toMatchObject({ id: d!.id, status: 'pending' });
       await waitFor(() => rx.on(pc).length === 2, 'the redelivery');
-      expectProblem(await h.http.post(`/v1/me/webhooks/${hook.id}/deliveries/${d!.id}/redeliver`).set(bearer(cy.token)), 409, 'delivery-pending');
+      expectProblem(
+        await h.http.post(`/v1/me/webhooks/${hook.id}/deliveries/${d!.id}/redeliver`).set(bearer(cy.token)),
+        409,
+        'delivery-pending',
+      );
       gate.release();
       await waitFor(async () => (await log(h.http, cy.token, hook.id))[0]!.status === 'delivered', 'the redelivery settled');
       expect(rx.on(pc)[1]!.headers['webhook-id']).toBe(first.headers['webhook-id']);
       expect(rx.on(pc)[1]!.body).toBe(first.body);
       // WEBHOOK_MAX_REDELIVERIES (1 here).
-      expectProblem(await h.http.post(`/v1/me/webhooks/${hook.id}/deliveries/${d!.id}/redeliver`).set(bearer(cy.token)), 409, 'redelivery-limit');
+      expectProblem(
+        await h.http.post(`/v1/me/webhooks/${hook.id}/deliveries/${d!.id}/redeliver`).set(bearer(cy.token)),
+        409,
+        'redelivery-limit',
+      );
 
       // Rotation: the next delivery carries a signature per secret.
       const rotated = (await h.http.post(`/v1/me/webhooks/${hook.id}/rotate-secret`).set(bearer(cy.token)).expect(200)).body;
@@ -238,8 +348,12 @@ for (const backend of backends) {
       const eve = await player(h.http, 'eve');
       const fay = await player(h.http, 'fay');
       const pe = path('eve');
-      const gql = async (token: string, query: string) => (await h.http.post('/graphql').set(bearer(token)).send({ query }).expect(200)).body;
-      const reg = await gql(eve.token, `mutation { registerAccountWebhook(webhook: { url: "${rx.url(pe)}", events: ["challenge-received"] }) { secret webhook { id events status } } }`);
+      const gql = async (token: string, query: string) =>
+        (await h.http.post('/graphql').set(bearer(token)).send({ query }).expect(200)).body;
+      const reg = await gql(
+        eve.token,
+        `mutation { registerAccountWebhook(webhook: { url: "${rx.url(pe)}", events: ["challenge-received"] }) { secret webhook { id events status } } }`,
+      );
       const created = reg.data.registerAccountWebhook;
       expect(created.webhook).toMatchObject({ events: ['challenge-received'], status: 'active' });
       await h.http.post('/v1/challenges').set(bearer(fay.token)).send({ to: eve.handle }).expect(201);
@@ -249,10 +363,18 @@ for (const backend of backends) {
         const r = await gql(eve.token, '{ myWebhooks { id deliveries { id kind entryId status } } }');
         return r.data.myWebhooks[0].deliveries[0]?.status === 'delivered' && r.data.myWebhooks;
       }, 'the delivered entry');
-      expect(listed).toEqual([{ id: created.webhook.id, deliveries: [{ id: got.headers['webhook-id'], kind: 'challenge-received', entryId: body(got).data.entryId, status: 'delivered' }] }]);
+      expect(listed).toEqual([
+        {
+          id: created.webhook.id,
+          deliveries: [{ id: got.headers['webhook-id'], kind: 'challenge-received', entryId: body(got).data.entryId, status: 'delivered' }],
+        },
+      ]);
       const rotated = await gql(eve.token, `mutation { rotateAccountWebhookSecret(webhookId: "${created.webhook.id}") { secret } }`);
       expect(rotated.data.rotateAccountWebhookSecret.secret).toMatch(/^whsec_/);
-      const re = await gql(eve.token, `mutation { redeliverAccountWebhook(webhookId: "${created.webhook.id}", deliveryId: "${got.headers['webhook-id']}") { id status } }`);
+      const re = await gql(
+        eve.token,
+        `mutation { redeliverAccountWebhook(webhookId: "${created.webhook.id}", deliveryId: "${got.headers['webhook-id']}") { id status } }`,
+      );
       expect(re.data.redeliverAccountWebhook).toEqual({ id: got.headers['webhook-id'], status: 'pending' });
       await waitFor(() => rx.on(pe).length === 2, 'the redelivery');
       const bad = await gql(eve.token, 'mutation { registerAccountWebhook(webhook: { url: "http://x/", events: ["nope"] }) { secret } }');
@@ -261,7 +383,9 @@ for (const backend of backends) {
       expect(other404.errors[0].extensions.code).toBe('webhook-not-found');
       const junk = await gql(eve.token, 'mutation { deleteAccountWebhook(webhookId: "wh_\\u0000") }');
       expect(junk.errors[0].extensions.code).toBe('webhook-not-found');
-      expect((await gql(eve.token, `mutation { deleteAccountWebhook(webhookId: "${created.webhook.id}") }`)).data.deleteAccountWebhook).toBe(true);
+      expect(
+        (await gql(eve.token, `mutation { deleteAccountWebhook(webhookId: "${created.webhook.id}") }`)).data.deleteAccountWebhook,
+      ).toBe(true);
       expect((await gql(eve.token, '{ myWebhooks { id } }')).data.myWebhooks).toEqual([]);
     });
 
@@ -272,7 +396,11 @@ for (const backend of backends) {
       const hook = await register(h.http, gus.token, rx.url(pg), ['challenge-received']);
       rx.plan(pg, 500, 500);
       // The nodes' workers do not poll: a worker that does takes the retries (as on a server with WEBHOOK_POLL_MS).
-      const poller = new WebhookWorker(h.store.webhooks, (d) => h.app.service.webhooks.bodyOf(d), { allowPrivate: true, pollMs: 20, backoffMs: [20] });
+      const poller = new WebhookWorker(h.store.webhooks, (d) => h.app.service.webhooks.bodyOf(d), {
+        allowPrivate: true,
+        pollMs: 20,
+        backoffMs: [20],
+      });
       poller.start();
       try {
         await other.http.post('/v1/challenges').set(bearer(hal.token)).send({ to: gus.handle }).expect(201);

@@ -170,7 +170,11 @@ export class Receiver {
 }
 
 /** Polls `check` until it returns a value (not undefined/false), or throws after a generous time. */
-export async function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = 30_000): Promise<Exclude<T, false | undefined | null>> {
+export async function waitFor<T>(
+  check: () => T | Promise<T>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<Exclude<T, false | undefined | null>> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();

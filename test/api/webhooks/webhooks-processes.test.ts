@@ -16,7 +16,13 @@ import { createTempDatabase, postgresUnavailableReason, type TempDatabase } from
 import { STARTERS } from '../helpers.js';
 import { Receiver, waitFor } from './webhook-receiver.js';
 
-const ENV = { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', SWEEP_INTERVAL_MS: '0', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '100' };
+const ENV = {
+  LOG_LEVEL: 'warn',
+  RATE_LIMIT_PER_MINUTE: '0',
+  SWEEP_INTERVAL_MS: '0',
+  WEBHOOK_ALLOW_PRIVATE: 'true',
+  WEBHOOK_POLL_MS: '100',
+};
 const KINDS = ['your-turn', 'opponent-joined', 'match-ended', 'deadline-near'];
 const pgReason = await postgresUnavailableReason();
 if (pgReason) console.warn(`[webhooks-processes] skipping: ${pgReason}`);
@@ -30,10 +36,19 @@ interface Outbox {
   webhook_id: string;
 }
 
-async function call(base: string, method: string, url: string, token?: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+async function call(
+  base: string,
+  method: string,
+  url: string,
+  token?: string,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const r = await fetch(`${base}${url}`, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(15_000),
   });
@@ -73,12 +88,17 @@ describe.skipIf(pgReason !== null)('issue 9 webhooks across server processes [po
       client = new pg.Client({ connectionString: db.url });
       await client.connect();
     }
-    return (await client.query<Outbox>(`SELECT "id", "status", "attempts", "webhook_id" FROM "webhook_delivery" ORDER BY "created_at"`)).rows;
+    return (await client.query<Outbox>(`SELECT "id", "status", "attempts", "webhook_id" FROM "webhook_delivery" ORDER BY "created_at"`))
+      .rows;
   };
 
   /** A hot-seat match on `base` with a webhook on each seat (each its own receiver path). */
   async function match(base: string): Promise<{ id: string; tokens: Record<Seat, string> }> {
-    const c = await call(base, 'POST', '/v1/matches', undefined, { handle: 'alice', opponentHandle: 'bob', decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[2] } } });
+    const c = await call(base, 'POST', '/v1/matches', undefined, {
+      handle: 'alice',
+      opponentHandle: 'bob',
+      decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[2] } },
+    });
     expect(c.status).toBe(201);
     const id = c.body.id as string;
     const tokens = c.body.tokens as Record<Seat, string>;
@@ -127,10 +147,14 @@ describe.skipIf(pgReason !== null)('issue 9 webhooks across server processes [po
     expect(rx.received).toEqual([]);
 
     const b = await start({ WEBHOOK_WORKER: 'on' });
-    const done = await waitFor(async () => {
-      const rows = await outbox();
-      return rows.every((d) => d.status === 'delivered') && rows;
-    }, 'B to deliver every row', 60_000);
+    const done = await waitFor(
+      async () => {
+        const rows = await outbox();
+        return rows.every((d) => d.status === 'delivered') && rows;
+      },
+      'B to deliver every row',
+      60_000,
+    );
     expect(done.map((d) => d.id).sort()).toEqual(written.map((d) => d.id).sort());
     checkReceived(done);
     await b.stop();
@@ -148,7 +172,10 @@ describe.skipIf(pgReason !== null)('issue 9 webhooks across server processes [po
       }),
     );
     await e.stop();
-    const [c, d] = await Promise.all([start({ WEBHOOK_WORKER: 'on', WEBHOOK_POLL_MS: '10' }), start({ WEBHOOK_WORKER: 'on', WEBHOOK_POLL_MS: '10' })]);
+    const [c, d] = await Promise.all([
+      start({ WEBHOOK_WORKER: 'on', WEBHOOK_POLL_MS: '10' }),
+      start({ WEBHOOK_WORKER: 'on', WEBHOOK_POLL_MS: '10' }),
+    ]);
     const nodes = [c.baseUrl, d.baseUrl];
     const games = await Promise.all([0, 1, 2, 3].map((i) => match(nodes[i % 2]!)));
     // Moves on both nodes at once, each match alternating between them.
@@ -158,14 +185,22 @@ describe.skipIf(pgReason !== null)('issue 9 webhooks across server processes [po
       }),
     );
     await call(c.baseUrl, 'POST', `/v1/matches/${games[1]!.id}/actions`, games[1]!.tokens.p2, { action: { type: 'resign' } });
-    const rows = await waitFor(async () => {
-      const all = (await outbox()).filter((x) => !known.has(x.id));
-      return all.length > 0 && all.every((x) => x.status === 'delivered') && all;
-    }, 'both nodes to deliver every row', 60_000);
+    const rows = await waitFor(
+      async () => {
+        const all = (await outbox()).filter((x) => !known.has(x.id));
+        return all.length > 0 && all.every((x) => x.status === 'delivered') && all;
+      },
+      'both nodes to deliver every row',
+      60_000,
+    );
     expect(rows.length).toBeGreaterThanOrEqual(30);
     checkReceived(rows);
     for (const row of rows) expect(row, row.id).toMatchObject({ status: 'delivered', attempts: 1 });
     // Delivered once: each webhook-id reached the receiver exactly once (nothing failed, no lease ran out).
-    for (const row of rows) expect(rx.received.filter((r) => r.headers['webhook-id'] === row.id), row.id).toHaveLength(1);
+    for (const row of rows)
+      expect(
+        rx.received.filter((r) => r.headers['webhook-id'] === row.id),
+        row.id,
+      ).toHaveLength(1);
   });
 });

@@ -19,13 +19,20 @@ import { assertNoLeak, secretsFor } from '../secrecy/secrecy.js';
 import { Receiver, waitFor, type Received } from './webhook-receiver.js';
 import { doc, validatorFor } from '../../contract/document.js';
 
-
 const FAST = { pollMs: 50, backoffMs: [50], giveUpAfterMs: 3_600_000 };
 
 interface Body {
   type: string;
   timestamp: string;
-  data: { matchId: string; gameId: string; seat: Seat; version: number; toMove: Seat | null; deadline: string | null; events: { seq: number }[] };
+  data: {
+    matchId: string;
+    gameId: string;
+    seat: Seat;
+    version: number;
+    toMove: Seat | null;
+    deadline: string | null;
+    events: { seq: number }[];
+  };
 }
 
 const json = (r: Received) => JSON.parse(r.body) as Body;
@@ -50,15 +57,34 @@ for (const backend of backends) {
 
     const truth = async (id: string) => (await h.app.service.load(id, undefined)).state as GameState;
 
-    async function register(id: string, token: string, p: string, events = ['your-turn', 'opponent-joined', 'match-ended', 'deadline-near'], extra: object = {}) {
-      const r = await h.http.post(`/v1/matches/${id}/webhooks`).set(bearer(token)).send({ url: rx.url(p), events, ...extra }).expect(201);
+    async function register(
+      id: string,
+      token: string,
+      p: string,
+      events = ['your-turn', 'opponent-joined', 'match-ended', 'deadline-near'],
+      extra: object = {},
+    ) {
+      const r = await h.http
+        .post(`/v1/matches/${id}/webhooks`)
+        .set(bearer(token))
+        .send({ url: rx.url(p), events, ...extra })
+        .expect(201);
       expect(r.body.secret).toMatch(/^whsec_/);
       return { id: r.body.id as string, secret: r.body.secret as string };
     }
 
     async function deliveries(id: string, token: string, webhookId: string) {
       const r = await h.http.get(`/v1/matches/${id}/webhooks/${webhookId}/deliveries?limit=100`).set(bearer(token)).expect(200);
-      return r.body.deliveries as { id: string; kind: string; version: number; status: string; attempts: number; nextAttemptAt: string | null; lastStatusCode: number | null; lastError: string | null }[];
+      return r.body.deliveries as {
+        id: string;
+        kind: string;
+        version: number;
+        status: string;
+        attempts: number;
+        nextAttemptAt: string | null;
+        lastStatusCode: number | null;
+        lastError: string | null;
+      }[];
     }
 
     async function move(id: string, tokens: Record<Seat, string>) {
@@ -67,7 +93,8 @@ for (const backend of backends) {
       return { seat: m.seat, before: m.version, after: r.body.version as number };
     }
 
-    const toMoveOf = async (id: string) => ((await h.http.get(`/v1/matches/${id}`).expect(200)).body.game.pending?.seat ?? null) as Seat | null;
+    const toMoveOf = async (id: string) =>
+      ((await h.http.get(`/v1/matches/${id}`).expect(200)).body.game.pending?.seat ?? null) as Seat | null;
 
     it('signatures: deliveries verify with standardwebhooks; a tampered body or a wrong secret fails; webhook-id is stable across retries', async () => {
       const m = await createHotSeat(h.http);
@@ -100,7 +127,10 @@ for (const backend of backends) {
     it('your-turn goes to the seat the decision passes to, once per hand-over (not after each of its own decisions); bodies are redacted for that seat and equal its event page (no leak of the other hand)', async () => {
       const m = await createHotSeat(h.http);
       const paths = { p1: path('turn-p1'), p2: path('turn-p2') };
-      const hooks = { p1: await register(m.id, m.tokens.p1, paths.p1, ['your-turn']), p2: await register(m.id, m.tokens.p2, paths.p2, ['your-turn']) };
+      const hooks = {
+        p1: await register(m.id, m.tokens.p1, paths.p1, ['your-turn']),
+        p2: await register(m.id, m.tokens.p2, paths.p2, ['your-turn']),
+      };
       const expected: { seat: Seat; before: number; after: number }[] = [];
       let decisionsKeptTurn = 0;
       let toMove = await toMoveOf(m.id);
@@ -114,7 +144,10 @@ for (const backend of backends) {
         // Redaction is judged against the state right after the append the delivery is about.
         const due = expected.filter((e) => e.after === mv.after);
         for (const e of due) {
-          const got = await waitFor(() => rx.on(paths[e.seat]).find((r) => json(r).data.version === e.after), `your-turn v${e.after} to ${e.seat}`);
+          const got = await waitFor(
+            () => rx.on(paths[e.seat]).find((r) => json(r).data.version === e.after),
+            `your-turn v${e.after} to ${e.seat}`,
+          );
           assertNoLeak(got.body, secretsFor(await truth(m.id), e.seat), `your-turn v${e.after} to ${e.seat}`);
         }
       }
@@ -142,7 +175,12 @@ for (const backend of backends) {
       const pj = path('joiner');
       const created = await h.http
         .post('/v1/matches')
-        .send({ handle: 'alice', openSeat: true, decks: { p1: { starter: STARTERS[0] } }, webhook: { url: rx.url(pc), events: ['opponent-joined', 'match-ended'] } })
+        .send({
+          handle: 'alice',
+          openSeat: true,
+          decks: { p1: { starter: STARTERS[0] } },
+          webhook: { url: rx.url(pc), events: ['opponent-joined', 'match-ended'] },
+        })
         .expect(201);
       expect(created.body.webhook.secret).toMatch(/^whsec_/);
       const id: string = created.body.id;
@@ -165,10 +203,17 @@ for (const backend of backends) {
       expect(rx.on(pj)).toEqual([]);
 
       const tokens = { [creatorSeat]: created.body.token as string, [joinerSeat]: joined.body.token as string } as Record<Seat, string>;
-      const resigned = await h.http.post(`/v1/matches/${id}/actions`).set(bearer(tokens[joinerSeat])).send({ action: { type: 'resign' } }).expect(200);
+      const resigned = await h.http
+        .post(`/v1/matches/${id}/actions`)
+        .set(bearer(tokens[joinerSeat]))
+        .send({ action: { type: 'resign' } })
+        .expect(200);
       const endC = await waitFor(() => rx.on(pc).find((r) => json(r).type === 'match-ended'), 'match-ended to the creator');
       const endJ = await waitFor(() => rx.on(pj).find((r) => json(r).type === 'match-ended'), 'match-ended to the joiner');
-      for (const [r, secret, seat] of [[endC, created.body.webhook.secret, creatorSeat], [endJ, joined.body.webhook.secret, joinerSeat]] as const) {
+      for (const [r, secret, seat] of [
+        [endC, created.body.webhook.secret, creatorSeat],
+        [endJ, joined.body.webhook.secret, joinerSeat],
+      ] as const) {
         const e = verify(secret, r) as Body;
         expect(e.data.seat).toBe(seat);
         expect(e.data.version).toBe(resigned.body.version);
@@ -177,18 +222,31 @@ for (const backend of backends) {
     });
 
     it('issue 20: match-ended to both seats when a UniVersus seat resigns while the other decides; each body carries the MatchEnded event (reason resigned)', async () => {
-      const created = await h.http.post('/v1/matches').send({ game: 'universus', decks: { p1: { starter: 'scouts' }, p2: { starter: 'shifters' } } }).expect(201);
+      const created = await h.http
+        .post('/v1/matches')
+        .send({ game: 'universus', decks: { p1: { starter: 'scouts' }, p2: { starter: 'shifters' } } })
+        .expect(201);
       const id: string = created.body.id;
       const tokens = created.body.tokens as Record<Seat, string>;
       const paths = { p1: path('uvs-end-p1'), p2: path('uvs-end-p2') };
-      const hooks = { p1: await register(id, tokens.p1, paths.p1, ['match-ended']), p2: await register(id, tokens.p2, paths.p2, ['match-ended']) };
+      const hooks = {
+        p1: await register(id, tokens.p1, paths.p1, ['match-ended']),
+        p2: await register(id, tokens.p2, paths.p2, ['match-ended']),
+      };
       const deciding = (await toMoveOf(id))!;
       const resigner: Seat = deciding === 'p1' ? 'p2' : 'p1';
-      const resigned = await h.http.post(`/v1/matches/${id}/actions`).set(bearer(tokens[resigner])).send({ action: { type: 'resign' } }).expect(200);
+      const resigned = await h.http
+        .post(`/v1/matches/${id}/actions`)
+        .set(bearer(tokens[resigner]))
+        .send({ action: { type: 'resign' } })
+        .expect(200);
       for (const seat of ['p1', 'p2'] as const) {
         const r = await waitFor(() => rx.on(paths[seat])[0], `match-ended to ${seat}`);
         const e = verify(hooks[seat].secret, r) as Body;
-        expect(e).toMatchObject({ type: 'match-ended', data: { matchId: id, gameId: 'universus', seat, version: resigned.body.version, toMove: null } });
+        expect(e).toMatchObject({
+          type: 'match-ended',
+          data: { matchId: id, gameId: 'universus', seat, version: resigned.body.version, toMove: null },
+        });
         const events = e.data.events as unknown as { event: { type: string; end?: unknown } }[];
         expect(events.map((x) => x.event.type)).toEqual(['MatchEnded']);
         expect(events[0]!.event.end).toMatchObject({ reason: 'resigned', seat: resigner, winner: deciding });
@@ -203,14 +261,31 @@ for (const backend of backends) {
         .send({ handle: 'alice', openSeat: true, decks: { p1: { starter: STARTERS[0] } }, webhook: { url: rx.url(pc), events: all } })
         .expect(201);
       const id: string = created.body.id;
-      const joined = await h.http.post(`/v1/matches/${id}/join`).send({ handle: 'bob', deck: { starter: STARTERS[1] }, webhook: { url: rx.url(pj), events: all } }).expect(200);
+      const joined = await h.http
+        .post(`/v1/matches/${id}/join`)
+        .send({ handle: 'bob', deck: { starter: STARTERS[1] }, webhook: { url: rx.url(pj), events: all } })
+        .expect(200);
       const tokens = { [created.body.seat]: created.body.token, [joined.body.seat]: joined.body.token } as Record<Seat, string>;
       for (let i = 0; i < 6; i++) await move(id, tokens);
-      await h.http.post(`/v1/matches/${id}/actions`).set(bearer(tokens.p1)).send({ action: { type: 'resign' } }).expect(200);
+      await h.http
+        .post(`/v1/matches/${id}/actions`)
+        .set(bearer(tokens.p1))
+        .send({ action: { type: 'resign' } })
+        .expect(200);
       await waitFor(() => rx.on(pc).find((r) => json(r).type === 'match-ended'), 'match-ended to the creator');
       await waitFor(() => rx.on(pj).find((r) => json(r).type === 'match-ended'), 'match-ended to the joiner');
 
-      const section = doc.webhooks as Record<string, { post: { parameters: { name: string; required: boolean }[]; requestBody: { content: Record<string, { schema: Record<string, unknown> }> } } }> | undefined;
+      const section = doc.webhooks as
+        | Record<
+            string,
+            {
+              post: {
+                parameters: { name: string; required: boolean }[];
+                requestBody: { content: Record<string, { schema: Record<string, unknown> }> };
+              };
+            }
+          >
+        | undefined;
       expect(section, 'the document has a webhooks section').toBeDefined();
       const received = [...rx.on(pc), ...rx.on(pj)];
       const kinds = new Set(received.map((r) => json(r).type));
@@ -227,7 +302,12 @@ for (const backend of backends) {
       // The typed events in the body (MatchEvent) refuse what a delivery never carries.
       const sample = json(received[0]!);
       const validate = validatorFor(`webhook ${sample.type}`, section![sample.type]!.post.requestBody.content['application/json']!.schema);
-      expect(validate({ ...sample, data: { ...sample.data, events: [{ seq: 1, actingSeat: null, event: { type: 'CardDrawn', seat: 'p1', deck: [] } }] } })).toBe(false);
+      expect(
+        validate({
+          ...sample,
+          data: { ...sample.data, events: [{ seq: 1, actingSeat: null, event: { type: 'CardDrawn', seat: 'p1', deck: [] } }] },
+        }),
+      ).toBe(false);
     });
 
     it('your-turn to the joiner when the deal hands it the first decision (endpoint registered with the join)', async () => {
@@ -239,7 +319,13 @@ for (const backend of backends) {
         const pj = path('jj');
         const created = await h.http
           .post('/v1/matches')
-          .send({ handle: 'alice', seat: creatorSeat, openSeat: true, decks: { [creatorSeat]: { starter: STARTERS[0] } }, webhook: { url: rx.url(pc), events: ['your-turn'] } })
+          .send({
+            handle: 'alice',
+            seat: creatorSeat,
+            openSeat: true,
+            decks: { [creatorSeat]: { starter: STARTERS[0] } },
+            webhook: { url: rx.url(pc), events: ['your-turn'] },
+          })
           .expect(201);
         const id: string = created.body.id;
         const joined = await h.http
@@ -290,7 +376,15 @@ for (const backend of backends) {
         const rows = await deliveries(m.id, m.tokens[other], hook.id);
         return rows[0]?.status === 'delivered' && rows;
       }, 'the log to show delivered');
-      expect(d).toMatchObject({ id: got[0]!.headers['webhook-id'], kind: 'your-turn', status: 'delivered', attempts: 3, lastStatusCode: 200, lastError: null, nextAttemptAt: null });
+      expect(d).toMatchObject({
+        id: got[0]!.headers['webhook-id'],
+        kind: 'your-turn',
+        status: 'delivered',
+        attempts: 3,
+        lastStatusCode: 200,
+        lastError: null,
+        nextAttemptAt: null,
+      });
       const list = await h.http.get(`/v1/matches/${m.id}/webhooks`).set(bearer(m.tokens[other])).expect(200);
       expect(list.body.webhooks[0]).toMatchObject({ id: hook.id, status: 'active', failingSince: null });
     });
@@ -302,19 +396,37 @@ for (const backend of backends) {
         p1: await register(m.id, m.tokens.p1, path('ob-p1'), ['your-turn', 'deadline-near', 'match-ended']),
         p2: await register(m.id, m.tokens.p2, path('ob-p2'), ['your-turn', 'deadline-near', 'match-ended']),
       };
-      const count = async () => (await deliveries(m.id, m.tokens.p1, hooks.p1.id)).length + (await deliveries(m.id, m.tokens.p2, hooks.p2.id)).length;
+      const count = async () =>
+        (await deliveries(m.id, m.tokens.p1, hooks.p1.id)).length + (await deliveries(m.id, m.tokens.p2, hooks.p2.id)).length;
       const c0 = await count();
       const nm = await nextMove(h, m.id, m.tokens);
-      const bad = await h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens[nm.seat])).send({ action: { type: 'discard', card: 'no-such-card' } });
+      const bad = await h.http
+        .post(`/v1/matches/${m.id}/actions`)
+        .set(bearer(m.tokens[nm.seat]))
+        .send({ action: { type: 'discard', card: 'no-such-card' } });
       expectProblem(bad, 422);
-      const stale = await h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens[nm.seat])).set('if-match', `"${nm.version - 1}"`).send({ action: nm.action });
+      const stale = await h.http
+        .post(`/v1/matches/${m.id}/actions`)
+        .set(bearer(m.tokens[nm.seat]))
+        .set('if-match', `"${nm.version - 1}"`)
+        .send({ action: nm.action });
       expectProblem(stale, 409);
       expect(await count()).toBe(c0);
       const key = `k-${n}-${backend.name}`;
-      const ok = await h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens[nm.seat])).set('idempotency-key', key).send({ action: nm.action }).expect(200);
+      const ok = await h.http
+        .post(`/v1/matches/${m.id}/actions`)
+        .set(bearer(m.tokens[nm.seat]))
+        .set('idempotency-key', key)
+        .send({ action: nm.action })
+        .expect(200);
       const c1 = await count();
       expect(c1).toBeGreaterThan(c0);
-      const again = await h.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens[nm.seat])).set('idempotency-key', key).send({ action: nm.action }).expect(200);
+      const again = await h.http
+        .post(`/v1/matches/${m.id}/actions`)
+        .set(bearer(m.tokens[nm.seat]))
+        .set('idempotency-key', key)
+        .send({ action: nm.action })
+        .expect(200);
       expect(again.headers['idempotent-replayed']).toBe('true');
       expect(again.body.version).toBe(ok.body.version);
       expect(await count()).toBe(c1);
@@ -339,8 +451,22 @@ for (const backend of backends) {
       expect((verify(hook.secret, r) as Body).type).toBe('your-turn');
       // Each signature on its own: one is the new secret's, the other the old one's.
       const alone = (i: number) => ({ ...r, headers: { ...r.headers, 'webhook-signature': sigs[i]! } });
-      const byNew = [0, 1].filter((i) => { try { verify(rotated.body.secret, alone(i)); return true; } catch { return false; } });
-      const byOld = [0, 1].filter((i) => { try { verify(hook.secret, alone(i)); return true; } catch { return false; } });
+      const byNew = [0, 1].filter((i) => {
+        try {
+          verify(rotated.body.secret, alone(i));
+          return true;
+        } catch {
+          return false;
+        }
+      });
+      const byOld = [0, 1].filter((i) => {
+        try {
+          verify(hook.secret, alone(i));
+          return true;
+        } catch {
+          return false;
+        }
+      });
       expect(byNew).toHaveLength(1);
       expect(byOld).toHaveLength(1);
       expect(byNew[0]).not.toBe(byOld[0]);
@@ -359,17 +485,30 @@ for (const backend of backends) {
         return rows[0]?.status === 'delivered' && rows;
       }, 'delivered');
       expect(d!.id).toBe(first.headers['webhook-id']);
-      const again = await h.http.post(`/v1/matches/${m.id}/webhooks/${hook.id}/deliveries/${d!.id}/redeliver`).set(bearer(m.tokens[other])).expect(202);
+      const again = await h.http
+        .post(`/v1/matches/${m.id}/webhooks/${hook.id}/deliveries/${d!.id}/redeliver`)
+        .set(bearer(m.tokens[other]))
+        .expect(202);
       expect(again.body).toMatchObject({ id: d!.id, status: 'pending' });
       const second = await waitFor(() => rx.on(p)[1], 'the redelivery');
       expect(second.headers['webhook-id']).toBe(d!.id);
       expect(second.body).toBe(first.body);
       await waitFor(async () => (await deliveries(m.id, m.tokens[other], hook.id))[0]!.status === 'delivered', 'delivered again');
-      expectProblem(await h.http.post(`/v1/matches/${m.id}/webhooks/${hook.id}/deliveries/msg_${'0'.repeat(32)}/redeliver`).set(bearer(m.tokens[other])), 404, 'delivery-not-found');
+      expectProblem(
+        await h.http
+          .post(`/v1/matches/${m.id}/webhooks/${hook.id}/deliveries/msg_${'0'.repeat(32)}/redeliver`)
+          .set(bearer(m.tokens[other])),
+        404,
+        'delivery-not-found',
+      );
 
       await h.http.delete(`/v1/matches/${m.id}/webhooks/${hook.id}`).set(bearer(m.tokens[other])).expect(204);
       expect((await h.http.get(`/v1/matches/${m.id}/webhooks`).set(bearer(m.tokens[other])).expect(200)).body.webhooks).toEqual([]);
-      expectProblem(await h.http.get(`/v1/matches/${m.id}/webhooks/${hook.id}/deliveries`).set(bearer(m.tokens[other])), 404, 'webhook-not-found');
+      expectProblem(
+        await h.http.get(`/v1/matches/${m.id}/webhooks/${hook.id}/deliveries`).set(bearer(m.tokens[other])),
+        404,
+        'webhook-not-found',
+      );
       // Hand the decision away from `other` and back again: nothing more reaches the deleted endpoint.
       while ((await toMoveOf(m.id)) === other) await move(m.id, m.tokens);
       while ((await toMoveOf(m.id)) !== other) await move(m.id, m.tokens);
@@ -377,7 +516,7 @@ for (const backend of backends) {
       expect(rx.on(p)).toHaveLength(2);
     });
 
-    it('errors: another seat\'s webhook id → 404 webhook-not-found; no token → 401', async () => {
+    it("errors: another seat's webhook id → 404 webhook-not-found; no token → 401", async () => {
       const m = await createHotSeat(h.http);
       const hook = await register(m.id, m.tokens.p1, path('err'), ['your-turn']);
       const asP2 = bearer(m.tokens.p2);
@@ -396,43 +535,72 @@ for (const backend of backends) {
     it('issue 21 #6: a seat holds at most 5 endpoints (409 too-many-webhooks over REST and GraphQL, even when registered at once); deleting one frees a place; the other seat has its own', async () => {
       const m = await createHotSeat(h.http);
       const p = path('many');
-      const attempts = await Promise.all(Array.from({ length: 8 }, () => h.http.post(`/v1/matches/${m.id}/webhooks`).set(bearer(m.tokens.p1)).send({ url: rx.url(p), events: ['your-turn'] })));
+      const attempts = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          h.http
+            .post(`/v1/matches/${m.id}/webhooks`)
+            .set(bearer(m.tokens.p1))
+            .send({ url: rx.url(p), events: ['your-turn'] }),
+        ),
+      );
       expect(attempts.filter((r) => r.status === 201)).toHaveLength(5);
       for (const r of attempts.filter((x) => x.status !== 201)) expectProblem(r, 409, 'too-many-webhooks');
-      const hooks = (await h.http.get(`/v1/matches/${m.id}/webhooks`).set(bearer(m.tokens.p1)).expect(200)).body.webhooks as { id: string }[];
+      const hooks = (await h.http.get(`/v1/matches/${m.id}/webhooks`).set(bearer(m.tokens.p1)).expect(200)).body.webhooks as {
+        id: string;
+      }[];
       expect(hooks).toHaveLength(5);
       const gql = await h.http
         .post('/graphql')
         .set(bearer(m.tokens.p1))
-        .send({ query: `mutation { registerWebhook(matchId: "${m.id}", webhook: { url: "${rx.url(p)}", events: ["your-turn"] }) { secret } }` })
+        .send({
+          query: `mutation { registerWebhook(matchId: "${m.id}", webhook: { url: "${rx.url(p)}", events: ["your-turn"] }) { secret } }`,
+        })
         .expect(200);
       expect(gql.body.errors[0].extensions.code).toBe('too-many-webhooks');
       await register(m.id, m.tokens.p2, path('many-p2'), ['your-turn']);
       await h.http.delete(`/v1/matches/${m.id}/webhooks/${hooks[0]!.id}`).set(bearer(m.tokens.p1)).expect(204);
       await register(m.id, m.tokens.p1, p, ['your-turn']);
-      expectProblem(await h.http.post(`/v1/matches/${m.id}/webhooks`).set(bearer(m.tokens.p1)).send({ url: rx.url(p), events: ['your-turn'] }), 409, 'too-many-webhooks');
+      expectProblem(
+        await h.http
+          .post(`/v1/matches/${m.id}/webhooks`)
+          .set(bearer(m.tokens.p1))
+          .send({ url: rx.url(p), events: ['your-turn'] }),
+        409,
+        'too-many-webhooks',
+      );
     });
 
     describe('without an automatic worker (deliveries run when the test kicks its own worker)', () => {
       const hm = useHarness(backend, { clock: 'now', webhooks: { allowPrivate: true, worker: false } });
       const worker = (opts: { giveUpAfterMs?: number } = {}) =>
-        new WebhookWorker(hm.store.webhooks, (d) => hm.app.service.webhooks.bodyOf(d), { allowPrivate: true, pollMs: 0, backoffMs: [20], ...opts });
+        new WebhookWorker(hm.store.webhooks, (d) => hm.app.service.webhooks.bodyOf(d), {
+          allowPrivate: true,
+          pollMs: 0,
+          backoffMs: [20],
+          ...opts,
+        });
       const run = async (w: WebhookWorker) => {
         w.kick();
         await w.idle();
       };
-      const toMoveM = async (id: string) => ((await hm.http.get(`/v1/matches/${id}`).expect(200)).body.game.pending?.seat ?? null) as Seat | null;
+      const toMoveM = async (id: string) =>
+        ((await hm.http.get(`/v1/matches/${id}`).expect(200)).body.game.pending?.seat ?? null) as Seat | null;
       async function moveM(id: string, tokens: Record<Seat, string>) {
         const mv = await nextMove(hm, id, tokens);
         const r = await hm.http.post(`/v1/matches/${id}/actions`).set(bearer(tokens[mv.seat])).send({ action: mv.action }).expect(200);
         return r.body.version as number;
       }
       async function registerM(id: string, token: string, p: string, events: string[], extra: object = {}) {
-        const r = await hm.http.post(`/v1/matches/${id}/webhooks`).set(bearer(token)).send({ url: rx.url(p), events, ...extra }).expect(201);
+        const r = await hm.http
+          .post(`/v1/matches/${id}/webhooks`)
+          .set(bearer(token))
+          .send({ url: rx.url(p), events, ...extra })
+          .expect(201);
         return { id: r.body.id as string, secret: r.body.secret as string };
       }
       const logOf = async (id: string, token: string, webhookId: string) =>
-        (await hm.http.get(`/v1/matches/${id}/webhooks/${webhookId}/deliveries?limit=100`).set(bearer(token)).expect(200)).body.deliveries as {
+        (await hm.http.get(`/v1/matches/${id}/webhooks/${webhookId}/deliveries?limit=100`).set(bearer(token)).expect(200)).body
+          .deliveries as {
           id: string;
           version: number;
           kind: string;
@@ -450,9 +618,15 @@ for (const backend of backends) {
           const m = await createHotSeat(hm.http, { timeControl: { kind: 'correspondence', daysPerMove: 1 } });
           const lead60 = { p1: path('dl60-p1'), p2: path('dl60-p2') };
           const lead1d = { p1: path('dl1d-p1'), p2: path('dl1d-p2') };
-          const hooks60 = { p1: await registerM(m.id, m.tokens.p1, lead60.p1, ['deadline-near'], { deadlineLeadMinutes: 60 }), p2: await registerM(m.id, m.tokens.p2, lead60.p2, ['deadline-near'], { deadlineLeadMinutes: 60 }) };
+          const hooks60 = {
+            p1: await registerM(m.id, m.tokens.p1, lead60.p1, ['deadline-near'], { deadlineLeadMinutes: 60 }),
+            p2: await registerM(m.id, m.tokens.p2, lead60.p2, ['deadline-near'], { deadlineLeadMinutes: 60 }),
+          };
           // A lead of the whole period: due as soon as it is written (the clock stands still).
-          const hooks1d = { p1: await registerM(m.id, m.tokens.p1, lead1d.p1, ['deadline-near'], { deadlineLeadMinutes: 1440 }), p2: await registerM(m.id, m.tokens.p2, lead1d.p2, ['deadline-near'], { deadlineLeadMinutes: 1440 }) };
+          const hooks1d = {
+            p1: await registerM(m.id, m.tokens.p1, lead1d.p1, ['deadline-near'], { deadlineLeadMinutes: 1440 }),
+            p2: await registerM(m.id, m.tokens.p2, lead1d.p2, ['deadline-near'], { deadlineLeadMinutes: 1440 }),
+          };
 
           const v1 = await moveM(m.id, m.tokens);
           const view = (await hm.http.get(`/v1/matches/${m.id}`).expect(200)).body;
@@ -545,7 +719,8 @@ for (const backend of backends) {
           p1: await registerM(m.id, m.tokens.p1, paths.p1, ['deadline-near'], { deadlineLeadMinutes: 60 }),
           p2: await registerM(m.id, m.tokens.p2, paths.p2, ['deadline-near'], { deadlineLeadMinutes: 60 }),
         };
-        const rowOf = async (seat: Seat, version: number) => (await logOf(m.id, m.tokens[seat], hooks[seat].id)).find((d) => d.version === version)!;
+        const rowOf = async (seat: Seat, version: number) =>
+          (await logOf(m.id, m.tokens[seat], hooks[seat].id)).find((d) => d.version === version)!;
         // No worker runs in this test: only the appends change the log.
         const v1 = await moveM(m.id, m.tokens);
         const s1 = (await toMoveM(m.id))!;
@@ -554,15 +729,25 @@ for (const backend of backends) {
         const s2 = (await toMoveM(m.id))!;
         expect(await rowOf(s1, v1)).toMatchObject({ status: 'superseded', nextAttemptAt: null, attempts: 0 });
         expect(await rowOf(s2, v2)).toMatchObject({ status: 'pending' });
-        await hm.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens.p1)).send({ action: { type: 'resign' } }).expect(200);
+        await hm.http
+          .post(`/v1/matches/${m.id}/actions`)
+          .set(bearer(m.tokens.p1))
+          .send({ action: { type: 'resign' } })
+          .expect(200);
         expect(await rowOf(s2, v2)).toMatchObject({ status: 'superseded', nextAttemptAt: null, attempts: 0 });
-        for (const seat of ['p1', 'p2'] as const) expect((await logOf(m.id, m.tokens[seat], hooks[seat].id)).filter((d) => d.status === 'pending')).toEqual([]);
+        for (const seat of ['p1', 'p2'] as const)
+          expect((await logOf(m.id, m.tokens[seat], hooks[seat].id)).filter((d) => d.status === 'pending')).toEqual([]);
         expect(rx.on(paths.p1).concat(rx.on(paths.p2))).toEqual([]);
       });
 
       it('issue 21 #12: the retry after a timed-out attempt waits its backoff from the failure, not from the start of the attempt (injected clock)', async () => {
         const clock = { at: Date.now() };
-        const w = new WebhookWorker(hm.store.webhooks, (d) => hm.app.service.webhooks.bodyOf(d), { allowPrivate: true, pollMs: 0, backoffMs: [5_000], now: () => clock.at });
+        const w = new WebhookWorker(hm.store.webhooks, (d) => hm.app.service.webhooks.bodyOf(d), {
+          allowPrivate: true,
+          pollMs: 0,
+          backoffMs: [5_000],
+          now: () => clock.at,
+        });
         try {
           const m = await createHotSeat(hm.http);
           const other: Seat = (await toMoveM(m.id)) === 'p1' ? 'p2' : 'p1';
@@ -586,9 +771,14 @@ for (const backend of backends) {
         }
       });
 
-      it('issue 21 #11: a hanging endpoint does not hold up another: a healthy endpoint gets its deliveries while the hanging one\'s first request is still open', async () => {
+      it("issue 21 #11: a hanging endpoint does not hold up another: a healthy endpoint gets its deliveries while the hanging one's first request is still open", async () => {
         // The attempt limit is far away, so only the gate ends the hanging requests.
-        const w = new WebhookWorker(hm.store.webhooks, (d) => hm.app.service.webhooks.bodyOf(d), { allowPrivate: true, pollMs: 20, backoffMs: [20], timeoutMs: 600_000 });
+        const w = new WebhookWorker(hm.store.webhooks, (d) => hm.app.service.webhooks.bodyOf(d), {
+          allowPrivate: true,
+          pollMs: 20,
+          backoffMs: [20],
+          timeoutMs: 600_000,
+        });
         const ps = path('hanging');
         const gate = rx.gate(ps);
         w.start();
@@ -600,15 +790,23 @@ for (const backend of backends) {
             await registerM(slow.id, slow.tokens[seat], ps, ['your-turn', 'match-ended']);
             await registerM(fast.id, fast.tokens[seat], pf[seat], ['your-turn', 'match-ended']);
           }
-          await hm.http.post(`/v1/matches/${slow.id}/actions`).set(bearer(slow.tokens.p1)).send({ action: { type: 'resign' } }).expect(200);
+          await hm.http
+            .post(`/v1/matches/${slow.id}/actions`)
+            .set(bearer(slow.tokens.p1))
+            .send({ action: { type: 'resign' } })
+            .expect(200);
           await waitFor(() => rx.on(ps).length === 2, 'both hanging endpoints to be called');
           // Three hand-overs (three your-turn) and the end (two match-ended) on the healthy match.
           for (let i = 0; i < 3; i++) {
             const seat = await toMoveM(fast.id);
             while ((await toMoveM(fast.id)) === seat) await moveM(fast.id, fast.tokens);
           }
-          await hm.http.post(`/v1/matches/${fast.id}/actions`).set(bearer(fast.tokens.p1)).send({ action: { type: 'resign' } }).expect(200);
-          await waitFor(() => rx.on(pf.p1).length + rx.on(pf.p2).length >= 5, 'the healthy endpoints\' five deliveries');
+          await hm.http
+            .post(`/v1/matches/${fast.id}/actions`)
+            .set(bearer(fast.tokens.p1))
+            .send({ action: { type: 'resign' } })
+            .expect(200);
+          await waitFor(() => rx.on(pf.p1).length + rx.on(pf.p2).length >= 5, "the healthy endpoints' five deliveries");
           // …all of them while the hanging requests were still open, each attempted once.
           expect(rx.on(ps)).toHaveLength(2);
           for (const r of rx.on(ps)) expect(r).toMatchObject({ answered: null, aborted: false });
@@ -639,10 +837,19 @@ for (const backend of backends) {
           const pf = path('served');
           for (const m of slow) for (const seat of ['p1', 'p2'] as const) await registerM(m.id, m.tokens[seat], ps, ['match-ended']);
           await registerM(fast.id, fast.tokens.p1, pf, ['match-ended']);
-          for (const m of slow) await hm.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens.p1)).send({ action: { type: 'resign' } }).expect(200);
+          for (const m of slow)
+            await hm.http
+              .post(`/v1/matches/${m.id}/actions`)
+              .set(bearer(m.tokens.p1))
+              .send({ action: { type: 'resign' } })
+              .expect(200);
           await waitFor(() => rx.on(ps).length === 4, 'all four hanging endpoints to be called');
-          await hm.http.post(`/v1/matches/${fast.id}/actions`).set(bearer(fast.tokens.p1)).send({ action: { type: 'resign' } }).expect(200);
-          await waitFor(() => rx.on(pf).length === 1, 'the healthy endpoint\'s delivery');
+          await hm.http
+            .post(`/v1/matches/${fast.id}/actions`)
+            .set(bearer(fast.tokens.p1))
+            .send({ action: { type: 'resign' } })
+            .expect(200);
+          await waitFor(() => rx.on(pf).length === 1, "the healthy endpoint's delivery");
           expect(rx.on(ps).every((r) => r.answered === null && !r.aborted)).toBe(true);
           // The healthy delivery settles; the four hanging ones stay in the slow lane.
           await waitFor(() => w.lanes().fast === 0, 'the healthy delivery to settle');
@@ -675,15 +882,24 @@ for (const backend of backends) {
           await registerM(quick.id, quick.tokens[other], pq, ['your-turn', 'match-ended']);
           // Its first delivery, answered at once: now it is known to be quick.
           while ((await toMoveM(quick.id)) !== other) await moveM(quick.id, quick.tokens);
-          await waitFor(() => rx.on(pq).length === 1, 'the quick endpoint\'s first delivery');
+          await waitFor(() => rx.on(pq).length === 1, "the quick endpoint's first delivery");
           await waitFor(() => w.lanes().fast === 0, 'it to settle');
           const hanging = [await createHotSeat(hm.http), await createHotSeat(hm.http)];
           for (const m of hanging) for (const seat of ['p1', 'p2'] as const) await registerM(m.id, m.tokens[seat], ps, ['match-ended']);
-          for (const m of hanging) await hm.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens.p1)).send({ action: { type: 'resign' } }).expect(200);
+          for (const m of hanging)
+            await hm.http
+              .post(`/v1/matches/${m.id}/actions`)
+              .set(bearer(m.tokens.p1))
+              .send({ action: { type: 'resign' } })
+              .expect(200);
           // Three slots for endpoints not known quick: three of the four are called, the fourth waits.
           await waitFor(() => rx.on(ps).length === 3, 'three hanging endpoints to be called');
-          await hm.http.post(`/v1/matches/${quick.id}/actions`).set(bearer(quick.tokens[other])).send({ action: { type: 'resign' } }).expect(200);
-          await waitFor(() => rx.on(pq).length === 2, 'the quick endpoint\'s second delivery, in the kept slot');
+          await hm.http
+            .post(`/v1/matches/${quick.id}/actions`)
+            .set(bearer(quick.tokens[other]))
+            .send({ action: { type: 'resign' } })
+            .expect(200);
+          await waitFor(() => rx.on(pq).length === 2, "the quick endpoint's second delivery, in the kept slot");
           expect(rx.on(ps)).toHaveLength(3);
           expect(rx.on(ps).every((r) => r.answered === null && !r.aborted)).toBe(true);
         } finally {
@@ -704,9 +920,17 @@ for (const backend of backends) {
         const hookO = await registerM(older.id, older.tokens[seatO], po, ['your-turn', 'match-ended']);
         // Two deliveries to the older endpoint (its turn, then the end), queued before the newer endpoint exists.
         while ((await toMoveM(older.id)) !== seatO) await moveM(older.id, older.tokens);
-        await hm.http.post(`/v1/matches/${older.id}/actions`).set(bearer(older.tokens[seatO])).send({ action: { type: 'resign' } }).expect(200);
+        await hm.http
+          .post(`/v1/matches/${older.id}/actions`)
+          .set(bearer(older.tokens[seatO]))
+          .send({ action: { type: 'resign' } })
+          .expect(200);
         const hookN = await registerM(newer.id, newer.tokens.p1, pn, ['match-ended']);
-        await hm.http.post(`/v1/matches/${newer.id}/actions`).set(bearer(newer.tokens.p1)).send({ action: { type: 'resign' } }).expect(200);
+        await hm.http
+          .post(`/v1/matches/${newer.id}/actions`)
+          .set(bearer(newer.tokens.p1))
+          .send({ action: { type: 'resign' } })
+          .expect(200);
         // Earlier tests of this file may leave deliveries of their own: only the order of these two counts.
         const claimed = await hm.store.webhooks.claim(1_000, 60_000, []);
         const ids = claimed.map((d) => d.webhookId);
@@ -728,7 +952,11 @@ for (const backend of backends) {
           const hook = await registerM(m.id, m.tokens[other], p, ['your-turn', 'match-ended']);
           rx.plan(p, 500, 500);
           while ((await toMoveM(m.id)) !== other) await moveM(m.id, m.tokens);
-          await hm.http.post(`/v1/matches/${m.id}/actions`).set(bearer(m.tokens[other])).send({ action: { type: 'resign' } }).expect(200);
+          await hm.http
+            .post(`/v1/matches/${m.id}/actions`)
+            .set(bearer(m.tokens[other]))
+            .send({ action: { type: 'resign' } })
+            .expect(200);
           await waitFor(async () => {
             await run(w);
             const rows = await logOf(m.id, m.tokens[other], hook.id);
@@ -745,8 +973,13 @@ for (const backend of backends) {
         }
       });
 
-      it('issue 21 #6: an answering endpoint\'s delivery is claimed before a failing endpoint\'s older retry (slow endpoints cannot keep the room from healthy ones)', async () => {
-        const w = new WebhookWorker(hm.store.webhooks, (d) => hm.app.service.webhooks.bodyOf(d), { allowPrivate: true, pollMs: 0, backoffMs: [20], concurrency: 1 });
+      it("issue 21 #6: an answering endpoint's delivery is claimed before a failing endpoint's older retry (slow endpoints cannot keep the room from healthy ones)", async () => {
+        const w = new WebhookWorker(hm.store.webhooks, (d) => hm.app.service.webhooks.bodyOf(d), {
+          allowPrivate: true,
+          pollMs: 0,
+          backoffMs: [20],
+          concurrency: 1,
+        });
         const pb = path('failing');
         try {
           const bad = await createHotSeat(hm.http);
@@ -759,7 +992,12 @@ for (const backend of backends) {
           rx.setAlways(pb, 500);
           // One failed attempt, by a worker whose clock is an hour behind (so the retry it schedules
           // is long due) and that stops as the attempt arrives (so it does not retry it itself).
-          const first = new WebhookWorker(hm.store.webhooks, (d) => hm.app.service.webhooks.bodyOf(d), { allowPrivate: true, pollMs: 0, backoffMs: [1_000], now: () => Date.now() - 3_600_000 });
+          const first = new WebhookWorker(hm.store.webhooks, (d) => hm.app.service.webhooks.bodyOf(d), {
+            allowPrivate: true,
+            pollMs: 0,
+            backoffMs: [1_000],
+            now: () => Date.now() - 3_600_000,
+          });
           rx.onArrival(pb, () => void first.stop());
           while ((await toMoveM(bad.id)) !== sb) await moveM(bad.id, bad.tokens);
           await run(first);
@@ -787,7 +1025,8 @@ for (const backend of backends) {
           const hook = await registerM(m.id, m.tokens[other], p, ['your-turn']);
           while ((await toMoveM(m.id)) !== other) await moveM(m.id, m.tokens);
           const [d] = await logOf(m.id, m.tokens[other], hook.id);
-          const redeliver = () => hm.http.post(`/v1/matches/${m.id}/webhooks/${hook.id}/deliveries/${d!.id}/redeliver`).set(bearer(m.tokens[other]));
+          const redeliver = () =>
+            hm.http.post(`/v1/matches/${m.id}/webhooks/${hook.id}/deliveries/${d!.id}/redeliver`).set(bearer(m.tokens[other]));
           expectProblem(await redeliver(), 409, 'delivery-pending');
           await run(w);
           expect(rx.on(p)).toHaveLength(1);
@@ -799,7 +1038,11 @@ for (const backend of backends) {
             await run(w);
             expect(rx.on(p)).toHaveLength(1 + i);
           }
-          expect((await logOf(m.id, m.tokens[other], hook.id))[0]).toMatchObject({ status: 'failed', lastStatusCode: 500, nextAttemptAt: null });
+          expect((await logOf(m.id, m.tokens[other], hook.id))[0]).toMatchObject({
+            status: 'failed',
+            lastStatusCode: 500,
+            nextAttemptAt: null,
+          });
           const limit = await redeliver();
           expectProblem(limit, 409, 'redelivery-limit');
           await run(w);
@@ -839,13 +1082,23 @@ for (const backend of backends) {
           'not a url',
         ];
         for (const url of refused) {
-          const r = await http.post(`/v1/matches/${m.id}/webhooks`).set(bearer(m.tokens.p1)).send({ url, events: ['your-turn'] });
+          const r = await http
+            .post(`/v1/matches/${m.id}/webhooks`)
+            .set(bearer(m.tokens.p1))
+            .send({ url, events: ['your-turn'] });
           expect(r.status, url).toBe(400);
           expectProblem(r, 400, 'validation-failed');
         }
-        const created = await http.post('/v1/matches').send({ decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } }, webhook: { url: 'http://10.1.2.3/', events: ['your-turn'] } });
+        const created = await http.post('/v1/matches').send({
+          decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } },
+          webhook: { url: 'http://10.1.2.3/', events: ['your-turn'] },
+        });
         expectProblem(created, 400, 'validation-failed');
-        await http.post(`/v1/matches/${m.id}/webhooks`).set(bearer(m.tokens.p1)).send({ url: 'https://example.com/hook', events: ['your-turn'] }).expect(201);
+        await http
+          .post(`/v1/matches/${m.id}/webhooks`)
+          .set(bearer(m.tokens.p1))
+          .send({ url: 'https://example.com/hook', events: ['your-turn'] })
+          .expect(201);
       } finally {
         await prod.close();
       }
@@ -863,7 +1116,24 @@ describe('issue 9 outbound webhook POSTs (SSRF at connection time, answer size, 
   });
 
   it('isPrivateAddress: loopback, private, link-local, CGNAT, multicast and IPv4-mapped forms are private; public addresses are not', () => {
-    for (const a of ['127.0.0.1', '10.1.2.3', '172.31.255.255', '192.168.0.10', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '::1', '::', 'fe80::1', 'fd12::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', 'not-an-ip']) {
+    for (const a of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.31.255.255',
+      '192.168.0.10',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '224.0.0.1',
+      '::1',
+      '::',
+      'fe80::1',
+      'fd12::1',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      '::ffff:10.0.0.1',
+      'not-an-ip',
+    ]) {
       expect(isPrivateAddress(a), a).toBe(true);
     }
     for (const a of ['93.184.215.14', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8']) expect(isPrivateAddress(a), a).toBe(false);

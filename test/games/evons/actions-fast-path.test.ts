@@ -22,9 +22,9 @@ const value = fc.oneof(
   fc.string({ maxLength: 4 }),
   fc.array(fc.string(), { maxLength: 2 }),
 );
-const candidate = fc.record({ type: fc.constantFrom(...TYPES) }).chain((base) =>
-  fc.dictionary(fc.constantFrom(...KEYS), value, { maxKeys: 5 }).map((rest) => ({ ...rest, ...base })),
-);
+const candidate = fc
+  .record({ type: fc.constantFrom(...TYPES) })
+  .chain((base) => fc.dictionary(fc.constantFrom(...KEYS), value, { maxKeys: 5 }).map((rest) => ({ ...rest, ...base })));
 
 const VALID = [
   { type: 'reveal', card: 'c1' },
@@ -39,14 +39,12 @@ const VALID = [
   { type: 'resign' },
 ];
 /** A valid action with one key set to an edge value, or removed. */
-const nearMiss = fc
-  .tuple(fc.constantFrom(...VALID), fc.constantFrom(...KEYS), fc.boolean(), value)
-  .map(([a, key, remove, v]) => {
-    const out: Record<string, unknown> = { ...a };
-    if (remove) delete out[key];
-    else out[key] = v;
-    return out;
-  });
+const nearMiss = fc.tuple(fc.constantFrom(...VALID), fc.constantFrom(...KEYS), fc.boolean(), value).map(([a, key, remove, v]) => {
+  const out: Record<string, unknown> = { ...a };
+  if (remove) delete out[key];
+  else out[key] = v;
+  return out;
+});
 
 describe('the action fast path agrees with ActionSchema', () => {
   it('accepts only what the schema accepts, and yields the same action', () => {

@@ -102,7 +102,11 @@ describe('shipped placeholder card set (set00)', () => {
   });
 
   it('R-ELEM-3 R-AB-BLK-1: Block arrows appear on cards of several elements', () => {
-    const els = new Set(monsters(set00).filter((m) => m.arrows.some((a) => a.type === 'Block')).map((m) => m.element));
+    const els = new Set(
+      monsters(set00)
+        .filter((m) => m.arrows.some((a) => a.type === 'Block'))
+        .map((m) => m.element),
+    );
     expect(els.size).toBeGreaterThanOrEqual(3);
   });
 
@@ -134,9 +138,7 @@ describe('shipped placeholder card set (set00)', () => {
   it('R-DECK-1..3: every starter deck is legal and holds 4-8 Block cards', () => {
     const decks = set00.file.starterDecks;
     expect(decks.length).toBeGreaterThanOrEqual(2);
-    expect(decks.map((d) => d.id)).toEqual(
-      expect.arrayContaining(['starter-verdant-quake', 'starter-storm-shade', 'starter-ember-tide']),
-    );
+    expect(decks.map((d) => d.id)).toEqual(expect.arrayContaining(['starter-verdant-quake', 'starter-storm-shade', 'starter-ember-tide']));
     for (const d of decks) {
       const cards = expandDeckList(d.cards);
       expect(cards, d.id).toHaveLength(DECK_SIZE);

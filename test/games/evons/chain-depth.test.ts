@@ -6,9 +6,24 @@
  */
 import { describe, expect, it } from 'vitest';
 import { expandDeck } from '../../../src/core/ruleset.js';
-import { DEFAULT_CONFIG, RulesConfigSchema, apply, createGame, defaultCardSet, evons, legalActions, pendingDecision, replay, seededPick, view, type GameEvent, type GameState, type RulesConfig, type RulesConfigInput } from '../../../src/games/evons/index.js';
+import {
+  DEFAULT_CONFIG,
+  RulesConfigSchema,
+  apply,
+  createGame,
+  defaultCardSet,
+  evons,
+  legalActions,
+  pendingDecision,
+  replay,
+  seededPick,
+  view,
+  type GameEvent,
+  type GameState,
+  type RulesConfig,
+  type RulesConfigInput,
+} from '../../../src/games/evons/index.js';
 import { act, build, card, cs, decision, eventsOf, gid, hid, legal, playUp, start, swapAway, swapLoop, SWAP } from './helpers.js';
-
 
 describe('maxChainDepth: a chain holds at most this many sequences', () => {
   it('is a RulesConfig setting, default 8, null for no limit, at least 1', () => {
@@ -17,20 +32,23 @@ describe('maxChainDepth: a chain holds at most this many sequences', () => {
     for (const bad of [0, -1, 1.5, 1001, '8']) expect(RulesConfigSchema.safeParse({ maxChainDepth: bad }).success, String(bad)).toBe(false);
   });
 
-  it.each([1, 2, 4, 8])('at the limit (%i): the reactivation that would open one more sequence is dropped (TriggerDropped, reason chain-depth) and the chain unwinds', (limit) => {
-    const s = swapLoop({ maxChainDepth: limit });
-    const { state, deepest, swaps, events } = swapAway(s, 100);
-    expect(deepest).toBe(limit);
-    expect(swaps).toBe(limit);
-    const dropped = eventsOf(events, 'TriggerDropped');
-    expect(dropped).toHaveLength(1);
-    expect(dropped[0]!.reason).toBe('chain-depth');
-    // Every sequence ended, the turn went on: the player was never asked about the dropped one.
-    expect(state.stack).toEqual([]);
-    expect(eventsOf(events, 'ActivationStarted').every((e) => e.kind === 'reactivation')).toBe(true);
-    expect(eventsOf(events, 'ActivationStarted')).toHaveLength(limit - 1);
-    expect(decision(state)?.kind).not.toBe('ability');
-  });
+  it.each([1, 2, 4, 8])(
+    'at the limit (%i): the reactivation that would open one more sequence is dropped (TriggerDropped, reason chain-depth) and the chain unwinds',
+    (limit) => {
+      const s = swapLoop({ maxChainDepth: limit });
+      const { state, deepest, swaps, events } = swapAway(s, 100);
+      expect(deepest).toBe(limit);
+      expect(swaps).toBe(limit);
+      const dropped = eventsOf(events, 'TriggerDropped');
+      expect(dropped).toHaveLength(1);
+      expect(dropped[0]!.reason).toBe('chain-depth');
+      // Every sequence ended, the turn went on: the player was never asked about the dropped one.
+      expect(state.stack).toEqual([]);
+      expect(eventsOf(events, 'ActivationStarted').every((e) => e.kind === 'reactivation')).toBe(true);
+      expect(eventsOf(events, 'ActivationStarted')).toHaveLength(limit - 1);
+      expect(decision(state)?.kind).not.toBe('ability');
+    },
+  );
 
   it('one past the limit: with maxChainDepth N + 1 the same N swaps reactivate the card at depth N + 1 and offer its swap', () => {
     const n = 4;
@@ -94,7 +112,12 @@ describe('maxChainDepth: a chain holds at most this many sequences', () => {
 
   it('a uniform random player (every legal action alike, no chain rule of its own) with Swap-heavy decks: chains stop at 8 by default, and go deeper without the limit', () => {
     const SWAPS = ['eddy-otter', 'ripple-siren', 'riptide-eel', 'abyss-kraken', 'leviathan'];
-    const deck = (i: number) => [...SWAPS.flatMap((c) => [c, c, c, c]), ...expandDeck(evons.starterDecks[i]!.cards).filter((c) => !SWAPS.includes(c)).slice(0, 40)];
+    const deck = (i: number) => [
+      ...SWAPS.flatMap((c) => [c, c, c, c]),
+      ...expandDeck(evons.starterDecks[i]!.cards)
+        .filter((c) => !SWAPS.includes(c))
+        .slice(0, 40),
+    ];
     const decks = { p1: deck(0), p2: deck(1) };
     const deepest = (config: RulesConfigInput) => {
       let max = 0;

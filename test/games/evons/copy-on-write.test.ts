@@ -6,7 +6,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { expandDeck } from '../../../src/core/ruleset.js';
-import { cloneState, evolve, evons, pendingDecision, randomPlayer, type GameEvent, type GameState } from '../../../src/games/evons/index.js';
+import {
+  cloneState,
+  evolve,
+  evons,
+  pendingDecision,
+  randomPlayer,
+  type GameEvent,
+  type GameState,
+} from '../../../src/games/evons/index.js';
 
 const decks = { p1: expandDeck(evons.starterDecks[0]!.cards), p2: expandDeck(evons.starterDecks[1]!.cards) };
 const snap = (s: GameState) => JSON.stringify({ ...s, cardSet: undefined });

@@ -83,7 +83,11 @@ describe('legacy sfc32 matches (recorded before keyed streams)', () => {
     // by (its stored config lacks them).
     const finalView = fixture.finalView as { config: object };
     for (const key of ['maxChainDepth', 'maxTurnAbilities', 'maxTurns']) expect(finalView.config).not.toHaveProperty(key);
-    expect({ ...view(s, 'spectator'), engineVersion: 'x' }).toEqual({ ...finalView, config: { ...finalView.config, maxChainDepth: null, maxTurnAbilities: null, maxTurns: null }, engineVersion: 'x' });
+    expect({ ...view(s, 'spectator'), engineVersion: 'x' }).toEqual({
+      ...finalView,
+      config: { ...finalView.config, maxChainDepth: null, maxTurnAbilities: null, maxTurns: null },
+      engineVersion: 'x',
+    });
     const created = fixture.events[0] as Extract<GameEvent, { type: 'MatchCreated' }>;
     expect(rulesHash(created.config, cardSet, 'sfc32')).toBe(created.rulesHash);
     expect(view(s, 'spectator').rulesHash).toBe(created.rulesHash);

@@ -101,7 +101,11 @@ describe('EX-02 Magnetism without a valid card or with an occupied target', () =
     expect(types(r.events)).not.toContain('AbilityUsed');
     expect(decision(r.state)).toEqual({ kind: 'play', seat: 'p2' });
     // Control: with C2 empty, the same board offers a pull from D2.
-    const c = build({ config: { arrowReach: 'ADJACENT' }, board: { B2: card('p2', 'block-earth'), D2: card('p2', 'filler') }, hands: { p1: ['volt-n'] } });
+    const c = build({
+      config: { arrowReach: 'ADJACENT' },
+      board: { B2: card('p2', 'block-earth'), D2: card('p2', 'filler') },
+      hands: { p1: ['volt-n'] },
+    });
     const rc = act(c, 'p1', playUp(hid('volt-n', 'p1'), 'C3'));
     expect(abilityOptions(rc.state)).toEqual([{ type: 'ability', arrow: 0, target: 'C2', pull: 'D2' }]);
   });
@@ -145,14 +149,23 @@ describe('EX-04 Revived monsters activate from their new cell', () => {
 });
 
 describe('EX-05 damage carries over; conflict order matters', () => {
-  const setup = () =>
-    build({ board: { C2: card('p2', 'b1'), D3: card('p2', 'b2') }, hands: { p1: ['a5'] } });
+  const setup = () => build({ board: { C2: card('p2', 'b1'), D3: card('p2', 'b2') }, hands: { p1: ['a5'] } });
 
   it('EX-05 R-CONF-1/4: both B1 and B2 defend, and the active player is asked for the order', () => {
     const r = act(setup(), 'p1', playUp(hid('a5', 'p1'), 'C3'));
-    expect(decision(r.state)).toEqual({ kind: 'conflict-order', seat: 'p1', card: hid('a5', 'p1'), defenders: expect.arrayContaining(['b1@C2', 'b2@D3']) });
+    expect(decision(r.state)).toEqual({
+      kind: 'conflict-order',
+      seat: 'p1',
+      card: hid('a5', 'p1'),
+      defenders: expect.arrayContaining(['b1@C2', 'b2@D3']),
+    });
     expect(legal(r.state)).toHaveLength(2);
-    expect(legal(r.state)).toEqual(expect.arrayContaining([{ type: 'conflict', defender: 'b1@C2' }, { type: 'conflict', defender: 'b2@D3' }]));
+    expect(legal(r.state)).toEqual(
+      expect.arrayContaining([
+        { type: 'conflict', defender: 'b1@C2' },
+        { type: 'conflict', defender: 'b2@D3' },
+      ]),
+    );
   });
 
   it('EX-05 R-CONF-4/5/6/8/10/11: order B2 then B1 → A and B2 destroyed, B1 survives at DEF 2', () => {
@@ -160,8 +173,24 @@ describe('EX-05 damage carries over; conflict order matters', () => {
     const r2 = act(r.state, 'p1', { type: 'conflict', defender: 'b2@D3' });
     const res = eventsOf(r2.events, 'ConflictResolved');
     expect(res).toEqual([
-      { type: 'ConflictResolved', attacker: hid('a5', 'p1'), defender: 'b2@D3', attackerDamage: 1, defenderDamage: 3, attackerDef: 2, defenderDef: -1 },
-      { type: 'ConflictResolved', attacker: hid('a5', 'p1'), defender: 'b1@C2', attackerDamage: 3, defenderDamage: 3, attackerDef: -1, defenderDef: 2 },
+      {
+        type: 'ConflictResolved',
+        attacker: hid('a5', 'p1'),
+        defender: 'b2@D3',
+        attackerDamage: 1,
+        defenderDamage: 3,
+        attackerDef: 2,
+        defenderDef: -1,
+      },
+      {
+        type: 'ConflictResolved',
+        attacker: hid('a5', 'p1'),
+        defender: 'b1@C2',
+        attackerDamage: 3,
+        defenderDamage: 3,
+        attackerDef: -1,
+        defenderDef: 2,
+      },
     ]);
     expect(r2.state.graveyards.p1).toEqual([hid('a5', 'p1')]);
     expect(r2.state.graveyards.p2).toEqual(['b2@D3']);
@@ -342,12 +371,19 @@ describe('EX-14 Block ability: the three cases', () => {
     expect(at(r.state, 'C3')).toBeNull();
   });
 
-  it('EX-14c R-AB-BLK-3 R-AB-BLK-9 R-GY-2: C3 holds P2\'s Block card → it goes to P2\'s graveyard, no Block card needed', () => {
+  it("EX-14c R-AB-BLK-3 R-AB-BLK-9 R-GY-2: C3 holds P2's Block card → it goes to P2's graveyard, no Block card needed", () => {
     const s = build({ board: { C3: card('p2', 'block-water') }, hands: { p1: ['mason'] } });
     const r = act(s, 'p1', playUp(hid('mason', 'p1'), 'B3'));
     expect(abilityOptions(r.state)).toEqual([{ type: 'ability', arrow: 0, target: 'C3' }]);
     const r2 = act(r.state, 'p1', { type: 'ability', arrow: 0, target: 'C3' });
-    expect(r2.events).toContainEqual({ type: 'CardDestroyed', card: 'block-water@C3', defId: 'block-water', owner: 'p2', cell: 'C3', cause: 'block-ability' });
+    expect(r2.events).toContainEqual({
+      type: 'CardDestroyed',
+      card: 'block-water@C3',
+      defId: 'block-water',
+      owner: 'p2',
+      cell: 'C3',
+      cause: 'block-ability',
+    });
     expect(at(r2.state, 'C3')).toBeNull();
     expect(r2.state.graveyards.p2).toEqual(['block-water@C3']);
     expect(r2.state.graveyards.p1).toEqual([]);
@@ -363,7 +399,11 @@ describe('EX-14 Block ability: the three cases', () => {
   });
 
   it('EX-14d R-AB-BLK-4 (coveredHitByArrow IGNORE): the covered monster stays exactly as it was', () => {
-    const s = build({ config: { coveredHitByArrow: 'IGNORE' }, board: { C3: card('p2', 'wisp', { covered: true }) }, hands: { p1: ['mason', 'block-fire'] } });
+    const s = build({
+      config: { coveredHitByArrow: 'IGNORE' },
+      board: { C3: card('p2', 'wisp', { covered: true }) },
+      hands: { p1: ['mason', 'block-fire'] },
+    });
     const r = act(s, 'p1', playUp(hid('mason', 'p1'), 'B3'));
     expect(types(r.events)).not.toContain('AbilityUsed');
     const p1Turn = r.events.slice(0, types(r.events).indexOf('TurnEnded'));
@@ -419,7 +459,15 @@ describe('EX-17 Resurrection from the out zone', () => {
     const r2 = act(r.state, 'p1', { type: 'ability', arrow: 0, target: 'A1', card: brute });
     expect(r2.events).toContainEqual({ type: 'ActivationStarted', card: brute, cell: 'A1', kind: 'activation' });
     expect(eventsOf(r2.events, 'ConflictResolved')).toEqual([
-      { type: 'ConflictResolved', attacker: brute, defender: 'west@B1', attackerDamage: 1, defenderDamage: 3, attackerDef: 2, defenderDef: -2 },
+      {
+        type: 'ConflictResolved',
+        attacker: brute,
+        defender: 'west@B1',
+        attackerDamage: 1,
+        defenderDamage: 3,
+        attackerDef: 2,
+        defenderDef: -2,
+      },
     ]);
     expect(r2.state.graveyards.p2).toEqual(['west@B1']);
     expect(at(r2.state, 'A1')).toMatchObject({ id: brute, facing: 'p1' });
@@ -565,12 +613,29 @@ describe('EX-24 deck construction', () => {
   const deck = (cards: [string, number][]) => expandDeckList(cards.map(([card, count]) => ({ card, count })));
   it('EX-24 R-DECK-1/2/3: 60 cards with 4 copies is legal; 5 copies illegal; 30 Block cards of one kind legal; 59/61 illegal', () => {
     const base: [string, number][] = [
-      ['volt', 4], ['night', 4], ['brute', 4], ['a5', 4], ['b1', 4], ['b2', 4], ['tank', 4], ['filler', 2],
+      ['volt', 4],
+      ['night', 4],
+      ['brute', 4],
+      ['a5', 4],
+      ['b1', 4],
+      ['b2', 4],
+      ['tank', 4],
+      ['filler', 2],
     ];
     const legal30 = deck([...base, ['block-fire', 30]]);
     expect(legal30).toHaveLength(60);
     expect(validateDeck(cs, legal30)).toEqual({ ok: true });
-    const five = deck([['volt', 5], ['night', 4], ['brute', 4], ['a5', 4], ['b1', 4], ['b2', 4], ['tank', 4], ['filler', 1], ['block-fire', 30]]);
+    const five = deck([
+      ['volt', 5],
+      ['night', 4],
+      ['brute', 4],
+      ['a5', 4],
+      ['b1', 4],
+      ['b2', 4],
+      ['tank', 4],
+      ['filler', 1],
+      ['block-fire', 30],
+    ]);
     expect(five).toHaveLength(60);
     const r5 = validateDeck(cs, five);
     expect(r5.ok).toBe(false);
@@ -605,7 +670,11 @@ describe('EX-25 Block card immunities', () => {
   });
 
   it('EX-25 R-BLOCK-7 R-AB-MAG-8: Magnetism never pulls a Block card', () => {
-    const s = active('volt', 'B3', { config: { arrowReach: 'ADJACENT' }, board: { C2: card('p2', 'block-water'), C4: card('p1', 'block-fire'), D3: card('p2', 'wisp') }, hands: { p1: ['filler'] } });
+    const s = active('volt', 'B3', {
+      config: { arrowReach: 'ADJACENT' },
+      board: { C2: card('p2', 'block-water'), C4: card('p1', 'block-fire'), D3: card('p2', 'wisp') },
+      hands: { p1: ['filler'] },
+    });
     expect(abilityOptions(s)).toEqual([{ type: 'ability', arrow: 0, target: 'C3', pull: 'D3' }]);
   });
 
@@ -632,7 +701,14 @@ describe('EX-25 Block card immunities', () => {
   it('EX-25 R-BLOCK-7 R-AB-SHK-4: a Shockwave landing on a Block card destroys it; the pushed card takes the cell', () => {
     const s = active('a8', 'B3', { board: { C3: card('p2', 'wisp'), D3: card('p2', 'block-water') }, hands: { p1: ['filler'] } });
     const r = act(s, 'p1', { type: 'ability', arrow: 0, target: 'C3' });
-    expect(r.events).toContainEqual({ type: 'CardDestroyed', card: 'block-water@D3', defId: 'block-water', owner: 'p2', cell: 'D3', cause: 'shockwave-landing' });
+    expect(r.events).toContainEqual({
+      type: 'CardDestroyed',
+      card: 'block-water@D3',
+      defId: 'block-water',
+      owner: 'p2',
+      cell: 'D3',
+      cause: 'shockwave-landing',
+    });
     expect(at(r.state, 'D3')?.id).toBe('wisp@C3');
     expect(r.state.graveyards.p2).toEqual(['block-water@D3']);
   });

@@ -202,7 +202,14 @@ export function position(spec: Spec): PositionData {
   for (const [cell, b] of Object.entries(spec.board ?? {})) {
     const owner = b.owner ?? b.facing;
     const id = add(b.id ?? `${b.def}@${cell}`, resolve(b.def, b.facing, b.raw), owner);
-    board[cell] = { id, facing: b.facing, covered: b.covered ?? b.growth ?? false, growth: b.growth ?? false, damage: b.damage ?? 0, moved: b.moved ?? false };
+    board[cell] = {
+      id,
+      facing: b.facing,
+      covered: b.covered ?? b.growth ?? false,
+      growth: b.growth ?? false,
+      damage: b.damage ?? 0,
+      moved: b.moved ?? false,
+    };
   }
   const zone = (kind: string, entries: Partial<Record<Seat, ZoneEntry[]>> | undefined, dflt: ZoneEntry[]) => {
     const out: Record<Seat, string[]> = { p1: [], p2: [] };

@@ -99,7 +99,10 @@ function checkInvariants(s: GameState): void {
     if (cardSet.byId.get(s.cards[bc.id]!.def)!.kind === 'monster') recount[bc.facing]++;
   }
   const v = view(s, 'spectator');
-  check(v.seats.p1.score === recount.p1 && v.seats.p2.score === recount.p2, () => `view scores ${v.seats.p1.score}/${v.seats.p2.score}, recount ${recount.p1}/${recount.p2}`);
+  check(
+    v.seats.p1.score === recount.p1 && v.seats.p2.score === recount.p2,
+    () => `view scores ${v.seats.p1.score}/${v.seats.p2.score}, recount ${recount.p1}/${recount.p2}`,
+  );
   check(recount.p1 + recount.p2 <= 25, () => `${recount.p1 + recount.p2} monsters score`);
   if (s.result) {
     // Rare (once per game): expect's messages.
@@ -128,7 +131,8 @@ function assertNoLeak(s: GameState, viewer: Seat | 'spectator', hiddenIds: Reado
     if (seat !== viewer) check(v.seats[seat].hand === null, () => `${viewer} sees ${seat}'s hand: ${JSON.stringify(v.seats[seat].hand)}`);
   }
   for (const c of v.board) {
-    if (c.card?.covered && c.card.owner !== viewer) check(c.card.defId === null && c.card.name === null, () => `${viewer} sees covered ${c.cell}: ${c.card!.defId} ${c.card!.name}`);
+    if (c.card?.covered && c.card.owner !== viewer)
+      check(c.card.defId === null && c.card.name === null, () => `${viewer} sees covered ${c.cell}: ${c.card!.defId} ${c.card!.name}`);
   }
 }
 
@@ -253,7 +257,13 @@ describe('arbitrary actions (fast-check)', () => {
       fc.record({ type: fc.constant('reveal'), card: id }),
       fc.record({ type: fc.constant('play'), card: id, cell, covered: fc.boolean() }),
       fc.constant({ type: 'pass' }),
-      fc.record({ type: fc.constant('ability'), arrow: fc.integer({ min: -1, max: 8 }), target: cell, card: fc.option(id, { nil: undefined }), pull: fc.option(cell, { nil: undefined }) }),
+      fc.record({
+        type: fc.constant('ability'),
+        arrow: fc.integer({ min: -1, max: 8 }),
+        target: cell,
+        card: fc.option(id, { nil: undefined }),
+        pull: fc.option(cell, { nil: undefined }),
+      }),
       fc.constant({ type: 'end-phase' }),
       fc.record({ type: fc.constant('conflict'), defender: id }),
       fc.record({ type: fc.constant('activate'), card: id }),
@@ -271,16 +281,20 @@ describe('arbitrary actions (fast-check)', () => {
       const legal = new Set(legalActions(s, d.seat).map((a) => JSON.stringify(a)));
       const before = JSON.stringify({ ...s, cardSet: undefined });
       fc.assert(
-        fc.property(fc.oneof(actionArb(s), fc.constantFrom(...legalActions(s, d.seat))), fc.constantFrom('p1' as const, 'p2' as const), (raw, seat) => {
-          const action = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined));
-          const r = apply(s, seat, action);
-          const listed = seat === d.seat && legal.has(JSON.stringify(action));
-          if (r.ok) check(listed, () => `accepted but not listed: ${JSON.stringify(action)} for ${seat}`);
-          else {
-            check(!listed, () => `listed but rejected: ${JSON.stringify(action)} → ${r.error.code}`);
-            check(typeof r.error.message === 'string', () => `error message is a ${typeof r.error.message}`);
-          }
-        }),
+        fc.property(
+          fc.oneof(actionArb(s), fc.constantFrom(...legalActions(s, d.seat))),
+          fc.constantFrom('p1' as const, 'p2' as const),
+          (raw, seat) => {
+            const action = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined));
+            const r = apply(s, seat, action);
+            const listed = seat === d.seat && legal.has(JSON.stringify(action));
+            if (r.ok) check(listed, () => `accepted but not listed: ${JSON.stringify(action)} for ${seat}`);
+            else {
+              check(!listed, () => `listed but rejected: ${JSON.stringify(action)} → ${r.error.code}`);
+              check(typeof r.error.message === 'string', () => `error message is a ${typeof r.error.message}`);
+            }
+          },
+        ),
         { numRuns: 60 },
       );
       expect(JSON.stringify({ ...s, cardSet: undefined })).toBe(before);
@@ -379,7 +393,8 @@ function assertTextSafe(s: GameState, h: Hidden, viewer: AnyViewer, text: string
   for (const id of refs(action)) {
     if (!h.identities.has(id) || !s.cards[id]) continue;
     const def = s.cards[id]!.def;
-    if (text.includes(nameOf(s, id)) || (!sent.includes(def) && text.includes(def))) throw new Error(`${what} for ${viewer} names hidden ${id} (${def}): ${text}`);
+    if (text.includes(nameOf(s, id)) || (!sent.includes(def) && text.includes(def)))
+      throw new Error(`${what} for ${viewer} names hidden ${id} (${def}): ${text}`);
   }
 }
 
@@ -388,7 +403,8 @@ function assertEventSafe(s: GameState, h: Hidden, viewer: AnyViewer, e: Record<s
   if (e.type === 'SeedRevealed') return;
   const json = JSON.stringify(e);
   for (const id of containedIds(json, h.ids)) throw new Error(`${viewer} event ${json} shows hidden id ${id}`);
-  if (typeof e.card === 'string' && 'defId' in e && h.identities.has(e.card)) throw new Error(`${viewer} event ${json} identifies a hidden card`);
+  if (typeof e.card === 'string' && 'defId' in e && h.identities.has(e.card))
+    throw new Error(`${viewer} event ${json} identifies a hidden card`);
   if (!s.result && json.includes(s.seed)) throw new Error(`${viewer} event shows the seed`);
 }
 
@@ -475,7 +491,12 @@ describe('secrecy under every visibility-changing setting (views, redacted event
     // Guards the guard: a text built from the full state (what the old describeAction did) fails.
     let caught = 0;
     for (let seed = 1; seed < 40 && caught === 0; seed++) {
-      const created = createGame({ cardSet, config: RulesConfigSchema.parse({ coveredHitByArrow: 'FLIP_OWNERSHIP' }), decks: { p1: starter[0]!, p2: starter[1]! }, seed: `oracle-${seed}` });
+      const created = createGame({
+        cardSet,
+        config: RulesConfigSchema.parse({ coveredHitByArrow: 'FLIP_OWNERSHIP' }),
+        decks: { p1: starter[0]!, p2: starter[1]! },
+        seed: `oracle-${seed}`,
+      });
       if (!created.ok) throw new Error('deal');
       let state = created.state;
       const choose = randomPlayer(`oracle-${seed}`);

@@ -1,6 +1,24 @@
 /** §15 The arrow abilities (Growth, Shockwave, Magnetism, Resurrection, Block, and the provisional Firestorm, Swap, Remove). */
 import { describe, expect, it } from 'vitest';
-import { act, activating, at, build, card, cardView, cellOf, decision, eventsOf, gid, hid, legal, abilityOptions, reject, scoreOf, types, type Spec } from './helpers.js';
+import {
+  act,
+  activating,
+  at,
+  build,
+  card,
+  cardView,
+  cellOf,
+  decision,
+  eventsOf,
+  gid,
+  hid,
+  legal,
+  abilityOptions,
+  reject,
+  scoreOf,
+  types,
+  type Spec,
+} from './helpers.js';
 
 /** Like `activating`, with options for the activating card (damage). */
 const activatingWith = (def: string, cell: string, opts: { damage?: number }, spec: Spec) =>
@@ -21,22 +39,43 @@ describe('Growth', () => {
 
   it('R-AB-GRO-2/3 R-ARROW-6 (LINE): any empty cell the arrow passes over, any hand monster', () => {
     const s = activating('sprout', 'B3', { board: { E3: card('p2', 'f') }, hands: { p1: ['titan', 'leaf'] } });
-    const opts = abilityOptions(s).map((o) => `${o.target}:${o.card}`).sort();
-    expect(opts).toEqual([`C3:${hid('leaf', 'p1', 1)}`, `C3:${hid('titan', 'p1', 0)}`, `D3:${hid('leaf', 'p1', 1)}`, `D3:${hid('titan', 'p1', 0)}`]);
+    const opts = abilityOptions(s)
+      .map((o) => `${o.target}:${o.card}`)
+      .sort();
+    expect(opts).toEqual([
+      `C3:${hid('leaf', 'p1', 1)}`,
+      `C3:${hid('titan', 'p1', 0)}`,
+      `D3:${hid('leaf', 'p1', 1)}`,
+      `D3:${hid('titan', 'p1', 0)}`,
+    ]);
   });
 });
 
 describe('Shockwave', () => {
-  it('R-AB-SHK-4 R-FACE-13c: the landing cell\'s occupant is destroyed whatever it is, even a Growth-placed card', () => {
-    const s = activating('a8', 'B3', { board: { C3: card('p2', 'f'), D3: card('p1', 'titan', { id: 'gro', growth: true }) }, hands: { p1: ['filler'] } });
+  it("R-AB-SHK-4 R-FACE-13c: the landing cell's occupant is destroyed whatever it is, even a Growth-placed card", () => {
+    const s = activating('a8', 'B3', {
+      board: { C3: card('p2', 'f'), D3: card('p1', 'titan', { id: 'gro', growth: true }) },
+      hands: { p1: ['filler'] },
+    });
     const r = act(s, 'p1', { type: 'ability', arrow: 0, target: 'C3' });
-    expect(r.events).toContainEqual({ type: 'CardDestroyed', card: 'gro', defId: 'titan', owner: 'p1', cell: 'D3', cause: 'shockwave-landing' });
+    expect(r.events).toContainEqual({
+      type: 'CardDestroyed',
+      card: 'gro',
+      defId: 'titan',
+      owner: 'p1',
+      cell: 'D3',
+      cause: 'shockwave-landing',
+    });
     expect(at(r.state, 'D3')?.id).toBe('f@C3');
     expect(r.state.graveyards.p1).toContain('gro');
   });
 
   it('R-AB-SHK-2: pushes covered cards of either player too', () => {
-    const s = activating('a8', 'B3', { board: { C3: card('p2', 'wisp', { id: 'cov', covered: true }) }, config: { coveredHitByArrow: 'IGNORE' }, hands: { p1: ['filler'] } });
+    const s = activating('a8', 'B3', {
+      board: { C3: card('p2', 'wisp', { id: 'cov', covered: true }) },
+      config: { coveredHitByArrow: 'IGNORE' },
+      hands: { p1: ['filler'] },
+    });
     const r = act(s, 'p1', { type: 'ability', arrow: 0, target: 'C3' });
     expect(r.events).toContainEqual({ type: 'CardMoved', card: 'cov', from: 'C3', to: 'D3', cause: 'Shockwave' });
   });
@@ -84,7 +123,12 @@ describe('Resurrection', () => {
   it('R-AB-RES-4: cost 6: a 3 then a 4 (total 7) is refused with RESURRECTION_COST_EXCEEDED', () => {
     const s = activating('lich', 'C3', { graveyards: { p1: ['cost4', 'cost2', 'cost3'] }, hands: { p1: ['filler'] } });
     const r = act(s, 'p1', { type: 'ability', arrow: 0, target: 'B3', card: gid('cost3', 'p1', 2) });
-    const msg = reject(r.state, 'p1', { type: 'ability', arrow: 1, target: 'D3', card: gid('cost4', 'p1', 0) }, 'RESURRECTION_COST_EXCEEDED');
+    const msg = reject(
+      r.state,
+      'p1',
+      { type: 'ability', arrow: 1, target: 'D3', card: gid('cost4', 'p1', 0) },
+      'RESURRECTION_COST_EXCEEDED',
+    );
     expect(msg).toMatch(/3/);
     expect(legal(r.state)).toContainEqual({ type: 'ability', arrow: 1, target: 'D3', card: gid('cost2', 'p1', 1) });
   });
@@ -121,7 +165,7 @@ describe('Firestorm (provisional model, OQ-18 reading A)', () => {
     hands: { p1: ['filler'] },
   };
 
-  it('R-AB-FIRE-1/2/6 (LINE): a pool equal to the user\'s current DEF runs down the line, own cards skipped, surplus goes on', () => {
+  it("R-AB-FIRE-1/2/6 (LINE): a pool equal to the user's current DEF runs down the line, own cards skipped, surplus goes on", () => {
     const s = activating('blaze', 'B3', line);
     expect(abilityOptions(s)).toEqual([{ type: 'ability', arrow: 0, target: 'C3' }]);
     const r = act(s, 'p1', { type: 'ability', arrow: 0, target: 'C3' });
@@ -134,7 +178,7 @@ describe('Firestorm (provisional model, OQ-18 reading A)', () => {
     expect(at(r.state, 'D3')?.damage).toBe(0);
   });
 
-  it('R-AB-FIRE-2 R-CONF-10: the pool is the user\'s CURRENT DEF (damaged blaze 4−3 = 1)', () => {
+  it("R-AB-FIRE-2 R-CONF-10: the pool is the user's CURRENT DEF (damaged blaze 4−3 = 1)", () => {
     const s = activatingWith('blaze', 'B3', { damage: 3 }, line);
     const r = act(s, 'p1', { type: 'ability', arrow: 0, target: 'C3' });
     expect(eventsOf(r.events, 'FirestormDamage')).toEqual([{ type: 'FirestormDamage', card: 'leaf@C3', cell: 'C3', amount: 1, def: 1 }]);
@@ -153,7 +197,10 @@ describe('Firestorm (provisional model, OQ-18 reading A)', () => {
   });
 
   it('R-AB-FIRE-5 R-BLOCK-6: a Block card in the line protects the monsters behind it', () => {
-    const s = activating('blaze', 'B3', { board: { C3: card('p2', 'leaf'), D3: card('p1', 'block-fire'), E3: card('p2', 'b7') }, hands: { p1: ['filler'] } });
+    const s = activating('blaze', 'B3', {
+      board: { C3: card('p2', 'leaf'), D3: card('p1', 'block-fire'), E3: card('p2', 'b7') },
+      hands: { p1: ['filler'] },
+    });
     const r = act(s, 'p1', { type: 'ability', arrow: 0, target: 'C3' });
     expect(eventsOf(r.events, 'FirestormDamage').map((e) => e.cell)).toEqual(['C3']);
     expect(at(r.state, 'E3')).not.toBeNull();
@@ -171,10 +218,12 @@ describe('Swap (provisional, OQ-19) and Remove (provisional, OQ-20)', () => {
   it('R-AB-SWAP-4 R-ACT-11a R-ACT-13: the other card reactivates if it is an own face-up card; the swapper never does', () => {
     const s = activating('swapper', 'B3', { board: { C3: card('p1', 'pebble', { id: 'mine' }) }, hands: { p1: ['filler'] } });
     const r = act(s, 'p1', { type: 'ability', arrow: 0, target: 'C3' });
-    expect(eventsOf(r.events, 'ActivationStarted')).toEqual([{ type: 'ActivationStarted', card: 'mine', cell: 'B3', kind: 'reactivation' }]);
+    expect(eventsOf(r.events, 'ActivationStarted')).toEqual([
+      { type: 'ActivationStarted', card: 'mine', cell: 'B3', kind: 'reactivation' },
+    ]);
   });
 
-  it('R-AB-REM-1/3: Remove destroys any monster whatever its DEF (face-up, covered, Growth-placed; either player) to its owner\'s graveyard', () => {
+  it("R-AB-REM-1/3: Remove destroys any monster whatever its DEF (face-up, covered, Growth-placed; either player) to its owner's graveyard", () => {
     const cases = [
       card('p2', 'titan', { id: 'v' }),
       card('p2', 'titan', { id: 'v', covered: true }),

@@ -1,7 +1,23 @@
 /** §10 Activation Sequence, activation vs reactivation; §13 Chains. */
 import { describe, expect, it } from 'vitest';
 import type { GameEvent } from '../../../src/games/evons/index.js';
-import { act, activating, at, build, card, cellOf, decision, eventsOf, fillMain, gid, hid, legal, playUp, scoreOf, types } from './helpers.js';
+import {
+  act,
+  activating,
+  at,
+  build,
+  card,
+  cellOf,
+  decision,
+  eventsOf,
+  fillMain,
+  gid,
+  hid,
+  legal,
+  playUp,
+  scoreOf,
+  types,
+} from './helpers.js';
 
 const marks = (events: GameEvent[]) =>
   events.flatMap((e) => {
@@ -28,7 +44,11 @@ describe('activation sequence', () => {
   });
 
   it('R-ACT-11a R-AB-SHK-7: an own face-up card pushed during your turn reactivates from its new cell', () => {
-    const s = activating('a8', 'B3', { config: { arrowReach: 'ADJACENT' }, board: { C3: card('p1', 'east', { id: 'mine' }), E3: card('p2', 'f') }, hands: { p1: ['filler'] } });
+    const s = activating('a8', 'B3', {
+      config: { arrowReach: 'ADJACENT' },
+      board: { C3: card('p1', 'east', { id: 'mine' }), E3: card('p2', 'f') },
+      hands: { p1: ['filler'] },
+    });
     const r = act(s, 'p1', { type: 'ability', arrow: 0, target: 'C3' });
     expect(r.events).toContainEqual({ type: 'TriggersQueued', cards: ['mine'] });
     expect(r.events).toContainEqual({ type: 'ActivationStarted', card: 'mine', cell: 'D3', kind: 'reactivation' });
@@ -37,14 +57,22 @@ describe('activation sequence', () => {
   });
 
   it('R-ACT-11a R-AB-MAG-10: Magnetism pulling an own face-up card reactivates it', () => {
-    const s = activating('volt', 'B3', { config: { arrowReach: 'ADJACENT' }, board: { C2: card('p1', 'pebble', { id: 'mine' }) }, hands: { p1: ['filler'] } });
+    const s = activating('volt', 'B3', {
+      config: { arrowReach: 'ADJACENT' },
+      board: { C2: card('p1', 'pebble', { id: 'mine' }) },
+      hands: { p1: ['filler'] },
+    });
     const r = act(s, 'p1', { type: 'ability', arrow: 0, target: 'C3', pull: 'C2' });
     expect(r.events).toContainEqual({ type: 'ActivationStarted', card: 'mine', cell: 'C3', kind: 'reactivation' });
   });
 
   it('R-ACT-15 R-AB-MAG-6: an opponent card moved but not flipped does not activate', () => {
     // 'west' lands on C3 pointing back at the Volt: it defends (no flip), so nothing may reactivate it.
-    const s = activating('volt', 'B3', { config: { arrowReach: 'ADJACENT' }, board: { C2: card('p2', 'west', { id: 'theirs' }) }, hands: { p1: ['filler'] } });
+    const s = activating('volt', 'B3', {
+      config: { arrowReach: 'ADJACENT' },
+      board: { C2: card('p2', 'west', { id: 'theirs' }) },
+      hands: { p1: ['filler'] },
+    });
     const r = act(s, 'p1', { type: 'ability', arrow: 0, target: 'C3', pull: 'C2' });
     expect(r.events[1]).toEqual({ type: 'CardMoved', card: 'theirs', from: 'C2', to: 'C3', cause: 'Magnetism' });
     expect(eventsOf(r.events, 'ConflictResolved').map((e) => e.defender)).toEqual(['theirs']);
@@ -53,23 +81,37 @@ describe('activation sequence', () => {
   });
 
   it('R-ACT-16 R-AB-MAG-7: a covered own card that is moved does not reactivate', () => {
-    const s = activating('volt', 'B3', { config: { arrowReach: 'ADJACENT' }, board: { C2: card('p1', 'east', { id: 'hid', covered: true }) }, hands: { p1: ['filler'] } });
+    const s = activating('volt', 'B3', {
+      config: { arrowReach: 'ADJACENT' },
+      board: { C2: card('p1', 'east', { id: 'hid', covered: true }) },
+      hands: { p1: ['filler'] },
+    });
     const r = act(s, 'p1', { type: 'ability', arrow: 0, target: 'C3', pull: 'C2' });
     expect(r.events).toContainEqual({ type: 'CardMoved', card: 'hid', from: 'C2', to: 'C3', cause: 'Magnetism' });
     expect(types(r.events)).not.toContain('TriggersQueued');
   });
 
   it('R-ACT-11b R-ACT-15 R-FLIP-12: moved-earlier-this-turn opponent card that is flipped reactivates; an unmoved one does not', () => {
-    const s = build({ board: { D3: card('p2', 'f', { id: 'moved', moved: true }), C2: card('p2', 'wisp', { id: 'still' }) }, hands: { p1: ['a5'] } });
+    const s = build({
+      board: { D3: card('p2', 'f', { id: 'moved', moved: true }), C2: card('p2', 'wisp', { id: 'still' }) },
+      hands: { p1: ['a5'] },
+    });
     const r = act(s, 'p1', playUp(hid('a5', 'p1'), 'C3'));
-    expect(eventsOf(r.events, 'CardFlipped').map((e) => e.card).sort()).toEqual(['moved', 'still']);
+    expect(
+      eventsOf(r.events, 'CardFlipped')
+        .map((e) => e.card)
+        .sort(),
+    ).toEqual(['moved', 'still']);
     expect(r.events).toContainEqual({ type: 'ActivationStarted', card: 'moved', cell: 'D3', kind: 'reactivation' });
     expect(r.events.some((e) => e.type === 'ActivationStarted' && e.card === 'still')).toBe(false);
   });
 
   // Regression: the remaining trigger once started on top of the chosen one's frame.
   it('R-ACT-17 (OQ-28): several cards triggered at once → the active player orders their reactivations', () => {
-    const s = build({ board: { D3: card('p2', 'f', { id: 'x', moved: true }), C2: card('p2', 'wisp', { id: 'y', moved: true }) }, hands: { p1: ['a5'] } });
+    const s = build({
+      board: { D3: card('p2', 'f', { id: 'x', moved: true }), C2: card('p2', 'wisp', { id: 'y', moved: true }) },
+      hands: { p1: ['a5'] },
+    });
     const r = act(s, 'p1', playUp(hid('a5', 'p1'), 'C3'));
     expect(r.events).toContainEqual({ type: 'TriggersQueued', cards: expect.arrayContaining(['x', 'y']) });
     expect(decision(r.state)).toEqual({ kind: 'trigger-order', seat: 'p1', cards: expect.arrayContaining(['x', 'y']) });
@@ -80,7 +122,11 @@ describe('activation sequence', () => {
 
   it('R-ACT-6 R-AB-RES-7: a reactivated card gets its ability arrows back', () => {
     // a8 (own, E Shockwave) pushed by another a8 → reactivates with its Shockwave available again.
-    const s = activating('a8', 'A3', { config: { arrowReach: 'ADJACENT' }, board: { B3: card('p1', 'a8', { id: 'other' }), D3: card('p2', 'f') }, hands: { p1: ['filler'] } });
+    const s = activating('a8', 'A3', {
+      config: { arrowReach: 'ADJACENT' },
+      board: { B3: card('p1', 'a8', { id: 'other' }), D3: card('p2', 'f') },
+      hands: { p1: ['filler'] },
+    });
     const r = act(s, 'p1', { type: 'ability', arrow: 0, target: 'B3' });
     expect(decision(r.state)).toMatchObject({ kind: 'ability', card: 'other', cell: 'C3', phase: 1 });
     expect(legal(r.state)).toContainEqual({ type: 'ability', arrow: 0, target: 'D3' });
@@ -138,7 +184,11 @@ describe('chains', () => {
   });
 
   it('R-CHAIN-5 R-END-1/2/3: a revival filling the last main-zone cell ends the game; nothing left on the chain resolves', () => {
-    const s = build({ board: { ...fillMain(['B2', 'B3']), D1: card('p2', 'f') }, hands: { p1: ['night-s'] }, graveyards: { p1: ['east'] } });
+    const s = build({
+      board: { ...fillMain(['B2', 'B3']), D1: card('p2', 'f') },
+      hands: { p1: ['night-s'] },
+      graveyards: { p1: ['east'] },
+    });
     const night = hid('night-s', 'p1');
     const east = gid('east', 'p1');
     const r = act(s, 'p1', playUp(night, 'B2'));
@@ -151,7 +201,11 @@ describe('chains', () => {
   });
 
   it('R-CHAIN-5 R-TURN-8: Magnetism pulling an out-zone card into the last empty main-zone cell ends the game at once', () => {
-    const t = activating('volt-n', 'A6', { config: { arrowReach: 'ADJACENT' }, board: { ...fillMain(['A5']), X5: card('p1', 'leaf', { id: 'puller' }) }, hands: { p1: ['filler'] } });
+    const t = activating('volt-n', 'A6', {
+      config: { arrowReach: 'ADJACENT' },
+      board: { ...fillMain(['A5']), X5: card('p1', 'leaf', { id: 'puller' }) },
+      hands: { p1: ['filler'] },
+    });
     expect(legal(t)).toContainEqual({ type: 'ability', arrow: 0, target: 'A5', pull: 'X5' });
     const r = act(t, 'p1', { type: 'ability', arrow: 0, target: 'A5', pull: 'X5' });
     expect(types(r.events)).toEqual(['AbilityUsed', 'CardMoved', 'GameEnded', 'SeedRevealed']);

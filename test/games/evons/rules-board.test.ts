@@ -20,7 +20,11 @@ describe('board geometry and facing', () => {
   });
 
   it('R-BOARD-9: with p2 as first player, p2-facing cards show printed directions and p1-facing cards are turned', () => {
-    const s = build({ first: 'p2', board: { C3: card('p2', 'north', { raw: true }), D3: card('p1', 'north', { raw: true }) }, hands: { p2: ['filler'] } });
+    const s = build({
+      first: 'p2',
+      board: { C3: card('p2', 'north', { raw: true }), D3: card('p1', 'north', { raw: true }) },
+      hands: { p2: ['filler'] },
+    });
     expect(s.first).toBe('p2');
     expect(cardView(s, 'C3')?.boardArrows).toEqual([{ dir: 'N', type: 'Normal' }]);
     expect(cardView(s, 'D3')?.boardArrows).toEqual([{ dir: 'S', type: 'Normal' }]);
@@ -38,7 +42,11 @@ describe('board geometry and facing', () => {
     const board = Object.fromEntries(around.map((c) => [c, card('p2', 'f')]));
     const s = build({ board, hands: { p1: ['star'] } });
     const r = act(s, 'p1', playUp(hid('star', 'p1'), 'C3'));
-    expect(eventsOf(r.events, 'CardFlipped').map((e) => e.cell).sort()).toEqual([...around].sort());
+    expect(
+      eventsOf(r.events, 'CardFlipped')
+        .map((e) => e.cell)
+        .sort(),
+    ).toEqual([...around].sort());
     expect(scoreOf(r.state)).toEqual({ p1: 9, p2: 0 });
   });
 
@@ -80,7 +88,7 @@ describe('board geometry and facing', () => {
     expect(at(r.state, 'D3')).toMatchObject({ facing: 'p2' });
   });
 
-  it('R-ARROW-4: a Block card between two cards prevents a conflict (the defender\'s arrow is blocked too)', () => {
+  it("R-ARROW-4: a Block card between two cards prevents a conflict (the defender's arrow is blocked too)", () => {
     const s = build({ board: { C3: card('p1', 'block-fire'), D3: card('p2', 'west') }, hands: { p1: ['east'] } });
     const r = act(s, 'p1', playUp(hid('east', 'p1'), 'B3'));
     expect(types(r.events)).not.toContain('ConflictResolved');
@@ -101,7 +109,16 @@ describe('out zone', () => {
   it('R-OUT-2 R-OUT-4 R-CONF-13 R-FLIP-10: a card played face-up in the out zone starts no conflict and flips nothing', () => {
     const s = build({ board: { A0: card('p2', 'west'), A1: card('p2', 'f') }, hands: { p1: ['star'] } });
     const r = act(s, 'p1', playUp(hid('star', 'p1'), 'X0'));
-    expect(r.events).toContainEqual({ type: 'CardPlayed', seat: 'p1', card: hid('star', 'p1'), defId: 'star', cell: 'X0', covered: false, paid: 1, total: 49 });
+    expect(r.events).toContainEqual({
+      type: 'CardPlayed',
+      seat: 'p1',
+      card: hid('star', 'p1'),
+      defId: 'star',
+      cell: 'X0',
+      covered: false,
+      paid: 1,
+      total: 49,
+    });
     expect(r.events).toContainEqual({ type: 'ConflictsFixed', card: hid('star', 'p1'), defenders: [] });
     expect(types(r.events)).not.toContain('ConflictResolved');
     expect(types(r.events)).not.toContain('CardFlipped');
@@ -124,7 +141,10 @@ describe('out zone', () => {
   });
 
   it('R-OUT-7 R-SCORE-3: out-zone face-up monsters never score', () => {
-    const s = build({ board: { X0: card('p1', 'leaf'), Y6: card('p1', 'leaf'), C3: card('p1', 'leaf'), A0: card('p2', 'leaf') }, hands: { p1: ['filler'] } });
+    const s = build({
+      board: { X0: card('p1', 'leaf'), Y6: card('p1', 'leaf'), C3: card('p1', 'leaf'), A0: card('p2', 'leaf') },
+      hands: { p1: ['filler'] },
+    });
     expect(scoreOf(s)).toEqual({ p1: 1, p2: 0 });
   });
 

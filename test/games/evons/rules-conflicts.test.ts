@@ -41,7 +41,11 @@ describe('conflicts', () => {
   });
 
   it('R-CONF-15 R-FACE-11: a covered opponent card with an arrow pointing back does not defend', () => {
-    const s = build({ config: { coveredHitByArrow: 'IGNORE' }, board: { C2: card('p2', 'south', { id: 'cov', covered: true }) }, hands: { p1: ['north'] } });
+    const s = build({
+      config: { coveredHitByArrow: 'IGNORE' },
+      board: { C2: card('p2', 'south', { id: 'cov', covered: true }) },
+      hands: { p1: ['north'] },
+    });
     const r = act(s, 'p1', playUp(hid('north', 'p1'), 'C3'));
     expect(r.events).toContainEqual({ type: 'ConflictsFixed', card: hid('north', 'p1'), defenders: [] });
   });
@@ -72,7 +76,12 @@ describe('conflicts', () => {
     // leaf-like Nature attacker: use 'north' (Fire) next to a P1 Fire Block.
     const spec = { board: { C2: card('p2', 'south', { id: 'def' }), B3: card('p1', 'block-fire') }, hands: { p1: ['north'] } };
     const on = act(build({ ...spec, config: { colorSynergy: true } }), 'p1', playUp(hid('north', 'p1'), 'C3'));
-    expect(eventsOf(on.events, 'ConflictResolved')[0]).toMatchObject({ attackerDamage: 1, defenderDamage: 2, attackerDef: 1, defenderDef: -1 });
+    expect(eventsOf(on.events, 'ConflictResolved')[0]).toMatchObject({
+      attackerDamage: 1,
+      defenderDamage: 2,
+      attackerDef: 1,
+      defenderDef: -1,
+    });
     expect(on.state.graveyards.p1).toEqual([]);
     const off = act(build(spec), 'p1', playUp(hid('north', 'p1'), 'C3'));
     expect(eventsOf(off.events, 'ConflictResolved')[0]).toMatchObject({ attackerDef: 0, defenderDef: 0 });
@@ -81,9 +90,13 @@ describe('conflicts', () => {
 
 describe('flips and covered cards', () => {
   const covered = (coveredHitByArrow?: 'DESTROY' | 'FLIP_OWNERSHIP' | 'IGNORE') =>
-    build({ config: coveredHitByArrow ? { coveredHitByArrow } : {}, board: { D3: card('p2', 'wisp', { id: 'cov', covered: true }) }, hands: { p1: ['a7'] } });
+    build({
+      config: coveredHitByArrow ? { coveredHitByArrow } : {},
+      board: { D3: card('p2', 'wisp', { id: 'cov', covered: true }) },
+      hands: { p1: ['a7'] },
+    });
 
-  it('R-FACE-12 R-FLIP-8 R-AB-NORM-3 (DESTROY, default): a standard covered opponent card is destroyed to its owner\'s graveyard', () => {
+  it("R-FACE-12 R-FLIP-8 R-AB-NORM-3 (DESTROY, default): a standard covered opponent card is destroyed to its owner's graveyard", () => {
     const r = act(covered(), 'p1', playUp(hid('a7', 'p1'), 'C3'));
     expect(r.events).toContainEqual({ type: 'CardDestroyed', card: 'cov', defId: 'wisp-r', owner: 'p2', cell: 'D3', cause: 'arrow' });
     expect(r.state.graveyards.p2).toEqual(['cov']);
@@ -107,7 +120,11 @@ describe('flips and covered cards', () => {
 
   for (const mode of ['DESTROY', 'FLIP_OWNERSHIP', 'IGNORE'] as const) {
     it(`R-FLIP-7 R-FACE-13 R-AB-NORM-2 (${mode}): a Growth-placed card is never destroyed or flipped by an arrow`, () => {
-      const s = build({ config: { coveredHitByArrow: mode }, board: { D3: card('p2', 'wisp', { id: 'gro', growth: true }) }, hands: { p1: ['a7'] } });
+      const s = build({
+        config: { coveredHitByArrow: mode },
+        board: { D3: card('p2', 'wisp', { id: 'gro', growth: true }) },
+        hands: { p1: ['a7'] },
+      });
       const r = act(s, 'p1', playUp(hid('a7', 'p1'), 'C3'));
       expect(r.events.some((e) => (e.type === 'CardFlipped' || e.type === 'CardDestroyed') && e.card === 'gro')).toBe(false);
       expect(at(r.state, 'D3')).toMatchObject({ id: 'gro', facing: 'p2', covered: true, growth: true });

@@ -6,8 +6,13 @@ describe('scoring', () => {
   it('R-SCORE-1/3 R-FACE-8 R-BLOCK-3: only face-up main-zone monsters count, for the player they face', () => {
     const s = build({
       board: {
-        A1: card('p1', 'leaf'), B1: card('p2', 'leaf', { owner: 'p1' }), C1: card('p1', 'leaf', { covered: true }),
-        D1: card('p1', 'block-fire'), X1: card('p1', 'leaf'), E1: card('p2', 'leaf'), E2: card('p2', 'leaf', { owner: 'p1', growth: true }),
+        A1: card('p1', 'leaf'),
+        B1: card('p2', 'leaf', { owner: 'p1' }),
+        C1: card('p1', 'leaf', { covered: true }),
+        D1: card('p1', 'block-fire'),
+        X1: card('p1', 'leaf'),
+        E1: card('p2', 'leaf'),
+        E2: card('p2', 'leaf', { owner: 'p1', growth: true }),
       },
       hands: { p1: ['filler'] },
     });
@@ -40,7 +45,11 @@ describe('game end', () => {
   });
 
   it('R-BLOCK-4 R-AB-BLK-10: a Block card placed by the Block ability on the last empty main cell ends the game at once', () => {
-    const s = activating('mason', 'X3', { config: { arrowReach: 'ADJACENT' }, board: { ...fillMain(['A3', 'B3']), B3: card('p2', 'leaf') }, hands: { p1: ['block-fire'] } });
+    const s = activating('mason', 'X3', {
+      config: { arrowReach: 'ADJACENT' },
+      board: { ...fillMain(['A3', 'B3']), B3: card('p2', 'leaf') },
+      hands: { p1: ['block-fire'] },
+    });
     const r = act(s, 'p1', { type: 'ability', arrow: 0, target: 'A3', card: hid('block-fire', 'p1') });
     expect(types(r.events)).toEqual(['AbilityUsed', 'BlockPlaced', 'GameEnded', 'SeedRevealed']);
     expect(r.state.result).toEqual({ reason: 'main-zone-full', winner: 'p2', scores: { p1: 0, p2: 1 } });

@@ -6,7 +6,7 @@ import { act, activating, build, card, decision, fillMain, gid, hid, legal, play
 describe('rejected actions', () => {
   const base = () => build({ board: { C3: card('p2', 'f') }, hands: { p1: ['c4', 'block-fire'], p2: ['filler'] }, credits: { p1: 3 } });
 
-  it('NOT_YOUR_DECISION: P2 acting during P1\'s play decision; legalActions(p2) is empty', () => {
+  it("NOT_YOUR_DECISION: P2 acting during P1's play decision; legalActions(p2) is empty", () => {
     const s = base();
     reject(s, 'p2', { type: 'pass' }, 'NOT_YOUR_DECISION');
     reject(s, 'p2', playCovered(hid('filler', 'p2'), 'A1'), 'NOT_YOUR_DECISION');
@@ -25,7 +25,7 @@ describe('rejected actions', () => {
     reject(base(), 'p1', playCovered(hid('c4', 'p1'), 'C3'), 'CELL_OCCUPIED');
   });
 
-  it('CARD_NOT_IN_HAND: a card in the opponent\'s hand, on the board, or unknown', () => {
+  it("CARD_NOT_IN_HAND: a card in the opponent's hand, on the board, or unknown", () => {
     const s = base();
     reject(s, 'p1', playCovered(hid('filler', 'p2'), 'A1'), 'CARD_NOT_IN_HAND');
     reject(s, 'p1', playCovered('f@C3', 'A1'), 'CARD_NOT_IN_HAND');
@@ -41,7 +41,7 @@ describe('rejected actions', () => {
     act(s, 'p1', playCovered(hid('c4', 'p1'), 'A1'));
   });
 
-  it('R-PLAY-5 R-BLOCK-2 BLOCK_PLAY_NOT_ALLOWED: a Block card cannot be the turn\'s play (allowDirectBlockPlay false)', () => {
+  it("R-PLAY-5 R-BLOCK-2 BLOCK_PLAY_NOT_ALLOWED: a Block card cannot be the turn's play (allowDirectBlockPlay false)", () => {
     const s = base();
     reject(s, 'p1', playUp(hid('block-fire', 'p1', 1), 'X0'), 'BLOCK_PLAY_NOT_ALLOWED');
     reject(s, 'p1', playCovered(hid('block-fire', 'p1', 1), 'A1'), 'BLOCK_PLAY_NOT_ALLOWED');
@@ -55,7 +55,16 @@ describe('rejected actions', () => {
     expect(legal(s)).not.toContainEqual(playCovered(blk, 'X0'));
     reject(s, 'p1', playCovered(blk, 'X0'), 'INVALID_CHOICE');
     const r = act(s, 'p1', playUp(blk, 'X0'));
-    expect(r.events[0]).toEqual({ type: 'CardPlayed', seat: 'p1', card: blk, defId: 'block-fire', cell: 'X0', covered: false, paid: 0, total: 0 });
+    expect(r.events[0]).toEqual({
+      type: 'CardPlayed',
+      seat: 'p1',
+      card: blk,
+      defId: 'block-fire',
+      cell: 'X0',
+      covered: false,
+      paid: 0,
+      total: 0,
+    });
     expect(r.events.some((e) => e.type === 'ActivationStarted')).toBe(false);
   });
 
@@ -84,15 +93,19 @@ describe('rejected actions', () => {
     act(n, 'p1', { type: 'ability', arrow: 1, target: 'C3' });
   });
 
-  it('R-AB-RES-2 R-AB-RES-4 RESURRECTION_COST_EXCEEDED: reviving more than the activating card\'s cost', () => {
+  it("R-AB-RES-2 R-AB-RES-4 RESURRECTION_COST_EXCEEDED: reviving more than the activating card's cost", () => {
     const s = activating('night', 'C3', { graveyards: { p1: ['cost4', 'cost3'] }, hands: { p1: ['filler'] } });
     reject(s, 'p1', { type: 'ability', arrow: 0, target: 'C2', card: gid('cost4', 'p1', 0) }, 'RESURRECTION_COST_EXCEEDED');
     act(s, 'p1', { type: 'ability', arrow: 0, target: 'C2', card: gid('cost3', 'p1', 1) });
   });
 
-  it('R-AB-RES-2: the opponent\'s graveyard cards are never offered (INVALID_CHOICE)', () => {
+  it("R-AB-RES-2: the opponent's graveyard cards are never offered (INVALID_CHOICE)", () => {
     const s = activating('night', 'C3', { graveyards: { p1: ['cost2'], p2: ['cost2'] }, hands: { p1: ['filler'] } });
-    expect(legal(s).filter((a) => a.type === 'ability').map((a) => (a as { card?: string }).card)).not.toContain(gid('cost2', 'p2', 0));
+    expect(
+      legal(s)
+        .filter((a) => a.type === 'ability')
+        .map((a) => (a as { card?: string }).card),
+    ).not.toContain(gid('cost2', 'p2', 0));
     reject(s, 'p1', { type: 'ability', arrow: 0, target: 'C2', card: gid('cost2', 'p2', 0) }, 'INVALID_CHOICE');
   });
 

@@ -25,17 +25,32 @@ describe('credits and playing', () => {
     expect(at(r.state, 'C3')).toMatchObject({ covered: true, growth: false, facing: 'p1' });
   });
 
-  it('R-FACE-3/4 R-CRED-5: the covered card is revealed at the owner\'s next step 3, pays then and activates', () => {
+  it("R-FACE-3/4 R-CRED-5: the covered card is revealed at the owner's next step 3, pays then and activates", () => {
     const s = build({ hands: { p1: ['c4'] }, board: { D3: card('p2', 'f') }, credits: { p1: 10 } });
     const r = act(s, 'p1', playCovered(hid('c4', 'p1'), 'C3'));
     const r2 = act(r.state, 'p2', { type: 'pass' });
-    expect(r2.events).toContainEqual({ type: 'CardRevealed', seat: 'p1', card: hid('c4', 'p1'), defId: 'c4', cell: 'C3', paid: 4, total: 11 });
+    expect(r2.events).toContainEqual({
+      type: 'CardRevealed',
+      seat: 'p1',
+      card: hid('c4', 'p1'),
+      defId: 'c4',
+      cell: 'C3',
+      paid: 4,
+      total: 11,
+    });
     expect(r2.events).toContainEqual({ type: 'ActivationStarted', card: hid('c4', 'p1'), cell: 'C3', kind: 'activation' });
     expect(r2.events).toContainEqual({ type: 'CardFlipped', card: 'f@D3', cell: 'D3', to: 'p1', covered: false });
   });
 
   it('R-FACE-4 (unpaidCoverBehaviour STAY_COVERED, default): an unaffordable covered card stays covered and is offered again', () => {
-    const spec = { turn: 3, step: 'start' as const, config: { creditsPerTurn: 0 }, credits: { p1: 3 }, board: { C3: card('p1', 'c4', { covered: true }) }, hands: { p1: ['filler'] } };
+    const spec = {
+      turn: 3,
+      step: 'start' as const,
+      config: { creditsPerTurn: 0 },
+      credits: { p1: 3 },
+      board: { C3: card('p1', 'c4', { covered: true }) },
+      hands: { p1: ['filler'] },
+    };
     const { state, events } = start(spec);
     expect(events).toContainEqual({ type: 'RevealDeferred', seat: 'p1', card: 'c4@C3', cell: 'C3' });
     expect(at(state, 'C3')).toMatchObject({ covered: true });
@@ -46,10 +61,14 @@ describe('credits and playing', () => {
     expect(r2.events).toContainEqual(expect.objectContaining({ type: 'CardRevealed', card: 'c4@C3', paid: 4, total: 0 }));
   });
 
-  it('R-FACE-4 (unpaidCoverBehaviour DESTROY): the unaffordable covered card goes to its owner\'s graveyard', () => {
+  it("R-FACE-4 (unpaidCoverBehaviour DESTROY): the unaffordable covered card goes to its owner's graveyard", () => {
     const { state, events } = start({
-      turn: 3, step: 'start', config: { creditsPerTurn: 0, unpaidCoverBehaviour: 'DESTROY' }, credits: { p1: 3 },
-      board: { C3: card('p1', 'c4', { covered: true }) }, hands: { p1: ['filler'] },
+      turn: 3,
+      step: 'start',
+      config: { creditsPerTurn: 0, unpaidCoverBehaviour: 'DESTROY' },
+      credits: { p1: 3 },
+      board: { C3: card('p1', 'c4', { covered: true }) },
+      hands: { p1: ['filler'] },
     });
     expect(events).toContainEqual({ type: 'CardDestroyed', card: 'c4@C3', defId: 'c4', owner: 'p1', cell: 'C3', cause: 'unpaid' });
     expect(state.graveyards.p1).toEqual(['c4@C3']);
@@ -58,8 +77,14 @@ describe('credits and playing', () => {
 
   it('R-FACE-5 (OQ-8): several covered cards due → the player orders them, each sequence finishing before the next reveal', () => {
     const { state } = start({
-      turn: 3, step: 'start',
-      board: { B3: card('p1', 'east', { covered: true }), D4: card('p1', 'north', { covered: true }), C3: card('p2', 'f'), D2: card('p2', 'wisp') },
+      turn: 3,
+      step: 'start',
+      board: {
+        B3: card('p1', 'east', { covered: true }),
+        D4: card('p1', 'north', { covered: true }),
+        C3: card('p2', 'f'),
+        D2: card('p2', 'wisp'),
+      },
       hands: { p1: ['filler'] },
     });
     expect(decision(state)).toEqual({ kind: 'reveal-order', seat: 'p1', cards: expect.arrayContaining(['east@B3', 'north@D4']) });
@@ -77,15 +102,24 @@ describe('credits and playing', () => {
 
   it('R-CRED-6 R-FACE-6 R-FACE-7 (growthAutoReveal true): a Growth-placed card is revealed at step 3 for free and activates', () => {
     const { events, state } = start({
-      turn: 3, step: 'start', config: { growthAutoReveal: true }, credits: { p1: 0 },
-      board: { C3: card('p1', 'titan', { growth: true }) }, hands: { p1: ['filler'] },
+      turn: 3,
+      step: 'start',
+      config: { growthAutoReveal: true },
+      credits: { p1: 0 },
+      board: { C3: card('p1', 'titan', { growth: true }) },
+      hands: { p1: ['filler'] },
     });
     expect(events).toContainEqual({ type: 'CardRevealed', seat: 'p1', card: 'titan@C3', defId: 'titan', cell: 'C3', paid: 0, total: 5 });
     expect(at(state, 'C3')).toMatchObject({ covered: false, growth: false });
   });
 
   it('R-FACE-7 (growthAutoReveal false, default): a Growth-placed card is not due at step 3', () => {
-    const { events, state } = start({ turn: 3, step: 'start', board: { C3: card('p1', 'titan', { growth: true }) }, hands: { p1: ['filler'] } });
+    const { events, state } = start({
+      turn: 3,
+      step: 'start',
+      board: { C3: card('p1', 'titan', { growth: true }) },
+      hands: { p1: ['filler'] },
+    });
     expect(events).toContainEqual({ type: 'StepStarted', step: 'reveal', due: [] });
     expect(at(state, 'C3')).toMatchObject({ covered: true, growth: true });
   });
@@ -95,7 +129,7 @@ describe('turn structure, pass, one card per turn, hand', () => {
   it('R-TURN-1 R-HAND-1: steps in order: credits, draw, reveal, then the pass point', () => {
     const { events, state } = start({ turn: 3, step: 'start', decks: { p1: ['wisp', 'filler'] } });
     expect(types(events)).toEqual(['PositionLoaded', 'CreditsGained', 'CardDrawn', 'StepStarted', 'StepStarted']);
-    expect(events[2]).toEqual({ type: 'CardDrawn', seat: 'p1', card: 'wisp@p1deck0', defId: 'wisp', });
+    expect(events[2]).toEqual({ type: 'CardDrawn', seat: 'p1', card: 'wisp@p1deck0', defId: 'wisp' });
     expect(state.hands.p1).toEqual(['wisp@p1deck0']);
     expect(decision(state)).toEqual({ kind: 'play', seat: 'p1' });
   });
@@ -117,7 +151,7 @@ describe('turn structure, pass, one card per turn, hand', () => {
     expect(decision(r.state)).toEqual({ kind: 'play', seat: 'p2' });
   });
 
-  it('R-TURN-4 (OQ-24): a Growth placement does not use up the turn\'s play (the played card is still the only CardPlayed)', () => {
+  it("R-TURN-4 (OQ-24): a Growth placement does not use up the turn's play (the played card is still the only CardPlayed)", () => {
     const s = build({ config: { arrowReach: 'ADJACENT' }, hands: { p1: ['sprout', 'filler'] } });
     const r = act(s, 'p1', playUp(hid('sprout', 'p1'), 'B3'));
     const r2 = act(r.state, 'p1', { type: 'ability', arrow: 0, target: 'C3', card: hid('filler', 'p1', 1) });
@@ -140,13 +174,19 @@ describe('turn structure, pass, one card per turn, hand', () => {
   });
 
   it('R-HAND-5 (emptyDeckDraw LOSE): drawing from an empty deck loses the game', () => {
-    const { events, state } = start({ turn: 3, step: 'start', config: { emptyDeckDraw: 'LOSE' }, decks: { p1: [] }, hands: { p1: ['filler'] } });
+    const { events, state } = start({
+      turn: 3,
+      step: 'start',
+      config: { emptyDeckDraw: 'LOSE' },
+      decks: { p1: [] },
+      hands: { p1: ['filler'] },
+    });
     expect(events).toContainEqual({ type: 'GameEnded', reason: 'deck-out', winner: 'p2', scores: { p1: 0, p2: 0 } });
     expect(state.result).toMatchObject({ reason: 'deck-out', winner: 'p2' });
     expect(decision(state)).toBeNull();
   });
 
-  it('R-HAND-2 R-GY-2 (handLimit setting): the discard goes to the owner\'s graveyard and the limit is configurable', () => {
+  it("R-HAND-2 R-GY-2 (handLimit setting): the discard goes to the owner's graveyard and the limit is configurable", () => {
     const s = build({ config: { handLimit: 2 }, hands: { p1: ['filler', 'wisp', 'pebble', 'filler'] } });
     const r = act(s, 'p1', { type: 'pass' });
     expect(decision(r.state)).toEqual({ kind: 'discard', seat: 'p1', count: 2 });
@@ -164,7 +204,10 @@ describe('turn structure, pass, one card per turn, hand', () => {
 
 describe('match setup settings', () => {
   const deck = expandDeckList([
-    { card: 'filler', count: 4 }, { card: 'pebble', count: 4 }, { card: 'wisp', count: 4 }, { card: 'leaf', count: 4 },
+    { card: 'filler', count: 4 },
+    { card: 'pebble', count: 4 },
+    { card: 'wisp', count: 4 },
+    { card: 'leaf', count: 4 },
     { card: 'block-fire', count: 44 },
   ]);
 
@@ -189,7 +232,10 @@ describe('match setup settings', () => {
     for (const seed of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']) {
       const r = createGame({ cardSet: cs, config: cfg.config, decks: { p1: deck, p2: deck }, seed });
       if (!r.ok) throw new Error(r.errors.join());
-      const dealt = r.events.slice(0, r.events.findIndex((e) => e.type === 'TurnStarted'));
+      const dealt = r.events.slice(
+        0,
+        r.events.findIndex((e) => e.type === 'TurnStarted'),
+      );
       const draws = eventsOf(dealt, 'CardDrawn');
       expect(draws.filter((e) => e.seat === 'p1')).toHaveLength(5);
       expect(draws.filter((e) => e.seat === 'p2')).toHaveLength(5);

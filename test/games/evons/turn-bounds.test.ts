@@ -8,11 +8,26 @@
  */
 import { describe, expect, it } from 'vitest';
 import { expandDeck } from '../../../src/core/ruleset.js';
-import { DEFAULT_CONFIG, RulesConfigSchema, apply, createGame, defaultCardSet, evons, legalActions, pendingDecision, replay, seededPick, view, type Action, type GameEvent, type GameState, type RulesConfig } from '../../../src/games/evons/index.js';
+import {
+  DEFAULT_CONFIG,
+  RulesConfigSchema,
+  apply,
+  createGame,
+  defaultCardSet,
+  evons,
+  legalActions,
+  pendingDecision,
+  replay,
+  seededPick,
+  view,
+  type Action,
+  type GameEvent,
+  type GameState,
+  type RulesConfig,
+} from '../../../src/games/evons/index.js';
 import { keyedStream } from '../../../src/core/random.js';
 import { sampler } from '../../../src/games/evons/sample.js';
 import { act, build, card, cs, eventsOf, hid, legal, playUp, start, swapAway, swapLoop, SWAP } from './helpers.js';
-
 
 /** Legacy: the config as stored before the settings (no maxTurnAbilities, no maxTurns). */
 function legacyConfig(extra: Partial<RulesConfig> = {}): RulesConfig {
@@ -46,7 +61,8 @@ describe('maxTurnAbilities: a turn uses at most this many abilities', () => {
   it('is a setting, default 200, null for no limit, 1..10000', () => {
     expect(DEFAULT_CONFIG.maxTurnAbilities).toBe(200);
     expect(RulesConfigSchema.parse({ maxTurnAbilities: null }).maxTurnAbilities).toBeNull();
-    for (const bad of [0, -1, 2.5, 10001, '200']) expect(RulesConfigSchema.safeParse({ maxTurnAbilities: bad }).success, String(bad)).toBe(false);
+    for (const bad of [0, -1, 2.5, 10001, '200'])
+      expect(RulesConfigSchema.safeParse({ maxTurnAbilities: bad }).success, String(bad)).toBe(false);
   });
 
   it('with no chain limit, the swap loop stops after maxTurnAbilities swaps: no ability is offered, the chain unwinds and the turn goes on', () => {
@@ -70,7 +86,11 @@ describe('maxTurnAbilities: a turn uses at most this many abilities', () => {
   });
 
   it('the count starts again each turn, and replay rebuilds it from the events', () => {
-    const opened = start({ board: { C3: card('p1', 'swapper') }, hands: { p1: ['swapper'] }, config: { maxChainDepth: null, maxTurnAbilities: 10 } });
+    const opened = start({
+      board: { C3: card('p1', 'swapper') },
+      hands: { p1: ['swapper'] },
+      config: { maxChainDepth: null, maxTurnAbilities: 10 },
+    });
     const played = act(opened.state, 'p1', playUp(hid('swapper', 'p1'), 'B3'));
     const { state: after, events } = swapAway(played.state, 3);
     const all = [...opened.events, ...played.events, ...events];
@@ -89,12 +109,22 @@ describe('maxTurnAbilities: a turn uses at most this many abilities', () => {
 
   it('four Swap cards a deck, uniform random players, no chain limit: every turn ends within a bounded number of actions', () => {
     const SWAPS = ['eddy-otter', 'ripple-siren', 'riptide-eel', 'abyss-kraken', 'leviathan'];
-    const deck = (i: number) => [...SWAPS.flatMap((c) => [c, c, c, c]), ...expandDeck(evons.starterDecks[i]!.cards).filter((c) => !SWAPS.includes(c)).slice(0, 40)];
+    const deck = (i: number) => [
+      ...SWAPS.flatMap((c) => [c, c, c, c]),
+      ...expandDeck(evons.starterDecks[i]!.cards)
+        .filter((c) => !SWAPS.includes(c))
+        .slice(0, 40),
+    ];
     const swapDecks = { p1: deck(0), p2: deck(1) };
     let longest = 0;
     let mostAbilities = 0;
     for (let g = 0; g < 6; g++) {
-      const created = createGame({ cardSet: defaultCardSet(), config: RulesConfigSchema.parse({ maxChainDepth: null, maxTurnAbilities: 20 }), decks: swapDecks, seed: `turn-bounds-${g}` });
+      const created = createGame({
+        cardSet: defaultCardSet(),
+        config: RulesConfigSchema.parse({ maxChainDepth: null, maxTurnAbilities: 20 }),
+        decks: swapDecks,
+        seed: `turn-bounds-${g}`,
+      });
       if (!created.ok) throw new Error(created.errors.join('; '));
       let s = created.state;
       const pick = seededPick(`uniform-${g}`);
@@ -128,7 +158,11 @@ describe('maxTurns: the match ends, scored as it stands, when its last turn ends
     const { state, events } = passForever(RulesConfigSchema.parse({ maxTurns: 12 }), 10_000);
     expect(state.result).toMatchObject({ reason: 'turn-limit' });
     expect(state.turn).toBe(12);
-    expect(eventsOf(events, 'TurnStarted').map((e) => e.turn).at(-1)).toBe(12);
+    expect(
+      eventsOf(events, 'TurnStarted')
+        .map((e) => e.turn)
+        .at(-1),
+    ).toBe(12);
     const ended = eventsOf(events, 'GameEnded');
     expect(ended).toHaveLength(1);
     expect(ended[0]).toEqual({ type: 'GameEnded', reason: 'turn-limit', winner: null, scores: { p1: 0, p2: 0 } });
@@ -175,7 +209,7 @@ describe('configs stored before the settings keep no limit and replay unchanged'
     expect(again.config).not.toHaveProperty('maxTurns');
   });
 
-  it('its view names them null (as played), its rules hash is the stored config\'s, and a computer player samples it under that config', () => {
+  it("its view names them null (as played), its rules hash is the stored config's, and a computer player samples it under that config", () => {
     const config = legacyConfig();
     const created = createGame({ cardSet: defaultCardSet(), config, decks, seed: 'legacy-view' });
     if (!created.ok) throw new Error(created.errors.join('; '));

@@ -29,14 +29,12 @@ const VALID = [
   { type: 'ChooseMomentum', attackIds: ['x'] },
 ];
 /** A valid action with one key set to an edge value, or removed. */
-const nearMiss = fc
-  .tuple(fc.constantFrom(...VALID), fc.constantFrom(...KEYS), fc.boolean(), value)
-  .map(([a, key, remove, v]) => {
-    const out: Record<string, unknown> = { ...a };
-    if (remove) delete out[key];
-    else out[key] = v;
-    return out;
-  });
+const nearMiss = fc.tuple(fc.constantFrom(...VALID), fc.constantFrom(...KEYS), fc.boolean(), value).map(([a, key, remove, v]) => {
+  const out: Record<string, unknown> = { ...a };
+  if (remove) delete out[key];
+  else out[key] = v;
+  return out;
+});
 
 describe('the UniVersus action fast path agrees with actionSchema', () => {
   it('accepts only what the schema accepts, and yields the same action', () => {

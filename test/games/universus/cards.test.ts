@@ -24,7 +24,8 @@ describe('card set and rules pinning', () => {
       }
     }
     const names = universus.cardSet.cards.map((c) => (c as { name: string }).name);
-    for (const n of ['Seize the Opportunity', "Levi's Overhead Strike", 'Bar the Door', 'Against a Tough Bunch', "Mikasa's Admission"]) expect(names).toContain(n);
+    for (const n of ['Seize the Opportunity', "Levi's Overhead Strike", 'Bar the Door', 'Against a Tough Bunch', "Mikasa's Admission"])
+      expect(names).toContain(n);
   });
   it('rules hash depends on the config and is stable', () => {
     const a = universus.rulesHash(configSchema.parse({}));

@@ -7,7 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { expandDeck } from '../../../src/core/ruleset.js';
 import { universus, type UniversusState } from '../../../src/games/universus/index.js';
 
-const decks = { p1: expandDeck(universus.starterDecks[0]!.cards), p2: expandDeck((universus.starterDecks[1] ?? universus.starterDecks[0])!.cards) };
+const decks = {
+  p1: expandDeck(universus.starterDecks[0]!.cards),
+  p2: expandDeck((universus.starterDecks[1] ?? universus.starterDecks[0])!.cards),
+};
 
 describe('states handed out never change (copy-on-write)', () => {
   it('every state of a game serialises at the end as it did when apply returned it; catch-up leaves its source alone', () => {

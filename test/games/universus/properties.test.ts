@@ -19,7 +19,14 @@ interface Playout {
   final: UniversusState;
 }
 
-function playout(seed: string, a: number, b: number, config: Record<string, unknown>, maxSteps = 400, each?: (s: UniversusState, events: UniversusEvent[]) => void): Playout {
+function playout(
+  seed: string,
+  a: number,
+  b: number,
+  config: Record<string, unknown>,
+  maxSteps = 400,
+  each?: (s: UniversusState, events: UniversusEvent[]) => void,
+): Playout {
   const r = universus.create({ config: configSchema.parse(config), decks: { p1: deck(a), p2: deck(b) }, seed });
   if (!r.ok) throw new Error(r.errors.join('; '));
   let state = r.state;
@@ -49,12 +56,25 @@ const configs = fc.record({
   cycleRemoveCount: fc.integer({ min: 0, max: 3 }),
   alwaysRevealOnCheck: fc.boolean(),
 });
-const games = fc.record({ seed: fc.string({ minLength: 1, maxLength: 12 }), a: fc.integer({ min: 0, max: 2 }), b: fc.integer({ min: 0, max: 2 }), config: configs });
+const games = fc.record({
+  seed: fc.string({ minLength: 1, maxLength: 12 }),
+  a: fc.integer({ min: 0, max: 2 }),
+  b: fc.integer({ min: 0, max: 2 }),
+  config: configs,
+});
 
 function allIds(s: UniversusState, seat: Seat): string[] {
   const p = s.players[seat];
   const staged = new Set(p.stage.map((e) => e.id));
-  const ids = [...p.hand, ...p.deck, ...p.discard, ...p.removed, ...p.momentum, ...p.stage.map((e) => e.id), ...p.cardPool.filter((e) => !staged.has(e.id)).map((e) => e.id)];
+  const ids = [
+    ...p.hand,
+    ...p.deck,
+    ...p.discard,
+    ...p.removed,
+    ...p.momentum,
+    ...p.stage.map((e) => e.id),
+    ...p.cardPool.filter((e) => !staged.has(e.id)).map((e) => e.id),
+  ];
   if (s.check?.seat === seat) ids.push(s.check.id);
   return ids;
 }
@@ -101,9 +121,15 @@ describe('UniVersus properties', () => {
             // Candidates outside the legal list: every hand card played/blocked, empty commits, passes.
             const p = s.players[seat];
             const candidates = [
-              { type: 'PassCombat' }, { type: 'NoBlock' }, { type: 'DeclineCommit' }, { type: 'ChooseMomentum', attackIds: [] },
+              { type: 'PassCombat' },
+              { type: 'NoBlock' },
+              { type: 'DeclineCommit' },
+              { type: 'ChooseMomentum', attackIds: [] },
               { type: 'CommitForCheck', foundationIds: [] },
-              ...[...p.hand, ...s.players[seat === 'p1' ? 'p2' : 'p1'].hand].flatMap((cardId) => [{ type: 'PlayCard', cardId }, { type: 'Block', cardId }]),
+              ...[...p.hand, ...s.players[seat === 'p1' ? 'p2' : 'p1'].hand].flatMap((cardId) => [
+                { type: 'PlayCard', cardId },
+                { type: 'Block', cardId },
+              ]),
             ];
             const key = (x: unknown) => JSON.stringify(x);
             const legalKeys = new Set(legal.map(key));

@@ -18,10 +18,12 @@ describe('U-SETUP', () => {
     expect(a.state.players.p1.hand).toHaveLength(6);
     expect(a.state.players.p2.hand).toHaveLength(5);
     expect(a.state.players.p1.health).toBe(22);
-    const firsts = new Set(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((s) => {
-      const r = universus.create({ config: configSchema.parse({}), decks: { p1: deck(0), p2: deck(1) }, seed: s });
-      return r.ok ? r.state.turnPlayer : null;
-    }));
+    const firsts = new Set(
+      ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((s) => {
+        const r = universus.create({ config: configSchema.parse({}), decks: { p1: deck(0), p2: deck(1) }, seed: s });
+        return r.ok ? r.state.turnPlayer : null;
+      }),
+    );
     expect(firsts).toEqual(new Set(['p1', 'p2']));
   });
   it('U-SETUP-1 minDeckSize: short decks and decks without one character are rejected', () => {
@@ -43,7 +45,11 @@ describe('UQ-7 failedCheckEndsTurn (U-PLAY-5)', () => {
 });
 
 describe('UQ-4 commitMode (U-COMMIT-1..3)', () => {
-  const stage = [{ card: 'F01', committed: false }, { card: 'F05', committed: false }, { card: 'F06', committed: true }];
+  const stage = [
+    { card: 'F01', committed: false },
+    { card: 'F05', committed: false },
+    { card: 'F06', committed: true },
+  ];
   it('EXACT_SHORTFALL_AFTER_REVEAL: commit exactly the shortfall, ready ones only; stays committed until Ready Step', () => {
     // A08 Rising Kick: difficulty 3, reveal A02 (check 2) → shortfall 1, two ready foundations on stage.
     const g = new Game(position({ hand: ['A08'], deck: ['A02'], stage }, {}));
@@ -67,7 +73,19 @@ describe('UQ-4 commitMode (U-COMMIT-1..3)', () => {
     expect(g.state.players.p1.stage.every((e) => !e.committed)).toBe(true); // U-TURN-2
   });
   it('U-COMMIT-2: the defender commits for a block check on the rival turn', () => {
-    const g = new Game(position({ hand: ['A01'], deck: ['F03'] }, { hand: ['F01'], deck: ['F06'], stage: [{ card: 'F05', committed: false }, { card: 'F05', committed: false }] }));
+    const g = new Game(
+      position(
+        { hand: ['A01'], deck: ['F03'] },
+        {
+          hand: ['F01'],
+          deck: ['F06'],
+          stage: [
+            { card: 'F05', committed: false },
+            { card: 'F05', committed: false },
+          ],
+        },
+      ),
+    );
     g.act('p1', { type: 'PlayCard', cardId: g.id('p1', 'A01') });
     g.act('p2', { type: 'Block', cardId: g.id('p2', 'F01') }); // 5 vs 3 → shortfall 2
     expect(g.state.pending).toEqual({ kind: 'AWAIT_COMMIT', seat: 'p2', shortfall: 2 });

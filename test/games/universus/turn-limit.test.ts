@@ -9,7 +9,13 @@ import { describe, expect, it } from 'vitest';
 import { canonicalJson, sha256Hex } from '../../../src/core/hash.js';
 import { expandDeck, type Seat } from '../../../src/core/ruleset.js';
 import { defaultConfig, type UniversusConfig } from '../../../src/games/universus/config.js';
-import { RULES_VERSION, universus, type UniversusAction, type UniversusEvent, type UniversusState } from '../../../src/games/universus/index.js';
+import {
+  RULES_VERSION,
+  universus,
+  type UniversusAction,
+  type UniversusEvent,
+  type UniversusState,
+} from '../../../src/games/universus/index.js';
 
 const decks = { p1: expandDeck(universus.starterDecks[0]!.cards), p2: expandDeck(universus.starterDecks[1]!.cards) };
 
@@ -41,7 +47,8 @@ describe('UniVersus maxTurns: the match ends as a draw when its last turn ends',
   it('is a setting, default 200, null for no limit, 1..100000', () => {
     expect(defaultConfig.maxTurns).toBe(200);
     expect(universus.configSchema.parse({ maxTurns: null }).maxTurns).toBeNull();
-    for (const bad of [0, -1, 2.5, 100001, '200']) expect(universus.configSchema.safeParse({ maxTurns: bad }).success, String(bad)).toBe(false);
+    for (const bad of [0, -1, 2.5, 100001, '200'])
+      expect(universus.configSchema.safeParse({ maxTurns: bad }).success, String(bad)).toBe(false);
   });
 
   it('two players who only pass: when turn maxTurns ends the game is a draw (GameDrawn TURN_LIMIT, seed revealed), and no turn follows', () => {

@@ -50,13 +50,24 @@ function large(players: number, rounds: number): { tournament: TournamentView; s
     status: 'finished',
     round: rounds,
     final: true,
-    standings: handles.map((handle, i) => ({ rank: i + 1, handle, points: 5, directEncounter: 0, buchholz: 25, sonnebornBerger: 12.5, games: rounds, byes: 0, withdrawn: false })) as unknown as StandingsView['standings'],
+    standings: handles.map((handle, i) => ({
+      rank: i + 1,
+      handle,
+      points: 5,
+      directEncounter: 0,
+      buchholz: 25,
+      sonnebornBerger: 12.5,
+      games: rounds,
+      byes: 0,
+      withdrawn: false,
+    })) as unknown as StandingsView['standings'],
     crosstable: { players: handles, points: handles.map(() => 5), cells: handles.map(() => handles.map(() => ['1'])) },
   };
   return { tournament, standings };
 }
 
-const rowsOf = (html: string, table: string) => (html.split(`<table class="${table}">`)[1]?.split('</table>')[0] ?? '').split('<tr').length - 2;
+const rowsOf = (html: string, table: string) =>
+  (html.split(`<table class="${table}">`)[1]?.split('</table>')[0] ?? '').split('<tr').length - 2;
 
 describe('the tournament page of 1,000 players', () => {
   const data = large(1000, 10);

@@ -21,7 +21,12 @@ describe("the computer's worker environment", () => {
   it('holds no DATABASE_URL nor any other variable of the server, NODE_ENV aside', async () => {
     process.env.DATABASE_URL = 'postgres://postgres:secret@127.0.0.1:5432/evons';
     process.env.EVONS_TEST_SECRET = 'do-not-inherit';
-    const pool = new WorkerPool({ size: 1, maxHeapMb: 256, limitMs: () => 60_000, deciderUrl: new URL('../../fixtures/ai/env-decider.ts', import.meta.url).href });
+    const pool = new WorkerPool({
+      size: 1,
+      maxHeapMb: 256,
+      limitMs: () => 60_000,
+      deciderUrl: new URL('../../fixtures/ai/env-decider.ts', import.meta.url).href,
+    });
     try {
       const answer = (await pool.decide(job)) as { names: string[] };
       expect(answer.names).not.toContain('DATABASE_URL');

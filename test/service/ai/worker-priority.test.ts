@@ -30,7 +30,13 @@ describe.skipIf(!existsSync('/proc/thread-self'))("the computer's worker priorit
     const mainNice = threadNices().get(process.pid)!;
     const wanted = Math.min(19, mainNice + 7);
     const before = [...threadNices().values()].filter((n) => n === wanted).length;
-    const pool = new WorkerPool({ size: 2, maxHeapMb: 256, limitMs: () => 60_000, nice: wanted, deciderUrl: new URL('../../fixtures/ai/env-decider.ts', import.meta.url).href });
+    const pool = new WorkerPool({
+      size: 2,
+      maxHeapMb: 256,
+      limitMs: () => 60_000,
+      nice: wanted,
+      deciderUrl: new URL('../../fixtures/ai/env-decider.ts', import.meta.url).href,
+    });
     try {
       await Promise.all([pool.decide(job), pool.decide(job)]);
       const after = [...threadNices().values()].filter((n) => n === wanted).length;

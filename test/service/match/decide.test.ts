@@ -11,7 +11,15 @@ import type { MatchRow, NewEvent } from '../../../src/persistence/types.js';
 import { decide, evolve, type Decision, type MoveCommand, type StoredAnswer } from '../../../src/service/match/decide.js';
 import { dealRecords, newMatchRow, toMoveOf } from '../../../src/service/lobby/lobby.js';
 import type { MatchEntry } from '../../../src/service/match/match-loader.js';
-import { NO_RECORDS, clockRecord, endRecord, foldRecords, gameRecord, gameRecords, openingRecord } from '../../../src/service/match/match-log.js';
+import {
+  NO_RECORDS,
+  clockRecord,
+  endRecord,
+  foldRecords,
+  gameRecord,
+  gameRecords,
+  openingRecord,
+} from '../../../src/service/match/match-log.js';
 import { aiPlayerId } from '../../../src/service/ai/players.js';
 import { workCost } from '../../../src/service/work-costs.js';
 
@@ -35,7 +43,10 @@ function rs(game: GameId): AnyRuleset {
   return r;
 }
 
-const decksOf = (ruleset: AnyRuleset) => ({ p1: expandDeck(ruleset.starterDecks[0]!.cards), p2: expandDeck(ruleset.starterDecks[1]!.cards) });
+const decksOf = (ruleset: AnyRuleset) => ({
+  p1: expandDeck(ruleset.starterDecks[0]!.cards),
+  p2: expandDeck(ruleset.starterDecks[1]!.cards),
+});
 
 /** Given a match dealt at T0 by the game's own engine (its deal and, with a clock, the clock started). */
 function dealt(game: GameId, opts: { control?: TimeControl; playerIds?: Partial<Record<Seat, string>> } = {}): Given {
@@ -44,13 +55,28 @@ function dealt(game: GameId, opts: { control?: TimeControl; playerIds?: Partial<
   if (!created.ok) throw new Error(created.errors.join('; '));
   const { records } = dealRecords(ruleset, created, opts.control ?? { kind: 'none' }, T0);
   const log = records;
-  return { game, ruleset, playerIds: { p1: opts.playerIds?.p1 ?? null, p2: opts.playerIds?.p2 ?? null }, log, state: created.state, clock: foldRecords(NO_RECORDS, log).clock };
+  return {
+    game,
+    ruleset,
+    playerIds: { p1: opts.playerIds?.p1 ?? null, p2: opts.playerIds?.p2 ?? null },
+    log,
+    state: created.state,
+    clock: foldRecords(NO_RECORDS, log).clock,
+  };
 }
 
 /** Given an open-seat match: only its opening is stored (p1 sat down, nothing dealt). */
 function opened(game: GameId): Given {
   const ruleset = rs(game);
-  const log = [openingRecord({ creatorSeat: 'p1', deck: decksOf(ruleset).p1, position: null, config: ruleset.configSchema.parse({}), timeControl: { kind: 'none' } })];
+  const log = [
+    openingRecord({
+      creatorSeat: 'p1',
+      deck: decksOf(ruleset).p1,
+      position: null,
+      config: ruleset.configSchema.parse({}),
+      timeControl: { kind: 'none' },
+    }),
+  ];
   return { game, ruleset, playerIds: { p1: null, p2: null }, log, state: null, clock: null };
 }
 
@@ -134,13 +160,19 @@ describe('decide: preconditions', () => {
   it('refuses a weak If-Match whatever the version, with the version to send', () => {
     const g = dealt('universus');
     const version = g.log.length;
-    expect(refused(when(g, { action: { type: 'PassCombat' }, expectedVersion: version, weakPrecondition: true }))).toEqual({ code: 'version-conflict', version });
+    expect(refused(when(g, { action: { type: 'PassCombat' }, expectedVersion: version, weakPrecondition: true }))).toEqual({
+      code: 'version-conflict',
+      version,
+    });
   });
 
   it('refuses an expected version the match is not at, and accepts the one it is at', () => {
     const g = dealt('universus');
     const version = g.log.length;
-    expect(refused(when(g, { action: { type: 'PassCombat' }, expectedVersion: version - 1 }))).toEqual({ code: 'version-conflict', version });
+    expect(refused(when(g, { action: { type: 'PassCombat' }, expectedVersion: version - 1 }))).toEqual({
+      code: 'version-conflict',
+      version,
+    });
     expect(accepted(when(g, { action: { type: 'PassCombat' }, expectedVersion: version })).change.version).toBeGreaterThan(version);
   });
 
@@ -155,7 +187,10 @@ describe('decide: preconditions', () => {
     let g = dealt('evons');
     // Evons' last legal action each time ends the match by its rules (p1 wins, main zone full).
     while (!g.ruleset.outcome(g.state)) g = played(g, T0, (l) => l.at(-1));
-    expect(refused(decide({ seat: 'p1', action: { type: 'pass' }, now: T0 }, entryOf(g)))).toEqual({ code: 'match-finished', version: g.log.length });
+    expect(refused(decide({ seat: 'p1', action: { type: 'pass' }, now: T0 }, entryOf(g)))).toEqual({
+      code: 'match-finished',
+      version: g.log.length,
+    });
   });
 });
 
@@ -172,7 +207,13 @@ describe('decide: an open seat', () => {
     expect(kinds(d.records)).toEqual(['match:MatchEnded']);
     expect(d.records[0]!.payload).toEqual({ type: 'MatchEnded', end: { reason: 'aborted', seat: 'p1', winner: null, at: T0 + 7 } });
     expect(d.change).toEqual({ status: 'finished', winner: null, ending: 'aborted', toMove: null, deadline: null, version: 2 });
-    expect(d.answer.summary).toMatchObject({ version: 2, status: 'finished', winner: null, outcome: { reason: 'aborted', winner: null, seat: 'p1' }, pending: null });
+    expect(d.answer.summary).toMatchObject({
+      version: 2,
+      status: 'finished',
+      winner: null,
+      outcome: { reason: 'aborted', winner: null, seat: 'p1' },
+      pending: null,
+    });
     expect(d.work).toBeNull();
   });
 });
@@ -188,7 +229,14 @@ describe('decide: the clock ran out before the action', () => {
     expect(d.records[0]!.payload).toEqual({ type: 'MatchEnded', end: { reason: 'aborted', seat: null, winner: null, at: deadline } });
     // The clock stops where the time ran out, not when the action came.
     expect(d.records[1]!.payload).toMatchObject({ at: deadline, clock: { remainingMs: { p1: 0, p2: 60_000 }, running: null } });
-    expect(d.change).toEqual({ status: 'finished', winner: null, ending: 'aborted', toMove: null, deadline: null, version: g.log.length + 2 });
+    expect(d.change).toEqual({
+      status: 'finished',
+      winner: null,
+      ending: 'aborted',
+      toMove: null,
+      deadline: null,
+      version: g.log.length + 2,
+    });
     expect({ code: d.error.code, version: d.error.version }).toEqual({ code: 'match-finished', version: g.log.length + 2 });
     expect(d.next.end?.reason).toBe('aborted');
   });
@@ -221,7 +269,14 @@ describe("decide: the match's own actions", () => {
     expect(kinds(d.records)).toEqual(['match:MatchEnded', 'match:ClockSet']);
     expect(d.records.map((r) => r.actingSeat)).toEqual(['p1', 'p1']);
     expect(d.records[1]!.payload).toMatchObject({ at: T0 + 3_000, clock: { running: null, remainingMs: { p1: 59_000, p2: 58_000 } } });
-    expect(d.change).toEqual({ status: 'finished', winner: null, ending: 'aborted', toMove: null, deadline: null, version: g.log.length + 2 });
+    expect(d.change).toEqual({
+      status: 'finished',
+      winner: null,
+      ending: 'aborted',
+      toMove: null,
+      deadline: null,
+      version: g.log.length + 2,
+    });
   });
 
   it('refuses an abort once both seats have decided (ABORT_TOO_LATE)', () => {
@@ -261,7 +316,11 @@ describe("decide: the game's rules", () => {
     expect(d.records.every((r) => r.actingSeat === 'p1')).toBe(true);
     expect(d.change).toEqual({ status: 'active', winner: null, ending: null, toMove: 'p2', deadline: null, version: g.log.length + 4 });
     // The entry after the records: what the handler remembers.
-    expect(d.next).toMatchObject({ version: g.log.length + 4, decided: { p1: true, p2: false }, row: { toMove: 'p2', version: g.log.length + 4 } });
+    expect(d.next).toMatchObject({
+      version: g.log.length + 4,
+      decided: { p1: true, p2: false },
+      row: { toMove: 'p2', version: g.log.length + 4 },
+    });
     expect(d.next.state).toEqual(entryOf(played(g, T0)).state);
   });
 
@@ -286,7 +345,10 @@ describe("decide: the game's rules", () => {
     const d = accepted(when(g, { seat: 'p1', action: { type: 'PassCombat' }, now: T0 + 4_000 }));
     const clock = d.records.at(-1)!;
     expect(clock).toMatchObject({ source: 'match', type: 'ClockSet', actingSeat: 'p1' });
-    expect(clock.payload).toMatchObject({ at: T0 + 4_000, clock: { remainingMs: { p1: 56_000, p2: 60_000 }, running: { seat: 'p2', since: T0 + 4_000 } } });
+    expect(clock.payload).toMatchObject({
+      at: T0 + 4_000,
+      clock: { remainingMs: { p1: 56_000, p2: 60_000 }, running: { seat: 'p2', since: T0 + 4_000 } },
+    });
     expect(d.change.deadline).toEqual(new Date(T0 + 64_000));
     expect(d.next.decisions).toEqual({ p1: 1, p2: 0 });
   });
@@ -307,10 +369,11 @@ describe("decide: the computer's work", () => {
   it("charges nothing for a computer's action that leaves the decision with it (its own next step)", () => {
     // Evons: a turn is several decisions; find one of p1's that keeps the decision with p1.
     let g = dealt('evons', { playerIds: { p1: aiPlayerId(3) } });
-    const keeps = (x: Given) => x.ruleset.legalActions(x.state, 'p1').find((a) => {
-      const r = x.ruleset.apply(x.state, 'p1', a);
-      return r.ok && !x.ruleset.outcome(r.state) && toMoveOf(x.ruleset, r.state) === 'p1';
-    });
+    const keeps = (x: Given) =>
+      x.ruleset.legalActions(x.state, 'p1').find((a) => {
+        const r = x.ruleset.apply(x.state, 'p1', a);
+        return r.ok && !x.ruleset.outcome(r.state) && toMoveOf(x.ruleset, r.state) === 'p1';
+      });
     for (let i = 0; i < 20 && !(g.ruleset.pending(g.state)!.seat === 'p1' && keeps(g) !== undefined); i++) g = played(g, T0);
     const action = keeps(g);
     expect(action).toBeDefined();
@@ -326,7 +389,11 @@ describe('decide: the answer and the idempotency record', () => {
     const action = g.ruleset.legalActions(g.state, 'p1')[0];
     const full = accepted(when(g, { seat: 'p1', action }));
     expect(full.answer.summary.version).toBe(full.change.version);
-    expect(full.answer.result).toMatchObject({ version: full.change.version, events: full.answer.summary.events, match: { version: full.change.version, seat: 'p1', status: 'active' } });
+    expect(full.answer.result).toMatchObject({
+      version: full.change.version,
+      events: full.answer.summary.events,
+      match: { version: full.change.version, seat: 'p1', status: 'active' },
+    });
     const minimal = accepted(when(g, { seat: 'p1', action, representation: 'minimal' }));
     expect(minimal.answer.result).toBeUndefined();
     expect(minimal.answer.summary).toEqual(full.answer.summary);
@@ -348,9 +415,15 @@ describe('decide: the answer and the idempotency record', () => {
 
   it('stores the summary under the key with the time it was applied, only when the request has a key', () => {
     const g = dealt('universus');
-    const d = accepted(when(g, { seat: 'p1', action: { type: 'PassCombat' }, now: T0 + 42, idempotency: { key: 'k-1', requestHash: 'h-1' } }));
+    const d = accepted(
+      when(g, { seat: 'p1', action: { type: 'PassCombat' }, now: T0 + 42, idempotency: { key: 'k-1', requestHash: 'h-1' } }),
+    );
     expect(d.idempotency).toMatchObject({ key: 'k-1', seat: 'p1', requestHash: 'h-1' });
-    expect(JSON.parse(d.idempotency!.response)).toEqual({ stored: 2, ...JSON.parse(JSON.stringify(d.answer.summary)), at: T0 + 42 } satisfies StoredAnswer);
+    expect(JSON.parse(d.idempotency!.response)).toEqual({
+      stored: 2,
+      ...JSON.parse(JSON.stringify(d.answer.summary)),
+      at: T0 + 42,
+    } satisfies StoredAnswer);
     expect(accepted(when(g, { seat: 'p1', action: { type: 'PassCombat' } })).idempotency).toBeUndefined();
   });
 });
@@ -361,7 +434,12 @@ describe('evolve', () => {
     const entry = entryOf(g);
     const after = played(g, T0);
     const records = after.log.slice(g.log.length);
-    const next = evolve(entry, records, { status: 'active', winner: null, ending: null, toMove: 'p2', deadline: null, version: after.log.length }, after.state);
+    const next = evolve(
+      entry,
+      records,
+      { status: 'active', winner: null, ending: null, toMove: 'p2', deadline: null, version: after.log.length },
+      after.state,
+    );
     const loaded = entryOf(after);
     expect(next.version).toBe(loaded.version);
     expect(next.decided).toEqual(loaded.decided);

@@ -49,7 +49,13 @@ export const firestorm: AbilityResolver = {
     for (const { cell, amount } of plan(tx.s, ctx)) {
       const bc = tx.s.board[cell]!;
       const covered = bc.covered;
-      tx.emit({ type: 'FirestormDamage', card: bc.id, cell: cellName(cell), amount, ...(covered ? {} : { def: currentDef(tx.s, cell) - amount }) });
+      tx.emit({
+        type: 'FirestormDamage',
+        card: bc.id,
+        cell: cellName(cell),
+        amount,
+        ...(covered ? {} : { def: currentDef(tx.s, cell) - amount }),
+      });
       if (bc.growth || currentDef(tx.s, cell) <= 0) destroyAt(tx, cell, 'firestorm');
     }
   },

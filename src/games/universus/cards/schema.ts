@@ -12,8 +12,20 @@ const blockable = {
   blockModifier: z.number().int().min(0),
 };
 
-export const characterSchema = z.object({ ...common, type: z.literal('CHARACTER'), health: z.number().int().positive(), handSize: z.number().int().positive() });
-export const attackSchema = z.object({ ...common, ...blockable, type: z.literal('ATTACK'), zone: zoneSchema, speed: z.number().int().min(0), damage: z.number().int().min(0) });
+export const characterSchema = z.object({
+  ...common,
+  type: z.literal('CHARACTER'),
+  health: z.number().int().positive(),
+  handSize: z.number().int().positive(),
+});
+export const attackSchema = z.object({
+  ...common,
+  ...blockable,
+  type: z.literal('ATTACK'),
+  zone: zoneSchema,
+  speed: z.number().int().min(0),
+  damage: z.number().int().min(0),
+});
 export const foundationSchema = z.object({ ...common, ...blockable, type: z.literal('FOUNDATION') });
 export const cardSchema = z.discriminatedUnion('type', [characterSchema, attackSchema, foundationSchema]);
 export type Card = z.infer<typeof cardSchema>;
