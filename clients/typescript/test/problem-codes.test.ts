@@ -27,8 +27,9 @@ function codesIn(text: string): string[] {
     const expr = m[1]!.includes('?') ? m[1]!.slice(m[1]!.indexOf('?')) : m[1]!;
     for (const q of expr.matchAll(/'([a-z][a-z-]+|[A-Z][A-Z_]+)'/g)) out.push(q[1]!);
   }
-  for (const m of text.matchAll(/\bproblem\(\d{3},\s*'([a-z-]+)'/g)) out.push(m[1]!);
-  for (const m of text.matchAll(/\b(?:err|fail|illegal)\('([A-Z][A-Z_]+)'/g)) out.push(m[1]!);
+  // The call may be broken over lines (the formatter does it past 140 characters).
+  for (const m of text.matchAll(/\bproblem\(\s*\d{3},\s*'([a-z-]+)'/g)) out.push(m[1]!);
+  for (const m of text.matchAll(/\b(?:err|fail|illegal)\(\s*'([A-Z][A-Z_]+)'/g)) out.push(m[1]!);
   return out;
 }
 
