@@ -153,13 +153,14 @@ describe.skipIf(postgres.skipReason !== null)('GraphQL over WebSocket: operation
     } finally {
       await release();
     }
-    // The held ones were not refused: each ran once a slot was free, in order.
+    // The held ones were not refused: each ran once a slot was free (two slots: their answers may
+    // cross, so the check is that each was answered once).
     await waitFor(
       () => r.messages.filter((x) => x.type === 'complete' && x.id?.startsWith('wait')).length === waiting.length,
       'the held operations',
     );
     const answers = r.messages.filter((x) => x.type === 'next' && x.id?.startsWith('wait'));
-    expect(answers.map((x) => x.id)).toEqual(waiting.map((w) => w.id));
+    expect(answers.map((x) => String(x.id)).sort()).toEqual(waiting.map((w) => w.id));
     for (const a of answers) expect((a.payload as { errors?: unknown }).errors).toBeUndefined();
     expect(r.messages.filter((x) => x.type === 'error' && x.id?.startsWith('wait'))).toEqual([]);
     // And the connection is read on as before.
