@@ -268,13 +268,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
 
   await app.register(problems);
   const budgetSettings: BudgetSettings = { ...NO_BUDGETS, ...opts.budgets };
-  const limited = (opts.rateLimitPerMinute ?? 0) > 0 || budgetSettings.perAddressPerMinute > 0;
-  if (limited)
+  if ((opts.rateLimitPerMinute ?? 0) > 0)
     await app.register(
       rateLimit,
       rateLimitOptions(opts.rateLimitPerMinute ?? 0, service.credentials, (ip) => budgets.isExempt(ip)),
     );
-  const budgets = new Budgets(limited ? app : null, service.credentials, budgetSettings);
+  const budgets = new Budgets(service.credentials, budgetSettings, opts.now);
   app.decorate('budgets', budgets);
   // A limit's refusal, past an address's few a second, waits before it is sent (./http/refusal-pauses.ts).
   app.addHook('onSend', async (req, reply, payload) => {
@@ -288,18 +287,16 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   // spends no client's budget. Thrown, so /graphql answers it in GraphQL's shape (with 429).
   app.addHook('onRequest', async (req, reply) => {
     if (isProbe(req)) return;
-    await budgets.request(req, reply);
+    budgets.request(req, reply);
     // Its turn among its address's requests; a WebSocket's upgrade is counted by the socket cap instead.
     if (req.headers.upgrade === undefined) await budgets.enterRequest(req);
   });
   // A request's turns of its address's lanes (Budgets.enterRequest, Budgets.costly) end with its answer or its abort.
   app.addHook('onResponse', async (req) => {
-    budgets.releaseCostly(req);
-    budgets.releaseRequest(req);
+    budgets.releaseTurns(req);
   });
   app.addHook('onRequestAbort', async (req) => {
-    budgets.releaseCostly(req);
-    budgets.releaseRequest(req);
+    budgets.releaseTurns(req);
   });
   // A WebSocket upgrade answered with an error (a limit refused it before @fastify/websocket's own
   // hook saw it) still holds its socket, which no HTTP parser reads any more: close it with the answer.

@@ -70,6 +70,8 @@ export const EnvSchema = z.object({
    * minting credentials buys no budget.
    */
   RATE_LIMIT_PER_ADDRESS_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(10_000_000).default(12_000)),
+  /** Seconds of that ceiling an address may send at once (its bucket holds them; it refills at the minute's rate). */
+  REQUEST_BURST_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(60).default(2)),
   /**
    * Work units (about a millisecond of server CPU each: time travel, exports, pictures, standings,
    * event pages, bulk pairing, the computer's decisions, large GraphQL documents, each charged by
@@ -361,6 +363,7 @@ export function loadEnv(env: NodeJS.ProcessEnv = process.env): EnvResult {
       corsOrigins: e.CORS_ORIGINS,
       budgets: {
         perAddressPerMinute: e.RATE_LIMIT_PER_ADDRESS_PER_MINUTE,
+        requestBurstSeconds: e.REQUEST_BURST_SECONDS,
         workPerMinute: e.WORK_UNITS_PER_MINUTE,
         workPerAddressPerMinute: e.WORK_UNITS_PER_ADDRESS_PER_MINUTE,
         expensiveAtOnce: e.EXPENSIVE_READS_AT_ONCE,

@@ -17,9 +17,9 @@ export interface GraphqlBudgets {
   readonly streams: AddressSlots;
   readonly sockets: AddressSlots;
   /** Counts a subscription against its address's request ceiling (rate-limited over it). */
-  subscription(address: string): Promise<void>;
+  subscription(address: string): void;
   /** Counts a query or mutation sent over a WebSocket against its address's request ceiling, as an HTTP request is. */
-  operation(address: string): Promise<void>;
+  operation(address: string): void;
   /** What an HTTP request's costly fields are charged to: its client's and its address's work budgets. */
   work(req: FastifyRequest): ChargeWork;
   /** The same for an operation over a WebSocket: the connection's credential and address. */

@@ -124,7 +124,7 @@ async function graphqlPlugin(app: FastifyInstance, opts: GraphqlPluginOptions) {
     const live = ctx.live;
     // What this throws leaves fastify.graphql and is coded by the wrapper below (wsRequestError).
     if (!live) throw problems.invalidToken();
-    await budgets.operation(live.address);
+    budgets.operation(live.address);
     ctx.token = live.token;
     ctx.loads = new Map();
     ctx.charge = budgets.workFor(live.address, live.token);

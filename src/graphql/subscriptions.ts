@@ -176,7 +176,7 @@ export function buildSubscriptionResolvers(service: MatchService, limits: QueryL
             if (!Number.isInteger(after) || after < 0 || after > MAX_SEQ)
               throw problems.validation(`after must be 0..${MAX_SEQ}`, [`after: must be 0..${MAX_SEQ}`]);
             // A subscription is a request from its address: it counts toward the address's ceiling.
-            await budgets.subscription(conn.address);
+            budgets.subscription(conn.address);
             conn.admit();
             try {
               await service.load(args.matchId, conn.token); // not found, token errors: before anything is sent
@@ -213,7 +213,7 @@ export function buildSubscriptionResolvers(service: MatchService, limits: QueryL
             const after = args.after ?? undefined;
             if (after !== undefined && !FEED_POSITION.test(after))
               throw problems.validation('after: not a feed entry id', ['after: <digits>-<digits>, an entry id as the feed sent it']);
-            await budgets.subscription(conn.address);
+            budgets.subscription(conn.address);
             const me = await service.feeds.player(conn.token);
             conn.admit();
             let release: (() => void) | null = null;
@@ -244,7 +244,7 @@ export function buildSubscriptionResolvers(service: MatchService, limits: QueryL
             checkSubscriptionCost(info, limits);
             const conn = connectionOf(ctx);
             if (conn.principal.kind === 'anonymous') throw problems.missingToken();
-            await budgets.subscription(conn.address);
+            budgets.subscription(conn.address);
             // Its first look loads and sends up to a window of matches: charged as work, like a page.
             budgets.workFor(conn.address, conn.token)(workCost.turnWindow(conn.principal.kind === 'seat' ? 1 : MY_TURN_WINDOW));
             conn.admit();

@@ -3,7 +3,10 @@
  *
  * - a ceiling per address over every request it makes, whatever credentials it uses (match
  *   creates and token minting included) and every GraphQL subscription it starts over a
- *   WebSocket: credentials cost nothing to make, so a budget per credential alone is no limit;
+ *   WebSocket: credentials cost nothing to make, so a budget per credential alone is no limit.
+ *   It is a bucket (./work-budget.ts, one unit a request) holding a couple of seconds of the
+ *   minute (REQUEST_BURST_SECONDS): a one-minute window let one address send its whole minute in
+ *   the first seconds, hundreds of moves a second, and slow every bystander (the isolation suite);
  * - a work budget per client and, separately, per address: every costly operation (time travel,
  *   exports, pictures, standings, event pages, bulk pairing, the computer's decisions, a large
  *   GraphQL document) is charged by the work it does, in units of about a millisecond of CPU
@@ -15,12 +18,11 @@
  *   WebSocket connections (./live-slots.ts).
  *
  * The address is Fastify's `req.ip`: the socket's peer unless the app trusts a proxy (TRUST_PROXY),
- * then the client X-Forwarded-For names. Counters live in each node's memory, counted with
- * @fastify/rate-limit's limiters (createRateLimit, the same store as the per-client budget).
- * A setting of 0 turns its limit off.
+ * then the client X-Forwarded-For names. Counters and buckets live in each node's memory. A
+ * setting of 0 turns its limit off.
  */
 import { BlockList, isIPv6 } from 'node:net';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { problems } from '../service/errors.js';
 import type { KnownCredentials } from '../service/accounts/credentials.js';
 import type { ChargeWork } from '../service/work-costs.js';
@@ -32,9 +34,11 @@ import { AddressLanes, AT_ONCE_RETRY_AFTER_S } from './address-lanes.js';
 import { RefusalPauses } from './refusal-pauses.js';
 
 /** A costly request's turn of its address's lane, given back when its answer is sent (or it is aborted). */
-const RELEASE = Symbol('costly-release');
+const COSTLY_TURN = Symbol('costly-turn');
 /** A request's turn of its address's lane of all requests, given back the same way (or when it becomes a stream). */
-const REQUEST_RELEASE = Symbol('request-release');
+const REQUEST_TURN = Symbol('request-turn');
+/** A request with the turns it holds: each a function that gives it back (once; a second call does nothing). */
+type Turns = FastifyRequest & { [COSTLY_TURN]?: () => void; [REQUEST_TURN]?: () => void };
 /** Costly requests of one address waiting for their turn, before the next is refused. */
 const COSTLY_QUEUE = 8;
 /** Requests of one address waiting for their turn, before the next is refused. */
@@ -43,6 +47,8 @@ const REQUEST_QUEUE = 256;
 export interface BudgetSettings {
   /** Requests per minute per address, over all its credentials (GraphQL operations over a WebSocket count too). */
   perAddressPerMinute: number;
+  /** Seconds of that ceiling an address's bucket holds: the most it may send at once (default 60, a minute's). */
+  requestBurstSeconds?: number;
   /** Work units (about a millisecond of CPU each) per minute per client. */
   workPerMinute: number;
   /** Work units per minute per address, over all its clients. */
@@ -90,14 +96,6 @@ export const NO_BUDGETS: BudgetSettings = {
 /** Pictures and exports waiting for the gate, per concurrent slot, before the next is refused. */
 const QUEUE_PER_SLOT = 16;
 
-type Limiter = (req: FastifyRequest) => Promise<{ isAllowed: boolean; isExceeded?: boolean; ttlInSeconds?: number; max?: number }>;
-
-/**
- * What a limiter reads: `ip` (its key) and `routeOptions` (for a group id, which we do not use), of
- * a Fastify request or of just an address (a WebSocket subscription).
- */
-type Subject = Pick<FastifyRequest, 'ip'> & { routeOptions: Partial<FastifyRequest['routeOptions']> };
-
 export class Budgets {
   readonly gate: WorkGate;
   readonly streams: LiveSlots;
@@ -106,25 +104,19 @@ export class Budgets {
   readonly requestLanes: AddressLanes;
   readonly refusals: RefusalPauses;
   private readonly exempt: BlockList | null;
-  private readonly perAddress: Limiter | null;
+  /** Each address's requests, one unit each: a bucket, so a burst is bounded as well as the minute. */
+  private readonly perAddress: WorkBuckets;
   private readonly workPerClient: WorkBuckets;
   private readonly workPerAddress: WorkBuckets;
 
   constructor(
-    app: FastifyInstance | null,
     private readonly known: KnownCredentials,
     readonly settings: BudgetSettings,
+    /** Epoch ms (the app's clock). */
+    private readonly now: () => number = Date.now,
   ) {
-    const make = (max: number, key: (req: FastifyRequest) => string): Limiter | null => {
-      if (max <= 0) return null;
-      if (!app) throw new Error('budgets need @fastify/rate-limit registered');
-      // Each limiter has its own counters (a child store: 10,000 keys, least recently used out first).
-      // No allow list: the probes never reach these (the caller decides what is charged).
-      const options = { max, timeWindow: 60_000, keyGenerator: key, allowList: [], cache: 10_000 };
-      return app.createRateLimit(options) as Limiter;
-    };
     this.exempt = addressList(settings.exempt);
-    this.perAddress = make(settings.perAddressPerMinute, (req) => `ip:${req.ip}`);
+    this.perAddress = new WorkBuckets(settings.perAddressPerMinute, settings.requestBurstSeconds);
     this.workPerClient = new WorkBuckets(settings.workPerMinute, settings.workBurstSeconds);
     this.workPerAddress = new WorkBuckets(settings.workPerAddressPerMinute, settings.workBurstSeconds);
     this.refusals = new RefusalPauses(settings.refusalPauseMs ?? 0);
@@ -138,35 +130,36 @@ export class Budgets {
   }
 
   /**
-   * Waits for the request's turn among its address's costly requests (./address-lanes.ts); the
-   * turn is given back when the answer is sent or the request aborted (releaseCostly). Once per
-   * request: a GraphQL document's aliases share one turn.
+   * Waits for the request's turn among its address's costly requests (./address-lanes.ts). Once
+   * per request: a GraphQL document's aliases share one turn.
    */
   async costly(req: FastifyRequest): Promise<void> {
-    const r = req as FastifyRequest & { [RELEASE]?: () => void };
-    if (r[RELEASE] || this.costlyLanes.atOnce <= 0) return;
-    r[RELEASE] = await this.costlyLanes.enter(req.ip);
-  }
-
-  /** Gives back the request's costly turn, if it holds one (onResponse, onRequestAbort). */
-  releaseCostly(req: FastifyRequest): void {
-    (req as FastifyRequest & { [RELEASE]?: () => void })[RELEASE]?.();
+    await this.takeTurn(req, COSTLY_TURN, this.costlyLanes);
   }
 
   /**
    * Waits for the request's turn among all its address's requests (a burst of a hundred writes
-   * from one address takes a few pooled connections, not all of them); the turn is given back
-   * with the answer, on an abort, or when the request becomes a live stream (releaseRequest).
+   * from one address takes a few pooled connections, not all of them).
    */
   async enterRequest(req: FastifyRequest): Promise<void> {
-    const r = req as FastifyRequest & { [REQUEST_RELEASE]?: () => void };
-    if (r[REQUEST_RELEASE] || this.requestLanes.atOnce <= 0) return;
-    r[REQUEST_RELEASE] = await this.requestLanes.enter(req.ip);
+    await this.takeTurn(req, REQUEST_TURN, this.requestLanes);
   }
 
-  /** Gives back the request's turn of its address's lane, if it holds one. */
+  /** Gives back the request's turn among all its address's requests: it became a live stream, which its own cap counts. */
   releaseRequest(req: FastifyRequest): void {
-    (req as FastifyRequest & { [REQUEST_RELEASE]?: () => void })[REQUEST_RELEASE]?.();
+    (req as Turns)[REQUEST_TURN]?.();
+  }
+
+  /** Gives back every turn the request holds (its answer was sent, or it was aborted). */
+  releaseTurns(req: FastifyRequest): void {
+    (req as Turns)[COSTLY_TURN]?.();
+    (req as Turns)[REQUEST_TURN]?.();
+  }
+
+  private async takeTurn(req: FastifyRequest, turn: typeof COSTLY_TURN | typeof REQUEST_TURN, lanes: AddressLanes): Promise<void> {
+    const r = req as Turns;
+    if (r[turn] || lanes.atOnce <= 0) return;
+    r[turn] = await lanes.enter(req.ip);
   }
 
   /** Whether the request ceilings leave `address` uncounted (EXEMPT_ADDRESSES). */
@@ -175,20 +168,30 @@ export class Budgets {
   }
 
   /** Counts one request against its address's ceiling; throws rate-limited (Retry-After set on `reply`) over it. */
-  async request(req: FastifyRequest, reply: FastifyReply): Promise<void> {
-    if (this.isExempt(req.ip)) return;
-    await this.charge(this.perAddress, req, reply, 'requests per minute from one address');
+  request(req: FastifyRequest, reply: FastifyReply): void {
+    this.countRequest(req.ip, reply);
   }
 
   /** Counts one GraphQL subscription against its address's ceiling (a WebSocket has no request per message). */
-  async subscription(address: string): Promise<void> {
-    if (this.isExempt(address)) return;
-    await this.charge(this.perAddress, { ip: address, routeOptions: {} }, null, 'requests per minute from one address');
+  subscription(address: string): void {
+    this.countRequest(address, null);
   }
 
   /** Counts one GraphQL query or mutation sent over a WebSocket against its address's ceiling, as one HTTP request. */
-  async operation(address: string): Promise<void> {
-    await this.subscription(address);
+  operation(address: string): void {
+    this.countRequest(address, null);
+  }
+
+  private countRequest(address: string, reply: FastifyReply | null): void {
+    if (this.isExempt(address)) return;
+    const wait = takeWork([[this.perAddress, `ip:${address}`]], 1, this.now());
+    if (wait === 0) return;
+    reply?.header('retry-after', String(wait));
+    const { perMinute, capacity } = this.perAddress;
+    throw problems.rateLimited(
+      `At most ${perMinute} requests a minute from one address, ${Math.floor(capacity)} at once; try again in ${wait} s.`,
+      wait,
+    );
   }
 
   /** What a request's costly work is charged to: its client's and its address's work budgets. */
@@ -211,7 +214,7 @@ export class Budgets {
           [this.workPerAddress, `ip:${address}`],
         ],
         units,
-        Date.now(),
+        this.now(),
       );
       if (wait === 0) return;
       const { workPerMinute: c, workPerAddressPerMinute: a } = this.settings;
@@ -220,14 +223,5 @@ export class Budgets {
         wait,
       );
     };
-  }
-
-  private async charge(limiter: Limiter | null, req: Subject, reply: FastifyReply | null, what: string): Promise<void> {
-    if (!limiter) return;
-    const r = await limiter(req as FastifyRequest);
-    if (r.isAllowed || !r.isExceeded) return;
-    const wait = Math.max(1, r.ttlInSeconds ?? 1);
-    reply?.header('retry-after', String(wait));
-    throw problems.rateLimited(`At most ${r.max} ${what}; try again in ${wait} s.`, wait);
   }
 }

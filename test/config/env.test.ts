@@ -99,6 +99,7 @@ describe('limits', () => {
     const r = loadEnv({});
     expect(r.ok && r.config.budgets).toEqual({
       perAddressPerMinute: 12_000,
+      requestBurstSeconds: 2,
       workPerMinute: 6_000,
       workPerAddressPerMinute: 12_000,
       expensiveAtOnce: 2,
@@ -121,12 +122,16 @@ describe('limits', () => {
       REQUESTS_AT_ONCE_PER_ADDRESS: '0',
       REFUSAL_PAUSE_MS: '0',
     });
-    const { workBurstSeconds, exempt, ...limits } = off.ok ? off.config.budgets : { workBurstSeconds: 0, exempt: null };
+    const { workBurstSeconds, requestBurstSeconds, exempt, ...limits } = off.ok
+      ? off.config.budgets
+      : { workBurstSeconds: 0, requestBurstSeconds: 0, exempt: null };
     expect(off.ok && Object.values(limits).every((v) => v === 0)).toBe(true);
-    expect([workBurstSeconds, exempt]).toEqual([10, []]);
+    expect([workBurstSeconds, requestBurstSeconds, exempt]).toEqual([10, 2, []]);
     // A burst is at least a second of the budget and at most a minute of it.
-    expect(loadEnv({ WORK_BURST_SECONDS: '0' }).ok).toBe(false);
-    expect(loadEnv({ WORK_BURST_SECONDS: '61' }).ok).toBe(false);
+    for (const name of ['WORK_BURST_SECONDS', 'REQUEST_BURST_SECONDS']) {
+      expect(loadEnv({ [name]: '0' }).ok).toBe(false);
+      expect(loadEnv({ [name]: '61' }).ok).toBe(false);
+    }
     expect(loadEnv({ LIVE_STREAMS_PER_ADDRESS: '-1' }).ok).toBe(false);
   });
 

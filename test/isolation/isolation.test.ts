@@ -240,8 +240,9 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
 
     // ------------------------------------------------------------------ the attacks (issue 33's table)
 
-    it('0. control: another player reading its own match view, 4 at once in a loop (no limit applies)', async () => {
-      // Not an attack: what any busy client costs the bystander on this machine, to read the others against.
+    it('0. control: another player reading its own match view, 4 at once in a loop (only the request ceilings apply)', async () => {
+      // Not an attack: what any busy client costs the bystander on this machine, to read the others against
+      // (past 200 requests a second from one address it meets the request ceiling: 429).
       const m = await hotSeat(setup, 'control');
       const row = await measure('0. control: plain match reads ×4', (signal, a) =>
         loops(4, signal, async () => {

@@ -90,7 +90,7 @@ describe('the per-address ceiling, on every transport', () => {
   const createBody = { handle: 'rl', decks: { p1: { starter: STARTERS[0] }, p2: { starter: STARTERS[1] } } };
 
   it('seat tokens of many creates share their address ceiling: the request past it is 429, with a fresh token and for a create', async () => {
-    await start({ rateLimitPerMinute: 5, budgets: { perAddressPerMinute: 12 } });
+    await start({ clock: 'now', rateLimitPerMinute: 5, budgets: { perAddressPerMinute: 12 } });
     const tokens: { id: string; token: string }[] = [];
     for (let i = 0; i < 3; i++) {
       const m = (await http.post('/v1/matches').send(createBody).expect(201)).body as { id: string; tokens: { p1: string; p2: string } };
@@ -111,7 +111,7 @@ describe('the per-address ceiling, on every transport', () => {
   });
 
   it('player tokens minted from one token share the address ceiling', async () => {
-    await start({ rateLimitPerMinute: 100, budgets: { perAddressPerMinute: 8 } });
+    await start({ clock: 'now', rateLimitPerMinute: 100, budgets: { perAddressPerMinute: 8 } });
     const reg = (await http.post('/v1/players').send({ handle: 'minter' }).expect(201)).body as { token: string };
     const minted: string[] = [];
     for (let i = 0; i < 4; i++) {
@@ -136,7 +136,7 @@ describe('the per-address ceiling, on every transport', () => {
   });
 
   it('a throttled GraphQL request over HTTP is a 429 with code rate-limited (not a 400), per client and per address', async () => {
-    await start({ rateLimitPerMinute: 2, budgets: { perAddressPerMinute: 3 } });
+    await start({ clock: 'now', rateLimitPerMinute: 2, budgets: { perAddressPerMinute: 3 } });
     const q = { query: '{ __typename }' };
     for (let i = 0; i < 2; i++) await http.post('/graphql').send(q).expect(200);
     // Third: the client's (address's) own budget of 2 is spent.
@@ -151,8 +151,26 @@ describe('the per-address ceiling, on every transport', () => {
     expect(Number(perAddress.headers['retry-after'])).toBeGreaterThan(0);
   });
 
+  it("is a bucket, not a window: its burst at once, then the minute's rate, never more than a burst after a pause", async () => {
+    const h = await startOn(pglite, { clock: 'now', budgets: { perAddressPerMinute: 60, requestBurstSeconds: 5 } });
+    close = h.close;
+    const ok = () => h.http.get('/v1/games').expect(200);
+    // 5 s of 60 a minute: 5 at once, and the sixth is refused for the second until the next one.
+    for (let i = 0; i < 5; i++) await ok();
+    const refused = await h.http.get('/v1/games');
+    expectProblem(refused, 429, 'rate-limited');
+    expect(refused.headers['retry-after']).toBe('1');
+    h.t.now += 1_000;
+    await ok();
+    expectProblem(await h.http.get('/v1/games'), 429, 'rate-limited');
+    // A long pause refills the bucket to its burst, not to the minute's 60.
+    h.t.now += 120_000;
+    for (let i = 0; i < 5; i++) await ok();
+    expectProblem(await h.http.get('/v1/games'), 429, 'rate-limited');
+  });
+
   it('each GraphQL subscription over a WebSocket counts toward the ceiling; past it the subscription gets an error coded rate-limited', async () => {
-    await start({ budgets: { perAddressPerMinute: 6 }, maxSubscriptionsPerConnection: 50 });
+    await start({ clock: 'now', budgets: { perAddressPerMinute: 6 }, maxSubscriptionsPerConnection: 50 });
     const at = await baseUrlOf(app);
     const m = (await http.post('/v1/matches').send(createBody).expect(201)).body as { id: string }; // 1
     const r = rawSocket(at); // the upgrade: 2
