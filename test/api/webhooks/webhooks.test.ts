@@ -871,6 +871,8 @@ for (const backend of backends) {
           timeoutMs: 600_000,
           concurrency: 4,
           slowAfterMs: 600_000,
+          // Probes keep their slots too: this is the reserve's test.
+          probeAfterMs: 600_000,
         });
         const ps = path('unknown-hanging');
         const gate = rx.gate(ps);
@@ -902,6 +904,52 @@ for (const backend of backends) {
           await waitFor(() => rx.on(pq).length === 2, "the quick endpoint's second delivery, in the kept slot");
           expect(rx.on(ps)).toHaveLength(3);
           expect(rx.on(ps).every((r) => r.answered === null && !r.aborted)).toBe(true);
+        } finally {
+          gate.release();
+          await w.stop();
+        }
+      });
+
+      it('issue 33: an attempt to an endpoint not known quick gives its fast slot up early: a new endpoint is served while unknown ones hang', async () => {
+        // Three slots for endpoints not known quick, four hanging endpoints never found slow (slowAfterMs
+        // far away): without the probe's early hand-over, three of them hold the slots and the new
+        // endpoint's delivery waits as long as they hang.
+        const w = new WebhookWorker(hm.store.webhooks, (d) => hm.app.service.webhooks.bodyOf(d), {
+          allowPrivate: true,
+          pollMs: 20,
+          backoffMs: [20],
+          timeoutMs: 600_000,
+          concurrency: 4,
+          slowAfterMs: 600_000,
+          probeAfterMs: 50,
+          slowConcurrency: 1,
+        });
+        const ps = path('probe-hanging');
+        const gate = rx.gate(ps);
+        w.start();
+        try {
+          const hanging = [await createHotSeat(hm.http), await createHotSeat(hm.http)];
+          for (const m of hanging) for (const seat of ['p1', 'p2'] as const) await registerM(m.id, m.tokens[seat], ps, ['match-ended']);
+          for (const m of hanging)
+            await hm.http
+              .post(`/v1/matches/${m.id}/actions`)
+              .set(bearer(m.tokens.p1))
+              .send({ action: { type: 'resign' } })
+              .expect(200);
+          await waitFor(() => rx.on(ps).length === 4, 'all four hanging endpoints to be called');
+          const fresh = await createHotSeat(hm.http);
+          const pf = path('probe-fresh');
+          await registerM(fresh.id, fresh.tokens.p1, pf, ['match-ended']);
+          await hm.http
+            .post(`/v1/matches/${fresh.id}/actions`)
+            .set(bearer(fresh.tokens.p1))
+            .send({ action: { type: 'resign' } })
+            .expect(200);
+          await waitFor(() => rx.on(pf).length === 1, "the new endpoint's delivery");
+          expect(rx.on(ps).every((r) => r.answered === null && !r.aborted)).toBe(true);
+          // It answered at once: it stays in the fast lane, the four go on hanging in the slow one.
+          await waitFor(() => w.lanes().fast === 0, 'the new delivery to settle');
+          expect(w.lanes().slow).toBe(4);
         } finally {
           gate.release();
           await w.stop();
