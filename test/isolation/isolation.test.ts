@@ -48,6 +48,8 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const FULL = process.env.ISOLATION_FULL === '1';
 const STRICT = process.env.ISOLATION_STRICT === '1';
 const PHASE_MS = Number(process.env.ISOLATION_PHASE_MS) || (FULL ? 20_000 : 5_000);
+/** Node flags for the server (a profile of it: ISOLATION_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/p"). */
+const NODE_FLAGS = (process.env.ISOLATION_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 /** The attack runs this long before the bystander's second phase starts. */
 const RAMP_MS = FULL ? 2_000 : 750;
 const AI_JOBS_PER_ACCOUNT = 2;
@@ -99,13 +101,20 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
     beforeAll(async () => {
       if (backend.name === 'postgres') {
         db = await createTempDatabase();
-        server = await startServer({ cwd: ROOT, kind: 'tsx', env: { ...ENV, DATABASE_URL: db.url }, readyTimeoutMs: 180_000 });
+        server = await startServer({
+          cwd: ROOT,
+          kind: 'tsx',
+          nodeFlags: NODE_FLAGS,
+          env: { ...ENV, DATABASE_URL: db.url },
+          readyTimeoutMs: 180_000,
+        });
         sql = await connect(db.url);
       } else {
         dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'evons-isolation-'));
         server = await startServer({
           cwd: ROOT,
           kind: 'tsx',
+          nodeFlags: NODE_FLAGS,
           env: { ...ENV, DATABASE_URL: '', DATA_DIR: path.join(dataDir, 'data') },
           readyTimeoutMs: 180_000,
         });

@@ -19,7 +19,8 @@ export interface AiSettings {
   /**
    * The workers' nice value (0-19, Linux; ignored where threads have no priority of their own): a
    * search's CPU yields to the thread that serves requests, so a flood of decisions slows the
-   * decisions, not every reader and mover (docs/operations.md, Isolation).
+   * decisions, not every reader and mover (docs/operations.md, Isolation). Above 0 the workers
+   * also run under SCHED_IDLE where Linux and chrt allow it (./worker.ts).
    */
   nice: number;
 }
