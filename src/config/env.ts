@@ -89,7 +89,7 @@ export const EnvSchema = z.object({
   /** Requests of one address answered at once on a node (live streams and WebSockets aside); 256 more wait, past them 429 too-many-at-once; 0: no bound. */
   REQUESTS_AT_ONCE_PER_ADDRESS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(10_000).default(8)),
   /** Seconds of its budget a work bucket holds: what a fresh client or address may spend at once. */
-  WORK_BURST_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(60).default(10)),
+  WORK_BURST_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(60).default(2)),
   /** A limit's refusal (429, 413, a GraphQL document refused by its cost), past an address's 5 a second, is answered after this long (at most its Retry-After); 0: at once. */
   REFUSAL_PAUSE_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(10_000).default(1000)),
   /** Addresses and CIDR ranges (comma-separated) that the request ceilings do not count: a trusted back end, a monitor. */

@@ -107,7 +107,7 @@ describe('limits', () => {
       socketsPerAddress: 100,
       costlyAtOncePerAddress: 1,
       requestsAtOncePerAddress: 8,
-      workBurstSeconds: 10,
+      workBurstSeconds: 2,
       refusalPauseMs: 1000,
       exempt: [],
     });
@@ -126,7 +126,7 @@ describe('limits', () => {
       ? off.config.budgets
       : { workBurstSeconds: 0, requestBurstSeconds: 0, exempt: null };
     expect(off.ok && Object.values(limits).every((v) => v === 0)).toBe(true);
-    expect([workBurstSeconds, requestBurstSeconds, exempt]).toEqual([10, 2, []]);
+    expect([workBurstSeconds, requestBurstSeconds, exempt]).toEqual([2, 2, []]);
     // A burst is at least a second of the budget and at most a minute of it.
     for (const name of ['WORK_BURST_SECONDS', 'REQUEST_BURST_SECONDS']) {
       expect(loadEnv({ [name]: '0' }).ok).toBe(false);

@@ -454,10 +454,11 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
                   game: { pending: { seat: string } | null };
                 } | null;
                 if (v?.status !== 'active' || v.game.pending?.seat !== m.seat) continue;
+                // A refusal (429: the address's request ceiling) has no actions: the next match.
                 const legal = (await a.call('GET', `/v1/matches/${m.id}/legal-actions`, { token: m.token })).body as {
-                  actions: { action: { type: string } }[];
-                };
-                const actions = legal.actions.filter((x) => x.action.type !== 'resign');
+                  actions?: { action: { type: string } }[];
+                } | null;
+                const actions = (legal?.actions ?? []).filter((x) => x.action.type !== 'resign');
                 if (actions.length)
                   await a.call('POST', `/v1/matches/${m.id}/actions`, {
                     token: m.token,
@@ -585,7 +586,7 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
       const row = await measure(
         '9. bulk pairing 200, then refused',
         async (signal, a) => {
-          // 200 matches cost 2,400 units: more than a client's bucket (10 s of its 6,000 a minute),
+          // 200 matches cost 2,400 units: more than a client's bucket (2 s of its 6,000 a minute),
           // so the call runs on a full bucket and leaves it in debt.
           const r = await a.call('POST', '/v1/bulk-pairings', {
             token: organizer!.token,
