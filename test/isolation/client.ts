@@ -101,14 +101,21 @@ export class Client {
     });
   }
 
-  /** A call that must answer `want` (fixture set-up): throws with the answer otherwise. */
+  /**
+   * A call that must answer `want` (fixture set-up): throws with the answer otherwise. `patient`:
+   * a 429 is asked again after its Retry-After (set-up that meets its own budget, as a client would).
+   */
   async must<T = Record<string, unknown>>(
     method: string,
     url: string,
     want: number,
-    opts: { token?: string; body?: unknown } = {},
+    opts: { token?: string; body?: unknown; patient?: boolean } = {},
   ): Promise<T> {
-    const r = await this.call(method, url, opts);
+    let r = await this.call(method, url, opts);
+    for (let i = 0; opts.patient && r.status === 429 && i < 30; i++) {
+      await pause(1_000 * Math.max(1, Number(r.headers['retry-after']) || 1));
+      r = await this.call(method, url, opts);
+    }
     if (r.status !== want) throw new Error(`${method} ${url}: ${r.status} (wanted ${want}) ${r.text.slice(0, 300)}`);
     return r.body as T;
   }

@@ -417,9 +417,11 @@ for (const backend of backends.filter((b) => WANTED.includes(b.name))) {
         Array.from({ length: 24 }, (_, i) => i),
         4,
         () =>
+          // Each create is charged the computer's first decision: 24 of them are more than a bucket.
           attacker.must<{ id: string; token: string; seat: 'p1' | 'p2' }>('POST', '/v1/matches', 201, {
             token,
             body: { ai: { level }, decks: { p1: DECKS.p1 } },
+            patient: true,
           }),
       );
       const ids = matches.map((m) => m.id);
