@@ -211,17 +211,35 @@ function deliveryRow(d: DeliveryModel): DeliveryRow {
  * names (one generic plan for both read every pending row).
  */
 const claimSql = (only: boolean) => `
-WITH head AS (
-  -- Each endpoint's first pending delivery: a seat's endpoint gets its match's versions in order, an
-  -- account's its entries in the order they were written, so nothing behind the head may go. One
-  -- pass over the pending index: a per-row "is an earlier one pending" check, which a table grown
-  -- since its last ANALYZE planned as a nested loop, cost 0.2-2.5 s a claim under a backlog of a
-  -- few thousand rows to 200 slow endpoints, and a fast endpoint's delivery waited on it.
-  SELECT DISTINCT ON (d."webhook_id") d."id", d."next_attempt_at"
-    FROM "webhook_delivery" d
-   WHERE d."status" = 'pending'
-     AND ${only ? `d."webhook_id" = ANY (ARRAY(SELECT jsonb_array_elements_text($3::jsonb)))` : `d."webhook_id" <> ALL (ARRAY(SELECT jsonb_array_elements_text($3::jsonb)))`}
-   ORDER BY d."webhook_id", d."version", d."account_event_id"
+WITH RECURSIVE ${
+  only
+    ? `head AS (
+  -- The named endpoints' first pending deliveries: one probe of the pending index each.
+  SELECT h."id", h."next_attempt_at"
+    FROM (SELECT DISTINCT jsonb_array_elements_text($3::jsonb) AS "webhook_id") o
+    CROSS JOIN LATERAL (
+      SELECT d."id", d."next_attempt_at" FROM "webhook_delivery" d
+       WHERE d."status" = 'pending' AND d."webhook_id" = o."webhook_id"
+       ORDER BY d."version", d."account_event_id" LIMIT 1) h`
+    : `heads AS (
+  -- Each endpoint's first pending delivery, endpoint after endpoint down the pending index (a
+  -- loose index scan: one probe per endpoint with something pending, however long its backlog).
+  -- A DISTINCT ON over every pending row read them all on each claim, once per append: thousands
+  -- under a backlog to 200 slow endpoints. The endpoints this node is sending to are left out
+  -- after the scan (filtered inside it, their backlogs would be read row by row again).
+  (SELECT d."webhook_id", d."id", d."next_attempt_at" FROM "webhook_delivery" d
+    WHERE d."status" = 'pending' ORDER BY d."webhook_id", d."version", d."account_event_id" LIMIT 1)
+  UNION ALL
+  SELECT n."webhook_id", n."id", n."next_attempt_at" FROM heads h CROSS JOIN LATERAL (
+    SELECT d."webhook_id", d."id", d."next_attempt_at" FROM "webhook_delivery" d
+     WHERE d."status" = 'pending' AND d."webhook_id" > h."webhook_id"
+     ORDER BY d."webhook_id", d."version", d."account_event_id" LIMIT 1) n
+), head AS (
+  -- A seat's endpoint gets its match's versions in order, an account's its entries in the order
+  -- they were written: nothing behind an endpoint's head may go.
+  SELECT h."id", h."next_attempt_at" FROM heads h
+   WHERE h."webhook_id" <> ALL (ARRAY(SELECT jsonb_array_elements_text($3::jsonb)))`
+}
 ), due AS (
   -- The due heads, locked by primary key (SKIP LOCKED: another node's claim of the same head wins).
   SELECT d."id" FROM "webhook_delivery" d JOIN "webhook" w ON w."id" = d."webhook_id"
