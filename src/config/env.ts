@@ -207,7 +207,7 @@ export const EnvSchema = z.object({
       .max(3_600)
       .default(DEFAULT_SEEK_LIMITS.liveLeaseMs / 1000),
   ),
-  /** Worker threads that think for the computer's seats on this node (0: this node plays none; others do). */
+  /** Child processes that think for the computer's seats on this node (0: this node plays none; others do). */
   AI_WORKERS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(64).default(DEFAULT_AI_SETTINGS.workers)),
   /** Seconds a node's claim on a computer decision holds (a killed node's decisions are taken again after it). */
   AI_LEASE_SECONDS: z.preprocess(
@@ -223,14 +223,14 @@ export const EnvSchema = z.object({
   AI_MAX_ATTEMPTS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10).default(DEFAULT_AI_SETTINGS.maxAttempts)),
   /** A module (file: URL) exporting decide(job) to play the computer's seats instead of the built-in levels: another engine, or a test's. */
   AI_DECIDER_MODULE: z.preprocess(emptyToUndefined, z.url({ protocol: /^file$/ }).optional()),
-  /** Each computer worker's heap cap in MB (a search past it ends the worker; the decision is claimed again). */
+  /** Each computer process's heap cap in MB (a search past it ends the process; the decision is claimed again). */
   AI_MAX_HEAP_MB: z.preprocess(emptyToUndefined, z.coerce.number().int().min(32).max(16_384).default(DEFAULT_AI_SETTINGS.maxHeapMb)),
   /** Computer decisions of one player (or anonymous address) in flight at once, over all nodes. */
   AI_JOBS_PER_ACCOUNT: z.preprocess(
     emptyToUndefined,
     z.coerce.number().int().min(1).max(1_000).default(DEFAULT_AI_SETTINGS.jobsPerAccount),
   ),
-  /** The computer's worker threads' nice value (0: the same priority as requests; 19: the lowest). */
+  /** The computer's processes' nice value (0: the same priority as requests; 19: the lowest). */
   AI_NICE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(19).default(DEFAULT_AI_SETTINGS.nice)),
   /** Account feeds (GET /v1/me/events, GraphQL myEvents) one player may hold open at once on one node; one more is 429 too-many-feeds (0: no cap). */
   FEED_CONNECTIONS_PER_PLAYER: z.preprocess(

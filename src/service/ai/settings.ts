@@ -1,6 +1,6 @@
 /** How a node plays the computer's seats (AI_WORKERS, AI_LEASE_SECONDS, AI_MAX_ATTEMPTS, AI_MAX_HEAP_MB). */
 export interface AiSettings {
-  /** Worker threads deciding at once on this node (0: none here; other nodes play). */
+  /** Child processes deciding at once on this node (0: none here; other nodes play). */
   workers: number;
   /** A claim's lease: longer than the longest decision's limit. */
   leaseMs: number;
@@ -17,7 +17,7 @@ export interface AiSettings {
   /** Decisions of one owner (a player, an anonymous address) in flight at once over all nodes; the rest wait their turn. */
   jobsPerAccount: number;
   /**
-   * The workers' nice value (0-19, Linux; ignored where threads have no priority of their own): a
+   * The worker processes' nice value (0-19): a
    * search's CPU yields to the thread that serves requests, so a flood of decisions slows the
    * decisions, not every reader and mover (docs/operations.md, Isolation). Above 0 the workers
    * also run under SCHED_IDLE where Linux and chrt allow it (./worker.ts).
